@@ -1,0 +1,8 @@
+"""The rules engine of Fresco: pure Python, no I/O, deterministic for a seed and actions."""
+from .actions import Action, parse
+from .components import Components, load_components, reference
+from .game import Game, new_game, replay
+from .hooks import MODULES, Module
+
+__all__ = ["Action", "Components", "Game", "MODULES", "Module", "load_components", "new_game",
+           "parse", "reference", "replay"]

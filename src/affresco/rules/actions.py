@@ -1,0 +1,79 @@
+"""Actions and their text notation (docs/notation.md).
+
+An :class:`Action` is a kind plus text arguments; ``str(action)`` is its notation and
+:func:`parse` reads it back.  Examples: ``getup 7:00``, ``plan 1-2-0-1-1``, ``buy II YYY RB``,
+``close III``, ``restore C3``, ``restore C3 bishop D2``, ``altar RBG``, ``studio``,
+``blend O``, ``theater``, ``track behind``, ``pass``.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..errors import NotationError
+from .paints import PAINTS
+
+__all__ = ["Action", "parse", "PASS", "KINDS"]
+
+
+class Action(NamedTuple):
+    """One decision.  ``kind`` names it; ``args`` are its text arguments."""
+
+    kind: str
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join((self.kind, *self.args))
+
+
+PASS = Action("pass")
+
+# kind -> one-line description of its form (for error messages and docs)
+KINDS: dict[str, str] = {
+    "getup": "getup <time>            choose a get-up space, e.g. 'getup 7:00'",
+    "plan": "plan a-b-c-d-e           apprentices per action-sheet column, e.g. 'plan 1-2-0-1-1'",
+    "buy": "buy <booth> <tile>...    buy tiles of one booth, e.g. 'buy II YYY RB'",
+    "close": "close <booth>            close a booth, e.g. 'close III'",
+    "restore": "restore <seg> [bishop <seg>]  restore a fresco segment, moving the bishop first",
+    "altar": "altar <3 paints>          restore the altar with these paints, e.g. 'altar RBG'",
+    "studio": "studio                   take the Thalers of every studio apprentice",
+    "blend": "blend <paint>            blend one paint, e.g. 'blend O' (Y+R)",
+    "theater": "theater                  move up the mood display",
+    "track": "track behind|ahead       where to stop on an occupied VP-track space",
+    "pass": "pass                     forfeit the rest of this visit",
+}
+_KEYWORDS = {"bishop", "behind", "ahead"}
+
+
+def _sorted_paints(text: str) -> str:
+    return "".join(sorted(text, key=lambda c: PAINTS.index(c) if c in PAINTS else 99))
+
+
+def parse(text: str) -> Action:
+    """Read an action from its notation (case-insensitive, extra spaces ignored)."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action must be notation text or an Action, not {type(text).__name__}")
+    words = text.split()
+    if not words:
+        raise NotationError("empty action text; forms: " + "; ".join(KINDS))
+    kind = words[0].lower()
+    args = [w.lower() if w.lower() in _KEYWORDS else w.upper() for w in words[1:]]
+    if kind == "plan" and len(args) == 1:
+        digits = args[0].replace(",", "-").replace(".", "-")
+        parts = digits.split("-") if "-" in digits else list(digits)
+        if not all(p.isdigit() for p in parts):
+            raise NotationError(f"{text!r}: a plan is counts per column, like 'plan 1-2-0-1-1'")
+        args = ["-".join(str(int(p)) for p in parts)]
+    elif kind == "plan" and len(args) > 1 and all(a.isdigit() for a in args):
+        args = ["-".join(str(int(a)) for a in args)]
+    elif kind == "altar" and args:
+        args = [_sorted_paints("".join(args))]
+    elif kind == "buy" and len(args) >= 2:
+        args = [args[0], *sorted((_sorted_paints(a) for a in args[1:]), key=lambda t: (-len(t), [PAINTS.index(c) if c in PAINTS else 99 for c in t]))]
+    elif kind == "getup" and len(args) == 1 and args[0].isdigit():
+        args = [f"{int(args[0])}:00"]
+    return Action(kind, tuple(args))
+
+
+def buy_action(booth: str, tiles: list[str]) -> Action:
+    """The canonical 'buy' action (tiles sorted as :func:`parse` sorts them)."""
+    return parse("buy " + booth + " " + " ".join(tiles))

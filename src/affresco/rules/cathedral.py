@@ -1,0 +1,131 @@
+"""Cathedral: restore a segment of the fresco or the altar (R6, R7).
+
+Each cathedral apprentice restores one segment (the paints shown, exactly) or the altar.
+Before a segment restoration the player may move the bishop one step in any of 8 directions
+for 1 Thaler.  Bishop bonus: +3 on the segment, +2 if adjacent; then the bishop stands on
+the restored segment.  The restoration with its bonus is one VP-track move (R8).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from . import track
+from .actions import PASS, Action
+from .board import INDEX, NAMES, NEIGHBOURS8
+from .paints import BASIC, INDEX as PAINT_INDEX, PAINTS, covers, minus, paint_text, paint_vector
+from .state import State
+
+
+def start(s: State, fig: int, count: int) -> None:
+    s.left = count
+
+
+def bishop_bonus(s: State, segment: int, fig: int) -> int:
+    c = s.comp.rules["cathedral"]
+    if s.bishop == segment:
+        bonus = c["bishop_on_segment"]
+    elif s.bishop in NEIGHBOURS8[segment]:
+        bonus = c["bishop_adjacent"]
+    else:
+        return 0
+    for m in s.hooks:
+        bonus = m.bishop_bonus(s, fig, bonus)
+    return bonus
+
+
+def restore_actions(s: State, fig: int) -> list[Action]:
+    out = []
+    have = s.paints[fig]
+    can_move = s.thalers[fig] >= s.comp.rules["cathedral"]["bishop_move_cost"]
+    steps = NEIGHBOURS8[s.bishop]
+    for i, tile in enumerate(s.fresco):
+        if tile is None or not covers(have, tile.vector):
+            continue
+        out.append(Action("restore", (NAMES[i],)))
+        if can_move:
+            out.extend(Action("restore", (NAMES[i], "bishop", NAMES[b])) for b in steps)
+    return out
+
+
+def altar_values(s: State) -> tuple[dict[str, int], dict[str, int]]:
+    """Bonus per substitute paint in the basic form, and in the blend form (R7)."""
+    a = s.comp.rules["altar"]
+    basic = {c: a["basic_substitute_bonus"] for c in "OGP"}
+    blend: dict[str, int] = {}
+    for m in s.hooks:
+        m.altar_values(s, basic, blend)
+    return basic, blend
+
+
+def altar_score(s: State, paints: str) -> int:
+    """VP for restoring the altar with these 3 paints (the better form they satisfy), or 0."""
+    a = s.comp.rules["altar"]
+    basic, blend = altar_values(s)
+    return _altar_score(paints, tuple(basic.items()), tuple(blend.items()), a["basic_vp"], a["blend_vp"])
+
+
+@lru_cache(maxsize=4096)
+def _altar_score(paints: str, basic_items: tuple, blend_items: tuple, basic_vp: int, blend_vp: int) -> int:
+    basic, blend = dict(basic_items), dict(blend_items)
+    a = {"basic_vp": basic_vp, "blend_vp": blend_vp}
+    best = 0
+    # basic form: slots R, Y, B; each may be replaced by a blended paint
+    if all(paints.count(c) <= 1 for c in BASIC) and all(c in BASIC or c in basic for c in paints):
+        best = a["basic_vp"] + sum(basic[c] for c in paints if c not in BASIC)
+    # blend form: one each of O, G, P; each may be replaced by a special colour
+    if all(paints.count(c) <= 1 for c in "OGP") and all(c in "OGP" or c in blend for c in paints):
+        best = max(best, a["blend_vp"] + sum(blend[c] for c in paints if c not in "OGP"))
+    return best
+
+
+def altar_actions(s: State, fig: int) -> list[Action]:
+    a = s.comp.rules["altar"]
+    basic, blend = altar_values(s)
+    return list(_altar_actions(s.paints[fig], tuple(basic.items()), tuple(blend.items()), a["basic_vp"], a["blend_vp"]))
+
+
+@lru_cache(maxsize=8192)
+def _altar_actions(have: tuple, basic_items: tuple, blend_items: tuple, basic_vp: int, blend_vp: int) -> tuple:
+    owned = [c for c in PAINTS if have[PAINT_INDEX[c]]]
+    out = []
+    for combo in combinations_with_replacement(owned, 3):
+        text = "".join(combo)
+        if covers(have, paint_vector(text)) and _altar_score(text, basic_items, blend_items, basic_vp, blend_vp):
+            out.append(Action("altar", (text,)))
+    return tuple(out)
+
+
+def legal(s: State, fig: int) -> list[Action]:
+    return [PASS, *restore_actions(s, fig), *altar_actions(s, fig)]
+
+
+def restore(s: State, fig: int, segment: int, vp: int) -> None:
+    """Take the tile of ``segment`` for ``fig``, score ``vp`` and move the bishop there."""
+    tile = s.fresco[segment]
+    bishop_on = s.bishop == segment
+    s.fresco[segment] = None
+    s.tiles[fig] = s.tiles[fig] + (tile,)
+    s.bishop = segment
+    track.gain(s, fig, vp, f"restores {NAMES[segment]}")
+    for m in s.hooks:
+        m.after_restore(s, fig, segment, tile, bishop_on)
+    if s.tiles_on_board() == 0:
+        s.final = True  # R11: the fresco is complete, this round is the last
+
+
+def apply(s: State, fig: int, action: Action) -> None:
+    if action.kind == "altar":
+        text = action.args[0]
+        s.paints[fig] = minus(s.paints[fig], paint_vector(text))
+        track.gain(s, fig, altar_score(s, text), f"restores the altar with {text}")
+    else:
+        segment = INDEX[action.args[0]]
+        if len(action.args) == 3:
+            s.thalers[fig] -= s.comp.rules["cathedral"]["bishop_move_cost"]
+            s.bishop = INDEX[action.args[2]]
+            s.log_event(f"{s.names[fig]} moves the bishop to {action.args[2]}")
+        tile = s.fresco[segment]
+        s.paints[fig] = minus(s.paints[fig], tile.vector)
+        restore(s, fig, segment, tile.vp + bishop_bonus(s, segment, fig))
+    s.left -= 1

@@ -1,0 +1,91 @@
+"""Why an action is refused: a clear message naming what is wrong and what is legal."""
+from __future__ import annotations
+
+from .actions import KINDS, Action
+from .board import INDEX as SEGMENT, NEIGHBOURS8
+from .market import BOOTHS, price
+from .paints import covers, paint_text, paint_vector, PAINTS
+from .state import GETUP, PLAN, State
+
+
+def _listing(legal: list[Action], limit: int = 12) -> str:
+    kinds = sorted({a.kind for a in legal})
+    shown = ", ".join(str(a) for a in legal[:limit])
+    more = f" (and {len(legal) - limit} more)" if len(legal) > limit else ""
+    return f"legal now: {shown}{more}; kinds: {', '.join(kinds)}"
+
+
+def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
+    kinds = {x.kind for x in legal}
+    if a.kind not in KINDS and a.kind not in kinds:
+        return f"{a.kind!r} is not an action kind"
+    if a.kind not in kinds:
+        what = "choosing get-up time" if s.phase == GETUP else "planning" if s.phase == PLAN else (
+            "a VP-track choice" if s.pending else f"the {s.columns()[s.loc]} visit")
+        return f"'{a.kind}' is not an action of {what}"
+    if a.kind == "getup":
+        times = [h.time for h in s.comp.hostel]
+        if not a.args or a.args[0] not in times:
+            return f"{' '.join(a.args)!r} is not a get-up time ({', '.join(times)})"
+        return f"the {a.args[0]} get-up space is taken"
+    if a.kind == "plan":
+        try:
+            counts = [int(x) for x in a.args[0].split("-")]
+        except (ValueError, IndexError):
+            return "a plan is apprentice counts per column, like 'plan 1-2-0-1-1'"
+        sheet = s.comp.rules["action_sheet"]
+        if len(counts) != sheet["columns"]:
+            return f"a plan has {sheet['columns']} columns ({', '.join(s.columns())})"
+        if max(counts) > sheet["spaces_per_column"]:
+            return f"a column has {sheet['spaces_per_column']} spaces"
+        return f"the plan uses {sum(counts)} apprentices; you have {s.apprentices(seat)}"
+    if a.kind in ("buy", "close"):
+        if not a.args or a.args[0] not in BOOTHS[:len(s.booths)]:
+            return f"booths are {', '.join(BOOTHS[:len(s.booths)])}"
+        tiles = s.booths[BOOTHS.index(a.args[0])]
+        if not tiles:
+            return f"booth {a.args[0]} has no tiles"
+        if a.kind == "buy":
+            bought = list(a.args[1:])
+            left = list(tiles)
+            for t in bought:
+                if t not in left:
+                    return f"booth {a.args[0]} has no tile {t} (it shows {' '.join(tiles)})"
+                left.remove(t)
+            if len(bought) > s.left:
+                return f"one tile per market apprentice: you have {s.left}"
+            cost = price(s, seat) * len(bought)
+            return f"{len(bought)} tiles cost {cost} Thalers; you have {s.thalers[seat]}"
+    if a.kind == "restore" and a.args:
+        seg = SEGMENT.get(a.args[0])
+        if seg is None:
+            return f"{a.args[0]!r} is not a segment (A1..E5)"
+        tile = s.fresco[seg]
+        if tile is None:
+            return f"{a.args[0]} is already restored"
+        if s.actor < s.n and not covers(s.paints[seat], tile.vector):
+            return f"{a.args[0]} needs {tile.paints}; you have {paint_text(s.paints[seat]) or 'no paint'}"
+        if len(a.args) == 3:
+            to = SEGMENT.get(a.args[2])
+            if to is None or to not in NEIGHBOURS8[s.bishop]:
+                return f"the bishop (on {a.args[2] if to is None else a.args[2]}) moves one step from its square"
+            return "moving the bishop costs 1 Thaler"
+    if a.kind == "altar" and a.args:
+        text = a.args[0]
+        if len(text) != 3 or any(c not in PAINTS for c in text):
+            return "the altar takes 3 paints, e.g. 'altar RYB'"
+        if not covers(s.paints[seat], paint_vector(text)):
+            return f"you do not have {text}"
+        return f"{text} is neither the basic form (R, Y, B, any replaced by a blended paint) nor O, G, P (R7)"
+    if a.kind == "blend" and a.args:
+        if a.args[0] not in s.comp.blends:
+            return f"blends make {', '.join(s.comp.blends)}"
+        ins = "+".join(PAINTS[i] for i in s.comp.blends[a.args[0]])
+        return f"blending {a.args[0]} needs {ins}"
+    return None
+
+
+def why(s: State, seat: int, action: Action, legal: list[Action]) -> str:
+    reason = _reason(s, seat, action, legal)
+    head = f"'{action}' is not legal" + (f": {reason}" if reason else "")
+    return f"{head}. {_listing(legal)}"

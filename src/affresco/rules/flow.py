@@ -1,0 +1,140 @@
+"""The round: whose decision it is, the legal actions, and carrying one out.
+
+Decisions in round order: get-up space (phase 1, furthest behind first), the secret plans
+(all seats at once), then the visits location by location in get-up order, with the choice
+of where to stop on an occupied VP-track space whenever it arises.  Steps without a choice
+(mood, reveal, income, round preparation...) run by themselves; a visit whose only legal
+action is 'pass' is skipped (the player must forfeit it, rulebook 'Performing actions').
+"""
+from __future__ import annotations
+
+from . import cathedral, hostel, leonardo, market, planning, preparation, studio, theater, track, workshop
+from .actions import PASS, Action
+from .state import GETUP, OVER, PLAN, VISITS, State
+
+LOCATIONS = {"market": market, "cathedral": cathedral, "studio": studio,
+             "workshop": workshop, "theater": theater}
+
+
+def location(s: State, fig: int):
+    column = s.columns()[s.loc]
+    return (leonardo.LOCATIONS if fig >= s.n else LOCATIONS)[column], column
+
+
+def to_act(s: State) -> tuple[int, ...]:
+    if s.pending is not None:
+        return (s.controller(s.pending[0]),)
+    if s.phase == PLAN:
+        return tuple(f for f in range(s.n) if s.plan[f] is None)
+    if s.phase in (GETUP, VISITS) and s.actor >= 0:
+        return (s.controller(s.actor),)
+    return ()
+
+
+def legal_for_figure(s: State) -> list[Action]:
+    """Legal actions of the figure whose decision it is (not for planning); memoised per
+    decision point (the memo travels with clones; the list must not be changed)."""
+    key = (s.nactions, s.phase, s.actor, s.loc, s.left, s.pending)
+    if s.cache is not None and s.cache[0] == key:
+        return s.cache[1]
+    actions = _legal_for_figure(s)
+    s.cache = (key, actions)
+    return actions
+
+
+def _legal_for_figure(s: State) -> list[Action]:
+    if s.pending is not None:
+        return track.legal(s)
+    if s.phase == GETUP:
+        return hostel.legal(s, s.actor)
+    loc, column = location(s, s.actor)
+    actions = loc.legal(s, s.actor)
+    for m in s.hooks:
+        m.visit_actions(s, s.actor, column, actions)
+    return actions
+
+
+def legal(s: State, seat: int) -> list[Action]:
+    if seat not in to_act(s):
+        return []
+    if s.phase == PLAN and s.pending is None:
+        return planning.legal(s, seat)
+    return list(legal_for_figure(s))
+
+
+def is_legal(s: State, seat: int, action: Action) -> bool:
+    if seat not in to_act(s):
+        return False
+    if s.phase == PLAN and s.pending is None:
+        return planning.is_legal(s, seat, action)
+    return action in legal_for_figure(s)
+
+
+def apply(s: State, seat: int, action: Action) -> None:
+    """Carry out a legal action (the caller has checked legality)."""
+    s.history = ((seat, str(action)), s.history)
+    s.nactions += 1
+    if s.pending is not None:
+        track.apply(s, action)
+    elif s.phase == GETUP:
+        hostel.apply(s, s.actor, action)
+    elif s.phase == PLAN:
+        planning.apply(s, seat, action)
+    elif action == PASS:
+        s.log_event(f"{s.names[s.actor]} passes")
+        s.left = 0
+    else:
+        loc, _ = location(s, s.actor)
+        if not any(m.apply_action(s, s.actor, action) for m in s.hooks):
+            loc.apply(s, s.actor, action)
+    advance(s)
+
+
+def advance(s: State) -> None:
+    """Run the steps that need no decision, up to the next decision or the end."""
+    while True:
+        if s.moves and s.pending is None:
+            track.resolve(s)
+        if s.pending is not None or s.phase == OVER:
+            return
+        if s.phase == GETUP:
+            nxt = hostel.next_chooser(s)
+            if nxt is not None:
+                s.actor = nxt
+                return
+            s.order = hostel.action_order(s)
+            s.phase, s.actor = PLAN, -1
+            continue
+        if s.phase == PLAN:
+            if any(s.plan[f] is None for f in range(s.n)):
+                return
+            planning.reveal(s)
+            s.phase, s.loc, s.visit, s.actor, s.left = VISITS, 0, -1, -1, 0
+            continue
+        # VISITS
+        if s.actor >= 0 and s.left > 0:
+            actions = legal_for_figure(s)
+            if actions and actions != [PASS]:
+                return
+            s.left = 0  # nothing can be done: the visit is forfeited
+        if not _next_visitor(s):
+            preparation.end_round(s)
+
+
+def _next_visitor(s: State) -> bool:
+    columns = s.columns()
+    while s.loc < len(columns):
+        s.visit += 1
+        while s.visit < len(s.order):
+            fig = s.order[s.visit]
+            count = s.plan[fig][s.loc]
+            if count:
+                s.actor = fig
+                loc, _ = location(s, fig)
+                loc.start(s, fig, count)
+                return True
+            s.visit += 1
+        s.loc += 1
+        s.visit = -1
+    s.actor = -1
+    return False

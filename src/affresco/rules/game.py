@@ -1,0 +1,234 @@
+"""The public engine API: :func:`new_game`, :class:`Game`, :func:`replay`.
+
+A :class:`Game` wraps one state.  Every method either reads it or, for :meth:`Game.apply`,
+carries out one legal action; a refused action raises :class:`~affresco.errors.IllegalAction`
+and leaves the state untouched.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..errors import ConfigError, FrescoError, IllegalAction, StateError
+from . import explain, flow, serialize
+from .actions import Action, parse
+from .components import Components, load_components, reference
+from .hooks import MODULES
+from .setup import new_state
+from .state import OVER, State, cons_to_list, vp_of
+from .view import view as _view
+
+RECORD_FORMAT = "affresco-record/1"
+OPTIONS: dict[str, tuple[str, ...]] = {}  # option name -> the modules it belongs to
+
+
+def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], n: int) -> tuple:
+    hooks = []
+    for name in modules:
+        if name not in MODULES:
+            known = ", ".join(sorted(MODULES)) or "none yet"
+            raise ConfigError(f"unknown module {name!r}; available modules: {known}")
+        hooks.append(MODULES[name](options))
+    for key in options:
+        if key not in OPTIONS:
+            raise ConfigError(f"unknown rule option {key!r}; options: {', '.join(sorted(OPTIONS)) or 'none'}")
+    return tuple(hooks)
+
+
+def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed: int | str | None = None,
+             options: Mapping[str, Any] | None = None,
+             components: Components | str | Mapping | None = None) -> "Game":
+    """Set up a new game.
+
+    players: 2, 3 or 4, or a list of 2-4 distinct names (seats are 0..n-1 in that order).
+    modules: module names (see ``affresco.MODULES``).  seed: the seed of every chance event;
+    a random one is chosen (and kept in the record) when omitted.  components: the reference
+    edition (None), a component file path, or a parsed table.
+    """
+    if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
+        raise ConfigError(f"players must be 2, 3 or 4 or a list of names, not {players!r}")
+    if isinstance(players, int):
+        if not 2 <= players <= 4:
+            raise ConfigError(f"Fresco is for 2 to 4 players, not {players}")
+        names = tuple(f"Player {i + 1}" for i in range(players))
+    else:
+        names = tuple(players)
+        if not 2 <= len(names) <= 4:
+            raise ConfigError(f"Fresco is for 2 to 4 players, not {len(names)}")
+        if not all(isinstance(x, str) and x.strip() for x in names) or len(set(names)) != len(names):
+            raise ConfigError(f"player names must be distinct non-empty strings: {list(names)!r}")
+        if "Leonardo" in names and len(names) == 2:
+            raise ConfigError("'Leonardo' is the name of the imaginary third player in a 2-player game")
+    modules = tuple(modules)
+    if len(set(modules)) != len(modules):
+        raise ConfigError(f"a module is named twice: {list(modules)!r}")
+    options = dict(options or {})
+    if seed is None:
+        seed = secrets.randbelow(2**63)
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise ConfigError(f"seed must be an integer or a string, not {seed!r}")
+    comp = components if isinstance(components, Components) else load_components(components)
+    hooks = _hooks_for(modules, options, len(names))
+    s = new_state(comp, names, modules, hooks, tuple(sorted(options.items())), seed)
+    s.setup = {"players": list(names), "modules": list(modules), "options": options, "seed": seed,
+               "components": "reference" if comp is reference() else dict(comp.raw)}
+    flow.advance(s)
+    return Game(s)
+
+
+class Game:
+    """One game of Fresco.  Seats are 0..n-1; in a 2-player game Leonardo is figure 2."""
+
+    __slots__ = ("_s",)
+
+    def __init__(self, state: State):
+        self._s = state
+
+    # --- whose turn, what is legal ---------------------------------------------------
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must decide now (several while planning, none once over)."""
+        return flow.to_act(self._s)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The legal actions of ``seat`` now ([] if it is not to act)."""
+        return flow.legal(self._s, seat)
+
+    def apply(self, seat: int, action: Action | str) -> None:
+        """Carry out ``action`` (an Action or its notation) for ``seat``.
+
+        Raises IllegalAction (the state unchanged) if it is malformed, not legal, or the seat
+        is not to act.
+        """
+        s = self._s
+        if isinstance(action, str):
+            action = parse(action)
+        elif not isinstance(action, Action):
+            raise IllegalAction(f"an action must be an Action or notation text, not {type(action).__name__}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
+            raise IllegalAction(f"seat must be 0..{s.n - 1}, not {seat!r}")
+        if s.phase == OVER:
+            raise IllegalAction("the game is over")
+        acting = flow.to_act(s)
+        if seat not in acting:
+            raise IllegalAction(f"seat {seat} ({s.names[seat]}) is not to act now; to act: "
+                                + ", ".join(f"{f} ({s.names[f]})" for f in acting))
+        if not flow.is_legal(s, seat, action):
+            raise IllegalAction(explain.why(s, seat, action, flow.legal(s, seat)))
+        flow.apply(s, seat, action)
+
+    # --- state -----------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self._s.phase == OVER
+
+    @property
+    def players(self) -> int:
+        return self._s.n
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Names of the figures: the seats, then Leonardo in a 2-player game."""
+        return self._s.names
+
+    @property
+    def round(self) -> int:
+        return self._s.round
+
+    @property
+    def phase(self) -> str:
+        return self._s.phase
+
+    @property
+    def seed(self) -> int | str:
+        return self._s.seed
+
+    @property
+    def state(self) -> State:
+        """The raw state (read it, never change it: use :meth:`apply`)."""
+        return self._s
+
+    def scores(self) -> list[int]:
+        """VP per seat, then Leonardo in a 2-player game (final once :attr:`is_over`)."""
+        return [vp_of(p) for p in self._s.pos]
+
+    def ranking(self) -> list[int]:
+        """Figures from winner to last by the order on the VP track (R8: no ties)."""
+        s = self._s
+        return sorted(range(s.figures), key=lambda f: -s.pos[f])
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """A JSON-ready dict of what ``seat`` may see (None: a spectator), R22."""
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._s.n):
+            raise FrescoError(f"seat must be None or 0..{self._s.n - 1}, not {seat!r}")
+        return _view(self._s, seat)
+
+    def clone(self) -> "Game":
+        return Game(self._s.clone())
+
+    def __copy__(self) -> "Game":
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "Game":
+        return self.clone()
+
+    # --- saving, records -------------------------------------------------------------
+    def to_json(self) -> str:
+        """The full state (docs/state-format.md), including hidden information."""
+        return serialize.dumps(self._s)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Game":
+        """Load a saved game or hand-written position; raises StateError if invalid."""
+        return cls(serialize.loads(text, _hooks_for))
+
+    def history(self) -> list[tuple[int, str]]:
+        return [tuple(h) for h in cons_to_list(self._s.history)]
+
+    def record(self) -> dict[str, Any]:
+        """The game record: its set-up and every action since, as notation."""
+        setup = self._s.setup
+        hist = self.history()[setup.get("history_offset", 0):] if "position" in setup else self.history()
+        return {"format": RECORD_FORMAT, "setup": setup, "actions": [list(h) for h in hist]}
+
+    def __repr__(self) -> str:
+        s = self._s
+        return f"<affresco.Game {s.n} players, round {s.round}, {s.phase}, to act {list(self.to_act)}>"
+
+
+def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
+    """Rebuild a game from its record (optionally only the first ``upto`` actions)."""
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except ValueError as e:
+            raise StateError(f"game record: not valid JSON: {e}") from None
+    if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
+        raise StateError(f"game record: expected an object with format {RECORD_FORMAT!r}")
+    setup = record.get("setup")
+    actions = record.get("actions")
+    if not isinstance(setup, Mapping) or not isinstance(actions, list):
+        raise StateError("game record: needs 'setup' and 'actions'")
+    if "position" in setup:
+        pos = dict(setup["position"])
+        pos["setup"] = dict(setup)
+        g = Game.from_json(json.dumps(pos))
+        g._s.setup = dict(setup)
+        g._s.setup["history_offset"] = 0
+    else:
+        try:
+            g = new_game(setup["players"], setup.get("modules", ()), setup["seed"], setup.get("options"),
+                         None if setup.get("components", "reference") == "reference" else setup["components"])
+        except KeyError as e:
+            raise StateError(f"game record: setup lacks {e}") from None
+        except FrescoError as e:
+            raise StateError(f"game record: bad setup: {e}") from None
+    for i, entry in enumerate(actions[:upto]):
+        if not (isinstance(entry, list) and len(entry) == 2):
+            raise StateError(f"game record: action {i}: {entry!r} is not [seat, notation]")
+        try:
+            g.apply(entry[0], entry[1])
+        except IllegalAction as e:
+            raise StateError(f"game record: action {i} ({entry[1]!r} by seat {entry[0]}) is illegal: {e}") from None
+    return g

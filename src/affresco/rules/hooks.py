@@ -1,0 +1,75 @@
+"""Named hooks through which modules plug into the round.
+
+The base game calls these at the points where the module rules change the round; a module
+(``rules/modules/<name>.py``, later issues) subclasses :class:`Module` and overrides what it
+needs.  With no module the hook lists are empty and cost nothing.
+
+Hook points (in round order): ``setup``, ``after_getup``, ``leonardo_plan``,
+``visit_actions`` (each location), ``apply_action``, ``bishop_bonus``, ``altar_values``,
+``theater_steps``, ``after_restore``, ``round_preparation``,
+``income``, ``is_final_round`` (end conditions), ``final_scoring``, ``view``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class Module:
+    """A rules module.  Every hook is a no-op here."""
+
+    name = "module"
+
+    def setup(self, state, rng) -> None:
+        """Set-up, after the base set-up (rng: the game's seeded generator)."""
+
+    def after_getup(self, state, fig: int) -> None:
+        """Phase 1, right after a figure chose its get-up space."""
+
+    def leonardo_plan(self, state, plan: list[int]) -> None:
+        """2 players: add Leonardo's apprentices to his fixed action sheet."""
+
+    def visit_actions(self, state, fig: int, column: str, actions: list) -> None:
+        """Add or remove legal actions of the visiting figure at a location."""
+
+    def apply_action(self, state, fig: int, action) -> bool:
+        """Perform an action of this module's kinds; return True if handled."""
+        return False
+
+    def bishop_bonus(self, state, fig: int, bonus: int) -> int:
+        """Cathedral: change a bishop bonus (e.g. the Abbot)."""
+        return bonus
+
+    def altar_values(self, state, basic: dict, blend: dict) -> None:
+        """Cathedral: add substitute paints and their bonus to the altar forms (R7)."""
+
+    def theater_steps(self, state, fig: int, per_apprentice: int) -> int:
+        """Theater: change the mood steps per apprentice (e.g. the Actor)."""
+        return per_apprentice
+
+    def after_restore(self, state, fig: int, segment: int, tile, bishop_on: bool) -> None:
+        """Cathedral, after a segment was restored (tile: the fresco tile taken)."""
+
+    def round_preparation(self, state, rng) -> None:
+        """Round preparation, after the market is refilled."""
+
+    def income(self, state, seat: int) -> int:
+        """Extra Thalers of income for ``seat`` (may be negative to cancel base income)."""
+        return 0
+
+    def is_final_round(self, state) -> bool:
+        """An end condition of the module, checked at the start of each round."""
+        return False
+
+    def final_scoring(self, state, seat: int) -> None:
+        """Final scoring, before Thalers are turned into VP."""
+
+    def view(self, state, seat: int | None, out: dict[str, Any]) -> None:
+        """Add this module's part to a seat's view."""
+
+
+MODULES: dict[str, type[Module]] = {}
+
+
+def register(cls: type[Module]) -> type[Module]:
+    MODULES[cls.name] = cls
+    return cls

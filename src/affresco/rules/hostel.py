@@ -1,0 +1,44 @@
+"""Phase 1: choosing get-up time and adjusting mood (rulebook 'Playing the game', 1.).
+
+The figure furthest behind on the VP track chooses first (start spaces behind the track,
+S1 furthest behind, R2); each get-up space holds one master painter.  Right after the choice
+the mood changes, and only then the neutral apprentice is taken or an own apprentice set
+aside (R3).  Leonardo has no mood (R13).
+"""
+from __future__ import annotations
+
+from .actions import Action
+from .state import State
+
+
+def next_chooser(s: State) -> int | None:
+    waiting = [f for f in range(s.figures) if s.getup[f] < 0]
+    return min(waiting, key=lambda f: s.pos[f]) if waiting else None
+
+
+def legal(s: State, fig: int) -> list[Action]:
+    taken = set(s.getup)
+    return [Action("getup", (h.time,)) for i, h in enumerate(s.comp.hostel) if i not in taken]
+
+
+def apply(s: State, fig: int, action: Action) -> None:
+    space = next(i for i, h in enumerate(s.comp.hostel) if h.time == action.args[0])
+    s.getup[fig] = space
+    s.log_event(f"{s.names[fig]} gets up at {action.args[0]}")
+    if fig < s.n:
+        change_mood(s, fig, s.comp.hostel[space].mood)
+        zone = s.comp.mood_spaces[s.mood[fig]]
+        s.neutral[fig] = zone == 1
+        s.aside[fig] = zone == -1
+    for m in s.hooks:
+        m.after_getup(s, fig)
+
+
+def change_mood(s: State, seat: int, steps: int) -> None:
+    """Move the mood marker ``steps`` up (negative: down); excess movement is lost (R3)."""
+    s.mood[seat] = max(0, min(len(s.comp.mood_spaces) - 1, s.mood[seat] - steps))
+
+
+def action_order(s: State) -> tuple[int, ...]:
+    """Phase 2 player order: earliest get-up time first."""
+    return tuple(sorted(range(s.figures), key=lambda f: s.getup[f]))

@@ -1,0 +1,82 @@
+"""Market: buy paints or close down a market booth (R5).
+
+The visitor chooses one booth that still has tiles, then buys up to one tile per market
+apprentice at their get-up price, or closes it; either way every tile of that booth returns
+to the bag.  'pass' forfeits the visit and leaves the booths as they are.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from .actions import PASS, Action
+from .paints import PAINTS, paint_vector, plus
+from .state import State
+
+BOOTHS = ("I", "II", "III", "IV")
+
+
+def tile_key(t: str):
+    """Canonical order of market tiles in notation: larger tiles first, then by paint."""
+    return (-len(t), [PAINTS.index(c) for c in t])
+
+
+def price(s: State, seat: int) -> int:
+    return s.comp.hostel[s.getup[seat]].price
+
+
+def start(s: State, fig: int, count: int) -> None:
+    s.left = count
+
+
+def legal(s: State, fig: int) -> list[Action]:
+    out = [PASS]
+    cost = price(s, fig)
+    money = s.thalers[fig]
+    for b, tiles in enumerate(s.booths):
+        if not tiles:
+            continue
+        out.append(Action("close", (BOOTHS[b],)))
+        for k in range(1, min(s.left, len(tiles)) + 1):
+            if cost * k > money:
+                break
+            seen = set()
+            for combo in combinations(tiles, k):  # booths are kept in canonical tile order
+                if combo not in seen:
+                    seen.add(combo)
+                    out.append(Action("buy", (BOOTHS[b], *combo)))
+    return out
+
+
+def return_booth(s: State, b: int) -> None:
+    s.bag = tuple(sorted(s.bag + s.booths[b]))
+    s.booths[b] = ()
+
+
+def apply(s: State, fig: int, action: Action) -> None:
+    b = BOOTHS.index(action.args[0])
+    if action.kind == "buy":
+        bought = action.args[1:]
+        s.thalers[fig] -= price(s, fig) * len(bought)
+        for t in bought:
+            s.paints[fig] = plus(s.paints[fig], paint_vector(t))
+        s.log_event(f"{s.names[fig]} buys {' '.join(bought)} at booth {action.args[0]}")
+    else:
+        s.log_event(f"{s.names[fig]} closes booth {action.args[0]}")
+    return_booth(s, b)
+    s.left = 0
+
+
+def fill(s: State, rng) -> None:
+    """Round preparation (R5): every tile on a booth returns to the bag, then each booth is
+    refilled from the bag."""
+    bag = list(s.bag)
+    for t in s.booths:
+        bag.extend(t)
+    rng.shuffle(bag)
+    sizes = s.comp.booths[s.n]
+    booths = []
+    for size in sizes:
+        booths.append(tuple(sorted(bag[:size], key=tile_key)))
+        del bag[:size]
+    s.booths = booths
+    s.bag = tuple(sorted(bag))

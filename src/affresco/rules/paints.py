@@ -1,0 +1,36 @@
+"""Paint codes (components.md): R Y B basic, O G P blended, K N special colours."""
+from __future__ import annotations
+
+from operator import ge, sub, add
+
+PAINTS = "RYBOGPKN"
+BASIC = "RYB"
+BLENDED = "OGP"
+SPECIAL = "KN"
+INDEX = {c: i for i, c in enumerate(PAINTS)}
+NONE = (0,) * len(PAINTS)
+
+
+def paint_vector(text: str) -> tuple[int, ...]:
+    """Counts per paint, in PAINTS order, of a text like 'RRY'."""
+    v = [0] * len(PAINTS)
+    for c in text:
+        v[INDEX[c]] += 1
+    return tuple(v)
+
+
+def paint_text(vector) -> str:
+    """The inverse of :func:`paint_vector`, in PAINTS order."""
+    return "".join(c * n for c, n in zip(PAINTS, vector))
+
+
+def covers(have, need) -> bool:
+    return all(map(ge, have, need))
+
+
+def minus(a, b) -> tuple[int, ...]:
+    return tuple(map(sub, a, b))
+
+
+def plus(a, b) -> tuple[int, ...]:
+    return tuple(map(add, a, b))

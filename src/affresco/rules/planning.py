@@ -1,0 +1,61 @@
+"""Phase 2, planning: each player secretly places apprentices on the action sheet (R1, R4).
+
+Five columns of three spaces; apprentices may be left unplaced.  Plans are secret until all
+have committed and cannot be changed.  Leonardo's sheet is fixed (R13).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+
+from .actions import Action
+from .state import State
+
+
+@lru_cache(maxsize=None)
+def plans(available: int, columns: int, per_column: int) -> tuple[Action, ...]:
+    out = []
+    for counts in product(range(per_column + 1), repeat=columns):
+        if sum(counts) <= available:
+            out.append(Action("plan", ("-".join(map(str, counts)),)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def plan_set(available: int, columns: int, per_column: int) -> frozenset[Action]:
+    return frozenset(plans(available, columns, per_column))
+
+
+def legal(s: State, seat: int) -> list[Action]:
+    sheet = s.comp.rules["action_sheet"]
+    return list(plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"]))
+
+
+def is_legal(s: State, seat: int, action: Action) -> bool:
+    sheet = s.comp.rules["action_sheet"]
+    return action in plan_set(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"])
+
+
+def apply(s: State, seat: int, action: Action) -> None:
+    s.plan[seat] = tuple(int(x) for x in action.args[0].split("-"))
+    s.log_event(f"{s.names[seat]} commits a plan")
+    s.log_event(f"you plan {action.args[0]}", seat)
+
+
+def leonardo_plan(s: State) -> tuple[int, ...]:
+    """Leonardo: one apprentice at the market and one in the cathedral; in the final round
+    his cathedral apprentice is removed (R13).  Modules add apprentices."""
+    plan = [0] * len(s.columns())
+    plan[0] = 1
+    if not s.side2:
+        plan[1] = 1
+    for m in s.hooks:
+        m.leonardo_plan(s, plan)
+    return tuple(plan)
+
+
+def reveal(s: State) -> None:
+    if s.leonardo is not None:
+        s.plan[s.leonardo] = leonardo_plan(s)
+    for f in range(s.n):
+        s.log_event(f"{s.names[f]} reveals plan {'-'.join(map(str, s.plan[f]))}")

@@ -1,0 +1,67 @@
+"""Round preparation and income; the start of a round with its end check (R2, R5, R10, R11)."""
+from __future__ import annotations
+
+import random
+
+from . import market, scoring
+from .state import GETUP, OVER, State
+
+
+def chance(s: State) -> random.Random:
+    """The game's seeded random generator for the next chance event (deterministic for a seed,
+    on any machine: string seeds are hashed with SHA-512 by :mod:`random`)."""
+    rng = random.Random(f"affresco:{s.seed}:{s.draws}")
+    s.draws += 1
+    return rng
+
+
+def income(s: State) -> None:
+    """R10: 1 Thaler per face-down fresco tile, plus module income.  Leonardo has none."""
+    per = s.comp.rules["income"]["thalers_per_tile"]
+    for seat in range(s.n):
+        gained = per * len(s.tiles[seat]) + sum(m.income(s, seat) for m in s.hooks)
+        if gained:
+            s.thalers[seat] += gained
+            s.log_event(f"{s.names[seat]} receives {gained} Thalers income")
+
+
+def rotate_start_spaces(s: State) -> None:
+    """R2: figures still on start spaces rotate: the one on the lowest start space moves to the
+    highest occupied start space, the others move down one."""
+    waiting = sorted((f for f in range(s.figures) if s.pos[f] <= 0), key=lambda f: s.pos[f])
+    if len(waiting) < 2:
+        return
+    top = s.pos[waiting[-1]]
+    for f in waiting[1:]:
+        s.pos[f] -= 1
+    s.pos[waiting[0]] = top
+
+
+def end_round(s: State) -> None:
+    if s.final:
+        scoring.final_scoring(s)
+        s.phase = OVER
+        s.log_event("the game is over")
+        return
+    rng = chance(s)
+    market.fill(s, rng)
+    income(s)
+    for m in s.hooks:
+        m.round_preparation(s, rng)
+    s.getup = [-1] * s.figures
+    rotate_start_spaces(s)
+    s.round += 1
+    s.plan = [None] * s.figures
+    if s.leonardo is not None:
+        s.leo_ctrl = 1 - s.leo_ctrl
+    start_round(s)
+
+
+def start_round(s: State) -> None:
+    """R11: the final round is checked at the start of a round."""
+    if (s.tiles_on_board() <= s.comp.rules["end"]["final_round_tiles_left"]
+            or any(m.is_final_round(s) for m in s.hooks)):
+        s.final = s.side2 = True
+    s.phase = GETUP
+    s.actor = -1
+    s.log_event(f"round {s.round} begins" + (" (final round)" if s.final else ""))

@@ -1,0 +1,297 @@
+"""The full state as JSON (docs/state-format.md): save, load and hand-written positions.
+
+Loading validates every field and raises :class:`~affresco.errors.StateError` naming the
+first bad one.  Most fields may be left out of a hand-written position; defaults are listed
+in the docs.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Mapping
+
+from ..errors import ComponentError, FrescoError, StateError
+from . import flow
+from .board import CELLS, INDEX as SEGMENT, NAMES, SIZE
+from .components import Components, FrescoTile, build, reference
+from .market import BOOTHS, tile_key
+from .paints import BLENDED, PAINTS, paint_text, paint_vector
+from .state import GETUP, OVER, PLAN, START_OFFSET, VISITS, State, cons_to_list, list_to_cons, start_pos
+from .view import tile_text, track_label
+
+FORMAT = "affresco-state/1"
+
+
+def to_dict(s: State) -> dict[str, Any]:
+    hostel = s.comp.hostel
+    figures = []
+    for f in range(s.figures):
+        fig: dict[str, Any] = {"name": s.names[f], "track": track_label(s.pos[f]),
+                               "getup": hostel[s.getup[f]].time if s.getup[f] >= 0 else None,
+                               "tiles": [tile_text(t) for t in s.tiles[f]],
+                               "plan": list(s.plan[f]) if s.plan[f] is not None else None}
+        if f < s.n:
+            fig.update(thalers=s.thalers[f], paints=paint_text(s.paints[f]), mood=s.mood[f],
+                       neutral_apprentice=s.neutral[f], apprentice_set_aside=s.aside[f])
+        figures.append(fig)
+    return {
+        "format": FORMAT,
+        "setup": s.setup,
+        "players": list(s.names[:s.n]),
+        "modules": list(s.modules),
+        "options": dict(s.options),
+        "components": "reference" if s.comp is reference() else dict(s.comp.raw),
+        "seed": s.seed,
+        "chance_draws": s.draws,
+        "round": s.round,
+        "final_round": s.final,
+        "action_sheet_side": 2 if s.side2 else 1,
+        "phase": s.phase,
+        "fresco": [[tile_text(s.fresco[r * SIZE + c]) for c in range(SIZE)] for r in range(SIZE)],
+        "bishop": NAMES[s.bishop],
+        "market": {"booths": [list(b) for b in s.booths], "bag": list(s.bag)},
+        "figures": figures,
+        "leonardo": None if s.leonardo is None else {
+            "painter": NAMES[s.leo_pos] if s.leo_pos >= 0 else None, "controller": s.leo_ctrl},
+        "turn": {"order": list(s.order), "location": s.loc, "visit": s.visit, "actor": s.actor,
+                 "left": s.left},
+        "pending_track": None if s.pending is None else dict(zip(("figure", "behind", "ahead"), s.pending)),
+        "queued_moves": [list(m) for m in s.moves],
+        "modules_state": {k: v for k, v in s.mods.items()},
+        "history": [list(h) for h in cons_to_list(s.history)],
+        "log": [list(e) for e in cons_to_list(s.log)],
+    }
+
+
+_FLAT_LIST = re.compile(r"\[\s+([^\[\]{}]*?)\s+\]")
+
+
+def dumps(s: State) -> str:
+    """Indented JSON with short lists (fresco rows, booths, plans...) kept on one line."""
+    text = json.dumps(to_dict(s), indent=1, ensure_ascii=False)
+    return _FLAT_LIST.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",\n")) + "]", text)
+
+
+# ---------------------------------------------------------------------------- loading
+class _Reader:
+    def __init__(self, data: Mapping[str, Any]):
+        self.data = data
+
+    def fail(self, where: str, msg: str) -> StateError:
+        return StateError(f"saved state: {where}: {msg}")
+
+    def get(self, m: Mapping, key: str, where: str, types, default=...):
+        if key not in m:
+            if default is ...:
+                raise self.fail(f"{where}{key}", "missing")
+            return default
+        v = m[key]
+        if not isinstance(v, types) or (isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,))):
+            raise self.fail(f"{where}{key}", f"{v!r} has the wrong type")
+        return v
+
+
+def parse_tile(text: Any, where: str, r: _Reader) -> FrescoTile | None:
+    if text is None:
+        return None
+    if not isinstance(text, str) or ":" not in text:
+        raise r.fail(where, f"{text!r}: a fresco tile is written 'VP:PAINTS', e.g. '7:OG'")
+    vp, _, paints = text.partition(":")
+    paints, _, splashes = paints.partition("/")
+    if not vp.isdigit() or not paints or any(c not in PAINTS for c in paints + splashes):
+        raise r.fail(where, f"{text!r}: a fresco tile is written 'VP:PAINTS', e.g. '7:OG'")
+    if not splashes and "/" not in text:
+        splashes = "".join(c for c in BLENDED if c in paints)
+    return FrescoTile(int(vp), paints, paint_vector(paints), splashes)
+
+
+def _track(v: Any, where: str, r: _Reader, starts: int) -> int:
+    if isinstance(v, int) and not isinstance(v, bool) and v >= 1:
+        return v
+    if isinstance(v, str) and v[:1] == "S" and v[1:].isdigit() and 1 <= int(v[1:]) <= starts:
+        return start_pos(int(v[1:]))
+    raise r.fail(where, f"{v!r}: a track position is a space >= 1 or a start space 'S1'..'S{starts}'")
+
+
+def from_dict(data: Any, hooks_for) -> State:
+    if not isinstance(data, Mapping):
+        raise StateError("saved state: the top level must be a JSON object")
+    r = _Reader(data)
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise r.fail("format", f"{fmt!r} is not {FORMAT!r}")
+    comp_raw = data.get("components", "reference")
+    try:
+        comp: Components = reference() if comp_raw == "reference" else build(comp_raw)
+    except ComponentError as e:
+        raise StateError(f"saved state: components: {e}") from None
+    players = r.get(data, "players", "", list)
+    if not 2 <= len(players) <= 4 or not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
+        raise r.fail("players", f"{players!r}: 2 to 4 distinct names")
+    n = len(players)
+    modules = tuple(r.get(data, "modules", "", list, []))
+    options = r.get(data, "options", "", dict, {})
+    try:
+        hooks = hooks_for(modules, options, n)
+    except FrescoError as e:
+        raise StateError(f"saved state: {e}") from None
+
+    s = State.__new__(State)
+    s.comp, s.n, s.modules, s.hooks, s.options = comp, n, modules, hooks, tuple(sorted(options.items()))
+    s.names = tuple(players) + (("Leonardo",) if n == 2 else ())
+    figs = len(s.names)
+    s.setup = r.get(data, "setup", "", (dict, type(None)), None)
+    s.seed = r.get(data, "seed", "", (int, str), 0)
+    s.draws = r.get(data, "chance_draws", "", int, 0)
+    s.round = r.get(data, "round", "", int, 1)
+    s.final = r.get(data, "final_round", "", bool, False)
+    s.side2 = r.get(data, "action_sheet_side", "", int, 1) == 2
+    s.phase = r.get(data, "phase", "", str, GETUP)
+    if s.phase not in (GETUP, PLAN, VISITS, OVER):
+        raise r.fail("phase", f"{s.phase!r} is not one of getup, plan, visits, over")
+
+    rows = r.get(data, "fresco", "", list)
+    if len(rows) != SIZE or any(not isinstance(row, list) or len(row) != SIZE for row in rows):
+        raise r.fail("fresco", "5 rows of 5 tiles ('VP:PAINTS' or null)")
+    s.fresco = [parse_tile(rows[i // SIZE][i % SIZE], f"fresco {NAMES[i]}", r) for i in range(CELLS)]
+    bishop = r.get(data, "bishop", "", str, NAMES[CELLS // 2])
+    if bishop.upper() not in SEGMENT:
+        raise r.fail("bishop", f"{bishop!r} is not a segment A1..E5")
+    s.bishop = SEGMENT[bishop.upper()]
+
+    mk = r.get(data, "market", "", dict, {})
+    nbooths = len(comp.booths[n])
+    booths = r.get(mk, "booths", "market.", list, [[] for _ in range(nbooths)])
+    if len(booths) != nbooths:
+        raise r.fail("market.booths", f"{len(booths)} booths: {nbooths} are used with {n} players")
+    for b in booths:
+        if not isinstance(b, list) or any(not isinstance(t, str) or not t or any(c not in PAINTS for c in t) for t in b):
+            raise r.fail("market.booths", f"{b!r}: a booth is a list of tiles like 'YYY'")
+    s.booths = [tuple(sorted(b, key=tile_key)) for b in booths]
+    removed = set(comp.removed_for_3) if n <= 3 else set()
+    default_bag = [t.paints for i, t in enumerate(comp.market_tiles) if i not in removed]
+    for b in s.booths:
+        for t in b:
+            if t in default_bag:
+                default_bag.remove(t)
+    s.bag = tuple(sorted(r.get(mk, "bag", "market.", list, default_bag)))
+
+    figures = r.get(data, "figures", "", list)
+    if len(figures) != figs:
+        raise r.fail("figures", f"{len(figures)} figures: expected {figs} ({', '.join(s.names)})")
+    starts = 4 if n == 4 else 3
+    s.pos, s.getup, s.tiles, s.plan = [], [], [], []
+    s.thalers, s.paints, s.mood, s.neutral, s.aside = [], [], [], [], []
+    times = [h.time for h in comp.hostel]
+    for f, fig in enumerate(figures):
+        w = f"figures[{f}]."
+        if not isinstance(fig, dict):
+            raise r.fail(f"figures[{f}]", "must be an object")
+        s.pos.append(_track(fig.get("track", f"S{f + 1}"), w + "track", r, starts))
+        g = r.get(fig, "getup", w, (str, type(None)), None)
+        if g is not None and g not in times:
+            raise r.fail(w + "getup", f"{g!r} is not a get-up time ({', '.join(times)})")
+        s.getup.append(times.index(g) if g is not None else -1)
+        s.tiles.append(tuple(parse_tile(t, f"{w}tiles", r) for t in r.get(fig, "tiles", w, list, [])))
+        if any(t is None for t in s.tiles[-1]):
+            raise r.fail(w + "tiles", "null is not a tile")
+        plan = r.get(fig, "plan", w, (list, type(None)), None)
+        s.plan.append(None if plan is None else tuple(plan))
+        if f < n:
+            th = r.get(fig, "thalers", w, int, comp.thalers)
+            if th < 0:
+                raise r.fail(w + "thalers", f"{th} is negative")
+            s.thalers.append(th)
+            p = r.get(fig, "paints", w, str, "RYB")
+            if any(c not in PAINTS for c in p):
+                raise r.fail(w + "paints", f"{p!r}: paint letters from {PAINTS}")
+            s.paints.append(paint_vector(p))
+            mood = r.get(fig, "mood", w, int, comp.mood_start)
+            if not 0 <= mood < len(comp.mood_spaces):
+                raise r.fail(w + "mood", f"{mood}: a mood space 0 (top) to {len(comp.mood_spaces) - 1}")
+            s.mood.append(mood)
+            s.neutral.append(r.get(fig, "neutral_apprentice", w, bool, False))
+            s.aside.append(r.get(fig, "apprentice_set_aside", w, bool, False))
+            if s.neutral[-1] and s.aside[-1]:
+                raise r.fail(w + "neutral_apprentice", "a player cannot hold the neutral apprentice with one set aside")
+    on_track = [p for p in s.pos if p > 0]
+    if len(set(s.pos)) != len(s.pos):
+        raise r.fail("figures", "two figures on one track space")
+    used = [g for g in s.getup if g >= 0]
+    if len(set(used)) != len(used):
+        raise r.fail("figures", "two figures on one get-up space")
+    sheet = comp.rules["action_sheet"]
+    ncol = sheet["columns"]
+    for f, plan in enumerate(s.plan):
+        if plan is None:
+            continue
+        if len(plan) != ncol or any(not isinstance(c, int) or not 0 <= c <= sheet["spaces_per_column"] for c in plan):
+            raise r.fail(f"figures[{f}].plan", f"{list(plan)!r}: {ncol} counts of 0..{sheet['spaces_per_column']}")
+        if f < n and sum(plan) > comp.apprentices + s.neutral[f] - s.aside[f]:
+            raise r.fail(f"figures[{f}].plan", f"{list(plan)!r} uses more apprentices than the player has")
+    del on_track
+
+    leo = data.get("leonardo")
+    s.leo_pos, s.leo_ctrl = -1, -1
+    if n == 2:
+        leo = leo or {}
+        painter = leo.get("painter", NAMES[CELLS // 2])
+        if painter is not None and (not isinstance(painter, str) or painter.upper() not in SEGMENT):
+            raise r.fail("leonardo.painter", f"{painter!r} is not a segment")
+        s.leo_pos = SEGMENT[painter.upper()] if painter else -1
+        s.leo_ctrl = leo.get("controller", 0)
+        if s.leo_ctrl not in (0, 1):
+            raise r.fail("leonardo.controller", f"{s.leo_ctrl!r}: seat 0 or 1")
+
+    turn = r.get(data, "turn", "", dict, {})
+    order = r.get(turn, "order", "turn.", list, [])
+    if s.phase in (PLAN, VISITS, OVER) and not order:
+        order = sorted(range(figs), key=lambda f: s.getup[f])
+        if any(g < 0 for g in s.getup):
+            raise r.fail("figures", "every figure needs a get-up time once planning has begun")
+    if order and sorted(order) != list(range(figs)):
+        raise r.fail("turn.order", f"{order!r} is not an order of the figures 0..{figs - 1}")
+    s.order = tuple(order)
+    s.loc = r.get(turn, "location", "turn.", int, 0 if s.phase == VISITS else -1)
+    s.visit = r.get(turn, "visit", "turn.", int, -1)
+    s.actor = r.get(turn, "actor", "turn.", int, -1)
+    s.left = r.get(turn, "left", "turn.", int, 0)
+    if not -1 <= s.actor < figs:
+        raise r.fail("turn.actor", f"{s.actor} is not a figure")
+    if s.phase == VISITS:
+        if any(p is None for p in s.plan[:n]):
+            raise r.fail("figures", "every player needs a plan once the visits have begun")
+        if not 0 <= s.loc < ncol:
+            raise r.fail("turn.location", f"{s.loc}: a column 0..{ncol - 1}")
+        if s.actor >= 0 and (s.order[s.visit] != s.actor if 0 <= s.visit < len(s.order) else True):
+            raise r.fail("turn.visit", "the visitor does not match turn.order[turn.visit]")
+    pending = data.get("pending_track")
+    s.pending = None if pending is None else (pending["figure"], pending["behind"], pending["ahead"])
+    s.moves = tuple(tuple(m) for m in data.get("queued_moves", []))
+    s.mods = dict(r.get(data, "modules_state", "", dict, {}))
+    hist = r.get(data, "history", "", list, [])
+    for i, h in enumerate(hist):
+        if not (isinstance(h, list) and len(h) == 2 and isinstance(h[0], int) and isinstance(h[1], str)):
+            raise r.fail(f"history[{i}]", f"{h!r}: [seat, notation]")
+    s.history = list_to_cons(tuple(h) for h in hist)
+    s.nactions = len(hist)
+    s.cache = None
+    s.log = list_to_cons((e[0], e[1], e[2]) for e in r.get(data, "log", "", list, []))
+    if s.setup is None:
+        s.setup = {"position": {k: v for k, v in data.items() if k not in ("history", "log")},
+                   "history_offset": len(hist)}
+    flow.advance(s)
+    return s
+
+
+def loads(text: str, hooks_for) -> State:
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError) as e:
+        raise StateError(f"saved state: not valid JSON: {e}") from None
+    try:
+        return from_dict(data, hooks_for)
+    except FrescoError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise StateError(f"saved state: malformed ({type(e).__name__}: {e})") from None

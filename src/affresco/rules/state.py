@@ -1,0 +1,113 @@
+"""The game state: plain fields, cheap to clone.
+
+Per-figure data is held in lists indexed by figure (seats 0..n-1, then Leonardo in a
+2-player game).  Values inside the lists are immutable (ints, tuples, frozen tiles), so a
+clone copies only the outer lists.  The action history is a shared cons list.
+"""
+from __future__ import annotations
+
+from .components import Components
+
+# phases
+GETUP = "getup"      # phase 1: choosing get-up time
+PLAN = "plan"        # phase 2: secret simultaneous planning
+VISITS = "visits"    # phase 2: performing actions location by location
+OVER = "over"
+
+SIDE1 = ("market", "cathedral", "studio", "workshop", "theater")
+SIDE2 = ("market", "cathedral", "studio", "workshop", "cathedral")  # R1: the final round
+
+# Track positions: a figure on start space Sk has position k - START_OFFSET (<= 0);
+# on the VP track its position is the space number (>= 1).
+START_OFFSET = 10
+
+
+def start_pos(k: int) -> int:
+    return k - START_OFFSET
+
+
+def vp_of(pos: int) -> int:
+    return pos if pos > 0 else 0
+
+
+class State:
+    __slots__ = (
+        # fixed for the game (shared by clones)
+        "comp", "n", "names", "modules", "hooks", "options", "seed", "setup",
+        # chance
+        "draws",
+        # round
+        "round", "final", "side2", "phase",
+        # board
+        "fresco", "bishop", "leo_pos", "leo_ctrl", "booths", "bag",
+        # figures
+        "pos", "getup", "order",
+        # players
+        "mood", "neutral", "aside", "paints", "thalers", "tiles", "plan",
+        # turn
+        "loc", "visit", "actor", "left", "moves", "pending",
+        # modules, history
+        "mods", "history", "nactions", "log",
+        # memo of the legal actions of the current decision (key, actions)
+        "cache",
+    )
+
+    def clone(self) -> "State":
+        c = State.__new__(State)
+        c.comp = self.comp; c.n = self.n; c.names = self.names; c.modules = self.modules
+        c.hooks = self.hooks; c.options = self.options; c.seed = self.seed; c.setup = self.setup
+        c.draws = self.draws; c.round = self.round; c.final = self.final; c.side2 = self.side2
+        c.phase = self.phase; c.fresco = self.fresco[:]; c.bishop = self.bishop; c.leo_pos = self.leo_pos
+        c.leo_ctrl = self.leo_ctrl; c.booths = self.booths[:]; c.bag = self.bag
+        c.pos = self.pos[:]; c.getup = self.getup[:]; c.order = self.order
+        c.mood = self.mood[:]; c.neutral = self.neutral[:]; c.aside = self.aside[:]
+        c.paints = self.paints[:]; c.thalers = self.thalers[:]; c.tiles = self.tiles[:]; c.plan = self.plan[:]
+        c.loc = self.loc; c.visit = self.visit; c.actor = self.actor; c.left = self.left
+        c.moves = self.moves; c.pending = self.pending
+        c.mods = dict(self.mods); c.history = self.history; c.nactions = self.nactions; c.log = self.log
+        c.cache = self.cache
+        return c
+
+    # --- derived facts -------------------------------------------------------------
+    @property
+    def figures(self) -> int:
+        """Seats plus Leonardo (2 players)."""
+        return len(self.pos)
+
+    @property
+    def leonardo(self) -> int | None:
+        return self.n if len(self.pos) > self.n else None
+
+    def columns(self) -> tuple[str, ...]:
+        return SIDE2 if self.side2 else SIDE1
+
+    def controller(self, fig: int) -> int:
+        """The seat that decides for a figure (Leonardo: this round's controller, R13)."""
+        return fig if fig < self.n else self.leo_ctrl
+
+    def apprentices(self, seat: int) -> int:
+        """Apprentices available for planning: 5, +1 neutral, -1 set aside (phase 1)."""
+        return self.comp.apprentices + self.neutral[seat] - self.aside[seat]
+
+    def tiles_on_board(self) -> int:
+        return sum(t is not None for t in self.fresco)
+
+    def log_event(self, text: str, seat: int | None = None) -> None:
+        """Append a public (seat None) or private (seat's eyes only) log line."""
+        self.log = ((self.round, seat, text), self.log)
+
+
+def cons_to_list(cons) -> list:
+    out = []
+    while cons is not None:
+        out.append(cons[0])
+        cons = cons[1]
+    out.reverse()
+    return out
+
+
+def list_to_cons(items) -> tuple | None:
+    cons = None
+    for it in items:
+        cons = (it, cons)
+    return cons

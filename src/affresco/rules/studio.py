@@ -1,0 +1,22 @@
+"""Studio: 3 Thalers per studio apprentice (rulebook 'Studio: Paint portraits')."""
+from __future__ import annotations
+
+from .actions import PASS, Action
+from .state import State
+
+STUDIO = Action("studio")
+
+
+def start(s: State, fig: int, count: int) -> None:
+    s.left = count
+
+
+def legal(s: State, fig: int) -> list[Action]:
+    return [STUDIO, PASS]
+
+
+def apply(s: State, fig: int, action: Action) -> None:
+    gained = s.comp.rules["studio"]["thalers_per_apprentice"] * s.left
+    s.thalers[fig] += gained
+    s.log_event(f"{s.names[fig]} earns {gained} Thalers in the studio")
+    s.left = 0

@@ -1,0 +1,31 @@
+"""Theater: +2 mood per theater apprentice (R9).  The mood zones take effect only in the next
+phase 1 (R3)."""
+from __future__ import annotations
+
+from .actions import PASS, Action
+from .hostel import change_mood
+from .state import State
+
+THEATER = Action("theater")
+
+
+def start(s: State, fig: int, count: int) -> None:
+    s.left = count
+
+
+def legal(s: State, fig: int) -> list[Action]:
+    return [THEATER, PASS]
+
+
+def steps(s: State, fig: int) -> int:
+    per = s.comp.rules["theater"]["mood_per_apprentice"]
+    for m in s.hooks:
+        per = m.theater_steps(s, fig, per)
+    return per * s.left
+
+
+def apply(s: State, fig: int, action: Action) -> None:
+    n = steps(s, fig)
+    change_mood(s, fig, n)
+    s.log_event(f"{s.names[fig]} goes to the theater (mood +{n})")
+    s.left = 0

@@ -1,0 +1,88 @@
+"""What a seat may see (R22): everything public plus its own hidden items.
+
+Private to a player: their paints and Thalers, their plan until every plan is revealed (and
+module items such as scrolls).  Bag order is hidden from everyone (affresco draws at random
+when a tile is drawn, so no order exists to leak); the seed is never shown.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .board import NAMES, SIZE
+from .market import BOOTHS
+from .paints import paint_text
+from .state import PLAN, State, cons_to_list
+
+
+def track_label(pos: int) -> str | int:
+    from .state import START_OFFSET
+    return pos if pos > 0 else f"S{pos + START_OFFSET}"
+
+
+def tile_text(t) -> str | None:
+    return None if t is None else f"{t.vp}:{t.paints}"
+
+
+def view(s: State, seat: int | None) -> dict[str, Any]:
+    from . import flow
+
+    hostel = s.comp.hostel
+    plans_secret = s.phase == PLAN
+    figures = []
+    for f in range(s.figures):
+        fig: dict[str, Any] = {
+            "name": s.names[f],
+            "track": track_label(s.pos[f]),
+            "vp": max(s.pos[f], 0),
+            "getup": hostel[s.getup[f]].time if s.getup[f] >= 0 else None,
+            "tiles": [tile_text(t) for t in s.tiles[f]],
+            "leonardo": f >= s.n,
+        }
+        if f < s.n:
+            fig["mood"] = s.mood[f]
+            fig["mood_zone"] = s.comp.mood_spaces[s.mood[f]]
+            fig["neutral_apprentice"] = s.neutral[f]
+            fig["apprentice_set_aside"] = s.aside[f]
+            fig["apprentices"] = s.apprentices(f)
+            fig["plan_committed"] = s.plan[f] is not None
+            mine = seat == f
+            if mine:
+                fig["paints"] = paint_text(s.paints[f])
+                fig["thalers"] = s.thalers[f]
+            if s.plan[f] is not None and (mine or not plans_secret):
+                fig["plan"] = list(s.plan[f])
+        elif s.plan[f] is not None:
+            fig["plan"] = list(s.plan[f])
+        figures.append(fig)
+    to_act = flow.to_act(s)
+    out: dict[str, Any] = {
+        "seat": seat,
+        "round": s.round,
+        "final_round": s.final,
+        "action_sheet_side": 2 if s.side2 else 1,
+        "columns": list(s.columns()),
+        "phase": s.phase,
+        "to_act": list(to_act),
+        "actor": s.names[s.actor] if s.actor >= 0 else None,
+        "location": s.columns()[s.loc] if s.phase == "visits" and 0 <= s.loc < len(s.columns()) else None,
+        "fresco": [[tile_text(s.fresco[r * SIZE + c]) for c in range(SIZE)] for r in range(SIZE)],
+        "bishop": NAMES[s.bishop],
+        "leonardo_painter": NAMES[s.leo_pos] if s.leo_pos >= 0 else None,
+        "leonardo_controller": s.leo_ctrl if s.leonardo is not None else None,
+        "booths": {BOOTHS[b]: list(t) for b, t in enumerate(s.booths)},
+        "bag_size": len(s.bag),
+        "hostel": [{"time": h.time, "mood": h.mood, "price": h.price,
+                    "taken_by": next((s.names[f] for f in range(s.figures) if s.getup[f] == i), None)}
+                   for i, h in enumerate(hostel)],
+        "mood_display": list(s.comp.mood_spaces),
+        "order": [s.names[f] for f in s.order],
+        "figures": figures,
+        "pending_track": None if s.pending is None else {
+            "figure": s.names[s.pending[0]], "behind": s.pending[1], "ahead": s.pending[2]},
+        "log": [text for (_, who, text) in cons_to_list(s.log) if who is None or who == seat],
+        "legal_actions": [str(a) for a in flow.legal(s, seat)] if seat is not None else [],
+        "is_over": s.phase == "over",
+    }
+    for m in s.hooks:
+        m.view(s, seat, out)
+    return out

@@ -1,0 +1,35 @@
+"""Workshop: up to 2 blends per workshop apprentice (R9).
+
+Each blend turns two paints into one per the blending table; a paint made in the workshop is
+the player's at once and may be used by the next blend.
+"""
+from __future__ import annotations
+
+from .actions import PASS, Action
+from .paints import INDEX, NONE
+from .state import State
+
+
+def start(s: State, fig: int, count: int) -> None:
+    s.left = count * s.comp.rules["workshop"]["blends_per_apprentice"]
+
+
+def legal(s: State, fig: int) -> list[Action]:
+    have = s.paints[fig]
+    out = [PASS]
+    for output, (a, b) in s.comp.blends.items():
+        if (have[a] >= 2) if a == b else (have[a] and have[b]):
+            out.append(Action("blend", (output,)))
+    return out
+
+
+def apply(s: State, fig: int, action: Action) -> None:
+    output = action.args[0]
+    a, b = s.comp.blends[output]
+    p = list(s.paints[fig])
+    p[a] -= 1
+    p[b] -= 1
+    p[INDEX[output]] += 1
+    s.paints[fig] = tuple(p)
+    s.log_event(f"{s.names[fig]} blends {output}")
+    s.left -= 1
