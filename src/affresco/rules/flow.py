@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import cathedral, hostel, leonardo, market, planning, preparation, studio, theater, track, workshop
 from .actions import PASS, Action
+from .hooks import find
 from .state import GETUP, OVER, PLAN, VISITS, State
 
 LOCATIONS = {"market": market, "cathedral": cathedral, "studio": studio,
@@ -24,6 +25,8 @@ def location(s: State, fig: int):
 def to_act(s: State) -> tuple[int, ...]:
     if s.pending is not None:
         return (s.controller(s.pending[0]),)
+    if s.asks:
+        return (s.controller(s.asks[0][0]),)
     if s.phase == PLAN:
         return tuple(f for f in range(s.n) if s.plan[f] is None)
     if s.phase in (GETUP, VISITS) and s.actor >= 0:
@@ -34,7 +37,7 @@ def to_act(s: State) -> tuple[int, ...]:
 def legal_for_figure(s: State) -> list[Action]:
     """Legal actions of the figure whose decision it is (not for planning); memoised per
     decision point (the memo travels with clones; the list must not be changed)."""
-    key = (s.nactions, s.phase, s.actor, s.loc, s.left, s.pending)
+    key = (s.nactions, s.phase, s.actor, s.loc, s.left, s.pending, s.asks)
     if s.cache is not None and s.cache[0] == key:
         return s.cache[1]
     actions = _legal_for_figure(s)
@@ -45,6 +48,8 @@ def legal_for_figure(s: State) -> list[Action]:
 def _legal_for_figure(s: State) -> list[Action]:
     if s.pending is not None:
         return track.legal(s)
+    if s.asks:
+        return find(s, s.asks[0][1]).ask_actions(s, s.asks[0])
     if s.phase == GETUP:
         return hostel.legal(s, s.actor)
     loc, column = location(s, s.actor)
@@ -57,7 +62,7 @@ def _legal_for_figure(s: State) -> list[Action]:
 def legal(s: State, seat: int) -> list[Action]:
     if seat not in to_act(s):
         return []
-    if s.phase == PLAN and s.pending is None:
+    if s.phase == PLAN and s.pending is None and not s.asks:
         return planning.legal(s, seat)
     return list(legal_for_figure(s))
 
@@ -65,7 +70,7 @@ def legal(s: State, seat: int) -> list[Action]:
 def is_legal(s: State, seat: int, action: Action) -> bool:
     if seat not in to_act(s):
         return False
-    if s.phase == PLAN and s.pending is None:
+    if s.phase == PLAN and s.pending is None and not s.asks:
         return planning.is_legal(s, seat, action)
     return action in legal_for_figure(s)
 
@@ -76,6 +81,9 @@ def apply(s: State, seat: int, action: Action) -> None:
     s.nactions += 1
     if s.pending is not None:
         track.apply(s, action)
+    elif s.asks:
+        ask, s.asks = s.asks[0], s.asks[1:]
+        find(s, ask[1]).answer(s, ask, action)
     elif s.phase == GETUP:
         hostel.apply(s, s.actor, action)
     elif s.phase == PLAN:
@@ -95,7 +103,7 @@ def advance(s: State) -> None:
     while True:
         if s.moves and s.pending is None:
             track.resolve(s)
-        if s.pending is not None or s.phase == OVER:
+        if s.pending is not None or s.asks or s.phase == OVER:
             return
         if s.phase == GETUP:
             nxt = hostel.next_chooser(s)

@@ -66,6 +66,32 @@ class Module:
     def view(self, state, seat: int | None, out: dict[str, Any]) -> None:
         """Add this module's part to a seat's view."""
 
+    # --- decisions a module asks for outside the location visits (``state.asks``) --------
+    def ask_actions(self, state, ask: tuple) -> list:
+        """Legal actions for a queued ask ``(figure, module name, payload)``."""
+        return []
+
+    def answer(self, state, ask: tuple, action) -> None:
+        """Carry out the answer to a queued ask."""
+
+    # --- saving -----------------------------------------------------------------------
+    def dump(self, state) -> Any:
+        """This module's part of ``state.mods`` as JSON data."""
+        return state.mods.get(self.name)
+
+    def load(self, state, data: Any) -> None:
+        """Read this module's part back (validate; raise StateError naming the bad field)."""
+        state.mods[self.name] = data
+
+
+def ask(state, fig: int, module: str, payload: Any = None) -> None:
+    """Queue a decision of ``fig`` that a module needs (answered before play goes on)."""
+    state.asks = state.asks + ((fig, module, payload),)
+
+
+def find(state, name: str) -> Module:
+    return next(m for m in state.hooks if m.name == name)
+
 
 MODULES: dict[str, type[Module]] = {}
 

@@ -57,7 +57,8 @@ def to_dict(s: State) -> dict[str, Any]:
                  "left": s.left},
         "pending_track": None if s.pending is None else dict(zip(("figure", "behind", "ahead"), s.pending)),
         "queued_moves": [list(m) for m in s.moves],
-        "modules_state": {k: v for k, v in s.mods.items()},
+        "asks": [list(a) for a in s.asks],
+        "modules_state": {m.name: m.dump(s) for m in s.hooks},
         "history": [list(h) for h in cons_to_list(s.history)],
         "log": [list(e) for e in cons_to_list(s.log)],
     }
@@ -268,7 +269,11 @@ def from_dict(data: Any, hooks_for) -> State:
     pending = data.get("pending_track")
     s.pending = None if pending is None else (pending["figure"], pending["behind"], pending["ahead"])
     s.moves = tuple(tuple(m) for m in data.get("queued_moves", []))
-    s.mods = dict(r.get(data, "modules_state", "", dict, {}))
+    s.asks = tuple(tuple(a) for a in r.get(data, "asks", "", list, []))
+    s.mods = {}
+    mstate = r.get(data, "modules_state", "", dict, {})
+    for m in hooks:
+        m.load(s, mstate.get(m.name))
     hist = r.get(data, "history", "", list, [])
     for i, h in enumerate(hist):
         if not (isinstance(h, list) and len(h) == 2 and isinstance(h[0], int) and isinstance(h[1], str)):

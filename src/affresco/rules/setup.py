@@ -57,6 +57,7 @@ def new_state(comp: Components, names: tuple[str, ...], modules: tuple[str, ...]
     s.left = 0
     s.moves = ()
     s.pending = None
+    s.asks = ()
     s.mods = {}
     s.history = None
     s.nactions = 0

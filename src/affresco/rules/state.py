@@ -45,7 +45,7 @@ class State:
         # players
         "mood", "neutral", "aside", "paints", "thalers", "tiles", "plan",
         # turn
-        "loc", "visit", "actor", "left", "moves", "pending",
+        "loc", "visit", "actor", "left", "moves", "pending", "asks",
         # modules, history
         "mods", "history", "nactions", "log",
         # memo of the legal actions of the current decision (key, actions)
@@ -63,7 +63,7 @@ class State:
         c.mood = self.mood[:]; c.neutral = self.neutral[:]; c.aside = self.aside[:]
         c.paints = self.paints[:]; c.thalers = self.thalers[:]; c.tiles = self.tiles[:]; c.plan = self.plan[:]
         c.loc = self.loc; c.visit = self.visit; c.actor = self.actor; c.left = self.left
-        c.moves = self.moves; c.pending = self.pending
+        c.moves = self.moves; c.pending = self.pending; c.asks = self.asks
         c.mods = dict(self.mods); c.history = self.history; c.nactions = self.nactions; c.log = self.log
         c.cache = self.cache
         return c

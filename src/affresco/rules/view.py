@@ -80,7 +80,6 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "pending_track": None if s.pending is None else {
             "figure": s.names[s.pending[0]], "behind": s.pending[1], "ahead": s.pending[2]},
         "log": [text for (_, who, text) in cons_to_list(s.log) if who is None or who == seat],
-        "legal_actions": [str(a) for a in flow.legal(s, seat)] if seat is not None else [],
         "is_over": s.phase == "over",
     }
     for m in s.hooks:
