@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import ComponentError
-from .paints import BASIC, BLENDED, PAINTS, paint_vector
+from .paints import BASIC, BLENDED, PAINTS, canonical, paint_vector
 
 __all__ = ["Components", "FrescoTile", "HostelSpace", "MarketTile", "load_components", "reference"]
 
@@ -171,7 +171,7 @@ def build(raw: Mapping[str, Any]) -> Components:
     for i, t in enumerate(mk.get("tiles", [])):
         w = f"market.tiles[{i}]"
         _provenance(t, w)
-        p = _paints(t, "paints", w, "RYBOG")
+        p = canonical(_paints(t, "paints", w, "RYBOG"))  # notation names tiles in paint order
         if not 1 <= len(p) <= 3:
             raise _fail(f"{w}.paints", f"{p!r}: a market tile shows 1 to 3 paints")
         tiles.append(MarketTile(p, paint_vector(p)))
@@ -186,6 +186,7 @@ def build(raw: Mapping[str, Any]) -> Components:
         raise _fail("market.removed_for_3", f"{removed!r}: 3 tiles are removed for 3 players")
     removed_idx: list[int] = []
     for r in removed:
+        r = canonical(r) if isinstance(r, str) and all(c in PAINTS for c in r) else r
         cand = [i for i, n in enumerate(names) if n == r and i not in removed_idx]
         if not cand:
             raise _fail("market.removed_for_3", f"{r!r} is not a market tile")

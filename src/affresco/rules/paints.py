@@ -24,6 +24,11 @@ def paint_text(vector) -> str:
     return "".join(c * n for c, n in zip(PAINTS, vector))
 
 
+def canonical(text: str) -> str:
+    """Paint letters in PAINTS order ('YR' -> 'RY'): how notation names tiles and paints."""
+    return "".join(sorted(text, key=INDEX.__getitem__))
+
+
 def covers(have, need) -> bool:
     return all(map(ge, have, need))
 

@@ -15,7 +15,7 @@ from . import flow
 from .board import CELLS, INDEX as SEGMENT, NAMES, SIZE
 from .components import Components, FrescoTile, build, reference
 from .market import BOOTHS, tile_key
-from .paints import BLENDED, PAINTS, paint_text, paint_vector
+from .paints import BLENDED, PAINTS, canonical, paint_text, paint_vector
 from .state import GETUP, OVER, PLAN, START_OFFSET, VISITS, State, cons_to_list, list_to_cons, start_pos
 from .view import tile_text, track_label
 
@@ -168,14 +168,17 @@ def from_dict(data: Any, hooks_for) -> State:
     for b in booths:
         if not isinstance(b, list) or any(not isinstance(t, str) or not t or any(c not in PAINTS for c in t) for t in b):
             raise r.fail("market.booths", f"{b!r}: a booth is a list of tiles like 'YYY'")
-    s.booths = [tuple(sorted(b, key=tile_key)) for b in booths]
+    s.booths = [tuple(sorted((canonical(t) for t in b), key=tile_key)) for b in booths]
     removed = set(comp.removed_for_3) if n <= 3 else set()
     default_bag = [t.paints for i, t in enumerate(comp.market_tiles) if i not in removed]
     for b in s.booths:
         for t in b:
-            if t in default_bag:
-                default_bag.remove(t)
-    s.bag = tuple(sorted(r.get(mk, "bag", "market.", list, default_bag)))
+            if canonical(t) in default_bag:
+                default_bag.remove(canonical(t))
+    bag = r.get(mk, "bag", "market.", list, default_bag)
+    if any(not isinstance(t, str) or not t or any(c not in PAINTS for c in t) for t in bag):
+        raise r.fail("market.bag", f"{bag!r}: the bag is a list of tiles like 'YYY'")
+    s.bag = tuple(sorted(canonical(t) for t in bag))
 
     figures = r.get(data, "figures", "", list)
     if len(figures) != figs:

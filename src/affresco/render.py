@@ -1,0 +1,297 @@
+"""Terminal rendering of a game with rich: the board, a player's screen, the log, the actions.
+
+Every function takes a view (``game.view(seat)`` or ``game.view(None)``) and returns a rich
+renderable; nothing here prints or reads the engine state.  The CLI prints them on a
+:class:`rich.console.Console`.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+__all__ = ["PAINT_STYLES", "paints_text", "fresco_table", "market_table", "hostel_table", "figures_table",
+           "track_line", "board", "private_panel", "log_panel", "actions_panel", "plan_panel", "scores_table",
+           "column_label", "screen"]
+
+PAINT_STYLES = {
+    "R": "bold red", "Y": "bold yellow", "B": "bold blue",
+    "O": "bold dark_orange", "G": "bold green", "P": "bold magenta",
+    "K": "bold hot_pink", "N": "bold orange4",
+}
+PAINT_NAMES = {"R": "red", "Y": "yellow", "B": "blue", "O": "orange", "G": "green", "P": "purple",
+               "K": "pink", "N": "brown"}
+BISHOP = "♗"
+LEONARDO_MARK = "L"
+ROWS = "12345"
+COLS = "ABCDE"
+
+
+def paints_text(paints: str | None, empty: str = "-") -> Text:
+    """Paint letters, each in its colour."""
+    if paints is None:
+        return Text("?", style="dim")
+    if not paints:
+        return Text(empty, style="dim")
+    out = Text()
+    for c in paints:
+        out.append(c, style=PAINT_STYLES.get(c, ""))
+    return out
+
+
+def column_label(view: Mapping[str, Any], index: int) -> str:
+    """Name of an action-sheet column; the final round's 5th column is the second cathedral visit."""
+    columns = view["columns"]
+    name = columns[index]
+    if name in columns[:index]:
+        return f"{name} (2nd visit)"
+    return name
+
+
+def fresco_table(view: Mapping[str, Any]) -> Table:
+    """The 5x5 fresco: VP and paints of each unrestored segment, the bishop and Leonardo's painter."""
+    t = Table(title="Fresco", box=box.SQUARE, show_lines=True, padding=(0, 1), title_style="bold")
+    t.add_column("", justify="right", style="dim")
+    for c in COLS:
+        t.add_column(c, justify="center", min_width=7)
+    bishop = view.get("bishop")
+    leo = view.get("leonardo_painter")
+    for r, row in enumerate(view["fresco"]):
+        cells: list[RenderableType] = []
+        for c, tile in enumerate(row):
+            name = f"{COLS[c]}{ROWS[r]}"
+            cell = Text()
+            if tile is None:
+                cell.append("restored", style="dim")
+            else:
+                vp, paints = tile.split(":")
+                cell.append(f"{vp}VP ", style="bold")
+                cell.append_text(paints_text(paints))
+            marks = []
+            if name == bishop:
+                marks.append((f"{BISHOP} bishop", "bold white on purple4"))
+            if name == leo:
+                marks.append((f"{LEONARDO_MARK} Leonardo", "bold black on grey70"))
+            for label, style in marks:
+                cell.append("\n")
+                cell.append(label, style=style)
+            cells.append(cell)
+        t.add_row(ROWS[r], *cells)
+    return t
+
+
+def market_table(view: Mapping[str, Any]) -> Table:
+    t = Table(title="Market", box=box.SIMPLE_HEAD, title_style="bold")
+    t.add_column("Booth")
+    t.add_column("Tiles")
+    for booth, tiles in view["booths"].items():
+        text = Text()
+        for i, tile in enumerate(tiles):
+            if i:
+                text.append("  ")
+            text.append_text(paints_text(tile))
+        t.add_row(booth, text if tiles else Text("closed / empty", style="dim"))
+    t.caption = f"{view.get('bag_size', '?')} tiles in the bag"
+    return t
+
+
+def hostel_table(view: Mapping[str, Any]) -> Table:
+    t = Table(title="Hostel", box=box.SIMPLE_HEAD, title_style="bold")
+    t.add_column("Get up")
+    t.add_column("Mood", justify="right")
+    t.add_column("Price", justify="right")
+    t.add_column("Taken by")
+    for h in view["hostel"]:
+        mood = h["mood"]
+        t.add_row(h["time"], f"{mood:+d}" if mood else "0", str(h["price"]), h["taken_by"] or "")
+    return t
+
+
+def mood_strip(view: Mapping[str, Any], index: int | None) -> Text:
+    """The mood display top (left) to bottom (right): '+' the +1 spaces, '-' the -1 spaces."""
+    out = Text()
+    if index is None:
+        return Text("-", style="dim")
+    for i, zone in enumerate(view["mood_display"]):
+        ch = "+" if zone > 0 else "-" if zone < 0 else "·"
+        style = "green" if zone > 0 else "red" if zone < 0 else ""
+        if i == index:
+            out.append(f"[{ch}]", style=f"bold reverse {style}".strip())
+        else:
+            out.append(f" {ch} ", style=style)
+    return out
+
+
+def figures_table(view: Mapping[str, Any]) -> Table:
+    """Every figure's public items (and the viewer's own paints and Thalers)."""
+    t = Table(title="Painters", box=box.SIMPLE_HEAD, title_style="bold")
+    for name, just in (("Seat", "right"), ("Name", "left"), ("VP", "right"), ("Get up", "left"),
+                       ("Mood (top → bottom)", "left"), ("Appr.", "right"), ("Fresco tiles", "left"),
+                       ("Plan", "left"), ("Paints", "left"), ("Thalers", "right")):
+        t.add_column(name, justify=just)  # type: ignore[arg-type]
+    viewer = view.get("seat")
+    to_act = set(view.get("to_act") or [])
+    for i, f in enumerate(view["figures"]):
+        leo = f.get("leonardo")
+        seat = "" if leo else str(i)
+        name = Text(f["name"], style="bold" if i == viewer else "")
+        if not leo and i in to_act:
+            name.append(" *", style="bold yellow")
+        tiles = f.get("tiles") or []
+        tile_vp = sum(int(x.split(":")[0]) for x in tiles if x)
+        plan = f.get("plan")
+        if plan is not None:
+            plan_text = "-".join(map(str, plan))
+        elif f.get("plan_committed"):
+            plan_text = "(secret)"
+        else:
+            plan_text = ""
+        if leo:
+            mood: RenderableType = Text("no mood", style="dim")
+            appr = ""
+            paints: RenderableType = Text("-", style="dim")
+            thalers = "-"
+        else:
+            mood = mood_strip(view, f.get("mood"))
+            appr = str(f.get("apprentices", ""))
+            if f.get("neutral_apprentice"):
+                appr += " (+1)"
+            if f.get("apprentice_set_aside"):
+                appr += " (-1)"
+            paints = paints_text(f["paints"]) if "paints" in f else Text("hidden", style="dim")
+            thalers = str(f["thalers"]) if "thalers" in f else "?"
+        track = f.get("track")
+        vp = f"{f.get('vp', 0)}" + (f" ({track})" if isinstance(track, str) else "")
+        t.add_row(seat, name, vp, f.get("getup") or "", mood, appr,
+                  f"{len(tiles)} ({tile_vp} VP)" if tiles else "", plan_text, paints, thalers)
+    return t
+
+
+def track_line(view: Mapping[str, Any]) -> Text:
+    """The VP track from the leader to the last (start spaces behind the track)."""
+    def key(f):
+        tr = f.get("track")
+        # start spaces are behind the track; S1 is furthest behind (R2)
+        return (1, tr) if isinstance(tr, int) else (0, int(str(tr)[1:]) if str(tr)[1:].isdigit() else 0)
+    figs = sorted(view["figures"], key=key, reverse=True)
+    out = Text("VP track: ", style="bold")
+    for i, f in enumerate(figs):
+        if i:
+            out.append("  >  ", style="dim")
+        out.append(f"{f['name']} ", style="bold" if i == 0 else "")
+        out.append(str(f.get("track")), style="cyan")
+    return out
+
+
+def status_line(view: Mapping[str, Any]) -> Text:
+    phase = view.get("phase")
+    out = Text()
+    out.append(f"Round {view.get('round')}", style="bold")
+    if view.get("final_round"):
+        out.append(" (final round)", style="bold red")
+    labels = {"getup": "choosing get-up times", "plan": "planning (secret)", "visits": "visits", "over": "game over"}
+    out.append(f" · {labels.get(phase, phase)}")
+    if phase == "visits" and view.get("location"):
+        out.append(f" · at the {view['location']}")
+        if view.get("actor"):
+            out.append(f" · {view['actor']} acts")
+    if view.get("order"):
+        out.append(" · order: " + ", ".join(view["order"]), style="dim")
+    if view.get("leonardo_controller") is not None:
+        names = [f["name"] for f in view["figures"]]
+        ctrl = view["leonardo_controller"]
+        if 0 <= ctrl < len(names):
+            out.append(f" · Leonardo played by {names[ctrl]}", style="dim")
+    return out
+
+
+def board(view: Mapping[str, Any]) -> Group:
+    """Everything public: status, fresco, market, hostel, painters, VP track."""
+    side = Table.grid(padding=(0, 2))
+    side.add_column()
+    side.add_row(market_table(view))
+    side.add_row(hostel_table(view))
+    top = Table.grid(padding=(0, 2))
+    top.add_column()
+    top.add_column()
+    top.add_row(fresco_table(view), side)
+    legend = Text(f"{BISHOP} bishop   L Leonardo's master painter   "
+                  "mood: + = extra apprentice, - = one apprentice less", style="dim")
+    return Group(status_line(view), top, legend, figures_table(view), track_line(view))
+
+
+def private_panel(view: Mapping[str, Any], seat: int, title: str | None = None) -> Panel:
+    """Behind the seat's screens: paints, Thalers, plan."""
+    f = view["figures"][seat]
+    t = Table.grid(padding=(0, 2))
+    t.add_column(style="bold")
+    t.add_column()
+    t.add_row("Paints", paints_text(f.get("paints"), empty="none"))
+    t.add_row("Thalers", str(f.get("thalers", "?")))
+    t.add_row("Apprentices", str(f.get("apprentices", "?")))
+    plan = f.get("plan")
+    if plan is not None:
+        t.add_row("Plan", ", ".join(f"{column_label(view, i)} {n}" for i, n in enumerate(plan)))
+    if f.get("tiles"):
+        t.add_row("Fresco tiles", " ".join(f.get("tiles")))
+    title = title or f"Your screen: {f['name']} (seat {seat})"
+    return Panel(t, title=title, border_style="green", expand=False)
+
+
+def log_panel(lines: Sequence[str], title: str = "Since your last decision") -> Panel:
+    body = Text("\n".join(lines) if lines else "(nothing)", style="" if lines else "dim")
+    return Panel(body, title=title, border_style="blue", expand=False)
+
+
+def actions_panel(actions: Sequence[str], title: str = "Your legal actions") -> Panel:
+    """Numbered actions (type the number or the notation)."""
+    items = [Text.assemble((f"{i:>2}. ", "bold cyan"), a) for i, a in enumerate(actions, start=1)]
+    return Panel(Columns(items, padding=(0, 3), equal=False, column_first=True), title=title,
+                 border_style="cyan", expand=False)
+
+
+def plan_panel(view: Mapping[str, Any], seat: int, examples: Sequence[tuple[str, str]]) -> Panel:
+    """How to enter a plan: the columns, the apprentices, a few numbered examples."""
+    f = view["figures"][seat]
+    cols = [column_label(view, i) for i in range(len(view["columns"]))]
+    lines = Text()
+    lines.append("Plan your apprentices: type ", style="")
+    lines.append("plan a-b-c-d-e", style="bold")
+    lines.append(" with the number of apprentices per column, in this order:\n")
+    lines.append("   " + ", ".join(f"{chr(97 + i)} = {c}" for i, c in enumerate(cols)) + "\n", style="bold")
+    lines.append(f"You have {f.get('apprentices', '?')} apprentices; at most 3 per column; "
+                 "you may leave some unplaced.")
+    for i, (action, why) in enumerate(examples, start=1):
+        lines.append(f"\n{i:>2}. ", style="bold cyan")
+        lines.append(action)
+        if why:
+            lines.append(f"   {why}", style="dim")
+    return Panel(lines, title="Planning", border_style="cyan", expand=False)
+
+
+def scores_table(view: Mapping[str, Any], ranking: Sequence[int], scores: Sequence[int]) -> Table:
+    t = Table(title="Final ranking", box=box.SIMPLE_HEAD, title_style="bold")
+    t.add_column("#", justify="right")
+    t.add_column("Name")
+    t.add_column("VP", justify="right")
+    t.add_column("Fresco tiles", justify="right")
+    for place, fig in enumerate(ranking, start=1):
+        f = view["figures"][fig]
+        t.add_row(str(place), f["name"], str(scores[fig]), str(len(f.get("tiles") or [])),
+                  style="bold green" if place == 1 else "")
+    return t
+
+
+def screen(view: Mapping[str, Any], seat: int | None, log: Iterable[str] | None = None) -> Group:
+    """The board, then the seat's own screen and the log (when given)."""
+    parts: list[RenderableType] = [board(view)]
+    if seat is not None:
+        parts.append(private_panel(view, seat))
+    if log is not None:
+        parts.append(log_panel(list(log)))
+    return Group(*parts)

@@ -1,0 +1,203 @@
+"""Hand-written positions for the rule tests (test_rules_*.py).
+
+Rule tests must not depend on the random reference-edition layout, so every test builds an
+explicit position (the ``affresco-state/1`` JSON format read by ``Game.from_json``) with the
+helpers below and then plays actions through the public API.
+
+    g = game(players=3, phase="plan",
+             seats=[dict(getup="7:00", paints="OY"), dict(getup="8:00"), dict(getup="6:00")],
+             fresco={"B2": "3:YY"}, bishop="C3")
+    plan_all(g, "0-1-0-0-0", "0-0-0-0-0", "0-0-0-0-0")
+
+Segments: column letter A..E (left to right), row digit 1..5 (top to bottom); C3 the centre.
+Mood: index from the top of the mood column, 0..6 (spaces +1,+1,0,0,0,-1,-1); 3 = middle.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any, Iterable
+
+import affresco
+
+COLUMNS = "ABCDE"
+PAINT_ORDER = "RYBOGPKN"
+
+# A tile nobody in a test can pay for unless given the paints on purpose: it fills the
+# segments a test does not care about (and keeps the count of tiles on the board above 6).
+FILLER = "10:GGP"
+
+MIDDLE = 3          # mood start space (index from the top)
+TOP, BOTTOM = 0, 6  # ends of the mood column
+
+# Default market: only tiles of the 3-player set (YBB, RRY, YRB removed) resp. the full set.
+BOOTHS_3 = [["YYY", "RR", "BB"], ["RRR", "YB", "O"], ["BBB", "YY", "G"]]
+BOOTHS_4 = [["YYY", "RR", "BB", "YRB"], ["RRR", "YB", "O"], ["BBB", "YY", "G"], ["YR", "RB", "RRY"]]
+
+DEFAULT_GETUP = ["7:00", "8:00", "9:00", "6:00"]
+
+
+def canon(paints: str) -> str:
+    """Paint text in the engine's order (R, Y, B, O, G, P, K, N)."""
+    return "".join(sorted(paints, key=PAINT_ORDER.index))
+
+
+def segment_rc(seg: str) -> tuple[int, int]:
+    return int(seg[1]) - 1, COLUMNS.index(seg[0])
+
+
+def fresco_grid(tiles: dict[str, str | None] | None = None, fill: str | None = FILLER) -> list[list]:
+    """5x5 rows of 'VP:PAINTS' or None: ``fill`` everywhere, then ``tiles`` by segment."""
+    grid: list[list] = [[fill] * 5 for _ in range(5)]
+    for seg, t in (tiles or {}).items():
+        r, c = segment_rc(seg)
+        grid[r][c] = t
+    return grid
+
+
+def _figure(i: int, name: str, spec: dict[str, Any], phase: str, leonardo: bool) -> dict:
+    spec = dict(spec)
+    fig: dict[str, Any] = {
+        "name": name,
+        "track": spec.pop("track", "S3" if leonardo else f"S{i + 1}"),
+        "getup": spec.pop("getup", None if phase == "getup" else ("9:00" if leonardo else DEFAULT_GETUP[i])),
+        "tiles": spec.pop("tiles", []),
+        "plan": spec.pop("plan", None),
+    }
+    if not leonardo:
+        fig["thalers"] = spec.pop("thalers", 12)
+        fig["paints"] = spec.pop("paints", "RYB")
+        fig["mood"] = spec.pop("mood", MIDDLE)
+        fig["neutral_apprentice"] = spec.pop("neutral", False)
+        fig["apprentice_set_aside"] = spec.pop("aside", False)
+    if spec:
+        raise TypeError(f"unknown figure keys {sorted(spec)}")
+    return fig
+
+
+def position(players: int = 3, *, phase: str = "plan", seats: Iterable[dict] | None = None,
+             leonardo: dict | None = None, leonardo_painter: str | None = "C3", controller: int = 0,
+             fresco: dict[str, str | None] | None = None, fill: str | None = FILLER,
+             bishop: str = "C3", booths: list[list[str]] | None = None, bag: list[str] | None = None,
+             round: int = 1, final: bool = False, side: int = 1, seed: int = 0) -> dict:
+    """A position dict (see module docstring).  ``seats``: one dict per seat with any of
+    track, getup, thalers, paints, mood, neutral, aside, plan, tiles."""
+    names = [f"P{i}" for i in range(players)]
+    seats = list(seats or [{} for _ in range(players)])
+    seats += [{} for _ in range(players - len(seats))]
+    figures = [_figure(i, names[i], seats[i], phase, False) for i in range(players)]
+    if players == 2:
+        figures.append(_figure(2, "Leonardo", leonardo or {}, phase, True))
+    if booths is None:
+        booths = BOOTHS_4 if players == 4 else BOOTHS_3
+    pos: dict[str, Any] = {
+        "players": names,
+        "seed": seed,
+        "round": round,
+        "final_round": final,
+        "action_sheet_side": side,
+        "phase": phase,
+        "fresco": fresco_grid(fresco, fill),
+        "bishop": bishop,
+        "market": {"booths": [list(b) for b in booths]},
+        "figures": figures,
+    }
+    if bag is not None:
+        pos["market"]["bag"] = list(bag)
+    if players == 2:
+        pos["leonardo"] = {"painter": leonardo_painter, "controller": controller}
+    return pos
+
+
+def load(pos: dict) -> affresco.Game:
+    return affresco.Game.from_json(json.dumps(pos))
+
+
+def game(players: int = 3, **kw) -> affresco.Game:
+    return load(position(players, **kw))
+
+
+# --------------------------------------------------------------------------- playing
+def play(g: affresco.Game, *moves: tuple[int, str]) -> None:
+    for seat, action in moves:
+        g.apply(seat, action)
+
+
+def plan_all(g: affresco.Game, *plans: str) -> None:
+    """Commit one plan per seat (seat order), e.g. plan_all(g, "1-0-0-0-0", "0-1-0-0-0")."""
+    for seat, p in enumerate(plans):
+        g.apply(seat, "plan " + p)
+
+
+def only_actor(g: affresco.Game) -> int:
+    acting = g.to_act
+    assert len(acting) == 1, acting
+    return acting[0]
+
+
+def act(g: affresco.Game, action: str) -> int:
+    """Apply ``action`` for the single seat to act; return that seat."""
+    seat = only_actor(g)
+    g.apply(seat, action)
+    return seat
+
+
+# --------------------------------------------------------------------------- reading
+def data(g: affresco.Game) -> dict:
+    return json.loads(g.to_json())
+
+
+def fig(g: affresco.Game, f: int) -> dict:
+    """The saved-state entry of figure ``f`` (seats, then Leonardo)."""
+    return data(g)["figures"][f]
+
+
+def paints(g: affresco.Game, seat: int) -> str:
+    return fig(g, seat)["paints"]
+
+
+def thalers(g: affresco.Game, seat: int) -> int:
+    return fig(g, seat)["thalers"]
+
+
+def track(g: affresco.Game, f: int):
+    return fig(g, f)["track"]
+
+
+def mood(g: affresco.Game, seat: int) -> int:
+    return fig(g, seat)["mood"]
+
+
+def tile_at(g: affresco.Game, seg: str):
+    r, c = segment_rc(seg)
+    return data(g)["fresco"][r][c]
+
+
+def bishop(g: affresco.Game) -> str:
+    return data(g)["bishop"]
+
+
+def booths(g: affresco.Game) -> list[list[str]]:
+    """The booths' tiles, each booth sorted (the order of tiles inside a booth is no rule)."""
+    return norm(data(g)["market"]["booths"])
+
+
+def norm(bs: list[list[str]]) -> list[list[str]]:
+    return [sorted(b) for b in bs]
+
+
+def bag(g: affresco.Game) -> list[str]:
+    return data(g)["market"]["bag"]
+
+
+def market_multiset(g: affresco.Game) -> Counter:
+    d = data(g)["market"]
+    return Counter(t for b in d["booths"] for t in b) + Counter(d["bag"])
+
+
+def legal(g: affresco.Game, seat: int) -> set[str]:
+    return {str(a) for a in g.legal_actions(seat)}
+
+
+def tiles_on_board(g: affresco.Game) -> int:
+    return sum(t is not None for row in data(g)["fresco"] for t in row)

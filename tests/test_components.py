@@ -1,0 +1,129 @@
+"""Components as data: the reference edition, provenance, and validation of user files."""
+import copy
+import json
+import tomllib
+from importlib import resources
+
+import pytest
+
+import affresco
+from affresco.rules.components import build, load_components, reference
+
+
+def raw():
+    text = resources.files("affresco.rules").joinpath("data/base.toml").read_text()
+    return tomllib.loads(text)
+
+
+def entries(table):
+    """Every table in the file that carries data (has a provenance)."""
+    if isinstance(table, dict):
+        if "provenance" in table:
+            yield table
+        for v in table.values():
+            yield from entries(v)
+    elif isinstance(table, list):
+        for v in table:
+            yield from entries(v)
+
+
+def test_every_entry_has_a_provenance():
+    found = list(entries(raw()))
+    assert len(found) > 50
+    for e in found:
+        prov = e["provenance"]
+        texts = prov.values() if isinstance(prov, dict) else [prov]
+        assert all(t.startswith(("printed", "reconstructed")) for t in texts), e
+
+
+def test_reference_edition_matches_components_md():
+    c = reference()
+    assert [(h.time, h.mood, h.price) for h in c.hostel] == [
+        ("5:00", -3, 5), ("6:00", -2, 3), ("7:00", -1, 2), ("8:00", 0, 2), ("9:00", 1, 1)]
+    assert c.mood_spaces == (1, 1, 0, 0, 0, -1, -1) and c.mood_start == 3
+    assert sorted(t.paints for t in c.market_tiles) == sorted(
+        "YYY RRR BBB YY RR BB RY RB YB RYB YBB RRY O G".split())  # names in paint order
+    assert sorted(c.market_tiles[i].paints for i in c.removed_for_3) == sorted(["YBB", "RRY", "RYB"])
+    assert c.booths[4] == (4, 3, 3, 3) and c.booths[3] == (3, 3, 3)
+    assert len(c.fresco_tiles) == 25 and sum(t.vp == 11 for t in c.fresco_tiles) == 2
+    assert sorted(t.vp for t in c.fresco_tiles) == sorted(
+        [3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 10, 10, 11, 11])
+    # ten of each basic colour over the 14 market tiles (components.md)
+    paints = "".join(t.paints for t in c.market_tiles)
+    assert paints.count("R") == paints.count("Y") == paints.count("B") == 10
+
+
+@pytest.mark.parametrize("path, value, needle", [
+    (("market", "tiles"), "drop", "14"),
+    (("fresco", "tiles"), "drop", "25"),
+    (("hostel", 2, "price"), 3, "7:00"),
+    (("hostel", 1, "price"), 4, "6:00"),
+    (("hostel", 3, "mood"), 1, "8:00"),
+    (("player_start", "thalers"), 10, "12"),
+    (("market", "removed_for_3"), ["YBB", "RRY", "XX"], "removed_for_3"),
+    (("market", "booths", "4"), [4, 4, 3, 3], "booths.4"),
+    (("fresco", "tiles", 0, "vp"), 12, "vp"),
+    (("fresco", "tiles", 0, "paints"), "QQ", "paints"),
+    (("cathedral", "bishop_adjacent"), 1, "bishop_adjacent"),
+    (("altar", "blend_vp"), 7, "blend_vp"),
+    (("mood_display", "spaces"), [1, 0, 0, 0, 0, -1, -1], "mood_display"),
+    (("hostel", 0, "provenance"), "guessed", "provenance"),
+])
+def test_component_file_breaking_a_constraint_is_refused(path, value, needle):
+    data = raw()
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    if value == "drop":
+        target[path[-1]] = target[path[-1]][:-1]
+    else:
+        target[path[-1]] = value
+    with pytest.raises(affresco.ComponentError) as e:
+        build(data)
+    assert needle in str(e.value)
+
+
+def test_two_elevens_are_required():
+    data = raw()
+    data["fresco"]["tiles"][-1]["vp"] = 10
+    with pytest.raises(affresco.ComponentError, match="two tiles must be valued 11"):
+        build(data)
+
+
+def test_english_hostel_price_is_accepted_as_a_printed_value(tmp_path):
+    """N1: the English text's table prints 5 at 6:00, the French 3: both are printed."""
+    data = raw()
+    data["hostel"][1]["price"] = 5
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data))
+    g = affresco.new_game(3, seed=1, components=str(path))
+    assert g.state.comp.hostel[1].price == 5
+    assert affresco.replay(g.record()).state.comp.hostel[1].price == 5
+
+
+def test_user_file_changes_the_game(tmp_path):
+    data = raw()
+    data["fresco"]["tiles"][0]["paints"] = "RRR"
+    path = tmp_path / "mine.toml"
+    import tomllib as _  # noqa: F401  (TOML writing is not in the stdlib: write JSON text)
+    path.write_text(json.dumps(data))
+    g = affresco.new_game(4, seed=3, components=str(path))
+    painted = [t.paints for t in g.state.fresco if t is not None]
+    assert "RRR" in painted and "YY" not in painted
+
+
+def test_unreadable_component_files(tmp_path):
+    with pytest.raises(affresco.ComponentError, match="cannot read"):
+        load_components(tmp_path / "missing.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is = = not toml")
+    with pytest.raises(affresco.ComponentError, match="not valid TOML or JSON"):
+        load_components(bad)
+    with pytest.raises(affresco.ComponentError, match="section missing"):
+        build({"player_start": {}})
+
+
+def test_reference_is_loaded_once_and_shared_by_games():
+    a, b = affresco.new_game(2, seed=1), affresco.new_game(4, seed=2)
+    assert a.state.comp is b.state.comp is reference()
+    assert copy.deepcopy(raw()) == raw()
