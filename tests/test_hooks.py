@@ -13,9 +13,6 @@ class Tithe(Module):
 
     name = "tithe"
 
-    def __init__(self, options):
-        self.calls = []
-
     def setup(self, state, rng):
         state.mods["tithe"] = 0
 

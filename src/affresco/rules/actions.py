@@ -7,6 +7,7 @@ An :class:`Action` is a kind plus text arguments; ``str(action)`` is its notatio
 """
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from ..errors import NotationError
@@ -39,9 +40,24 @@ KINDS: dict[str, str] = {
     "blend": "blend <paint>            blend one paint, e.g. 'blend O' (Y+R)",
     "theater": "theater                  move up the mood display",
     "track": "track behind|ahead       where to stop on an occupied VP-track space",
+    "portrait": "portrait <card> [choice]  paint a displayed portrait (module portraits)",
+    "request": "request <type> <3 tiles>  fulfil a bishop's request (module requests)",
+    "income": "income <R|Y|B>            the general request's paint at income (module requests)",
+    "scroll": "scroll none|row|column|both  play scrolls after a restoration (module scrolls)",
     "pass": "pass                     forfeit the rest of this visit",
 }
-_KEYWORDS = {"bishop", "behind", "ahead"}
+_UPPER = re.compile(r"^([a-e][1-5]|i|ii|iii|iv|[rybogpkn]+|\d+:[a-z0-9/:]*)$", re.IGNORECASE)
+
+
+_PAINT_WORD = re.compile(r"^[rybogpkn]+$", re.IGNORECASE)
+
+
+def _case(word: str) -> str:
+    """Segments, booths, paints and tiles are upper case, paints in paint order ('yr' -> 'RY');
+    every other word lower case."""
+    if _PAINT_WORD.match(word):
+        return _sorted_paints(word.upper())
+    return word.upper() if _UPPER.match(word) else word.lower()
 
 
 def _sorted_paints(text: str) -> str:
@@ -56,7 +72,7 @@ def parse(text: str) -> Action:
     if not words:
         raise NotationError("empty action text; forms: " + "; ".join(KINDS))
     kind = words[0].lower()
-    args = [w.lower() if w.lower() in _KEYWORDS else w.upper() for w in words[1:]]
+    args = [_case(w) for w in words[1:]]
     if kind == "plan" and len(args) == 1:
         digits = args[0].replace(",", "-").replace(".", "-")
         parts = digits.split("-") if "-" in digits else list(digits)

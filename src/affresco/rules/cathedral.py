@@ -35,16 +35,23 @@ def bishop_bonus(s: State, segment: int, fig: int) -> int:
 
 
 def restore_actions(s: State, fig: int) -> list[Action]:
+    """Every segment the player can pay for, without or with a one-step bishop move first;
+    'using PAINTS' names a payment other than the paints shown (modules)."""
     out = []
     have = s.paints[fig]
     can_move = s.thalers[fig] >= s.comp.rules["cathedral"]["bishop_move_cost"]
     steps = NEIGHBOURS8[s.bishop]
     for i, tile in enumerate(s.fresco):
-        if tile is None or not covers(have, tile.vector):
+        if tile is None:
             continue
-        out.append(Action("restore", (NAMES[i],)))
-        if can_move:
-            out.extend(Action("restore", (NAMES[i], "bishop", NAMES[b])) for b in steps)
+        payments = [tile.paints] if covers(have, tile.vector) else []
+        for m in s.hooks:
+            m.payments(s, fig, tile, payments)
+        for paid in payments:
+            using = () if paid == tile.paints else ("using", paid)
+            out.append(Action("restore", (NAMES[i], *using)))
+            if can_move:
+                out.extend(Action("restore", (NAMES[i], "bishop", NAMES[b], *using)) for b in steps)
     return out
 
 
@@ -115,17 +122,24 @@ def restore(s: State, fig: int, segment: int, vp: int) -> None:
 
 
 def apply(s: State, fig: int, action: Action) -> None:
+    """'altar P P P', or 'restore SEG' with optional 'bishop SEG' (one step for 1 Thaler) and
+    'using PAINTS' (the paints paid, when a module lets others replace those shown)."""
     if action.kind == "altar":
         text = action.args[0]
         s.paints[fig] = minus(s.paints[fig], paint_vector(text))
         track.gain(s, fig, altar_score(s, text), f"restores the altar with {text}")
     else:
         segment = INDEX[action.args[0]]
-        if len(action.args) == 3:
+        extra = dict(zip(action.args[1::2], action.args[2::2]))
+        if "bishop" in extra:
             s.thalers[fig] -= s.comp.rules["cathedral"]["bishop_move_cost"]
-            s.bishop = INDEX[action.args[2]]
-            s.log_event(f"{s.names[fig]} moves the bishop to {action.args[2]}")
+            s.bishop = INDEX[extra["bishop"]]
+            s.log_event(f"{s.names[fig]} moves the bishop to {extra['bishop']}")
         tile = s.fresco[segment]
-        s.paints[fig] = minus(s.paints[fig], tile.vector)
-        restore(s, fig, segment, tile.vp + bishop_bonus(s, segment, fig))
+        paid = extra.get("using", tile.paints)
+        s.paints[fig] = minus(s.paints[fig], paint_vector(paid))
+        vp = tile.vp + bishop_bonus(s, segment, fig)
+        for m in s.hooks:
+            vp = m.restoration_vp(s, fig, tile, paid, vp)
+        restore(s, fig, segment, vp)
     s.left -= 1

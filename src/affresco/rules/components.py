@@ -95,7 +95,8 @@ def _fail(where: str, msg: str) -> ComponentError:
     return ComponentError(f"component file: {where}: {msg}")
 
 
-def _provenance(entry: Mapping[str, Any], where: str) -> None:
+def check_provenance(entry: Mapping[str, Any], where: str) -> None:
+    """Every data entry says where it comes from: 'printed: ...' or 'reconstructed: ...'."""
     prov = entry.get("provenance")
     texts = list(prov.values()) if isinstance(prov, Mapping) else [prov]
     for t in texts:
@@ -128,7 +129,7 @@ def build(raw: Mapping[str, Any]) -> Components:
             raise _fail(section, "section missing")
 
     ps = raw["player_start"]
-    _provenance(ps, "player_start")
+    check_provenance(ps, "player_start")
     thalers = _int(ps, "thalers", "player_start", 0)
     if thalers != 12:
         raise _fail("player_start.thalers", f"{thalers}: the printed start is 12 Thalers")
@@ -144,7 +145,7 @@ def build(raw: Mapping[str, Any]) -> Components:
         raise _fail("hostel", "expected 5 get-up spaces")
     for i, h in enumerate(raw["hostel"]):
         w = f"hostel[{i}]"
-        _provenance(h, w)
+        check_provenance(h, w)
         t = h.get("time")
         if not isinstance(t, str):
             raise _fail(f"{w}.time", f"{t!r} is not a time like '7:00'")
@@ -158,7 +159,7 @@ def build(raw: Mapping[str, Any]) -> Components:
         raise _fail("hostel", "the printed rows 6:00, 7:00 and 8:00 must be present, earliest first")
 
     md = raw["mood_display"]
-    _provenance(md, "mood_display")
+    check_provenance(md, "mood_display")
     spaces = md.get("spaces")
     if (not isinstance(spaces, list) or len(spaces) < 5 or any(s not in (-1, 0, 1) for s in spaces)
             or spaces[:2] != [1, 1] or spaces[-2:] != [-1, -1] or spaces.count(1) != 2 or spaces.count(-1) != 2):
@@ -166,11 +167,11 @@ def build(raw: Mapping[str, Any]) -> Components:
     start = _int(md, "start", "mood_display", 0, len(spaces) - 1)
 
     mk = raw["market"]
-    _provenance(mk, "market")
+    check_provenance(mk, "market")
     tiles = []
     for i, t in enumerate(mk.get("tiles", [])):
         w = f"market.tiles[{i}]"
-        _provenance(t, w)
+        check_provenance(t, w)
         p = canonical(_paints(t, "paints", w, "RYBOG"))  # notation names tiles in paint order
         if not 1 <= len(p) <= 3:
             raise _fail(f"{w}.paints", f"{p!r}: a market tile shows 1 to 3 paints")
@@ -200,11 +201,11 @@ def build(raw: Mapping[str, Any]) -> Components:
         booths[n] = tuple(b)
 
     fr = raw["fresco"]
-    _provenance(fr, "fresco")
+    check_provenance(fr, "fresco")
     ftiles = []
     for i, t in enumerate(fr.get("tiles", [])):
         w = f"fresco.tiles[{i}]"
-        _provenance(t, w)
+        check_provenance(t, w)
         p = _paints(t, "paints", w, "RYBOGP")
         splashes = t.get("splashes", "".join(sorted(set(c for c in p if c in BLENDED), key=PAINTS.index)))
         if not isinstance(splashes, str) or len(splashes) > 3 or any(c not in "OGP" for c in splashes):
@@ -221,7 +222,7 @@ def build(raw: Mapping[str, Any]) -> Components:
     blends: dict[str, tuple[int, int]] = {}
     for i, b in enumerate(raw["blending"]):
         w = f"blending[{i}]"
-        _provenance(b, w)
+        check_provenance(b, w)
         ins = _paints(b, "inputs", w, PAINTS)
         out = _paints(b, "output", w, PAINTS)
         if len(ins) != 2 or len(out) != 1:
@@ -234,7 +235,7 @@ def build(raw: Mapping[str, Any]) -> Components:
     rules: dict[str, dict[str, int]] = {}
     for section, keys in _RULE_SECTIONS.items():
         sec = raw[section]
-        _provenance(sec, section)
+        check_provenance(sec, section)
         rules[section] = {k: _int(sec, k, section, 0) for k in keys}
     for (section, key), value in _PRINTED_RULES.items():
         if rules[section][key] != value:

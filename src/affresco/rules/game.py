@@ -14,25 +14,33 @@ from ..errors import ConfigError, FrescoError, IllegalAction, StateError
 from . import explain, flow, serialize
 from .actions import Action, parse
 from .components import Components, load_components, reference
-from .hooks import MODULES
+from .hooks import MODULES, ordered
 from .setup import new_state
 from .state import OVER, State, cons_to_list, vp_of
 from .view import view as _view
 
 RECORD_FORMAT = "affresco-record/1"
-OPTIONS: dict[str, tuple[str, ...]] = {}  # option name -> the modules it belongs to
 
 
-def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], n: int) -> tuple:
+def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Components) -> tuple:
+    """Module instances for a set-up, in the canonical order (hooks.ORDER)."""
+    from .modules import module_data
+
     hooks = []
-    for name in modules:
+    for name in ordered(modules):
         if name not in MODULES:
             known = ", ".join(sorted(MODULES)) or "none yet"
             raise ConfigError(f"unknown module {name!r}; available modules: {known}")
-        hooks.append(MODULES[name](options))
-    for key in options:
-        if key not in OPTIONS:
-            raise ConfigError(f"unknown rule option {key!r}; options: {', '.join(sorted(OPTIONS)) or 'none'}")
+    allowed = {o: m for m in modules for o in MODULES[m].options}
+    for key, value in options.items():
+        if key not in allowed:
+            every = sorted(o for cls in MODULES.values() for o in cls.options)
+            raise ConfigError(f"unknown rule option {key!r} for modules {list(modules)!r}; options: "
+                              f"{', '.join(every) or 'none'} (each needs its module)")
+        if not isinstance(value, bool):
+            raise ConfigError(f"rule option {key!r} is on or off (true/false), not {value!r}")
+    for name in ordered(modules):
+        hooks.append(MODULES[name](dict(options), module_data(name, comp)))
     return tuple(hooks)
 
 
@@ -60,6 +68,8 @@ def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed
             raise ConfigError(f"player names must be distinct non-empty strings: {list(names)!r}")
         if "Leonardo" in names and len(names) == 2:
             raise ConfigError("'Leonardo' is the name of the imaginary third player in a 2-player game")
+    if isinstance(modules, str):
+        raise ConfigError(f"modules is a list of names, e.g. ({modules!r},)")
     modules = tuple(modules)
     if len(set(modules)) != len(modules):
         raise ConfigError(f"a module is named twice: {list(modules)!r}")
@@ -69,7 +79,8 @@ def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise ConfigError(f"seed must be an integer or a string, not {seed!r}")
     comp = components if isinstance(components, Components) else load_components(components)
-    hooks = _hooks_for(modules, options, len(names))
+    hooks = _hooks_for(modules, options, comp)
+    modules = tuple(ordered(modules))
     s = new_state(comp, names, modules, hooks, tuple(sorted(options.items())), seed)
     s.setup = {"players": list(names), "modules": list(modules), "options": options, "seed": seed,
                "components": "reference" if comp is reference() else dict(comp.raw)}

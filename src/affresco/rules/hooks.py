@@ -15,9 +15,23 @@ from typing import Any
 
 
 class Module:
-    """A rules module.  Every hook is a no-op here."""
+    """A rules module.  Every hook is a no-op here.
+
+    One instance serves every game (and clone) with the same set-up: it holds the module's
+    validated component data and options, never game state (that lives in ``state.mods``).
+    """
 
     name = "module"
+    options: tuple[str, ...] = ()   # names of the rule options this module reads
+
+    def __init__(self, options: dict, data: Any = None):
+        self.opts = options
+        self.data = data
+
+    @classmethod
+    def build_data(cls, raw: dict) -> Any:
+        """Validate this module's component table (raise ComponentError naming the value)."""
+        return raw
 
     def setup(self, state, rng) -> None:
         """Set-up, after the base set-up (rng: the game's seeded generator)."""
@@ -45,6 +59,13 @@ class Module:
     def theater_steps(self, state, fig: int, per_apprentice: int) -> int:
         """Theater: change the mood steps per apprentice (e.g. the Actor)."""
         return per_apprentice
+
+    def payments(self, state, fig: int, tile, payments: list[str]) -> None:
+        """Cathedral: add other ways (paint texts) to pay for a fresco tile."""
+
+    def restoration_vp(self, state, fig: int, tile, paid: str, vp: int) -> int:
+        """Cathedral: change the VP of a restoration paid with ``paid`` (e.g. special colours)."""
+        return vp
 
     def after_restore(self, state, fig: int, segment: int, tile, bishop_on: bool) -> None:
         """Cathedral, after a segment was restored (tile: the fresco tile taken)."""
@@ -94,8 +115,16 @@ def find(state, name: str) -> Module:
 
 
 MODULES: dict[str, type[Module]] = {}
+# The order in which modules' hooks run when several are in play (the supplement's order).
+ORDER = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour",
+         "bells", "wall_fresco", "medico")
 
 
 def register(cls: type[Module]) -> type[Module]:
     MODULES[cls.name] = cls
     return cls
+
+
+def ordered(names) -> list[str]:
+    rank = {n: i for i, n in enumerate(ORDER)}
+    return sorted(names, key=lambda n: rank.get(n, len(ORDER)))

@@ -133,9 +133,10 @@ def from_dict(data: Any, hooks_for) -> State:
     modules = tuple(r.get(data, "modules", "", list, []))
     options = r.get(data, "options", "", dict, {})
     try:
-        hooks = hooks_for(modules, options, n)
+        hooks = hooks_for(modules, options, comp)
     except FrescoError as e:
         raise StateError(f"saved state: {e}") from None
+    modules = tuple(m.name for m in hooks)
 
     s = State.__new__(State)
     s.comp, s.n, s.modules, s.hooks, s.options = comp, n, modules, hooks, tuple(sorted(options.items()))

@@ -1,0 +1,93 @@
+"""The bishop's favour (Russian edition, 'Благосклонность епископа'; R18).
+
+A face-down favour token lies on every fresco tile.  Restoring the segment the bishop stands
+on (after any move) gives its token, whose effect applies at once (1 or 5 Thalers, +1 VP,
+mood +1, a paint); otherwise the token is discarded unseen with the tile.  Leonardo's token
+is discarded unless it gives VP (R13).
+
+No token is assigned to a tile before it is restored: the token of a restored tile is drawn
+at random from those not yet drawn (rules notes N9: the same as a random layout, with
+nothing hidden in the state to leak).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ...errors import ComponentError, StateError
+from .. import track
+from ..hooks import Module, register
+from ..hostel import change_mood
+from ..paints import INDEX as PAINT, PAINTS, plus
+from ..preparation import chance
+from ..components import check_provenance as provenance_ok
+
+
+class Data(NamedTuple):
+    tokens: tuple[str, ...]  # 'thalers:1', 'vp:1', 'mood:1', 'paint:R'
+
+
+@register
+class BishopsFavour(Module):
+    name = "bishops_favour"
+
+    @classmethod
+    def build_data(cls, raw: dict) -> Data:
+        provenance_ok(raw, "bishops_favour")
+        tokens = []
+        for i, t in enumerate(raw.get("tokens", [])):
+            w = f"bishops_favour.tokens[{i}]"
+            provenance_ok(t, w)
+            eff, count = t.get("effect"), t.get("count", 1)
+            if eff == "paint":
+                if t.get("paint") not in PAINTS:
+                    raise ComponentError(f"component file: {w}.paint: {t.get('paint')!r} is not a paint")
+                text = f"paint:{t['paint']}"
+            elif eff in ("thalers", "vp", "mood"):
+                amount = t.get("amount")
+                if not isinstance(amount, int) or amount < 1:
+                    raise ComponentError(f"component file: {w}.amount: {amount!r}")
+                if eff == "thalers" and amount not in (1, 5) or eff in ("vp", "mood") and amount != 1:
+                    raise ComponentError(f"component file: {w}: printed tokens give 1 or 5 Thalers, +1 VP, mood +1")
+                text = f"{eff}:{amount}"
+            else:
+                raise ComponentError(f"component file: {w}.effect: {eff!r} is not thalers, vp, mood or paint")
+            tokens.extend([text] * count)
+        if len(tokens) != 25:
+            raise ComponentError(f"component file: bishops_favour.tokens: {len(tokens)} tokens, 25 are printed")
+        return Data(tuple(sorted(tokens)))
+
+    def setup(self, s, rng) -> None:
+        s.mods[self.name] = self.data.tokens  # tokens not yet drawn (no order)
+
+    def after_restore(self, s, fig: int, segment: int, tile, bishop_on: bool) -> None:
+        pool = list(s.mods[self.name])
+        if not pool:
+            return
+        token = pool.pop(chance(s).randrange(len(pool)))
+        s.mods[self.name] = tuple(pool)
+        effect, _, value = token.partition(":")
+        if not bishop_on or (fig >= s.n and effect != "vp"):
+            s.log_event(f"the favour token of the restored tile is discarded")
+            return
+        s.log_event(f"{s.names[fig]} takes the bishop's favour: {effect} {value}")
+        if effect == "thalers":
+            s.thalers[fig] += int(value)
+        elif effect == "vp":
+            track.gain(s, fig, int(value), "the bishop's favour")
+        elif effect == "mood":
+            change_mood(s, fig, int(value))
+        else:
+            v = [0] * len(PAINTS)
+            v[PAINT[value]] = 1
+            s.paints[fig] = plus(s.paints[fig], v)
+
+    def view(self, s, seat, out) -> None:
+        out["bishops_favour"] = {"tokens_left": len(s.mods[self.name])}
+
+    def dump(self, s):
+        return list(s.mods[self.name])
+
+    def load(self, s, data) -> None:
+        if not isinstance(data, list) or any(t not in self.data.tokens for t in data):
+            raise StateError("saved state: modules_state.bishops_favour: a list of tokens of this edition")
+        s.mods[self.name] = tuple(data)

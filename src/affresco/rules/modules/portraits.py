@@ -1,0 +1,232 @@
+"""Module 1, the portraits (supplement 'The portraits', R14; 2 players: 'Module 1').
+
+Decks A, B, C (A on top); two cards on display.  In the studio one apprentice may paint one
+displayed portrait instead of earning 3 Thalers (at most one per visit, R14).  Permanent
+cards (God's servant, Actor, Abbot, Sexton) stay with their owner; one-time cards pay at once
+(the owner chooses the Merchant's paints and "VP or Thalers").  At round preparation the
+leftover cards are removed and two new ones revealed; the round after the last two cards
+were revealed is the final round.  Leonardo gets a studio apprentice and must paint a
+displayed portrait if any (VP only).
+"""
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import NamedTuple
+
+from ...errors import ComponentError, StateError
+from .. import cathedral, track
+from ..actions import Action
+from ..board import INDEX as SEGMENT, NAMES
+from ..hooks import Module, register
+from ..hostel import change_mood
+from ..paints import BASIC, INDEX as PAINT, PAINTS, plus
+from ..components import check_provenance as provenance_ok
+
+EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints",
+           "vp_or_thalers", "mood", "mood_top")
+PERMANENT = ("income", "theater", "bishop_bonus", "sexton")
+
+
+class Card(NamedTuple):
+    id: str
+    name: str
+    deck: str
+    permanent: bool
+    effects: dict
+
+
+class Data(NamedTuple):
+    cards: dict[str, Card]
+    display: int
+    thalers_instead: int
+
+
+class PState(NamedTuple):
+    deck: tuple[str, ...]             # cards not yet revealed (no order: drawn at random, A first)
+    display: tuple[str, ...]          # cards on display
+    owned: tuple[tuple[str, ...], ...]  # permanent cards per seat
+    taken: tuple[int, ...]            # round of each figure's last portrait (one per visit, R14)
+    sexton: tuple[int, ...]           # round of each seat's last Sexton move
+
+
+@register
+class Portraits(Module):
+    name = "portraits"
+
+    @classmethod
+    def build_data(cls, raw: dict) -> Data:
+        provenance_ok(raw, "portraits")
+        cards = {}
+        for i, c in enumerate(raw.get("cards", [])):
+            w = f"portraits.cards[{i}]"
+            provenance_ok(c, w)
+            if not isinstance(c.get("id"), str) or c["id"] in cards or " " in c["id"]:
+                raise ComponentError(f"component file: {w}.id: {c.get('id')!r} must be a unique word")
+            if c.get("deck") not in ("A", "B", "C") or c.get("kind") not in ("permanent", "once"):
+                raise ComponentError(f"component file: {w}: deck A/B/C and kind permanent/once")
+            eff = {k: c[k] for k in EFFECTS if k in c}
+            if not eff or any(k not in EFFECTS for k in c if k not in ("id", "name", "deck", "kind", "provenance")):
+                raise ComponentError(f"component file: {w}: effects must be among {', '.join(EFFECTS)}")
+            if "paint" in eff and eff["paint"] not in PAINTS:
+                raise ComponentError(f"component file: {w}.paint: {eff['paint']!r} is not a paint")
+            if (c["kind"] == "permanent") != any(k in PERMANENT for k in eff):
+                raise ComponentError(f"component file: {w}: permanent cards have a permanent effect, and only they")
+            cards[c["id"]] = Card(c["id"], c.get("name", c["id"]), c["deck"], c["kind"] == "permanent", eff)
+        if len(cards) != 18 or any(sum(c.deck == d for c in cards.values()) != 6 for d in "ABC"):
+            raise ComponentError("component file: portraits.cards: 18 cards, 6 in each deck A, B, C")
+        names = {c.name for c in cards.values()}
+        for printed in ("God's servant", "Actor", "Abbot", "Sexton", "Merchant", "Patron", "Muse", "Peers",
+                        "Bishop", "Virgin Mary", "Pretty girl", "Self-portrait"):
+            if printed not in names:
+                raise ComponentError(f"component file: portraits.cards: the printed card {printed!r} is missing")
+        return Data(cards, raw.get("display", 2), raw.get("thalers_instead", 3))
+
+    # --- helpers -----------------------------------------------------------------------
+    def st(self, s) -> PState:
+        return s.mods[self.name]
+
+    def put(self, s, **kw) -> None:
+        s.mods[self.name] = self.st(s)._replace(**kw)
+
+    def _reveal(self, s, rng) -> None:
+        p = self.st(s)
+        deck, display = list(p.deck), []
+        for _ in range(self.data.display):
+            if not deck:
+                break
+            top = min(self.data.cards[c].deck for c in deck)
+            card = rng.choice(sorted(c for c in deck if self.data.cards[c].deck == top))
+            deck.remove(card)
+            display.append(card)
+        self.put(s, deck=tuple(deck), display=tuple(display))
+        if display:
+            s.log_event("portraits revealed: " + ", ".join(self.data.cards[c].name for c in display))
+
+    def owns(self, s, fig: int, effect: str) -> int:
+        if fig >= s.n:
+            return 0
+        return sum(self.data.cards[c].effects.get(effect, 0) for c in self.st(s).owned[fig])
+
+    # --- hooks -------------------------------------------------------------------------
+    def setup(self, s, rng) -> None:
+        s.mods[self.name] = PState(tuple(sorted(self.data.cards)), (), ((),) * s.n, (0,) * s.figures, (0,) * s.n)
+        self._reveal(s, rng)
+
+    def round_preparation(self, s, rng) -> None:
+        if self.st(s).display:
+            s.log_event("leftover portraits leave the game")
+        self.put(s, display=())
+        self._reveal(s, rng)
+
+    def is_final_round(self, s) -> bool:
+        return not self.st(s).deck  # the last cards were revealed (alternative end)
+
+    def leonardo_plan(self, s, plan: list[int]) -> None:
+        plan[s.columns().index("studio")] += 1
+
+    def income(self, s, seat: int) -> int:
+        return self.owns(s, seat, "income")
+
+    def theater_steps(self, s, fig: int, per: int) -> int:
+        return self.owns(s, fig, "theater") or per
+
+    def bishop_bonus(self, s, fig: int, bonus: int) -> int:
+        return bonus + self.owns(s, fig, "bishop_bonus") if bonus else bonus
+
+    def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
+        p = self.st(s)
+        if column == "studio" and p.display and p.taken[fig] != s.round:
+            for cid in p.display:
+                eff = self.data.cards[cid].effects
+                if fig >= s.n:
+                    actions.append(Action("portrait", (cid,)))
+                elif "basic_paints" in eff:
+                    for combo in combinations_with_replacement(BASIC, eff["basic_paints"]):
+                        actions.append(Action("portrait", (cid, "".join(combo))))
+                elif "vp_or_thalers" in eff:
+                    actions.extend(Action("portrait", (cid, x)) for x in ("vp", "thalers"))
+                else:
+                    actions.append(Action("portrait", (cid,)))
+        elif column == "cathedral" and fig < s.n and p.sexton[fig] != s.round:
+            cost = self.owns(s, fig, "sexton")
+            if cost and s.thalers[fig] >= cost:
+                plain = [a for a in actions if a.kind == "restore" and "bishop" not in a.args]
+                for a in plain:  # R14: the Sexton's move replaces the one-step move
+                    actions.extend(Action("restore", (a.args[0], "sexton", NAMES[t], *a.args[1:]))
+                                   for t in range(len(NAMES)) if t != s.bishop)
+
+    def apply_action(self, s, fig: int, action: Action) -> bool:
+        if action.kind == "portrait":
+            self._paint(s, fig, action)
+            return True
+        if action.kind == "restore" and "sexton" in action.args:
+            i = action.args.index("sexton")
+            s.thalers[fig] -= self.owns(s, fig, "sexton")
+            s.bishop = SEGMENT[action.args[i + 1]]
+            sexton = list(self.st(s).sexton)
+            sexton[fig] = s.round
+            self.put(s, sexton=tuple(sexton))
+            s.log_event(f"{s.names[fig]} (Sexton) moves the bishop to {action.args[i + 1]}")
+            cathedral.apply(s, fig, Action("restore", action.args[:i] + action.args[i + 2:]))
+            return True
+        return False
+
+    def _paint(self, s, fig: int, action: Action) -> None:
+        p = self.st(s)
+        cid = action.args[0]
+        card = self.data.cards[cid]
+        eff = card.effects
+        display = tuple(c for c in p.display if c != cid)
+        taken = list(p.taken)
+        taken[fig] = s.round
+        owned = p.owned
+        if card.permanent and fig < s.n:
+            owned = tuple(o + (cid,) if i == fig else o for i, o in enumerate(owned))
+        self.put(s, display=display, taken=tuple(taken), owned=owned)
+        s.log_event(f"{s.names[fig]} paints the portrait {card.name}")
+        choice = action.args[1] if len(action.args) > 1 else None
+        vp = eff.get("vp", 0) + (eff.get("vp_or_thalers", 0) if choice == "vp" or fig >= s.n else 0)
+        if fig < s.n:  # Leonardo gains only the VP (supplement, 2 players)
+            thalers = eff.get("thalers", 0) + (eff.get("vp_or_thalers", 0) if choice == "thalers" else 0)
+            s.thalers[fig] += thalers
+            gained = [c for c in ((eff.get("paint") or "") + (choice if "basic_paints" in eff else ""))]
+            for c in gained:
+                v = [0] * len(PAINTS)
+                v[PAINT[c]] = 1
+                s.paints[fig] = plus(s.paints[fig], v)
+            if "mood" in eff:
+                change_mood(s, fig, eff["mood"])
+            if eff.get("mood_top"):
+                s.mood[fig] = 0
+        track.gain(s, fig, vp, f"portrait {card.name}")
+        s.left -= 1
+
+    def view(self, s, seat, out) -> None:
+        p = self.st(s)
+        card = lambda c: {"id": c, "name": self.data.cards[c].name, "deck": self.data.cards[c].deck,
+                          "permanent": self.data.cards[c].permanent, **self.data.cards[c].effects}
+        out["portraits"] = {
+            "display": [card(c) for c in p.display],
+            "deck_left": {d: sum(self.data.cards[c].deck == d for c in p.deck) for d in "ABC"},
+            "owned": [[card(c) for c in o] for o in p.owned],
+        }
+
+    def dump(self, s):
+        p = self.st(s)
+        return {"deck": list(p.deck), "display": list(p.display), "owned": [list(o) for o in p.owned],
+                "taken": list(p.taken), "sexton": list(p.sexton)}
+
+    def load(self, s, data) -> None:
+        if data is None:
+            raise StateError("saved state: modules_state.portraits: missing")
+        try:
+            p = PState(tuple(data["deck"]), tuple(data["display"]), tuple(tuple(o) for o in data["owned"]),
+                       tuple(data.get("taken", [0] * s.figures)), tuple(data.get("sexton", [0] * s.n)))
+        except (KeyError, TypeError) as e:
+            raise StateError(f"saved state: modules_state.portraits: malformed ({e})") from None
+        every = list(p.deck) + list(p.display) + [c for o in p.owned for c in o]
+        if any(c not in self.data.cards for c in every) or len(set(every)) != len(every):
+            raise StateError("saved state: modules_state.portraits: unknown or repeated card")
+        if len(p.owned) != s.n or len(p.taken) != s.figures:
+            raise StateError("saved state: modules_state.portraits: one entry per seat")
+        s.mods[self.name] = p

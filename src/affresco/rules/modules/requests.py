@@ -1,0 +1,181 @@
+"""Module 2, the bishop's requests (supplement 'The bishop's request', R15; 2 players).
+
+Once a round a player may have one workshop apprentice fulfil one request instead of
+blending: a general request with any 3 of their fresco tiles, a special one (orange, green,
+purple) with 3 tiles showing that splash (a tile with several splashes counts as any one).
+The highest value of the stack is taken first; the player stacks the 3 tiles they choose
+under it and those tiles no longer pay income; each request pays 1 Thaler and its paint at
+every income (the general one a basic paint chosen then).  Leonardo's workshop apprentice may
+fulfil a request with his tiles: he scores it, and tiles and request leave the game.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import NamedTuple
+
+from ...errors import ComponentError, StateError
+from .. import track
+from ..actions import Action
+from ..hooks import Module, ask, register
+from ..paints import BASIC, INDEX as PAINT, PAINTS, plus
+from ..view import tile_text
+from ..components import check_provenance as provenance_ok
+
+
+class Data(NamedTuple):
+    stacks: dict[str, tuple[int, ...]]   # type -> values, lowest first (the top is last)
+    paint: dict[str, str | None]         # type -> splash/paint (None: general)
+    per: int
+    income: int
+
+
+class RState(NamedTuple):
+    stacks: tuple[tuple[str, tuple[int, ...]], ...]          # type -> values left, top last
+    done: tuple[tuple[tuple[str, int, tuple], ...], ...]     # per figure: (type, vp, tiles)
+    last: tuple[int, ...]                                   # round of each figure's last request
+
+
+def _add(paints, c):
+    v = [0] * len(PAINTS)
+    v[PAINT[c]] = 1
+    return plus(paints, v)
+
+
+@register
+class Requests(Module):
+    name = "requests"
+
+    @classmethod
+    def build_data(cls, raw: dict) -> Data:
+        provenance_ok(raw, "requests")
+        stacks, paint = {}, {}
+        for i, st in enumerate(raw.get("stacks", [])):
+            w = f"requests.stacks[{i}]"
+            provenance_ok(st, w)
+            t, values = st.get("type"), st.get("values")
+            if not isinstance(t, str) or t in stacks:
+                raise ComponentError(f"component file: {w}.type: {t!r} must be a new type name")
+            if not isinstance(values, list) or not all(isinstance(v, int) and v > 0 for v in values):
+                raise ComponentError(f"component file: {w}.values: {values!r} must be VP values")
+            p = st.get("paint")
+            if p is not None and p not in "OGP":
+                raise ComponentError(f"component file: {w}.paint: {p!r}: special requests are O, G or P")
+            stacks[t], paint[t] = tuple(sorted(values)), p
+        if sum(map(len, stacks.values())) != 12 or len(stacks) != 4 or "general" not in stacks:
+            raise ComponentError("component file: requests.stacks: 12 tiles in 4 types, one named 'general'")
+        if sorted(p for p in paint.values() if p) != ["G", "O", "P"]:
+            raise ComponentError("component file: requests.stacks: one special type each for O, G and P")
+        if 6 not in stacks["general"] or not any(10 in stacks[t] for t in stacks if paint[t] == "P"):
+            raise ComponentError("component file: requests.stacks: the printed general 6 VP and purple 10 VP")
+        return Data(stacks, paint, raw.get("tiles_per_request", 3), raw.get("income_thalers", 1))
+
+    def st(self, s) -> RState:
+        return s.mods[self.name]
+
+    def setup(self, s, rng) -> None:
+        s.mods[self.name] = RState(tuple(self.data.stacks.items()), ((),) * s.figures, (0,) * s.figures)
+
+    def leonardo_plan(self, s, plan: list[int]) -> None:
+        plan[s.columns().index("workshop")] += 1
+
+    def options_for(self, s, fig: int) -> list[Action]:
+        out = []
+        owned = sorted(s.tiles[fig], key=lambda t: (t.vp, t.paints, t.splashes))
+        for t, values in self.st(s).stacks:
+            if not values:
+                continue
+            colour = self.data.paint[t]
+            usable = [x for x in owned if colour is None or colour in x.splashes]
+            seen = set()
+            for combo in combinations(usable, self.data.per):
+                texts = tuple(tile_text(x) for x in combo)
+                if texts not in seen:
+                    seen.add(texts)
+                    out.append(Action("request", (t, *texts)))
+        return out
+
+    def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
+        if column != "workshop" or self.st(s).last[fig] == s.round:
+            return
+        if fig < s.n and s.left < s.comp.rules["workshop"]["blends_per_apprentice"]:
+            return  # every workshop apprentice has begun blending
+        options = self.options_for(s, fig)
+        actions.extend(options)
+        if fig >= s.n and options:
+            actions.insert(0, Action("pass"))  # Leonardo "may" fulfil a request
+
+    def apply_action(self, s, fig: int, action: Action) -> bool:
+        if action.kind == "request":
+            self._fulfil(s, fig, action.args[0], action.args[1:])
+            return True
+        return False
+
+    def _fulfil(self, s, fig: int, t: str, texts: tuple[str, ...]) -> None:
+        r = self.st(s)
+        stacks = dict(r.stacks)
+        vp = stacks[t][-1]
+        stacks[t] = stacks[t][:-1]
+        tiles, stacked = list(s.tiles[fig]), []
+        for text in texts:
+            x = next(x for x in tiles if tile_text(x) == text)
+            tiles.remove(x)
+            stacked.append(x)
+        s.tiles[fig] = tuple(tiles)
+        done = list(r.done)
+        done[fig] = done[fig] + ((t, vp, tuple(stacked)),)
+        last = list(r.last)
+        last[fig] = s.round
+        s.mods[self.name] = r._replace(stacks=tuple(stacks.items()), done=tuple(done), last=tuple(last))
+        track.gain(s, fig, vp, f"{t} request with {' '.join(texts)}")
+        if fig >= s.n:
+            s.left = 0
+        else:
+            s.left -= s.comp.rules["workshop"]["blends_per_apprentice"]
+
+    def income(self, s, seat: int) -> int:
+        return self.data.income * len(self.st(s).done[seat])
+
+    def round_preparation(self, s, rng) -> None:
+        for seat in range(s.n):
+            for t, _, _ in self.st(s).done[seat]:
+                colour = self.data.paint[t]
+                if colour:
+                    s.paints[seat] = _add(s.paints[seat], colour)
+                else:
+                    ask(s, seat, self.name, "general")
+
+    def ask_actions(self, s, a) -> list:
+        return [Action("income", (c,)) for c in BASIC]
+
+    def answer(self, s, a, action) -> None:
+        s.paints[a[0]] = _add(s.paints[a[0]], action.args[0])
+        s.log_event(f"{s.names[a[0]]} takes a basic paint for the general request", None)
+
+    def view(self, s, seat, out) -> None:
+        r = self.st(s)
+        out["requests"] = {
+            "stacks": {t: list(v) for t, v in r.stacks},
+            "fulfilled": [[{"type": t, "vp": vp, "tiles": [tile_text(x) for x in tiles]} for t, vp, tiles in d]
+                          for d in r.done],
+        }
+
+    def dump(self, s):
+        r = self.st(s)
+        return {"stacks": {t: list(v) for t, v in r.stacks},
+                "fulfilled": [[[t, vp, [tile_text(x) for x in tiles]] for t, vp, tiles in d] for d in r.done],
+                "last": list(r.last)}
+
+    def load(self, s, data) -> None:
+        from ..serialize import parse_tile, _Reader
+        if data is None:
+            raise StateError("saved state: modules_state.requests: missing")
+        try:
+            stacks = tuple((t, tuple(v)) for t, v in data["stacks"].items())
+            done = tuple(tuple((t, vp, tuple(parse_tile(x, "requests", _Reader(data)) for x in tiles))
+                               for t, vp, tiles in d) for d in data["fulfilled"])
+            last = tuple(data.get("last", [0] * s.figures))
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise StateError(f"saved state: modules_state.requests: malformed ({e})") from None
+        if len(done) != s.figures or any(t not in self.data.stacks for t, _ in stacks):
+            raise StateError("saved state: modules_state.requests: one entry per figure, known types")
+        s.mods[self.name] = RState(stacks, done, last)

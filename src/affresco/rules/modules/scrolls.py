@@ -1,0 +1,118 @@
+"""Scrolls (Russian edition, 'Свитки'; R17).
+
+Each player is dealt one secret row scroll and one secret column scroll.  Restoring a
+segment of a scroll's line while the bishop stands on that segment (after the optional move),
+the player may play it: 2 VP per restored segment of the line, this one included (max 10);
+at the crossing of both their lines they may play both: 3 VP per restored segment of both
+lines, this one counted twice (max 30).  Played scrolls leave the game; unplayed ones score
+nothing; Leonardo has none.  The choice is a decision right after the restoration:
+'scroll row', 'scroll column', 'scroll both' or 'scroll none'.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ...errors import ComponentError, StateError
+from .. import track
+from ..actions import Action
+from ..board import COLUMNS, NAMES, SIZE
+from ..hooks import Module, ask, register
+from ..components import check_provenance as provenance_ok
+
+
+class Data(NamedTuple):
+    rows: tuple[int, ...]
+    columns: tuple[int, ...]
+    one_vp: int
+    one_max: int
+    both_vp: int
+    both_max: int
+
+
+@register
+class Scrolls(Module):
+    name = "scrolls"
+
+    @classmethod
+    def build_data(cls, raw: dict) -> Data:
+        provenance_ok(raw, "scrolls")
+        rows, cols = raw.get("rows"), raw.get("columns")
+        if not isinstance(rows, list) or not isinstance(cols, list) or len(rows) + len(cols) != 10 \
+                or any(r not in range(1, SIZE + 1) for r in rows) or any(c not in COLUMNS for c in cols):
+            raise ComponentError("component file: scrolls: 10 scrolls naming rows 1-5 and columns A-E")
+        if len(rows) < 4 or len(cols) < 4:
+            raise ComponentError("component file: scrolls: each of 4 players needs a row and a column scroll")
+        vals = {k: raw.get(k) for k in ("one_vp", "one_max", "both_vp", "both_max")}
+        if vals != {"one_vp": 2, "one_max": 10, "both_vp": 3, "both_max": 30}:
+            raise ComponentError(f"component file: scrolls: the printed 2 VP (max 10) and 3 VP (max 30), not {vals}")
+        return Data(tuple(r - 1 for r in rows), tuple(COLUMNS.index(c) for c in cols), 2, 10, 3, 30)
+
+    def setup(self, s, rng) -> None:
+        rows = rng.sample(self.data.rows, s.n)
+        cols = rng.sample(self.data.columns, s.n)
+        # per seat: (row or -1 once played, column or -1 once played)
+        s.mods[self.name] = tuple(zip(rows, cols))
+
+    def after_restore(self, s, fig: int, segment: int, tile, bishop_on: bool) -> None:
+        if fig >= s.n or not bishop_on:
+            return
+        row, col = s.mods[self.name][fig]
+        if row == segment // SIZE or col == segment % SIZE:
+            ask(s, fig, self.name, segment)
+
+    def restored(self, s, cells) -> int:
+        return sum(s.fresco[i] is None for i in cells)
+
+    def ask_actions(self, s, a) -> list:
+        fig, _, segment = a
+        row, col = s.mods[self.name][fig]
+        out = [Action("scroll", ("none",))]
+        if row == segment // SIZE:
+            out.append(Action("scroll", ("row",)))
+        if col == segment % SIZE:
+            out.append(Action("scroll", ("column",)))
+        if len(out) == 3:
+            out.append(Action("scroll", ("both",)))
+        return out
+
+    def answer(self, s, a, action) -> None:
+        fig, _, segment = a
+        which = action.args[0]
+        if which == "none":
+            return
+        r, c = divmod(segment, SIZE)
+        in_row = self.restored(s, range(r * SIZE, r * SIZE + SIZE))
+        in_col = self.restored(s, range(c, SIZE * SIZE, SIZE))
+        d = self.data
+        if which == "both":
+            vp = min(d.both_max, d.both_vp * (in_row + in_col))
+        else:
+            vp = min(d.one_max, d.one_vp * (in_row if which == "row" else in_col))
+        row, col = s.mods[self.name][fig]
+        held = list(s.mods[self.name])
+        held[fig] = (-1 if which in ("row", "both") else row, -1 if which in ("column", "both") else col)
+        s.mods[self.name] = tuple(held)
+        track.gain(s, fig, vp, f"scroll{'s' if which == 'both' else ''} at {NAMES[segment]}")
+
+    def _label(self, row: int, col: int) -> dict:
+        return {"row": row + 1 if row >= 0 else None, "column": COLUMNS[col] if col >= 0 else None}
+
+    def view(self, s, seat, out) -> None:
+        held = s.mods[self.name]
+        out["scrolls"] = {
+            "mine": self._label(*held[seat]) if seat is not None else None,
+            "unplayed": [sum(x >= 0 for x in h) for h in held],  # how many each holds: public
+        }
+
+    def dump(self, s):
+        return [self._label(*h) for h in s.mods[self.name]]
+
+    def load(self, s, data) -> None:
+        try:
+            held = tuple((h["row"] - 1 if h["row"] else -1, COLUMNS.index(h["column"]) if h["column"] else -1)
+                         for h in data)
+        except (TypeError, KeyError, ValueError) as e:
+            raise StateError(f"saved state: modules_state.scrolls: malformed ({e})") from None
+        if len(held) != s.n:
+            raise StateError("saved state: modules_state.scrolls: one entry per seat")
+        s.mods[self.name] = held

@@ -1,0 +1,124 @@
+"""Module 3, special blend colours (supplement 'Special blend colors'; Russian edition
+'special colours'; R7, R16).
+
+Set-up: the tile valued 24 in the centre; 7 base tiles removed at random; the other 6 new
+tiles shuffled in with the remaining base tiles.  Workshop: P+R=K (pink), O+G=N (brown),
+usable at once by the next blend.  Altar: K/N may replace O/G/P in the blend form (+3 per K,
++5 per N) and count as blended paints in the basic form (R7).  Option
+``special_colours_on_fresco`` (Russian text, off by default): K and N may also replace O, G,
+P shown on fresco tiles, each pink used +3 VP and each brown +5.
+"""
+from __future__ import annotations
+
+from itertools import product
+from typing import NamedTuple
+
+from ...errors import ComponentError
+from ..actions import Action
+from ..board import CENTRE
+from ..components import FrescoTile
+from ..hooks import Module, register
+from ..paints import INDEX as PAINT, PAINTS, canonical, covers, paint_vector
+from ..components import check_provenance as provenance_ok
+
+OPTION = "special_colours_on_fresco"
+
+
+class Data(NamedTuple):
+    tiles: tuple[FrescoTile, ...]
+    centre_value: int
+    remove: int
+    blends: dict[str, tuple[int, int]]
+    altar_basic: dict[str, int]
+    altar_blend: dict[str, int]
+    fresco_bonus: dict[str, int]
+
+
+@register
+class SpecialColours(Module):
+    name = "special_colours"
+    options = (OPTION,)
+
+    @classmethod
+    def build_data(cls, raw: dict) -> Data:
+        provenance_ok(raw, "special_colours")
+        tiles = []
+        for i, t in enumerate(raw.get("tiles", [])):
+            w = f"special_colours.tiles[{i}]"
+            provenance_ok(t, w)
+            vp, p = t.get("vp"), t.get("paints")
+            if not isinstance(vp, int) or not 13 <= vp <= 24:
+                raise ComponentError(f"component file: {w}.vp: {vp!r} must be 13..24")
+            if not isinstance(p, str) or not p or any(c not in PAINTS for c in p):
+                raise ComponentError(f"component file: {w}.paints: {p!r} must be paint letters")
+            tiles.append(FrescoTile(vp, canonical(p), paint_vector(p), ""))
+        if len(tiles) != 7 or sum(t.vp == 24 for t in tiles) != 1:
+            raise ComponentError("component file: special_colours.tiles: 7 tiles valued 13-24, one of them 24")
+        blends = {}
+        for i, b in enumerate(raw.get("blending", [])):
+            provenance_ok(b, f"special_colours.blending[{i}]")
+            blends[b["output"]] = (PAINT[b["inputs"][0]], PAINT[b["inputs"][1]])
+        if sorted(blends.get("K", ())) != sorted((PAINT["P"], PAINT["R"])) or \
+                sorted(blends.get("N", ())) != sorted((PAINT["O"], PAINT["G"])):
+            raise ComponentError("component file: special_colours.blending: P+R=K and O+G=N are printed")
+        altar = raw.get("altar", {})
+        provenance_ok(altar, "special_colours.altar")
+        if altar.get("blend") != {"K": 3, "N": 5}:
+            raise ComponentError("component file: special_colours.altar.blend: the printed +3 per K, +5 per N")
+        bonus = raw.get("fresco_substitute_bonus", {"K": 0, "N": 0})
+        return Data(tuple(tiles), raw.get("centre_value", 24), raw.get("remove_base_tiles", 7), blends,
+                    dict(altar.get("basic", {})), dict(altar["blend"]),
+                    {k: v for k, v in bonus.items() if k in "KN"})
+
+    def setup(self, s, rng) -> None:
+        base = [t for t in s.fresco if t is not None]
+        for _ in range(self.data.remove):
+            base.pop(rng.randrange(len(base)))
+        centre = next(t for t in self.data.tiles if t.vp == self.data.centre_value)
+        tiles = base + [t for t in self.data.tiles if t is not centre]
+        rng.shuffle(tiles)
+        s.fresco = tiles[:CENTRE] + [centre] + tiles[CENTRE:]
+
+    def altar_values(self, s, basic: dict, blend: dict) -> None:
+        basic.update(self.data.altar_basic)
+        blend.update(self.data.altar_blend)
+
+    def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
+        if column == "workshop" and fig < s.n:
+            have = s.paints[fig]
+            for out, (a, b) in self.data.blends.items():
+                if have[a] and have[b]:
+                    actions.append(Action("blend", (out,)))
+
+    def payments(self, s, fig: int, tile, payments: list[str]) -> None:
+        """Option: each O/G/P shown may be paid with K or N instead (Russian text)."""
+        if not self.opts.get(OPTION) or fig >= s.n:
+            return
+        choices = [(c, "K", "N") if c in "OGP" else (c,) for c in tile.paints]
+        have = s.paints[fig]
+        for combo in product(*choices):
+            text = canonical("".join(combo))
+            if text not in payments and text != tile.paints and covers(have, paint_vector(text)):
+                payments.append(text)
+
+    def restoration_vp(self, s, fig: int, tile, paid: str, vp: int) -> int:
+        if paid == tile.paints:
+            return vp
+        return vp + sum(self.data.fresco_bonus.get(c, 0) for c in paid)
+
+    def apply_action(self, s, fig: int, action: Action) -> bool:
+        if action.kind == "blend" and action.args[0] in self.data.blends:
+            a, b = self.data.blends[action.args[0]]
+            p = list(s.paints[fig])
+            p[a] -= 1
+            p[b] -= 1
+            p[PAINT[action.args[0]]] += 1
+            s.paints[fig] = tuple(p)
+            s.log_event(f"{s.names[fig]} blends {action.args[0]}")
+            s.left -= 1
+            return True
+        return False
+
+    def view(self, s, seat, out) -> None:
+        out["special_colours"] = {"on_fresco": bool(self.opts.get(OPTION)),
+                                  "blends": {o: "+".join(PAINTS[i] for i in ab) for o, ab in self.data.blends.items()}}
