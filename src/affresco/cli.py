@@ -28,7 +28,7 @@ app = typer.Typer(name="affresco", add_completion=False, no_args_is_help=True,
 
 RECORD_FORMAT = "affresco-record/1"
 STATE_FORMAT = "affresco-state/1"
-PLAN_SHORTHAND = re.compile(r"^\d(?:[-,.]?\d){4}$")
+PLAN_SHORTHAND = re.compile(r"^\d(?:[-,.]?\d){4}$", re.ASCII)
 
 HELP = """\
 Commands:
@@ -270,12 +270,16 @@ class Session:
             except IllegalAction as e:
                 self.console.print(Text(f"Not possible: {e}", style="red"))
                 continue
+            except Exception as e:  # an engine error must not end the session: the state is unchanged
+                self.console.print(Text(f"Not possible: {text!r} could not be read ({type(e).__name__}: {e})",
+                                        style="red"))
+                continue
             self.console.print(Text(f"You: {action}", style="bold green"))
             return True
 
     def interpret(self, text: str) -> str | None:
         view = self.game.view(self.human)
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             options = self.choices(view)
             k = int(text)
             if not 1 <= k <= len(options):
@@ -329,6 +333,8 @@ def play(
                                   f"{', '.join(sorted(BOTS))}."),
     seat: int = typer.Option(0, "--seat", "-s", min=0, max=3, help="Your seat, 0..N-1 (seat 0 is 'Player 1')."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the game (random if omitted)."),
+    modules: str = typer.Option("", "--modules", "-m",
+                                help="Expansion modules, comma-separated (e.g. portraits,requests); ignored with --load."),
     load: Optional[Path] = typer.Option(None, "--load", "-l", help="Resume a saved game (or a game record)."),
     record: Optional[Path] = typer.Option(None, "--record", help="Write the game record here when the game ends."),
 ) -> None:
@@ -336,7 +342,8 @@ def play(
     console = Console(highlight=False)
     kinds = _bot_list(bots)
     try:
-        game = load_game(load) if load is not None else new_game(players=players, seed=seed)
+        chosen = tuple(m.strip() for m in modules.split(",") if m.strip())
+        game = load_game(load) if load is not None else new_game(players=players, modules=chosen, seed=seed)
     except FrescoError as e:
         console.print(f"[red]{e}[/]")
         raise typer.Exit(1)
@@ -375,7 +382,10 @@ def _merged_view(game: Game) -> dict[str, Any]:
 class Replayer:
     def __init__(self, console: Console, record: dict[str, Any], seat: int | None, everything: bool):
         self.console = console
-        self.actions = [tuple(a) for a in record["actions"]]
+        actions = record.get("actions")
+        if not isinstance(actions, list) or not all(isinstance(a, list) and len(a) == 2 for a in actions):
+            raise FrescoError("game record: 'actions' must be a list of [seat, notation]")
+        self.actions = [tuple(a) for a in actions]
         self.seat = seat
         self.everything = everything
         self.games = [replay_record(record, upto=0)]  # games[i]: after i actions
@@ -447,7 +457,7 @@ class Replayer:
                     self.console.print("Already at the start.")
                     continue
                 i -= 1
-            elif cmd.isdigit():
+            elif cmd.isascii() and cmd.isdigit():
                 if int(cmd) > total:
                     self.console.print(f"[red]The record has {total} moves.[/]")
                     continue

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 __all__ = ["PAINT_STYLES", "paints_text", "fresco_table", "market_table", "hostel_table", "figures_table",
-           "track_line", "board", "private_panel", "log_panel", "actions_panel", "plan_panel", "scores_table",
+           "track_line", "extras_panel", "board", "private_panel", "log_panel", "actions_panel", "plan_panel", "scores_table",
            "column_label", "screen"]
 
 PAINT_STYLES = {
@@ -210,8 +210,43 @@ def status_line(view: Mapping[str, Any]) -> Text:
     return out
 
 
+# view keys shown by the functions above; anything else (modules) goes to extras_panel
+BASE_KEYS = {"seat", "round", "final_round", "action_sheet_side", "columns", "phase", "to_act", "actor", "actor_figure", "column", "visit_left",
+             "location", "fresco", "bishop", "leonardo_painter", "leonardo_controller", "booths", "bag_size",
+             "hostel", "mood_display", "order", "figures", "pending_track", "log", "legal_actions", "is_over"}
+BASE_FIGURE_KEYS = {"name", "track", "vp", "getup", "tiles", "leonardo", "mood", "mood_zone", "neutral_apprentice",
+                    "apprentice_set_aside", "apprentices", "plan_committed", "plan", "paints", "thalers"}
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        sep = " | " if any(isinstance(v, (dict, list, tuple)) for v in value) else ", "
+        return sep.join(_short(v) for v in value) or "-"
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {_short(v)}" if isinstance(v, (dict, list, tuple)) else f"{k}: {_short(v)}"
+                         for k, v in value.items()) or "-"
+    return "-" if value is None else str(value)
+
+
+def extras_panel(view: Mapping[str, Any]) -> Panel | None:
+    """What modules add to the view (game-wide and per painter), as plain text."""
+    lines = Text()
+    for key in sorted(set(view) - BASE_KEYS):
+        lines.append(f"{key}: ", style="bold")
+        lines.append(_short(view[key]) + "\n")
+    for f in view["figures"]:
+        extra = {k: v for k, v in f.items() if k not in BASE_FIGURE_KEYS}
+        if extra:
+            lines.append(f"{f['name']}: ", style="bold")
+            lines.append(_short(extra) + "\n")
+    if not lines.plain:
+        return None
+    lines.rstrip()
+    return Panel(lines, title="Modules", border_style="magenta", expand=False)
+
+
 def board(view: Mapping[str, Any]) -> Group:
-    """Everything public: status, fresco, market, hostel, painters, VP track."""
+    """Everything public: status, fresco, market, hostel, painters, VP track (and module items)."""
     side = Table.grid(padding=(0, 2))
     side.add_column()
     side.add_row(market_table(view))
@@ -222,7 +257,11 @@ def board(view: Mapping[str, Any]) -> Group:
     top.add_row(fresco_table(view), side)
     legend = Text(f"{BISHOP} bishop   L Leonardo's master painter   "
                   "mood: + = extra apprentice, - = one apprentice less", style="dim")
-    return Group(status_line(view), top, legend, figures_table(view), track_line(view))
+    parts: list[RenderableType] = [status_line(view), top, legend, figures_table(view), track_line(view)]
+    extras = extras_panel(view)
+    if extras is not None:
+        parts.append(extras)
+    return Group(*parts)
 
 
 def private_panel(view: Mapping[str, Any], seat: int, title: str | None = None) -> Panel:

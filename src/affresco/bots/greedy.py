@@ -32,10 +32,10 @@ from typing import Any, Mapping, Sequence
 
 from ..rules import Action
 from ..rules.board import NEIGHBOURS8
+from ..rules.paints import PAINTS
 from .base import Bot
 from .model import (BLEND_INPUTS, BLENDS_PER_APPRENTICE, CHEB, FINAL_TILES, SEGMENT, STUDIO_THALERS, THALERS_PER_VP,
-                    THEATER_STEPS, Model, Paints, Tile, add, altar_vp, bishop_bonus, cover, covers, sub, text, vec)
-from ..rules.paints import PAINTS
+                    THEATER_STEPS, Model, Paints, Tile, add, altar_vp, bishop_bonus, cover, covers, sub, vec)
 
 __all__ = ["GreedyBot", "Weights"]
 
@@ -129,7 +129,8 @@ class GreedyBot(Bot):
             return 0.0
         return self.w.mood_zone * m.zone(index) - self.w.mood_step * index
 
-    def potential(self, have: Paints, tiles: Sequence[Tile], bishop: int, hz: Horizon) -> tuple[float, Paints]:
+    def potential(self, have: Paints, tiles: Sequence[Tile], bishop: int, hz: Horizon,
+                  blends: dict = BLEND_INPUTS) -> tuple[float, Paints]:
         """VP of the best ``hz.k`` tiles ``have`` could restore one after the other (greedy),
         and the paints left over."""
         key = (have, tuple(t.segment for t in tiles), bishop, hz)
@@ -143,7 +144,7 @@ class GreedyBot(Bot):
             best = None
             reachable = []
             for t in candidates:
-                res = cover(have, t)
+                res = cover(have, t, blends)
                 if res is None or (res[0] and not hz.blends):
                     continue
                 reachable.append(t)
@@ -161,7 +162,7 @@ class GreedyBot(Bot):
 
     def value(self, m: Model, paints: Paints, thalers: int, tiles: Sequence[Tile], bishop: int, hz: Horizon) -> float:
         """Worth of holding ``paints`` and ``thalers`` with this fresco (VP scored not included)."""
-        pot, rest = self.potential(paints, tiles, bishop, hz) if hz.k else (0.0, paints)
+        pot, rest = self.potential(paints, tiles, bishop, hz, m.blends) if hz.k else (0.0, paints)
         stage = 0.0 if hz.final else min(1.0, max(0.0, (len(tiles) - FINAL_TILES) / 10))
         pieces = sum(rest[:3]) + 2 * sum(rest[3:])
         return hz.share * pot + self.w.piece * stage * pieces + self.money(thalers, hz.final)
@@ -243,23 +244,23 @@ class GreedyBot(Bot):
                 bishop = t.segment
                 continue
             if altar:
-                form = self.best_altar(paints)
+                form = self.best_altar(paints, m.special)
                 if form:
                     count += 1
-                    vp += altar_vp(form)
+                    vp += altar_vp(form, m.special)
                     paints = sub(paints, vec(form))
                     continue
             break
         return count, vp, paints, thalers, tiles, bishop
 
     @staticmethod
-    def best_altar(paints: Paints) -> str | None:
+    def best_altar(paints: Paints, special: bool = False) -> str | None:
         owned = [c for c, n in zip(PAINTS, paints) if n]
         best, form = 0, None
         for combo in combinations_with_replacement(owned, 3):
             t = "".join(combo)
             if covers(paints, vec(t)):
-                v = altar_vp(t)
+                v = altar_vp(t, special)
                 if v > best:
                     best, form = v, t
         return form
@@ -270,7 +271,7 @@ class GreedyBot(Bot):
         current = self.value(m, paints, 0, tiles, bishop, hz)
         for _ in range(most):
             best = None
-            for out, (a, b) in BLEND_INPUTS.items():
+            for out, (a, b) in m.blends.items():
                 if (paints[a] >= 2) if a == b else (paints[a] and paints[b]):
                     p = list(paints)
                     p[a] -= 1
@@ -426,27 +427,33 @@ class GreedyBot(Bot):
         if a.kind == "close":
             return self.close_value(m, a.args[0], m.seat)
         if a.kind == "restore":
-            seg = SEGMENT[a.args[0]]
+            seg = SEGMENT.get(a.args[0]) if a.args else None
             tile = next((t for t in m.tiles if t.segment == seg), None)
-            if tile is None or not covers(m.paints, tile.need):
+            extra = dict(zip(a.args[1::2], a.args[2::2]))
+            if tile is None or not set(extra) <= {"bishop", "using"}:
                 return None
-            bishop, paid = m.bishop, 0
-            if len(a.args) == 3:
-                bishop, paid = SEGMENT[a.args[2]], 1
+            paid = vec(extra["using"]) if "using" in extra else tile.need
+            if not covers(m.paints, paid):
+                return None
+            bishop, cost = m.bishop, 0
+            if "bishop" in extra and extra["bishop"] in SEGMENT:
+                bishop, cost = SEGMENT[extra["bishop"]], 1
             vp = tile.vp + bishop_bonus(bishop, seg)
+            if "using" in extra:  # option special_colours_on_fresco: +3 per pink, +5 per brown (R6)
+                vp += 3 * extra["using"].count("K") + 5 * extra["using"].count("N")
             tiles = [t for t in m.tiles if t is not tile]
-            return vp + self.value(m, sub(m.paints, tile.need), m.thalers - paid, tiles, seg, hz) - base
+            return vp + self.value(m, sub(m.paints, paid), m.thalers - cost, tiles, seg, hz) - base
         if a.kind == "altar":
             paints = a.args[0]
             if not all(c in PAINTS for c in paints):
                 return None
             after = sub(m.paints, vec(paints))
-            return altar_vp(paints) + self.value(m, after, m.thalers, m.tiles, m.bishop, hz) - base
+            return altar_vp(paints, m.special) + self.value(m, after, m.thalers, m.tiles, m.bishop, hz) - base
         if a.kind == "blend":
             out = a.args[0]
-            if out not in PAINTS or PAINTS.index(out) not in BLEND_INPUTS:
+            if out not in PAINTS or PAINTS.index(out) not in m.blends:
                 return None
-            x, y = BLEND_INPUTS[PAINTS.index(out)]
+            x, y = m.blends[PAINTS.index(out)]
             p = list(m.paints)
             p[x] -= 1
             p[y] -= 1
@@ -522,7 +529,7 @@ class GreedyBot(Bot):
         tile = next(t for t in m.tiles if t.segment == seg)
         leo_gain = tile.vp + bishop_bonus(m.bishop, seg)
         score = -w.leo_vp * leo_gain
-        if cover(m.paints, tile.need) is not None:
+        if cover(m.paints, tile, m.blends) is not None:
             score -= w.leo_mine * tile.vp
         if m.visits(m.seat, "cathedral") and m.later_in_order(m.seat, m.leonardo):
             mine = [t for t in m.tiles if t is not tile and covers(m.paints, t.need)]

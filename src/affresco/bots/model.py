@@ -50,33 +50,53 @@ def sub(a: Paints, b: Paints) -> Paints:
     return tuple(x - y for x, y in zip(a, b))
 
 
-def cover(have: Paints, need: Paints | "Tile") -> tuple[int, Paints] | None:
-    """Can ``have`` pay ``need`` (paints or a tile) if missing blended paints are first
-    blended from basic ones?  Returns (blends needed, paints left) or None."""
+Blends = dict  # output paint index -> (input index, input index)
+
+
+def _take(rem: list[int], i: int, n: int, blends: Blends, depth: int = 0) -> int | None:
+    """Take ``n`` of paint ``i`` from ``rem`` (in place), blending what is missing from its
+    inputs (which may be blended themselves).  Returns the number of blends, or None."""
+    h = rem[i]
+    if h >= n:
+        rem[i] = h - n
+        return 0
+    inputs = blends.get(i)
+    if inputs is None or depth > 2:
+        return None
+    short = n - h
+    rem[i] = 0
+    a, b = inputs
+    x = _take(rem, a, short, blends, depth + 1)
+    if x is None:
+        return None
+    y = _take(rem, b, short, blends, depth + 1)
+    if y is None:
+        return None
+    return short + x + y
+
+
+def cover(have: Paints, need: "Paints | Tile", blends: Blends | None = None) -> tuple[int, Paints] | None:
+    """Can ``have`` pay ``need`` (paints or a tile) if missing paints are first blended
+    (``blends``: the reference table unless given)?  Returns (blends needed, paints left) or None."""
     items = need.items if isinstance(need, Tile) else _items(need)
+    blends = BLEND_INPUTS if blends is None else blends
     rem = list(have)
-    blends = 0
-    for i, n, inputs in items:
+    total = 0
+    for i, n in items:
         h = rem[i]
         if h >= n:
             rem[i] = h - n
             continue
-        if inputs is None:
+        made = _take(rem, i, n, blends)
+        if made is None:
             return None
-        short = n - h
-        rem[i] = 0
-        a, b = inputs
-        rem[a] -= short
-        rem[b] -= short
-        if rem[a] < 0 or rem[b] < 0:
-            return None
-        blends += short
-    return blends, tuple(rem)
+        total += made
+    return total, tuple(rem)
 
 
-def _items(need: Paints) -> tuple[tuple[int, int, tuple[int, int] | None], ...]:
-    """The non-zero needs (paint index, count, blend inputs) in paint order."""
-    return tuple((i, n, BLEND_INPUTS.get(i)) for i, n in enumerate(need) if n)
+def _items(need: Paints) -> tuple[tuple[int, int], ...]:
+    """The non-zero needs (paint index, count) in paint order."""
+    return tuple((i, n) for i, n in enumerate(need) if n)
 
 
 def covers(have: Paints, need: Paints) -> bool:
@@ -99,13 +119,23 @@ def bishop_bonus(bishop: int, segment: int) -> int:
     return CATHEDRAL["bishop_on_segment"] if d == 0 else CATHEDRAL["bishop_adjacent"] if d == 1 else 0
 
 
-def altar_vp(paints: str) -> int:
-    """VP of an altar restoration with these three paints (base game, R7); 0 if not a form."""
+# R7: what each paint adds to the altar beyond the form's base VP.  K and N (special colours,
+# module 3) are known only when the view shows that module.
+_ALTAR_BASIC_BONUS = {c: ALTAR["basic_substitute_bonus"] for c in BLENDED}
+_ALTAR_SPECIAL_BONUS = {"K": 3, "N": 5}
+
+
+def altar_vp(paints: str, special: bool = False) -> int:
+    """VP of an altar restoration with these three paints (R7); 0 if not a form."""
+    bonus = dict(_ALTAR_BASIC_BONUS)
+    if special:
+        bonus.update(_ALTAR_SPECIAL_BONUS)
     best = 0
-    if all(paints.count(c) <= 1 for c in BASIC) and all(c in BASIC or c in BLENDED for c in paints):
-        best = ALTAR["basic_vp"] + ALTAR["basic_substitute_bonus"] * sum(c in BLENDED for c in paints)
-    if sorted(paints) == sorted(BLENDED):
-        best = max(best, ALTAR["blend_vp"])
+    if all(paints.count(c) <= 1 for c in BASIC) and all(c in BASIC or c in bonus for c in paints):
+        best = ALTAR["basic_vp"] + sum(bonus[c] for c in paints if c not in BASIC)
+    extra = _ALTAR_SPECIAL_BONUS if special else {}
+    if all(paints.count(c) <= 1 for c in BLENDED) and all(c in BLENDED or c in extra for c in paints):
+        best = max(best, ALTAR["blend_vp"] + sum(extra[c] for c in paints if c not in BLENDED))
     return best
 
 
@@ -146,6 +176,14 @@ class Model:
         self.mood_display = list(view["mood_display"])
         self.order = list(view.get("order") or [])
         self.plan = self.me.get("plan")
+        special = view.get("special_colours")
+        self.special = isinstance(special, Mapping)
+        self.blends: Blends = dict(BLEND_INPUTS)
+        if self.special:
+            for out, ins in (special.get("blends") or {}).items():
+                parts = ins.split("+")
+                if out in PAINTS and len(parts) == 2 and all(p in PAINTS for p in parts):
+                    self.blends[PAINTS.index(out)] = (PAINTS.index(parts[0]), PAINTS.index(parts[1]))
 
     # --- whose decision -----------------------------------------------------------
     def acting_figure(self) -> int | None:

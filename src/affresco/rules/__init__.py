@@ -3,6 +3,7 @@ from .actions import Action, parse
 from .components import Components, load_components, reference
 from .game import Game, new_game, replay
 from .hooks import MODULES, Module
+from . import modules  # noqa: F401,E402  (registers the modules in MODULES)
 
 __all__ = ["Action", "Components", "Game", "MODULES", "Module", "load_components", "new_game",
            "parse", "reference", "replay"]

@@ -49,6 +49,7 @@ KINDS: dict[str, str] = {
 _UPPER = re.compile(r"^([a-e][1-5]|i|ii|iii|iv|[rybogpkn]+|\d+:[a-z0-9/:]*)$", re.IGNORECASE)
 
 
+_DIGITS = re.compile(r"^[0-9]{1,3}$")
 _PAINT_WORD = re.compile(r"^[rybogpkn]+$", re.IGNORECASE)
 
 
@@ -76,16 +77,16 @@ def parse(text: str) -> Action:
     if kind == "plan" and len(args) == 1:
         digits = args[0].replace(",", "-").replace(".", "-")
         parts = digits.split("-") if "-" in digits else list(digits)
-        if not all(p.isdigit() for p in parts):
+        if not all(_DIGITS.match(p) for p in parts):
             raise NotationError(f"{text!r}: a plan is counts per column, like 'plan 1-2-0-1-1'")
         args = ["-".join(str(int(p)) for p in parts)]
-    elif kind == "plan" and len(args) > 1 and all(a.isdigit() for a in args):
+    elif kind == "plan" and len(args) > 1 and all(_DIGITS.match(a) for a in args):
         args = ["-".join(str(int(a)) for a in args)]
     elif kind == "altar" and args:
         args = [_sorted_paints("".join(args))]
     elif kind == "buy" and len(args) >= 2:
         args = [args[0], *sorted((_sorted_paints(a) for a in args[1:]), key=lambda t: (-len(t), [PAINTS.index(c) if c in PAINTS else 99 for c in t]))]
-    elif kind == "getup" and len(args) == 1 and args[0].isdigit():
+    elif kind == "getup" and len(args) == 1 and _DIGITS.match(args[0]):
         args = [f"{int(args[0])}:00"]
     return Action(kind, tuple(args))
 

@@ -20,7 +20,11 @@ def track_label(pos: int) -> str | int:
 
 
 def tile_text(t) -> str | None:
-    return None if t is None else f"{t.vp}:{t.paints}"
+    """'VP:PAINTS', with '/SPLASHES' when the back's splashes are not the paint's blended colours."""
+    if t is None:
+        return None
+    default = "".join(c for c in "OGP" if c in t.paints)
+    return f"{t.vp}:{t.paints}" if t.splashes == default else f"{t.vp}:{t.paints}/{t.splashes}"
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:
@@ -64,7 +68,10 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "phase": s.phase,
         "to_act": list(to_act),
         "actor": s.names[s.actor] if s.actor >= 0 else None,
+        "actor_figure": s.actor if s.actor >= 0 else None,
         "location": s.columns()[s.loc] if s.phase == "visits" and 0 <= s.loc < len(s.columns()) else None,
+        "column": s.loc if s.phase == "visits" and 0 <= s.loc < len(s.columns()) else None,
+        "visit_left": s.left if s.phase == "visits" and s.actor >= 0 else None,
         "fresco": [[tile_text(s.fresco[r * SIZE + c]) for c in range(SIZE)] for r in range(SIZE)],
         "bishop": NAMES[s.bishop],
         "leonardo_painter": NAMES[s.leo_pos] if s.leo_pos >= 0 else None,
@@ -78,7 +85,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "order": [s.names[f] for f in s.order],
         "figures": figures,
         "pending_track": None if s.pending is None else {
-            "figure": s.names[s.pending[0]], "behind": s.pending[1], "ahead": s.pending[2]},
+            "figure": s.names[s.pending[0]], "figure_index": s.pending[0], "behind": s.pending[1],
+            "ahead": s.pending[2]},
         "log": [text for (_, who, text) in cons_to_list(s.log) if who is None or who == seat],
         "is_over": s.phase == "over",
     }

@@ -121,4 +121,5 @@ class SpecialColours(Module):
 
     def view(self, s, seat, out) -> None:
         out["special_colours"] = {"on_fresco": bool(self.opts.get(OPTION)),
+                                  "fresco_bonus": dict(self.data.fresco_bonus) if self.opts.get(OPTION) else {},
                                   "blends": {o: "+".join(PAINTS[i] for i in ab) for o, ab in self.data.blends.items()}}
