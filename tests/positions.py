@@ -201,3 +201,119 @@ def legal(g: affresco.Game, seat: int) -> set[str]:
 
 def tiles_on_board(g: affresco.Game) -> int:
     return sum(t is not None for row in data(g)["fresco"] for t in row)
+
+
+# --------------------------------------------------------------------------- modules
+# Helpers for the module tests (test_modules_*.py).  ``module_position`` is ``position`` plus
+# ``modules``, ``options`` and ``modules_state``: every module in play gets a neutral default
+# state (no portrait on display, request stacks as in the edition, no scroll held, the
+# edition's favour tokens), which a test overrides module by module.
+MODULES = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour")
+
+_REFERENCE_MODULE_STATE: dict[int, dict] = {}
+
+
+def reference_modules_state(players: int = 3) -> dict:
+    """The modules_state of a fresh reference-edition game with every module (a copy)."""
+    if players not in _REFERENCE_MODULE_STATE:
+        g = affresco.new_game(players=players, modules=MODULES, seed=0)
+        _REFERENCE_MODULE_STATE[players] = json.loads(g.to_json())["modules_state"]
+    return json.loads(json.dumps(_REFERENCE_MODULE_STATE[players]))
+
+
+def portrait_ids() -> list[str]:
+    """Every portrait card id of the edition."""
+    p = reference_modules_state(3)["portraits"]
+    return sorted(p["deck"] + p["display"])
+
+
+def figures_of(players: int) -> int:
+    return players + (1 if players == 2 else 0)
+
+
+def portraits_state(players: int = 3, *, display=(), deck=None, owned=None, taken=None, sexton=None) -> dict:
+    """Portraits: ``display`` cards on display; ``deck`` (default: every other card not
+    owned); ``owned``: {seat: [card, ...]} permanent cards."""
+    owned = {int(k): list(v) for k, v in (owned or {}).items()}
+    used = set(display) | {c for v in owned.values() for c in v}
+    if deck is None:
+        deck = [c for c in portrait_ids() if c not in used]
+    return {"deck": list(deck), "display": list(display),
+            "owned": [owned.get(i, []) for i in range(players)],
+            "taken": list(taken or [0] * figures_of(players)),
+            "sexton": list(sexton or [0] * players)}
+
+
+def requests_state(players: int = 3, *, stacks: dict | None = None, fulfilled: dict | None = None,
+                   last=None) -> dict:
+    """Requests: ``stacks`` {type: values bottom..top} (default the edition's stacks);
+    ``fulfilled`` {figure: [[type, vp, [tiles]], ...]}."""
+    base = reference_modules_state(3)["requests"]
+    fulfilled = {int(k): v for k, v in (fulfilled or {}).items()}
+    return {"stacks": dict(stacks if stacks is not None else base["stacks"]),
+            "fulfilled": [fulfilled.get(f, []) for f in range(figures_of(players))],
+            "last": list(last or [0] * figures_of(players))}
+
+
+def scrolls_state(players: int = 3, held: dict | None = None) -> list:
+    """Scrolls: ``held`` {seat: (row 1..5 or None, column 'A'..'E' or None)}; others hold none."""
+    held = held or {}
+    return [{"row": held.get(i, (None, None))[0], "column": held.get(i, (None, None))[1]}
+            for i in range(players)]
+
+
+def favour_state(tokens: Iterable[str] | None = None) -> list:
+    """Bishop's favour: the tokens not yet drawn, e.g. ['vp:1'] * 3 (default: the edition's)."""
+    if tokens is None:
+        return reference_modules_state(3)["bishops_favour"]
+    return list(tokens)
+
+
+def default_module_state(players: int, name: str):
+    if name == "portraits":
+        return portraits_state(players)
+    if name == "requests":
+        return requests_state(players)
+    if name == "scrolls":
+        return scrolls_state(players)
+    if name == "bishops_favour":
+        return favour_state()
+    return None
+
+
+def module_position(players: int = 3, *, modules: Iterable[str] = (), modules_state: dict | None = None,
+                    options: dict | None = None, asks: list | None = None, **kw) -> dict:
+    """``position(...)`` with modules: ``modules_state`` overrides the default state of each
+    named module (see the ``*_state`` helpers); ``options`` the rule options."""
+    pos = position(players, **kw)
+    modules = list(modules)
+    pos["modules"] = modules
+    pos["options"] = dict(options or {})
+    ms = {m: default_module_state(players, m) for m in modules}
+    ms.update(modules_state or {})
+    pos["modules_state"] = ms
+    if asks is not None:
+        pos["asks"] = asks
+    return pos
+
+
+def module_game(players: int = 3, **kw) -> affresco.Game:
+    return load(module_position(players, **kw))
+
+
+def edit_state(g: affresco.Game, edit) -> affresco.Game:
+    """to_json -> ``edit(dict)`` (in place) -> from_json: a changed copy of ``g``."""
+    d = data(g)
+    edit(d)
+    return load(d)
+
+
+def mods(g: affresco.Game, name: str):
+    """The saved modules_state of module ``name``."""
+    return data(g)["modules_state"][name]
+
+
+def answer_tracks(g: affresco.Game, choice: str = "ahead") -> None:
+    """Answer any pending VP-track choice ('track ahead' by default)."""
+    while data(g)["pending_track"] is not None:
+        act(g, "track " + choice)

@@ -69,7 +69,7 @@ def fresco_table(view: Mapping[str, Any]) -> Table:
             if tile is None:
                 cell.append("restored", style="dim")
             else:
-                vp, paints = tile.split(":")
+                vp, paints = tile.split("/")[0].split(":")
                 cell.append(f"{vp}VP ", style="bold")
                 cell.append_text(paints_text(paints))
             marks = []

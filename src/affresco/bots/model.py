@@ -167,7 +167,7 @@ class Model:
         for r, row in enumerate(view["fresco"]):
             for c, t in enumerate(row):
                 if t is not None:
-                    vp, need = t.split(":")
+                    vp, need = t.split("/")[0].split(":")
                     self.tiles.append(Tile.make(r * SIZE + c, int(vp), vec(need)))
         self.bishop = SEGMENT[view["bishop"]]
         self.final = bool(view.get("final_round"))

@@ -86,9 +86,20 @@ def parse(text: str) -> Action:
         args = [_sorted_paints("".join(args))]
     elif kind == "buy" and len(args) >= 2:
         args = [args[0], *sorted((_sorted_paints(a) for a in args[1:]), key=lambda t: (-len(t), [PAINTS.index(c) if c in PAINTS else 99 for c in t]))]
+    elif kind == "request" and len(args) >= 2:
+        args = [args[0], *sorted(args[1:], key=tile_text_key)]
     elif kind == "getup" and len(args) == 1 and _DIGITS.match(args[0]):
         args = [f"{int(args[0])}:00"]
     return Action(kind, tuple(args))
+
+
+def tile_text_key(text: str):
+    """Order of fresco tiles written 'VP:PAINTS[/SPLASHES]' in notation: by VP, paints, splashes."""
+    vp, _, rest = text.partition(":")
+    paints, slash, splashes = rest.partition("/")
+    if not slash:
+        splashes = "".join(c for c in "OGP" if c in paints)
+    return (int(vp) if vp.isdigit() else 0, paints, splashes)
 
 
 def buy_action(booth: str, tiles: list[str]) -> Action:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import track
-from ..actions import Action
+from ..actions import Action, tile_text_key
 from ..hooks import Module, ask, register
 from ..paints import BASIC, INDEX as PAINT, PAINTS, plus
 from ..view import tile_text
@@ -80,7 +80,7 @@ class Requests(Module):
 
     def options_for(self, s, fig: int) -> list[Action]:
         out = []
-        owned = sorted(s.tiles[fig], key=lambda t: (t.vp, t.paints, t.splashes))
+        owned = sorted(s.tiles[fig], key=lambda t: tile_text_key(tile_text(t)))
         for t, values in self.st(s).stacks:
             if not values:
                 continue
@@ -170,7 +170,7 @@ class Requests(Module):
         if data is None:
             raise StateError("saved state: modules_state.requests: missing")
         try:
-            stacks = tuple((t, tuple(v)) for t, v in data["stacks"].items())
+            stacks = tuple((t, tuple(sorted(v))) for t, v in data["stacks"].items())  # top = highest
             done = tuple(tuple((t, vp, tuple(parse_tile(x, "requests", _Reader(data)) for x in tiles))
                                for t, vp, tiles in d) for d in data["fulfilled"])
             last = tuple(data.get("last", [0] * s.figures))

@@ -54,10 +54,12 @@ class Scrolls(Module):
         s.mods[self.name] = tuple(zip(rows, cols))
 
     def after_restore(self, s, fig: int, segment: int, tile, bishop_on: bool) -> None:
+        """Ask whenever the bishop is on the restored segment and the player still holds a
+        scroll (both public), matching or not: asking only on a match would tell the others
+        which lines the secret scrolls name (R22)."""
         if fig >= s.n or not bishop_on:
             return
-        row, col = s.mods[self.name][fig]
-        if row == segment // SIZE or col == segment % SIZE:
+        if any(x >= 0 for x in s.mods[self.name][fig]):
             ask(s, fig, self.name, segment)
 
     def restored(self, s, cells) -> int:

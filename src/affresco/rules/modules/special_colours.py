@@ -96,15 +96,18 @@ class SpecialColours(Module):
             return
         choices = [(c, "K", "N") if c in "OGP" else (c,) for c in tile.paints]
         have = s.paints[fig]
+        known = {canonical(p) for p in payments} | {canonical(tile.paints)}
         for combo in product(*choices):
             text = canonical("".join(combo))
-            if text not in payments and text != tile.paints and covers(have, paint_vector(text)):
+            if text not in known and covers(have, paint_vector(text)):
+                known.add(text)
                 payments.append(text)
 
     def restoration_vp(self, s, fig: int, tile, paid: str, vp: int) -> int:
-        if paid == tile.paints:
-            return vp
-        return vp + sum(self.data.fresco_bonus.get(c, 0) for c in paid)
+        """Option: +3 per pink and +5 per brown paid in place of an O, G or P shown (a K or N
+        the tile itself shows earns nothing extra)."""
+        return vp + sum(bonus * max(0, paid.count(c) - tile.paints.count(c))
+                        for c, bonus in self.data.fresco_bonus.items())
 
     def apply_action(self, s, fig: int, action: Action) -> bool:
         if action.kind == "blend" and action.args[0] in self.data.blends:
