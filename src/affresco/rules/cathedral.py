@@ -29,8 +29,8 @@ def bishop_bonus(s: State, segment: int, fig: int) -> int:
         bonus = c["bishop_adjacent"]
     else:
         return 0
-    for m in s.hooks:
-        bonus = m.bishop_bonus(s, fig, bonus)
+    for hook in s.hooks.bishop_bonus:
+        bonus = hook(s, fig, bonus)
     return bonus
 
 
@@ -45,8 +45,8 @@ def restore_actions(s: State, fig: int) -> list[Action]:
         if tile is None:
             continue
         payments = [tile.paints] if covers(have, tile.vector) else []
-        for m in s.hooks:
-            m.payments(s, fig, tile, payments)
+        for hook in s.hooks.payments:
+            hook(s, fig, tile, payments)
         for paid in payments:
             using = () if paid == tile.paints else ("using", paid)
             out.append(Action("restore", (NAMES[i], *using)))
@@ -60,8 +60,8 @@ def altar_values(s: State) -> tuple[dict[str, int], dict[str, int]]:
     a = s.comp.rules["altar"]
     basic = {c: a["basic_substitute_bonus"] for c in "OGP"}
     blend: dict[str, int] = {}
-    for m in s.hooks:
-        m.altar_values(s, basic, blend)
+    for hook in s.hooks.altar_values:
+        hook(s, basic, blend)
     return basic, blend
 
 
@@ -115,8 +115,8 @@ def restore(s: State, fig: int, segment: int, vp: int) -> None:
     s.tiles[fig] = s.tiles[fig] + (tile,)
     s.bishop = segment
     track.gain(s, fig, vp, f"restores {NAMES[segment]}")
-    for m in s.hooks:
-        m.after_restore(s, fig, segment, tile, bishop_on)
+    for hook in s.hooks.after_restore:
+        hook(s, fig, segment, tile, bishop_on)
     if s.tiles_on_board() == 0:
         s.final = True  # R11: the fresco is complete, this round is the last
 
@@ -139,7 +139,7 @@ def apply(s: State, fig: int, action: Action) -> None:
         paid = extra.get("using", tile.paints)
         s.paints[fig] = minus(s.paints[fig], paint_vector(paid))
         vp = tile.vp + bishop_bonus(s, segment, fig)
-        for m in s.hooks:
-            vp = m.restoration_vp(s, fig, tile, paid, vp)
+        for hook in s.hooks.restoration_vp:
+            vp = hook(s, fig, tile, paid, vp)
         restore(s, fig, segment, vp)
     s.left -= 1

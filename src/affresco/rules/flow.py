@@ -54,8 +54,8 @@ def _legal_for_figure(s: State) -> list[Action]:
         return hostel.legal(s, s.actor)
     loc, column = location(s, s.actor)
     actions = loc.legal(s, s.actor)
-    for m in s.hooks:
-        m.visit_actions(s, s.actor, column, actions)
+    for hook in s.hooks.visit_actions:
+        hook(s, s.actor, column, actions)
     return actions
 
 
@@ -93,7 +93,7 @@ def apply(s: State, seat: int, action: Action) -> None:
         s.left = 0
     else:
         loc, _ = location(s, s.actor)
-        if not any(m.apply_action(s, s.actor, action) for m in s.hooks):
+        if not any(hook(s, s.actor, action) for hook in s.hooks.apply_action):
             loc.apply(s, s.actor, action)
     advance(s)
 

@@ -14,7 +14,7 @@ from ..errors import ConfigError, FrescoError, IllegalAction, StateError
 from . import explain, flow, serialize
 from .actions import Action, parse
 from .components import Components, load_components, reference
-from .hooks import MODULES, ordered
+from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
 from .state import OVER, State, cons_to_list, vp_of
 from .view import view as _view
@@ -41,7 +41,7 @@ def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Compone
             raise ConfigError(f"rule option {key!r} is on or off (true/false), not {value!r}")
     for name in ordered(modules):
         hooks.append(MODULES[name](dict(options), module_data(name, comp)))
-    return tuple(hooks)
+    return HookTable(hooks)
 
 
 def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed: int | str | None = None,

@@ -105,6 +105,26 @@ class Module:
         state.mods[self.name] = data
 
 
+HOOK_POINTS = ("setup", "after_getup", "leonardo_plan", "visit_actions", "apply_action", "bishop_bonus",
+               "altar_values", "theater_steps", "payments", "restoration_vp", "after_restore",
+               "round_preparation", "income", "is_final_round", "final_scoring", "view")
+
+
+class HookTable(tuple):
+    """The modules of a game (iterating gives them in order), with one attribute per hook
+    point listing only the bound hooks that a module actually overrides: the base game
+    calls ``for hook in state.hooks.payments: hook(...)`` and pays nothing for modules that
+    leave a point alone."""
+
+    def __new__(cls, modules=()):
+        table = super().__new__(cls, modules)
+        for point in HOOK_POINTS:
+            base = getattr(Module, point)
+            setattr(table, point, tuple(getattr(m, point) for m in modules
+                                        if getattr(type(m), point) is not base))
+        return table
+
+
 def ask(state, fig: int, module: str, payload: Any = None) -> None:
     """Queue a decision of ``fig`` that a module needs (answered before play goes on)."""
     state.asks = state.asks + ((fig, module, payload),)

@@ -30,8 +30,8 @@ def apply(s: State, fig: int, action: Action) -> None:
         zone = s.comp.mood_spaces[s.mood[fig]]
         s.neutral[fig] = zone == 1
         s.aside[fig] = zone == -1
-    for m in s.hooks:
-        m.after_getup(s, fig)
+    for hook in s.hooks.after_getup:
+        hook(s, fig)
 
 
 def change_mood(s: State, seat: int, steps: int) -> None:

@@ -49,8 +49,8 @@ def leonardo_plan(s: State) -> tuple[int, ...]:
     plan[0] = 1
     if not s.side2:
         plan[1] = 1
-    for m in s.hooks:
-        m.leonardo_plan(s, plan)
+    for hook in s.hooks.leonardo_plan:
+        hook(s, plan)
     return tuple(plan)
 
 

@@ -19,7 +19,7 @@ def income(s: State) -> None:
     """R10: 1 Thaler per face-down fresco tile, plus module income.  Leonardo has none."""
     per = s.comp.rules["income"]["thalers_per_tile"]
     for seat in range(s.n):
-        gained = per * len(s.tiles[seat]) + sum(m.income(s, seat) for m in s.hooks)
+        gained = per * len(s.tiles[seat]) + sum(hook(s, seat) for hook in s.hooks.income)
         if gained:
             s.thalers[seat] += gained
             s.log_event(f"{s.names[seat]} receives {gained} Thalers income")
@@ -46,8 +46,8 @@ def end_round(s: State) -> None:
     rng = chance(s)
     market.fill(s, rng)
     income(s)
-    for m in s.hooks:
-        m.round_preparation(s, rng)
+    for hook in s.hooks.round_preparation:
+        hook(s, rng)
     s.getup = [-1] * s.figures
     rotate_start_spaces(s)
     s.round += 1
@@ -60,7 +60,7 @@ def end_round(s: State) -> None:
 def start_round(s: State) -> None:
     """R11: the final round is checked at the start of a round."""
     if (s.tiles_on_board() <= s.comp.rules["end"]["final_round_tiles_left"]
-            or any(m.is_final_round(s) for m in s.hooks)):
+            or any(hook(s) for hook in s.hooks.is_final_round)):
         s.final = s.side2 = True
     s.phase = GETUP
     s.actor = -1

@@ -11,7 +11,7 @@ def final_scoring(s: State) -> None:
     for fig in s.order:
         if fig >= s.n:
             continue  # Leonardo has no money (R13)
-        for m in s.hooks:
-            m.final_scoring(s, fig)
+        for hook in s.hooks.final_scoring:
+            hook(s, fig)
         track.gain(s, fig, s.thalers[fig] // per, "final scoring: Thalers", final=True)
     track.resolve(s)

@@ -19,8 +19,8 @@ def legal(s: State, fig: int) -> list[Action]:
 
 def steps(s: State, fig: int) -> int:
     per = s.comp.rules["theater"]["mood_per_apprentice"]
-    for m in s.hooks:
-        per = m.theater_steps(s, fig, per)
+    for hook in s.hooks.theater_steps:
+        per = hook(s, fig, per)
     return per * s.left
 
 

@@ -90,6 +90,6 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "log": [text for (_, who, text) in cons_to_list(s.log) if who is None or who == seat],
         "is_over": s.phase == "over",
     }
-    for m in s.hooks:
-        m.view(s, seat, out)
+    for hook in s.hooks.view:
+        hook(s, seat, out)
     return out
