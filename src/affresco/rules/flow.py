@@ -67,8 +67,8 @@ def legal(s: State, seat: int) -> list[Action]:
     return list(legal_for_figure(s))
 
 
-def is_legal(s: State, seat: int, action: Action) -> bool:
-    if seat not in to_act(s):
+def is_legal(s: State, seat: int, action: Action, acting: tuple[int, ...] | None = None) -> bool:
+    if seat not in (to_act(s) if acting is None else acting):
         return False
     if s.phase == PLAN and s.pending is None and not s.asks:
         return planning.is_legal(s, seat, action)

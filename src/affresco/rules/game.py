@@ -125,7 +125,7 @@ class Game:
         if seat not in acting:
             raise IllegalAction(f"seat {seat} ({s.names[seat]}) is not to act now; to act: "
                                 + ", ".join(f"{f} ({s.names[f]})" for f in acting))
-        if not flow.is_legal(s, seat, action):
+        if not flow.is_legal(s, seat, action, acting):
             raise IllegalAction(explain.why(s, seat, action, flow.legal(s, seat)))
         flow.apply(s, seat, action)
 
@@ -185,9 +185,10 @@ class Game:
         return self.clone()
 
     # --- saving, records -------------------------------------------------------------
-    def to_json(self) -> str:
-        """The full state (docs/state-format.md), including hidden information."""
-        return serialize.dumps(self._s)
+    def to_json(self, pretty: bool = True) -> str:
+        """The full state (docs/state-format.md), including hidden information; indented for
+        people, or compact with ``pretty=False``."""
+        return serialize.dumps(self._s, pretty)
 
     @classmethod
     def from_json(cls, text: str) -> "Game":

@@ -20,6 +20,11 @@ from .state import GETUP, OVER, PLAN, START_OFFSET, VISITS, State, cons_to_list,
 from .view import tile_text, track_label
 
 FORMAT = "affresco-state/1"
+_NUMBER = re.compile(r"^[0-9]{1,3}$")
+
+
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def to_dict(s: State) -> dict[str, Any]:
@@ -67,8 +72,11 @@ def to_dict(s: State) -> dict[str, Any]:
 _FLAT_LIST = re.compile(r"\[\s+([^\[\]{}]*?)\s+\]")
 
 
-def dumps(s: State) -> str:
-    """Indented JSON with short lists (fresco rows, booths, plans...) kept on one line."""
+def dumps(s: State, pretty: bool = True) -> str:
+    """Indented JSON with short lists (fresco rows, booths, plans...) kept on one line, or
+    compact JSON (``pretty=False``, several times faster)."""
+    if not pretty:
+        return json.dumps(to_dict(s), ensure_ascii=False, separators=(",", ":"))
     text = json.dumps(to_dict(s), indent=1, ensure_ascii=False)
     return _FLAT_LIST.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",\n")) + "]", text)
 
@@ -99,7 +107,7 @@ def parse_tile(text: Any, where: str, r: _Reader) -> FrescoTile | None:
         raise r.fail(where, f"{text!r}: a fresco tile is written 'VP:PAINTS', e.g. '7:OG'")
     vp, _, paints = text.partition(":")
     paints, _, splashes = paints.partition("/")
-    if not vp.isdigit() or not paints or any(c not in PAINTS for c in paints + splashes):
+    if not _NUMBER.match(vp) or not paints or any(c not in PAINTS for c in paints + splashes):
         raise r.fail(where, f"{text!r}: a fresco tile is written 'VP:PAINTS', e.g. '7:OG'")
     if not splashes and "/" not in text:
         splashes = "".join(c for c in BLENDED if c in paints)
@@ -230,7 +238,9 @@ def from_dict(data: Any, hooks_for) -> State:
     for f, plan in enumerate(s.plan):
         if plan is None:
             continue
-        if len(plan) != ncol or any(not isinstance(c, int) or not 0 <= c <= sheet["spaces_per_column"] for c in plan):
+        if s.phase == GETUP:
+            raise r.fail(f"figures[{f}].plan", "plans are committed in phase 2, not while choosing get-up times")
+        if len(plan) != ncol or any(not _whole(c) or not 0 <= c <= sheet["spaces_per_column"] for c in plan):
             raise r.fail(f"figures[{f}].plan", f"{list(plan)!r}: {ncol} counts of 0..{sheet['spaces_per_column']}")
         if f < n and sum(plan) > comp.apprentices + s.neutral[f] - s.aside[f]:
             raise r.fail(f"figures[{f}].plan", f"{list(plan)!r} uses more apprentices than the player has")
@@ -239,7 +249,9 @@ def from_dict(data: Any, hooks_for) -> State:
     leo = data.get("leonardo")
     s.leo_pos, s.leo_ctrl = -1, -1
     if n == 2:
-        leo = leo or {}
+        leo = {} if leo is None else leo
+        if not isinstance(leo, dict):
+            raise r.fail("leonardo", f"{leo!r}: an object {{'painter': 'C3', 'controller': 0}}")
         painter = leo.get("painter", NAMES[CELLS // 2])
         if painter is not None and (not isinstance(painter, str) or painter.upper() not in SEGMENT):
             raise r.fail("leonardo.painter", f"{painter!r} is not a segment")
@@ -264,16 +276,35 @@ def from_dict(data: Any, hooks_for) -> State:
     if not -1 <= s.actor < figs:
         raise r.fail("turn.actor", f"{s.actor} is not a figure")
     if s.phase == VISITS:
-        if any(p is None for p in s.plan[:n]):
-            raise r.fail("figures", "every player needs a plan once the visits have begun")
+        for f, p in enumerate(s.plan):
+            if p is None:
+                raise r.fail(f"figures[{f}].plan", "every figure (Leonardo too) needs a plan once the visits have begun")
         if not 0 <= s.loc < ncol:
             raise r.fail("turn.location", f"{s.loc}: a column 0..{ncol - 1}")
         if s.actor >= 0 and (s.order[s.visit] != s.actor if 0 <= s.visit < len(s.order) else True):
             raise r.fail("turn.visit", "the visitor does not match turn.order[turn.visit]")
     pending = data.get("pending_track")
-    s.pending = None if pending is None else (pending["figure"], pending["behind"], pending["ahead"])
-    s.moves = tuple(tuple(m) for m in data.get("queued_moves", []))
-    s.asks = tuple(tuple(a) for a in r.get(data, "asks", "", list, []))
+    if pending is not None:
+        if not isinstance(pending, dict) or not all(_whole(pending.get(k)) for k in ("figure", "behind", "ahead")):
+            raise r.fail("pending_track", f"{pending!r}: null or {{'figure': f, 'behind': space, 'ahead': space}}")
+        pf, pb, pa = pending["figure"], pending["behind"], pending["ahead"]
+        if not 0 <= pf < figs or not 1 <= pb < pa or pb in s.pos or pa in s.pos:
+            raise r.fail("pending_track", f"{pending!r}: a figure and two free spaces, behind < ahead")
+        s.pending = (pf, pb, pa)
+    else:
+        s.pending = None
+    moves = r.get(data, "queued_moves", "", list, [])
+    for i, m in enumerate(moves):
+        if not (isinstance(m, list) and len(m) == 3 and _whole(m[0]) and 0 <= m[0] < figs and _whole(m[1])
+                and m[1] > 0 and isinstance(m[2], bool)):
+            raise r.fail(f"queued_moves[{i}]", f"{m!r}: [figure, vp > 0, final]")
+    s.moves = tuple(tuple(m) for m in moves)
+    asks = r.get(data, "asks", "", list, [])
+    names = [m.name for m in hooks]
+    for i, a in enumerate(asks):
+        if not (isinstance(a, list) and len(a) == 3 and _whole(a[0]) and 0 <= a[0] < figs and a[1] in names):
+            raise r.fail(f"asks[{i}]", f"{a!r}: [figure, module in play, payload]")
+    s.asks = tuple(tuple(a) for a in asks)
     s.mods = {}
     mstate = r.get(data, "modules_state", "", dict, {})
     for m in hooks:
