@@ -13,7 +13,7 @@ from itertools import combinations_with_replacement
 from . import track
 from .actions import PASS, Action
 from .board import INDEX, NAMES, NEIGHBOURS8
-from .paints import BASIC, INDEX as PAINT_INDEX, PAINTS, covers, minus, paint_text, paint_vector
+from .paints import BASIC, INDEX as PAINT_INDEX, PAINTS, covers, minus, paint_vector
 from .state import State
 
 

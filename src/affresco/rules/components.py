@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import ComponentError
-from .paints import BASIC, BLENDED, PAINTS, canonical, paint_vector
+from .paints import BLENDED, PAINTS, canonical, paint_vector
 
 __all__ = ["Components", "FrescoTile", "HostelSpace", "MarketTile", "load_components", "reference"]
 

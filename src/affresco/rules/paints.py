@@ -39,3 +39,10 @@ def minus(a, b) -> tuple[int, ...]:
 
 def plus(a, b) -> tuple[int, ...]:
     return tuple(map(add, a, b))
+
+
+def add_one(vector, paint: str) -> tuple[int, ...]:
+    """``vector`` with one more piece of ``paint`` (a letter)."""
+    v = list(vector)
+    v[INDEX[paint]] += 1
+    return tuple(v)

@@ -14,9 +14,9 @@ from ..errors import ComponentError, FrescoError, StateError
 from . import flow
 from .board import CELLS, INDEX as SEGMENT, NAMES, SIZE
 from .components import Components, FrescoTile, build, reference
-from .market import BOOTHS, tile_key
+from .market import tile_key
 from .paints import BLENDED, PAINTS, canonical, paint_text, paint_vector
-from .state import GETUP, OVER, PLAN, START_OFFSET, VISITS, State, cons_to_list, list_to_cons, start_pos
+from .state import GETUP, OVER, PLAN, VISITS, State, cons_to_list, list_to_cons, start_pos
 from .view import tile_text, track_label
 
 FORMAT = "affresco-state/1"

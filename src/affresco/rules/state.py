@@ -6,8 +6,6 @@ clone copies only the outer lists.  The action history is a shared cons list.
 """
 from __future__ import annotations
 
-from .components import Components
-
 # phases
 GETUP = "getup"      # phase 1: choosing get-up time
 PLAN = "plan"        # phase 2: secret simultaneous planning

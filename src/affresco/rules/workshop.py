@@ -6,7 +6,7 @@ the player's at once and may be used by the next blend.
 from __future__ import annotations
 
 from .actions import PASS, Action
-from .paints import INDEX, NONE
+from .paints import INDEX
 from .state import State
 
 
@@ -23,9 +23,9 @@ def legal(s: State, fig: int) -> list[Action]:
     return out
 
 
-def apply(s: State, fig: int, action: Action) -> None:
-    output = action.args[0]
-    a, b = s.comp.blends[output]
+def blend(s: State, fig: int, output: str, inputs: tuple[int, int]) -> None:
+    """One blend: the two input paints become ``output`` (also used by modules' blends)."""
+    a, b = inputs
     p = list(s.paints[fig])
     p[a] -= 1
     p[b] -= 1
@@ -33,3 +33,7 @@ def apply(s: State, fig: int, action: Action) -> None:
     s.paints[fig] = tuple(p)
     s.log_event(f"{s.names[fig]} blends {output}")
     s.left -= 1
+
+
+def apply(s: State, fig: int, action: Action) -> None:
+    blend(s, fig, action.args[0], s.comp.blends[action.args[0]])

@@ -17,7 +17,7 @@ from ...errors import ComponentError, StateError
 from .. import track
 from ..hooks import Module, register
 from ..hostel import change_mood
-from ..paints import INDEX as PAINT, PAINTS, plus
+from ..paints import PAINTS, add_one
 from ..preparation import chance
 from ..components import check_provenance as provenance_ok
 
@@ -67,7 +67,7 @@ class BishopsFavour(Module):
         s.mods[self.name] = tuple(pool)
         effect, _, value = token.partition(":")
         if not bishop_on or (fig >= s.n and effect != "vp"):
-            s.log_event(f"the favour token of the restored tile is discarded")
+            s.log_event("the favour token of the restored tile is discarded")
             return
         s.log_event(f"{s.names[fig]} takes the bishop's favour: {effect} {value}")
         if effect == "thalers":
@@ -77,9 +77,7 @@ class BishopsFavour(Module):
         elif effect == "mood":
             change_mood(s, fig, int(value))
         else:
-            v = [0] * len(PAINTS)
-            v[PAINT[value]] = 1
-            s.paints[fig] = plus(s.paints[fig], v)
+            s.paints[fig] = add_one(s.paints[fig], value)
 
     def view(self, s, seat, out) -> None:
         out["bishops_favour"] = {"tokens_left": len(s.mods[self.name])}

@@ -19,7 +19,7 @@ from ..actions import Action
 from ..board import INDEX as SEGMENT, NAMES
 from ..hooks import Module, register
 from ..hostel import change_mood
-from ..paints import BASIC, INDEX as PAINT, PAINTS, plus
+from ..paints import BASIC, PAINTS, add_one
 from ..components import check_provenance as provenance_ok
 
 EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints",
@@ -191,9 +191,7 @@ class Portraits(Module):
             s.thalers[fig] += thalers
             gained = [c for c in ((eff.get("paint") or "") + (choice if "basic_paints" in eff else ""))]
             for c in gained:
-                v = [0] * len(PAINTS)
-                v[PAINT[c]] = 1
-                s.paints[fig] = plus(s.paints[fig], v)
+                s.paints[fig] = add_one(s.paints[fig], c)
             if "mood" in eff:
                 change_mood(s, fig, eff["mood"])
             if eff.get("mood_top"):

@@ -17,7 +17,7 @@ from ...errors import ComponentError, StateError
 from .. import track
 from ..actions import Action, tile_text_key
 from ..hooks import Module, ask, register
-from ..paints import BASIC, INDEX as PAINT, PAINTS, plus
+from ..paints import BASIC, add_one
 from ..view import tile_text
 from ..components import check_provenance as provenance_ok
 
@@ -33,12 +33,6 @@ class RState(NamedTuple):
     stacks: tuple[tuple[str, tuple[int, ...]], ...]          # type -> values left, top last
     done: tuple[tuple[tuple[str, int, tuple], ...], ...]     # per figure: (type, vp, tiles)
     last: tuple[int, ...]                                   # round of each figure's last request
-
-
-def _add(paints, c):
-    v = [0] * len(PAINTS)
-    v[PAINT[c]] = 1
-    return plus(paints, v)
 
 
 @register
@@ -140,7 +134,7 @@ class Requests(Module):
             for t, _, _ in self.st(s).done[seat]:
                 colour = self.data.paint[t]
                 if colour:
-                    s.paints[seat] = _add(s.paints[seat], colour)
+                    s.paints[seat] = add_one(s.paints[seat], colour)
                 else:
                     ask(s, seat, self.name, "general")
 
@@ -148,7 +142,7 @@ class Requests(Module):
         return [Action("income", (c,)) for c in BASIC]
 
     def answer(self, s, a, action) -> None:
-        s.paints[a[0]] = _add(s.paints[a[0]], action.args[0])
+        s.paints[a[0]] = add_one(s.paints[a[0]], action.args[0])
         s.log_event(f"{s.names[a[0]]} takes a basic paint for the general request", None)
 
     def view(self, s, seat, out) -> None:

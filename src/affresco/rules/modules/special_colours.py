@@ -14,6 +14,7 @@ from itertools import product
 from typing import NamedTuple
 
 from ...errors import ComponentError
+from .. import workshop
 from ..actions import Action
 from ..board import CENTRE
 from ..components import FrescoTile
@@ -111,14 +112,7 @@ class SpecialColours(Module):
 
     def apply_action(self, s, fig: int, action: Action) -> bool:
         if action.kind == "blend" and action.args[0] in self.data.blends:
-            a, b = self.data.blends[action.args[0]]
-            p = list(s.paints[fig])
-            p[a] -= 1
-            p[b] -= 1
-            p[PAINT[action.args[0]]] += 1
-            s.paints[fig] = tuple(p)
-            s.log_event(f"{s.names[fig]} blends {action.args[0]}")
-            s.left -= 1
+            workshop.blend(s, fig, action.args[0], self.data.blends[action.args[0]])
             return True
         return False
 
