@@ -335,6 +335,8 @@ def play(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the game (random if omitted)."),
     modules: str = typer.Option("", "--modules", "-m",
                                 help="Expansion modules, comma-separated (e.g. portraits,requests); ignored with --load."),
+    option: list[str] = typer.Option([], "--option", "-o",
+                                     help="A rule option to switch on (repeatable), e.g. special_colours_on_fresco."),
     load: Optional[Path] = typer.Option(None, "--load", "-l", help="Resume a saved game (or a game record)."),
     record: Optional[Path] = typer.Option(None, "--record", help="Write the game record here when the game ends."),
 ) -> None:
@@ -343,7 +345,8 @@ def play(
     kinds = _bot_list(bots)
     try:
         chosen = tuple(m.strip() for m in modules.split(",") if m.strip())
-        game = load_game(load) if load is not None else new_game(players=players, modules=chosen, seed=seed)
+        game = load_game(load) if load is not None else new_game(
+            players=players, modules=chosen, seed=seed, options={o: True for o in option})
     except FrescoError as e:
         console.print(f"[red]{e}[/]")
         raise typer.Exit(1)
