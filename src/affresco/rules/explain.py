@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .actions import KINDS, Action
-from .board import INDEX as SEGMENT, NEIGHBOURS8
+from .board import INDEX as SEGMENT, NAMES, NEIGHBOURS8
 from .market import BOOTHS, price
 from .paints import covers, paint_text, paint_vector, PAINTS
 from .state import GETUP, PLAN, State
@@ -65,11 +65,16 @@ def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
             return f"{a.args[0]} is already restored"
         if s.actor < s.n and not covers(s.paints[seat], tile.vector):
             return f"{a.args[0]} needs {tile.paints}; you have {paint_text(s.paints[seat]) or 'no paint'}"
-        if len(a.args) == 3:
-            to = SEGMENT.get(a.args[2])
+        extra = dict(zip(a.args[1::2], a.args[2::2]))
+        if "bishop" in extra:
+            to = SEGMENT.get(extra["bishop"])
             if to is None or to not in NEIGHBOURS8[s.bishop]:
-                return f"the bishop (on {a.args[2] if to is None else a.args[2]}) moves one step from its square"
+                return f"the bishop moves one step from {NAMES[s.bishop]}, not to {extra['bishop']}"
             return "moving the bishop costs 1 Thaler"
+        if "sexton" in extra:
+            return "the Sexton's move needs the Sexton, 1 Thaler and not yet used this round"
+        if "using" in extra:
+            return f"{extra['using']} is not a way to pay for {a.args[0]} ({tile.paints}) with your paints"
     if a.kind == "altar" and a.args:
         text = a.args[0]
         if len(text) != 3 or any(c not in PAINTS for c in text):
