@@ -97,3 +97,17 @@ def test_m11_the_sexton_once_a_round_over_both_final_cathedral_visits():
     assert g.view(0)["column"] == 4
     assert not any("sexton" in a for a in legal(g, 0))
     assert "restore E1" in legal(g, 0)
+
+
+def test_refusals_name_the_reason_for_bishop_and_payment_variants():
+    """Illegal actions are refused with a clear reason (rulebook 'Moving the bishop')."""
+    g = game(3, seats=[dict(paints="YY", thalers=3), {}, {}], fresco={"A1": "3:YY"}, bishop="C3")
+    plan_all(g, "0-1-0-0-0", NOTHING, NOTHING)
+    before = g.to_json()
+    with pytest.raises(affresco.IllegalAction, match="one step from C3, not to A1"):
+        g.apply(0, "restore A1 bishop A1")
+    with pytest.raises(affresco.IllegalAction, match="Sexton"):
+        g.apply(0, "restore A1 sexton A1")
+    with pytest.raises(affresco.IllegalAction, match="not a way to pay"):
+        g.apply(0, "restore A1 using NN")
+    assert g.to_json() == before
