@@ -500,5 +500,100 @@ def replay(
         raise typer.Exit(1)
 
 
+# ---------------------------------------------------------------------------- tournament, report
+@app.command()
+def tournament(
+    players: int = typer.Option(4, "--players", "-p", min=2, max=4, help="Number of players (2-4)."),
+    bots: str = typer.Option("greedy", "--bots", "-b",
+                             help=f"One bot per seat, comma-separated (seats rotate every game), or one bot for "
+                                  f"every seat: {', '.join(sorted(BOTS))}."),
+    games: int = typer.Option(100, "--games", "-n", min=1, help="Number of games."),
+    modules: str = typer.Option("", "--modules", "-m", help="Expansion modules, comma-separated."),
+    option: list[str] = typer.Option([], "--option", "-o", help="A rule option to switch on (repeatable)."),
+    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Local processes to play on."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the tournament (game k is a function of it and k)."),
+    out: Path = typer.Option(Path("results.csv"), "--out",
+                             help="Results CSV; the game records go beside it as .jsonl."),
+) -> None:
+    """Play many bot games with rotated seats and write the results (CSV + game records)."""
+    import time
+
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    from .sim import run_tournament, write_results
+
+    class RateColumn(ProgressColumn):
+        def render(self, task) -> Text:
+            elapsed = task.finished_time if task.finished else task.elapsed
+            rate = task.completed / elapsed if elapsed else 0.0
+            return Text(f"{rate:.2f} games/s", style="progress.data.speed")
+
+    console = Console(highlight=False)
+    kinds = _bot_list(bots)
+    if len(kinds) not in (1, players):
+        raise typer.BadParameter(f"name {players} bots (one per seat) or a single bot", param_hint="--bots")
+    chosen = tuple(m.strip() for m in modules.split(",") if m.strip())
+    line = ", ".join(kinds if len(kinds) > 1 else kinds * players)
+    console.print(f"affresco {__version__} · tournament · {games} games · {players} players ({line})"
+                  f" · modules: {', '.join(chosen) or 'none'} · seed {seed} · {workers} worker(s)")
+    start = time.perf_counter()
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                  console=console, transient=False) as progress:
+        task = progress.add_task("games", total=games)
+        try:
+            result = run_tournament(players, kinds, games, modules=chosen, seed=seed, workers=workers,
+                                    options={o: True for o in option},
+                                    on_result=lambda k, rows, record: progress.advance(task))
+        except FrescoError as e:
+            progress.stop()
+            console.print(f"[red]{e}[/]")
+            raise typer.Exit(1)
+    elapsed = time.perf_counter() - start
+    done = len(result.records)
+    try:
+        csv_path, jsonl_path = write_results(result, result.records, out)
+    except OSError as e:
+        console.print(f"[red]Cannot write {out}: {e.strerror or e}[/]")
+        raise typer.Exit(1)
+    if result.interrupted:
+        console.print(f"[yellow]Interrupted: {done} of {games} games finished.[/]")
+    console.print(f"{done} games in {elapsed:.1f} s ({done / elapsed if elapsed else 0:.2f} games/s). "
+                  f"Results: [bold]{csv_path}[/], records: [bold]{jsonl_path}[/]")
+    console.print(f"Summary: affresco report {csv_path}")
+    if result.interrupted:
+        raise typer.Exit(130)
+
+
+@app.command()
+def report(
+    results: Path = typer.Argument(..., help="A results CSV written by 'affresco tournament'."),
+    plots: Optional[Path] = typer.Option(None, "--plots", help="Also draw PNG plots into this directory."),
+) -> None:
+    """Summarise tournament results: win rates (95% CI), scores, seat advantage, VP sources."""
+    from . import report as rep
+    from .sim import read_rows
+
+    console = Console(highlight=False)
+    try:
+        rows = read_rows(results)
+    except (OSError, ValueError, KeyError) as e:
+        console.print(f"[red]Cannot read {results}: {getattr(e, 'strerror', None) or e}[/]")
+        raise typer.Exit(1)
+    if not rows:
+        console.print(f"[yellow]{results} holds no games.[/]")
+        raise typer.Exit(1)
+    console.print(rep.tables(rows))
+    if plots is not None:
+        try:
+            files = rep.plots(rows, plots)
+        except ImportError:
+            console.print("[red]--plots needs matplotlib: pip install 'affresco[sim]'[/]")
+            raise typer.Exit(1)
+        for f in files:
+            console.print(f"Plot written: {f}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

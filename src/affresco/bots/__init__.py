@@ -19,6 +19,7 @@ from .random_bot import RandomBot
 __all__ = ["BOTS", "Bot", "BotError", "GreedyBot", "RandomBot", "Weights", "ask", "make_bot", "play_game"]
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+from .search import SearchBot; BOTS["search"] = SearchBot  # noqa: E402,E702
 
 
 def make_bot(name: str, seed: int | str | None = 0) -> Bot:

@@ -288,7 +288,8 @@ def from_dict(data: Any, hooks_for) -> State:
         if not isinstance(pending, dict) or not all(_whole(pending.get(k)) for k in ("figure", "behind", "ahead")):
             raise r.fail("pending_track", f"{pending!r}: null or {{'figure': f, 'behind': space, 'ahead': space}}")
         pf, pb, pa = pending["figure"], pending["behind"], pending["ahead"]
-        if not 0 <= pf < figs or not 1 <= pb < pa or pb in s.pos or pa in s.pos:
+        others = {p for f, p in enumerate(s.pos) if f != pf}   # the mover's own space is free (N10)
+        if not 0 <= pf < figs or not 1 <= pb < pa or pb in others or pa in others:
             raise r.fail("pending_track", f"{pending!r}: a figure and two free spaces, behind < ahead")
         s.pending = (pf, pb, pa)
     else:

@@ -1,0 +1,349 @@
+"""Determinization: a full game state consistent with what one seat sees.
+
+``determinize(view, seat, rng)`` builds an :class:`affresco.Game` from ``view`` =
+``game.view(seat)`` alone (it never reads the hidden state) such that
+``result.view(seat) == view``.  Used by the information-set search (``bots/search.py``).
+
+What is taken from the view (exact): everything public (fresco, bishop, booths, track,
+get-up times, mood, tiles, Leonardo, revealed plans, module displays...) and the seat's own
+paints, Thalers, plan and scrolls.
+
+What is sampled (the approximations):
+
+* **Other seats' Thalers**: an estimate replayed from the public log: 12 at the start, minus
+  the market price (the get-up space's price) per tile bought, minus 1 per paid bishop move
+  (and the Sexton's fee), plus studio earnings, income, favour tokens and the Thalers of
+  one-time portraits.  Exact in the base game; 'VP or Thalers' portraits are counted as VP.
+  Never negative.
+* **Other seats' paints**: R Y B at the start + tiles bought + favour paints + blends (inputs
+  removed, output added) - the paints shown on every tile they restored (their face-down tiles
+  and the tiles under their requests) - altar payments.  Paints paid with special-colour
+  substitutes, the Merchant's choice, request income and the general request's paint are not
+  followed (unknown or rare); each count is clamped at 0.
+* **Plans**: a plan committed but not yet revealed is drawn by ``plan_chooser(game, figure,
+  legal_plans, rng)`` (default: uniform among the legal plans) - it must be committed, since
+  ``plan_committed`` is public.  Seats that have not committed stay uncommitted: the search
+  decides for them.
+* **The bag**: every market tile of this player count not on a booth (the engine keeps no
+  order, so nothing else is hidden there).
+* **Modules**: the portraits still in the decks are drawn from the cards neither displayed nor
+  owned (the right count per deck; a one-time card painted earlier may be drawn again); the
+  favour tokens left from the 25 printed less those taken (logged); the other seats' scrolls
+  from the rows/columns the seat does not hold (as many as they still hold, distinct).
+  The 'one portrait / one request / one Sexton move this round' marks come from the log of
+  the current round.
+* **Decisions waiting** (``asks``): a general request's paint at round preparation is
+  rebuilt from the log; a scroll decision after a restoration is recognised from ``legal``
+  when given (the seat's own decision), else from the log (last event a restoration under the
+  bishop by a player still holding a scroll).
+* A pending VP-track choice whose 'behind' space is the mover's own space is refused by
+  ``Game.from_json`` (an engine loader bug); such a state is loaded with the mover parked
+  elsewhere and then put back.
+* Not rebuilt: scoring events queued behind a pending VP-track choice (rare; they are lost),
+  the action history (empty: the determinized game starts at this position), the log's round
+  numbers (every line keeps its text, visible to ``seat`` only), and the seed (drawn from
+  ``rng``, so future market draws and portrait reveals are sampled too).
+"""
+from __future__ import annotations
+
+import random
+import re
+from typing import Any, Mapping, Sequence
+
+from ..rules import Game
+from ..rules.board import INDEX as SEGMENT
+from ..rules.components import reference
+from ..rules.paints import PAINTS, paint_vector, paint_text
+
+__all__ = ["determinize", "estimate_hidden"]
+
+BLEND_INPUTS = {"O": "RY", "G": "YB", "P": "RB", "K": "PR", "N": "OG"}
+
+_BUY = re.compile(r"^(.+) buys (.+) at booth \S+$")
+_GETUP = re.compile(r"^(.+) gets up at (\S+)$")
+_STUDIO = re.compile(r"^(.+) earns (\d+) Thalers in the studio$")
+_INCOME = re.compile(r"^(.+) receives (\d+) Thalers income$")
+_BISHOP = re.compile(r"^(.+) moves the bishop to \S+$")
+_SEXTON = re.compile(r"^(.+) \(Sexton\) moves the bishop to \S+$")
+_BLEND = re.compile(r"^(.+) blends (\S)$")
+_ALTAR = re.compile(r"^(.+) scores \d+ VP \(restores the altar with (\S+)\)$")
+_RESTORE = re.compile(r"^(.+) scores \d+ VP \(restores ([A-E][1-5])\)$")
+_FAVOUR = re.compile(r"^(.+) takes the bishop's favour: (\w+) (\S+)$")
+_PORTRAIT = re.compile(r"^(.+) paints the portrait (.+)$")
+_REQUEST = re.compile(r"^(.+) scores \d+ VP \((\w+) request with .*\)$")
+_GENERAL = re.compile(r"^(.+) takes a basic paint for the general request$")
+_ROUND = re.compile(r"^round \d+ begins")
+
+
+def _module_data(name: str):
+    from ..rules.modules import module_data
+    return module_data(name, reference())
+
+
+def _current_round_start(log: Sequence[str]) -> int:
+    for i in range(len(log) - 1, -1, -1):
+        if _ROUND.match(log[i]):
+            return i
+    return 0
+
+
+def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
+    """Public estimates of every seat's (Thalers, paints) replayed from the log (see module doc)."""
+    comp = reference()
+    seats = [f["name"] for f in view["figures"] if not f["leonardo"]]
+    idx = {name: i for i, name in enumerate(seats)}
+    thalers = [comp.thalers] * len(seats)
+    paints = [list(paint_vector("RYB")) for _ in seats]
+    price = {h["time"]: h["price"] for h in view["hostel"]}
+    bishop_cost = comp.rules["cathedral"]["bishop_move_cost"]
+    getup_price = [0] * len(seats)
+    cards = None
+    if "portraits" in view:
+        cards = {c.name: c for c in _module_data("portraits").cards.values()}
+
+    def add(i, text, sign=1):
+        for c in text:
+            paints[i][PAINTS.index(c)] += sign
+
+    for line in view["log"]:
+        m = _GETUP.match(line)
+        if m and m.group(1) in idx:
+            getup_price[idx[m.group(1)]] = price.get(m.group(2), 0)
+            continue
+        m = _BUY.match(line)
+        if m and m.group(1) in idx:
+            i = idx[m.group(1)]
+            tiles = m.group(2).split()
+            thalers[i] -= getup_price[i] * len(tiles)
+            for t in tiles:
+                add(i, t)
+            continue
+        m = _SEXTON.match(line)
+        if m and m.group(1) in idx:
+            i = idx[m.group(1)]
+            owned = view.get("portraits", {}).get("owned", [[]] * len(seats))[i]
+            thalers[i] -= sum(c.get("sexton", 0) for c in owned if isinstance(c.get("sexton", 0), int))
+            continue
+        m = _BISHOP.match(line)
+        if m and m.group(1) in idx:
+            thalers[idx[m.group(1)]] -= bishop_cost
+            continue
+        m = _STUDIO.match(line) or _INCOME.match(line)
+        if m and m.group(1) in idx:
+            thalers[idx[m.group(1)]] += int(m.group(2))
+            continue
+        m = _BLEND.match(line)
+        if m and m.group(1) in idx and m.group(2) in BLEND_INPUTS:
+            i = idx[m.group(1)]
+            add(i, BLEND_INPUTS[m.group(2)], -1)
+            add(i, m.group(2))
+            continue
+        m = _ALTAR.match(line)
+        if m and m.group(1) in idx:
+            add(idx[m.group(1)], "".join(c for c in m.group(2) if c in PAINTS), -1)
+            continue
+        m = _FAVOUR.match(line)
+        if m and m.group(1) in idx:
+            i = idx[m.group(1)]
+            if m.group(2) == "thalers":
+                thalers[i] += int(m.group(3))
+            elif m.group(2) == "paint" and m.group(3) in PAINTS:
+                add(i, m.group(3))
+            continue
+        m = _PORTRAIT.match(line)
+        if m and m.group(1) in idx and cards is not None and m.group(2) in cards:
+            eff = cards[m.group(2)].effects
+            if isinstance(eff.get("thalers"), int):
+                thalers[idx[m.group(1)]] += eff["thalers"]
+            continue
+    # paints spent on restorations: the tiles in front of each seat (and under its requests)
+    for i, fig in enumerate(view["figures"][:len(seats)]):
+        restored = list(fig["tiles"])
+        if "requests" in view:
+            restored += [t for d in view["requests"]["fulfilled"][i] for t in d["tiles"]]
+        for t in restored:
+            shown = t.split(":", 1)[1].split("/", 1)[0]
+            add(i, shown, -1)
+    thalers = [max(0, t) for t in thalers]
+    texts = [paint_text([max(0, x) for x in p]) for p in paints]
+    return thalers, texts
+
+
+def _label_scroll(row, col):
+    return {"row": row, "column": col}
+
+
+def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal: Sequence | None = None,
+                plan_chooser=None, keep_log: bool = True) -> Game:
+    """A full game consistent with ``view`` = ``game.view(seat)`` (see the module doc)."""
+    from ..rules.game import _hooks_for
+    from ..rules import serialize
+
+    figs = view["figures"]
+    n = sum(not f["leonardo"] for f in figs)
+    names = [f["name"] for f in figs]
+    phase = view["phase"]
+    rnd = view["round"]
+    log = list(view["log"])
+    cur = log[_current_round_start(log):]
+    est_thalers, est_paints = estimate_hidden(view)
+
+    hidden_plan = []
+    figures = []
+    for f, fig in enumerate(figs):
+        d: dict[str, Any] = {"name": fig["name"], "track": fig["track"], "getup": fig["getup"],
+                             "tiles": list(fig["tiles"]), "plan": fig.get("plan")}
+        if f < n:
+            d.update(mood=fig["mood"], neutral_apprentice=fig["neutral_apprentice"],
+                     apprentice_set_aside=fig["apprentice_set_aside"])
+            if f == seat:
+                d.update(thalers=fig["thalers"], paints=fig["paints"])
+            else:
+                d.update(thalers=est_thalers[f], paints=est_paints[f])
+                if fig["plan_committed"] and fig.get("plan") is None:
+                    hidden_plan.append(f)
+        figures.append(d)
+
+    modules = [m for m in ("portraits", "requests", "special_colours", "scrolls", "bishops_favour") if m in view]
+    options = {}
+    if "special_colours" in view and view["special_colours"].get("on_fresco"):
+        options["special_colours_on_fresco"] = True
+    mstate: dict[str, Any] = {}
+    idx = {name: i for i, name in enumerate(names)}
+
+    if "portraits" in view:
+        pv = view["portraits"]
+        data = _module_data("portraits")
+        seen = {c["id"] for c in pv["display"]} | {c["id"] for o in pv["owned"] for c in o}
+        deck = []
+        for dk in "ABC":
+            pool = sorted(cid for cid, c in data.cards.items() if c.deck == dk and cid not in seen)
+            deck += rng.sample(pool, min(pv["deck_left"].get(dk, 0), len(pool)))
+        taken = [0] * len(figs)
+        sexton = [0] * n
+        for line in cur:
+            m = _PORTRAIT.match(line)
+            if m and m.group(1) in idx:
+                taken[idx[m.group(1)]] = rnd
+            m = _SEXTON.match(line)
+            if m and m.group(1) in idx and idx[m.group(1)] < n:
+                sexton[idx[m.group(1)]] = rnd
+        mstate["portraits"] = {"deck": deck, "display": [c["id"] for c in pv["display"]],
+                               "owned": [[c["id"] for c in o] for o in pv["owned"]],
+                               "taken": taken, "sexton": sexton}
+    if "requests" in view:
+        rv = view["requests"]
+        last = [0] * len(figs)
+        for line in cur:
+            m = _REQUEST.match(line)
+            if m and m.group(1) in idx:
+                last[idx[m.group(1)]] = rnd
+        mstate["requests"] = {"stacks": {t: list(v) for t, v in rv["stacks"].items()},
+                              "fulfilled": [[[d["type"], d["vp"], list(d["tiles"])] for d in done]
+                                            for done in rv["fulfilled"]],
+                              "last": last}
+    if "bishops_favour" in view:
+        pool = list(_module_data("bishops_favour").tokens)
+        for line in log:
+            m = _FAVOUR.match(line)
+            if m and f"{m.group(2)}:{m.group(3)}" in pool:
+                pool.remove(f"{m.group(2)}:{m.group(3)}")
+        left = view["bishops_favour"]["tokens_left"]
+        mstate["bishops_favour"] = sorted(rng.sample(pool, min(left, len(pool))))
+    if "scrolls" in view:
+        data = _module_data("scrolls")
+        mine = view["scrolls"]["mine"]
+        cols = "ABCDE"
+        rows_free = [r + 1 for r in data.rows if r + 1 != mine["row"]]
+        cols_free = [cols[c] for c in data.columns if cols[c] != mine["column"]]
+        rng.shuffle(rows_free)
+        rng.shuffle(cols_free)
+        held = []
+        for f in range(n):
+            if f == seat:
+                held.append(dict(mine))
+                continue
+            k = view["scrolls"]["unplayed"][f]
+            r, c = rows_free.pop(), cols_free.pop()
+            if k == 2:
+                held.append({"row": r, "column": c})
+            elif k == 1:
+                held.append({"row": r, "column": None} if rng.random() < 0.5 else {"row": None, "column": c})
+            else:
+                held.append({"row": None, "column": None})
+        mstate["scrolls"] = held
+
+    # decisions waiting
+    asks = []
+    if "requests" in view and phase == "getup":
+        queue = [f for f in range(n) for d in view["requests"]["fulfilled"][f] if d["type"] == "general"]
+        answered = sum(1 for line in cur if _GENERAL.match(line))
+        queue = queue[answered:]
+        if queue and view["to_act"] and view["to_act"][0] == queue[0]:
+            asks = [[f, "requests", "general"] for f in queue]
+    if not asks and "scrolls" in view and phase == "visits" and view["actor_figure"] is not None:
+        actor = view["actor_figure"]
+        scroll_ask = False
+        if legal is not None:
+            scroll_ask = seat == actor and any(getattr(a, "kind", None) == "scroll" for a in legal)
+        else:
+            for line in reversed(cur):
+                if "favour" in line or " stops " in line:
+                    continue
+                m = _RESTORE.match(line)
+                scroll_ask = bool(m and idx.get(m.group(1)) == actor and m.group(2) == view["bishop"]
+                                  and actor < n and view["scrolls"]["unplayed"][actor] > 0
+                                  and view["visit_left"] is not None)
+                break
+        if scroll_ask:
+            asks = [[actor, "scrolls", SEGMENT[view["bishop"]]]]
+
+    turn: dict[str, Any] = {"order": [idx[x] for x in view["order"]] if view["order"] else []}
+    if phase == "visits":
+        actor = view["actor_figure"]
+        turn.update(location=view["column"], actor=actor if actor is not None else -1,
+                    visit=turn["order"].index(actor) if actor is not None else -1,
+                    left=view["visit_left"] or 0)
+    elif phase == "getup":
+        turn.update(actor=view["actor_figure"] if view["actor_figure"] is not None else -1)
+    pend = view["pending_track"]
+    data = {
+        "format": "affresco-state/1",
+        "setup": {"determinized": True},
+        "players": names[:n],
+        "modules": modules,
+        "options": options,
+        "components": "reference",
+        "seed": rng.getrandbits(48),
+        "chance_draws": 0,
+        "round": rnd,
+        "final_round": view["final_round"],
+        "action_sheet_side": view["action_sheet_side"],
+        "phase": phase,
+        "fresco": [list(r) for r in view["fresco"]],
+        "bishop": view["bishop"],
+        "market": {"booths": [list(view["booths"][b]) for b in view["booths"]]},
+        "figures": figures,
+        "leonardo": None if n > 2 else {"painter": view["leonardo_painter"],
+                                         "controller": view["leonardo_controller"]},
+        "turn": turn,
+        "pending_track": None if pend is None else {"figure": pend["figure_index"], "behind": pend["behind"],
+                                                    "ahead": pend["ahead"]},
+        "queued_moves": [],
+        "asks": asks,
+        "modules_state": mstate,
+        "history": [],
+        "log": [[rnd, seat, text] for text in log] if keep_log else [],
+    }
+    if hidden_plan:
+        # draw the committed-but-secret plans: legal plans of an uncommitted copy
+        probe = Game(serialize.from_dict(data, _hooks_for))
+        for f in hidden_plan:
+            options_f = probe.legal_actions(f)
+            if plan_chooser is not None:
+                choice = plan_chooser(probe, f, options_f, rng)
+            else:
+                choice = options_f[rng.randrange(len(options_f))]
+            figures[f]["plan"] = [int(x) for x in choice.args[0].split("-")]
+    g = Game(serialize.from_dict(data, _hooks_for))
+    return g
