@@ -102,6 +102,14 @@ def tables(rows: Sequence[dict]) -> Group:
     return Group(bots, seats, vp)
 
 
+def _save(plt, fig, path: Path) -> Path:
+    """Write one figure as PNG and free it."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
 def plots(rows: Sequence[dict], directory: str | Path) -> list[Path]:
     """Draw score distribution per bot, win rate by seat and VP sources per bot as PNG files
     in ``directory`` (matplotlib, Agg backend).  Returns the files written."""
@@ -123,11 +131,7 @@ def plots(rows: Sequence[dict], directory: str | Path) -> list[Path]:
         ax.set_xticks(range(1, len(names) + 1), names)
     ax.set_ylabel("final score (VP)")
     ax.set_title("Score distribution per bot")
-    path = out / "scores_by_bot.png"
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    written.append(path)
+    written.append(_save(plt, fig, out / "scores_by_bot.png"))
 
     seats = by_seat(rows)
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -139,11 +143,7 @@ def plots(rows: Sequence[dict], directory: str | Path) -> list[Path]:
     ax.set_ylabel("win rate (95% Wilson CI)")
     ax.set_ylim(0, 1)
     ax.set_title("Win rate by seat")
-    path = out / "winrate_by_seat.png"
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    written.append(path)
+    written.append(_save(plt, fig, out / "winrate_by_seat.png"))
 
     src = sources_by_bot(rows)
     fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -161,9 +161,5 @@ def plots(rows: Sequence[dict], directory: str | Path) -> list[Path]:
     ax.set_title("VP sources per bot")
     if names:
         ax.legend(fontsize="small")
-    path = out / "vp_sources_by_bot.png"
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    written.append(path)
+    written.append(_save(plt, fig, out / "vp_sources_by_bot.png"))
     return written

@@ -45,7 +45,7 @@ class Scrolls(Module):
         vals = {k: raw.get(k) for k in ("one_vp", "one_max", "both_vp", "both_max")}
         if vals != {"one_vp": 2, "one_max": 10, "both_vp": 3, "both_max": 30}:
             raise ComponentError(f"component file: scrolls: the printed 2 VP (max 10) and 3 VP (max 30), not {vals}")
-        return Data(tuple(r - 1 for r in rows), tuple(COLUMNS.index(c) for c in cols), 2, 10, 3, 30)
+        return Data(tuple(r - 1 for r in rows), tuple(COLUMNS.index(c) for c in cols), **vals)
 
     def setup(self, s, rng) -> None:
         rows = rng.sample(self.data.rows, s.n)
