@@ -156,6 +156,12 @@ class Game:
         return self._s.seed
 
     @property
+    def chance_events(self) -> int:
+        """How many chance events (draws, shuffles) have happened so far: when it grows, new
+        information has come out (a server's undo stops there)."""
+        return self._s.draws
+
+    @property
     def state(self) -> State:
         """The raw state (read it, never change it: use :meth:`apply`)."""
         return self._s
