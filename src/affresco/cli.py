@@ -506,22 +506,32 @@ def tournament(
     players: int = typer.Option(4, "--players", "-p", min=2, max=4, help="Number of players (2-4)."),
     bots: str = typer.Option("greedy", "--bots", "-b",
                              help=f"One bot per seat, comma-separated (seats rotate every game), or one bot for "
-                                  f"every seat: {', '.join(sorted(BOTS))}."),
+                                  f"every seat: {', '.join(sorted(BOTS))}; a time budget in seconds per decision "
+                                  f"may follow a colon, e.g. search:1.0."),
     games: int = typer.Option(100, "--games", "-n", min=1, help="Number of games."),
     modules: str = typer.Option("", "--modules", "-m", help="Expansion modules, comma-separated."),
     option: list[str] = typer.Option([], "--option", "-o", help="A rule option to switch on (repeatable)."),
-    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Local processes to play on."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
+                                          help="Games played at once: local processes (default 1), or with "
+                                               "--ray games in flight (default: the cluster's CPUs)."),
+    ray: Optional[str] = typer.Option(None, "--ray",
+                                      help="Play on Ray: 'local' starts a local instance (--workers CPUs), or a "
+                                           "cluster address ('auto', 'ray://head:10001'). Needs affresco[ray]."),
     seed: int = typer.Option(0, "--seed", help="Seed of the tournament (game k is a function of it and k)."),
     out: Path = typer.Option(Path("results.csv"), "--out",
-                             help="Results CSV; the game records go beside it as .jsonl."),
+                             help="Results table: .csv, or .parquet (needs pyarrow); the game records go "
+                                  "beside it as .jsonl."),
 ) -> None:
-    """Play many bot games with rotated seats and write the results (CSV + game records)."""
+    """Play many bot games with rotated seats and write the results (table + game records).
+
+    Ctrl-C stops: the games finished so far are kept in the files (exit status 130)."""
     import time
 
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
 
-    from .sim import run_tournament, write_results
+    from .bots import BotError
+    from .sim import ResultsWriter, bot_label, require_ray, run_tournament
 
     class RateColumn(ProgressColumn):
         def render(self, task) -> Text:
@@ -530,33 +540,68 @@ def tournament(
             return Text(f"{rate:.2f} games/s", style="progress.data.speed")
 
     console = Console(highlight=False)
-    kinds = _bot_list(bots)
+    specs = [b for b in bots.split(",") if b.strip()]
+    try:
+        kinds = [bot_label(b) for b in specs]
+    except BotError as e:
+        raise typer.BadParameter(str(e), param_hint="--bots")
     if len(kinds) not in (1, players):
         raise typer.BadParameter(f"name {players} bots (one per seat) or a single bot", param_hint="--bots")
     chosen = tuple(m.strip() for m in modules.split(",") if m.strip())
-    line = ", ".join(kinds if len(kinds) > 1 else kinds * players)
-    console.print(f"affresco {__version__} · tournament · {games} games · {players} players ({line})"
-                  f" · modules: {', '.join(chosen) or 'none'} · seed {seed} · {workers} worker(s)")
-    start = time.perf_counter()
-    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                  console=console, transient=False) as progress:
-        task = progress.add_task("games", total=games)
-        try:
-            result = run_tournament(players, kinds, games, modules=chosen, seed=seed, workers=workers,
-                                    options={o: True for o in option},
-                                    on_result=lambda k, rows, record: progress.advance(task))
-        except FrescoError as e:
-            progress.stop()
-            console.print(f"[red]{e}[/]")
-            raise typer.Exit(1)
-    elapsed = time.perf_counter() - start
-    done = len(result.records)
-    try:
-        csv_path, jsonl_path = write_results(result, result.records, out)
+    options = {o: True for o in option}
+    try:  # every refusal before a file is opened
+        new_game(players, modules=chosen, seed=0, options=options)
+        if ray is not None:
+            require_ray()
+        writer = ResultsWriter(out)
+    except FrescoError as e:
+        console.print(f"[red]{e}[/]")
+        raise typer.Exit(1)
     except OSError as e:
         console.print(f"[red]Cannot write {out}: {e.strerror or e}[/]")
         raise typer.Exit(1)
+    line = ", ".join(kinds if len(kinds) > 1 else kinds * players)
+    console.print(f"affresco {__version__} · tournament · {games} games · {players} players ({line})"
+                  f" · modules: {', '.join(chosen) or 'none'} · seed {seed}")
+    result = None
+    start = time.perf_counter()
+    with writer:
+        try:
+            with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                          console=console, transient=False) as progress:
+                task = progress.add_task("starting" + (" Ray" if ray is not None else ""), total=games, start=False)
+
+                def started(res) -> None:
+                    nonlocal start
+                    start = time.perf_counter()
+                    progress.console.print(f"Playing on {res.backend} with {res.workers} worker(s); Ctrl-C stops "
+                                           f"and keeps the finished games.")
+                    progress.update(task, description="games")
+                    progress.start_task(task)
+
+                def finished(k: int, rows: list, record: dict) -> None:
+                    writer.add(k, rows, record)
+                    progress.advance(task)
+
+                try:
+                    result = run_tournament(players, kinds, games, modules=chosen, seed=seed, workers=workers,
+                                            options=options, ray=ray, on_start=started, on_result=finished)
+                except FrescoError as e:
+                    progress.stop()
+                    console.print(f"[red]{e}[/]")
+                    raise typer.Exit(1)
+            elapsed = time.perf_counter() - start
+            try:
+                csv_path, jsonl_path = writer.close(result)
+            except (OSError, FrescoError) as e:
+                console.print(f"[red]Cannot write {out}: {getattr(e, 'strerror', None) or e}[/]")
+                raise typer.Exit(1)
+        except KeyboardInterrupt:  # outside the tournament itself: keep what was streamed
+            console.print(f"[yellow]Interrupted: {writer.count} finished game(s) kept in {writer.path} "
+                          f"and {writer.jsonl}.[/]")
+            raise typer.Exit(130)
+    done = len(result.records)
     if result.interrupted:
         console.print(f"[yellow]Interrupted: {done} of {games} games finished.[/]")
     console.print(f"{done} games in {elapsed:.1f} s ({done / elapsed if elapsed else 0:.2f} games/s). "
@@ -568,17 +613,43 @@ def tournament(
 
 @app.command()
 def report(
-    results: Path = typer.Argument(..., help="A results CSV written by 'affresco tournament'."),
+    results: Path = typer.Argument(..., help="Results written by 'affresco tournament': the table (.csv or "
+                                             ".parquet), or its game records (.jsonl; the rows are rebuilt)."),
     plots: Optional[Path] = typer.Option(None, "--plots", help="Also draw PNG plots into this directory."),
+    game: Optional[int] = typer.Option(None, "--game", min=0,
+                                       help="Show game K's rows and write its record as a JSON file for "
+                                            "'affresco replay'."),
+    record_out: Optional[Path] = typer.Option(None, "--record-out",
+                                              help="With --game: where to write the record "
+                                                   "(default: RESULTS-game-K.json)."),
 ) -> None:
     """Summarise tournament results: win rates (95% CI), scores, seat advantage, VP sources."""
     from . import report as rep
-    from .sim import read_rows
+    from .sim import read_records, read_rows, records_path, table_format
 
     console = Console(highlight=False)
+    if game is not None:
+        jsonl = results if table_format(results) == "jsonl" else records_path(results)
+        try:
+            record = next((r for r in read_records(jsonl) if (r.get("tournament") or {}).get("game") == game), None)
+        except (OSError, ValueError) as e:
+            console.print(f"[red]Cannot read {jsonl}: {getattr(e, 'strerror', None) or e}[/]")
+            raise typer.Exit(1)
+        if record is None:
+            console.print(f"[red]{jsonl} holds no game {game}.[/]")
+            raise typer.Exit(1)
+        target = record_out or results.with_name(f"{results.stem}-game-{game}.json")
+        try:
+            target.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        except OSError as e:
+            console.print(f"[red]Cannot write {target}: {e.strerror or e}[/]")
+            raise typer.Exit(1)
+        console.print(rep.game_table(record))
+        console.print(f"Record written: {target}  (step through it: affresco replay {target})")
+        return
     try:
         rows = read_rows(results)
-    except (OSError, ValueError, KeyError) as e:
+    except (OSError, ValueError, KeyError, FrescoError) as e:
         console.print(f"[red]Cannot read {results}: {getattr(e, 'strerror', None) or e}[/]")
         raise typer.Exit(1)
     if not rows:
@@ -590,6 +661,9 @@ def report(
             files = rep.plots(rows, plots)
         except ImportError:
             console.print("[red]--plots needs matplotlib: pip install 'affresco[sim]'[/]")
+            raise typer.Exit(1)
+        except OSError as e:
+            console.print(f"[red]Cannot write plots into {plots}: {e.strerror or e}[/]")
             raise typer.Exit(1)
         for f in files:
             console.print(f"Plot written: {f}")
@@ -632,6 +706,8 @@ def serve(
     Console(stderr=True).print(f"affresco {__version__}: open [bold]http://{shown}:{port}/[/] in your browser "
                                f"(database: {db}). Ctrl-C stops the server; games are kept.")
     uvicorn.run(web, host=host, port=port, log_level=log_level.lower(), ws_max_size=65_536,
+                # deflate costs more CPU than it saves on loopback/LAN; payloads are small JSON
+                ws_per_message_deflate=False,
                 access_log=log_level.lower() == "debug")
 
 

@@ -144,6 +144,13 @@ def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = Non
         code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "http_error")
         return JSONResponse({"error": {"code": code, "message": str(e.detail)}}, status_code=e.status_code)
 
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, e: Exception):
+        log.exception("request failed", extra={"event": "error", "path": request.url.path,
+                                                "method": request.method})
+        return JSONResponse({"error": {"code": "server_error", "message": "the server failed; nothing was "
+                                       "acknowledged (try again)"}}, status_code=500)
+
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, e: RequestValidationError):
         return JSONResponse({"error": {"code": "bad_request", "message": "invalid request"}}, status_code=400)
@@ -151,7 +158,7 @@ def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = Non
     async def body_of(request: Request) -> Any:
         try:
             return json.loads(await request.body() or b"{}")
-        except ValueError:
+        except (ValueError, RecursionError):      # RecursionError: deeply nested JSON
             raise ServiceError("bad_request", "the body is not valid JSON") from None
 
     def bearer(request: Request) -> str | None:
@@ -265,7 +272,7 @@ async def _ws_session(socket: WebSocket, service: GameService, limits: Limits) -
             raise ServiceError("too_large", f"message over {limits.max_body} bytes")
         try:
             msg = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise ServiceError("bad_request", "messages are JSON objects") from None
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             raise ServiceError("bad_request", "messages are JSON objects with a 'type'")
@@ -315,11 +322,13 @@ async def _ws_session(socket: WebSocket, service: GameService, limits: Limits) -
                 if kind in ("act", "undo") and seat is None:
                     raise ServiceError("forbidden", "spectators cannot act", 403)
                 if kind == "act":
-                    await service.act(live, seat, msg.get("action"), msg.get("version"))
+                    version = await service.act(live, seat, msg.get("action"), msg.get("version"))
+                    await socket.send_text(json.dumps({"type": "ack", "of": "act", "version": version}))
                 elif kind == "undo":
-                    await service.undo(live, seat, msg.get("version"))
+                    version = await service.undo(live, seat, msg.get("version"))
+                    await socket.send_text(json.dumps({"type": "ack", "of": "undo", "version": version}))
                 elif kind == "state":
-                    sub.push(service.payload(live, seat))
+                    sub.poke(full=True)
                 else:
                     raise ServiceError("bad_request", f"unknown message type {kind!r}")
             except ServiceError as e:

@@ -31,6 +31,7 @@ __all__ = ["ServiceError", "GameService", "LiveGame"]
 log = logging.getLogger("affresco.server")
 
 MAX_NAME = 24
+LOG_TAIL = 40
 MAX_SECONDS = 30.0
 OPTIONS = {"special_colours_on_fresco": ("Special colours may be used on the fresco (Russian edition)", False)}
 MODULE_TITLES = {"portraits": "Portraits (module 1)", "requests": "Requests (module 2)",
@@ -60,33 +61,73 @@ def bot_kinds() -> dict[str, dict[str, Any]]:
     return out
 
 
-def decide(bot: str, seed: str, seconds: float | None, view: dict, legal: list[str], seat: int) -> str:
-    """One bot decision from the seat's view and legal actions only (runs in a worker)."""
+def decide(bot: str, seed: str, seconds: float | None, view: dict, legal: list, seat: int) -> str:
+    """One bot decision from the seat's view and legal actions only (notation text or Actions;
+    runs in a worker process, a thread, or inline for the quickest bots)."""
     from ..bots import make_bot
     b = make_bot(bot, seed) if seconds is None else make_bot(bot, seed, seconds=seconds)
-    actions = [parse(a) for a in legal]
+    actions = [parse(a) if isinstance(a, str) else a for a in legal]
     choice = b.choose(view, actions, seat)
     return str(choice)
 
 
+INLINE_BOTS = {"random"}     # decide in microseconds: no thread hop
+
+
+class Writer:
+    """Serialises every database write through one thread and commits the writes that queued
+    up meanwhile in one transaction (group commit).  Each caller still gets its own answer:
+    its write is stored when ``await write(...)`` returns."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.queue: list[tuple[str, tuple, asyncio.Future]] = []
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    async def write(self, op: str, *args) -> None:
+        fut = asyncio.get_running_loop().create_future()
+        self.queue.append((op, args, fut))
+        self.wake.set()
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._run())
+        await fut
+
+    async def _run(self) -> None:
+        while self.queue:
+            batch, self.queue = self.queue, []
+            self.wake.clear()
+            results = await asyncio.to_thread(self.store.batch, [(op, args) for op, args, _ in batch])
+            for (_, _, fut), err in zip(batch, results):
+                if fut.done():
+                    continue
+                if err is None:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(err)
+
+
 # --- subscribers -----------------------------------------------------------------------
 class Subscriber:
-    """One WebSocket: it gets the latest payload for its seat; older unsent ones are dropped."""
+    """One WebSocket.  A change only pokes it; the payload is built when the socket is ready
+    to send, so a slow client skips intermediate versions instead of queueing them.  The first
+    payload, and any asked for, carries the whole log; later ones its tail."""
 
-    def __init__(self, seat: int | None):
+    def __init__(self, seat: int | None, render: Callable[[int | None, bool], str]):
         self.seat = seat
-        self.latest: str | None = None
+        self.render = render
+        self.full = True
         self.event = asyncio.Event()
 
-    def push(self, text: str) -> None:
-        self.latest = text
+    def poke(self, full: bool = False) -> None:
+        self.full = self.full or full
         self.event.set()
 
     async def next(self) -> str:
         await self.event.wait()
         self.event.clear()
-        text, self.latest = self.latest, None
-        return text or ""
+        full, self.full = self.full, False
+        return self.render(self.seat, full)
 
 
 @dataclass
@@ -102,6 +143,7 @@ class LiveGame:
     subs: set[Subscriber] = field(default_factory=set)
     cache: dict[Any, str] = field(default_factory=dict)   # seat -> payload JSON at this version
     bot_task: asyncio.Task | None = None
+    recent: list[tuple[int, int, str]] = field(default_factory=list)   # (version, seat, kind), latest moves
 
     @property
     def humans(self) -> list[int]:
@@ -124,6 +166,7 @@ class GameService:
         self.bot_processes = bot_processes
         self.bot_delay = bot_delay
         self._pool: Executor | None = None
+        self.writer = Writer(store)
         self.kinds = bot_kinds()
         self.closing = False
 
@@ -216,7 +259,7 @@ class GameService:
         gid = secrets.token_urlsafe(12)
         toks = {s.seat: secrets.token_urlsafe(24) for s in seats if s.kind == "human"}
         setup = game.record()["setup"]
-        await asyncio.to_thread(self.store.create, gid, setup, seats, toks, game.to_json(pretty=False))
+        await self.writer.write("create", gid, setup, seats, toks, game.to_json(pretty=False))
         live = LiveGame(gid, setup, seats, game, 0, [])
         self.live[gid] = live
         log.info("game created", extra={"event": "create", "game_id": gid, "players": len(seats),
@@ -237,17 +280,19 @@ class GameService:
         if live is not None:
             return live
         lock = self._loading.setdefault(gid, asyncio.Lock())
-        async with lock:
-            live = self.live.get(gid)
-            if live is None:
-                stored = await asyncio.to_thread(self.store.load, gid)
-                if stored is None:
-                    raise ServiceError("not_found", "no such game", 404)
-                game = self._rebuild(stored.setup, stored.actions, stored.snapshot)
-                live = LiveGame(gid, stored.setup, stored.seats, game, stored.version, stored.actions,
-                                stored.updated)
-                self.live[gid] = live
-        self._loading.pop(gid, None)
+        try:
+            async with lock:
+                live = self.live.get(gid)
+                if live is None:
+                    stored = await asyncio.to_thread(self.store.load, gid)
+                    if stored is None:
+                        raise ServiceError("not_found", "no such game", 404)
+                    game = self._rebuild(stored.setup, stored.actions, stored.snapshot)
+                    live = LiveGame(gid, stored.setup, stored.seats, game, stored.version, stored.actions,
+                                    stored.updated)
+                    self.live[gid] = live
+        finally:      # also when the game is not found: unknown ids must not pile up here
+            self._loading.pop(gid, None)
         return live
 
     @staticmethod
@@ -276,6 +321,8 @@ class GameService:
         information came out (R22: an undo may not let a player see a draw and take it back)."""
         if seat is None or live.seats[seat].kind != "human" or len(live.humans) != 1:
             return None
+        if live.game.is_over:       # the record (seed, every hidden item) is open once over
+            return None
         for i in range(len(live.acts) - 1, -1, -1):
             s, _, reveals = live.acts[i]
             if reveals:
@@ -284,16 +331,21 @@ class GameService:
                 return i
         return None
 
-    def payload(self, live: LiveGame, seat: int | None) -> str:
-        text = live.cache.get(seat)
+    def payload(self, live: LiveGame, seat: int | None, full: bool = True) -> str:
+        """The STATE message for ``seat`` as JSON text, cached per version.  ``full``: the
+        whole log; otherwise its last ``LOG_TAIL`` lines (pushes: the client keeps the rest)."""
+        key = (seat, full)
+        text = live.cache.get(key)
         if text is None:
-            text = json.dumps(self.state(live, seat), separators=(",", ":"))
-            live.cache[seat] = text
+            text = json.dumps(self.state(live, seat, full), separators=(",", ":"))
+            live.cache[key] = text
         return text
 
-    def state(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
+    def state(self, live: LiveGame, seat: int | None, full: bool = True) -> dict[str, Any]:
         g = live.game
         view = g.view(seat)
+        lines = view.pop("log")
+        start = 0 if full else max(0, len(lines) - LOG_TAIL)
         over = g.is_over
         connected = {s.seat for s in live.subs if s.seat is not None}
         figures = view["figures"]
@@ -314,25 +366,35 @@ class GameService:
             "is_over": over,
             "scores": g.scores() if over else None,
             "ranking": g.ranking() if over else None,
-            "log": [{"i": i, "text": t} for i, t in enumerate(view["log"])],
+            "log": [{"i": i, "text": lines[i]} for i in range(start, len(lines))],
+            "log_total": len(lines),
         }
 
     # --- acting ----------------------------------------------------------------------
-    def _check_version(self, live: LiveGame, version: Any) -> None:
+    def _check_version(self, live: LiveGame, version: Any, seat: int | None = None) -> None:
+        """The client must have seen the current version, except that other seats' secret
+        plans committed meanwhile don't make it stale: while planning, what they did is hidden
+        and changes nothing this seat can see or do (simultaneous planning)."""
         if isinstance(version, bool) or not isinstance(version, int):
             raise ServiceError("bad_request", "version: the state version you saw (an integer)")
+        if seat is not None and version < live.version and live.game.phase == "plan":
+            since = [r for r in live.recent if r[0] > version]
+            if len(since) == live.version - version and all(k == "plan" and s != seat for _, s, k in since):
+                return
         if version != live.version:
             raise ServiceError("stale", f"the game has moved on (version {live.version}, you saw {version});"
                                " nothing was changed", 409, version=live.version)
 
-    async def act(self, live: LiveGame, seat: int, action: Any, version: Any) -> None:
+    async def act(self, live: LiveGame, seat: int, action: Any, version: Any) -> int:
+        """Play ``action`` for ``seat``; returns the new version."""
         if not isinstance(action, str) or not action.strip() or len(action) > 200:
             raise ServiceError("bad_request", "action: the notation of one of your legal actions")
         async with live.lock:
-            self._check_version(live, version)
+            self._check_version(live, version, seat)
             if live.seats[seat].kind != "human":
                 raise ServiceError("forbidden", "this seat is played by a bot", 403)
             await self._commit(live, seat, action)
+            return live.version
 
     async def _commit(self, live: LiveGame, seat: int, notation: str) -> None:
         """Apply, store, then acknowledge; the caller holds the lock."""
@@ -348,10 +410,10 @@ class GameService:
         idx = len(live.acts)
         version = live.version + 1
         snapshot = after.to_json(pretty=False) if (idx + 1) % SNAPSHOT_EVERY == 0 or after.is_over else None
-        await asyncio.to_thread(self.store.append, live.id, version, idx, seat, str(action), reveals,
-                                after.is_over, snapshot)
+        await self.writer.write("append", live.id, version, idx, seat, str(action), reveals, after.is_over, snapshot)
         live.game, live.version = after, version
         live.acts.append((seat, str(action), reveals))
+        live.recent = live.recent[-7:] + [(version, seat, action.kind)]
         live.updated = time.time()
         live.cache.clear()
         log.info("move", extra={"event": "move", "game_id": live.id, "seat": seat, "kind": action.kind,
@@ -359,7 +421,8 @@ class GameService:
         self._broadcast(live)
         self._schedule_bots(live)
 
-    async def undo(self, live: LiveGame, seat: int, version: Any) -> None:
+    async def undo(self, live: LiveGame, seat: int, version: Any) -> int:
+        """Take back ``seat``'s last move (and the bots' after it); returns the new version."""
         async with live.lock:
             self._check_version(live, version)
             keep = self.undo_target(live, seat)
@@ -372,12 +435,13 @@ class GameService:
             acts = live.acts[:keep]
             game = await asyncio.to_thread(self._rebuild, live.setup, acts, None)
             version = live.version + 1
-            await asyncio.to_thread(self.store.truncate, live.id, version, keep)
-            live.game, live.version, live.acts = game, version, acts
+            await self.writer.write("truncate", live.id, version, keep)
+            live.game, live.version, live.acts, live.recent = game, version, acts, []
             live.cache.clear()
             log.info("undo", extra={"event": "undo", "game_id": live.id, "seat": seat, "version": version})
             self._broadcast(live)
             self._schedule_bots(live)
+            return version
 
     # --- bots ------------------------------------------------------------------------
     def _schedule_bots(self, live: LiveGame) -> None:
@@ -401,7 +465,7 @@ class GameService:
                         return
                     seat = bots[0]
                     info = live.seats[seat]
-                    view, legal = g.view(seat), [str(a) for a in g.legal_actions(seat)]
+                    view, legal = g.view(seat), g.legal_actions(seat)
                     seed = f"{g.seed}:{seat}:{len(live.acts)}"
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
@@ -410,12 +474,12 @@ class GameService:
                 except Exception as e:  # noqa: BLE001 - a broken bot must not stop the game
                     log.error("bot failed", extra={"event": "bot_error", "game_id": live.id, "seat": seat,
                                                    "error": repr(e)})
-                    choice = legal[0]
+                    choice = str(legal[0])
                 async with live.lock:
                     if live.bot_task is not me:
                         return
                     g = live.game
-                    if seat in g.to_act and choice in (str(a) for a in g.legal_actions(seat)):
+                    if seat in g.to_act and parse(choice) in g.legal_actions(seat):
                         try:
                             await self._commit(live, seat, choice)
                         except ServiceError as e:  # pragma: no cover - checked legal just above
@@ -429,24 +493,27 @@ class GameService:
             live.bot_task = None
             raise e
 
-    async def _decide(self, info: SeatInfo, seed: str, view: dict, legal: list[str], seat: int) -> str:
+    async def _decide(self, info: SeatInfo, seed: str, view: dict, legal: list, seat: int) -> str:
         if len(legal) == 1:
-            return legal[0]
+            return str(legal[0])
         if info.seconds is not None:
             if self._pool is None:
                 import multiprocessing as mp
                 self._pool = ProcessPoolExecutor(max_workers=self.bot_processes, mp_context=mp.get_context("spawn"))
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, decide, info.bot, seed, info.seconds, view, legal, seat)
+            return await loop.run_in_executor(self._pool, decide, info.bot, seed, info.seconds, view,
+                                              [str(a) for a in legal], seat)
+        if info.bot in INLINE_BOTS:
+            return decide(info.bot, seed, None, view, legal, seat)
         return await asyncio.to_thread(decide, info.bot, seed, None, view, legal, seat)
 
     # --- push ------------------------------------------------------------------------
     def _broadcast(self, live: LiveGame) -> None:
         for sub in list(live.subs):
-            sub.push(self.payload(live, sub.seat))
+            sub.poke()
 
     def subscribe(self, live: LiveGame, seat: int | None) -> Subscriber:
-        sub = Subscriber(seat)
+        sub = Subscriber(seat, lambda seat, full: self.payload(live, seat, full))
         live.subs.add(sub)
         live.cache.clear()          # "connected" changed for everyone
         self._broadcast(live)

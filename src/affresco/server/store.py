@@ -119,40 +119,73 @@ class Store:
         self.engine.dispose()
 
     # --- writing ---------------------------------------------------------------------
-    def create(self, game_id: str, setup: dict, seats: Sequence[SeatInfo], seat_tokens: dict[int, str],
-               state_json: str) -> None:
-        now = time.time()
-        with self.engine.begin() as c:
-            c.execute(insert(games).values(
-                id=game_id, created=now, updated=now, setup=json.dumps(setup),
-                seats=json.dumps([s.public() for s in seats]), version=0, actions=0, over=False))
-            for seat, tok in seat_tokens.items():
-                c.execute(insert(tokens).values(hash=hash_token(tok), game_id=game_id, seat=seat))
-            c.execute(insert(snapshots).values(game_id=game_id, idx=0, state=state_json))
+    def batch(self, ops: Sequence[tuple[str, tuple]]) -> list[Exception | None]:
+        """Run several writes (``create``, ``append``, ``truncate`` with their arguments) in one
+        transaction; if it fails, run them one by one so that one bad write fails alone."""
+        if len(ops) > 1:
+            try:
+                with self.engine.begin() as c:
+                    for op, args in ops:
+                        getattr(self, "_" + op)(c, *args)
+                return [None] * len(ops)
+            except Exception:  # noqa: BLE001 - retried one by one just below
+                pass
+        out: list[Exception | None] = []
+        for op, args in ops:
+            try:
+                with self.engine.begin() as c:
+                    getattr(self, "_" + op)(c, *args)
+                out.append(None)
+            except Exception as e:  # noqa: BLE001 - handed back to the caller of this write
+                out.append(e)
+        return out
 
-    def append(self, game_id: str, version: int, idx: int, seat: int, notation: str, reveals: bool,
-               over: bool, snapshot: str | None) -> None:
-        """Add action number ``idx`` (0-based) and move the game to ``version``; atomic."""
-        now = time.time()
+    def create(self, *args) -> None:
         with self.engine.begin() as c:
-            c.execute(insert(actions).values(game_id=game_id, idx=idx, seat=seat, notation=notation,
-                                             reveals=reveals, at=now))
-            if snapshot is not None:
-                c.execute(insert(snapshots).values(game_id=game_id, idx=idx + 1, state=snapshot))
-            res = c.execute(update(games).where(games.c.id == game_id, games.c.version == version - 1)
-                            .values(version=version, actions=idx + 1, over=over, updated=now))
-            if res.rowcount != 1:
-                raise RuntimeError(f"game {game_id}: stored version is not {version - 1}")
+            self._create(c, *args)
 
-    def truncate(self, game_id: str, version: int, keep: int) -> None:
-        """Undo: keep only the first ``keep`` actions; atomic."""
+    def append(self, *args) -> None:
         with self.engine.begin() as c:
-            c.execute(delete(actions).where(actions.c.game_id == game_id, actions.c.idx >= keep))
-            c.execute(delete(snapshots).where(snapshots.c.game_id == game_id, snapshots.c.idx > keep))
-            res = c.execute(update(games).where(games.c.id == game_id, games.c.version == version - 1)
-                            .values(version=version, actions=keep, over=False, updated=time.time()))
-            if res.rowcount != 1:
-                raise RuntimeError(f"game {game_id}: stored version is not {version - 1}")
+            self._append(c, *args)
+
+    def truncate(self, *args) -> None:
+        with self.engine.begin() as c:
+            self._truncate(c, *args)
+
+    @staticmethod
+    def _create(c, game_id: str, setup: dict, seats: Sequence[SeatInfo], seat_tokens: dict[int, str],
+                state_json: str) -> None:
+        now = time.time()
+        c.execute(insert(games).values(
+            id=game_id, created=now, updated=now, setup=json.dumps(setup),
+            seats=json.dumps([s.public() for s in seats]), version=0, actions=0, over=False))
+        for seat, tok in seat_tokens.items():
+            c.execute(insert(tokens).values(hash=hash_token(tok), game_id=game_id, seat=seat))
+        c.execute(insert(snapshots).values(game_id=game_id, idx=0, state=state_json))
+
+    @staticmethod
+    def _append(c, game_id: str, version: int, idx: int, seat: int, notation: str, reveals: bool,
+                over: bool, snapshot: str | None) -> None:
+        """Add action number ``idx`` (0-based) and move the game to ``version``."""
+        now = time.time()
+        c.execute(insert(actions).values(game_id=game_id, idx=idx, seat=seat, notation=notation,
+                                         reveals=reveals, at=now))
+        if snapshot is not None:
+            c.execute(insert(snapshots).values(game_id=game_id, idx=idx + 1, state=snapshot))
+        res = c.execute(update(games).where(games.c.id == game_id, games.c.version == version - 1)
+                        .values(version=version, actions=idx + 1, over=over, updated=now))
+        if res.rowcount != 1:
+            raise RuntimeError(f"game {game_id}: stored version is not {version - 1}")
+
+    @staticmethod
+    def _truncate(c, game_id: str, version: int, keep: int) -> None:
+        """Undo: keep only the first ``keep`` actions."""
+        c.execute(delete(actions).where(actions.c.game_id == game_id, actions.c.idx >= keep))
+        c.execute(delete(snapshots).where(snapshots.c.game_id == game_id, snapshots.c.idx > keep))
+        res = c.execute(update(games).where(games.c.id == game_id, games.c.version == version - 1)
+                        .values(version=version, actions=keep, over=False, updated=time.time()))
+        if res.rowcount != 1:
+            raise RuntimeError(f"game {game_id}: stored version is not {version - 1}")
 
     # --- reading ---------------------------------------------------------------------
     def seat_of(self, token: str) -> tuple[str, int] | None:

@@ -1,0 +1,238 @@
+"""Load benchmark of ``affresco serve``: many concurrent games on loopback.
+
+Starts the real server (uvicorn, one process) on a fresh database, then keeps ``--games`` games
+running at once whose every seat is a WebSocket client that plays random legal actions as soon
+as its state arrives, plus ``--bot-games`` games of server-side random bots watched by a
+spectator socket.  Finished games are replaced by new ones.  It reports:
+
+- moves/s acknowledged by the server (every seat's and bot's move, all games),
+- latency of a client's move: from sending ``act`` to receiving the state that contains it
+  (p50, p90, p99, max),
+- the server's resident memory (VmRSS/VmHWM) at the end.
+
+    python bench/bench_server.py                          # SQLite file, 60 client games, 20 s
+    python bench/bench_server.py --db postgresql://affresco:affresco@localhost/affresco_bench
+    python bench/bench_server.py --games 100 --bot-games 20 --seconds 30
+
+The client runs in this process (asyncio + websockets) and shares the machine with the server:
+on 2 cores the numbers are a lower bound of what the server alone can do.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss(pid: int) -> dict[str, float]:
+    out = {}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(("VmRSS", "VmHWM")):
+                key, value = line.split(":")
+                out[key] = int(value.split()[0]) / 1024
+    except OSError:
+        pass
+    return out
+
+
+class Stats:
+    def __init__(self):
+        self.latencies: list[float] = []
+        self.client_moves = 0
+        self.errors: dict[str, int] = {}
+        self.games_done = 0
+
+
+async def seat_client(url: str, token: str, stats: Stats, rng: random.Random, stop: asyncio.Event,
+                      done: asyncio.Event) -> None:
+    """Play random legal actions: one act in flight at a time; its latency runs from sending
+    the act to receiving the server's ack (sent once the move is stored)."""
+    async with websockets.connect(url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sent_at: float | None = None
+        latest: dict | None = None
+        while not stop.is_set():
+            try:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=1.0))
+            except asyncio.TimeoutError:
+                continue
+            kind = msg["type"]
+            if kind == "error":
+                stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
+                sent_at = None
+            elif kind == "ack":
+                stats.latencies.append(time.perf_counter() - sent_at)
+                stats.client_moves += 1
+                sent_at = None
+                if latest is not None and latest["version"] < msg["version"]:
+                    latest = None             # wait for the state that contains the move
+            elif kind == "state":
+                latest = msg
+                if msg["is_over"]:
+                    done.set()
+                    return
+            if sent_at is None and latest is not None and latest["legal"]:
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": rng.choice(latest["legal"]),
+                                          "version": latest["version"]}))
+                latest = None
+
+
+async def watch_client(url: str, game_id: str, stop: asyncio.Event, done: asyncio.Event) -> None:
+    async with websockets.connect(url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "watch", "game_id": game_id}))
+        while not stop.is_set():
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+            except asyncio.TimeoutError:
+                continue
+            if '"is_over":true' in text:       # cheap: the client's CPU is the server's too
+                done.set()
+                return
+
+
+async def game_slot(http: httpx.AsyncClient, ws_url: str, bots: bool, stats: Stats, rng: random.Random,
+                    stop: asyncio.Event, created: list[str]) -> None:
+    if True:
+        while not stop.is_set():
+            n = rng.choice((2, 3, 4))
+            if bots:
+                players = [{"name": f"B{i}", "kind": "bot", "bot": "random"} for i in range(n)]
+            else:
+                players = [{"name": f"P{i}", "kind": "human"} for i in range(n)]
+            r = await http.post("/api/games", json={"players": players, "seed": rng.randrange(10**9)})
+            r.raise_for_status()
+            game = r.json()
+            created.append(game["game_id"])
+            done = asyncio.Event()
+            if bots:
+                tasks = [asyncio.create_task(watch_client(ws_url, game["game_id"], stop, done))]
+            else:
+                tasks = [asyncio.create_task(seat_client(ws_url, s["token"], stats, random.Random(rng.random()),
+                                                         stop, done)) for s in game["seats"]]
+            await asyncio.wait(tasks)
+            for t in tasks:
+                if t.exception() is not None and not stop.is_set():
+                    raise t.exception()
+            if not stop.is_set():
+                stats.games_done += 1
+
+
+async def total_versions(base: str, ids: list[str]) -> int:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        total = 0
+        for gid in ids:
+            r = await http.get(f"/api/games/{gid}")
+            total += r.json()["version"]
+        return total
+
+
+async def run(args) -> dict:
+    port = args.port or free_port()
+    tmp = tempfile.mkdtemp(prefix="affresco-bench-")
+    db = args.db or f"sqlite:///{tmp}/bench.db"
+    server = None if args.port else subprocess.Popen(
+        [sys.executable, "-m", "affresco.cli", "serve", "--port", str(port), "--db", db, "--bot-delay", "0",
+         "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
+    try:
+        async with httpx.AsyncClient(base_url=base) as http:
+            for _ in range(300):
+                try:
+                    if (await http.get("/healthz")).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    await asyncio.sleep(0.1)
+            else:
+                raise SystemExit("the server did not start: " + server.stderr.read().decode()[-2000:])
+        stats, stop, created = Stats(), asyncio.Event(), []
+        rng = random.Random(args.seed)
+        http = httpx.AsyncClient(base_url=base, timeout=30)   # one client: TLS set-up is costly
+        slots = [asyncio.create_task(game_slot(http, ws_url, False, stats, random.Random(rng.random()), stop, created))
+                 for _ in range(args.games)]
+        slots += [asyncio.create_task(game_slot(http, ws_url, True, stats, random.Random(rng.random()), stop, created))
+                  for _ in range(args.bot_games)]
+        await asyncio.sleep(args.warmup)
+        v0 = await total_versions(base, list(created))
+        ids0 = list(created)
+        stats.latencies.clear()
+        t0 = time.perf_counter()
+        await asyncio.sleep(args.seconds)
+        elapsed = time.perf_counter() - t0
+        v1 = await total_versions(base, list(created))
+        stop.set()
+        await asyncio.gather(*slots, return_exceptions=True)
+        await http.aclose()
+        mem = rss(server.pid) if server else {}
+        lat = sorted(stats.latencies)
+
+        def pct(p: float) -> float:
+            return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+
+        return {
+            "db": "postgresql" if db.startswith("postgres") else "sqlite",
+            "client_games": args.games, "bot_games": args.bot_games, "seconds": round(elapsed, 1),
+            "moves_per_s": round((v1 - v0) / elapsed, 1),
+            "games_finished": stats.games_done, "games_created": len(created) - len(ids0) + len(ids0),
+            "latency_ms": {"p50": round(pct(0.50), 2), "p90": round(pct(0.90), 2), "p99": round(pct(0.99), 2),
+                           "max": round(lat[-1] * 1000, 2) if lat else None,
+                           "mean": round(statistics.fmean(lat) * 1000, 2) if lat else None},
+            "client_moves_timed": len(lat),
+            "errors": stats.errors,
+            "server_memory_mb": {k: round(v, 1) for k, v in mem.items()},
+        }
+    finally:
+        if server is not None:      # an external server (--port) is left running
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=60, help="concurrent games played by WebSocket clients")
+    ap.add_argument("--bot-games", type=int, default=10, help="concurrent games of server-side random bots")
+    ap.add_argument("--seconds", type=float, default=20.0, help="measured time")
+    ap.add_argument("--warmup", type=float, default=3.0)
+    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--port", type=int, default=None, help="use a server already running on this port")
+    ap.add_argument("--json", action="store_true", help="print JSON only")
+    args = ap.parse_args()
+    result = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"affresco serve load ({result['db']}): {result['client_games']} client games + "
+          f"{result['bot_games']} bot games, {result['seconds']} s")
+    print(f"  moves/s           {result['moves_per_s']}")
+    lat = result["latency_ms"]
+    print(f"  move latency ms   p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  max {lat['max']}"
+          f"  ({result['client_moves_timed']} client moves)")
+    print(f"  server memory MB  {result['server_memory_mb']}")
+    print(f"  games finished    {result['games_finished']}; refusals {result['errors']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,287 @@
+"""Shared helpers of the server tests: databases (SQLite file, PostgreSQL schema), clients."""
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+
+import pytest
+
+REQUIRE_ALL = os.environ.get("AFFRESCO_REQUIRE_ALL") == "1"
+
+
+def need(what: str) -> None:
+    """Skip when ``what`` is missing on a developer's machine; fail in CI (.ci/run)."""
+    if REQUIRE_ALL:
+        pytest.fail(f"{what} is required in CI (.ci/run installs it)")
+    pytest.skip(f"{what} not available (bash .ci/run installs it)")
+
+
+def postgres_url() -> str:
+    """A fresh PostgreSQL schema for one test, as a database URL (search_path set)."""
+    base = os.environ.get("AFFRESCO_TEST_POSTGRES")
+    if not base:
+        need("PostgreSQL (AFFRESCO_TEST_POSTGRES)")
+    try:
+        import psycopg
+    except ImportError:
+        need("psycopg")
+    schema = "t_" + secrets.token_hex(6)
+    try:
+        with psycopg.connect(base, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+    except psycopg.OperationalError as e:
+        need(f"a running PostgreSQL at {base} ({e})")
+    sep = "&" if "?" in base else "?"
+    return f"{base}{sep}options=-csearch_path%3D{schema}"
+
+
+def chromium_path() -> str:
+    path = os.environ.get("AFFRESCO_TEST_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(path):
+        need("Debian's chromium")
+    return path
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request, tmp_path) -> str:
+    """Each server test that takes this runs on both databases."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    return postgres_url()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+# --------------------------------------------------------------------------- server helpers
+# (used by test_server_api/ws/leaks/restart; imports of the web stack are local so that the
+# rest of the suite does not need it)
+import contextlib  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import socket  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+from typing import Any, Iterator  # noqa: E402
+
+PAYLOAD_KEYS = {"type", "game_id", "seat", "version", "names", "seats", "setup", "view", "legal", "to_act",
+                "committed", "undo", "is_over", "scores", "ranking", "log", "log_total"}
+
+
+def fast_limits(**kw):
+    """Limits that never get in the way of a test (each may be overridden)."""
+    from affresco.server.app import Limits
+    return Limits(**{"rate": 1e6, "burst": 10**6, "create_per_minute": 10**6, **kw})
+
+
+@contextlib.contextmanager
+def api_client(db: str, **app_kw) -> Iterator[Any]:
+    """A Starlette TestClient on a fresh app (lifespan run: bots are scheduled)."""
+    from fastapi.testclient import TestClient
+
+    from affresco.server.app import create_app
+    app_kw.setdefault("limits", fast_limits())
+    app = create_app(db, **app_kw)
+    with TestClient(app) as c:
+        yield c
+
+
+def auth(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 30.0, proc=None) -> None:
+    """Wait until something listens on 127.0.0.1:port (or fail, showing why)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"the server exited with {proc.returncode} before listening")
+        with socket.socket() as s:
+            s.settimeout(0.2)
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"nothing listens on port {port} after {timeout} s")
+
+
+class LiveServer:
+    """The app served by a real uvicorn in a thread (real sockets, real WebSocket frames),
+    with the same WebSocket frame limit as ``affresco serve``."""
+
+    def __init__(self, db: str, ws_max_size: int = 65_536, **app_kw):
+        import uvicorn
+
+        from affresco.server.app import create_app
+        app_kw.setdefault("limits", fast_limits())
+        self.app = create_app(db, **app_kw)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                ws_max_size=ws_max_size, lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def service(self):
+        return self.app.state.service
+
+    def __enter__(self) -> "LiveServer":
+        self.thread.start()
+        end = time.monotonic() + 30
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > end:
+                raise AssertionError("uvicorn did not start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+    def connect(self, first: dict | None = None):
+        """A WebSocket client (websockets' sync client), optionally sending a first message."""
+        from websockets.sync.client import connect
+        ws = connect(self.ws_url, max_size=2**22, open_timeout=10, close_timeout=2)
+        if first is not None:
+            ws.send(json.dumps(first))
+        return ws
+
+
+def recv_json(ws, timeout: float = 10.0) -> dict:
+    return json.loads(ws.recv(timeout=timeout))
+
+
+def recv_until(ws, pred, timeout: float = 20.0, into: list | None = None) -> dict:
+    """Receive messages until ``pred(msg)``; every text received is appended to ``into``."""
+    end = time.monotonic() + timeout
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            raise AssertionError("timed out waiting for a WebSocket message")
+        text = ws.recv(timeout=left)
+        if into is not None:
+            into.append(text)
+        msg = json.loads(text)
+        if pred(msg):
+            return msg
+
+
+def drain(ws, into: list, wait: float = 0.0) -> None:
+    """Append every message already received (waiting at most ``wait`` for the first)."""
+    timeout = wait
+    while True:
+        try:
+            into.append(ws.recv(timeout=timeout))
+        except TimeoutError:
+            return
+        timeout = 0
+
+
+def eager_choice(rng: random.Random, legal: list[str], eager: float = 0.7) -> str:
+    """A random legal action, often a productive one (games end sooner than uniform play)."""
+    if rng.random() < eager:
+        for kind in ("restore", "altar", "buy", "blend", "studio"):
+            best = [a for a in legal if a.split(" ", 1)[0] == kind]
+            if best:
+                return rng.choice(best)
+    return rng.choice(legal)
+
+
+class Journal:
+    """Wraps a service's store: every version of every game with its list of actions
+    [(seat, notation)], from the writes themselves (undo included)."""
+
+    def __init__(self, service):
+        self.inner = service.store
+        self.versions: dict[str, dict[int, tuple]] = {}
+        service.store = self
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def create(self, game_id, *args, **kw):
+        self.inner.create(game_id, *args, **kw)
+        self.versions[game_id] = {0: ()}
+
+    def append(self, game_id, version, idx, seat, notation, *args, **kw):
+        self.inner.append(game_id, version, idx, seat, notation, *args, **kw)
+        self.versions[game_id][version] = self.versions[game_id][version - 1][:idx] + ((seat, notation),)
+
+    def truncate(self, game_id, version, keep, *args, **kw):
+        self.inner.truncate(game_id, version, keep, *args, **kw)
+        self.versions[game_id][version] = self.versions[game_id][version - 1][:keep]
+
+
+class States:
+    """Engine games at given action lists, rebuilt from a set-up by the engine alone
+    (incrementally along one line of play; from scratch after an undo)."""
+
+    def __init__(self, setup: dict):
+        self.setup = setup
+        self.acts: tuple = ()
+        self.game = self._fresh()
+        self.cache: dict[tuple, Any] = {}
+
+    def _fresh(self):
+        import affresco
+        return affresco.replay({"format": _record_format(), "setup": self.setup, "actions": []})
+
+    def at(self, acts: tuple):
+        acts = tuple(tuple(a) for a in acts)
+        hit = self.cache.get(acts)
+        if hit is not None:
+            return hit
+        if acts[:len(self.acts)] != self.acts:
+            self.acts, self.game = (), self._fresh()
+        for seat, notation in acts[len(self.acts):]:
+            self.game.apply(seat, notation)
+        self.acts = acts
+        g = self.game.clone()
+        if len(self.cache) > 64:
+            self.cache.clear()
+        self.cache[acts] = g
+        return g
+
+
+def _record_format() -> str:
+    from affresco.rules.game import RECORD_FORMAT
+    return RECORD_FORMAT
+
+
+def expected_payload(g, seat: int | None, *, game_id: str, version: int, seats: list[dict], setup: dict,
+                     connected: list[bool], undo: bool, full: bool, log_tail: int) -> dict:
+    """The state message ``seat`` should get at this version, from the engine alone: its view,
+    its legal actions and public facts (names, seat kinds, who is connected, the version)."""
+    view = g.view(seat)
+    lines = view.pop("log")
+    start = 0 if full else max(0, len(lines) - log_tail)
+    over = g.is_over
+    return {
+        "type": "state", "game_id": game_id, "seat": seat, "version": version, "names": list(g.names),
+        "seats": [{**s, "connected": c} for s, c in zip(seats, connected)],
+        "setup": {"players": [s["name"] for s in seats], "modules": list(setup.get("modules", [])),
+                  "options": dict(setup.get("options", {}))},
+        "view": view,
+        "legal": [str(a) for a in g.legal_actions(seat)] if seat is not None else [],
+        "to_act": list(g.to_act),
+        "committed": [bool(f.get("plan_committed")) for f in view["figures"][:len(seats)]],
+        "undo": undo, "is_over": over,
+        "scores": g.scores() if over else None, "ranking": g.ranking() if over else None,
+        "log": [{"i": i, "text": lines[i]} for i in range(start, len(lines))],
+        "log_total": len(lines),
+    }
+
+
+def public_seats(created: dict) -> list[dict]:
+    """The public part of the seats of a create response (no tokens, no links)."""
+    return [{k: s[k] for k in ("seat", "name", "kind", "bot", "seconds")} for s in created["seats"]]
