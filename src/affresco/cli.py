@@ -516,7 +516,8 @@ def tournament(
                                                "--ray games in flight (default: the cluster's CPUs)."),
     ray: Optional[str] = typer.Option(None, "--ray",
                                       help="Play on Ray: 'local' starts a local instance (--workers CPUs), or a "
-                                           "cluster address ('auto', 'ray://head:10001'). Needs affresco[ray]."),
+                                           "cluster address ('auto', 'ray://head:10001'). Needs Ray (the 'ray' "
+                                           "extra)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the tournament (game k is a function of it and k)."),
     out: Path = typer.Option(Path("results.csv"), "--out",
                              help="Results table: .csv, or .parquet (needs pyarrow); the game records go "
@@ -529,6 +530,8 @@ def tournament(
 
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
+
+    from rich.markup import escape
 
     from .bots import BotError
     from .sim import ResultsWriter, bot_label, require_ray, run_tournament
@@ -555,10 +558,10 @@ def tournament(
             require_ray()
         writer = ResultsWriter(out)
     except FrescoError as e:
-        console.print(f"[red]{e}[/]")
+        console.print(f"[red]{escape(str(e))}[/]")
         raise typer.Exit(1)
     except OSError as e:
-        console.print(f"[red]Cannot write {out}: {e.strerror or e}[/]")
+        console.print(f"[red]Cannot write {escape(str(out))}: {escape(str(e.strerror or e))}[/]")
         raise typer.Exit(1)
     line = ", ".join(kinds if len(kinds) > 1 else kinds * players)
     console.print(f"affresco {__version__} · tournament · {games} games · {players} players ({line})"
@@ -589,13 +592,14 @@ def tournament(
                                             options=options, ray=ray, on_start=started, on_result=finished)
                 except FrescoError as e:
                     progress.stop()
-                    console.print(f"[red]{e}[/]")
+                    console.print(f"[red]{escape(str(e))}[/]")
                     raise typer.Exit(1)
             elapsed = time.perf_counter() - start
             try:
                 csv_path, jsonl_path = writer.close(result)
             except (OSError, FrescoError) as e:
-                console.print(f"[red]Cannot write {out}: {getattr(e, 'strerror', None) or e}[/]")
+                why = getattr(e, "strerror", None) or e
+                console.print(f"[red]Cannot write {escape(str(out))}: {escape(str(why))}[/]")
                 raise typer.Exit(1)
         except KeyboardInterrupt:  # outside the tournament itself: keep what was streamed
             console.print(f"[yellow]Interrupted: {writer.count} finished game(s) kept in {writer.path} "
@@ -624,6 +628,8 @@ def report(
                                                    "(default: RESULTS-game-K.json)."),
 ) -> None:
     """Summarise tournament results: win rates (95% CI), scores, seat advantage, VP sources."""
+    from rich.markup import escape
+
     from . import report as rep
     from .sim import read_records, read_rows, records_path, table_format
 
@@ -633,7 +639,8 @@ def report(
         try:
             record = next((r for r in read_records(jsonl) if (r.get("tournament") or {}).get("game") == game), None)
         except (OSError, ValueError) as e:
-            console.print(f"[red]Cannot read {jsonl}: {getattr(e, 'strerror', None) or e}[/]")
+            why = getattr(e, "strerror", None) or e
+            console.print(f"[red]Cannot read {escape(str(jsonl))}: {escape(str(why))}[/]")
             raise typer.Exit(1)
         if record is None:
             console.print(f"[red]{jsonl} holds no game {game}.[/]")
@@ -650,7 +657,8 @@ def report(
     try:
         rows = read_rows(results)
     except (OSError, ValueError, KeyError, FrescoError) as e:
-        console.print(f"[red]Cannot read {results}: {getattr(e, 'strerror', None) or e}[/]")
+        why = getattr(e, "strerror", None) or e
+        console.print(f"[red]Cannot read {escape(str(results))}: {escape(str(why))}[/]")
         raise typer.Exit(1)
     if not rows:
         console.print(f"[yellow]{results} holds no games.[/]")
@@ -660,7 +668,7 @@ def report(
         try:
             files = rep.plots(rows, plots)
         except ImportError:
-            console.print("[red]--plots needs matplotlib: pip install 'affresco[sim]'[/]")
+            console.print("[red]--plots needs matplotlib: pip install 'affresco\\[sim]'[/]")
             raise typer.Exit(1)
         except OSError as e:
             console.print(f"[red]Cannot write plots into {plots}: {e.strerror or e}[/]")

@@ -1,5 +1,7 @@
 """Summaries of tournament results (the rows of :mod:`affresco.sim`): win rates with Wilson
-95% intervals, average scores, seat advantage, VP by source; rich tables and PNG plots."""
+95% intervals, average scores (with a 95% interval of the mean), seat advantage (overall and
+per bot), VP by source; rich tables and PNG plots.  Rows may come from a CSV (strings or
+ints), a Parquet file or memory: every number is read with ``int()``."""
 from __future__ import annotations
 
 import math
@@ -12,7 +14,7 @@ from rich.table import Table
 
 from .sim import SOURCES
 
-__all__ = ["wilson", "by_bot", "by_seat", "sources_by_bot", "tables", "plots"]
+__all__ = ["wilson", "by_bot", "by_seat", "by_bot_and_seat", "sources_by_bot", "tables", "game_table", "plots"]
 
 Z95 = 1.959963984540054
 
@@ -25,7 +27,9 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+    # exact at the ends (rounding could leave the bound a hair off 0 or 1)
+    return (0.0 if wins <= 0 else min(lo, p)), (1.0 if wins >= n else max(hi, p))
 
 
 def _group(rows: Sequence[dict], key: str) -> dict[Any, list[dict]]:
@@ -43,18 +47,24 @@ def _stats(rows: list[dict]) -> dict[str, Any]:
     mean = sum(scores) / n if n else 0.0
     sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1)) if n > 1 else 0.0
     return {"n": n, "wins": wins, "win_rate": wins / n if n else 0.0, "ci_low": lo, "ci_high": hi,
-            "mean_score": mean, "sd_score": sd,
+            "mean_score": mean, "sd_score": sd, "score_ci": Z95 * sd / math.sqrt(n) if n > 1 else 0.0,
             "mean_rank": sum(int(r["rank"]) for r in rows) / n if n else 0.0}
 
 
 def by_bot(rows: Sequence[dict]) -> dict[str, dict[str, Any]]:
-    """bot -> n (seats played), wins, win_rate, ci_low, ci_high, mean_score, sd_score, mean_rank."""
+    """bot -> n (seats played), wins, win_rate, ci_low, ci_high, mean_score, sd_score,
+    score_ci (half width of the 95% interval of the mean score), mean_rank."""
     return {bot: _stats(group) for bot, group in sorted(_group(rows, "bot").items())}
 
 
 def by_seat(rows: Sequence[dict]) -> dict[int, dict[str, Any]]:
     """seat (figure; Leonardo is 2 in 2-player games) -> the same statistics as :func:`by_bot`."""
     return {int(seat): _stats(group) for seat, group in sorted(_group(rows, "seat").items(), key=lambda kv: int(kv[0]))}
+
+
+def by_bot_and_seat(rows: Sequence[dict]) -> dict[str, dict[int, dict[str, Any]]]:
+    """bot -> seat -> the statistics of :func:`by_bot` (how the seat helps or hurts each bot)."""
+    return {bot: by_seat(group) for bot, group in sorted(_group(rows, "bot").items())}
 
 
 def sources_by_bot(rows: Sequence[dict]) -> dict[str, dict[str, float]]:
@@ -74,13 +84,19 @@ def tables(rows: Sequence[dict]) -> Group:
     games = len({r["game"] for r in rows})
     figures = max((int(r["seat"]) for r in rows), default=-1) + 1
 
-    bots = Table(title=f"Bots ({games} games; a fair share is {_pct(1 / figures) if figures else '-'} wins)")
-    for col in ("bot", "seats played", "wins", "win rate", "95% CI (Wilson)", "avg score", "sd", "avg rank"):
+    players = sorted({int(r["players"]) for r in rows if r.get("players") not in (None, "")})
+    modules = sorted({str(r.get("modules") or "") for r in rows})
+    setting = (f"{'/'.join(map(str, players))} players; modules: {', '.join(m or 'none' for m in modules)}"
+               if players else "")
+    bots = Table(title=f"Bots ({games} games; {setting + '; ' if setting else ''}"
+                       f"a fair share is {_pct(1 / figures) if figures else '-'} wins)")
+    for col in ("bot", "seats played", "wins", "win rate", "95% CI (Wilson)", "avg score", "± 95% CI", "sd",
+                "avg rank"):
         bots.add_column(col, justify="left" if col == "bot" else "right")
     for bot, st in by_bot(rows).items():
         bots.add_row(bot, str(st["n"]), str(st["wins"]), _pct(st["win_rate"]),
                      f"{_pct(st['ci_low'])} – {_pct(st['ci_high'])}", f"{st['mean_score']:.1f}",
-                     f"{st['sd_score']:.1f}", f"{st['mean_rank']:.2f}")
+                     f"± {st['score_ci']:.1f}", f"{st['sd_score']:.1f}", f"{st['mean_rank']:.2f}")
 
     seats = Table(title="Seat advantage (win rate by seat)")
     for col in ("seat", "games", "wins", "win rate", "95% CI (Wilson)", "avg score"):
@@ -89,6 +105,18 @@ def tables(rows: Sequence[dict]) -> Group:
     for seat, st in by_seat(rows).items():
         seats.add_row(f"{seat}{' (Leonardo)' if seat in leo else ''}", str(st["n"]), str(st["wins"]),
                       _pct(st["win_rate"]), f"{_pct(st['ci_low'])} – {_pct(st['ci_high'])}", f"{st['mean_score']:.1f}")
+
+    grid = by_bot_and_seat(rows)
+    seat_cols = sorted({int(r["seat"]) for r in rows})
+    per_bot = Table(title="Win rate by bot and seat (seats played)")
+    per_bot.add_column("bot")
+    for seat in seat_cols:
+        per_bot.add_column(f"seat {seat}", justify="right")
+    for bot, seats_of in grid.items():
+        if bot == "leonardo":
+            continue
+        per_bot.add_row(bot, *(f"{_pct(seats_of[s]['win_rate'])} ({seats_of[s]['n']})" if s in seats_of else "-"
+                               for s in seat_cols))
 
     src = sources_by_bot(rows)
     used = [s for s in SOURCES if any(v[s] for v in src.values())] or list(SOURCES[:1])
@@ -99,7 +127,25 @@ def tables(rows: Sequence[dict]) -> Group:
     vp.add_column("total", justify="right")
     for bot, v in src.items():
         vp.add_row(bot, *(f"{v[s]:.1f}" for s in used), f"{sum(v.values()):.1f}")
-    return Group(bots, seats, vp)
+    return Group(bots, seats, per_bot, vp)
+
+
+def game_table(record: dict) -> Table:
+    """One game of a tournament (a line of its ``.jsonl``): the rows of every figure."""
+    from .sim import rows_from_record
+
+    rows = rows_from_record(record)
+    used = [s for s in SOURCES if any(int(r[f"vp_{s}"]) for r in rows)]
+    info = record.get("tournament") or {}
+    setup = record.get("setup") or {}
+    table = Table(title=f"Game {info.get('game', '?')} (seed {setup.get('seed', '?')}, "
+                        f"{len(record.get('actions') or [])} actions)")
+    for col in ("seat", "bot", "name", "rank", "score", *used):
+        table.add_column(col, justify="left" if col in ("bot", "name") else "right")
+    for r in rows:
+        table.add_row(str(r["seat"]), str(r["bot"]), str(r["name"]), str(r["rank"]), str(r["score"]),
+                      *(str(r[f"vp_{s}"]) for s in used))
+    return table
 
 
 def _save(plt, fig, path: Path) -> Path:
@@ -133,16 +179,31 @@ def plots(rows: Sequence[dict], directory: str | Path) -> list[Path]:
     ax.set_title("Score distribution per bot")
     written.append(_save(plt, fig, out / "scores_by_bot.png"))
 
-    seats = by_seat(rows)
-    fig, ax = plt.subplots(figsize=(6, 4))
-    xs = list(seats)
-    rates = [seats[s]["win_rate"] for s in xs]
-    err = [[seats[s]["win_rate"] - seats[s]["ci_low"] for s in xs], [seats[s]["ci_high"] - seats[s]["win_rate"] for s in xs]]
-    ax.bar([str(s) for s in xs], rates, yerr=err, capsize=4, color="#4c72b0")
+    # win rate by seat: all figures, then each bot in that seat (95% Wilson intervals)
+    series = [("all", by_seat(rows))] + [(b, s) for b, s in by_bot_and_seat(rows).items() if b != "leonardo"]
+    if len(series) == 2:  # a single bot: its bars are the overall ones
+        series = series[:1]
+    seat_list = sorted({int(r["seat"]) for r in rows})
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(seat_list) * len(series) ** 0.5 + 3), 4.5))
+    width = 0.8 / max(len(series), 1)
+    for i, (label, stats) in enumerate(series):
+        xs = [j + (i - (len(series) - 1) / 2) * width for j, s in enumerate(seat_list) if s in stats]
+        present = [s for s in seat_list if s in stats]
+        rates = [stats[s]["win_rate"] for s in present]
+        err = [[max(0.0, stats[s]["win_rate"] - stats[s]["ci_low"]) for s in present],
+               [max(0.0, stats[s]["ci_high"] - stats[s]["win_rate"]) for s in present]]
+        ax.bar(xs, rates, width=width, yerr=err, capsize=3, label=label,
+               color="#9a9a9a" if label == "all" else None)
+    leo = {int(r["seat"]) for r in rows if r["bot"] == "leonardo"}
+    ax.set_xticks(range(len(seat_list)), [f"{s} (Leonardo)" if s in leo else str(s) for s in seat_list])
+    if seat_list:
+        ax.axhline(1 / len(seat_list), color="grey", linestyle=":", linewidth=1)
     ax.set_xlabel("seat")
     ax.set_ylabel("win rate (95% Wilson CI)")
     ax.set_ylim(0, 1)
     ax.set_title("Win rate by seat")
+    if len(series) > 1:
+        ax.legend(fontsize="small")
     written.append(_save(plt, fig, out / "winrate_by_seat.png"))
 
     src = sources_by_bot(rows)

@@ -1,0 +1,46 @@
+"""Tournaments on Ray (affresco.sim with ray=...): a local Ray instance of 2 CPUs, random bots,
+a handful of games.  Skipped where Ray is not installed (it is an optional extra)."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from affresco.errors import FrescoError
+from affresco.sim import run_tournament
+
+from test_sim import check_interrupted_files, run_and_interrupt
+
+ray = pytest.importorskip("ray")
+
+
+@pytest.fixture(autouse=True)
+def no_ray_left_running():
+    yield
+    assert not ray.is_initialized()
+
+
+def test_ray_gives_the_rows_of_local_processes():
+    seen = []
+    started = []
+    result = run_tournament(3, ["greedy", "random", "random"], games=3, seed=9, workers=2, ray="local",
+                            modules=("scrolls",), on_start=started.append,
+                            on_result=lambda k, rows, record: seen.append(k))
+    assert started == [result] and result.backend == "ray (local)" and result.workers == 2
+    assert not result.interrupted and sorted(seen) == result.games == [0, 1, 2]
+    here = run_tournament(3, ["greedy", "random", "random"], games=3, seed=9, modules=("scrolls",))
+    assert list(result) == list(here)
+    assert result.records == here.records
+
+
+def test_ctrl_c_keeps_finished_games_on_ray(tmp_path):
+    code, output, out = run_and_interrupt(tmp_path, ["--ray", "local", "--workers", "2"], wait_games=2)
+    assert code == 130, output
+    check_interrupted_files(out, output, wait_games=2)
+    assert "Traceback" not in output and "ray (local) with 2 worker(s)" in " ".join(output.split())
+
+
+def test_without_ray_a_clear_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(FrescoError, match=r"pip install 'affresco\[ray\]'"):
+        run_tournament(4, ["random"], games=1, ray="local")
