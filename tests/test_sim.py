@@ -93,7 +93,7 @@ def test_leonardo_has_his_own_row(duo):
 
 
 def test_vp_sources_from_log_lines():
-    log = ["A scores 5 VP (restores C3)", "B scores 3 VP (final scoring: Thalers)",
+    log = ["A scores 5 VP (restores C3: 5)", "B scores 3 VP (final scoring: Thalers)",
            "A scores 6 VP (restores the altar with RBG)", "A scores 10 VP (purple request with YYY RB OG)",
            "B scores 8 VP (scroll at C3)", "B scores 2 VP (portrait Bishop)", "A scores 1 VP (the bishop's favour)",
            "A stops behind on space 4", "A B scores 7 VP (general request with X)"]

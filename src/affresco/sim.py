@@ -29,8 +29,8 @@ imported only when asked for; the cluster's nodes need affresco installed.
 Each game gives one row per figure (in a 2-player game Leonardo has his own row, bot
 ``leonardo``) with its score, its rank (1 = winner, Leonardo counted), its get-up time in the
 final round, its Thalers left at the end and its VP by source (:data:`SOURCES`).  The sources
-are read from the game's public log (``"X scores 5 VP (restores C3)"``), and each restoration is
-split into the tile's printed value (``fresco``), the bishop bonus (``bishop``, portraits'
+are read from the game's public log (``"X scores 9 VP (restores C3: 7 + bishop 2)"``): each
+restoration is split into the tile's printed value (``fresco``), the bishop bonus (``bishop``, portraits'
 extra bishop bonus included) and the special-colours bonus for pink/brown paid on a fresco
 tile (``special``, option ``special_colours_on_fresco``).  ``money`` is the final 1 VP per
 2 Thalers; ``track`` is what the VP track added or took away beyond the points scored (stopping
@@ -63,7 +63,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .bots import BOTS, Bot, BotError, make_bot, play_game
 from .errors import ConfigError, FrescoError
-from .rules import Game, new_game, parse, replay
+from .rules import Game, new_game, replay
 
 __all__ = ["SOURCES", "FIELDS", "TournamentResult", "ResultsWriter", "game_seed", "lineup", "parse_bot",
            "bot_label", "build_bot", "play_one", "rows_from_record", "run_tournament", "vp_sources",
@@ -78,6 +78,7 @@ INT_FIELDS = ("game", "seed", "players", "seat", "score", "rank", "rounds", "tha
               *(f"vp_{s}" for s in SOURCES))
 LEONARDO = "leonardo"
 
+_RESTORATION = re.compile(r"^restores [A-E][1-5]: (\d+)(?: \+ bishop (\d+))?(?: \+ special colours (\d+))?$")
 _WHY = (("altar", re.compile(r"^restores the altar\b")),
         ("fresco", re.compile(r"^restores\b")),
         ("requests", re.compile(r"\brequest\b")),
@@ -189,9 +190,9 @@ def build_bot(spec: str, seed: int | str | None = 0) -> Bot:
 
 # ---------------------------------------------------------------------------- rows of a game
 def vp_sources(log: Iterable[str], names: Sequence[str]) -> list[dict[str, int]]:
-    """VP per source per figure, from the public log lines (without the ``track`` column; each
-    restoration counts whole as ``fresco``: the bishop split needs the game, see
-    :class:`_Restorations`)."""
+    """VP per source per figure, from the public log lines (without the ``track`` column).  A
+    restoration's line explains its VP ('restores C3: 7 + bishop 2 + special colours 3'): the
+    tile's value counts as ``fresco``, the rest as ``bishop`` and ``special``."""
     out = [dict.fromkeys(SOURCES, 0) for _ in names]
     who = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     pattern = re.compile(rf"^({who}) scores (\d+) VP \((.*)\)$")
@@ -201,54 +202,20 @@ def vp_sources(log: Iterable[str], names: Sequence[str]) -> list[dict[str, int]]
         if not m:
             continue
         why = m.group(3)
+        fig = index[m.group(1)]
+        parts = _RESTORATION.match(why)
+        if parts:
+            bishop, special = int(parts.group(2) or 0), int(parts.group(3) or 0)
+            out[fig]["fresco"] += int(m.group(2)) - bishop - special
+            out[fig]["bishop"] += bishop
+            out[fig]["special"] += special
+            continue
         source = next((name for name, rx in _WHY if rx.search(why)), "other")
-        out[index[m.group(1)]][source] += int(m.group(2))
+        out[fig][source] += int(m.group(2))
     return out
 
 
-class _Restorations:
-    """Follows a game action by action (call :meth:`after` after every action) and splits the
-    VP of each segment restoration into the tile's printed value, the bishop bonus and the
-    special-colours bonus (what the engine's ``restoration_vp`` hooks add for the paints paid)."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        s = game.state
-        self.seen = s.log
-        self.bishop = [0] * len(game.names)
-        self.special = [0] * len(game.names)
-        who = "|".join(re.escape(n) for n in sorted(game.names, key=len, reverse=True))
-        self.pattern = re.compile(rf"^({who}) scores (\d+) VP \(restores (?!the altar\b)\S+\)$")
-        self.index = {n: i for i, n in enumerate(game.names)}
-
-    def after(self, seat: int, action) -> None:
-        s = self.game.state
-        fresh = []
-        node = s.log
-        while node is not None and node is not self.seen:
-            fresh.append(node[0][2])
-            node = node[1]
-        self.seen = s.log
-        if not fresh:
-            return
-        scored: dict[int, list[int]] = {}
-        for text in reversed(fresh):
-            m = self.pattern.match(text)
-            if m:
-                scored.setdefault(self.index[m.group(1)], []).append(int(m.group(2)))
-        for fig, points in scored.items():
-            tiles = s.tiles[fig][-len(points):]
-            for tile, vp in zip(tiles, points):
-                special = 0
-                if fig < s.n and getattr(action, "kind", None) == "restore":
-                    args = action.args
-                    paid = dict(zip(args[1::2], args[2::2])).get("using", tile.paints)
-                    special = sum(hook(s, fig, tile, paid, 0) for hook in s.hooks.restoration_vp)
-                self.special[fig] += special
-                self.bishop[fig] += vp - tile.vp - special
-
-
-def _rows(game: Game, kinds: Sequence[str], k: int, split: _Restorations | None) -> list[dict]:
+def _rows(game: Game, kinds: Sequence[str], k: int) -> list[dict]:
     s = game.state
     view = game.view(None)
     scores = game.scores()
@@ -257,9 +224,6 @@ def _rows(game: Game, kinds: Sequence[str], k: int, split: _Restorations | None)
     rows = []
     for fig, name in enumerate(game.names):
         vp = sources[fig]
-        if split is not None:
-            vp["bishop"], vp["special"] = split.bishop[fig], split.special[fig]
-            vp["fresco"] -= vp["bishop"] + vp["special"]
         vp["track"] = scores[fig] - sum(vp.values())
         row = {"game": k, "seed": s.setup.get("seed"),
                "players": s.n, "modules": "+".join(s.modules),
@@ -279,11 +243,10 @@ def play_one(players: int, bots: Sequence[str], modules: Sequence[str], options:
     gseed = game_seed(seed, k)
     kinds = lineup(bots, k)
     game = new_game(players, modules=tuple(modules), seed=gseed, options=dict(options or {}))
-    split = _Restorations(game)
-    play_game(game, [build_bot(kind, seed=f"{gseed}:{s}") for s, kind in enumerate(kinds)], on_action=split.after)
+    play_game(game, [build_bot(kind, seed=f"{gseed}:{s}") for s, kind in enumerate(kinds)])
     record = game.record()
     record["tournament"] = {"game": k, "seed": seed, "bots": list(kinds)}
-    return k, _rows(game, kinds, k, split), record
+    return k, _rows(game, kinds, k), record
 
 
 def rows_from_record(record: Mapping[str, Any], k: int | None = None,
@@ -294,14 +257,11 @@ def rows_from_record(record: Mapping[str, Any], k: int | None = None,
     k = info.get("game", 0) if k is None else k
     game = replay(record, upto=0)
     kinds = list(bots if bots is not None else info.get("bots") or ["?"] * game.players)
-    split = _Restorations(game)
     for seat, notation in record["actions"]:
-        action = parse(notation)
-        game.apply(seat, action)
-        split.after(seat, action)
+        game.apply(seat, notation)
     if not game.is_over:
         raise FrescoError(f"game {k}: the record ends before the game does")
-    return _rows(game, kinds, k, split)
+    return _rows(game, kinds, k)
 
 
 # ---------------------------------------------------------------------------- running

@@ -107,14 +107,21 @@ def legal(s: State, fig: int) -> list[Action]:
     return [PASS, *restore_actions(s, fig), *altar_actions(s, fig)]
 
 
-def restore(s: State, fig: int, segment: int, vp: int) -> None:
-    """Take the tile of ``segment`` for ``fig``, score ``vp`` and move the bishop there."""
+def restore(s: State, fig: int, segment: int, vp: int, bonus: int = 0) -> None:
+    """Take the tile of ``segment`` for ``fig``, score ``vp`` (of which ``bonus`` is the bishop
+    bonus) and move the bishop there.  The log explains the VP: 'restores C3: 7 + bishop 2'
+    (and '+ special colours N' for what a module added)."""
     tile = s.fresco[segment]
     bishop_on = s.bishop == segment
     s.fresco[segment] = None
     s.tiles[fig] = s.tiles[fig] + (tile,)
     s.bishop = segment
-    track.gain(s, fig, vp, f"restores {NAMES[segment]}")
+    why = f"restores {NAMES[segment]}: {tile.vp}"
+    if bonus:
+        why += f" + bishop {bonus}"
+    if vp - tile.vp - bonus:
+        why += f" + special colours {vp - tile.vp - bonus}"
+    track.gain(s, fig, vp, why)
     for hook in s.hooks.after_restore:
         hook(s, fig, segment, tile, bishop_on)
     if s.tiles_on_board() == 0:
@@ -138,8 +145,9 @@ def apply(s: State, fig: int, action: Action) -> None:
         tile = s.fresco[segment]
         paid = extra.get("using", tile.paints)
         s.paints[fig] = minus(s.paints[fig], paint_vector(paid))
-        vp = tile.vp + bishop_bonus(s, segment, fig)
+        bonus = bishop_bonus(s, segment, fig)
+        vp = tile.vp + bonus
         for hook in s.hooks.restoration_vp:
             vp = hook(s, fig, tile, paid, vp)
-        restore(s, fig, segment, vp)
+        restore(s, fig, segment, vp, bonus)
     s.left -= 1

@@ -58,9 +58,9 @@ class Cathedral:
     @staticmethod
     def apply(s: State, fig: int, action: Action) -> None:
         segment = INDEX[action.args[0]]
-        vp = s.fresco[segment].vp + cathedral.bishop_bonus(s, segment, fig)
+        bonus = cathedral.bishop_bonus(s, segment, fig)
         s.leo_pos = segment
-        cathedral.restore(s, fig, segment, vp)
+        cathedral.restore(s, fig, segment, s.fresco[segment].vp + bonus, bonus)
         s.left = 0
 
 

@@ -33,7 +33,8 @@ log = logging.getLogger("affresco.server")
 MAX_NAME = 24
 LOG_TAIL = 40
 MAX_SECONDS = 30.0
-OPTIONS = {"special_colours_on_fresco": ("Special colours may be used on the fresco (Russian edition)", False)}
+OPTIONS = {"special_colours_on_fresco": ("Special colours may be used on the fresco (Russian edition)", False,
+                                          "special_colours")}
 MODULE_TITLES = {"portraits": "Portraits (module 1)", "requests": "Requests (module 2)",
                  "special_colours": "Special colours (Russian edition)", "scrolls": "Scrolls (Russian edition)",
                  "bishops_favour": "The bishop's favour (Russian edition)"}
@@ -195,7 +196,7 @@ class GameService:
     def meta(self) -> dict[str, Any]:
         return {
             "modules": [{"name": m, "title": MODULE_TITLES.get(m, m)} for m in MODULES],
-            "options": [{"name": k, "title": t, "default": d} for k, (t, d) in OPTIONS.items()],
+            "options": [{"name": k, "title": t, "default": d, "module": m} for k, (t, d, m) in OPTIONS.items()],
             "bots": list(self.kinds.values()),
             "languages": ["en", "fr", "ru"],
             "version": __version__,

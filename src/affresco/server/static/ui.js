@@ -1,0 +1,164 @@
+// Small DOM helpers and shared game helpers (colours, initials, tiles, paints).
+import { PAINT_CLOSE, PAINT_OPEN, t } from "./i18n.js";
+
+/** h("div.class#id", {attrs}, ...children) -> Element.  Attributes starting with "on" are
+ *  listeners; ``dataset``-style keys are written as given ("data-testid"). */
+export function h(tag, attrs, ...children) {
+  const m = /^([a-z0-9]+)?((?:[.#][\w-]+)*)$/i.exec(tag);
+  const el = document.createElement(m && m[1] ? m[1] : "div");
+  if (m && m[2]) {
+    for (const part of m[2].match(/[.#][\w-]+/g) || []) {
+      if (part[0] === ".") el.classList.add(part.slice(1));
+      else el.id = part.slice(1);
+    }
+  }
+  if (attrs && (typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = [el.className, v].filter(Boolean).join(" ");
+    else if (k === "text") el.textContent = v;
+    else if (k === "value") el.value = v;
+    else if (k === "checked" || k === "disabled" || k === "selected") el[k] = !!v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+export function append(el, children) {
+  const list = Array.isArray(children) ? children.flat(Infinity) : [children];
+  for (const c of list) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(c instanceof Node ? c : rich(String(c)));
+  }
+  return el;
+}
+
+export const PAINT_COLOURS = {
+  R: "#d0312d", Y: "#f5c518", B: "#2a5db0", O: "#ef7d1a", G: "#2f9a46", P: "#7b3fa0",
+  K: "#f29ac0", N: "#7a4a22",
+};
+export const PAINT_INK = { R: "#fff", Y: "#222", B: "#fff", O: "#222", G: "#fff", P: "#fff", K: "#222", N: "#fff" };
+export const PAINT_ORDER = "RYBOGPKN";
+
+/** One paint chip (HTML): the colour and its letter (colour-blind safe). */
+export function chip(letter, count) {
+  const el = h("span.paint", {
+    class: `paint-${letter}`, title: t(`paint.${letter}`), "aria-label": t(`paint.${letter}`),
+    role: "img",
+  }, letter);
+  if (count && count > 1) return h("span.paint-count", el, h("span.times", `×${count}`));
+  return el;
+}
+
+export function chips(letters, { grouped = false } = {}) {
+  const frag = document.createDocumentFragment();
+  if (!letters) return frag;
+  if (grouped) {
+    const counts = countPaints(letters);
+    for (const p of PAINT_ORDER) if (counts[p]) frag.appendChild(chip(p, counts[p]));
+    return frag;
+  }
+  for (const c of letters) frag.appendChild(chip(c));
+  return frag;
+}
+
+export function countPaints(letters) {
+  const out = {};
+  for (const c of letters || "") out[c] = (out[c] || 0) + 1;
+  return out;
+}
+
+/** Text with paint marks (see i18n.paintMark) -> fragment with chips. */
+export function rich(text) {
+  const frag = document.createDocumentFragment();
+  const re = new RegExp(`${PAINT_OPEN}([^${PAINT_CLOSE}]*)${PAINT_CLOSE}`, "g");
+  let last = 0;
+  let m;
+  while ((m = re.exec(text))) {
+    if (m.index > last) frag.appendChild(document.createTextNode(text.slice(last, m.index)));
+    const group = h("span.paints", chips(m[1]));
+    frag.appendChild(group);
+    last = re.lastIndex;
+  }
+  if (last < text.length) frag.appendChild(document.createTextNode(text.slice(last)));
+  return frag;
+}
+
+export const plain = (text) => String(text).replace(new RegExp(`[${PAINT_OPEN}${PAINT_CLOSE}]`, "g"), "");
+
+// Player colours by figure index (Leonardo: grey).  Figures also carry an initial.
+export const FIGURE_COLOURS = ["#c2185b", "#00838f", "#ef6c00", "#5e35b1"];
+export const LEONARDO_COLOUR = "#757575";
+
+export function figureColour(view, index) {
+  const f = view.figures[index];
+  return f && f.leonardo ? LEONARDO_COLOUR : FIGURE_COLOURS[index % FIGURE_COLOURS.length];
+}
+
+/** Short labels for the figures: the initial, or initial + number when initials clash. */
+export function initials(names) {
+  const first = names.map((n) => (String(n).trim()[0] || "?").toUpperCase());
+  return first.map((c, i) => (first.filter((x) => x === c).length > 1 ? `${c}${i + 1}` : c));
+}
+
+/** A fresco tile 'VP:PAINTS' or 'VP:PAINTS/SPLASHES' -> {vp, paints, splashes}. */
+export function parseTile(text) {
+  if (!text) return null;
+  const [vp, rest] = text.split(":");
+  const [paints, splashes] = rest.split("/");
+  return {
+    vp: Number(vp), paints,
+    splashes: splashes === undefined ? [...paints].filter((c) => "OGP".includes(c)).join("") : splashes,
+  };
+}
+
+export const SEG_COLS = "ABCDE";
+export const SEG_ROWS = "12345";
+
+export function columnLabel(view, i) {
+  const cols = view.columns || [];
+  const name = cols[i];
+  const base = t(`col.${name}`);
+  return cols.slice(0, i).includes(name) ? t("col.second_visit", { name: base }) : base;
+}
+
+/** The figure whose decision it is for this seat now, or null. */
+export function actingFigure(view, seat) {
+  if (view.pending_track) return view.pending_track.figure_index;
+  if (view.actor_figure !== null && view.actor_figure !== undefined) return view.actor_figure;
+  return seat;
+}
+
+export function hostelPrice(view, fig) {
+  const f = view.figures[fig];
+  if (!f || !f.getup) return null;
+  const row = (view.hostel || []).find((r) => r.time === f.getup);
+  return row ? row.price : null;
+}
+
+export function sortBuyTiles(tiles) {
+  const key = (s) => [...s].map((c) => PAINT_ORDER.indexOf(c));
+  return [...tiles].sort((a, b) => {
+    if (a.length !== b.length) return b.length - a.length;
+    const ka = key(a), kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];
+    return 0;
+  });
+}
+
+export const testid = (notation) => `action-${notation.replace(/ /g, "_")}`;
+
+export function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+  const ta = h("textarea", { style: "position:fixed;left:-1000px;top:0", "aria-hidden": "true" });
+  ta.value = text;
+  document.body.appendChild(ta);
+  ta.select();
+  try { document.execCommand("copy"); } finally { ta.remove(); }
+  return Promise.resolve();
+}

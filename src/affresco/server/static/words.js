@@ -1,0 +1,141 @@
+// Actions in plain words: notation (docs/notation.md) -> a sentence from the catalog.
+import { paintMark, t, tileWords, tOr } from "./i18n.js";
+import { hostelPrice, parseTile, SEG_COLS, SEG_ROWS } from "./ui.js";
+
+function segIndex(seg) {
+  return [SEG_ROWS.indexOf(seg[1]), SEG_COLS.indexOf(seg[0])];
+}
+
+export function frescoTile(view, seg) {
+  const [r, c] = segIndex(seg);
+  return view.fresco && view.fresco[r] ? parseTile(view.fresco[r][c]) : null;
+}
+
+function portraitCard(view, id) {
+  const cards = (view.portraits && view.portraits.display) || [];
+  return cards.find((c) => c.id === id);
+}
+
+export function cardTitle(card) {
+  if (!card) return "";
+  const base = card.id.replace(/-[a-z]$/, "");
+  return tOr(`card.${base}`, card.name);
+}
+
+/** What a portrait card does, in words. */
+export function cardEffects(card) {
+  const parts = [];
+  for (const key of ["income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints",
+    "vp_or_thalers", "mood", "mood_top"]) {
+    if (!(key in card)) continue;
+    const v = card[key];
+    parts.push(t(`eff.${key}`, { n: v, paint: key === "paint" ? paintMark(v) : v }));
+  }
+  return parts.join("; ");
+}
+
+/**
+ * The plain-words description of an action for this view.  ``fig`` is the figure acting
+ * (Leonardo's actions are worded the same; the caller says "for Leonardo").
+ */
+export function describe(notation, view, fig) {
+  const words = notation.trim().split(/\s+/);
+  const kind = words[0];
+  const args = words.slice(1);
+  switch (kind) {
+    case "pass":
+      return t("act.pass");
+    case "getup": {
+      const row = (view.hostel || []).find((r) => r.time === args[0]);
+      if (!row) return t("act.getup", { time: args[0] });
+      return t("act.getup_full", { time: row.time, mood: signed(row.mood), price: row.price });
+    }
+    case "plan": {
+      const counts = (args[0] || "").split("-").map(Number);
+      const cols = view.columns || [];
+      const parts = counts.map((n, i) => `${t(`col.${cols[i]}`)} ${n}`);
+      return t("act.plan", { plan: parts.join(", ") });
+    }
+    case "buy": {
+      const price = hostelPrice(view, fig);
+      const tiles = args.slice(1).map(paintMark).join(" ");
+      const n = args.length - 1;
+      if (price === null) return t("act.buy", { booth: args[0], tiles, n });
+      return t("act.buy_cost", { booth: args[0], tiles, n, cost: price * n });
+    }
+    case "close":
+      return t("act.close", { booth: args[0] });
+    case "restore": {
+      const seg = args[0];
+      const tile = frescoTile(view, seg);
+      const extra = {};
+      for (let i = 1; i + 1 < args.length; i += 2) extra[args[i]] = args[i + 1];
+      let text = tile
+        ? t("act.restore", { seg, vp: tile.vp, paints: paintMark(tile.paints) })
+        : t("act.restore_short", { seg });
+      if (extra.bishop) text += t("act.with_bishop", { to: extra.bishop });
+      if (extra.sexton) text += t("act.with_sexton", { to: extra.sexton });
+      if (extra.using) text += t("act.with_using", { paints: paintMark(extra.using) });
+      return text;
+    }
+    case "altar":
+      return t("act.altar", { paints: paintMark(args[0] || "") });
+    case "studio":
+      return view.visit_left ? t("act.studio_n", { n: 3 * view.visit_left }) : t("act.studio");
+    case "blend": {
+      const recipe = blendRecipe(view, args[0]);
+      return recipe ? t("act.blend", { paint: paintMark(args[0]), a: paintMark(recipe[0]), b: paintMark(recipe[1]) })
+        : t("act.blend_short", { paint: paintMark(args[0]) });
+    }
+    case "theater":
+      return t("act.theater");
+    case "track": {
+      const p = view.pending_track;
+      const space = p ? (args[0] === "behind" ? p.behind : p.ahead) : null;
+      const key = args[0] === "behind" ? "act.track_behind" : "act.track_ahead";
+      return t(key, { space: space ?? "?" });
+    }
+    case "portrait": {
+      const card = portraitCard(view, args[0]);
+      const name = card ? cardTitle(card) : args[0];
+      const choice = args[1];
+      if (!choice) return t("act.portrait", { card: name });
+      if (choice === "vp") return t("act.portrait_vp", { card: name, n: card ? card.vp_or_thalers : "" });
+      if (choice === "thalers") return t("act.portrait_thalers", { card: name, n: card ? card.vp_or_thalers : "" });
+      return t("act.portrait_paints", { card: name, paints: paintMark(choice) });
+    }
+    case "request": {
+      const type = tOr(`request.${args[0]}`, args[0]);
+      const stacks = view.requests && view.requests.stacks && view.requests.stacks[args[0]];
+      const vp = stacks && stacks.length ? stacks[stacks.length - 1] : null;
+      const tiles = args.slice(1).map(tileWords).join(", ");
+      return vp === null ? t("act.request", { type, tiles }) : t("act.request_vp", { type, tiles, vp });
+    }
+    case "income":
+      return t("act.income", { paint: paintMark(args[0]) });
+    case "scroll":
+      return t(`act.scroll_${args[0]}`);
+    default:
+      return notation;
+  }
+}
+
+export function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}
+
+export const BASE_BLENDS = { O: ["Y", "R"], G: ["Y", "B"], P: ["R", "B"] };
+
+export function blendRecipe(view, out) {
+  if (BASE_BLENDS[out]) return BASE_BLENDS[out];
+  const extra = view.special_colours && view.special_colours.blends;
+  if (extra && extra[out]) return extra[out].split("+");
+  return null;
+}
+
+export function allBlends(view) {
+  const out = { ...BASE_BLENDS };
+  const extra = view.special_colours && view.special_colours.blends;
+  if (extra) for (const [k, v] of Object.entries(extra)) out[k] = v.split("+");
+  return out;
+}
