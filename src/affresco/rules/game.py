@@ -175,11 +175,29 @@ class Game:
         s = self._s
         return sorted(range(s.figures), key=lambda f: -s.pos[f])
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """A JSON-ready dict of what ``seat`` may see (None: a spectator), R22."""
+    def view(self, seat: int | None, log: bool = True) -> dict[str, Any]:
+        """A JSON-ready dict of what ``seat`` may see (None: a spectator), R22.  ``log=False``
+        leaves out the log lines (see :meth:`log_since` to follow them cheaply)."""
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._s.n):
             raise FrescoError(f"seat must be None or 0..{self._s.n - 1}, not {seat!r}")
-        return _view(self._s, seat)
+        return _view(self._s, seat, log)
+
+    def log_since(self, seat: int | None, mark: Any = None) -> tuple[list[str] | None, Any]:
+        """The log lines ``seat`` may see (as in :meth:`view`) added since ``mark``, and a new
+        mark.  ``mark`` is an opaque value from an earlier call on this game or an earlier
+        position of it (None: from the start).  Returns ``(None, mark)`` when this log does not
+        extend ``mark`` (another game, or a position before it): read again from None."""
+        node = head = self._s.log
+        new = []
+        while node is not None and node is not mark:
+            _, who, text = node[0]
+            if who is None or who == seat:
+                new.append(text)
+            node = node[1]
+        if node is not mark:
+            return None, head
+        new.reverse()
+        return new, head
 
     def clone(self) -> "Game":
         return Game(self._s.clone())

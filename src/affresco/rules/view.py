@@ -27,7 +27,7 @@ def tile_text(t) -> str | None:
     return f"{t.vp}:{t.paints}" if t.splashes == default else f"{t.vp}:{t.paints}/{t.splashes}"
 
 
-def view(s: State, seat: int | None) -> dict[str, Any]:
+def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
     from . import flow
 
     hostel = s.comp.hostel
@@ -87,9 +87,10 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "pending_track": None if s.pending is None else {
             "figure": s.names[s.pending[0]], "figure_index": s.pending[0], "behind": s.pending[1],
             "ahead": s.pending[2]},
-        "log": [text for (_, who, text) in cons_to_list(s.log) if who is None or who == seat],
         "is_over": s.phase == "over",
     }
+    if log:
+        out["log"] = [text for (_, who, text) in cons_to_list(s.log) if who is None or who == seat]
     for hook in s.hooks.view:
         hook(s, seat, out)
     return out

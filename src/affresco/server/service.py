@@ -32,6 +32,8 @@ log = logging.getLogger("affresco.server")
 
 MAX_NAME = 24
 LOG_TAIL = 40
+MAX_LIVE = 2000          # games kept in memory; idle ones beyond this are dropped (reloaded on demand)
+IDLE_SECONDS = 120
 MAX_SECONDS = 30.0
 OPTIONS = {"special_colours_on_fresco": ("Special colours may be used on the fresco (Russian edition)", False,
                                           "special_colours")}
@@ -145,6 +147,7 @@ class LiveGame:
     cache: dict[Any, str] = field(default_factory=dict)   # seat -> payload JSON at this version
     bot_task: asyncio.Task | None = None
     recent: list[tuple[int, int, str]] = field(default_factory=list)   # (version, seat, kind), latest moves
+    logs: dict[Any, tuple[Any, list[str]]] = field(default_factory=dict)  # seat -> (log mark, lines)
 
     @property
     def humans(self) -> list[int]:
@@ -262,6 +265,7 @@ class GameService:
         setup = game.record()["setup"]
         await self.writer.write("create", gid, setup, seats, toks, game.to_json(pretty=False))
         live = LiveGame(gid, setup, seats, game, 0, [])
+        self._evict()
         self.live[gid] = live
         log.info("game created", extra={"event": "create", "game_id": gid, "players": len(seats),
                                         "modules": list(game.state.modules), "bots": len(seats) - len(toks)})
@@ -295,6 +299,19 @@ class GameService:
         finally:      # also when the game is not found: unknown ids must not pile up here
             self._loading.pop(gid, None)
         return live
+
+    def _evict(self) -> None:
+        """Forget idle games (no socket, no bot thinking, untouched for a while) beyond
+        ``MAX_LIVE``; they are reloaded from the database when asked for.  (A write from a
+        forgotten copy would fail the store's version check, never overwrite.)"""
+        if len(self.live) < MAX_LIVE:
+            return
+        now = time.time()
+        idle = sorted((lg.updated, gid) for gid, lg in self.live.items()
+                      if not lg.subs and lg.bot_task is None and not lg.lock.locked()
+                      and now - lg.updated > IDLE_SECONDS)
+        for _, gid in idle[:max(1, len(self.live) - MAX_LIVE + 1 + MAX_LIVE // 10)]:
+            del self.live[gid]
 
     @staticmethod
     def _rebuild(setup: dict, acts: list[tuple[int, str, bool]], snapshot: tuple[int, str] | None) -> Game:
@@ -342,10 +359,22 @@ class GameService:
             live.cache[key] = text
         return text
 
+    @staticmethod
+    def _log(live: LiveGame, seat: int | None) -> list[str]:
+        """The seat's log lines, followed incrementally (a push costs the new lines only)."""
+        mark, lines = live.logs.get(seat, (None, []))
+        new, mark = live.game.log_since(seat, mark)
+        if new is None:                       # an undo: the log no longer extends what we had
+            new, mark = live.game.log_since(seat, None)
+            lines = []
+        lines.extend(new)
+        live.logs[seat] = (mark, lines)
+        return lines
+
     def state(self, live: LiveGame, seat: int | None, full: bool = True) -> dict[str, Any]:
         g = live.game
-        view = g.view(seat)
-        lines = view.pop("log")
+        view = g.view(seat, log=False)
+        lines = self._log(live, seat)
         start = 0 if full else max(0, len(lines) - LOG_TAIL)
         over = g.is_over
         connected = {s.seat for s in live.subs if s.seat is not None}
