@@ -84,6 +84,7 @@ def api_client(db: str, **app_kw) -> Iterator[Any]:
 
     from affresco.server.app import create_app
     app_kw.setdefault("limits", fast_limits())
+    app_kw.setdefault("fixed_seeds", True)      # reproducible games with several people
     app = create_app(db, **app_kw)
     with TestClient(app) as c:
         yield c
@@ -122,6 +123,7 @@ class LiveServer:
 
         from affresco.server.app import create_app
         app_kw.setdefault("limits", fast_limits())
+        app_kw.setdefault("fixed_seeds", True)
         self.app = create_app(db, **app_kw)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -136,6 +138,8 @@ class LiveServer:
         return self.app.state.service
 
     def __enter__(self) -> "LiveServer":
+        import httpx
+        self.http = httpx.Client(base_url=self.url, timeout=30)   # one client: a new one costs ~0.1 s
         self.thread.start()
         end = time.monotonic() + 30
         while not self.server.started:
@@ -145,13 +149,18 @@ class LiveServer:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.http.close()
         self.server.should_exit = True
         self.thread.join(timeout=30)
 
     def connect(self, first: dict | None = None):
         """A WebSocket client (websockets' sync client), optionally sending a first message."""
         from websockets.sync.client import connect
-        ws = connect(self.ws_url, max_size=2**22, open_timeout=10, close_timeout=2)
+        kw = dict(max_size=2**22, open_timeout=10, close_timeout=2)
+        try:
+            ws = connect(self.ws_url, legacy=True, **kw)    # websockets >= 17.1: a plain connection
+        except TypeError:
+            ws = connect(self.ws_url, **kw)
         if first is not None:
             ws.send(json.dumps(first))
         return ws
@@ -199,58 +208,86 @@ def eager_choice(rng: random.Random, legal: list[str], eager: float = 0.7) -> st
 
 class Journal:
     """Wraps a service's store: every version of every game with its list of actions
-    [(seat, notation)], from the writes themselves (undo included)."""
+    [(seat, notation)], from the writes themselves (undo included), once they are stored."""
 
     def __init__(self, service):
         self.inner = service.store
         self.versions: dict[str, dict[int, tuple]] = {}
+        self.setups: dict[str, dict] = {}
+        self._states: dict[str, States] = {}
         service.store = self
+        writer = getattr(service, "writer", None)
+        if writer is not None:        # writes go through the group-commit writer
+            writer.store = self
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
 
-    def create(self, game_id, *args, **kw):
-        self.inner.create(game_id, *args, **kw)
-        self.versions[game_id] = {0: ()}
+    def _note(self, op: str, args: tuple) -> None:
+        if op == "create":
+            self.versions[args[0]] = {0: ()}
+            self.setups[args[0]] = args[1]
+        elif op == "append":
+            gid, version, idx, seat, notation = args[:5]
+            self.versions[gid][version] = self.versions[gid][version - 1][:idx] + ((seat, notation),)
+        elif op == "truncate":
+            gid, version, keep = args[:3]
+            self.versions[gid][version] = self.versions[gid][version - 1][:keep]
 
-    def append(self, game_id, version, idx, seat, notation, *args, **kw):
-        self.inner.append(game_id, version, idx, seat, notation, *args, **kw)
-        self.versions[game_id][version] = self.versions[game_id][version - 1][:idx] + ((seat, notation),)
+    def game(self, gid: str, version: int | None = None, acts=None):
+        """The engine game of ``gid`` at ``version`` (or after the actions ``acts``)."""
+        states = self._states.get(gid)
+        if states is None:
+            states = self._states[gid] = States(self.setups[gid])
+        return states.at(self.versions[gid][version] if acts is None else acts)
 
-    def truncate(self, game_id, version, keep, *args, **kw):
-        self.inner.truncate(game_id, version, keep, *args, **kw)
-        self.versions[game_id][version] = self.versions[game_id][version - 1][:keep]
+    def batch(self, ops):
+        results = self.inner.batch(ops)
+        for (op, args), err in zip(ops, results):
+            if err is None:
+                self._note(op, args)
+        return results
+
+    def create(self, *args):
+        self.inner.create(*args)
+        self._note("create", args)
+
+    def append(self, *args):
+        self.inner.append(*args)
+        self._note("append", args)
+
+    def truncate(self, *args):
+        self.inner.truncate(*args)
+        self._note("truncate", args)
 
 
 class States:
-    """Engine games at given action lists, rebuilt from a set-up by the engine alone
-    (incrementally along one line of play; from scratch after an undo)."""
+    """Engine games at given action lists, rebuilt from a set-up by the engine alone.  The
+    games along the current line of play are kept (a clone costs microseconds), so going
+    forward, back, or to another line after an undo replays only what differs.  The games
+    returned are shared: clone one before changing it."""
 
     def __init__(self, setup: dict):
+        import affresco
         self.setup = setup
         self.acts: tuple = ()
-        self.game = self._fresh()
-        self.cache: dict[tuple, Any] = {}
+        self.line = [affresco.replay({"format": _record_format(), "setup": setup, "actions": []})]
 
-    def _fresh(self):
-        import affresco
-        return affresco.replay({"format": _record_format(), "setup": self.setup, "actions": []})
-
-    def at(self, acts: tuple):
+    def at(self, acts):
         acts = tuple(tuple(a) for a in acts)
-        hit = self.cache.get(acts)
-        if hit is not None:
-            return hit
-        if acts[:len(self.acts)] != self.acts:
-            self.acts, self.game = (), self._fresh()
-        for seat, notation in acts[len(self.acts):]:
-            self.game.apply(seat, notation)
+        p = 0
+        for a, b in zip(acts, self.acts):
+            if a != b:
+                break
+            p += 1
+        del self.line[p + 1:]
+        g = self.line[p]
+        for seat, notation in acts[p:]:
+            g = g.clone()
+            g.apply(seat, notation)
+            self.line.append(g)
         self.acts = acts
-        g = self.game.clone()
-        if len(self.cache) > 64:
-            self.cache.clear()
-        self.cache[acts] = g
-        return g
+        return self.line[len(acts)]
 
 
 def _record_format() -> str:
@@ -285,3 +322,38 @@ def expected_payload(g, seat: int | None, *, game_id: str, version: int, seats: 
 def public_seats(created: dict) -> list[dict]:
     """The public part of the seats of a create response (no tokens, no links)."""
     return [{k: s[k] for k in ("seat", "name", "kind", "bot", "seconds")} for s in created["seats"]]
+
+
+def reveals(before, after, action: str) -> bool:
+    """New information came out: a chance event, the plans revealed, a scroll played."""
+    return (after.chance_events != before.chance_events
+            or (before.phase == "plan" and after.phase != "plan")
+            or (action.startswith("scroll ") and action != "scroll none"))
+
+
+class UndoOracle:
+    """From the engine alone: how many actions an undo by ``seat`` keeps, or None.  The
+    reveal flags of a line of play are kept and extended (recomputed after an undo)."""
+
+    def __init__(self, setup: dict):
+        self.setup = setup
+        self.acts: tuple = ()
+        self.flags: list[bool] = []
+        self.game = States(setup).at(()).clone()
+
+    def keep(self, acts: tuple, seat: int) -> int | None:
+        if acts[:len(self.acts)] != self.acts:
+            self.acts, self.flags, self.game = (), [], States(self.setup).at(()).clone()
+        for s, a in acts[len(self.acts):]:
+            before = self.game.clone()
+            self.game.apply(s, a)
+            self.flags.append(reveals(before, self.game, a))
+        self.acts = acts
+        if self.game.is_over:
+            return None
+        for i in range(len(acts) - 1, -1, -1):
+            if self.flags[i]:
+                return None
+            if acts[i][0] == seat:
+                return i
+        return None

@@ -687,6 +687,9 @@ def serve(
     bot_delay: float = typer.Option(0.4, "--bot-delay", min=0.0,
                                     help="Seconds a bot waits before moving, so people can follow."),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
+    fixed_seeds: bool = typer.Option(False, "--fixed-seeds",
+                                     help="Let a creator choose the seed of a game with several people "
+                                          "(testing only: whoever knows the seed knows every draw)."),
 ) -> None:
     """Play Fresco in the browser: a web server with live games, friends and bots."""
     import logging
@@ -706,7 +709,7 @@ def serve(
     server_log.setLevel(log_level.upper())
     server_log.propagate = False
     try:
-        web = create_app(db, bot_processes=bot_processes, bot_delay=bot_delay)
+        web = create_app(db, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds)
     except Exception as e:  # noqa: BLE001 - a bad --db must say why, not dump a trace
         Console(stderr=True).print(f"[red]Cannot open the database {db!r}: {e}[/]")
         raise typer.Exit(1)

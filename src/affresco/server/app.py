@@ -114,11 +114,13 @@ def _error(e: ServiceError) -> JSONResponse:
 
 
 def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = None, bot_processes: int = 1,
-               bot_delay: float = 0.0, resume: bool = True) -> FastAPI:
-    """The app on database URL ``db`` (``sqlite:///file.db`` or ``postgresql://...``)."""
+               bot_delay: float = 0.0, resume: bool = True, fixed_seeds: bool = False) -> FastAPI:
+    """The app on database URL ``db`` (``sqlite:///file.db`` or ``postgresql://...``).
+    ``fixed_seeds``: let a creator choose the seed even in a game with several people (for
+    tests: whoever knows the seed knows every draw)."""
     limits = limits or Limits()
     store = Store(_normalise_url(db))
-    service = GameService(store, bot_processes=bot_processes, bot_delay=bot_delay)
+    service = GameService(store, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -267,8 +269,11 @@ async def _ws_session(socket: WebSocket, service: GameService, limits: Limits) -
         await socket.send_text(json.dumps({"type": "error", **e.body()["error"]}))
 
     async def receive() -> dict:
-        text = await socket.receive_text()
-        if len(text) > limits.max_body:
+        try:
+            text = await socket.receive_text()
+        except KeyError:        # a binary frame (Starlette finds no "text"): not a crash, a refusal
+            raise ServiceError("bad_request", "messages are JSON text frames") from None
+        if len(text) > limits.max_body // 4 and len(text.encode()) > limits.max_body:
             raise ServiceError("too_large", f"message over {limits.max_body} bytes")
         try:
             msg = json.loads(text)
@@ -279,9 +284,10 @@ async def _ws_session(socket: WebSocket, service: GameService, limits: Limits) -
         return msg
 
     live = seat = None
+    deadline = asyncio.get_running_loop().time() + 30     # say hello (or watch) within 30 s
     while live is None:
         try:
-            first = await asyncio.wait_for(receive(), timeout=30)
+            first = await asyncio.wait_for(receive(), timeout=max(0.0, deadline - asyncio.get_running_loop().time()))
             if first["type"] == "hello":
                 live, seat = await service.seat_for(first.get("token"))
             elif first["type"] == "watch":

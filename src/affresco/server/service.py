@@ -163,7 +163,8 @@ def _reveals(before: Game, after: Game, action) -> bool:
 
 
 class GameService:
-    def __init__(self, store: Store, *, bot_processes: int = 1, bot_delay: float = 0.0):
+    def __init__(self, store: Store, *, bot_processes: int = 1, bot_delay: float = 0.0, fixed_seeds: bool = False):
+        self.fixed_seeds = fixed_seeds
         self.store = store
         self.live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -246,12 +247,18 @@ class GameService:
         modules = spec.get("modules", [])
         if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
             raise ServiceError("bad_request", "modules: a list of module names")
-        options = spec.get("options", {}) or {}
+        options = spec.get("options", {})
+        if options is None:
+            options = {}
         if not isinstance(options, Mapping):
             raise ServiceError("bad_request", "options: an object of rule options")
         seed = spec.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ServiceError("bad_request", "seed: an integer")
+        if seed is not None and not self.fixed_seeds and sum(s.kind == "human" for s in seats) > 1:
+            # R22: whoever knows the seed knows every draw and every seat's secret set-up
+            raise ServiceError("bad_request", "seed: only in a game with at most one person (the others "
+                               "bots); with friends the server draws a secret seed")
         return seats, modules, dict(options), seed
 
     async def create(self, spec: Mapping[str, Any]) -> dict[str, Any]:
@@ -590,7 +597,7 @@ class GameService:
             own = g.view(s)
             view["figures"][s] = own["figures"][s]
             for key, value in own.items():       # module items (scrolls, requests...) of each seat
-                if key not in view or key == "log":
+                if key not in view or key in ("log", "seat", "figures"):   # figures: merged just above
                     continue
                 if value != view[key]:
                     view.setdefault("hands", {}).setdefault(str(s), {})[key] = value

@@ -105,9 +105,15 @@ export class Live {
       if (msg.type === "state") this.onState(msg);
       else if (msg.type === "error") this.onError(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       clearInterval(this.pinger);
       if (this.ws === ws) this.ws = null;
+      if (ev && ev.code === 1008) {
+        // the server refused the greeting (unknown seat token or game): retrying cannot help
+        this.closed = true;
+        this.onStatus("disconnected");
+        return;
+      }
       if (!this.closed) this.retry();
     };
     ws.onerror = () => { try { ws.close(); } catch (e) { /* */ } };

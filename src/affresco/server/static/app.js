@@ -92,7 +92,12 @@ function startLive(greeting, fetchState) {
     } catch (e) {
       if (S.route !== route) return;
       S.error = errorText(e);
-      if (e.code === "bad_token") S.fatal = true;
+      if (e.code === "bad_token" || e.code === "not_found") {
+        // a link that opens nothing: stop polling for it
+        S.fatal = true;
+        clearInterval(S.poll);
+        S.poll = null;
+      }
       render();
     }
   };
@@ -100,13 +105,15 @@ function startLive(greeting, fetchState) {
   S.fatal = false;
   refresh();
   S.live = new API.Live(greeting, {
-    onState: (st) => { if (S.route === route) accept(st); },
+    onState: (st) => { if (S.route === route) accept(st, true); },
     onStatus: (status) => {
       if (S.route !== route) return;
       S.conn = status;
-      // while the socket is down, poll so the page stays current
-      if (status === "connected") { clearInterval(S.poll); S.poll = null; refresh(); }
-      else if (!S.poll) S.poll = setInterval(refresh, 5000);
+      // while the socket is down, poll so the page stays current.  Once it is up, the
+      // server answers its hello with a whole STATE: no refresh here, whose answer (built
+      // before the hello, so showing this seat offline) could land after that STATE.
+      if (status === "connected") { clearInterval(S.poll); S.poll = null; }
+      else if (!S.poll && !S.fatal) S.poll = setInterval(refresh, 5000);
       renderHeader();
     },
     onError: (msg) => {
@@ -151,12 +158,20 @@ function logOf(st) {
   return out;
 }
 
-function accept(st) {
+function accept(st, fromSocket = false) {
   if (!st || st.type !== "state") return;
   const old = S.state;
   if (old && old.game_id === st.game_id && st.version < old.version) return;
   learnSegments(st.view);
   mergeLog(st);
+  if (!fromSocket && S.conn === "connected" && old && old.fromSocket && old.game_id === st.game_id
+    && st.version === old.version) {
+    // a REST answer at the version a push already brought may have been built before this
+    // page's socket said hello: the push knows better who is online
+    st = { ...st, seats: old.seats, fromSocket: true };
+  } else {
+    st.fromSocket = fromSocket;
+  }
   S.state = st;
   if (!old || old.version !== st.version) {
     if (old) S.error = null;
