@@ -183,7 +183,7 @@ function accept(st, fromSocket = false) {
 
 function errorText(e) {
   const code = e.code || "error";
-  const key = `error.${code}`;
+  const key = code === "not_found" ? "error.no_game" : `error.${code}`;
   const known = has(key) ? t(key) : null;
   if (code === "illegal") return t("error.illegal", { message: e.message || "" });
   if (known) return e.message && code !== "stale" && code !== "network" ? `${known} (${e.message})` : known;
@@ -270,7 +270,7 @@ function renderHeader() {
 function header() {
   const langs = (S.meta && S.meta.languages) || LANGS;
   const right = h("div.top-right",
-    S.route.page === "play" || S.route.page === "watch" ? connectionBadge() : null,
+    (S.route.page === "play" || S.route.page === "watch") && !S.fatal ? connectionBadge() : null,
     h("nav.langs", { "aria-label": t("lang.choose") },
       langs.filter((l) => LANGS.includes(l)).map((l) => h("button.lang", {
         type: "button", "data-testid": `lang-${l}`, lang: l, "aria-pressed": l === currentLang() ? "true" : "false",
@@ -1066,12 +1066,6 @@ function shortText(value) {
 // ---------------------------------------------------------------------------------------
 // log and scores
 
-function scoreDetail(hit) {
-  // The engine's line explains a restoration itself ("restores C3: 7 + bishop 2"), and the
-  // catalogs translate it; nothing to add.
-  return null;
-}
-
 function logPanel(lines, ctx, st) {
   const items = [];
   for (const line of lines) {
@@ -1082,10 +1076,9 @@ function logPanel(lines, ctx, st) {
       continue;
     }
     const scoring = hit && hit.key === "log.scores";
-    const detail = scoring ? scoreDetail(hit) : null;
     items.push(h("li", { class: scoring ? "vp" : "", "data-i": line.i },
       scoring ? h("span.vp-badge", `+${hit.params.vp}`) : null,
-      rich(text), detail ? h("span.detail", ` ${detail}`) : null));
+      rich(text)));
   }
   return h("section.card.log", { "data-testid": "log" },
     h("h2", t("logui.title")),
