@@ -42,6 +42,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    if pid is None:
+        return float("nan")
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def rss(pid: int) -> dict[str, float]:
     out = {}
     try:
@@ -63,7 +74,7 @@ class Stats:
 
 
 async def seat_client(url: str, token: str, stats: Stats, rng: random.Random, stop: asyncio.Event,
-                      done: asyncio.Event) -> None:
+                      done: asyncio.Event, think: float = 0.0) -> None:
     """Play random legal actions: one act in flight at a time; its latency runs from sending
     the act to receiving the server's ack (sent once the move is stored)."""
     async with websockets.connect(url, max_size=2**22) as ws:
@@ -91,6 +102,8 @@ async def seat_client(url: str, token: str, stats: Stats, rng: random.Random, st
                     done.set()
                     return
             if sent_at is None and latest is not None and latest["legal"]:
+                if think:
+                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": rng.choice(latest["legal"]),
                                           "version": latest["version"]}))
@@ -111,7 +124,7 @@ async def watch_client(url: str, game_id: str, stop: asyncio.Event, done: asynci
 
 
 async def game_slot(http: httpx.AsyncClient, ws_url: str, bots: bool, stats: Stats, rng: random.Random,
-                    stop: asyncio.Event, created: list[str]) -> None:
+                    stop: asyncio.Event, created: list[str], think: float = 0.0) -> None:
     if True:
         while not stop.is_set():
             n = rng.choice((2, 3, 4))
@@ -128,7 +141,7 @@ async def game_slot(http: httpx.AsyncClient, ws_url: str, bots: bool, stats: Sta
                 tasks = [asyncio.create_task(watch_client(ws_url, game["game_id"], stop, done))]
             else:
                 tasks = [asyncio.create_task(seat_client(ws_url, s["token"], stats, random.Random(rng.random()),
-                                                         stop, done)) for s in game["seats"]]
+                                                         stop, done, think)) for s in game["seats"]]
             await asyncio.wait(tasks)
             for t in tasks:
                 if t.exception() is not None and not stop.is_set():
@@ -151,7 +164,7 @@ async def run(args) -> dict:
     tmp = tempfile.mkdtemp(prefix="affresco-bench-")
     db = args.db or f"sqlite:///{tmp}/bench.db"
     server = None if args.port else subprocess.Popen(
-        [sys.executable, "-m", "affresco.cli", "serve", "--port", str(port), "--db", db, "--bot-delay", "0",
+        [sys.executable, "-m", "affresco.cli", "serve", "--port", str(port), "--db", db, "--bot-delay", str(args.bot_delay), "--fixed-seeds", "--games-per-minute", "100000",
          "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
     try:
@@ -167,7 +180,8 @@ async def run(args) -> dict:
         stats, stop, created = Stats(), asyncio.Event(), []
         rng = random.Random(args.seed)
         http = httpx.AsyncClient(base_url=base, timeout=30)   # one client: TLS set-up is costly
-        slots = [asyncio.create_task(game_slot(http, ws_url, False, stats, random.Random(rng.random()), stop, created))
+        slots = [asyncio.create_task(game_slot(http, ws_url, False, stats, random.Random(rng.random()), stop, created,
+                                               args.think))
                  for _ in range(args.games)]
         slots += [asyncio.create_task(game_slot(http, ws_url, True, stats, random.Random(rng.random()), stop, created))
                   for _ in range(args.bot_games)]
@@ -175,9 +189,12 @@ async def run(args) -> dict:
         v0 = await total_versions(base, list(created))
         ids0 = list(created)
         stats.latencies.clear()
+        server_pid = server.pid if server else None
+        cpu0, mine0 = cpu_seconds(server_pid), time.process_time()
         t0 = time.perf_counter()
         await asyncio.sleep(args.seconds)
         elapsed = time.perf_counter() - t0
+        cpu1, mine1 = cpu_seconds(server_pid), time.process_time()
         v1 = await total_versions(base, list(created))
         stop.set()
         await asyncio.gather(*slots, return_exceptions=True)
@@ -197,6 +214,9 @@ async def run(args) -> dict:
                            "max": round(lat[-1] * 1000, 2) if lat else None,
                            "mean": round(statistics.fmean(lat) * 1000, 2) if lat else None},
             "client_moves_timed": len(lat),
+            "server_cpu_percent": round((cpu1 - cpu0) / elapsed * 100, 1),
+            "server_cpu_ms_per_move": round((cpu1 - cpu0) / max(1, v1 - v0) * 1000, 3),
+            "load_generator_cpu_percent": round((mine1 - mine0) / elapsed * 100, 1),
             "errors": stats.errors,
             "server_memory_mb": {k: round(v, 1) for k, v in mem.items()},
         }
@@ -214,6 +234,11 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=60, help="concurrent games played by WebSocket clients")
     ap.add_argument("--bot-games", type=int, default=10, help="concurrent games of server-side random bots")
     ap.add_argument("--seconds", type=float, default=20.0, help="measured time")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="mean seconds a client seat waits before each move (0: at once); sets their offered load")
+    ap.add_argument("--bot-delay", type=float, default=0.0,
+                    help="seconds each server-side bot waits before moving (0: as fast as possible); "
+                         "sets the offered load of the bot games")
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     ap.add_argument("--seed", type=int, default=1)
@@ -230,6 +255,8 @@ def main() -> None:
     lat = result["latency_ms"]
     print(f"  move latency ms   p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  max {lat['max']}"
           f"  ({result['client_moves_timed']} client moves)")
+    print(f"  server CPU        {result['server_cpu_percent']}% of a core, "
+          f"{result['server_cpu_ms_per_move']} ms per move; load generator {result['load_generator_cpu_percent']}%")
     print(f"  server memory MB  {result['server_memory_mb']}")
     print(f"  games finished    {result['games_finished']}; refusals {result['errors']}")
 

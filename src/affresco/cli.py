@@ -687,6 +687,9 @@ def serve(
     bot_delay: float = typer.Option(0.4, "--bot-delay", min=0.0,
                                     help="Seconds a bot waits before moving, so people can follow."),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
+    rate: float = typer.Option(20.0, "--rate", min=0.1, help="Requests per second allowed per seat token or address."),
+    games_per_minute: int = typer.Option(30, "--games-per-minute", min=1,
+                                         help="New games per minute allowed per address."),
     fixed_seeds: bool = typer.Option(False, "--fixed-seeds",
                                      help="Let a creator choose the seed of a game with several people "
                                           "(testing only: whoever knows the seed knows every draw)."),
@@ -698,7 +701,7 @@ def serve(
     try:
         import uvicorn
 
-        from .server.app import JsonLogFormatter, create_app
+        from .server.app import JsonLogFormatter, Limits, create_app
     except ImportError as e:  # pragma: no cover - dependencies of the package
         Console(stderr=True).print(f"[red]affresco serve needs its web dependencies: {e}[/]")
         raise typer.Exit(1)
@@ -709,7 +712,9 @@ def serve(
     server_log.setLevel(log_level.upper())
     server_log.propagate = False
     try:
-        web = create_app(db, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds)
+        limits = Limits(rate=rate, burst=max(10, int(rate * 3)), create_per_minute=games_per_minute)
+        web = create_app(db, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds,
+                         limits=limits)
     except Exception as e:  # noqa: BLE001 - a bad --db must say why, not dump a trace
         Console(stderr=True).print(f"[red]Cannot open the database {db!r}: {e}[/]")
         raise typer.Exit(1)

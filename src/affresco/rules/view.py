@@ -19,12 +19,22 @@ def track_label(pos: int) -> str | int:
     return pos if pos > 0 else f"S{pos + START_OFFSET}"
 
 
+_TILE_TEXT: dict[int, tuple[Any, str]] = {}
+
+
 def tile_text(t) -> str | None:
     """'VP:PAINTS', with '/SPLASHES' when the back's splashes are not the paint's blended colours."""
     if t is None:
         return None
+    hit = _TILE_TEXT.get(id(t))
+    if hit is not None and hit[0] is t:       # tiles are immutable: their text is kept
+        return hit[1]
     default = "".join(c for c in "OGP" if c in t.paints)
-    return f"{t.vp}:{t.paints}" if t.splashes == default else f"{t.vp}:{t.paints}/{t.splashes}"
+    text = f"{t.vp}:{t.paints}" if t.splashes == default else f"{t.vp}:{t.paints}/{t.splashes}"
+    if len(_TILE_TEXT) > 20_000:
+        _TILE_TEXT.clear()
+    _TILE_TEXT[id(t)] = (t, text)
+    return text
 
 
 def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:

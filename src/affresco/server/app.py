@@ -34,6 +34,7 @@ class Limits:
     def __init__(self, max_body: int = 16_384, rate: float = 20.0, burst: int = 60, create_per_minute: int = 30):
         self.max_body, self.rate, self.burst = max_body, rate, burst
         self.create_rate = create_per_minute / 60.0
+        self.create_burst = 10          # a burst of 10 new games, then create_per_minute
         self._buckets: dict[str, tuple[float, float]] = {}
 
     def allow(self, key: str, rate: float | None = None, burst: int | None = None) -> bool:
@@ -201,7 +202,7 @@ def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = Non
 
     @app.post("/api/games", status_code=201)
     async def create(request: Request):
-        if not limits.allow(f"create:{client(request)}", limits.create_rate, 10):
+        if not limits.allow(f"create:{client(request)}", limits.create_rate, limits.create_burst):
             raise ServiceError("rate_limited", "too many games created from this address; wait a minute", 429)
         return await service.create(await body_of(request))
 

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from sqlalchemy import (Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text,
+from sqlalchemy import (Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, bindparam,
                         create_engine, delete, event, func, insert, select, update)
 from sqlalchemy.engine import Engine
 
@@ -125,8 +125,11 @@ class Store:
         if len(ops) > 1:
             try:
                 with self.engine.begin() as c:
-                    for op, args in ops:
-                        getattr(self, "_" + op)(c, *args)
+                    if all(op == "append" for op, _ in ops):
+                        self._append_many(c, [args for _, args in ops])
+                    else:
+                        for op, args in ops:
+                            getattr(self, "_" + op)(c, *args)
                 return [None] * len(ops)
             except Exception:  # noqa: BLE001 - retried one by one just below
                 pass
@@ -176,6 +179,24 @@ class Store:
                         .values(version=version, actions=idx + 1, over=over, updated=now))
         if res.rowcount != 1:
             raise RuntimeError(f"game {game_id}: stored version is not {version - 1}")
+
+    @staticmethod
+    def _append_many(c, many: Sequence[tuple]) -> None:
+        """Several games' moves at once (executemany): a game has at most one move in flight,
+        so each game appears once; any stale version fails the whole batch."""
+        now = time.time()
+        if len({args[0] for args in many}) != len(many):
+            raise RuntimeError("one game twice in a batch")
+        c.execute(insert(actions), [dict(game_id=g, idx=i, seat=s, notation=n, reveals=r, at=now)
+                                    for g, _, i, s, n, r, _, _ in many])
+        snaps = [dict(game_id=g, idx=i + 1, state=snap) for g, _, i, _, _, _, _, snap in many if snap is not None]
+        if snaps:
+            c.execute(insert(snapshots), snaps)
+        res = c.execute(update(games).where(games.c.id == bindparam("gid"), games.c.version == bindparam("prev"))
+                        .values(version=bindparam("new"), actions=bindparam("n"), over=bindparam("end"), updated=now),
+                        [dict(gid=g, prev=v - 1, new=v, n=i + 1, end=o) for g, v, i, _, _, _, o, _ in many])
+        if res.rowcount != len(many):
+            raise RuntimeError("a stored version moved on")
 
     @staticmethod
     def _truncate(c, game_id: str, version: int, keep: int) -> None:
