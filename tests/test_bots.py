@@ -1,4 +1,5 @@
-"""Bots: the interface, legality over whole games, determinism, and GreedyBot's strength."""
+"""Bots: the interface, legality over whole games (every module combination), determinism,
+and GreedyBot's strength."""
 from __future__ import annotations
 
 import json
@@ -7,11 +8,16 @@ import pytest
 
 import affresco
 from affresco import Action
-from affresco.bots import BOTS, Bot, BotError, GreedyBot, RandomBot, Weights, make_bot, play_game
+from affresco.bots import BOTS, Bot, BotError, GreedyBot, HeuristicBot, RandomBot, SearchBot, Weights, make_bot, play_game
 
-# Whole-game conformance runs for the fast bots; SearchBot (seconds per decision) has its own
-# tests with a small simulation count in test_search_bot.py.
+# Whole-game conformance runs for the fast bots; SearchBot (seconds per decision) plays short
+# games here with a small simulation count, and has its own tests in test_search_bot.py.
 FAST_BOTS = sorted(k for k in BOTS if k != "search")
+
+
+def _bot(kind: str, seed) -> Bot:
+    """A registered bot; SearchBot with a small fixed simulation count (fast, deterministic)."""
+    return make_bot(kind, seed=seed, simulations=4) if kind == "search" else make_bot(kind, seed=seed)
 
 
 class Checked(Bot):
@@ -76,13 +82,49 @@ def test_mixed_bots_with_a_dict_of_seats(players):
 
 
 def test_registry_and_make_bot():
-    from affresco.bots.search import SearchBot
-    assert BOTS == {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+    assert BOTS == {"random": RandomBot, "heuristic": HeuristicBot, "greedy": GreedyBot, "search": SearchBot}
     b = make_bot("Greedy", seed=3)
     assert isinstance(b, GreedyBot) and b.seed == 3 and b.name == "greedy"
+    assert isinstance(make_bot("heuristic"), HeuristicBot)
     assert isinstance(make_bot("random"), RandomBot)
     with pytest.raises(BotError, match="unknown bot"):
         make_bot("alphazero")
+
+
+def _module_sets():
+    """Every combination of the modules (the empty one included)."""
+    from itertools import combinations
+    mods = _all_modules()
+    return [c for k in range(len(mods) + 1) for c in combinations(mods, k)]
+
+
+def _play_rounds(game, bots, rounds: int) -> None:
+    """Play until ``rounds`` rounds are over (or the game): each answer checked."""
+    while not game.is_over and game.round <= rounds:
+        seat = game.to_act[0]
+        game.apply(seat, bots[seat].choose(game.view(seat), game.legal_actions(seat), seat))
+
+
+@pytest.mark.parametrize("index", range(32))
+def test_every_registered_bot_handles_every_module_combination(index):
+    """Short games (the first round and the round preparation after it) with every registered
+    bot seated, over every combination of modules, player counts 2-4 in turn; with 2 players
+    the bots take turns controlling Leonardo.  (Whole games with every module: the tests above
+    and test_search_bot.py.)"""
+    sets = _module_sets()
+    assert len(sets) == 32
+    modules = sets[index]
+    players = 2 + index % 3
+    kinds = sorted(BOTS)
+    options = {"special_colours_on_fresco": True} if "special_colours" in modules and index % 2 else {}
+    g = affresco.new_game(players=players, modules=modules, seed=300 + index, options=options)
+    seats = [Checked(_bot(kinds[(index + s) % len(kinds)], seed=s)) for s in range(players)]
+    _play_rounds(g, seats, 1)
+    assert g.round == 2
+    for bot in seats:
+        assert getattr(bot.inner, "fallbacks", 0) == 0
+        if isinstance(bot.inner, SearchBot):
+            assert bot.inner.heuristic.fallbacks == bot.inner.policy.fallbacks == 0
 
 
 def _record(kind: str, seed: int, players: int = 3) -> list:
@@ -94,6 +136,15 @@ def _record(kind: str, seed: int, players: int = 3) -> list:
 @pytest.mark.parametrize("kind", FAST_BOTS)
 def test_bots_are_deterministic_for_a_seed(kind):
     assert _record(kind, 1) == _record(kind, 1)
+
+
+def test_search_bot_is_deterministic_for_a_seed_and_count():
+    def record(seed):
+        g = affresco.new_game(players=2, modules=("portraits", "scrolls"), seed=42)
+        bots = [_bot("search", seed), _bot("heuristic", 1)]
+        _play_rounds(g, bots, 1)
+        return g.record()["actions"]
+    assert record(5) == record(5)
 
 
 def test_random_bot_depends_on_its_seed():
@@ -174,11 +225,12 @@ def test_weights_are_one_documented_place():
 
 
 def test_greedy_beats_random_clearly():
-    """GreedyBot against three RandomBots, its seat rotating: it must win well above 25%."""
-    games, wins = 30, 0
+    """GreedyBot against three RandomBots, its seat rotating: it must win well above 25%
+    (it wins nearly always)."""
+    games, wins = 12, 0
     for i in range(games):
         g = affresco.new_game(players=4, seed=5000 + i)
         me = i % 4
         play_game(g, [GreedyBot(i) if s == me else RandomBot(i * 4 + s) for s in range(4)])
         wins += g.ranking()[0] == me
-    assert wins >= 0.6 * games, f"GreedyBot won only {wins}/{games}"
+    assert wins >= 9, f"GreedyBot won only {wins}/{games}"

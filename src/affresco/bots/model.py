@@ -13,7 +13,7 @@ from ..rules.board import INDEX as SEGMENT, NAMES as SEGMENT_NAMES, SIZE
 from ..rules.paints import BASIC, BLENDED, PAINTS
 
 __all__ = ["Paints", "vec", "text", "add", "sub", "cover", "chebyshev", "altar_vp", "Tile", "Model",
-           "SEGMENT", "SEGMENT_NAMES"]
+           "SEGMENT", "SEGMENT_NAMES", "parse_tile"]
 
 Paints = tuple[int, ...]  # counts in PAINTS order (R Y B O G P K N)
 NP = len(PAINTS)
@@ -75,11 +75,27 @@ def _take(rem: list[int], i: int, n: int, blends: Blends, depth: int = 0) -> int
     return short + x + y
 
 
+_COVER_MEMO: dict = {}
+_MISS = object()
+
+
 def cover(have: Paints, need: "Paints | Tile", blends: Blends | None = None) -> tuple[int, Paints] | None:
     """Can ``have`` pay ``need`` (paints or a tile) if missing paints are first blended
-    (``blends``: the reference table unless given)?  Returns (blends needed, paints left) or None."""
+    (``blends``: the reference table unless given)?  Returns (blends needed, paints left) or None.
+    Memoised (pure function of its arguments; the memo is emptied when it grows large)."""
     items = need.items if isinstance(need, Tile) else _items(need)
     blends = BLEND_INPUTS if blends is None else blends
+    key = (have, items, len(blends))  # the blend tables differ only by the special colours
+    hit = _COVER_MEMO.get(key, _MISS)
+    if hit is not _MISS:
+        return hit
+    if len(_COVER_MEMO) > 300_000:
+        _COVER_MEMO.clear()
+    _COVER_MEMO[key] = out = _cover(have, items, blends)
+    return out
+
+
+def _cover(have: Paints, items, blends: Blends) -> tuple[int, Paints] | None:
     rem = list(have)
     total = 0
     for i, n in items:
@@ -145,10 +161,31 @@ class Tile:
     vp: int
     need: Paints
     items: tuple = ()
+    splashes: str = ""  # the blended colours on the back (requests module)
 
     @classmethod
-    def make(cls, segment: int, vp: int, need: Paints) -> "Tile":
-        return cls(segment, vp, need, _items(need))
+    def make(cls, segment: int, vp: int, need: Paints, splashes: str | None = None) -> "Tile":
+        if splashes is None:
+            splashes = "".join(c for c in "OGP" if need[PAINTS.index(c)])
+        return cls(segment, vp, need, _items(need), splashes)
+
+
+def parse_tile(text: str, segment: int = -1) -> Tile:
+    """A tile from its view text 'VP:PAINTS' or 'VP:PAINTS/SPLASHES'."""
+    vp, _, rest = text.partition(":")
+    paints, slash, splashes = rest.partition("/")
+    return Tile.make(segment, int(vp), vec(paints), splashes if slash else None)
+
+
+_TILE_MEMO: dict[tuple[int, str], Tile] = {}
+
+
+def board_tile(segment: int, text: str) -> Tile:
+    key = (segment, text)
+    t = _TILE_MEMO.get(key)
+    if t is None:
+        t = _TILE_MEMO[key] = parse_tile(text, segment)
+    return t
 
 
 class Model:
@@ -167,8 +204,7 @@ class Model:
         for r, row in enumerate(view["fresco"]):
             for c, t in enumerate(row):
                 if t is not None:
-                    vp, need = t.split("/")[0].split(":")
-                    self.tiles.append(Tile.make(r * SIZE + c, int(vp), vec(need)))
+                    self.tiles.append(board_tile(r * SIZE + c, t))
         self.bishop = SEGMENT[view["bishop"]]
         self.final = bool(view.get("final_round"))
         self.columns = list(view["columns"])
@@ -184,6 +220,41 @@ class Model:
                 parts = ins.split("+")
                 if out in PAINTS and len(parts) == 2 and all(p in PAINTS for p in parts):
                     self.blends[PAINTS.index(out)] = (PAINTS.index(parts[0]), PAINTS.index(parts[1]))
+
+        # --- modules (neutral values when a module is not in play) ---------------------
+        portraits = view.get("portraits")
+        owned = portraits["owned"][seat] if portraits and seat < len(portraits["owned"]) else []
+        self.portraits = portraits
+        self.abbot = sum(int(c.get("bishop_bonus", 0)) for c in owned)
+        self.sexton_cost = sum(int(c.get("sexton", 0)) for c in owned)
+        self.income_extra = sum(int(c.get("income", 0)) for c in owned)
+        self.theater_steps = max([int(c["theater"]) for c in owned if c.get("theater")] or [THEATER_STEPS])
+        favour = view.get("bishops_favour")
+        self.favour_left = favour["tokens_left"] if favour else 0
+        scrolls = view.get("scrolls")
+        mine = scrolls["mine"] if scrolls else None
+        self.scroll_row = mine["row"] - 1 if mine and mine.get("row") else None
+        self.scroll_col = "ABCDE".index(mine["column"]) if mine and mine.get("column") else None
+        self.requests = view.get("requests")
+        log = view.get("log") or ()
+        start = len(log)
+        while start > 0 and not log[start - 1].startswith("round "):
+            start -= 1
+        self.round_log = log[max(0, start - 1):]
+
+    # --- derived, for the modules ------------------------------------------------------
+    def bonus(self, bishop: int, segment: int) -> int:
+        """The bishop bonus this seat gets (the Abbot adds to any bonus)."""
+        b = bishop_bonus(bishop, segment)
+        return b + self.abbot if b else 0
+
+    def done_this_round(self, text: str) -> bool:
+        """Whether a public log line of this round starts with my name and contains ``text``."""
+        me = self.names[self.seat]
+        return any(line.startswith(me + " ") and text in line for line in self.round_log)
+
+    def my_tiles(self) -> list[Tile]:
+        return [parse_tile(t) for t in self.me.get("tiles", [])]
 
     # --- whose decision -----------------------------------------------------------
     def acting_figure(self) -> int | None:

@@ -1,23 +1,33 @@
-"""SearchBot: single-observer Information-Set MCTS (groundwork for the strong bots).
+"""SearchBot: determinized search guided by the heuristic (single-observer ISMCTS, one level).
 
-At each decision, with ``legal`` the seat's legal actions:
+At each decision, with ``legal`` the seat's legal actions (only ``view(seat)`` and ``legal``
+are used; the hidden state is never read):
 
-1. determinize: sample a full game consistent with the seat's view (``determinize.py``;
-   other seats' hidden paints, Thalers, secret plans and module items are sampled, never read);
-2. select a root action by UCB1 over the actions legal in both the real decision and the
-   determinization, with one statistics table shared by all determinizations and keyed by the
-   action's notation (availability counts as in ISMCTS: the exploration term uses how often
-   an action was available, not the total);
-3. roll out: every seat (the other seats' uncommitted plans included: simultaneous planning
-   is resolved by sampling them with the rollout policy) plays a light random policy (uniform,
-   but 'pass' only when nothing else is legal) until the game ends or ``horizon`` further
-   rounds have begun;
-4. reward in [0, 1] for the seat: at the end 0.75 x (won) + 0.25 x margin term, otherwise the
-   margin term ``0.5 + 0.5 tanh(margin / 10)`` where margin = (VP + Thalers/2) of the seat
-   minus the best other figure's (Leonardo included).
+1. **Candidates**: :class:`~affresco.bots.heuristic.HeuristicBot` ranks the legal actions; the
+   best ``candidates`` are searched (planning: the plans it built for each market size and
+   variant).  A decision with one candidate, or a VP-track stop, is answered at once.
+2. **Determinize** (``determinize.py``): sample a full game consistent with the view: the
+   other seats' paints and Thalers estimated from the public log, their committed but secret
+   plans drawn from their heuristic ranking (the simultaneous planning step: the best plan
+   with probability ``plan_top``, else one of the next ones), module secrets and future chance
+   sampled.  Seats that have not committed a plan yet plan inside the rollout, without seeing
+   this seat's plan.
+3. **Roll out** each candidate still in the running from the *same* determinization with the
+   same random stream (paired comparison): every figure plays the heuristic until the end of
+   the current round (``horizon`` rounds; in the final round to the end of the game); the
+   other seats take the heuristic's second choice with probability ``epsilon``, so repeated
+   determinizations also sample their behaviour.
+4. **Evaluate** the leaf for every figure with the heuristic's position value (VP + paints,
+   Thalers, mood, permanent portraits, scrolls; final scores once the game is over) and turn
+   the margins into a reward in [0, 1]: half the sigmoid of the margin over the best other
+   figure (Leonardo included), half the mean sigmoid of the margins over each other figure.
+5. **Prune** after each determinization the candidates whose mean reward is more than
+   ``prune / sqrt(determinizations)`` below the best (at least two stay), and stop early when
+   one is left.  Play the best mean (the heuristic's first choice gets ``prior`` extra, so
+   the search departs from the heuristic only on evidence).
 
-Budget: ``simulations`` iterations (deterministic for the seed) or ``seconds`` of wall time.
-The most visited root action is played.
+Budget: ``seconds`` of wall time per decision, or ``simulations`` rollouts (then the bot is
+deterministic for its seed).  ``make_bot("search", seed, seconds=0.5)`` or ``"search:0.5"``.
 """
 from __future__ import annotations
 
@@ -26,101 +36,173 @@ import random
 import time
 from typing import Any, Mapping, Sequence
 
+from ..errors import FrescoError
 from ..rules import Action
+from ..rules.state import list_to_cons, cons_to_list
 from .base import Bot
 from .determinize import determinize
+from .heuristic import HeuristicBot, Weights
 
 __all__ = ["SearchBot"]
 
 
-def _value(g, f: int) -> float:
-    s = g.state
-    vp = max(s.pos[f], 0)
-    if f < s.n and not g.is_over:
-        return vp + s.thalers[f] / 2
-    return float(vp)
-
-
-def _reward(g, seat: int) -> float:
-    mine = _value(g, seat)
-    best = max(_value(g, f) for f in range(len(g.state.pos)) if f != seat)
-    margin = 0.5 + 0.5 * math.tanh((mine - best) / 10.0)
-    if g.is_over:
-        won = 1.0 if g.ranking()[0] == seat else 0.0
-        return 0.75 * won + 0.25 * margin
-    return margin
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x > -50 else 0.0
 
 
 class SearchBot(Bot):
+    """Determinized rollouts of the heuristic policy at the root (see the module docstring)."""
+
     name = "search"
+    budget_option = "seconds"  # make_bot("search:0.5") -> seconds=0.5
 
     def __init__(self, seed: int | str | None = 0, seconds: float = 1.0, simulations: int | None = None,
-                 horizon: int = 2, exploration: float = 0.7, max_rollout_actions: int = 400):
+                 horizon: int = 1, candidates: int = 5, epsilon: float = 0.15, prior: float = 0.02,
+                 prune: float = 0.12, scale: float = 8.0, plan_top: float = 0.5,
+                 weights: Weights | None = None, max_rollout_actions: int = 3000):
         super().__init__(seed)
-        self.seconds = seconds
-        self.simulations = simulations
-        self.horizon = horizon
-        self.c = exploration
-        self.max_rollout_actions = max_rollout_actions
+        self.seconds = float(seconds)
+        self.simulations = None if simulations is None else int(simulations)
+        self.horizon = int(horizon)
+        self.candidates = int(candidates)
+        self.epsilon = float(epsilon)
+        self.prior = float(prior)
+        self.prune = float(prune)
+        self.scale = float(scale)
+        self.plan_top = float(plan_top)
+        self.max_rollout_actions = int(max_rollout_actions)
+        self.heuristic = HeuristicBot(seed, weights)      # ranks the root candidates
+        self.policy = HeuristicBot(seed, weights)         # plays every figure in the rollouts
         self.last_stats: dict[str, list] = {}
         self.last_iterations = 0
 
-    # -- the rollout policy ------------------------------------------------------------
-    @staticmethod
-    def _policy(actions: Sequence[Action], rng: random.Random) -> Action:
-        if len(actions) > 1:
-            non_pass = [a for a in actions if a.kind != "pass"]
-            if non_pass:
-                return non_pass[rng.randrange(len(non_pass))]
-        return actions[rng.randrange(len(actions))]
-
-    def _rollout(self, g, seat: int, rng: random.Random) -> float:
-        stop_round = g.state.round + self.horizon
-        steps = 0
-        while not g.is_over and g.state.round < stop_round and steps < self.max_rollout_actions:
-            acting = g.to_act
-            if not acting:  # pragma: no cover
-                break
-            who = acting[0] if len(acting) == 1 else acting[rng.randrange(len(acting))]
-            g.apply(who, self._policy(g.legal_actions(who), rng))
-            steps += 1
-        return _reward(g, seat)
-
-    # -- the search ----------------------------------------------------------------------
+    # ------------------------------------------------------------------ the decision
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], seat: int) -> Action:
         legal = list(legal)
         if len(legal) == 1:
             return legal[0]
-        by_key = {str(a): a for a in legal}
-        # per key: [visits, total reward, times available]
-        stats: dict[str, list] = {k: [0, 0.0, 0] for k in by_key}
-        rng = random.Random(self.rng.getrandbits(64))
-        deadline = None if self.simulations is not None else time.perf_counter() + self.seconds
-        it = 0
-        while True:
-            if self.simulations is not None:
-                if it >= self.simulations:
-                    break
-            elif it > 0 and time.perf_counter() >= deadline:
+        start = time.perf_counter()
+        ranked = self.heuristic.rank(view, legal, seat)
+        kinds = {a.kind for a in legal}
+        cands: list[Action] = []
+        for _, a in ranked:
+            if a not in cands:
+                cands.append(a)
+            if len(cands) >= self.candidates:
                 break
-            it += 1
-            g = determinize(view, seat, rng, legal=legal, keep_log=False)
-            here = {str(a) for a in g.legal_actions(seat)}
-            avail = [k for k in by_key if k in here]
-            if not avail:  # the sample contradicts the decision (should not happen): skip it
-                continue
-            for k in avail:
-                stats[k][2] += 1
-            untried = [k for k in avail if stats[k][0] == 0]
-            if untried:
-                key = untried[rng.randrange(len(untried))]
+        self.last_stats, self.last_iterations = {}, 0
+        if len(cands) == 1 or "track" in kinds:
+            return cands[0]
+        rng = random.Random(self.rng.getrandbits(64))
+        deadline = None if self.simulations is not None else start + self.seconds
+        budget = self.simulations
+        n = len(cands)
+        total = [0.0] * n
+        count = [0] * n
+        alive = list(range(n))
+        dets = used = 0
+        while len(alive) > 1:
+            if budget is not None and used >= budget:
+                break
+            if deadline is not None and dets > 0 and time.perf_counter() >= deadline:
+                break
+            g = self._determinize(view, seat, rng, legal)
+            stream = rng.getrandbits(64)
+            done_all = True
+            for i in alive:
+                if budget is not None and used >= budget or deadline is not None and dets > 0 \
+                        and time.perf_counter() >= deadline:
+                    done_all = False
+                    break
+                sim = g.clone()
+                try:
+                    sim.apply(seat, cands[i])
+                except FrescoError:  # the sample contradicts the decision (should not happen)
+                    continue
+                total[i] += self._rollout(sim, seat, random.Random(stream))
+                count[i] += 1
+                used += 1
+            if not done_all:
+                break
+            dets += 1
+            if dets >= 2:
+                means = {i: total[i] / count[i] for i in alive if count[i]}
+                if means:
+                    best = max(means.values())
+                    keep = [i for i in alive if i in means and means[i] >= best - self.prune / math.sqrt(dets)]
+                    if len(keep) < 2:
+                        keep = sorted(alive, key=lambda i: -means.get(i, -1.0))[:2]
+                    alive = sorted(keep)
+        self.last_iterations = used
+        self.last_stats = {str(cands[i]): [count[i], total[i]] for i in range(n)}
+        # compare on the determinizations every contender finished
+        most = max(count)
+        if most == 0:
+            return cands[0]
+        contenders = [i for i in range(n) if count[i] == most] or [0]
+
+        def score(i: int) -> float:
+            return total[i] / count[i] + (self.prior if i == 0 else 0.0)
+
+        return cands[max(contenders, key=lambda i: (score(i), -i))]
+
+    # ------------------------------------------------------------------ determinization
+    def _determinize(self, view, seat, rng, legal):
+        g = determinize(view, seat, rng, legal=legal, plan_chooser=self._plan_chooser, keep_log=True)
+        # keep only this round's log lines (what the heuristic reads; views get cheaper)
+        s = g.state
+        lines = cons_to_list(s.log)
+        start = len(lines)
+        while start > 0 and not lines[start - 1][2].startswith("round "):
+            start -= 1
+        s.log = list_to_cons(lines[max(0, start - 1):])
+        return g
+
+    def _plan_chooser(self, probe, figure: int, options: Sequence[Action], rng: random.Random) -> Action:
+        """A committed secret plan of another seat: from its heuristic ranking."""
+        ranked = [a for _, a in self.policy.rank(probe.view(figure), options, figure)]
+        if not ranked:
+            return options[rng.randrange(len(options))]
+        if len(ranked) == 1 or rng.random() < self.plan_top:
+            return ranked[0]
+        return ranked[1 + rng.randrange(min(3, len(ranked) - 1))]
+
+    # ------------------------------------------------------------------ rollout and value
+    def _rollout(self, g, seat: int, rng: random.Random) -> float:
+        stop = g.state.round + self.horizon
+        steps = 0
+        policy = self.policy
+        while not g.is_over and g.state.round < stop and steps < self.max_rollout_actions:
+            acting = g.to_act
+            who = acting[0]
+            legal = g.legal_actions(who)
+            if len(legal) == 1:
+                action = legal[0]
             else:
-                key = max(avail, key=lambda k: stats[k][1] / stats[k][0]
-                          + self.c * math.sqrt(math.log(stats[k][2]) / stats[k][0]))
-            g.apply(seat, by_key[key])
-            r = self._rollout(g, seat, rng)
-            stats[key][0] += 1
-            stats[key][1] += r
-        self.last_stats, self.last_iterations = stats, it
-        best = max(by_key, key=lambda k: (stats[k][0], stats[k][1] / stats[k][0] if stats[k][0] else 0.0))
-        return by_key[best]
+                ranked = policy.rank(g.view(who), legal, who)
+                action = ranked[0][1]
+                if who != seat and len(ranked) > 1 and rng.random() < self.epsilon:
+                    action = ranked[1][1]
+            g.apply(who, action)
+            steps += 1
+        return self._reward(g, seat)
+
+    def values(self, g) -> list[float]:
+        """The heuristic's position value of every figure (final scores once the game is over)."""
+        if g.is_over:
+            return [float(x) for x in g.scores()]
+        s = g.state
+        out = [self.policy.position_value(g.view(f), f) for f in range(s.n)]
+        out += [float(max(0, p)) for p in s.pos[s.n:]]  # Leonardo: his VP
+        return out
+
+    def _reward(self, g, seat: int) -> float:
+        v = self.values(g)
+        mine = v[seat]
+        others = [x for f, x in enumerate(v) if f != seat]
+        best = _sigmoid((mine - max(others)) / self.scale)
+        pair = sum(_sigmoid((mine - x) / self.scale) for x in others) / len(others)
+        if g.is_over:
+            won = 1.0 if g.ranking()[0] == seat else 0.0
+            return 0.5 * won + 0.25 * best + 0.25 * pair
+        return 0.5 * best + 0.5 * pair
