@@ -357,3 +357,14 @@ class UndoOracle:
             if acts[i][0] == seat:
                 return i
         return None
+
+
+def live_server_fixture(name: str):
+    """A module-scoped fixture: a LiveServer on a fresh SQLite file, with a Journal of its writes."""
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory):
+        db = f"sqlite:///{tmp_path_factory.mktemp(name) / 'games.db'}"
+        with LiveServer(db) as srv:
+            srv.journal = Journal(srv.service)
+            yield srv
+    return server

@@ -50,7 +50,6 @@ import re
 import sys
 import time
 from dataclasses import dataclass, field
-from itertools import product
 from typing import Any
 
 import pytest
@@ -60,7 +59,7 @@ from affresco.rules.paints import BASIC
 from affresco.rules.serialize import to_dict
 
 sys.path.insert(0, os.path.dirname(__file__))
-from server_support import (Journal, LiveServer, UndoOracle, eager_choice, expected_payload,  # noqa: E402
+from server_support import (UndoOracle, eager_choice, expected_payload, live_server_fixture,  # noqa: E402,F401
                             public_seats)
 
 LOG_TAIL = 40
@@ -153,10 +152,8 @@ class Viewer:
 
 # ------------------------------------------------------------------------------ perturbation
 def other_plans(g: Game, f: int) -> list[list[int]]:
-    s = g.state
-    sheet = s.comp.rules["action_sheet"]
-    return [list(c) for c in product(range(sheet["spaces_per_column"] + 1), repeat=sheet["columns"])
-            if sum(c) <= s.apprentices(f)]
+    from test_view_secrecy import _plans          # every plan the seat could have committed
+    return _plans(g, f)
 
 
 def perturbed(g: Game, seat: int | None, rng: random.Random) -> Game:
@@ -210,14 +207,7 @@ def illegal_reason(g: Game, seat: int, action: str) -> str | None:
 
 
 # ------------------------------------------------------------------------------ checks
-def walk(obj, path=""):
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield path, k, v
-            yield from walk(v, f"{path}.{k}")
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from walk(v, f"{path}[{i}]")
+from test_view_secrecy import walk  # noqa: E402 - every (path, key, value) of nested dicts and lists
 
 
 class Checker:
@@ -427,12 +417,7 @@ def play(srv, journal, players: list[dict], modules: list[str], seed: int, optio
     return created, viewers, stats
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db = f"sqlite:///{tmp_path_factory.mktemp('leaks') / 'games.db'}"
-    with LiveServer(db) as srv:
-        srv.journal = Journal(srv.service)
-        yield srv
+server = live_server_fixture("leaks")
 
 
 GAMES = [

@@ -17,6 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, os.path.dirname(__file__))
 from server_support import (Journal, LiveServer, auth, db_url, eager_choice, expected_payload, fast_limits,  # noqa: E402,F401
+                            live_server_fixture,
                             public_seats, recv_json, recv_until)
 
 HUMAN = {"kind": "human"}
@@ -24,12 +25,7 @@ BOT = {"kind": "bot", "bot": "random"}
 LOG_TAIL = 40
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db = f"sqlite:///{tmp_path_factory.mktemp('ws') / 'games.db'}"
-    with LiveServer(db) as srv:
-        srv.journal = Journal(srv.service)
-        yield srv
+server = live_server_fixture("ws")
 
 
 def create(srv, players, **spec) -> dict:

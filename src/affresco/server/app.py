@@ -211,23 +211,24 @@ def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = Non
         live, seat = await seat_of(request)
         return Response(service.payload(live, seat), media_type="application/json")
 
-    @app.post("/api/me/act")
-    async def act(request: Request):
+    async def seat_request(request: Request, shape: str, run) -> Response:
+        """A seat's move: authenticate, read ``{...}``, run, answer with the seat's new state."""
         live, seat = await seat_of(request)
         body = await body_of(request)
         if not isinstance(body, dict):
-            raise ServiceError("bad_request", "the body must be {\"action\": ..., \"version\": ...}")
-        await service.act(live, seat, body.get("action"), body.get("version"))
+            raise ServiceError("bad_request", f"the body must be {shape}")
+        await run(live, seat, body)
         return Response(service.payload(live, seat), media_type="application/json")
+
+    @app.post("/api/me/act")
+    async def act(request: Request):
+        return await seat_request(request, '{"action": ..., "version": ...}',
+                                  lambda live, seat, b: service.act(live, seat, b.get("action"), b.get("version")))
 
     @app.post("/api/me/undo")
     async def undo(request: Request):
-        live, seat = await seat_of(request)
-        body = await body_of(request)
-        if not isinstance(body, dict):
-            raise ServiceError("bad_request", "the body must be {\"version\": ...}")
-        await service.undo(live, seat, body.get("version"))
-        return Response(service.payload(live, seat), media_type="application/json")
+        return await seat_request(request, '{"version": ...}',
+                                  lambda live, seat, b: service.undo(live, seat, b.get("version")))
 
     @app.get("/api/games/{game_id}")
     async def watch(game_id: str, request: Request):

@@ -190,15 +190,17 @@ function errorText(e) {
   return e.message || code;
 }
 
-async function send(action) {
+/** Send one request of this seat (a move or an undo); refusals are shown, nothing changes. */
+async function request(call, after) {
   const st = S.state;
   if (!st || S.busy) return;
   S.busy = true;
   S.error = null;
   render();
   try {
-    const next = await API.act(S.route.token, action, st.version);
+    const next = await call(st);
     S.selection = null;
+    if (after) after();
     accept(next);
   } catch (e) {
     if (e.code === "stale" && S.refresh) await S.refresh();
@@ -209,23 +211,8 @@ async function send(action) {
   }
 }
 
-async function sendUndo() {
-  const st = S.state;
-  if (!st || S.busy) return;
-  S.busy = true;
-  try {
-    const next = await API.undo(S.route.token, st.version);
-    S.selection = null;
-    S.plan = null;
-    accept(next);
-  } catch (e) {
-    if (e.code === "stale" && S.refresh) await S.refresh();
-    S.error = errorText(e);
-  } finally {
-    S.busy = false;
-    render();
-  }
-}
+const send = (action) => request((st) => API.act(S.route.token, action, st.version));
+const sendUndo = () => request((st) => API.undo(S.route.token, st.version), () => { S.plan = null; });
 
 // ---------------------------------------------------------------------------------------
 // rendering: shell
