@@ -17,12 +17,12 @@ import secrets
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import msgspec
 
 from .. import MODULES, Game, __version__, new_game
-from ..errors import FrescoError, IllegalAction
+from ..errors import FrescoError
 from ..rules import parse, replay
 from ..rules.game import RECORD_FORMAT
 from .store import SNAPSHOT_EVERY, SeatInfo, Store
@@ -87,13 +87,11 @@ class Writer:
     def __init__(self, store: Store):
         self.store = store
         self.queue: list[tuple[str, tuple, asyncio.Future]] = []
-        self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
 
     async def write(self, op: str, *args) -> None:
         fut = asyncio.get_running_loop().create_future()
         self.queue.append((op, args, fut))
-        self.wake.set()
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._run())
         await fut
@@ -101,7 +99,6 @@ class Writer:
     async def _run(self) -> None:
         while self.queue:
             batch, self.queue = self.queue, []
-            self.wake.clear()
             results = await asyncio.to_thread(self.store.batch, [(op, args) for op, args, _ in batch])
             for (_, _, fut), err in zip(batch, results):
                 if fut.done():

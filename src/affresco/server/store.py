@@ -143,18 +143,6 @@ class Store:
                 out.append(e)
         return out
 
-    def create(self, *args) -> None:
-        with self.engine.begin() as c:
-            self._create(c, *args)
-
-    def append(self, *args) -> None:
-        with self.engine.begin() as c:
-            self._append(c, *args)
-
-    def truncate(self, *args) -> None:
-        with self.engine.begin() as c:
-            self._truncate(c, *args)
-
     @staticmethod
     def _create(c, game_id: str, setup: dict, seats: Sequence[SeatInfo], seat_tokens: dict[int, str],
                 state_json: str) -> None:
