@@ -160,3 +160,23 @@ def test_search_searches_the_simultaneous_plan():
     assert choice.kind == "plan" and choice in g.legal_actions(1)
     assert sum(1 for c, _ in bot.last_stats.values() if c) >= 2
     assert bot.last_iterations <= 24
+
+
+def test_determinize_rebuilds_another_seats_scroll_question():
+    """After a restoration under the bishop, the restorer's scroll question (M8) is pending;
+    another seat's determinization must rebuild it from the public log alone."""
+    found = 0
+    for seed in range(30):
+        r = random.Random(seed)
+        g = affresco.new_game(players=3, modules=["scrolls"], seed=seed)
+        while not g.is_over and found < 12:
+            actor = g.to_act[0]
+            legal = g.legal_actions(actor)
+            if any(a.kind == "scroll" for a in legal):
+                other = (actor + 1) % 3
+                d = determinize(g.view(other), other, random.Random(seed))
+                assert d.to_act == g.to_act
+                assert any(a.kind == "scroll" for a in d.legal_actions(actor))
+                found += 1
+            g.apply(actor, r.choice(legal))
+    assert found >= 12
