@@ -380,9 +380,10 @@ def test_cli_parquet_tournament(tmp_path):
 
 
 # ---------------------------------------------------------------------------- Ctrl-C
-def run_and_interrupt(tmp_path: Path, extra: list[str], wait_games: int = 3, timeout: float = 120):
-    """Run 'affresco tournament' in a subprocess, send it SIGINT (Ctrl-C) once ``wait_games``
-    games are on disk, and return (exit code, output, results path)."""
+def run_and_interrupt(tmp_path: Path, extra: list[str], wait_games: int = 3, timeout: float = 120,
+                      sig: int = signal.SIGINT):
+    """Run 'affresco tournament' in a subprocess, send it ``sig`` (SIGINT: Ctrl-C) once
+    ``wait_games`` games are on disk, and return (exit code, output, results path)."""
     out = tmp_path / "results.csv"
     env = dict(os.environ, COLUMNS="120", PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "affresco.cli", "tournament", "--players", "4", "--bots", "random",
@@ -397,7 +398,7 @@ def run_and_interrupt(tmp_path: Path, extra: list[str], wait_games: int = 3, tim
                 break
             assert time.monotonic() < deadline, "no games finished in time"
             time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         output, _ = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:  # pragma: no cover - only when the test fails
@@ -432,3 +433,57 @@ def test_ctrl_c_keeps_finished_games_in_process(tmp_path):
     assert code == 130, output
     games = check_interrupted_files(out, output, wait_games=2)
     assert games == list(range(len(games)))  # one after the other
+
+
+def test_sigterm_stops_like_ctrl_c(tmp_path):
+    """'kill PID' (a scheduler ending the job) keeps the finished games and ends the workers."""
+    code, output, out = run_and_interrupt(tmp_path, ["--workers", "2"], sig=signal.SIGTERM)
+    assert code == 130, output
+    check_interrupted_files(out, output)
+    assert "Traceback" not in output
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_workers_end_when_the_tournament_is_killed(tmp_path):
+    """SIGKILL leaves the parent no chance to end its workers: they notice and end themselves."""
+    out = tmp_path / "results.csv"
+    proc = subprocess.Popen([sys.executable, "-m", "affresco.cli", "tournament", "--players", "4", "--bots", "random",
+                             "--games", "5000", "--workers", "2", "--out", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not (records_path(out).exists() and records_path(out).read_text().count("\n") >= 2):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        workers = [c for c in _children(proc.pid) if _running(c)]
+        assert len(workers) >= 2  # the pool's processes (and multiprocessing's resource tracker)
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 15
+        while any(_running(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_running(w) for w in workers)
+    finally:
+        if proc.poll() is None:  # pragma: no cover - only when the test fails
+            proc.kill()

@@ -501,6 +501,22 @@ def replay(
 
 
 # ---------------------------------------------------------------------------- tournament, report
+def _stop_on_sigterm() -> None:
+    """SIGTERM (``kill``, a scheduler ending the job) stops like Ctrl-C: finished games kept,
+    workers ended.  It goes through the SIGINT handler in force, so it is held back the same
+    way while a file is being written."""
+    import signal
+
+    def term(signum, frame):
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+        else:  # SIGINT ignored (started in the background with '&'): stop all the same
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, term)
+
+
 @app.command()
 def tournament(
     players: int = typer.Option(4, "--players", "-p", min=2, max=4, help="Number of players (2-4)."),
@@ -568,6 +584,7 @@ def tournament(
                   f" · modules: {', '.join(chosen) or 'none'} · seed {seed}")
     result = None
     start = time.perf_counter()
+    _stop_on_sigterm()
     with writer:
         try:
             with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),

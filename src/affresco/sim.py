@@ -57,6 +57,7 @@ import os
 import re
 import signal
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -281,9 +282,18 @@ def _check(players: int, bots: Sequence[str], games: int, workers: int | None) -
     return names
 
 
-def _ignore_sigint() -> None:  # pragma: no cover - runs in the worker processes
-    """Workers leave Ctrl-C to the parent, which stops the tournament and ends them."""
+def _worker_init(parent: int) -> None:  # pragma: no cover - runs in the worker processes
+    """Workers leave Ctrl-C to the parent, which stops the tournament and ends them.  A parent
+    killed outright (SIGKILL, a crash) cannot end them: they then end themselves within a
+    second instead of playing on unseen."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="affresco-parent-watch", daemon=True).start()
 
 
 @contextlib.contextmanager
@@ -362,7 +372,7 @@ class _ProcessBackend:
     def __init__(self, job: tuple, workers: int):
         self.job, self.workers, self.name = job, workers, "processes"
         self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_ignore_sigint)
+                                        initializer=_worker_init, initargs=(os.getpid(),))
 
     def submit(self, k: int) -> Future:
         return self.pool.submit(play_one, *self.job, k)
