@@ -541,7 +541,7 @@ def tournament(
 ) -> None:
     """Play many bot games with rotated seats and write the results (table + game records).
 
-    Ctrl-C stops: the games finished so far are kept in the files (exit status 130)."""
+    Ctrl-C (or SIGTERM) stops: the games finished so far are kept in the files (exit status 130)."""
     import time
 
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
