@@ -380,6 +380,12 @@ def test_cli_parquet_tournament(tmp_path):
 
 
 # ---------------------------------------------------------------------------- Ctrl-C
+def _default_sigint() -> None:
+    """In the child before exec: Ctrl-C as in a terminal's foreground job, even when these tests
+    run in a background job (which ignores SIGINT, and Python keeps it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_and_interrupt(tmp_path: Path, extra: list[str], wait_games: int = 3, timeout: float = 120,
                       sig: int = signal.SIGINT):
     """Run 'affresco tournament' in a subprocess, send it ``sig`` (SIGINT: Ctrl-C) once
@@ -388,7 +394,8 @@ def run_and_interrupt(tmp_path: Path, extra: list[str], wait_games: int = 3, tim
     env = dict(os.environ, COLUMNS="120", PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "affresco.cli", "tournament", "--players", "4", "--bots", "random",
                              "--games", "5000", "--seed", "4", "--out", str(out), *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                            preexec_fn=_default_sigint)
     try:
         deadline = time.monotonic() + timeout
         jsonl = records_path(out)
