@@ -8,6 +8,7 @@ Seats are numbered from 0 as in the engine: seat 0 is 'Player 1'.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -501,10 +502,11 @@ def replay(
 
 
 # ---------------------------------------------------------------------------- tournament, report
-def _stop_on_sigterm() -> None:
-    """SIGTERM (``kill``, a scheduler ending the job) stops like Ctrl-C: finished games kept,
-    workers ended.  It goes through the SIGINT handler in force, so it is held back the same
-    way while a file is being written."""
+@contextlib.contextmanager
+def _stop_on_sigterm():
+    """Meanwhile, SIGTERM (``kill``, a scheduler ending the job) stops like Ctrl-C: finished
+    games kept, workers ended.  It goes through the SIGINT handler in force, so it is held back
+    the same way while a file is being written.  The former handler is put back after."""
     import signal
 
     def term(signum, frame):
@@ -514,7 +516,11 @@ def _stop_on_sigterm() -> None:
         else:  # SIGINT ignored (started in the background with '&'): stop all the same
             raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, term)
+    old = signal.signal(signal.SIGTERM, term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 @app.command()
@@ -584,8 +590,7 @@ def tournament(
                   f" · modules: {', '.join(chosen) or 'none'} · seed {seed}")
     result = None
     start = time.perf_counter()
-    _stop_on_sigterm()
-    with writer:
+    with _stop_on_sigterm(), writer:
         try:
             with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
                           RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),

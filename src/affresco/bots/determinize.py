@@ -54,6 +54,7 @@ from ..rules import Game
 from ..rules.board import INDEX as SEGMENT
 from ..rules.components import reference
 from ..rules.paints import PAINTS, paint_vector, paint_text
+from .model import module, round_start
 
 __all__ = ["determinize", "estimate_hidden"]
 
@@ -72,19 +73,6 @@ _FAVOUR = re.compile(r"^(.+) takes the bishop's favour: (\w+) (\S+)$")
 _PORTRAIT = re.compile(r"^(.+) paints the portrait (.+)$")
 _REQUEST = re.compile(r"^(.+) scores \d+ VP \((\w+) request with .*\)$")
 _GENERAL = re.compile(r"^(.+) takes a basic paint for the general request$")
-_ROUND = re.compile(r"^round \d+ begins")
-
-
-def _module_data(name: str):
-    from ..rules.modules import module_data
-    return module_data(name, reference())
-
-
-def _current_round_start(log: Sequence[str]) -> int:
-    for i in range(len(log) - 1, -1, -1):
-        if _ROUND.match(log[i]):
-            return i
-    return 0
 
 
 def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
@@ -99,7 +87,7 @@ def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
     getup_price = [0] * len(seats)
     cards = None
     if "portraits" in view:
-        cards = {c.name: c for c in _module_data("portraits").cards.values()}
+        cards = {c.name: c for c in module("portraits").cards.values()}
 
     def add(i, text, sign=1):
         for c in text:
@@ -185,7 +173,7 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
     phase = view["phase"]
     rnd = view["round"]
     log = list(view["log"])
-    cur = log[_current_round_start(log):]
+    cur = log[round_start(log):]
     est_thalers, est_paints = estimate_hidden(view)
 
     hidden_plan = []
@@ -213,7 +201,7 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
 
     if "portraits" in view:
         pv = view["portraits"]
-        data = _module_data("portraits")
+        data = module("portraits")
         seen = {c["id"] for c in pv["display"]} | {c["id"] for o in pv["owned"] for c in o}
         deck = []
         for dk in "ABC":
@@ -243,7 +231,7 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
                                             for done in rv["fulfilled"]],
                               "last": last}
     if "bishops_favour" in view:
-        pool = list(_module_data("bishops_favour").tokens)
+        pool = list(module("bishops_favour").tokens)
         for line in log:
             m = _FAVOUR.match(line)
             if m and f"{m.group(2)}:{m.group(3)}" in pool:
@@ -251,7 +239,7 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
         left = view["bishops_favour"]["tokens_left"]
         mstate["bishops_favour"] = sorted(rng.sample(pool, min(left, len(pool))))
     if "scrolls" in view:
-        data = _module_data("scrolls")
+        data = module("scrolls")
         mine = view["scrolls"]["mine"]
         cols = "ABCDE"
         rows_free = [r + 1 for r in data.rows if r + 1 != mine["row"]]

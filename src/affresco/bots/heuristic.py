@@ -48,8 +48,9 @@ from ..rules import Action
 from ..rules.board import NEIGHBOURS8, SIZE
 from ..rules.paints import PAINTS
 from .base import Bot
-from .model import (_COVER_MEMO, _MISS, BLEND_INPUTS, BLENDS_PER_APPRENTICE, CHEB, FINAL_TILES, SEGMENT, STUDIO_THALERS,
-                    THALERS_PER_VP, Model, Paints, Tile, add, altar_vp, bishop_bonus, cover, covers, parse_tile, sub, vec)
+from .model import (_COVER_MEMO, _MISS, BLEND_INPUTS, BLENDS_PER_APPRENTICE, CATHEDRAL, CHEB, FINAL_TILES, SEGMENT,
+                    SPACES, START_APPRENTICES, STUDIO_THALERS, THALERS_PER_VP, TILE_THALERS, Model, Paints, Tile,
+                    add, altar_vp, bishop_bonus, cover, covers, module, parse_tile, sub, vec)
 
 __all__ = ["HeuristicBot", "Weights", "DEFAULT_WEIGHTS"]
 
@@ -97,18 +98,12 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 KNOWN_KINDS = frozenset({"getup", "plan", "buy", "close", "restore", "altar", "studio", "blend", "theater", "track",
                          "pass", "portrait", "request", "income", "scroll"})
-_BISHOP_FUTURE = (3, 2, 1)  # bishop bonus reachable from a distance (0, 1, 2 with a 1-Thaler move)
-_REQUEST_DATA = None
-
-
-def _request_paints() -> dict[str, str | None]:
-    """Request type -> its colour (None: general), from the reference edition."""
-    global _REQUEST_DATA
-    if _REQUEST_DATA is None:
-        from ..rules.components import reference
-        from ..rules.modules import module_data
-        _REQUEST_DATA = dict(module_data("requests", reference()).paint)
-    return _REQUEST_DATA
+# bishop bonus reachable from a distance 0, 1 or 2 (then adjacent after a paid one-step move)
+_BISHOP_FUTURE = (CATHEDRAL["bishop_on_segment"], CATHEDRAL["bishop_adjacent"],
+                  CATHEDRAL["bishop_adjacent"] - CATHEDRAL["bishop_move_cost"])
+_REQUESTS = module("requests")  # type -> colour (.paint, None: general), tiles per request, income
+_SCROLLS = module("scrolls")    # VP per restored segment of the line, and their caps
+_SPECIAL = module("special_colours")
 
 
 @dataclass(frozen=True, slots=True)
@@ -491,16 +486,16 @@ class HeuristicBot(Bot):
         ones least useful for later requests)."""
         if m.requests is None:
             return []
-        colours = _request_paints()
+        colours = _REQUESTS.paint
         out = []
         for t, values in m.requests["stacks"].items():
             if not values:
                 continue
             colour = colours.get(t)
             usable = [x for x in tiles if colour is None or colour in x.splashes]
-            if len(usable) < 3:
+            if len(usable) < _REQUESTS.per:
                 continue
-            splashes = sorted(len(x.splashes) for x in usable)[:3]
+            splashes = sorted(len(x.splashes) for x in usable)[:_REQUESTS.per]
             out.append((self.request_worth(m, values[-1], colour, sum(splashes)), t))
         return out
 
@@ -509,7 +504,8 @@ class HeuristicBot(Bot):
         incomes = self.incomes_left(m)
         paint = w.request_paint if colour else w.request_paint * 1.2  # the general one: a paint of my choice
         keep = w.request_keep * splashes if colour is None else 0.0
-        return vp + incomes * (w.thaler * (1 - 3) + paint) - keep
+        thalers = _REQUESTS.income - TILE_THALERS * _REQUESTS.per  # the request pays, its tiles stop paying
+        return vp + incomes * (w.thaler * thalers + paint) - keep
 
     # ------------------------------------------------------------------ scrolls
     def scroll_options(self, m: Model, segment: int, open_: set[int]) -> dict[str, float]:
@@ -519,13 +515,14 @@ class HeuristicBot(Bot):
         row_done = sum(1 for i in range(r * SIZE, r * SIZE + SIZE) if i not in open_)
         col_done = sum(1 for i in range(c, SIZE * SIZE, SIZE) if i not in open_)
         row, col = m.scroll_row, m.scroll_col
+        sc = _SCROLLS
         out = {"none": self.scroll_hold(m, row, col, open_)}
         if row == r:
-            out["row"] = min(10, 2 * row_done) + self.scroll_hold(m, None, col, open_)
+            out["row"] = min(sc.one_max, sc.one_vp * row_done) + self.scroll_hold(m, None, col, open_)
         if col == c:
-            out["column"] = min(10, 2 * col_done) + self.scroll_hold(m, row, None, open_)
+            out["column"] = min(sc.one_max, sc.one_vp * col_done) + self.scroll_hold(m, row, None, open_)
         if row == r and col == c:
-            out["both"] = float(min(30, 3 * (row_done + col_done)))
+            out["both"] = float(min(sc.both_max, sc.both_vp * (row_done + col_done)))
         return out
 
     def scroll_hold(self, m: Model, row: int | None, col: int | None, open_: set[int] | None) -> float:
@@ -541,7 +538,7 @@ class HeuristicBot(Bot):
             left = sum(1 for i in cells if i in open_)
             if left:
                 done = SIZE - left
-                v += w.scroll_keep * min(10.0, 2 * (done + w.scroll_chance * left))
+                v += w.scroll_keep * min(float(_SCROLLS.one_max), _SCROLLS.one_vp * (done + w.scroll_chance * left))
         return v
 
     def _scroll(self, m: Model, legal: Sequence[Action]) -> list[tuple[float, Action]]:
@@ -580,7 +577,7 @@ class HeuristicBot(Bot):
         if hit is not None:
             return hit
         out = []
-        for size in range(0, min(3, apprentices) + 1):
+        for size in range(0, min(SPACES, apprentices) + 1):
             result = self._chain(m, apprentices, price, mood, size, variant)
             if result is not None:
                 out.append(result)
@@ -611,7 +608,7 @@ class HeuristicBot(Bot):
         _, paints, thalers = bought
         left = apprentices - size
         late = (final or len(m.tiles) <= w.altar_tiles_left) and variant == 0
-        most = min(3, left)
+        most = min(SPACES, left)
         c1, vp, paints, thalers, tiles, bishop = self.simulate_cathedral(
             m, paints, thalers, list(m.tiles), m.bishop, most, late, sexton=True)
         if variant == 1:
@@ -634,21 +631,22 @@ class HeuristicBot(Bot):
                     vp += worth
         # blends for later restorations (final round: for the second cathedral visit)
         blend_hz = Horizon(3, 1.0, False, True) if final else hz
-        made, blended, _ = self.simulate_blends(m, paints, tiles, bishop, min(3, left) * BLENDS_PER_APPRENTICE, blend_hz)
+        made, blended, _ = self.simulate_blends(m, paints, tiles, bishop, min(SPACES, left) * BLENDS_PER_APPRENTICE,
+                                                blend_hz)
         if final:
             c2, vp2, p2, t2, tiles2, bishop2 = self.simulate_cathedral(
-                m, blended, thalers, tiles, bishop, min(3, left - ceil(len(made) / BLENDS_PER_APPRENTICE)), True)
+                m, blended, thalers, tiles, bishop, min(SPACES, left - ceil(len(made) / BLENDS_PER_APPRENTICE)), True)
             if made and c2 == 0:
                 made = []
                 c2, vp2, p2, t2, tiles2, bishop2 = self.simulate_cathedral(
-                    m, paints, thalers, tiles, bishop, min(3, left), True)
+                    m, paints, thalers, tiles, bishop, min(SPACES, left), True)
             counts["workshop"] += ceil(len(made) / BLENDS_PER_APPRENTICE)
             counts["cathedral2"] = c2
             left -= ceil(len(made) / BLENDS_PER_APPRENTICE) + c2
             vp += vp2
             paints, thalers, tiles, bishop = p2, t2, tiles2, bishop2
         else:
-            extra = min(3 - counts["workshop"], ceil(len(made) / BLENDS_PER_APPRENTICE))
+            extra = min(SPACES - counts["workshop"], ceil(len(made) / BLENDS_PER_APPRENTICE))
             counts["workshop"] += extra
             left -= extra
             paints = blended
@@ -664,15 +662,15 @@ class HeuristicBot(Bot):
                 left -= 1
                 vp += portrait
         # studio when money is short, then spare apprentices where they are worth most
-        while left and counts["studio"] < 3 and thalers < w.low_money:
+        while left and counts["studio"] < SPACES and thalers < w.low_money:
             counts["studio"] += 1
             thalers += STUDIO_THALERS
             left -= 1
         while left:
             studio = (self.money(thalers + STUDIO_THALERS, final) - self.money(thalers, final)
-                      if counts["studio"] < 3 else -1.0)
+                      if counts["studio"] < SPACES else -1.0)
             theater = (self.mood_value(m, max(0, mood - m.theater_steps)) - self.mood_value(m, mood)
-                       if not final and counts["theater"] < 3 else -1.0)
+                       if not final and counts["theater"] < SPACES else -1.0)
             if variant == 1 and studio > 0:
                 theater = -1.0
             if max(studio, theater) <= 0:
@@ -690,7 +688,7 @@ class HeuristicBot(Bot):
         return score, [counts["market"], counts["cathedral"], counts["studio"], counts["workshop"], counts[last]]
 
     def _plans_ranked(self, m: Model, legal: Sequence[Action]) -> list[tuple[float, Action]]:
-        apprentices = m.me.get("apprentices", 5)
+        apprentices = m.me.get("apprentices", START_APPRENTICES)
         options = self.plan_options(m, apprentices, m.price(), m.me.get("mood", 0))
         legal_set = set(legal)
         out = []
@@ -714,7 +712,7 @@ class HeuristicBot(Bot):
         for time in times:
             h = next(x for x in m.hostel if x["time"] == time)
             mood = m.mood_after(h["mood"])
-            apprentices = (m.me.get("apprentices", 5) - (1 if m.me.get("neutral_apprentice") else 0)
+            apprentices = (m.me.get("apprentices", START_APPRENTICES) - (1 if m.me.get("neutral_apprentice") else 0)
                            + (1 if m.me.get("apprentice_set_aside") else 0) + m.zone(mood))
             value, _ = self.plan_round(m, apprentices, h["price"], mood)
             pos = all_times.index(time)
@@ -786,8 +784,8 @@ class HeuristicBot(Bot):
         if cost and m.bonus(bishop, seg) <= m.bonus(m.bishop, seg) and bishop != seg:
             return -100.0  # a paid move that does not raise the bonus (nor put the bishop on the tile)
         vp = tile.vp + m.bonus(bishop, seg)
-        if "using" in extra:  # option special_colours_on_fresco: +3 per pink, +5 per brown (R6)
-            bonus = (m.view.get("special_colours") or {}).get("fresco_bonus") or {"K": 3, "N": 5}
+        if "using" in extra:  # option special_colours_on_fresco: a bonus per pink / brown paid (R6)
+            bonus = (m.view.get("special_colours") or {}).get("fresco_bonus") or _SPECIAL.fresco_bonus
             vp += sum(int(b) * max(0, extra["using"].count(c) - tile.need[PAINTS.index(c)]) for c, b in bonus.items())
         tiles = self._memo.get(("after", seg))
         if tiles is None:
@@ -815,7 +813,7 @@ class HeuristicBot(Bot):
         values = m.requests["stacks"].get(t)
         if not values:
             return None
-        colour = _request_paints().get(t)
+        colour = _REQUESTS.paint.get(t)
         splashes = sum(len(parse_tile(x).splashes) for x in a.args[1:])
         if m.final:
             worth = float(values[-1]) - 0.01 * splashes
@@ -932,13 +930,13 @@ class HeuristicBot(Bot):
         if not values:
             return -1e9
         vp = values[-1]
-        colour = _request_paints().get(a.args[0])
+        colour = _REQUESTS.paint.get(a.args[0])
         score = -w.leo_vp * vp
         opp_tiles = [parse_tile(t) for t in m.view["figures"][opponent].get("tiles", [])]
-        if sum(1 for x in opp_tiles if colour is None or colour in x.splashes) >= 3:
+        if sum(1 for x in opp_tiles if colour is None or colour in x.splashes) >= _REQUESTS.per:
             score += w.leo_deny * vp
         mine = m.my_tiles()
-        if sum(1 for x in mine if colour is None or colour in x.splashes) >= 3:
+        if sum(1 for x in mine if colour is None or colour in x.splashes) >= _REQUESTS.per:
             score -= vp
         return score
 

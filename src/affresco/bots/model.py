@@ -13,7 +13,7 @@ from ..rules.board import INDEX as SEGMENT, NAMES as SEGMENT_NAMES, SIZE
 from ..rules.paints import BASIC, BLENDED, PAINTS
 
 __all__ = ["Paints", "vec", "text", "add", "sub", "cover", "chebyshev", "altar_vp", "Tile", "Model",
-           "SEGMENT", "SEGMENT_NAMES", "parse_tile"]
+           "SEGMENT", "SEGMENT_NAMES", "parse_tile", "module", "round_start"]
 
 Paints = tuple[int, ...]  # counts in PAINTS order (R Y B O G P K N)
 NP = len(PAINTS)
@@ -29,6 +29,23 @@ THEATER_STEPS = _REF.rules["theater"]["mood_per_apprentice"]
 BLENDS_PER_APPRENTICE = _REF.rules["workshop"]["blends_per_apprentice"]
 FINAL_TILES = _REF.rules["end"]["final_round_tiles_left"]
 THALERS_PER_VP = _REF.rules["end"]["thalers_per_vp"]
+TILE_THALERS = _REF.rules["income"]["thalers_per_tile"]
+START_APPRENTICES = _REF.apprentices
+SPACES = _REF.rules["action_sheet"]["spaces_per_column"]  # apprentices a column of the action sheet takes
+
+
+def module(name: str):
+    """A module's component data in the reference edition (built once, cached by the rules)."""
+    from ..rules.modules import module_data
+    return module_data(name, _REF)
+
+
+def round_start(log) -> int:
+    """Index of the current round's 'round N begins' line in a log's texts (0 if none)."""
+    for i in range(len(log) - 1, -1, -1):
+        if log[i].startswith("round "):
+            return i
+    return 0
 
 
 def vec(paints: str) -> Paints:
@@ -138,18 +155,18 @@ def bishop_bonus(bishop: int, segment: int) -> int:
 # R7: what each paint adds to the altar beyond the form's base VP.  K and N (special colours,
 # module 3) are known only when the view shows that module.
 _ALTAR_BASIC_BONUS = {c: ALTAR["basic_substitute_bonus"] for c in BLENDED}
-_ALTAR_SPECIAL_BONUS = {"K": 3, "N": 5}
+_SPECIAL = module("special_colours")
 
 
 def altar_vp(paints: str, special: bool = False) -> int:
     """VP of an altar restoration with these three paints (R7); 0 if not a form."""
     bonus = dict(_ALTAR_BASIC_BONUS)
     if special:
-        bonus.update(_ALTAR_SPECIAL_BONUS)
+        bonus.update(_SPECIAL.altar_basic)
     best = 0
     if all(paints.count(c) <= 1 for c in BASIC) and all(c in BASIC or c in bonus for c in paints):
         best = ALTAR["basic_vp"] + sum(bonus[c] for c in paints if c not in BASIC)
-    extra = _ALTAR_SPECIAL_BONUS if special else {}
+    extra = _SPECIAL.altar_blend if special else {}
     if all(paints.count(c) <= 1 for c in BLENDED) and all(c in BLENDED or c in extra for c in paints):
         best = max(best, ALTAR["blend_vp"] + sum(extra[c] for c in paints if c not in BLENDED))
     return best
@@ -166,7 +183,7 @@ class Tile:
     @classmethod
     def make(cls, segment: int, vp: int, need: Paints, splashes: str | None = None) -> "Tile":
         if splashes is None:
-            splashes = "".join(c for c in "OGP" if need[PAINTS.index(c)])
+            splashes = "".join(c for c in BLENDED if need[PAINTS.index(c)])
         return cls(segment, vp, need, _items(need), splashes)
 
 
@@ -237,10 +254,7 @@ class Model:
         self.scroll_col = "ABCDE".index(mine["column"]) if mine and mine.get("column") else None
         self.requests = view.get("requests")
         log = view.get("log") or ()
-        start = len(log)
-        while start > 0 and not log[start - 1].startswith("round "):
-            start -= 1
-        self.round_log = log[max(0, start - 1):]
+        self.round_log = log[round_start(log):]
 
     # --- derived, for the modules ------------------------------------------------------
     def bonus(self, bishop: int, segment: int) -> int:

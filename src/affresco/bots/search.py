@@ -42,6 +42,7 @@ from ..rules.state import list_to_cons, cons_to_list
 from .base import Bot
 from .determinize import determinize
 from .heuristic import HeuristicBot, Weights
+from .model import round_start
 
 __all__ = ["SearchBot"]
 
@@ -152,10 +153,7 @@ class SearchBot(Bot):
         # keep only this round's log lines (what the heuristic reads; views get cheaper)
         s = g.state
         lines = cons_to_list(s.log)
-        start = len(lines)
-        while start > 0 and not lines[start - 1][2].startswith("round "):
-            start -= 1
-        s.log = list_to_cons(lines[max(0, start - 1):])
+        s.log = list_to_cons(lines[round_start([text for _, _, text in lines]):])
         return g
 
     def _plan_chooser(self, probe, figure: int, options: Sequence[Action], rng: random.Random) -> Action:
