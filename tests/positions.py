@@ -269,7 +269,22 @@ def favour_state(tokens: Iterable[str] | None = None) -> list:
     return list(tokens)
 
 
+def bells_state(players: int = 3, *, display=(), stack=(), under=(), holdings: dict | None = None,
+                audience: dict | None = None, asked: int = 0) -> dict:
+    """Bells: certificates written 'price:vp:bells'; ``holdings`` {figure: dict(face_down=[...],
+    partly_paid=[[cert, paid], ...])}; ``audience`` {seat: column word} (this round's tile)."""
+    holdings = {int(k): v for k, v in (holdings or {}).items()}
+    audience = audience or {}
+    return {"stack": list(stack), "under": list(under), "display": list(display),
+            "holdings": [{"face_down": list(holdings.get(f, {}).get("face_down", [])),
+                          "partly_paid": [list(x) for x in holdings.get(f, {}).get("partly_paid", [])]}
+                         for f in range(figures_of(players))],
+            "audience": [audience.get(i) for i in range(players)], "asked": asked, "track": None}
+
+
 def default_module_state(players: int, name: str):
+    if name == "bells":
+        return bells_state(players)
     if name == "portraits":
         return portraits_state(players)
     if name == "requests":

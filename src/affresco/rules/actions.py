@@ -44,6 +44,8 @@ KINDS: dict[str, str] = {
     "request": "request <type> <3 tiles>  fulfil a bishop's request (module requests)",
     "income": "income <R|Y|B>            the general request's paint at income (module requests)",
     "scroll": "scroll none|row|column|both  play scrolls after a restoration (module scrolls)",
+    "audience": "audience <cert> full|pay <n>  buy a displayed bell certificate (module bells)",
+    "deposit": "deposit <cert> <n>|none   pay more onto a partly paid certificate (module bells)",
     "pass": "pass                     forfeit the rest of this visit",
 }
 _UPPER = re.compile(r"^([a-e][1-5]|i|ii|iii|iv|[rybogpkn]+|\d+:[a-z0-9/:]*)$", re.IGNORECASE)
@@ -74,7 +76,13 @@ def parse(text: str) -> Action:
         raise NotationError("empty action text; forms: " + "; ".join(KINDS))
     kind = words[0].lower()
     args = [_case(w) for w in words[1:]]
-    if kind == "plan" and len(args) == 1:
+    if kind == "plan" and len(args) > 1 and not _DIGITS.match(args[1]):
+        # counts, then action tiles: 'plan 0-1-0-1-1 audience studio' (tiles sorted by name)
+        head = parse("plan " + args[0]).args
+        pairs = sorted(zip(args[1::2], args[2::2]))
+        tail = [args[-1]] if len(args) % 2 == 0 else []
+        args = [*head, *(w for p in pairs for w in p), *tail]
+    elif kind == "plan" and len(args) == 1:
         digits = args[0].replace(",", "-").replace(".", "-")
         parts = digits.split("-") if "-" in digits else list(digits)
         if not all(_DIGITS.match(p) for p in parts):

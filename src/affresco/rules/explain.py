@@ -91,6 +91,7 @@ def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
 
 
 def why(s: State, seat: int, action: Action, legal: list[Action]) -> str:
-    reason = _reason(s, seat, action, legal)
+    reason = next((r for hook in s.hooks.why_illegal if (r := hook(s, seat, action)) is not None), None)
+    reason = reason or _reason(s, seat, action, legal)
     head = f"'{action}' is not legal" + (f": {reason}" if reason else "")
     return f"{head}. {_listing(legal)}"

@@ -136,10 +136,14 @@ def _next_visitor(s: State) -> bool:
         while s.visit < len(s.order):
             fig = s.order[s.visit]
             count = s.plan[fig][s.loc]
-            if count:
+            for hook in s.hooks.turn_at_location:
+                hook(s, fig)   # e.g. an action tile on this column: may queue an ask
+            if count or s.asks:
                 s.actor = fig
-                loc, _ = location(s, fig)
-                loc.start(s, fig, count)
+                s.left = 0
+                if count:
+                    loc, _ = location(s, fig)
+                    loc.start(s, fig, count)
                 return True
             s.visit += 1
         s.loc += 1

@@ -4,10 +4,13 @@ The base game calls these at the points where the module rules change the round;
 (``rules/modules/<name>.py``, later issues) subclasses :class:`Module` and overrides what it
 needs.  With no module the hook lists are empty and cost nothing.
 
-Hook points (in round order): ``setup``, ``after_getup``, ``leonardo_plan``,
-``visit_actions`` (each location), ``apply_action``, ``bishop_bonus``, ``altar_values``,
-``theater_steps``, ``after_restore``, ``round_preparation``,
-``income``, ``is_final_round`` (end conditions), ``final_scoring``, ``view``.
+Hook points (in round order): ``setup``, ``after_getup``, ``plan_actions`` and
+``plan_committed`` (action tiles), ``plans_revealed``, ``leonardo_plan``, ``turn_at_location``
+(each figure's turn at each column), ``visit_actions`` (each location), ``apply_action``,
+``bishop_bonus``, ``altar_values``, ``theater_steps``, ``after_restore``, ``thalers_earned``
+(every Thaler a player earns, R10), ``round_end``, ``round_preparation``, ``income``,
+``is_final_round`` (end conditions), ``final_scoring_start``, ``final_scoring``, ``view``,
+``why_illegal`` (refusal messages).
 """
 from __future__ import annotations
 
@@ -38,6 +41,19 @@ class Module:
 
     def after_getup(self, state, fig: int) -> None:
         """Phase 1, right after a figure chose its get-up space."""
+
+    def plan_actions(self, state, seat: int, actions: list) -> None:
+        """Planning: add or remove legal plans (e.g. plans with an action tile on a column)."""
+
+    def plan_committed(self, state, seat: int, action) -> None:
+        """Planning: a seat committed ``action`` (record the module's part; secret until the reveal)."""
+
+    def plans_revealed(self, state) -> None:
+        """Right after every plan was revealed, before any action."""
+
+    def turn_at_location(self, state, fig: int) -> None:
+        """A figure's turn at the current column, whether or not it planned apprentices there
+        (may queue an ask: an action tile on that column)."""
 
     def leonardo_plan(self, state, plan: list[int]) -> None:
         """2 players: add Leonardo's apprentices to his fixed action sheet."""
@@ -70,6 +86,15 @@ class Module:
     def after_restore(self, state, fig: int, segment: int, tile, bishop_on: bool) -> None:
         """Cathedral, after a segment was restored (tile: the fresco tile taken)."""
 
+    def thalers_earned(self, state, seat: int, amount: int) -> int:
+        """A player earns ``amount`` Thalers (studio, income, cards, tokens...): return how many
+        reach the player's money (R10: the rest went elsewhere, e.g. onto a certificate)."""
+        return amount
+
+    def round_end(self, state) -> None:
+        """After the last visit of a round, before round preparation or final scoring (may
+        queue asks; it is called again once they are answered)."""
+
     def round_preparation(self, state, rng) -> None:
         """Round preparation, after the market is refilled."""
 
@@ -81,11 +106,18 @@ class Module:
         """An end condition of the module, checked at the start of each round."""
         return False
 
+    def final_scoring_start(self, state) -> None:
+        """Final scoring, once before the per-seat scoring (R12: bells first)."""
+
     def final_scoring(self, state, seat: int) -> None:
         """Final scoring, before Thalers are turned into VP."""
 
     def view(self, state, seat: int | None, out: dict[str, Any]) -> None:
         """Add this module's part to a seat's view."""
+
+    def why_illegal(self, state, seat: int, action) -> str | None:
+        """Why ``action`` (one of this module's kinds) is refused now, or None."""
+        return None
 
     # --- decisions a module asks for outside the location visits (``state.asks``) --------
     def ask_actions(self, state, ask: tuple) -> list:
@@ -105,9 +137,11 @@ class Module:
         state.mods[self.name] = data
 
 
-HOOK_POINTS = ("setup", "after_getup", "leonardo_plan", "visit_actions", "apply_action", "bishop_bonus",
-               "altar_values", "theater_steps", "payments", "restoration_vp", "after_restore",
-               "round_preparation", "income", "is_final_round", "final_scoring", "view")
+HOOK_POINTS = ("setup", "after_getup", "plan_actions", "plan_committed", "plans_revealed", "leonardo_plan",
+               "turn_at_location", "visit_actions", "apply_action", "bishop_bonus", "altar_values",
+               "theater_steps", "payments", "restoration_vp", "after_restore", "thalers_earned", "round_end",
+               "round_preparation", "income", "is_final_round", "final_scoring_start", "final_scoring", "view",
+               "why_illegal")
 
 
 class HookTable(tuple):

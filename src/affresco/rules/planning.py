@@ -28,18 +28,39 @@ def plan_set(available: int, columns: int, per_column: int) -> frozenset[Action]
 
 def legal(s: State, seat: int) -> list[Action]:
     sheet = s.comp.rules["action_sheet"]
-    return list(plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"]))
+    actions = list(plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"]))
+    for hook in s.hooks.plan_actions:
+        hook(s, seat, actions)   # action tiles (modules): 'plan 0-1-0-1-1 audience studio'
+    return actions
 
 
 def is_legal(s: State, seat: int, action: Action) -> bool:
+    if s.hooks.plan_actions:
+        return action in legal(s, seat)
     sheet = s.comp.rules["action_sheet"]
     return action in plan_set(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"])
 
 
+def column_words(s: State) -> tuple[str, ...]:
+    """The columns of this round's action sheet as notation words: the location's name, a
+    repeated location numbered ('cathedral2', the final round's second cathedral column)."""
+    words = []
+    for c in s.columns():
+        words.append(c if c not in s.columns()[:len(words)] else f"{c}{s.columns()[:len(words)].count(c) + 1}")
+    return tuple(words)
+
+
+def tiles_of(action: Action) -> dict[str, str]:
+    """The action tiles of a plan: {'audience': 'studio', ...} (tile word -> column word)."""
+    return dict(zip(action.args[1::2], action.args[2::2]))
+
+
 def apply(s: State, seat: int, action: Action) -> None:
     s.plan[seat] = tuple(int(x) for x in action.args[0].split("-"))
+    for hook in s.hooks.plan_committed:
+        hook(s, seat, action)
     s.log_event(f"{s.names[seat]} commits a plan")
-    s.log_event(f"you plan {action.args[0]}", seat)
+    s.log_event(f"you plan {' '.join(action.args)}", seat)
 
 
 def leonardo_plan(s: State) -> tuple[int, ...]:
@@ -59,3 +80,5 @@ def reveal(s: State) -> None:
         s.plan[s.leonardo] = leonardo_plan(s)
     for f in range(s.n):
         s.log_event(f"{s.names[f]} reveals plan {'-'.join(map(str, s.plan[f]))}")
+    for hook in s.hooks.plans_revealed:
+        hook(s)

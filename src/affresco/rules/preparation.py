@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 from . import market, scoring
+from .thalers import earn
 from .state import GETUP, OVER, State
 
 
@@ -21,7 +22,7 @@ def income(s: State) -> None:
     for seat in range(s.n):
         gained = per * len(s.tiles[seat]) + sum(hook(s, seat) for hook in s.hooks.income)
         if gained:
-            s.thalers[seat] += gained
+            earn(s, seat, gained)
             s.log_event(f"{s.names[seat]} receives {gained} Thalers income")
 
 
@@ -38,6 +39,10 @@ def rotate_start_spaces(s: State) -> None:
 
 
 def end_round(s: State) -> None:
+    for hook in s.hooks.round_end:
+        hook(s)
+    if s.asks:
+        return  # module decisions first (rules/flow.py comes back here once they are answered)
     if s.final:
         scoring.final_scoring(s)
         s.phase = OVER

@@ -8,6 +8,8 @@ from .state import State
 
 def final_scoring(s: State) -> None:
     per = s.comp.rules["end"]["thalers_per_vp"]
+    for hook in s.hooks.final_scoring_start:
+        hook(s)
     for fig in s.order:
         if fig >= s.n:
             continue  # Leonardo has no money (R13)

@@ -279,7 +279,7 @@ def from_dict(data: Any, hooks_for) -> State:
         for f, p in enumerate(s.plan):
             if p is None:
                 raise r.fail(f"figures[{f}].plan", "every figure (Leonardo too) needs a plan once the visits have begun")
-        if not 0 <= s.loc < ncol:
+        if not 0 <= s.loc <= ncol:   # ncol: every column visited, module decisions of the round's end
             raise r.fail("turn.location", f"{s.loc}: a column 0..{ncol - 1}")
         if s.actor >= 0 and (s.order[s.visit] != s.actor if 0 <= s.visit < len(s.order) else True):
             raise r.fail("turn.visit", "the visitor does not match turn.order[turn.visit]")
@@ -306,6 +306,8 @@ def from_dict(data: Any, hooks_for) -> State:
         if not (isinstance(a, list) and len(a) == 3 and _whole(a[0]) and 0 <= a[0] < figs and a[1] in names):
             raise r.fail(f"asks[{i}]", f"{a!r}: [figure, module in play, payload]")
     s.asks = tuple(tuple(a) for a in asks)
+    if s.phase == VISITS and s.loc == ncol and not s.asks:
+        raise r.fail("turn.location", f"{s.loc}: a column 0..{ncol - 1} (or {ncol} with module decisions pending)")
     s.mods = {}
     mstate = r.get(data, "modules_state", "", dict, {})
     for m in hooks:

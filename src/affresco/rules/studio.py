@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .actions import PASS, Action
+from .thalers import earn
 from .state import State
 
 STUDIO = Action("studio")
@@ -17,6 +18,6 @@ def legal(s: State, fig: int) -> list[Action]:
 
 def apply(s: State, fig: int, action: Action) -> None:
     gained = s.comp.rules["studio"]["thalers_per_apprentice"] * s.left
-    s.thalers[fig] += gained
+    earn(s, fig, gained)
     s.log_event(f"{s.names[fig]} earns {gained} Thalers in the studio")
     s.left = 0

@@ -17,6 +17,7 @@ from ...errors import ComponentError, StateError
 from .. import track
 from ..hooks import Module, register
 from ..hostel import change_mood
+from ..thalers import earn
 from ..paints import PAINTS, add_one
 from ..preparation import chance
 from ..components import check_provenance as provenance_ok
@@ -71,7 +72,7 @@ class BishopsFavour(Module):
             return
         s.log_event(f"{s.names[fig]} takes the bishop's favour: {effect} {value}")
         if effect == "thalers":
-            s.thalers[fig] += int(value)
+            earn(s, fig, int(value))
         elif effect == "vp":
             track.gain(s, fig, int(value), "the bishop's favour")
         elif effect == "mood":

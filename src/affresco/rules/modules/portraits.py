@@ -19,6 +19,7 @@ from ..actions import Action
 from ..board import INDEX as SEGMENT, NAMES
 from ..hooks import Module, register
 from ..hostel import change_mood
+from ..thalers import earn
 from ..paints import BASIC, PAINTS, add_one
 from ..components import check_provenance as provenance_ok
 
@@ -188,7 +189,7 @@ class Portraits(Module):
         vp = eff.get("vp", 0) + (eff.get("vp_or_thalers", 0) if choice == "vp" or fig >= s.n else 0)
         if fig < s.n:  # Leonardo gains only the VP (supplement, 2 players)
             thalers = eff.get("thalers", 0) + (eff.get("vp_or_thalers", 0) if choice == "thalers" else 0)
-            s.thalers[fig] += thalers
+            earn(s, fig, thalers)
             gained = [c for c in ((eff.get("paint") or "") + (choice if "basic_paints" in eff else ""))]
             for c in gained:
                 s.paints[fig] = add_one(s.paints[fig], c)

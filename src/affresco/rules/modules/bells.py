@@ -1,0 +1,487 @@
+"""Module 8, the bells (modules 8-10 rulebook, 'The Bells'; R10, R12, R13, R19, R22).
+
+Each player has an audience action tile.  While planning they may cover one column of their
+action sheet with it (as secret as the plan; no apprentice may go there).  At that column's
+turn, in get-up order, the player must buy one displayed certificate: in full (the price,
+its VP at once, the certificate face down) or in instalments (0 to price-1 Thalers now, 1 VP
+per 2 Thalers, the certificate face up).  Every Thaler earned later goes onto a partly paid
+certificate until it is paid (no VP); then it turns face down.  A player may pay more from
+their own money: asked once a round after the last visit (``deposit``).  No certificate on
+display: the audience is void.  Round preparation puts the unsold certificates under the
+stack and reveals one per player (3 places with 2 and 3 players).
+
+Final scoring (R12), before money: in the final round's order each figure with certificates
+goes to the bell-track space of its face-down bells minus its partly paid bells, the bishop
+last with the unsold bells; an occupied space sends the token to the next free space above.
+Bonus: the VP of the highest threshold reached plus the rank points (the bishop holds a
+rank).  2 players: Leonardo owns 4 face-down certificates from set-up (R13).
+
+Hidden (R22): a player's face-down certificates are theirs alone, the count is public; the
+stack (and Leonardo's certificates) nobody sees.  The stack keeps no order for the
+certificates never revealed (one is drawn at random when revealed, as notes N9/M1); the
+unsold ones put under it come back in the order they went under.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+from typing import NamedTuple
+
+from ...errors import ComponentError, StateError
+from .. import track
+from ..actions import Action
+from ..components import check_provenance as provenance_ok
+from ..hooks import Module, ask, register
+from ..planning import column_words, tiles_of
+from ..state import PLAN
+
+NAME = "bells"
+TILE = "audience"
+_CERT = re.compile(r"^([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})$")
+
+
+def cert(text: str) -> tuple[int, int, int]:
+    """(price, vp, bells) of a certificate written 'price:vp:bells'."""
+    m = _CERT.match(text) if isinstance(text, str) else None
+    if not m:
+        raise ValueError(f"{text!r}: a certificate is written 'price:vp:bells', e.g. '3:3:2'")
+    return int(m.group(1)), int(m.group(2)), int(m.group(3))
+
+
+def cert_dict(text: str, **more) -> dict:
+    price, vp, bells = cert(text)
+    return {"certificate": text, "price": price, "vp": vp, "bells": bells, **more}
+
+
+# --- the event contract (docs/events.md) -------------------------------------------------
+# TRANSITION: main before the lead's event core has the old text API; these two adapters go
+# once it has landed (git merge main).
+_NEW_GAIN = "for_" in inspect.signature(track.gain).parameters
+
+
+def emit(s, kind: str, seat: int | None = None, **params) -> None:
+    try:
+        s.log_event(kind, seat, **params)
+    except TypeError:
+        s.log_event(f"{kind} {params}", seat)
+
+
+def score(s, fig: int, sources: dict, for_: str, final: bool = False, **context) -> None:
+    sources = {k: v for k, v in sources.items() if v}
+    if not sources:
+        return
+    if _NEW_GAIN:
+        track.gain(s, fig, sources, for_=for_, final=final, **context)
+    else:
+        track.gain(s, fig, sum(sources.values()), f"{for_} {sources}", final)
+
+
+class Data(NamedTuple):
+    certificates: tuple[str, ...]        # every certificate, 'price:vp:bells', sorted
+    display: dict[int, int]              # players -> display places
+    per_vp: int                          # Thalers per VP in instalments
+    leonardo: int                        # Leonardo's certificates (2 players)
+    top: int                             # the last space, '30+'
+    thresholds: tuple[tuple[int, int], ...]  # (space, vp), ascending
+    ranks: dict[str, tuple[int, ...]]    # board side ('3': 2/3 players, '4') -> points by rank
+
+
+class BState(NamedTuple):
+    stack: tuple[str, ...]               # never revealed: no order (drawn at random)
+    under: tuple[str, ...]               # unsold ones put under the stack, in order
+    display: tuple[str, ...]
+    down: tuple[tuple[str, ...], ...]    # per figure: face-down (paid) certificates
+    up: tuple[tuple[tuple[str, int], ...], ...]  # per figure: partly paid (certificate, paid), oldest first
+    audience: tuple[int, ...]            # per seat: the column the audience tile covers, -1 none
+    asked: int                           # round of the last deposit question
+    track: tuple[int, ...] | None        # after final scoring: space per figure (-1: none), then the bishop
+
+
+@register
+class Bells(Module):
+    name = NAME
+
+    @classmethod
+    def build_data(cls, raw: dict) -> Data:
+        provenance_ok(raw, "bells")
+        w = "component file: bells"
+        certs = []
+        for i, c in enumerate(raw.get("certificates", [])):
+            where = f"bells.certificates[{i}]"
+            provenance_ok(c, where)
+            vals = [c.get(k) for k in ("price", "vp", "bells")]
+            count = c.get("count", 1)
+            if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v < 100 for v in vals) \
+                    or not isinstance(count, int) or count < 1:
+                raise ComponentError(f"component file: {where}: price, vp and bells are whole numbers 1..99, "
+                                     f"count >= 1 (got {vals}, count {count!r})")
+            certs.extend([f"{vals[0]}:{vals[1]}:{vals[2]}"] * count)
+        if len(certs) != 18 or sum(cert(c)[2] for c in certs) != 61:
+            raise ComponentError(f"{w}.certificates: {len(certs)} certificates with {sum(cert(c)[2] for c in certs)} "
+                                 "bells; the printed game has 18 with 61 bells")
+        if not any(cert(c)[:2] == (3, 3) for c in certs):
+            raise ComponentError(f"{w}.certificates: the printed certificate priced 3 Thalers worth 3 VP is missing")
+        disp = raw.get("display", {})
+        display = {n: disp.get(str(n)) for n in (2, 3, 4)}
+        if display != {2: 3, 3: 3, 4: 4}:
+            raise ComponentError(f"{w}.display: {display}: one place per player, 3 on the 2/3-player side (printed)")
+        for key, printed in (("instalment_thalers_per_vp", 2), ("leonardo_certificates", 4), ("track_top", 30)):
+            if raw.get(key) != printed:
+                raise ComponentError(f"{w}.{key}: {raw.get(key)!r}: the rulebook prints {printed}")
+        thresholds = []
+        for i, t in enumerate(raw.get("thresholds", [])):
+            provenance_ok(t, f"bells.thresholds[{i}]")
+            sp, vp = t.get("space"), t.get("vp")
+            if not isinstance(sp, int) or not isinstance(vp, int) or not 0 < sp <= 30 or vp < 0:
+                raise ComponentError(f"{w}.thresholds[{i}]: a space 1..30 and its VP, not {sp!r}, {vp!r}")
+            thresholds.append((sp, vp))
+        thresholds.sort()
+        data = Data(tuple(sorted(certs, key=cert)), display, 2, 4, 30, tuple(thresholds), {})
+        got = {sp: cls.threshold_vp(data, sp) for sp in (11, 15, 16, 20)}
+        if got != {11: 1, 15: 2, 16: 2, 20: 2} or cls.threshold_vp(data, 10) >= 1:
+            raise ComponentError(f"{w}.thresholds: reaching 11 gives 1 VP, 15 and 16 give 2, 20 still 2, "
+                                 f"nothing below 11 (printed); this file gives {got}")
+        ranks = raw.get("rank_points", {})
+        provenance_ok(ranks, "bells.rank_points")
+        for side, places in (("3", 4), ("4", 5)):
+            pts = ranks.get(side)
+            if not isinstance(pts, list) or len(pts) != places or any(not isinstance(p, int) or p < 0 for p in pts):
+                raise ComponentError(f"{w}.rank_points.{side}: {pts!r}: {places} ranks of VP")
+            data.ranks[side] = tuple(pts)
+        if (data.ranks["3"][0], data.ranks["3"][1], data.ranks["3"][3]) != (9, 5, 0):
+            raise ComponentError(f"{w}.rank_points.3: {list(data.ranks['3'])}: ranks 1, 2 and 4 score the printed 9, 5, 0")
+        return data
+
+    # --- helpers -----------------------------------------------------------------------
+    @staticmethod
+    def threshold_vp(data: Data, space: int) -> int:
+        """VP of the highest threshold reached on the bell track."""
+        return max((vp for sp, vp in data.thresholds if sp <= space), default=0)
+
+    def st(self, s) -> BState:
+        return s.mods[NAME]
+
+    def put(self, s, **kw) -> None:
+        s.mods[NAME] = self.st(s)._replace(**kw)
+
+    @staticmethod
+    def _set(items: tuple, i: int, value) -> tuple:
+        return tuple(value if k == i else x for k, x in enumerate(items))
+
+    def _draw(self, s, rng) -> str | None:
+        """The top certificate of the stack (a random never-revealed one, then the ones put under)."""
+        b = self.st(s)
+        if b.stack:
+            i = rng.randrange(len(b.stack))
+            self.put(s, stack=b.stack[:i] + b.stack[i + 1:])
+            return b.stack[i]
+        if b.under:
+            self.put(s, under=b.under[1:])
+            return b.under[0]
+        return None
+
+    def _reveal(self, s, rng) -> None:
+        shown = list(self.st(s).display)
+        while len(shown) < self.data.display[s.n]:
+            c = self._draw(s, rng)
+            if c is None:
+                break
+            shown.append(c)
+        self.put(s, display=tuple(shown))
+        emit(s, "bells_display", certificates=list(shown), stack=self.stack_size(s))
+
+    def stack_size(self, s) -> int:
+        b = self.st(s)
+        return len(b.stack) + len(b.under)
+
+    def usable(self, s) -> bool:
+        """The audience tile is of use: a certificate is displayed now."""
+        return bool(self.st(s).display)
+
+    # --- set-up and round ----------------------------------------------------------------
+    def setup(self, s, rng) -> None:
+        s.mods[NAME] = BState(self.data.certificates, (), (), ((),) * s.figures, ((),) * s.figures,
+                              (-1,) * s.n, 0, None)
+        self._reveal(s, rng)
+        if s.leonardo is not None:   # 2 players: the top four, face down, for Leonardo
+            mine = tuple(c for c in (self._draw(s, rng) for _ in range(self.data.leonardo)) if c)
+            self.put(s, down=self._set(self.st(s).down, s.leonardo, mine))
+            emit(s, "bells_leonardo", figure=s.leonardo, certificates=len(mine))
+
+    def round_preparation(self, s, rng) -> None:
+        b = self.st(s)
+        if b.display:
+            emit(s, "bells_unsold", certificates=list(b.display))
+        self.put(s, under=b.under + b.display, display=(), audience=(-1,) * s.n)
+        self._reveal(s, rng)
+
+    # --- planning: the audience tile (as secret as the plan) -------------------------------
+    def plan_actions(self, s, seat: int, actions: list) -> None:
+        if seat >= s.n or not self.usable(s):
+            return
+        actions.extend(_with_audience(tuple(actions), column_words(s)))
+
+    def plan_committed(self, s, seat: int, action: Action) -> None:
+        word = tiles_of(action).get(TILE)
+        col = column_words(s).index(word) if word else -1
+        self.put(s, audience=self._set(self.st(s).audience, seat, col))
+
+    def plans_revealed(self, s) -> None:
+        words = column_words(s)
+        for seat, col in enumerate(self.st(s).audience):
+            if col >= 0:
+                emit(s, "audience_tile", figure=seat, column=words[col])
+
+    def turn_at_location(self, s, fig: int) -> None:
+        if fig < s.n and self.st(s).audience[fig] == s.loc:
+            if self.usable(s):
+                ask(s, fig, NAME, TILE)
+            else:
+                emit(s, "audience_void", figure=fig)
+
+    # --- decisions -----------------------------------------------------------------------
+    def ask_actions(self, s, a) -> list:
+        fig, _, what = a
+        money = s.thalers[fig]
+        out = []
+        if what == TILE:
+            for c in sorted(set(self.st(s).display), key=cert):
+                price = cert(c)[0]
+                if money >= price:
+                    out.append(Action(TILE, (c, "full")))
+                out.extend(Action(TILE, (c, "pay", str(k))) for k in range(min(price - 1, money) + 1))
+            return out
+        out.append(Action("deposit", ("none",)))
+        for c in sorted({c for c, _ in self.st(s).up[fig]}, key=cert):
+            owed = self._owed(s, fig, c)
+            out.extend(Action("deposit", (c, str(k))) for k in range(1, min(owed, money) + 1))
+        return out
+
+    def _owed(self, s, fig: int, c: str) -> int:
+        paid = next(p for x, p in self.st(s).up[fig] if x == c)
+        return cert(c)[0] - paid
+
+    def answer(self, s, a, action: Action) -> None:
+        fig = a[0]
+        if action.kind == TILE:
+            self._buy(s, fig, action)
+        elif action.args[0] != "none":
+            self._pay(s, fig, action.args[0], int(action.args[1]), "own")
+
+    def _buy(self, s, fig: int, action: Action) -> None:
+        c = action.args[0]
+        price, vp, _ = cert(c)
+        b = self.st(s)
+        shown = list(b.display)
+        shown.remove(c)
+        if action.args[1] == "full":
+            s.thalers[fig] -= price
+            self.put(s, display=tuple(shown), down=self._set(b.down, fig, b.down[fig] + (c,)))
+            # face down: which certificate is the buyer's secret (R22); its VP are public
+            emit(s, "bells_buy", figure=fig, full=True, certificates=self.count(s, fig))
+            emit(s, "bells_buy", fig, figure=fig, full=True, certificate=c, paid=price)
+            score(s, fig, {"bells": vp}, "bells_certificate")
+        else:
+            k = int(action.args[2])
+            s.thalers[fig] -= k
+            self.put(s, display=tuple(shown), up=self._set(b.up, fig, b.up[fig] + ((c, k),)))
+            emit(s, "bells_buy", figure=fig, full=False, certificate=c, paid=k, certificates=self.count(s, fig))
+            score(s, fig, {"bells": k // self.data.per_vp}, "bells_instalment", thalers=k)
+
+    def _pay(self, s, fig: int, c: str, k: int, source: str) -> None:
+        """Put ``k`` Thalers onto the partly paid certificate ``c`` (the oldest of that kind):
+        from the player's money (``own``) or from money just earned (``earned``, R10)."""
+        b = self.st(s)
+        up = list(b.up[fig])
+        i = next(i for i, (x, _) in enumerate(up) if x == c)
+        paid = up[i][1] + k
+        if source == "own":
+            s.thalers[fig] -= k
+        down = b.down[fig]
+        if paid >= cert(c)[0]:
+            del up[i]
+            down += (c,)
+        else:
+            up[i] = (c, paid)
+        self.put(s, up=self._set(b.up, fig, tuple(up)), down=self._set(b.down, fig, down))
+        emit(s, "bells_deposit", figure=fig, certificate=c, thalers=k, source=source, paid=min(paid, cert(c)[0]),
+             face_down=paid >= cert(c)[0])
+
+    def thalers_earned(self, s, seat: int, amount: int) -> int:
+        """R10: every Thaler earned goes onto a partly paid certificate (the oldest first)
+        until it is paid; no VP for it."""
+        while amount > 0 and self.st(s).up[seat]:
+            c, paid = self.st(s).up[seat][0]
+            k = min(amount, cert(c)[0] - paid)
+            self._pay(s, seat, c, k, "earned")
+            amount -= k
+        return amount
+
+    def round_end(self, s) -> None:
+        """Paying more from one's own money 'at any time' (R19): asked once a round, after the
+        last visit, of every player holding a partly paid certificate (public), whatever
+        their money (asking only those with money would show it, R22)."""
+        b = self.st(s)
+        if b.asked == s.round:
+            return
+        self.put(s, asked=s.round)
+        for seat in s.order:
+            if seat < s.n and b.up[seat]:
+                ask(s, seat, NAME, "deposit")
+
+    # --- final scoring (R12) -------------------------------------------------------------
+    def final_scoring_start(self, s) -> None:
+        b = self.st(s)
+        spaces = [-1] * s.figures
+        taken: set[int] = set()
+
+        def place(bells: int) -> int:
+            space = max(0, bells)
+            while space in taken:
+                space += 1          # the next higher free space (R19)
+            taken.add(space)
+            return space
+
+        for fig in s.order:
+            if b.down[fig] or b.up[fig]:
+                spaces[fig] = place(sum(cert(c)[2] for c in b.down[fig]) - sum(cert(c)[2] for c, _ in b.up[fig]))
+        bishop = place(sum(cert(c)[2] for c in b.stack + b.under + b.display))
+        self.put(s, track=tuple(spaces) + (bishop,))
+        ranked = sorted([*(f for f in range(s.figures) if spaces[f] >= 0), -1],
+                        key=lambda f: -(bishop if f < 0 else spaces[f]))
+        points = self.data.ranks["4" if s.n == 4 else "3"]
+        emit(s, "bells_scoring", spaces={str(f): spaces[f] for f in range(s.figures) if spaces[f] >= 0},
+             bishop=bishop, face_down={str(f): list(b.down[f]) for f in range(s.figures) if b.down[f]},
+             partly_paid={str(f): [c for c, _ in b.up[f]] for f in range(s.figures) if b.up[f]})
+        for fig in s.order:
+            if spaces[fig] < 0:
+                continue
+            rank = ranked.index(fig)
+            score(s, fig, {"bells_track": self.threshold_vp(self.data, spaces[fig]),
+                           "bells_rank": points[rank] if rank < len(points) else 0},
+                  "bells_scoring", final=True, space=spaces[fig], rank=rank + 1)
+
+    # --- what a seat sees, saving ----------------------------------------------------------
+    def count(self, s, fig: int) -> int:
+        b = self.st(s)
+        return len(b.down[fig]) + len(b.up[fig])
+
+    def view(self, s, seat, out) -> None:
+        b = self.st(s)
+        words = column_words(s)
+        figures = []
+        for f in range(s.figures):
+            entry = {"certificates": self.count(s, f), "face_down": len(b.down[f]),
+                     "partly_paid": [cert_dict(c, paid=p) for c, p in b.up[f]]}
+            if f == seat:
+                entry["face_down_certificates"] = [cert_dict(c) for c in b.down[f]]
+            figures.append(entry)
+        audience = [words[col] if col >= 0 and (seat == f or s.phase != PLAN) else None
+                    for f, col in enumerate(b.audience)]
+        out[NAME] = {
+            "display": [cert_dict(c) for c in b.display],
+            "stack": self.stack_size(s),
+            "figures": figures,
+            "audience": audience,
+            "audience_usable": self.usable(s),
+            "track": None if b.track is None else {
+                "figures": [x if x >= 0 else None for x in b.track[:-1]], "bishop": b.track[-1]},
+            "track_top": self.data.top,
+            "thresholds": [list(t) for t in self.data.thresholds],
+            "rank_points": list(self.data.ranks["4" if s.n == 4 else "3"]),
+        }
+
+    def dump(self, s):
+        b = self.st(s)
+        return {"stack": list(b.stack), "under": list(b.under), "display": list(b.display),
+                "holdings": [{"face_down": list(b.down[f]), "partly_paid": [[c, p] for c, p in b.up[f]]}
+                             for f in range(s.figures)],
+                "audience": [column_words(s)[c] if c >= 0 else None for c in b.audience],
+                "asked": b.asked,
+                "track": None if b.track is None else list(b.track)}
+
+    def load(self, s, data) -> None:
+        where = "saved state: modules_state.bells"
+        if not isinstance(data, dict):
+            raise StateError(f"{where}: an object with stack, under, display, holdings, audience")
+        try:
+            texts = lambda xs: tuple(str(x) for x in xs if cert(x))  # noqa: E731
+            stack, under, display = (texts(data.get(k, [])) for k in ("stack", "under", "display"))
+            hold = data.get("holdings", [{}] * s.figures)
+            down = tuple(texts(h.get("face_down", [])) for h in hold)
+            up = tuple(tuple((c, int(p)) for c, p in h.get("partly_paid", []) if cert(c)) for h in hold)
+            words = column_words(s)
+            audience = tuple(-1 if w is None else words.index(w) for w in data.get("audience", [None] * s.n))
+            asked = int(data.get("asked", 0))
+            tr = data.get("track")
+            track_ = None if tr is None else tuple(int(x) for x in tr)
+        except (TypeError, ValueError, AttributeError) as e:
+            raise StateError(f"{where}: malformed ({e})") from None
+        if len(down) != s.figures or len(audience) != s.n:
+            raise StateError(f"{where}: holdings has one entry per figure ({s.figures}), audience one per seat ({s.n})")
+        if len(display) > self.data.display[s.n]:
+            raise StateError(f"{where}.display: {len(display)} certificates on {self.data.display[s.n]} places")
+        for f, items in enumerate(up):
+            for c, p in items:
+                if not 0 <= p < cert(c)[0]:
+                    raise StateError(f"{where}.holdings[{f}].partly_paid: {c} with {p} paid: 0..price-1")
+        if s.leonardo is not None and up[s.leonardo]:
+            raise StateError(f"{where}.holdings[{s.leonardo}]: Leonardo owns only face-down certificates")
+        if track_ is not None and len(track_) != s.figures + 1:
+            raise StateError(f"{where}.track: a space per figure, then the bishop's")
+        s.mods[NAME] = BState(tuple(sorted(stack, key=cert)), under, display, down, up, audience, asked, track_)
+
+    def why_illegal(self, s, seat: int, action: Action) -> str | None:
+        if action.kind == "plan" and TILE in action.args:
+            word = tiles_of(action).get(TILE)
+            words = column_words(s)
+            if not self.usable(s):
+                return "no bell certificate is displayed: the audience tile is of no use now"
+            if word not in words:
+                return f"the audience tile covers a column: {', '.join(words)}"
+            counts = action.args[0].split("-")
+            col = words.index(word)
+            if col < len(counts) and counts[col] != "0":
+                return f"no apprentice may go to the column the audience tile covers ({word})"
+            return None
+        if action.kind == TILE:
+            b = self.st(s)
+            if not s.asks or s.asks[0][2] != TILE:
+                return "an audience takes place at the turn of the column its tile covers"
+            c = action.args[0] if action.args else ""
+            if c not in b.display:
+                return f"displayed certificates: {', '.join(b.display)} (written price:vp:bells)"
+            price, money = cert(c)[0], s.thalers[seat]
+            if action.args[1:2] == ("full",) and money < price:
+                return f"{c} costs {price} Thalers in full; you have {money}: pay an instalment of 0 to {min(price - 1, money)}"
+            return f"'audience {c} full', or 'audience {c} pay N' with N from 0 to {min(price - 1, money)} (price - 1, your money)"
+        if action.kind == "deposit":
+            owned = [c for c, _ in self.st(s).up[seat]] if seat < s.n else []
+            if not owned:
+                return "you hold no partly paid certificate"
+            return (f"'deposit none' or 'deposit CERT N' onto one of your partly paid certificates ({', '.join(owned)}), "
+                    f"N up to what is owed and your {s.thalers[seat]} Thalers")
+        return None
+
+
+_AUDIENCE_CACHE: dict = {}
+
+
+def _with_audience(plans: tuple, words: tuple[str, ...]) -> tuple:
+    """Each plan again with the audience tile on one of its empty, uncovered columns."""
+    key = (plans, words)
+    hit = _AUDIENCE_CACHE.get(key)
+    if hit is not None:
+        return hit
+    out = []
+    for a in plans:
+        counts = a.args[0].split("-")
+        covered = set(tiles_of(a).values())
+        for col, w in enumerate(words):
+            if counts[col] == "0" and w not in covered:
+                pairs = sorted([*tiles_of(a).items(), (TILE, w)])
+                out.append(Action("plan", (a.args[0], *(x for p in pairs for x in p))))
+    if len(_AUDIENCE_CACHE) > 64:
+        _AUDIENCE_CACHE.clear()
+    _AUDIENCE_CACHE[key] = tuple(out)
+    return _AUDIENCE_CACHE[key]
