@@ -468,3 +468,25 @@ def test_a_user_component_file_replaces_the_reference_certificates():
     g = affresco.new_game(3, modules=["bells"], seed=0, components=load_components({**base, "bells": raw}))
     b = mods(g, "bells")
     assert sorted(set(b["stack"] + b["display"])) == ["3:3:27", "4:5:2"]
+
+
+# ------------------------------------------------------------------ interactions
+def test_thalers_from_a_portrait_and_a_favour_token_go_onto_the_certificate():
+    """'Each time the player earns money, he must place each Thaler on the certificate' (R10):
+    the Patron's 7 Thalers (portraits) and a 5-Thaler favour token (bishop's favour) are
+    earnings like any other."""
+    from positions import favour_state, portraits_state
+    g = module_game(3, modules=["bells", "portraits"], seats=[dict(thalers=0), {}, {}],
+                    modules_state={"bells": bells_state(3, holdings={0: dict(partly_paid=[["8:8:5", 0]])}),
+                                   "portraits": portraits_state(3, display=["patron-a"])})
+    plan_all(g, "0-0-1-0-0", NOTHING, KEEP)
+    act(g, "portrait patron-a")
+    assert holdings(g, 0)["partly_paid"] == [["8:8:5", 7]] and thalers(g, 0) == 0
+    g = module_game(3, modules=["bells", "bishops_favour"], fresco={"C3": "3:YY"}, bishop="C3",
+                    seats=[dict(thalers=0, paints="YY"), {}, {}],
+                    modules_state={"bells": bells_state(3, holdings={0: dict(partly_paid=[["4:4:3", 1]])}),
+                                   "bishops_favour": favour_state(["thalers:5"])})
+    plan_all(g, "0-1-0-0-0", NOTHING, KEEP)
+    act(g, "restore C3")
+    assert holdings(g, 0) == {"face_down": ["4:4:3"], "partly_paid": []}
+    assert thalers(g, 0) == 2
