@@ -490,3 +490,31 @@ def test_thalers_from_a_portrait_and_a_favour_token_go_onto_the_certificate():
     act(g, "restore C3")
     assert holdings(g, 0) == {"face_down": ["4:4:3"], "partly_paid": []}
     assert thalers(g, 0) == 2
+
+
+def test_final_scoring_reveals_every_face_down_certificate():
+    """'To score, a player reveals his face down bell certificates': once scored they are
+    public."""
+    g = final_game(holdings={0: dict(face_down=["8:8:11"]), 1: dict(face_down=["8:8:16"])}, display=["8:8:2"])
+    for v in (0, 1, 2, None):
+        figs = bview(g, v)["figures"]
+        assert [c["certificate"] for c in figs[1]["face_down_certificates"]] == ["8:8:16"]
+
+
+def test_terminal_shows_the_bell_board_and_only_the_viewers_bells():
+    """Terminal (affresco play): the bells panel shows the display, the stack, each painter's
+    count, partly paid certificates with what is paid, the viewer's own face-down bells."""
+    from rich.console import Console
+    from affresco import render
+    g = bells_game(display=["3:3:2", "8:8:5"], stack=["2:2:1"],
+                   holdings={0: dict(face_down=["7:7:5", "6:6:4"]), 1: dict(face_down=["5:5:4"]),
+                             2: dict(partly_paid=[["4:4:3", 1]])})
+    console = Console(width=140, record=True)
+    console.print(render.board(g.view(0)))
+    text = console.export_text()
+    assert "3 Th·3 VP·2🔔" in text and "stack: 1" in text
+    assert "face down: 9🔔 on 2" in text and "1 face down" in text
+    assert "(1/4 paid)" in text
+    console = Console(width=140, record=True)
+    console.print(render.board(g.view(1)))
+    assert "9🔔" not in console.export_text()

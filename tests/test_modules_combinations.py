@@ -91,7 +91,7 @@ def perturbations(g):
             f["plan"] = next(p for p in ([int(c) for c in q.split("-")] for q in PLANS) if p != f["plan"])
         out.append((f"seat {x} hidden items", e, {x}))
     ms = d["modules_state"]
-    if ms.get("bells"):
+    if ms.get("bells") and ms["bells"]["track"] is None:     # final bell scoring reveals them
         # the stack's certificates, Leonardo's and the face-down ones of seats not acting
         e = json.loads(json.dumps(d))
         b = e["modules_state"]["bells"]

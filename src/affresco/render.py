@@ -17,7 +17,7 @@ from rich.text import Text
 
 __all__ = ["PAINT_STYLES", "paints_text", "fresco_table", "market_table", "hostel_table", "figures_table",
            "track_line", "extras_panel", "board", "private_panel", "log_panel", "actions_panel", "plan_panel", "scores_table",
-           "column_label", "screen"]
+           "column_label", "screen", "bells_panel"]
 
 PAINT_STYLES = {
     "R": "bold red", "Y": "bold yellow", "B": "bold blue",
@@ -228,10 +228,66 @@ def _short(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
+def _certificate(c: Mapping[str, Any]) -> Text:
+    """A bell certificate: price, VP and bells ('5 Th · 5 VP · 4 🔔'), with what is paid on it."""
+    out = Text(f"{c['price']} Th·{c['vp']} VP·{c['bells']}🔔", style="bold")
+    if "paid" in c:
+        out.append(f" ({c['paid']}/{c['price']} paid)", style="yellow")
+    return out
+
+
+def bells_panel(view: Mapping[str, Any]) -> Panel | None:
+    """Module bells: the displayed certificates, the stack, each figure's certificates (face
+    down: a count, the viewer's own with their bells; partly paid: face up with the amount
+    paid), the audience tiles and, after final scoring, the bell track with the bishop."""
+    b = view.get("bells")
+    if not b:
+        return None
+    out = Text()
+    out.append("Display: ", style="bold")
+    for i, c in enumerate(b["display"]):
+        out.append("  " if i else "")
+        out.append_text(_certificate(c))
+    if not b["display"]:
+        out.append("none (the audience is void)", style="dim")
+    out.append(f"   stack: {b['stack']}\n", style="dim")
+    names = [f["name"] for f in view["figures"]]
+    words = dict(enumerate(b.get("audience") or []))
+    for f, h in enumerate(b["figures"]):
+        out.append(f"{names[f]}: ", style="bold")
+        out.append(f"{h['certificates']} certificate{'s' if h['certificates'] != 1 else ''}")
+        if h["face_down"]:
+            own = h.get("face_down_certificates")
+            if own:
+                out.append(f", face down: {sum(c['bells'] for c in own)}🔔 on {len(own)}")
+            else:
+                out.append(f", {h['face_down']} face down")
+        for c in h["partly_paid"]:
+            out.append(", partly paid ")
+            out.append_text(_certificate(c))
+        if words.get(f):
+            out.append(f"   audience tile on the {words[f]}", style="cyan")
+        out.append("\n")
+    track = b.get("track")
+    if track:
+        spots = [(s, names[f]) for f, s in enumerate(track["figures"]) if s is not None] + [(track["bishop"], "bishop")]
+        out.append("Bell track: ", style="bold")
+        out.append("  >  ".join(f"{who} {min(s, b['track_top'])}{'+' if s >= b['track_top'] else ''}"
+                                for s, who in sorted(spots, reverse=True)))
+        out.append("\n")
+    out.append("Thresholds: " + ", ".join(f"{sp} → {vp} VP" for sp, vp in b["thresholds"])
+               + "; ranks: " + ", ".join(map(str, b["rank_points"])) + " VP (the bishop holds a rank)", style="dim")
+    return Panel(out, title="Bells", border_style="yellow", expand=False)
+
+
+MODULE_PANELS = {"bells": bells_panel}
+
+
 def extras_panel(view: Mapping[str, Any]) -> Panel | None:
-    """What modules add to the view (game-wide and per painter), as plain text."""
+    """What modules add to the view (game-wide and per painter), as plain text (modules with
+    a panel of their own, MODULE_PANELS, are left out)."""
     lines = Text()
-    for key in sorted(set(view) - BASE_KEYS):
+    for key in sorted(set(view) - BASE_KEYS - set(MODULE_PANELS)):
         lines.append(f"{key}: ", style="bold")
         lines.append(_short(view[key]) + "\n")
     for f in view["figures"]:
@@ -261,6 +317,11 @@ def board(view: Mapping[str, Any]) -> Group:
     extras = extras_panel(view)
     if extras is not None:
         parts.append(extras)
+    for key, panel in MODULE_PANELS.items():
+        if key in view:
+            made = panel(view)
+            if made is not None:
+                parts.append(made)
     return Group(*parts)
 
 
@@ -305,6 +366,11 @@ def plan_panel(view: Mapping[str, Any], seat: int, examples: Sequence[tuple[str,
     lines.append("   " + ", ".join(f"{chr(97 + i)} = {c}" for i, c in enumerate(cols)) + "\n", style="bold")
     lines.append(f"You have {f.get('apprentices', '?')} apprentices; at most 3 per column; "
                  "you may leave some unplaced.")
+    if (view.get("bells") or {}).get("audience_usable"):
+        lines.append("\nAudience tile (bells): add ", style="")
+        lines.append("audience <column>", style="bold")
+        lines.append(" to cover an empty column, e.g. ")
+        lines.append("plan 1-1-0-0-1 audience studio", style="bold")
     for i, (action, why) in enumerate(examples, start=1):
         lines.append(f"\n{i:>2}. ", style="bold cyan")
         lines.append(action)

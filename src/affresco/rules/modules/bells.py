@@ -373,7 +373,7 @@ class Bells(Module):
         for f in range(s.figures):
             entry = {"certificates": self.count(s, f), "face_down": len(b.down[f]),
                      "partly_paid": [cert_dict(c, paid=p) for c, p in b.up[f]]}
-            if f == seat:
+            if f == seat or b.track is not None:   # final scoring reveals them all
                 entry["face_down_certificates"] = [cert_dict(c) for c in b.down[f]]
             figures.append(entry)
         audience = [words[col] if col >= 0 and (seat == f or s.phase != PLAN) else None
