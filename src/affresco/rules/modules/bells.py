@@ -384,6 +384,8 @@ class Bells(Module):
             "figures": figures,
             "audience": audience,
             "audience_usable": self.usable(s),
+            "deposits_asked": b.asked == s.round,  # this round's 'deposit' questions were asked
+            "column_words": list(words),         # how the plan's 'audience <column>' names columns
             "track": None if b.track is None else {
                 "figures": [x if x >= 0 else None for x in b.track[:-1]], "bishop": b.track[-1]},
             "track_top": self.data.top,
