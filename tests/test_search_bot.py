@@ -79,6 +79,17 @@ def _scramble(g, seat, r):
         if len(others) >= 2:
             a, b = others[:2]
             held[a], held[b] = held[b], held[a]
+    if "bells" in ms and ms["bells"]["track"] is None:
+        # other figures' face-down certificates (Leonardo's too) traded with the stack's (R22)
+        b = ms["bells"]
+        pool = b["stack"]
+        for f, h in enumerate(b["holdings"]):
+            if f != seat:
+                for i, c in enumerate(h["face_down"]):
+                    if pool:
+                        j = r.randrange(len(pool))
+                        h["face_down"][i], pool[j] = pool[j], c
+        b["stack"] = sorted(pool)
     if "bishops_favour" in ms and ms["bishops_favour"]:
         every = ["thalers:1", "thalers:5", "vp:1", "mood:1", "paint:R", "paint:B"]
         ms["bishops_favour"] = sorted(r.choice(every) for _ in ms["bishops_favour"])
@@ -91,7 +102,8 @@ def test_no_peeking():
     r = random.Random(11)
     checked = 0
     for n, modules, seed in ((3, [], 21), (4, ["scrolls", "bishops_favour"], 22), (2, [], 23),
-                             (2, ["portraits", "requests", "special_colours"], 24)):
+                             (2, ["portraits", "requests", "special_colours"], 24), (3, ["bells"], 25),
+                             (2, ["bells"], 26)):
         for g, seat in _positions(n, modules, seed, every=0.3, limit=5):
             legal = g.legal_actions(seat)
             if len(legal) < 2:
@@ -111,7 +123,8 @@ def test_no_peeking():
 def test_the_determinization_never_reads_the_hidden_state():
     """Scrambled hidden items: the determinized game the search plays in is the same."""
     r = random.Random(5)
-    for g, seat in _positions(4, ["scrolls", "bishops_favour", "portraits"], 31, every=0.3, limit=10):
+    for g, seat in (_positions(4, ["scrolls", "bishops_favour", "portraits"], 31, every=0.3, limit=10)
+                    + _positions(2, ["bells"], 32, every=0.3, limit=10)):
         h = _scramble(g, seat, r)
         a = determinize(g.view(seat), seat, random.Random(1), legal=g.legal_actions(seat))
         b = determinize(h.view(seat), seat, random.Random(1), legal=h.legal_actions(seat))
@@ -180,3 +193,35 @@ def test_determinize_rebuilds_another_seats_scroll_question():
                 found += 1
             g.apply(actor, r.choice(legal))
     assert found >= 12
+
+
+def test_determinize_samples_the_certificates_a_seat_cannot_see():
+    """Bells (R22): another seat's face-down certificates are drawn from those the seat has
+    not seen (not on display, not partly paid, not its own); the counts and the rest of its
+    view are kept; a seat's own certificates stay its own."""
+    from collections import Counter
+    g0 = affresco.new_game(3, modules=["bells"], seed=0)
+    b0 = json.loads(g0.to_json())["modules_state"]["bells"]
+    edition = Counter(b0["stack"] + b0["display"])
+
+    def seen_list(v):
+        return [c["certificate"] for c in v["bells"]["display"]]
+
+    for n, seed in ((2, 41), (3, 42), (4, 43)):
+        draws = set()
+        for k, (g, seat) in enumerate(_positions(n, ["bells"], seed, every=0.2, limit=12)):
+            v = g.view(seat)
+            d = determinize(v, seat, random.Random(k), legal=g.legal_actions(seat))
+            assert d.view(seat) == v
+            b = json.loads(d.to_json())["modules_state"]["bells"]
+            real = json.loads(g.to_json())["modules_state"]["bells"]
+            assert b["holdings"][seat] == real["holdings"][seat]
+            for f, h in enumerate(b["holdings"]):
+                assert len(h["face_down"]) == len(real["holdings"][f]["face_down"])
+                if f != seat:
+                    draws.add(tuple(h["face_down"]))
+            every = b["stack"] + b["under"] + b["display"] + [c for h in b["holdings"] for c in h["face_down"]] \
+                + [c for h in b["holdings"] for c, _ in h["partly_paid"]]
+            assert Counter(every) == edition        # the 18 certificates, none seen twice
+            assert Counter(b["display"]) == Counter(seen_list(v))
+        assert len(draws) > 1

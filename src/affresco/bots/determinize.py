@@ -54,6 +54,7 @@ from ..rules import Game
 from ..rules.board import INDEX as SEGMENT
 from ..rules.components import reference
 from ..rules.paints import PAINTS, paint_vector, paint_text
+from .bells_secrets import sample_bells
 from .model import module, round_start
 
 __all__ = ["determinize", "estimate_hidden"]
@@ -157,6 +158,31 @@ def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
     return thalers, texts
 
 
+def _bells_asks(view: Mapping[str, Any], seat: int, legal: Sequence | None) -> list | None:
+    """The bells' pending questions (R19): an audience, or this round's deposit questions
+    (asked in get-up order of every player with a partly paid certificate), read from the
+    view: whose turn it is and what the seat may do."""
+    b = view["bells"]
+    kinds = {getattr(a, "kind", None) for a in legal or ()}
+    acting = (view.get("to_act") or [None])[0]
+    if "audience" in kinds:
+        return [[seat, "bells", "audience"]]
+    if acting is None or view["phase"] != "visits" or view.get("pending_track"):
+        return None
+    at_end = view["column"] is None and b.get("deposits_asked")
+    if "deposit" in kinds or at_end:
+        idx = {name: i for i, name in enumerate(f["name"] for f in view["figures"])}
+        order = [idx[x] for x in view["order"]]
+        queue = [f for f in order if f < len(b["figures"]) and b["figures"][f]["partly_paid"]
+                 and not view["figures"][f].get("leonardo")]
+        if acting in queue:
+            return [[f, "bells", "deposit"] for f in queue[queue.index(acting):]]
+    if view["actor_figure"] == acting and view.get("visit_left") == 0 and b["audience"][acting] is not None \
+            and view["column"] is not None and b["column_words"][view["column"]] == b["audience"][acting]:
+        return [[acting, "bells", "audience"]]
+    return None
+
+
 def _label_scroll(row, col):
     return {"row": row, "column": col}
 
@@ -192,7 +218,7 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
                     hidden_plan.append(f)
         figures.append(d)
 
-    modules = [m for m in ("portraits", "requests", "special_colours", "scrolls", "bishops_favour") if m in view]
+    modules = [m for m in ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", "bells") if m in view]
     options = {}
     if "special_colours" in view and view["special_colours"].get("on_fresco"):
         options["special_colours_on_fresco"] = True
@@ -261,8 +287,14 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
                 held.append({"row": None, "column": None})
         mstate["scrolls"] = held
 
+    if "bells" in view:
+        mstate["bells"] = sample_bells(view, seat, rng)
+
     # decisions waiting
     asks = []
+    bells_ask = _bells_asks(view, seat, legal) if "bells" in view else None
+    if bells_ask:
+        asks = bells_ask
     if "requests" in view and phase == "getup":
         queue = [f for f in range(n) for d in view["requests"]["fulfilled"][f] if d["type"] == "general"]
         answered = sum(1 for line in cur if _GENERAL.match(line))
@@ -287,7 +319,9 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
             asks = [[actor, "scrolls", SEGMENT[view["bishop"]]]]
 
     turn: dict[str, Any] = {"order": [idx[x] for x in view["order"]] if view["order"] else []}
-    if phase == "visits":
+    if phase == "visits" and bells_ask and bells_ask[0][2] == "deposit":
+        turn.update(location=len(view["columns"]), actor=-1, visit=-1, left=0)   # the round's end
+    elif phase == "visits":
         actor = view["actor_figure"]
         turn.update(location=view["column"], actor=actor if actor is not None else -1,
                     visit=turn["order"].index(actor) if actor is not None else -1,

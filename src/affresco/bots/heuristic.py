@@ -48,6 +48,7 @@ from ..rules import Action
 from ..rules.board import NEIGHBOURS8, SIZE
 from ..rules.paints import PAINTS
 from .base import Bot
+from .bells_valuation import BellsValuation
 from .model import (_COVER_MEMO, _MISS, BLEND_INPUTS, BLENDS_PER_APPRENTICE, CATHEDRAL, CHEB, FINAL_TILES, SEGMENT,
                     SPACES, START_APPRENTICES, STUDIO_THALERS, THALERS_PER_VP, TILE_THALERS, Model, Paints, Tile,
                     add, altar_vp, bishop_bonus, cover, covers, module, parse_tile, sub, vec)
@@ -93,11 +94,20 @@ class Weights:
     leo_mine: float = 0.8          # share of a tile's VP I lose when Leonardo takes a tile I could restore
     leo_bishop: float = 0.7        # share of the bishop bonus his restoration sets up for my next one
     leo_deny: float = 0.6          # share of a portrait's / request's worth to the opponent that denying it is worth
+    # --- bells (module 8; bots/bells_valuation.py) ---------------------------------------
+    bell_per_certificate: float = 3.4  # bells expected on another figure's face-down certificate (61 / 18)
+    bell_paid_share: float = 0.6   # share of another figure's partly paid bells expected to be paid by the end
+    bell_unsold_share: float = 0.5  # share of the certificates not yet sold expected to stay unsold (the bishop's)
+    bell_step: float = 0.05        # per bell, beyond the bonus steps (more bells, safer rank)
+    bell_earnings: float = 4.0     # Thalers a round that would go onto a partly paid certificate
+    bell_early_payoff: float = 0.1  # paying a certificate off before the final round (frees later income)
+    bell_audience_min: float = 0.5  # the best purchase must be worth this to plan an audience
+    bell_audience_share: float = 0.8  # share of that purchase counted when planning (others may buy it first)
 
 
 DEFAULT_WEIGHTS = Weights()
 KNOWN_KINDS = frozenset({"getup", "plan", "buy", "close", "restore", "altar", "studio", "blend", "theater", "track",
-                         "pass", "portrait", "request", "income", "scroll"})
+                         "pass", "portrait", "request", "income", "scroll", "audience", "deposit"})
 # bishop bonus reachable from a distance 0, 1 or 2 (then adjacent after a paid one-step move)
 _BISHOP_FUTURE = (CATHEDRAL["bishop_on_segment"], CATHEDRAL["bishop_adjacent"],
                   CATHEDRAL["bishop_adjacent"] - CATHEDRAL["bishop_move_cost"])
@@ -117,7 +127,7 @@ class Horizon:
     final: bool
 
 
-class HeuristicBot(Bot):
+class HeuristicBot(BellsValuation, Bot):
     """One-step lookahead on a hand-made value (see the module docstring and :class:`Weights`)."""
 
     name = "heuristic"
@@ -161,6 +171,8 @@ class HeuristicBot(Bot):
             scored = self._income(m, legal)
         elif "scroll" in kinds:
             scored = self._scroll(m, legal)
+        elif kinds & {"audience", "deposit"}:
+            scored = self.bells_ranked(m, legal)
         else:
             hz = self.horizon(m)
             base = self.value(m, m.paints, m.thalers, m.tiles, m.bishop, hz)
@@ -699,7 +711,7 @@ class HeuristicBot(Bot):
             else:  # should not happen; take the nearest legal plan
                 out.append((score - 1.0, min((a for a in legal if a.kind == "plan"),
                                              key=lambda a: _plan_distance(a, counts))))
-        return out
+        return self.audience_plans(m, out, legal)
 
     # ------------------------------------------------------------------ get-up time
     def getup_scores(self, m: Model, times: Sequence[str]) -> dict[str, float]:

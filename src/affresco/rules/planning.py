@@ -60,7 +60,7 @@ def apply(s: State, seat: int, action: Action) -> None:
     for hook in s.hooks.plan_committed:
         hook(s, seat, action)
     s.log_event(f"{s.names[seat]} commits a plan")
-    s.log_event(f"you plan {' '.join(action.args)}", seat)
+    s.log_event(f"you plan {action.args[0]}", seat)
 
 
 def leonardo_plan(s: State) -> tuple[int, ...]:

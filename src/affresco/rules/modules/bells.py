@@ -33,7 +33,7 @@ from ..actions import Action
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register
 from ..planning import column_words, tiles_of
-from ..state import PLAN
+from ..state import PLAN, State
 
 NAME = "bells"
 TILE = "audience"
@@ -59,11 +59,12 @@ def cert_dict(text: str, **more) -> dict:
 _NEW_GAIN = "for_" in inspect.signature(track.gain).parameters
 
 
+_NEW_LOG = any(p.kind == p.VAR_KEYWORD for p in inspect.signature(State.log_event).parameters.values())
+
+
 def emit(s, kind: str, seat: int | None = None, **params) -> None:
-    try:
+    if _NEW_LOG:
         s.log_event(kind, seat, **params)
-    except TypeError:
-        s.log_event(f"{kind} {params}", seat)
 
 
 def score(s, fig: int, sources: dict, for_: str, final: bool = False, **context) -> None:
@@ -73,7 +74,7 @@ def score(s, fig: int, sources: dict, for_: str, final: bool = False, **context)
     if _NEW_GAIN:
         track.gain(s, fig, sources, for_=for_, final=final, **context)
     else:
-        track.gain(s, fig, sum(sources.values()), f"{for_} {sources}", final)
+        track.gain(s, fig, sum(sources.values()), "bells", final)
 
 
 class Data(NamedTuple):
@@ -391,6 +392,7 @@ class Bells(Module):
             "track_top": self.data.top,
             "thresholds": [list(t) for t in self.data.thresholds],
             "rank_points": list(self.data.ranks["4" if s.n == 4 else "3"]),
+            "thalers_per_vp": self.data.per_vp,  # instalments: 1 VP per this many Thalers
         }
 
     def dump(self, s):

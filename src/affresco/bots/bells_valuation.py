@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...rules import Action
-from ..model import Model
-from .weights import NEVER
+from ..rules import Action
+from .model import Model
+NEVER = -1e9
 
 __all__ = ["BellsValuation"]
 
@@ -63,7 +63,7 @@ class BellsValuation:
         return min(1.0, self.incomes_left(m) * self.w.bell_earnings / max(1, owed - spare))
 
     def _money_loss(self, m: Model, thalers: int, paid: int) -> float:
-        return self.money(m, thalers, m.final) - self.money(m, thalers - paid, m.final)
+        return self.money(thalers, m.final) - self.money(thalers - paid, m.final)
 
     # ------------------------------------------------------------------ decisions
     def audience_value(self, m: Model, a: Action, thalers: int | None = None) -> float:
@@ -80,7 +80,7 @@ class BellsValuation:
         gain = chance * (self.bell_bonus(m, down - up + bells) - now) + (1 - chance) * (
             self.bell_bonus(m, down - up - bells) - now)
         owed_cost = self.w.thaler * owed * chance      # the income that will go onto it
-        return k // m.rules.module("bells").per_vp + gain - self._money_loss(m, thalers, k) - owed_cost
+        return k // m.view["bells"]["thalers_per_vp"] + gain - self._money_loss(m, thalers, k) - owed_cost
 
     def deposit_value(self, m: Model, a: Action) -> float:
         """Worth of ``deposit CERT K`` (or ``deposit none``: 0)."""
@@ -92,7 +92,7 @@ class BellsValuation:
                      if x["certificate"] == c), 0)
         loss = self._money_loss(m, m.thalers, k)
         if paid + k < price:
-            return -loss - self.w.tie               # money locked away for nothing now
+            return -loss - self.w.bell_step         # money locked away for nothing now
         down, up = self.my_bells(m)
         if m.final:
             return self.bell_bonus(m, down - up + 2 * bells) - self.bell_bonus(m, down - up) - loss
