@@ -518,3 +518,47 @@ def test_terminal_shows_the_bell_board_and_only_the_viewers_bells():
     console = Console(width=140, record=True)
     console.print(render.board(g.view(1)))
     assert "9🔔" not in console.export_text()
+
+
+# ------------------------------------------------------------------ whole games
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_the_bells_invariants(players):
+    """Random games with the bells (and the modules that pay Thalers): the 18 certificates
+    are conserved (stack, display, holdings); the display never exceeds its places; a partly
+    paid certificate has 0..price-1 on it; while a player holds one, their money never grows
+    (R10: earnings go onto it); VP never go down; after final scoring one token per bell-track
+    space, the bishop's included."""
+    from collections import Counter
+    modules = ["bells", "portraits", "requests", "bishops_favour"]
+    for seed in range(3):
+        g = affresco.new_game(players, modules=modules, seed=seed)
+        rng = random.Random(seed)
+        start = mods(g, "bells")
+        edition = Counter(start["stack"] + start["display"] + [c for h in start["holdings"] for c in h["face_down"]])
+        assert sum(edition.values()) == 18
+        places = 4 if players == 4 else 3
+        prev = data(g)
+        while not g.is_over:
+            seat = rng.choice(g.to_act)
+            legal_now = g.legal_actions(seat)
+            good = [a for a in legal_now if a.kind in ("audience", "restore", "buy", "studio", "portrait")
+                    or (a.kind == "plan" and "audience" in a.args)]
+            g.apply(seat, rng.choice(good if good and rng.random() < 0.7 else legal_now))
+            d = data(g)
+            b = d["modules_state"]["bells"]
+            every = b["stack"] + b["under"] + b["display"] + [c for h in b["holdings"] for c in h["face_down"]] \
+                + [c for h in b["holdings"] for c, _ in h["partly_paid"]]
+            assert Counter(every) == edition
+            assert len(b["display"]) <= places
+            for f, h in enumerate(b["holdings"]):
+                for c, paid in h["partly_paid"]:
+                    assert 0 <= paid < int(c.split(":")[0])
+                if f < players and h["partly_paid"] and prev["modules_state"]["bells"]["holdings"][f]["partly_paid"]:
+                    assert d["figures"][f]["thalers"] <= prev["figures"][f]["thalers"], "money earned kept"
+            for f in range(len(d["figures"])):
+                before, after = prev["figures"][f]["track"], d["figures"][f]["track"]
+                if isinstance(before, int):
+                    assert isinstance(after, int) and after >= before
+            prev = d
+        spaces = [x for x in mods(g, "bells")["track"] if x >= 0]
+        assert len(set(spaces)) == len(spaces)
