@@ -220,7 +220,13 @@ class Bells(Module):
     def plan_actions(self, s, seat: int, actions: list) -> None:
         if seat >= s.n or not self.usable(s):
             return
-        actions.extend(_with_audience(tuple(actions), column_words(s)))
+        # bells come first of the modules with action tiles (hooks.ORDER): ``actions`` are the
+        # base plans of this many apprentices, so they key the memo
+        key = (s.apprentices(seat), len(actions), s.side2)
+        hit = _AUDIENCE_CACHE.get(key)
+        if hit is None:
+            hit = _AUDIENCE_CACHE[key] = _with_audience(tuple(actions), column_words(s))
+        actions.extend(hit)
 
     def plan_committed(self, s, seat: int, action: Action) -> None:
         word = tiles_of(action).get(TILE)
@@ -473,10 +479,6 @@ _AUDIENCE_CACHE: dict = {}
 
 def _with_audience(plans: tuple, words: tuple[str, ...]) -> tuple:
     """Each plan again with the audience tile on one of its empty, uncovered columns."""
-    key = (plans, words)
-    hit = _AUDIENCE_CACHE.get(key)
-    if hit is not None:
-        return hit
     out = []
     for a in plans:
         counts = a.args[0].split("-")
@@ -485,7 +487,4 @@ def _with_audience(plans: tuple, words: tuple[str, ...]) -> tuple:
             if counts[col] == "0" and w not in covered:
                 pairs = sorted([*tiles_of(a).items(), (TILE, w)])
                 out.append(Action("plan", (a.args[0], *(x for p in pairs for x in p))))
-    if len(_AUDIENCE_CACHE) > 64:
-        _AUDIENCE_CACHE.clear()
-    _AUDIENCE_CACHE[key] = tuple(out)
-    return _AUDIENCE_CACHE[key]
+    return tuple(out)
