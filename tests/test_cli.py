@@ -168,3 +168,19 @@ def test_replay_end_of_input_and_back_at_start(tmp_path, finished_game):
     path.write_text(json.dumps(finished_game.record()))
     result = invoke(["replay", str(path)], "b\n")
     assert result.exit_code == 0 and "Already at the start" in result.output
+
+
+def test_play_with_the_bells_shows_the_bell_board_and_takes_their_decisions(tmp_path):
+    """Module bells in the terminal: the bells panel (display, certificates, the bell track
+    at the end), the audience tile in the planning help, and the audience and deposit
+    decisions typed as numbers like any other."""
+    rec = tmp_path / "record.json"
+    result = invoke(["play", "--players", "2", "--seed", "4", "--bots", "greedy", "--modules", "bells",
+                     "--record", str(rec)], ONES)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Bells" in out and "Display:" in out and "Bell track:" in out
+    assert "Audience tile (bells)" in out
+    actions = [a for seat, a in json.loads(rec.read_text())["actions"] if seat == 0]
+    assert any(a.startswith("audience ") for a in actions)
+    assert any(a.startswith("plan ") and " audience " in a for a in actions)

@@ -562,3 +562,21 @@ def test_random_games_keep_the_bells_invariants(players):
             prev = d
         spaces = [x for x in mods(g, "bells")["track"] if x >= 0]
         assert len(set(spaces)) == len(spaces)
+
+
+def test_audience_and_deposit_notation_round_trips():
+    """Notation: every audience and deposit action reads back as itself, in any case and
+    spacing; the parser names the forms of what it cannot read."""
+    g = bells_game(display=["3:3:2", "7:7:5"], seats=[dict(thalers=20), {}, {}],
+                   plans=["0-0-0-0-0 audience market", NOTHING, KEEP])
+    actions = g.legal_actions(0)
+    assert len(actions) == 2 + 3 + 7
+    for a in actions:
+        assert parse(str(a)) == a
+        assert parse("  " + str(a).upper().replace(" ", "   ")) == a
+    g = bells_game(seats=[dict(thalers=5), {}, {}], holdings={0: dict(partly_paid=[["7:7:5", 4]])},
+                   plans=[NOTHING, NOTHING, KEEP])
+    act(g, "theater")
+    for a in g.legal_actions(0):
+        assert a.kind == "deposit" and parse(str(a)) == a
+    assert parse("DEPOSIT NONE") == parse("deposit none")
