@@ -357,9 +357,8 @@ class Bells(Module):
         ranked = sorted([*(f for f in range(s.figures) if spaces[f] >= 0), -1],
                         key=lambda f: -(bishop if f < 0 else spaces[f]))
         points = self.data.ranks["4" if s.n == 4 else "3"]
-        emit(s, "bells_scoring", spaces={str(f): spaces[f] for f in range(s.figures) if spaces[f] >= 0},
-             bishop=bishop, face_down={str(f): list(b.down[f]) for f in range(s.figures) if b.down[f]},
-             partly_paid={str(f): [c for c, _ in b.up[f]] for f in range(s.figures) if b.up[f]})
+        emit(s, "bells_scoring", spaces=[x if x >= 0 else None for x in spaces], bishop=bishop,
+             face_down=[list(d) for d in b.down], partly_paid=[[c for c, _ in u] for u in b.up])
         for fig in s.order:
             if spaces[fig] < 0:
                 continue
