@@ -23,7 +23,6 @@ unsold ones put under it come back in the order they went under.
 """
 from __future__ import annotations
 
-import inspect
 import re
 from typing import NamedTuple
 
@@ -33,7 +32,7 @@ from ..actions import Action
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register
 from ..planning import column_words, tiles_of
-from ..state import PLAN, State
+from ..state import PLAN
 
 NAME = "bells"
 TILE = "audience"
@@ -51,30 +50,6 @@ def cert(text: str) -> tuple[int, int, int]:
 def cert_dict(text: str, **more) -> dict:
     price, vp, bells = cert(text)
     return {"certificate": text, "price": price, "vp": vp, "bells": bells, **more}
-
-
-# --- the event contract (docs/events.md) -------------------------------------------------
-# TRANSITION: main before the lead's event core has the old text API; these two adapters go
-# once it has landed (git merge main).
-_NEW_GAIN = "for_" in inspect.signature(track.gain).parameters
-
-
-_NEW_LOG = any(p.kind == p.VAR_KEYWORD for p in inspect.signature(State.log_event).parameters.values())
-
-
-def emit(s, kind: str, seat: int | None = None, **params) -> None:
-    if _NEW_LOG:
-        s.log_event(kind, seat, **params)
-
-
-def score(s, fig: int, sources: dict, for_: str, final: bool = False, **context) -> None:
-    sources = {k: v for k, v in sources.items() if v}
-    if not sources:
-        return
-    if _NEW_GAIN:
-        track.gain(s, fig, sources, for_=for_, final=final, **context)
-    else:
-        track.gain(s, fig, sum(sources.values()), "bells", final)
 
 
 class Data(NamedTuple):
@@ -189,7 +164,8 @@ class Bells(Module):
                 break
             shown.append(c)
         self.put(s, display=tuple(shown))
-        emit(s, "bells_display", certificates=list(shown), stack=self.stack_size(s))
+        if shown:
+            s.log_event("bells_display", certificates=list(shown), stack=self.stack_size(s))
 
     def stack_size(self, s) -> int:
         b = self.st(s)
@@ -207,12 +183,12 @@ class Bells(Module):
         if s.leonardo is not None:   # 2 players: the top four, face down, for Leonardo
             mine = tuple(c for c in (self._draw(s, rng) for _ in range(self.data.leonardo)) if c)
             self.put(s, down=self._set(self.st(s).down, s.leonardo, mine))
-            emit(s, "bells_leonardo", figure=s.leonardo, certificates=len(mine))
+            s.log_event("bells_leonardo", figure=s.leonardo, certificates=len(mine))
 
     def round_preparation(self, s, rng) -> None:
         b = self.st(s)
         if b.display:
-            emit(s, "bells_unsold", certificates=list(b.display))
+            s.log_event("bells_unsold", certificates=list(b.display))
         self.put(s, under=b.under + b.display, display=(), audience=(-1,) * s.n)
         self._reveal(s, rng)
 
@@ -232,19 +208,21 @@ class Bells(Module):
         word = tiles_of(action).get(TILE)
         col = column_words(s).index(word) if word else -1
         self.put(s, audience=self._set(self.st(s).audience, seat, col))
+        if word:
+            s.log_event("audience_planned", seat, figure=seat, column=word)
 
     def plans_revealed(self, s) -> None:
         words = column_words(s)
         for seat, col in enumerate(self.st(s).audience):
             if col >= 0:
-                emit(s, "audience_tile", figure=seat, column=words[col])
+                s.log_event("audience", figure=seat, column=words[col])
 
     def turn_at_location(self, s, fig: int) -> None:
         if fig < s.n and self.st(s).audience[fig] == s.loc:
             if self.usable(s):
                 ask(s, fig, NAME, TILE)
             else:
-                emit(s, "audience_void", figure=fig)
+                s.log_event("audience_void", figure=fig)
 
     # --- decisions -----------------------------------------------------------------------
     def ask_actions(self, s, a) -> list:
@@ -285,15 +263,15 @@ class Bells(Module):
             s.thalers[fig] -= price
             self.put(s, display=tuple(shown), down=self._set(b.down, fig, b.down[fig] + (c,)))
             # face down: which certificate is the buyer's secret (R22); its VP are public
-            emit(s, "bells_buy", figure=fig, full=True, certificates=self.count(s, fig))
-            emit(s, "bells_buy", fig, figure=fig, full=True, certificate=c, paid=price)
-            score(s, fig, {"bells": vp}, "bells_certificate")
+            s.log_event("bells_full", figure=fig, certificates=self.count(s, fig))
+            s.log_event("bells_full_certificate", fig, figure=fig, certificate=c, paid=price)
+            track.gain(s, fig, {"bells": vp}, "bells_certificate")
         else:
             k = int(action.args[2])
             s.thalers[fig] -= k
             self.put(s, display=tuple(shown), up=self._set(b.up, fig, b.up[fig] + ((c, k),)))
-            emit(s, "bells_buy", figure=fig, full=False, certificate=c, paid=k, certificates=self.count(s, fig))
-            score(s, fig, {"bells": k // self.data.per_vp}, "bells_instalment", thalers=k)
+            s.log_event("bells_instalment", figure=fig, certificate=c, paid=k, certificates=self.count(s, fig))
+            track.gain(s, fig, {"bells": k // self.data.per_vp}, "bells_instalment", thalers=k)
 
     def _pay(self, s, fig: int, c: str, k: int, source: str) -> None:
         """Put ``k`` Thalers onto the partly paid certificate ``c`` (the oldest of that kind):
@@ -311,8 +289,9 @@ class Bells(Module):
         else:
             up[i] = (c, paid)
         self.put(s, up=self._set(b.up, fig, tuple(up)), down=self._set(b.down, fig, down))
-        emit(s, "bells_deposit", figure=fig, certificate=c, thalers=k, source=source, paid=min(paid, cert(c)[0]),
-             face_down=paid >= cert(c)[0])
+        s.log_event("bells_deposit", figure=fig, certificate=c, thalers=k, source=source, paid=min(paid, cert(c)[0]))
+        if paid >= cert(c)[0]:
+            s.log_event("bells_paid", figure=fig, certificate=c)
 
     def thalers_earned(self, s, seat: int, amount: int) -> int:
         """R10: every Thaler earned goes onto a partly paid certificate (the oldest first)
@@ -357,13 +336,16 @@ class Bells(Module):
         ranked = sorted([*(f for f in range(s.figures) if spaces[f] >= 0), -1],
                         key=lambda f: -(bishop if f < 0 else spaces[f]))
         points = self.data.ranks["4" if s.n == 4 else "3"]
-        emit(s, "bells_scoring", spaces=[x if x >= 0 else None for x in spaces], bishop=bishop,
-             face_down=[list(d) for d in b.down], partly_paid=[[c for c, _ in u] for u in b.up])
+        for fig in s.order:
+            if spaces[fig] >= 0:   # "a player reveals his face down bell certificates"
+                s.log_event("bells_placed", figure=fig, space=spaces[fig], face_down=list(b.down[fig]),
+                            partly_paid=[c for c, _ in b.up[fig]])
+        s.log_event("bells_bishop", space=bishop, certificates=list(b.stack + b.under + b.display))
         for fig in s.order:
             if spaces[fig] < 0:
                 continue
             rank = ranked.index(fig)
-            score(s, fig, {"bells_track": self.threshold_vp(self.data, spaces[fig]),
+            track.gain(s, fig, {"bells_track": self.threshold_vp(self.data, spaces[fig]),
                            "bells_rank": points[rank] if rank < len(points) else 0},
                   "bells_scoring", final=True, space=spaces[fig], rank=rank + 1)
 
