@@ -27,6 +27,12 @@ def _score_why(s: State, e: dict) -> str:
         return f"{e['request']} request with {' '.join(e['tiles'])}"
     if what == "scroll":
         return f"scroll{'s' if e['scroll'] == 'both' else ''} at {e['segment']}"
+    if what == "bells_certificate":
+        return "bell certificate"
+    if what == "bells_instalment":
+        return f"instalment of {e['thalers']} Thalers"
+    if what == "bells_scoring":
+        return "bell scoring"
     return what
 
 
@@ -86,7 +92,7 @@ def text(s: State, e: dict) -> str:
         return f"{who} takes the bishop's favour: {e['effect']} {e['value']}"
     if k == "text":
         return e["text"]
-    return k
+    return ""  # kinds the first format never had (modules 8-10): no old line
 
 
 def lines(s: State, entries, seat: int | None) -> list[str]:
