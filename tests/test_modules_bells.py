@@ -580,3 +580,32 @@ def test_audience_and_deposit_notation_round_trips():
     for a in g.legal_actions(0):
         assert a.kind == "deposit" and parse(str(a)) == a
     assert parse("DEPOSIT NONE") == parse("deposit none")
+
+
+# ------------------------------------------------------------------ events (docs/events.md)
+def test_a_full_purchase_event_names_the_certificate_only_to_its_buyer():
+    """R22 in the events: the public 'bells_full' has no certificate; the buyer's private
+    'bells_full_certificate' names it; the VP are a public 'score' with source 'bells'."""
+    g = bells_game(display=["3:3:2", "3:3:3"], plans=["0-0-0-0-0 audience market", NOTHING, KEEP])
+    act(g, "audience 3:3:3 full")
+    mine = [e for e in g.events(0) if e["kind"].startswith("bells_full")]
+    assert [e["kind"] for e in mine] == ["bells_full", "bells_full_certificate"]
+    assert mine[1]["certificate"] == "3:3:3" and mine[1]["paid"] == 3
+    for v in (1, 2, None):
+        theirs = [e for e in g.events(v) if e["kind"].startswith("bells_full")]
+        assert theirs == [dict(mine[0])] and "certificate" not in theirs[0]
+    score = [e for e in g.events(None) if e["kind"] == "score"][-1]
+    assert score["sources"] == {"bells": 3} and score["for"] == "bells_certificate"
+
+
+def test_bell_scoring_vp_by_source_and_before_the_money_in_the_events():
+    """VP by source (docs/events.md): the worked example's Red gets bells_track 2 and
+    bells_rank 9; the bell scoring moves come before any money move (R12)."""
+    g = final_game(holdings={0: dict(face_down=["8:8:12", "8:8:8"]), 1: dict(face_down=["8:8:16"]),
+                             2: dict(face_down=["8:8:11"])},
+                   display=["5:5:6"], stack=["5:5:5"], seats=[dict(thalers=4), dict(thalers=2), dict(thalers=0)])
+    assert g.vp_sources()[0] == {"bells_track": 2, "bells_rank": 9, "thalers": 2}
+    scores = [e["for"] for e in g.events(None) if e["kind"] == "score"]
+    assert scores == ["bells_scoring"] * 3 + ["final"] * 2
+    placed = [e for e in g.events(None) if e["kind"] in ("bells_placed", "bells_bishop")]
+    assert [e.get("figure") for e in placed] == [0, 1, 2, None] and placed[-1]["space"] == 12
