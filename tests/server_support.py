@@ -74,7 +74,7 @@ PAYLOAD_KEYS = {"type", "game_id", "seat", "version", "names", "seats", "setup",
 def fast_limits(**kw):
     """Limits that never get in the way of a test (each may be overridden)."""
     from affresco.server.app import Limits
-    return Limits(**{"rate": 1e6, "burst": 10**6, "create_per_minute": 10**6, **kw})
+    return Limits(**{"rate": 1e6, "burst": 10**6, "create_per_minute": 10**6, "bad_tokens_per_minute": 10**8, **kw})
 
 
 @contextlib.contextmanager
@@ -128,8 +128,8 @@ class LiveServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws_max_size=ws_max_size, lifespan="on")
+        from affresco.server.app import uvicorn_config
+        config = uvicorn_config(self.app, "127.0.0.1", self.port, "warning", ws_max_size=ws_max_size)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
