@@ -56,6 +56,10 @@ def decide(bot: str, seed: str, seconds: float | None, view: dict, legal: list, 
     return str(b.choose(view, actions, seat))
 
 
+def _warm() -> None:
+    import affresco.bots  # noqa: F401 - imports once per worker, before any decision
+
+
 def _watch_parent(parent: int) -> None:
     """In a pool worker: exit as soon as the server process is gone (re-parented)."""
     def watch() -> None:
@@ -111,6 +115,8 @@ class BotRunner:
             import multiprocessing as mp
             self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=mp.get_context("spawn"),
                                              initializer=_watch_parent, initargs=(os.getpid(),))
+            for _ in range(self.processes):     # start and warm the workers now, not in a bot's first budget
+                self._pool.submit(_warm)
         return self._pool
 
     def close(self) -> None:

@@ -14,7 +14,7 @@ import re
 import secrets
 import time
 import unicodedata
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .. import MODULES, Game, __version__, new_game
 from ..errors import FrescoError
@@ -95,6 +95,7 @@ class GameService:
         self.writer = Writer(store)
         self.kinds = bot_kinds()
         self.closing = False
+        self.listeners: list[Callable[[LiveGame], None]] = []   # told of every move and undo
 
     # --- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
@@ -358,7 +359,7 @@ class GameService:
         live.updated = time.time()
         log.info("move", extra={"event": "move", "game_id": live.id, "seat": seat, "kind": action.kind,
                                 "version": version, "ms": round((time.perf_counter() - t0) * 1000, 2)})
-        live.changed()
+        self._changed(live)
         self._schedule_bots(live)
 
     async def undo(self, live: LiveGame, seat: int, version: Any) -> int:
@@ -378,7 +379,7 @@ class GameService:
             await self.writer.write("truncate", live.id, version, keep)
             live.game, live.version, live.acts, live.recent = game, version, acts, []
             log.info("undo", extra={"event": "undo", "game_id": live.id, "seat": seat, "version": version})
-            live.changed()
+            self._changed(live)
             self._schedule_bots(live)
             return version
 
@@ -429,6 +430,11 @@ class GameService:
             log.exception("bot loop crashed", extra={"event": "bot_crash", "game_id": live.id})
             live.bot_task = None
             raise e
+
+    def _changed(self, live: LiveGame) -> None:
+        live.changed()
+        for listener in self.listeners:
+            listener(live)
 
     # --- sockets -----------------------------------------------------------------------
     def subscribe(self, live: LiveGame, seat: int | None) -> Subscriber:
