@@ -385,9 +385,12 @@ class GameService:
 
     # --- bots ------------------------------------------------------------------------
     def _schedule_bots(self, live: LiveGame) -> None:
-        """Start the game's bot loop if a bot is to act (caller holds the lock)."""
+        """Start the game's bot loop if a bot is to act (caller holds the lock).  A game with a
+        timed bot starts the pool now, so that no decision's budget pays for starting it."""
         if self.closing or live.bot_task is not None or live.game.is_over:
             return
+        if any(s.seconds is not None for s in live.seats):
+            self.bots.pool()
         if any(live.seats[s].kind == "bot" for s in live.game.to_act):
             live.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(live))
 
