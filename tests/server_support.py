@@ -68,7 +68,7 @@ import time  # noqa: E402
 from typing import Any, Iterator  # noqa: E402
 
 PAYLOAD_KEYS = {"type", "game_id", "seat", "version", "names", "seats", "setup", "view", "legal", "to_act",
-                "committed", "undo", "is_over", "scores", "ranking", "log", "log_total"}
+                "committed", "undo", "is_over", "abandoned", "scores", "ranking", "log", "log_total"}
 
 
 def fast_limits(**kw):
@@ -312,7 +312,7 @@ def expected_payload(g, seat: int | None, *, game_id: str, version: int, seats: 
         "legal": [str(a) for a in g.legal_actions(seat)] if seat is not None else [],
         "to_act": list(g.to_act),
         "committed": [bool(f.get("plan_committed")) for f in view["figures"][:len(seats)]],
-        "undo": undo, "is_over": over,
+        "undo": undo, "is_over": over, "abandoned": False,
         "scores": g.scores() if over else None, "ranking": g.ranking() if over else None,
         "log": [{"i": i, "text": lines[i]} for i in range(start, len(lines))],
         "log_total": len(lines),

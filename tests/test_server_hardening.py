@@ -121,6 +121,34 @@ def test_snapshots_do_not_carry_the_log_again(sqlite_url):
         assert s["version"] == len(c.app.state.service.live[gid].acts)
 
 
+def test_a_stalled_game_is_abandoned_after_the_round_limit(sqlite_url):
+    """Issue #15.2: with everyone getting up first and planning nothing, a game never ends.
+    The server's documented limit: past ``max_rounds`` it is abandoned (no more moves, its
+    record open), also after a restart."""
+    with api_client(sqlite_url, max_rounds=2) as c:
+        out = create(c, [HUMAN, HUMAN], seed=3)
+        toks = [s["token"] for s in out["seats"]]
+        gid = out["game_id"]
+        for _ in range(400):
+            s = c.get(f"/api/games/{gid}").json()
+            if s["abandoned"] or s["is_over"]:
+                break
+            seat = s["to_act"][0]
+            mine = c.get("/api/me", headers=auth(toks[seat])).json()
+            stall = [a for a in mine["legal"] if a.startswith("plan 0-0") or a.startswith("getup")] or mine["legal"]
+            r = c.post("/api/me/act", headers=auth(toks[seat]), json={"action": stall[0], "version": mine["version"]})
+            assert r.status_code == 200, r.text
+        assert s["abandoned"] and not s["is_over"] and s["view"]["round"] == 3
+        mine = c.get("/api/me", headers=auth(toks[0])).json()
+        assert mine["legal"] == [] and mine["abandoned"]
+        r = c.post("/api/me/act", headers=auth(toks[0]), json={"action": "pass", "version": mine["version"]})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "abandoned"
+        assert c.get(f"/api/games/{gid}/record").status_code == 200
+    with api_client(sqlite_url) as c:            # still abandoned after a restart (not "broken")
+        s = c.get(f"/api/games/{gid}").json()
+        assert s["abandoned"] and c.get("/healthz").json()["games_set_aside"] == 0
+
+
 # ------------------------------------------------------------------ 6: lone surrogates
 def test_lone_surrogates_are_bad_requests(sqlite_url):
     """Issue #15.6: a lone UTF-16 surrogate gave a 500 or a dropped socket."""

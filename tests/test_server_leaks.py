@@ -320,6 +320,9 @@ class Checker:
                 assert set(msg) == {"type", "of", "version"} and msg["of"] in ("act", "undo")
             elif msg.get("type") == "pong":
                 assert msg == {"type": "pong"}
+            elif msg.get("type") == "presence":      # public: who has a socket open, per seat
+                assert set(msg) == {"type", "version", "connected"} and isinstance(msg["version"], int)
+                assert len(msg["connected"]) == self.n and all(isinstance(c, bool) for c in msg["connected"])
             elif "games" in msg:
                 self.counts["my_games"] += 1
                 for row in msg["games"]:

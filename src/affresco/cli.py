@@ -730,6 +730,8 @@ def serve(
     idle_timeout: float = typer.Option(5.0, "--idle-timeout", min=0.1,
                                        help="Seconds an idle keep-alive connection stays open."),
     api_docs: bool = typer.Option(False, "--api-docs", help="Serve the OpenAPI description at /api/openapi.json."),
+    max_rounds: int = typer.Option(40, "--max-rounds", min=1,
+                                   help="A game still going after this round is stalled and abandoned."),
 ) -> None:
     """Play Fresco in the browser: a web server with live games, friends and bots."""
     import logging
@@ -752,7 +754,7 @@ def serve(
                         body_timeout=body_timeout, keep_alive=idle_timeout)
         web = create_app(db, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds,
                          limits=limits, trusted_proxies=trusted_proxy, allowed_hosts=allowed_host,
-                         api_docs=api_docs)
+                         api_docs=api_docs, max_rounds=max_rounds)
     except Exception as e:  # noqa: BLE001 - a bad --db must say why, not dump a trace
         Console(stderr=True).print(f"[red]Cannot open the database {db!r}: {e}[/]")
         raise typer.Exit(1)

@@ -44,18 +44,20 @@ class JsonLogFormatter(logging.Formatter):
 def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = None, bot_processes: int = 1,
                bot_delay: float = 0.0, resume: bool = True, fixed_seeds: bool = False,
                trusted_proxies: Iterable[str] = (), allowed_hosts: Iterable[str] = (),
-               api_docs: bool = False) -> FastAPI:
+               api_docs: bool = False, max_rounds: int | None = None) -> FastAPI:
     """The app on database URL ``db`` (``sqlite:///file.db`` or ``postgresql://...``).
     ``fixed_seeds``: let a creator choose the seed even in a game with several people (for
     tests: whoever knows the seed knows every draw).  ``trusted_proxies``: addresses or networks
     whose ``X-Forwarded-For`` is believed (none by default).  ``allowed_hosts``: the host names
     the server answers for (any by default).  ``api_docs``: serve the OpenAPI description at
-    ``/api/openapi.json`` (no documentation page with third-party scripts is ever served)."""
+    ``/api/openapi.json`` (no documentation page with third-party scripts is ever served).
+    ``max_rounds``: a game still going after this round is abandoned (stalled; default 40)."""
     limits = limits or Limits()
     proxies = Proxies(trusted_proxies)
     hosts = tuple(allowed_hosts)
     store = Store(_normalise_url(db))
-    service = GameService(store, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds)
+    service = GameService(store, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds,
+                          **({} if max_rounds is None else {"max_rounds": max_rounds}))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):

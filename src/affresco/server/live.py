@@ -86,6 +86,7 @@ class LiveGame:
     bot_task: asyncio.Task | None = None
     recent: list[tuple[int, int, str]] = field(default_factory=list)   # (version, seat, kind), latest moves
     logs: dict[Any, tuple[Any, list[str]]] = field(default_factory=dict)  # seat -> (log mark, lines)
+    abandoned: bool = False                            # stalled past the round limit: no more moves
     shown: tuple[bool, ...] = ()                       # the connected flags last pushed
     presence_task: asyncio.Task | None = None
 
@@ -131,7 +132,7 @@ class LiveGame:
         information came out (R22: an undo may not let a player see a draw and take it back)."""
         if seat is None or self.seats[seat].kind != "human" or len(self.humans) != 1:
             return None
-        if self.game.is_over:       # the record (seed, every hidden item) is open once over
+        if self.game.is_over or self.abandoned:   # the record (seed, every hidden item) is open once over
             return None
         for i in range(len(self.acts) - 1, -1, -1):
             s, _, rev = self.acts[i]
@@ -180,11 +181,12 @@ class LiveGame:
             "setup": {"players": [s.name for s in self.seats], "modules": list(self.setup.get("modules", [])),
                       "options": dict(self.setup.get("options", {}))},
             "view": view,
-            "legal": [str(a) for a in g.legal_actions(seat)] if seat is not None else [],
+            "legal": [str(a) for a in g.legal_actions(seat)] if seat is not None and not self.abandoned else [],
             "to_act": list(g.to_act),
             "committed": [bool(figures[s.seat].get("plan_committed")) for s in self.seats],
             "undo": self.undo_target(seat) is not None,
             "is_over": over,
+            "abandoned": self.abandoned,
             "scores": g.scores() if over else None,
             "ranking": g.ranking() if over else None,
             "log": [{"i": i, "text": lines[i]} for i in range(start, len(lines))],

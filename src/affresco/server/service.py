@@ -29,6 +29,7 @@ __all__ = ["ServiceError", "GameService", "LiveGame", "clean_name"]
 log = logging.getLogger("affresco.server")
 
 MAX_NAME = 24
+MAX_ROUNDS = 40          # a game still going after this many rounds is stalled: abandoned (docs/server.md)
 MAX_LIVE = 2000          # games kept in memory; idle ones beyond this are dropped (reloaded on demand)
 IDLE_SECONDS = 120
 MAX_SECONDS = 30.0
@@ -85,8 +86,10 @@ def check_text(value: Any) -> None:
 
 
 class GameService:
-    def __init__(self, store: Store, *, bot_processes: int = 1, bot_delay: float = 0.0, fixed_seeds: bool = False):
+    def __init__(self, store: Store, *, bot_processes: int = 1, bot_delay: float = 0.0, fixed_seeds: bool = False,
+                 max_rounds: int = MAX_ROUNDS):
         self.fixed_seeds = fixed_seeds
+        self.max_rounds = max_rounds
         self.store = store
         self.live: dict[str, LiveGame] = {}
         self.broken: dict[str, str] = {}          # game id -> why it cannot be loaded (set aside)
@@ -261,9 +264,10 @@ class GameService:
             raise BrokenGame(gid, f"its record does not load: {type(e).__name__}: {e}") from None
         if game.players != len(stored.seats):
             raise BrokenGame(gid, f"{len(stored.seats)} seats for a game of {game.players} players")
-        if game.is_over != stored.over:
-            raise BrokenGame(gid, "its stored end flag does not match its record")
-        return LiveGame(gid, stored.setup, stored.seats, game, stored.version, stored.actions, stored.updated)
+        if game.is_over and not stored.over:
+            raise BrokenGame(gid, "its record is over but the game is not marked so")
+        return LiveGame(gid, stored.setup, stored.seats, game, stored.version, stored.actions, stored.updated,
+                        abandoned=stored.over and not game.is_over)
 
     def _evict(self) -> None:
         """Forget idle games (no socket, no bot thinking, untouched for a while) beyond
@@ -332,6 +336,7 @@ class GameService:
             raise ServiceError("bad_request", "action: the notation of one of your legal actions")
         check_text(action)
         async with live.lock:
+            self._refuse_abandoned(live)
             self._check_version(live, version, seat)
             if live.seats[seat].kind != "human":
                 raise ServiceError("forbidden", "this seat is played by a bot", 403)
@@ -351,8 +356,18 @@ class GameService:
         revealed = reveals(before, after, action)
         idx = len(live.acts)
         version = live.version + 1
-        snapshot = after.to_json(pretty=False) if (idx + 1) % SNAPSHOT_EVERY == 0 or after.is_over else None
-        await self.writer.write("append", live.id, version, idx, seat, str(action), revealed, after.is_over, snapshot)
+        stalled = not after.is_over and after.round > self.max_rounds
+        snapshot = after.to_json(pretty=False) if (idx + 1) % SNAPSHOT_EVERY == 0 or after.is_over or stalled \
+            else None
+        await self.writer.write("append", live.id, version, idx, seat, str(action), revealed,
+                                after.is_over or stalled, snapshot)
+        if stalled:
+            live.abandoned = True
+            if live.bot_task is not None and live.bot_task is not asyncio.current_task():
+                live.bot_task.cancel()
+            live.bot_task = None
+            log.warning("game abandoned: still going after the round limit", extra={
+                "event": "abandoned", "game_id": live.id, "version": version})
         live.game, live.version = after, version
         live.acts.append((seat, str(action), revealed))
         live.recent = live.recent[-7:] + [(version, seat, action.kind)]
@@ -361,6 +376,11 @@ class GameService:
                                 "version": version, "ms": round((time.perf_counter() - t0) * 1000, 2)})
         self._changed(live)
         self._schedule_bots(live)
+
+    def _refuse_abandoned(self, live: LiveGame) -> None:
+        if live.abandoned:
+            raise ServiceError("abandoned", f"this game was abandoned: it was still going after round "
+                               f"{self.max_rounds} (the server's limit for stalled games)", 409)
 
     async def undo(self, live: LiveGame, seat: int, version: Any) -> int:
         """Take back ``seat``'s last move (and the bots' after it); returns the new version."""
@@ -387,7 +407,7 @@ class GameService:
     def _schedule_bots(self, live: LiveGame) -> None:
         """Start the game's bot loop if a bot is to act (caller holds the lock).  A game with a
         timed bot starts the pool now, so that no decision's budget pays for starting it."""
-        if self.closing or live.bot_task is not None or live.game.is_over:
+        if self.closing or live.bot_task is not None or live.game.is_over or live.abandoned:
             return
         if any(s.seconds is not None for s in live.seats):
             self.bots.pool()
@@ -402,7 +422,8 @@ class GameService:
                     if live.bot_task is not me:
                         return
                     g = live.game
-                    bots = [s for s in g.to_act if live.seats[s].kind == "bot"] if not g.is_over else []
+                    bots = [s for s in g.to_act if live.seats[s].kind == "bot"] \
+                        if not g.is_over and not live.abandoned else []
                     if not bots:
                         live.bot_task = None
                         return
@@ -475,7 +496,7 @@ class GameService:
         return out
 
     def record(self, live: LiveGame) -> dict[str, Any]:
-        if not live.game.is_over:
+        if not live.game.is_over and not live.abandoned:
             raise ServiceError("not_over", "the record (with every hidden item) is shown once the game is over", 403)
         return live.game.record()
 
