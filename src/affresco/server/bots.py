@@ -23,7 +23,7 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from ..rules import parse
+from .. import parse
 from .store import SeatInfo
 
 __all__ = ["BotRunner", "bot_kinds", "decide", "TIMED_SLACK"]

@@ -16,9 +16,7 @@ import time
 import unicodedata
 from typing import Any, Callable, Mapping
 
-from .. import MODULES, Game, __version__, new_game
-from ..errors import FrescoError
-from ..rules import parse, replay
+from .. import MODULES, FrescoError, Game, __version__, new_game, parse, replay
 from ..rules.game import RECORD_FORMAT
 from .bots import INLINE_BOTS, BotRunner, bot_kinds
 from .live import LiveGame, Subscriber, reveals
