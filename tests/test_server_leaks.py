@@ -240,7 +240,8 @@ class Checker:
         return expected_payload(g, seat, game_id=self.gid, version=msg["version"],
                                 seats=public_seats(self.created), setup=self.journal.setups[self.gid],
                                 connected=connected, undo=self.undo_flag(seat, msg["version"]),
-                                full=len(msg["log"]) == msg["log_total"], log_tail=LOG_TAIL)
+                                full=len(msg["log"]) == msg["log_total"] and len(msg["events"]) == msg["events_total"],
+                                log_tail=LOG_TAIL)
 
     def scan(self, seat, text: str, obj) -> None:
         for other, tok in self.tokens.items():

@@ -42,7 +42,7 @@ def check(srv, created, seat, msg, full: bool | None = None):
     """``msg`` is exactly the engine's state for ``seat`` at its version."""
     gid = created["game_id"]
     g = srv.journal.game(gid, msg["version"])
-    full = len(msg["log"]) == msg["log_total"] if full is None else full
+    full = (len(msg["log"]) == msg["log_total"] and len(msg["events"]) == msg["events_total"]) if full is None else full
     exp = expected_payload(g, seat, game_id=gid, version=msg["version"], seats=public_seats(created),
                            setup=srv.journal.setups[gid], connected=[s["connected"] for s in msg["seats"]],
                            undo=msg["undo"], full=full, log_tail=LOG_TAIL)

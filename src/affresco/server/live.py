@@ -86,6 +86,7 @@ class LiveGame:
     bot_task: asyncio.Task | None = None
     recent: list[tuple[int, int, str]] = field(default_factory=list)   # (version, seat, kind), latest moves
     logs: dict[Any, tuple[Any, list[str]]] = field(default_factory=dict)  # seat -> (log mark, lines)
+    events: dict[Any, tuple[Any, list[dict]]] = field(default_factory=dict)  # seat -> (mark, events)
     abandoned: bool = False                            # stalled past the round limit: no more moves
     shown: tuple[bool, ...] = ()                       # the connected flags last pushed
     presence_task: asyncio.Task | None = None
@@ -163,11 +164,24 @@ class LiveGame:
         self.logs[seat] = (mark, lines)
         return lines
 
+    def _events(self, seat: int | None) -> list[dict]:
+        """The seat's events (``Game.events_since``), followed incrementally."""
+        mark, evs = self.events.get(seat, (None, []))
+        new, mark = self.game.events_since(seat, mark)
+        if new is None:                       # an undo: the events no longer extend what we had
+            new, mark = self.game.events_since(seat, None)
+            evs = []
+        evs.extend(new)
+        self.events[seat] = (mark, evs)
+        return evs
+
     def state(self, seat: int | None, full: bool = True) -> dict[str, Any]:
         g = self.game
         view = g.view(seat, log=False)
         lines = self._log(seat)
+        evs = self._events(seat)
         start = 0 if full else max(0, len(lines) - LOG_TAIL)
+        first = 0 if full else max(0, len(evs) - LOG_TAIL)
         over = g.is_over
         connected = self.connected()
         figures = view["figures"]
@@ -189,6 +203,8 @@ class LiveGame:
             "abandoned": self.abandoned,
             "scores": g.scores() if over else None,
             "ranking": g.ranking() if over else None,
-            "log": [{"i": i, "text": lines[i]} for i in range(start, len(lines))],
+            "events": [{"i": i, **evs[i]} for i in range(first, len(evs))],
+            "events_total": len(evs),
+            "log": [{"i": i, "text": lines[i]} for i in range(start, len(lines))],   # TRANSITION (issue #11)
             "log_total": len(lines),
         }

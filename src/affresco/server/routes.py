@@ -28,6 +28,7 @@ __all__ = ["add_routes", "STATIC"]
 log = logging.getLogger("affresco.server")
 
 STATIC = resources.files("affresco.server") / "static"
+CATALOGS = resources.files("affresco.i18n")
 
 
 def parse_json(text: str | bytes) -> Any:
@@ -111,6 +112,8 @@ def add_routes(app: FastAPI, service: GameService, limits: Limits, allowed_hosts
             return Response("affresco server: the web client is missing from this installation", 500)
         return FileResponse(str(page), headers={"Cache-Control": "no-cache"})
 
+    # the language catalogues live with the engine's text renderer (affresco.i18n)
+    app.mount("/static/i18n", StaticFiles(directory=str(CATALOGS)), name="i18n")
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
