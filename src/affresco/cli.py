@@ -730,7 +730,7 @@ def serve(
     idle_timeout: float = typer.Option(5.0, "--idle-timeout", min=0.1,
                                        help="Seconds an idle keep-alive connection stays open."),
     api_docs: bool = typer.Option(False, "--api-docs", help="Serve the OpenAPI description at /api/openapi.json."),
-    max_rounds: int = typer.Option(40, "--max-rounds", min=1,
+    max_rounds: int = typer.Option(200, "--max-rounds", min=1,
                                    help="A game still going after this round is stalled and abandoned."),
 ) -> None:
     """Play Fresco in the browser: a web server with live games, friends and bots."""

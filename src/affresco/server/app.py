@@ -51,7 +51,7 @@ def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = Non
     whose ``X-Forwarded-For`` is believed (none by default).  ``allowed_hosts``: the host names
     the server answers for (any by default).  ``api_docs``: serve the OpenAPI description at
     ``/api/openapi.json`` (no documentation page with third-party scripts is ever served).
-    ``max_rounds``: a game still going after this round is abandoned (stalled; default 40)."""
+    ``max_rounds``: a game still going after this round is abandoned (stalled; default 200)."""
     limits = limits or Limits()
     proxies = Proxies(trusted_proxies)
     hosts = tuple(allowed_hosts)

@@ -27,7 +27,7 @@ __all__ = ["ServiceError", "GameService", "LiveGame", "clean_name"]
 log = logging.getLogger("affresco.server")
 
 MAX_NAME = 24
-MAX_ROUNDS = 40          # a game still going after this many rounds is stalled: abandoned (docs/server.md)
+MAX_ROUNDS = 200         # a game still going after this many rounds is stalled: abandoned (docs/server.md)
 MAX_LIVE = 2000          # games kept in memory; idle ones beyond this are dropped (reloaded on demand)
 IDLE_SECONDS = 120
 MAX_SECONDS = 30.0
