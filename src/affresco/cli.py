@@ -22,7 +22,7 @@ from . import __version__, render
 from .bots import BOTS, Bot, GreedyBot, ask, make_bot
 from .errors import FrescoError, IllegalAction
 from .rules import Action, Game, new_game, parse, replay as replay_record
-from .rules.actions import KINDS
+from .rules import KINDS
 
 app = typer.Typer(name="affresco", add_completion=False, no_args_is_help=True,
                   help="Fresco (Queen Games 2010) in the terminal: play against bots, replay saved games.")

@@ -217,20 +217,20 @@ def vp_sources(log: Iterable[str], names: Sequence[str]) -> list[dict[str, int]]
 
 
 def _rows(game: Game, kinds: Sequence[str], k: int) -> list[dict]:
-    s = game.state
-    view = game.view(None)
+    view = game.full_view()
+    n = game.players
     scores = game.scores()
     rank = {fig: i + 1 for i, fig in enumerate(game.ranking())}
-    sources = vp_sources(view["log"], game.names)
+    sources = vp_sources(game.view(None)["log"], game.names)
     rows = []
     for fig, name in enumerate(game.names):
         vp = sources[fig]
         vp["track"] = scores[fig] - sum(vp.values())
-        row = {"game": k, "seed": s.setup.get("seed"),
-               "players": s.n, "modules": "+".join(s.modules),
-               "bot": kinds[fig] if fig < s.n else LEONARDO, "seat": fig, "name": name,
+        row = {"game": k, "seed": game.seed,
+               "players": n, "modules": "+".join(view["modules"]),
+               "bot": kinds[fig] if fig < n else LEONARDO, "seat": fig, "name": name,
                "getup": view["figures"][fig].get("getup") or "", "score": scores[fig], "rank": rank[fig],
-               "rounds": game.round, "thalers": s.thalers[fig] if fig < s.n else None}
+               "rounds": game.round, "thalers": view["figures"][fig]["thalers"] if fig < n else None}
         row.update({f"vp_{src}": vp[src] for src in SOURCES})
         rows.append(row)
     return rows

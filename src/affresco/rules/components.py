@@ -65,6 +65,12 @@ class Components:
     def rule(self, section: str, key: str) -> int:
         return self.rules[section][key]
 
+    def module(self, name: str) -> Any:
+        """The validated component data of module ``name`` in this edition (the user's table
+        if the component file has one, else the reference edition's)."""
+        from .modules import module_data
+        return module_data(name, self)
+
 
 _RULE_SECTIONS = {
     "cathedral": ("bishop_on_segment", "bishop_adjacent", "bishop_move_cost"),

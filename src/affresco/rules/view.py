@@ -98,9 +98,38 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
             "figure": s.names[s.pending[0]], "figure_index": s.pending[0], "behind": s.pending[1],
             "ahead": s.pending[2]},
         "is_over": s.phase == "over",
+        "deciding": flow.deciding(s),
+        "asks": [list(a) for a in s.asks],
+        "modules": list(s.modules),
+        "options": dict(s.options),
+        "components": components_of(s),
     }
     if log:
         out["log"] = [text for (_, who, text) in cons_to_list(s.log) if who is None or who == seat]
     for hook in s.hooks.view:
         hook(s, seat, out)
+    return out
+
+
+def components_of(s: State) -> str | dict:
+    """The set-up's components: "reference" (the printed edition) or the table in use."""
+    from .components import reference
+    return "reference" if s.comp is reference() else s.comp.raw
+
+
+def full_view(s: State) -> dict[str, Any]:
+    """Everything face up, for replays and post-game analysis: the spectator's view with every
+    seat's paints, Thalers and plan in its figure, every log entry (private ones too), and
+    ``secrets``: per seat, the parts of module views that only that seat sees (e.g. its scrolls)."""
+    out = view(s, None, log=False)
+    secrets = []
+    for seat in range(s.n):
+        own = view(s, seat, log=False)
+        fig = own["figures"][seat]
+        for key in ("paints", "thalers", "plan"):
+            if key in fig:
+                out["figures"][seat][key] = fig[key]
+        secrets.append({m: own[m] for m in s.modules if m in own and own[m] != out.get(m)})
+    out["secrets"] = secrets
+    out["log"] = [text for (_, _, text) in cons_to_list(s.log)]
     return out

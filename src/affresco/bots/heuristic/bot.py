@@ -6,9 +6,9 @@ from typing import Any, Mapping, Sequence
 from ...rules import Action
 from ...rules.paints import PAINTS
 from ..base import Bot
-from ..model import BLENDS_PER_APPRENTICE, SEGMENT, STUDIO_THALERS, Model, add, altar_vp, covers, parse_tile, sub, vec
+from ..model import SEGMENT, Model, add, covers, parse_tile, sub, vec
 from .leonardo import LeonardoPlay
-from .modules import _REQUESTS, _SPECIAL, ModuleValuation
+from .modules import ModuleValuation
 from .round import RoundSimulation
 from .valuation import Valuation
 from .weights import DEFAULT_WEIGHTS, NEVER, Horizon, Weights
@@ -87,7 +87,7 @@ class HeuristicBot(Valuation, RoundSimulation, ModuleValuation, LeonardoPlay, Bo
             return 0.0
         if kind == "studio":
             left = m.view.get("visit_left") or 1
-            return self.w.act + self.money(m.thalers + STUDIO_THALERS * left, hz.final) - self.money(m.thalers, hz.final)
+            return self.w.act + self.money(m, m.thalers + m.rules.studio_thalers * left, hz.final) - self.money(m, m.thalers, hz.final)
         if kind == "theater":
             left = m.view.get("visit_left") or 1
             mood = m.me.get("mood", 0)
@@ -107,7 +107,7 @@ class HeuristicBot(Valuation, RoundSimulation, ModuleValuation, LeonardoPlay, Bo
             if not all(c in PAINTS for c in paints):
                 return None
             after = sub(m.paints, vec(paints))
-            return altar_vp(paints, m.special) + self.value(m, after, m.thalers, m.tiles, m.bishop, hz) - base
+            return m.altar_vp(paints) + self.value(m, after, m.thalers, m.tiles, m.bishop, hz) - base
         if kind == "blend":
             out = a.args[0]
             if out not in PAINTS or PAINTS.index(out) not in m.blends:
@@ -142,7 +142,7 @@ class HeuristicBot(Valuation, RoundSimulation, ModuleValuation, LeonardoPlay, Bo
             return self.w.useless_move  # a paid move that does not raise the bonus (nor put the bishop on the tile)
         vp = tile.vp + m.bonus(bishop, seg)
         if "using" in extra:  # option special_colours_on_fresco: a bonus per pink / brown paid (R6)
-            bonus = (m.view.get("special_colours") or {}).get("fresco_bonus") or _SPECIAL.fresco_bonus
+            bonus = (m.view.get("special_colours") or {}).get("fresco_bonus") or m.rules.module("special_colours").fresco_bonus
             vp += sum(int(b) * max(0, extra["using"].count(c) - tile.need[PAINTS.index(c)]) for c, b in bonus.items())
         tiles = self._memo.get(("after", seg))
         if tiles is None:
@@ -160,7 +160,7 @@ class HeuristicBot(Valuation, RoundSimulation, ModuleValuation, LeonardoPlay, Bo
             return None
         choice = a.args[1] if len(a.args) > 1 else None
         left = (m.view.get("visit_left") or 1) - 1
-        rest = self.money(m.thalers + STUDIO_THALERS * left, hz.final) - self.money(m.thalers, hz.final)
+        rest = self.money(m, m.thalers + m.rules.studio_thalers * left, hz.final) - self.money(m, m.thalers, hz.final)
         return self.w.act + self.card_value(m, card, choice, hz) + rest
 
     def _request_score(self, m: Model, a: Action, hz: Horizon, base: float) -> float | None:
@@ -170,7 +170,7 @@ class HeuristicBot(Valuation, RoundSimulation, ModuleValuation, LeonardoPlay, Bo
         values = m.requests["stacks"].get(t)
         if not values:
             return None
-        colour = _REQUESTS.paint.get(t)
+        colour = m.rules.module("requests").paint.get(t)
         splashes = sum(len(parse_tile(x).splashes) for x in a.args[1:])
         if m.final:
             worth = float(values[-1]) - self.w.splash_final * splashes
@@ -179,7 +179,7 @@ class HeuristicBot(Valuation, RoundSimulation, ModuleValuation, LeonardoPlay, Bo
         # the blends this apprentice gives up
         left = m.view.get("visit_left") or 0
         _, _, with_all = self.simulate_blends(m, m.paints, m.tiles, m.bishop, left, hz)
-        _, _, without = self.simulate_blends(m, m.paints, m.tiles, m.bishop, max(0, left - BLENDS_PER_APPRENTICE), hz)
+        _, _, without = self.simulate_blends(m, m.paints, m.tiles, m.bishop, max(0, left - m.rules.blends_per_apprentice), hz)
         return worth - (with_all - without) - self.w.splash * splashes
 
     def close_value(self, m: Model, booth: str, actor: int) -> float:

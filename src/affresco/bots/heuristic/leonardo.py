@@ -4,8 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...rules import Action
-from ..model import SEGMENT, Model, add, bishop_bonus, cover, covers, parse_tile, vec
-from .modules import _REQUESTS
+from ..model import SEGMENT, Model, add, cover, covers, parse_tile, vec
 from .weights import NEVER
 
 __all__ = ["LeonardoPlay"]
@@ -77,7 +76,7 @@ class LeonardoPlay:
     def _leonardo_restore_score(self, m: Model, seg: int) -> float:
         w = self.w
         tile = next(t for t in m.tiles if t.segment == seg)
-        leo_gain = tile.vp + bishop_bonus(m.bishop, seg)
+        leo_gain = tile.vp + m.rules.bishop_bonus(m.bishop, seg)
         score = -w.leo_vp * leo_gain
         if cover(m.paints, tile, m.blends) is not None:
             score -= w.leo_mine * tile.vp
@@ -111,12 +110,13 @@ class LeonardoPlay:
         if not values:
             return NEVER
         vp = values[-1]
-        colour = _REQUESTS.paint.get(a.args[0])
+        requests = m.rules.module("requests")
+        colour = requests.paint.get(a.args[0])
         score = -w.leo_vp * vp
         opp_tiles = [parse_tile(t) for t in m.view["figures"][opponent].get("tiles", [])]
-        if sum(1 for x in opp_tiles if colour is None or colour in x.splashes) >= _REQUESTS.per:
+        if sum(1 for x in opp_tiles if colour is None or colour in x.splashes) >= requests.per:
             score += w.leo_deny * vp
         mine = m.my_tiles()
-        if sum(1 for x in mine if colour is None or colour in x.splashes) >= _REQUESTS.per:
+        if sum(1 for x in mine if colour is None or colour in x.splashes) >= requests.per:
             score -= vp
         return score

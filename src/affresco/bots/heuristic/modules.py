@@ -7,14 +7,11 @@ from typing import Any, Mapping, Sequence
 
 from ...rules import Action
 from ...rules.board import SIZE
-from ..model import TILE_THALERS, Model, Paints, Tile, add, module, vec
+from ..model import Model, Paints, Tile, add, vec
 from .weights import NEVER, Horizon
 
 __all__ = ["ModuleValuation"]
 
-_REQUESTS = module("requests")  # type -> colour (.paint, None: general), tiles per request, income
-_SCROLLS = module("scrolls")    # VP per restored segment of the line, and their caps
-_SPECIAL = module("special_colours")
 
 
 class ModuleValuation:
@@ -74,16 +71,17 @@ class ModuleValuation:
         ones least useful for later requests)."""
         if m.requests is None:
             return []
-        colours = _REQUESTS.paint
+        requests = m.rules.module("requests")  # type -> colour (.paint, None: general), tiles per request, income
+        colours = requests.paint
         out = []
         for t, values in m.requests["stacks"].items():
             if not values:
                 continue
             colour = colours.get(t)
             usable = [x for x in tiles if colour is None or colour in x.splashes]
-            if len(usable) < _REQUESTS.per:
+            if len(usable) < requests.per:
                 continue
-            splashes = sorted(len(x.splashes) for x in usable)[:_REQUESTS.per]
+            splashes = sorted(len(x.splashes) for x in usable)[:requests.per]
             out.append((self.request_worth(m, values[-1], colour, sum(splashes)), t))
         return out
 
@@ -92,7 +90,8 @@ class ModuleValuation:
         incomes = self.incomes_left(m)
         paint = w.request_paint if colour else w.request_paint * w.general_paint  # the general one: a paint of my choice
         keep = w.request_keep * splashes if colour is None else 0.0
-        thalers = _REQUESTS.income - TILE_THALERS * _REQUESTS.per  # the request pays, its tiles stop paying
+        requests = m.rules.module("requests")
+        thalers = requests.income - m.rules.tile_thalers * requests.per  # the request pays, its tiles stop paying
         return vp + incomes * (w.thaler * thalers + paint) - keep
 
     # ------------------------------------------------------------------ scrolls
@@ -103,7 +102,7 @@ class ModuleValuation:
         row_done = sum(1 for i in range(r * SIZE, r * SIZE + SIZE) if i not in open_)
         col_done = sum(1 for i in range(c, SIZE * SIZE, SIZE) if i not in open_)
         row, col = m.scroll_row, m.scroll_col
-        sc = _SCROLLS
+        sc = m.rules.module("scrolls")  # VP per restored segment of the line, and their caps
         out = {"none": self.scroll_hold(m, row, col, open_)}
         if row == r:
             out["row"] = min(sc.one_max, sc.one_vp * row_done) + self.scroll_hold(m, None, col, open_)
@@ -126,7 +125,8 @@ class ModuleValuation:
             left = sum(1 for i in cells if i in open_)
             if left:
                 done = SIZE - left
-                v += w.scroll_keep * min(float(_SCROLLS.one_max), _SCROLLS.one_vp * (done + w.scroll_chance * left))
+                sc = m.rules.module("scrolls")
+                v += w.scroll_keep * min(float(sc.one_max), sc.one_vp * (done + w.scroll_chance * left))
         return v
 
     def _scroll(self, m: Model, legal: Sequence[Action]) -> list[tuple[float, Action]]:

@@ -9,8 +9,7 @@ from typing import Sequence
 from ...rules import Action
 from ...rules.board import NEIGHBOURS8, SIZE
 from ...rules.paints import PAINTS
-from ..model import (BLENDS_PER_APPRENTICE, SPACES, START_APPRENTICES, STUDIO_THALERS, Model, Paints, Tile, add,
-                     altar_vp, covers, sub, vec)
+from ..model import Model, Paints, Tile, add, covers, sub, vec
 from .weights import Horizon
 
 __all__ = ["RoundSimulation"]
@@ -43,7 +42,7 @@ class RoundSimulation:
             return None
         worth, after = combo
         gain = worth - self.holdings(m, paints, m.tiles, m.bishop, hz) + \
-            self.money(thalers - price * size, hz.final) - self.money(thalers, hz.final)
+            self.money(m, thalers - price * size, hz.final) - self.money(m, thalers, hz.final)
         return gain, after, thalers - price * size
 
     def best_combo(self, m: Model, paints: Paints, size: int, hz: Horizon):
@@ -115,23 +114,23 @@ class RoundSimulation:
                 bishop = t.segment
                 continue
             if altar:
-                form = self.best_altar(paints, m.special)
+                form = self.best_altar(m, paints)
                 if form:
                     count += 1
-                    vp += altar_vp(form, m.special)
+                    vp += m.altar_vp(form)
                     paints = sub(paints, vec(form))
                     continue
             break
         return count, vp, paints, thalers, tiles, bishop
 
     @staticmethod
-    def best_altar(paints: Paints, special: bool = False) -> str | None:
+    def best_altar(m: Model, paints: Paints) -> str | None:
         owned = [c for c, n in zip(PAINTS, paints) if n]
         best, form = 0, None
         for combo in combinations_with_replacement(owned, 3):
             t = "".join(combo)
             if covers(paints, vec(t)):
-                v = altar_vp(t, special)
+                v = m.altar_vp(t)
                 if v > best:
                     best, form = v, t
         return form
@@ -176,13 +175,14 @@ class RoundSimulation:
     def _variant_plans(self, m: Model, apprentices: int, price: int, mood: int, variant: int):
         """The simulated rounds of one variant for each market size (memoised across decisions:
         the get-up choice simulates what the plan then reuses)."""
+        k = m.rules
         key = (m.paints, m.thalers, tuple(t.segment for t in m.tiles), m.bishop, tuple(map(tuple, m.view["booths"].values())),
-               apprentices, price, mood, m.final, m.seat, m.view["round"], variant, self._module_key(m))
+               apprentices, price, mood, m.final, m.seat, m.view["round"], variant, self._module_key(m), id(k))
         hit = self._plans.get(key)
         if hit is not None:
             return hit
         out = []
-        for size in range(0, min(SPACES, apprentices) + 1):
+        for size in range(0, min(k.spaces, apprentices) + 1):
             result = self._chain(m, apprentices, price, mood, size, variant)
             if result is not None:
                 out.append(result)
@@ -204,6 +204,7 @@ class RoundSimulation:
     def _chain(self, m: Model, apprentices: int, price: int, mood: int, size: int, variant: int = 0):
         """Simulate the round with ``size`` market tiles; variant 1 keeps paints (no altar,
         restores at most one tile fewer) and sends spare apprentices to the studio."""
+        k = m.rules
         w = self.w
         final = m.final
         hz = Horizon(w.targets, w.future, True, False) if not final else Horizon(w.final_reach_late, 1.0, True, True)
@@ -213,7 +214,7 @@ class RoundSimulation:
         _, paints, thalers = bought
         left = apprentices - size
         late = (final or len(m.tiles) <= w.altar_tiles_left) and variant == 0
-        most = min(SPACES, left)
+        most = min(k.spaces, left)
         c1, vp, paints, thalers, tiles, bishop = self.simulate_cathedral(
             m, paints, thalers, list(m.tiles), m.bishop, most, late, sexton=True)
         if variant == 1:
@@ -236,22 +237,22 @@ class RoundSimulation:
                     vp += worth
         # blends for later restorations (final round: for the second cathedral visit)
         blend_hz = Horizon(w.final_reach_late, 1.0, False, True) if final else hz
-        made, blended, _ = self.simulate_blends(m, paints, tiles, bishop, min(SPACES, left) * BLENDS_PER_APPRENTICE,
+        made, blended, _ = self.simulate_blends(m, paints, tiles, bishop, min(k.spaces, left) * k.blends_per_apprentice,
                                                 blend_hz)
         if final:
             c2, vp2, p2, t2, tiles2, bishop2 = self.simulate_cathedral(
-                m, blended, thalers, tiles, bishop, min(SPACES, left - ceil(len(made) / BLENDS_PER_APPRENTICE)), True)
+                m, blended, thalers, tiles, bishop, min(k.spaces, left - ceil(len(made) / k.blends_per_apprentice)), True)
             if made and c2 == 0:
                 made = []
                 c2, vp2, p2, t2, tiles2, bishop2 = self.simulate_cathedral(
-                    m, paints, thalers, tiles, bishop, min(SPACES, left), True)
-            counts["workshop"] += ceil(len(made) / BLENDS_PER_APPRENTICE)
+                    m, paints, thalers, tiles, bishop, min(k.spaces, left), True)
+            counts["workshop"] += ceil(len(made) / k.blends_per_apprentice)
             counts["cathedral2"] = c2
-            left -= ceil(len(made) / BLENDS_PER_APPRENTICE) + c2
+            left -= ceil(len(made) / k.blends_per_apprentice) + c2
             vp += vp2
             paints, thalers, tiles, bishop = p2, t2, tiles2, bishop2
         else:
-            extra = min(SPACES - counts["workshop"], ceil(len(made) / BLENDS_PER_APPRENTICE))
+            extra = min(k.spaces - counts["workshop"], ceil(len(made) / k.blends_per_apprentice))
             counts["workshop"] += extra
             left -= extra
             paints = blended
@@ -262,27 +263,27 @@ class RoundSimulation:
         # a portrait worth more than the 3 Thalers of a studio apprentice
         if left:
             portrait = self.best_portrait(m, hz) * w.portrait_risk
-            if portrait > self.money(thalers + STUDIO_THALERS, final) - self.money(thalers, final):
+            if portrait > self.money(m, thalers + k.studio_thalers, final) - self.money(m, thalers, final):
                 counts["studio"] += 1
                 left -= 1
                 vp += portrait
         # studio when money is short, then spare apprentices where they are worth most
-        while left and counts["studio"] < SPACES and thalers < w.low_money:
+        while left and counts["studio"] < k.spaces and thalers < w.low_money:
             counts["studio"] += 1
-            thalers += STUDIO_THALERS
+            thalers += k.studio_thalers
             left -= 1
         while left:
-            studio = (self.money(thalers + STUDIO_THALERS, final) - self.money(thalers, final)
-                      if counts["studio"] < SPACES else -1.0)
+            studio = (self.money(m, thalers + k.studio_thalers, final) - self.money(m, thalers, final)
+                      if counts["studio"] < k.spaces else -1.0)
             theater = (self.mood_value(m, max(0, mood - m.theater_steps)) - self.mood_value(m, mood)
-                       if not final and counts["theater"] < SPACES else -1.0)
+                       if not final and counts["theater"] < k.spaces else -1.0)
             if variant == 1 and studio > 0:
                 theater = -1.0
             if max(studio, theater) <= 0:
                 break
             if studio >= theater:
                 counts["studio"] += 1
-                thalers += STUDIO_THALERS
+                thalers += k.studio_thalers
             else:
                 counts["theater"] += 1
                 mood = max(0, mood - m.theater_steps)
@@ -293,7 +294,7 @@ class RoundSimulation:
         return score, [counts["market"], counts["cathedral"], counts["studio"], counts["workshop"], counts[last]]
 
     def _plans_ranked(self, m: Model, legal: Sequence[Action]) -> list[tuple[float, Action]]:
-        apprentices = m.me.get("apprentices", START_APPRENTICES)
+        apprentices = m.me.get("apprentices", m.rules.start_apprentices)
         options = self.plan_options(m, apprentices, m.price(), m.me.get("mood", 0))
         legal_set = set(legal)
         out = []
@@ -317,7 +318,7 @@ class RoundSimulation:
         for time in times:
             h = next(x for x in m.hostel if x["time"] == time)
             mood = m.mood_after(h["mood"])
-            apprentices = (m.me.get("apprentices", START_APPRENTICES) - (1 if m.me.get("neutral_apprentice") else 0)
+            apprentices = (m.me.get("apprentices", m.rules.start_apprentices) - (1 if m.me.get("neutral_apprentice") else 0)
                            + (1 if m.me.get("apprentice_set_aside") else 0) + m.zone(mood))
             value, _ = self.plan_round(m, apprentices, h["price"], mood)
             pos = all_times.index(time)

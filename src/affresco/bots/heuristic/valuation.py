@@ -3,23 +3,20 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..model import _COVER_MEMO, _MISS, BLEND_INPUTS, CATHEDRAL, CHEB, FINAL_TILES, THALERS_PER_VP, Model, Paints, Tile, cover
+from ..model import _COVER_MEMO, _MISS, CHEB, Model, Paints, Tile, cover
 from .weights import Horizon
 
 __all__ = ["Valuation"]
 
-# bishop bonus reachable from a distance 0, 1 or 2 (then adjacent after a paid one-step move)
-_BISHOP_FUTURE = (CATHEDRAL["bishop_on_segment"], CATHEDRAL["bishop_adjacent"],
-                  CATHEDRAL["bishop_adjacent"] - CATHEDRAL["bishop_move_cost"])
 
 
 class Valuation:
     """Valuation methods of :class:`~affresco.bots.heuristic.HeuristicBot` (``self.w``: its Weights)."""
 
 
-    def money(self, thalers: int, final: bool) -> float:
+    def money(self, m: Model, thalers: int, final: bool) -> float:
         if final:
-            return float(thalers // THALERS_PER_VP)
+            return float(thalers // m.rules.thalers_per_vp)
         return self.w.thaler * thalers + self.w.thaler_reserve * min(thalers, self.w.reserve)
 
     def mood_value(self, m: Model, index: int) -> float:
@@ -32,7 +29,7 @@ class Valuation:
         if m.final:
             return 0.0
         pr = self.w.tiles_per_round
-        left = 1.0 + max(0.0, (len(m.tiles) - FINAL_TILES) / pr - 1.0)
+        left = 1.0 + max(0.0, (len(m.tiles) - m.rules.final_tiles) / pr - 1.0)
         if m.portraits is not None:
             left = min(left, max(1.0, sum(m.portraits["deck_left"].values()) / self.w.portraits_per_round))
         return left
@@ -48,10 +45,10 @@ class Valuation:
         self._keys[id(tiles)] = (tiles, mask)
         return mask
 
-    def potential(self, have: Paints, tiles: Sequence[Tile], bishop: int, hz: Horizon,
-                  blends: dict = BLEND_INPUTS) -> tuple[float, Paints]:
+    def potential(self, m: Model, have: Paints, tiles: Sequence[Tile], bishop: int, hz: Horizon) -> tuple[float, Paints]:
         """VP of the best ``hz.k`` tiles ``have`` could restore one after the other (greedy),
         and the paints left over."""
+        blends, reach = m.blends, m.rules.bishop_reach
         nb = len(blends)
         key = (have, self._tiles_key(tiles), bishop, hz, nb)
         hit = self._memo.get(key)
@@ -74,7 +71,7 @@ class Valuation:
                     continue
                 reachable.append(t)
                 d = cheb[t.segment]
-                score = t.vp - penalty * res[0] + (bfut * _BISHOP_FUTURE[d] if d < 3 else 0.0)
+                score = t.vp - penalty * res[0] + (bfut * reach[d] if d < 3 else 0.0)
                 if best is None or score > best[0]:
                     best = (score, t, res[1])
             if best is None:
@@ -88,12 +85,12 @@ class Valuation:
 
     def value(self, m: Model, paints: Paints, thalers: int, tiles: Sequence[Tile], bishop: int, hz: Horizon) -> float:
         """Worth of holding ``paints`` and ``thalers`` with this fresco (VP scored not included)."""
-        return self.holdings(m, paints, tiles, bishop, hz) + self.money(thalers, hz.final)
+        return self.holdings(m, paints, tiles, bishop, hz) + self.money(m, thalers, hz.final)
 
     def holdings(self, m: Model, paints: Paints, tiles: Sequence[Tile], bishop: int, hz: Horizon) -> float:
         """Worth of holding ``paints`` (the Thalers apart)."""
-        pot, rest = self.potential(paints, tiles, bishop, hz, m.blends) if hz.k else (0.0, paints)
-        stage = 0.0 if hz.final else min(1.0, max(0.0, (len(tiles) - FINAL_TILES) / self.w.piece_fade))
+        pot, rest = self.potential(m, paints, tiles, bishop, hz) if hz.k else (0.0, paints)
+        stage = 0.0 if hz.final else min(1.0, max(0.0, (len(tiles) - m.rules.final_tiles) / self.w.piece_fade))
         pieces = sum(rest[:3]) + self.w.blended_piece * sum(rest[3:])
         return hz.share * pot + self.w.piece * stage * pieces
 
