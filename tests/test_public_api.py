@@ -220,3 +220,35 @@ def test_bots_read_the_numbers_of_the_game_they_play():
     assert Model(affresco.new_game(3, seed=2).view(0), 0).rules.comp is reference()
     play_game(g, [make_bot("heuristic", s) for s in range(3)])
     assert g.is_over
+
+
+def test_paints_and_columns_are_named_where_they_are_defined():
+    """One definition each: the paint groups in rules/paints.py, the fresco's columns and rows in
+    rules/board.py; nobody else spells them out."""
+    spelled = {"RYB", "OGP", "KN", "RYBOGPKN", "ABCDE", "12345"}
+    homes = {"rules/paints.py", "rules/board.py"}
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        rel = path.relative_to(SRC).as_posix()
+        if rel in homes:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in spelled:
+                found.append(f"{rel}:{node.lineno} {node.value!r}")
+    assert not found, found
+
+
+def test_one_tile_codec():
+    from affresco.rules import parse_tile_text, tile_text
+
+    assert parse_tile_text("7:OG") == (7, "OG", "OG") and tile_text(7, "OG", "OG") == "7:OG"
+    assert parse_tile_text("7:OG/P") == (7, "OG", "P") and tile_text(7, "OG", "P") == "7:OG/P"
+    assert parse_tile_text("5:RY/") == (5, "RY", "") and tile_text(5, "RYO", "") == "5:RYO/"
+    for bad in ("7", "x:RY", "7:", "7:RQ", None):
+        with pytest.raises(ValueError):
+            parse_tile_text(bad)
+    g = affresco.new_game(4, ["requests"], seed=3)
+    for row in g.view(None)["fresco"]:
+        for text in row:
+            if text is not None:
+                assert tile_text(*parse_tile_text(text)) == text

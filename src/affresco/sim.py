@@ -14,7 +14,7 @@ a time budget excepted: how far they search depends on the machine).
 A bot is named by a spec: its name in :data:`affresco.bots.BOTS`, optionally with a time
 budget in seconds per decision, ``"search:1.0"`` (passed as ``seconds=``), and ``key=value``
 options where :func:`affresco.bots.make_bot` takes them (``"search:simulations=200"``); see
-:func:`parse_bot`.  The rows name each bot by its canonical spec (:func:`bot_label`).
+:func:`affresco.bots.parse_spec`.  The rows name each bot by its canonical spec (:func:`bot_label`).
 
 Backends: ``workers == 1`` plays in this process; ``workers > 1`` on that many local processes
 (started with the ``spawn`` method, so a script that runs a tournament with ``workers > 1`` must
@@ -48,10 +48,8 @@ from __future__ import annotations
 import contextlib
 import csv
 import hashlib
-import inspect
 import json
 import logging
-import math
 import multiprocessing
 import os
 import re
@@ -62,11 +60,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .bots import BOTS, Bot, BotError, make_bot, play_game
+from .bots import Bot, parse_spec, play_game
 from .errors import ConfigError, FrescoError
 from .rules import Game, new_game, replay
 
-__all__ = ["SOURCES", "FIELDS", "TournamentResult", "ResultsWriter", "game_seed", "lineup", "parse_bot",
+__all__ = ["SOURCES", "FIELDS", "TournamentResult", "ResultsWriter", "game_seed", "lineup",
            "bot_label", "build_bot", "play_one", "rows_from_record", "run_tournament", "vp_sources",
            "write_results", "read_rows", "read_records", "records_path", "table_format", "require_ray"]
 
@@ -120,73 +118,15 @@ def lineup(bots: Sequence[str], k: int) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- bot specs
-def _accepts(fn: Callable, keyword: str) -> bool:
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):  # pragma: no cover - builtins
-        return False
-    return any(p.name == keyword or p.kind is p.VAR_KEYWORD for p in params)
-
-
-def parse_bot(spec: str) -> tuple[str, float | None, tuple[str, ...]]:
-    """Split a bot spec: ``"search:1.5"`` -> ``("search", 1.5, ())``; ``"greedy"`` -> ``("greedy",
-    None, ())``; ``"search:simulations=200"`` -> ``("search", None, ("simulations=200",))``.
-
-    The bare number after a colon is a time budget in seconds per decision (passed to the bot
-    as ``seconds=``); ``key=value`` options are handed to :func:`affresco.bots.make_bot` as
-    they are (where it takes them).  Raises :class:`BotError` for an unknown bot, a budget that
-    is not a positive number of seconds, a budget for a bot that takes none, or two budgets."""
-    text = str(spec).strip()
-    name, *parts = text.split(":")
-    name = name.strip().lower()
-    if not dict.__contains__(BOTS, name):
-        raise BotError(f"unknown bot {name or spec!r}; bots: {', '.join(sorted(BOTS))} "
-                       f"(a time budget in seconds per decision may follow a colon: search:1.0)")
-    budget: float | None = None
-    keyed: list[str] = []
-    for part in (p.strip() for p in parts):
-        if "=" in part:
-            key, value = part.split("=", 1)
-            keyed.append(f"{key.strip().lower()}={value.strip()}")
-            continue
-        try:
-            seconds = float(part)
-        except ValueError:
-            seconds = math.nan
-        if not (math.isfinite(seconds) and seconds > 0):
-            raise BotError(f"bot {spec!r}: after the colon give seconds per decision, a number > 0 "
-                           f"(e.g. {name}:1.0)")
-        if budget is not None:
-            raise BotError(f"bot {spec!r}: give one time budget")
-        budget = seconds
-    if budget is not None and not _accepts(BOTS[name], "seconds"):
-        timed = sorted(b for b, cls in BOTS.items() if _accepts(cls, "seconds"))
-        raise BotError(f"bot {name!r} takes no time budget ({spec!r}); bots that do: {', '.join(timed) or 'none'}")
-    return name, budget, tuple(keyed)
-
-
 def bot_label(spec: str) -> str:
     """The canonical spelling of a valid bot spec (``"Search:1.50"`` -> ``"search:1.5"``);
-    raises :class:`BotError` if no bot can be made of it."""
-    name, budget, keyed = parse_bot(spec)
-    label = ":".join([name, *([] if budget is None else [f"{budget:g}"]), *sorted(keyed)])
-    build_bot(label)  # options the bot refuses are refused now, not in a worker
-    return label
+    raises :class:`BotError` if no bot can be made of it (see :func:`affresco.bots.parse_spec`)."""
+    return parse_spec(spec).label
 
 
 def build_bot(spec: str, seed: int | str | None = 0) -> Bot:
-    """The bot of a spec: ``make_bot(name, seed=...)``, with ``seconds=`` only when the spec
-    gives a time budget (to the bot class directly if make_bot takes no keyword options)."""
-    name, budget, keyed = parse_bot(spec)
-    extra = {} if budget is None else {"seconds": budget}
-    try:
-        if _accepts(make_bot, "seconds"):
-            return make_bot(":".join([name, *keyed]), seed=seed, **extra)
-        if keyed:
-            raise BotError(f"bot {spec!r}: this version of make_bot takes no options ({', '.join(keyed)})")
-        return make_bot(name, seed=seed) if budget is None else BOTS[name](seed, **extra)
-    except (TypeError, ValueError) as e:
-        raise BotError(f"bot {spec!r}: {e}") from None
+    """The bot of a spec, deterministic for ``seed``."""
+    return parse_spec(spec).make(seed)
 
 
 # ---------------------------------------------------------------------------- rows of a game

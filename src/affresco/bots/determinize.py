@@ -2,7 +2,7 @@
 
 ``determinize(view, seat, rng)`` builds an :class:`affresco.Game` from ``view`` =
 ``game.view(seat)`` alone (it never reads the hidden state) such that
-``result.view(seat) == view``.  Used by the information-set search (``bots/search.py``).
+``result.view(seat) == view`` (the log kept from ``log_from``).  Used by the information-set search (``bots/search.py``).
 
 What is taken from the view (exact): everything public (fresco, bishop, booths, track,
 get-up times, mood, tiles, Leonardo, revealed plans, module displays...) and the seat's own
@@ -32,17 +32,14 @@ What is sampled (the approximations):
   from the rows/columns the seat does not hold (as many as they still hold, distinct).
   The 'one portrait / one request / one Sexton move this round' marks come from the log of
   the current round.
-* **Decisions waiting** (``asks``): a general request's paint at round preparation is
-  rebuilt from the log; a scroll decision after a restoration is recognised from ``legal``
-  when given (the seat's own decision), else from the log (last event a restoration under the
-  bishop by a player still holding a scroll).
-* A pending VP-track choice whose 'behind' space is the mover's own space is refused by
-  ``Game.from_json`` (an engine loader bug); such a state is loaded with the mover parked
-  elsewhere and then put back.
+* **Decisions waiting** (a module's question, ``view["asks"]``) and who decides are public:
+  the engine rebuilds them from the view.
 * Not rebuilt: scoring events queued behind a pending VP-track choice (rare; they are lost),
-  the action history (empty: the determinized game starts at this position), the log's round
-  numbers (every line keeps its text, visible to ``seat`` only), and the seed (drawn from
-  ``rng``, so future market draws and portrait reveals are sampled too).
+  the action history (empty: the determinized game starts at this position), and the seed
+  (drawn from ``rng``, so future market draws and portrait reveals are sampled too).
+
+The game is built by the engine (:meth:`affresco.Game.from_view`) from the view and the hidden
+parts sampled here; nothing here writes the engine's state format.
 """
 from __future__ import annotations
 
@@ -50,7 +47,7 @@ import random
 import re
 from typing import Any, Mapping, Sequence
 
-from ..rules import Game
+from ..rules import Game, parse_tile_text
 from ..rules.board import COLUMNS
 from ..rules.paints import PAINTS, paint_text
 from .model import module, numbers, round_start
@@ -152,7 +149,7 @@ def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
         if "requests" in view:
             restored += [t for d in view["requests"]["fulfilled"][i] for t in d["tiles"]]
         for t in restored:
-            shown = t.split(":", 1)[1].split("/", 1)[0]
+            shown = parse_tile_text(t)[1]
             add(i, shown, -1)
     thalers = [max(0, t) for t in thalers]
     texts = [paint_text([max(0, x) for x in p]) for p in paints]

@@ -6,15 +6,14 @@ reference components (blending table, hostel, altar values) and the board geomet
 from __future__ import annotations
 
 from dataclasses import dataclass
+import json
 from typing import Any, Mapping
 
-import json
+from ..rules import Components, load_components, parse_tile_text, reference
+from ..rules.board import COLUMNS, INDEX as SEGMENT, NAMES as SEGMENT_NAMES, SIZE
+from ..rules.paints import BASIC, BLENDED, PAINTS, covers
 
-from ..rules import Components, load_components, reference
-from ..rules.board import INDEX as SEGMENT, NAMES as SEGMENT_NAMES, SIZE
-from ..rules.paints import BASIC, BLENDED, PAINTS
-
-__all__ = ["Paints", "vec", "text", "add", "sub", "cover", "Numbers", "numbers", "Tile", "Model",
+__all__ = ["Paints", "vec", "text", "add", "sub", "cover", "covers", "Numbers", "numbers", "Tile", "Model",
            "SEGMENT", "SEGMENT_NAMES", "parse_tile", "module", "round_start"]
 
 Paints = tuple[int, ...]  # counts in PAINTS order (R Y B O G P K N)
@@ -197,19 +196,11 @@ def _items(need: Paints) -> tuple[tuple[int, int], ...]:
     return tuple((i, n) for i, n in enumerate(need) if n)
 
 
-def covers(have: Paints, need: Paints) -> bool:
-    return all(h >= n for h, n in zip(have, need))
-
-
 def _cheb(a: int, b: int) -> int:
     return max(abs(a // SIZE - b // SIZE), abs(a % SIZE - b % SIZE))
 
 
 CHEB = tuple(tuple(_cheb(a, b) for b in range(SIZE * SIZE)) for a in range(SIZE * SIZE))
-
-
-def chebyshev(a: int, b: int) -> int:
-    return CHEB[a][b]
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,9 +220,8 @@ class Tile:
 
 def parse_tile(text: str, segment: int = -1) -> Tile:
     """A tile from its view text 'VP:PAINTS' or 'VP:PAINTS/SPLASHES'."""
-    vp, _, rest = text.partition(":")
-    paints, slash, splashes = rest.partition("/")
-    return Tile.make(segment, int(vp), vec(paints), splashes if slash else None)
+    vp, paints, splashes = parse_tile_text(text)
+    return Tile.make(segment, vp, vec(paints), splashes)
 
 
 _TILE_MEMO: dict[tuple[int, str], Tile] = {}
@@ -292,7 +282,7 @@ class Model:
         scrolls = view.get("scrolls")
         mine = scrolls["mine"] if scrolls else None
         self.scroll_row = mine["row"] - 1 if mine and mine.get("row") else None
-        self.scroll_col = "ABCDE".index(mine["column"]) if mine and mine.get("column") else None
+        self.scroll_col = COLUMNS.index(mine["column"]) if mine and mine.get("column") else None
         self.requests = view.get("requests")
         log = view.get("log") or ()
         self.round_log = log[round_start(log):]

@@ -54,7 +54,6 @@ class SearchBot(Bot):
     """Determinized rollouts of the heuristic policy at the root (see the module docstring)."""
 
     name = "search"
-    budget_option = "seconds"  # make_bot("search:0.5") -> seconds=0.5
 
     def __init__(self, seed: int | str | None = 0, seconds: float = 1.0, simulations: int | None = None,
                  horizon: int = 1, candidates: int = 5, epsilon: float = 0.15, prior: float = 0.02,

@@ -2,8 +2,9 @@
 from .actions import KINDS, Action, parse
 from .components import Components, load_components, reference
 from .game import Game, new_game, replay
+from .tiles import parse_tile_text, tile_text
 from .hooks import MODULES, Module
 from . import modules  # noqa: F401,E402  (registers the modules in MODULES)
 
 __all__ = ["KINDS", "Action", "Components", "Game", "MODULES", "Module", "load_components", "new_game",
-           "parse", "reference", "replay"]
+           "parse", "parse_tile_text", "reference", "replay", "tile_text"]

@@ -12,6 +12,7 @@ from .board import NAMES, SIZE
 from .market import BOOTHS
 from .paints import paint_text
 from .state import PLAN, State, cons_to_list
+from .tiles import tile_text as _tile_text
 
 
 def track_label(pos: int) -> str | int:
@@ -29,8 +30,7 @@ def tile_text(t) -> str | None:
     hit = _TILE_TEXT.get(id(t))
     if hit is not None and hit[0] is t:       # tiles are immutable: their text is kept
         return hit[1]
-    default = "".join(c for c in "OGP" if c in t.paints)
-    text = f"{t.vp}:{t.paints}" if t.splashes == default else f"{t.vp}:{t.paints}/{t.splashes}"
+    text = _tile_text(t.vp, t.paints, t.splashes)
     if len(_TILE_TEXT) > 20_000:
         _TILE_TEXT.clear()
     _TILE_TEXT[id(t)] = (t, text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...rules import Action
-from ...rules.paints import PAINTS
+from ...rules.paints import BASIC, PAINTS
 from ..base import Bot
 from ..model import SEGMENT, Model, add, covers, parse_tile, sub, vec
 from .leonardo import LeonardoPlay
@@ -185,7 +185,7 @@ class HeuristicBot(Valuation, RoundSimulation, ModuleValuation, LeonardoPlay, Bo
     def close_value(self, m: Model, booth: str, actor: int) -> float:
         """Worth of closing ``booth`` now: denied to opponents who visit the market later."""
         tiles = m.view["booths"].get(booth, [])
-        pieces = sum(len(t) + sum(c not in "RYB" for c in t) for t in tiles)
+        pieces = sum(len(t) + sum(c not in BASIC for c in t) for t in tiles)
         later = sum(1 for f in range(len(m.names))
                     if f not in (m.seat, m.leonardo) and m.visits(f, "market") and m.later_in_order(f, actor))
         return self.w.deny * pieces * later - self.w.tie

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...rules import Action
+from ...rules.paints import BASIC
 from ..model import SEGMENT, Model, add, cover, covers, parse_tile, vec
 from .weights import NEVER
 
@@ -56,7 +57,7 @@ class LeonardoPlay:
         score = 0.0
         tiles = m.view["booths"].get(booth, [])
         if m.visits(opponent, "market") and m.later_in_order(opponent, leo):
-            score += self.w.deny * sum(len(t) + sum(c not in "RYB" for c in t) for t in tiles)
+            score += self.w.deny * sum(len(t) + sum(c not in BASIC for c in t) for t in tiles)
         if m.visits(m.seat, "market") and m.later_in_order(m.seat, leo):
             hz = self.horizon(m)
             base = self.value(m, m.paints, m.thalers, m.tiles, m.bishop, hz)

@@ -7,6 +7,7 @@ from typing import Any, Mapping, Sequence
 
 from ...rules import Action
 from ...rules.board import SIZE
+from ...rules.paints import BASIC
 from ..model import Model, Paints, Tile, add, vec
 from .weights import NEVER, Horizon
 
@@ -54,7 +55,7 @@ class ModuleValuation:
     @staticmethod
     def card_choices(card: Mapping[str, Any]) -> list[str | None]:
         if card.get("basic_paints"):
-            return ["".join(c) for c in combinations_with_replacement("RYB", int(card["basic_paints"]))]
+            return ["".join(c) for c in combinations_with_replacement(BASIC, int(card["basic_paints"]))]
         if card.get("vp_or_thalers"):
             return ["vp", "thalers"]
         return [None]
