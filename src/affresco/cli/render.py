@@ -15,8 +15,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .rules import parse_tile_text
-from .rules.board import COLUMNS, SIZE
+from ..rules import parse_tile_text
+from ..rules.board import COLUMNS, SIZE
 
 __all__ = ["PAINT_STYLES", "paints_text", "fresco_table", "market_table", "hostel_table", "figures_table",
            "track_line", "extras_panel", "board", "private_panel", "log_panel", "actions_panel", "plan_panel", "scores_table",
