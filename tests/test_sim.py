@@ -13,11 +13,19 @@ import pytest
 from typer.testing import CliRunner
 
 import affresco
-from affresco import report
+from affresco.sim import report
 from affresco.cli import app
 from affresco.errors import FrescoError
 from affresco.bots import BOTS, BotError, BotSpec, parse_spec
-from affresco.sim import (FIELDS, SOURCES, ResultsWriter, bot_label, build_bot, game_seed, lineup,
+
+
+def bot_label(spec):
+    return parse_spec(spec).label
+
+
+def build_bot(spec, seed=0):
+    return parse_spec(spec).make(seed)
+from affresco.sim import (FIELDS, SOURCES, ResultsWriter, game_seed, lineup,
                           play_one, read_records, read_rows, records_path, rows_from_record, run_tournament,
                           vp_sources, write_results)
 

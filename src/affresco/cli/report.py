@@ -26,7 +26,7 @@ def report(
     """Summarise tournament results: win rates (95% CI), scores, seat advantage, VP sources."""
     from rich.markup import escape
 
-    from .. import report as rep
+    from ..sim import report as rep
     from ..sim import read_records, read_rows, records_path, table_format
 
     console = Console(highlight=False)

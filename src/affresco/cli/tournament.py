@@ -70,7 +70,8 @@ def tournament(
     from rich.markup import escape
 
     from ..bots import BotError
-    from ..sim import ResultsWriter, bot_label, require_ray, run_tournament
+    from ..bots import parse_spec
+    from ..sim import ResultsWriter, require_ray, run_tournament
 
     class RateColumn(ProgressColumn):
         def render(self, task) -> Text:
@@ -81,7 +82,7 @@ def tournament(
     console = Console(highlight=False)
     specs = [b for b in bots.split(",") if b.strip()]
     try:
-        kinds = [bot_label(b) for b in specs]
+        kinds = [parse_spec(b).label for b in specs]
     except BotError as e:
         raise typer.BadParameter(str(e), param_hint="--bots")
     if len(kinds) not in (1, players):
