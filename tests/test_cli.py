@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -167,3 +168,22 @@ def test_replay_end_of_input_and_back_at_start(tmp_path, finished_game):
     path.write_text(json.dumps(finished_game.record()))
     result = invoke(["replay", str(path)], "b\n")
     assert result.exit_code == 0 and "Already at the start" in result.output
+
+
+def test_replay_and_play_load_files_written_before_the_events():
+    """Issue #11: a saved game and a record written by the code before structured events
+    (tests/data/before-events, affresco-state/1 and affresco-record/1) still load."""
+    data = Path(__file__).parent / "data" / "before-events"
+    record = json.loads((data / "record-3p-modules.json").read_text())
+    g = affresco.replay(record)
+    assert g.is_over and g.scores() == [136, 106, 116]
+    result = invoke(["replay", str(data / "record-3p-modules.json"), "--all", "--to", "40"])
+    assert result.exit_code == 0, result.output
+    assert "Move 40 of" in result.output
+    result = invoke(["replay", str(data / "save-3p-modules.json"), "--to", "3"])
+    assert result.exit_code == 0, result.output
+    saved = affresco.Game.from_json((data / "save-3p-modules.json").read_text())
+    assert not saved.is_over and len(saved.history()) == 120
+    result = invoke(["play", "--load", str(data / "save-3p-modules.json"), "--bots", "random"], "quit\n\n")
+    assert result.exit_code == 0, result.output
+    assert "Resumed" in result.output
