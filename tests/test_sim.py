@@ -274,11 +274,6 @@ def test_bot_specs():
 
 
 def test_bot_spec_options_go_to_make_bot():
-    import inspect
-
-    from affresco.bots import make_bot
-    if not any(p.kind is p.VAR_KEYWORD for p in inspect.signature(make_bot).parameters.values()):
-        pytest.skip("this make_bot takes no options")
     assert bot_label("Search:simulations=20:0.5") == "search:0.5:simulations=20"
     bot = build_bot("search:0.5:simulations=20", seed=1)
     assert (bot.seconds, bot.simulations) == (0.5, 20)
