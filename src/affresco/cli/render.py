@@ -282,6 +282,11 @@ def private_panel(view: Mapping[str, Any], seat: int, title: str | None = None) 
         t.add_row("Plan", ", ".join(f"{column_label(view, i)} {n}" for i, n in enumerate(plan)))
     if f.get("tiles"):
         t.add_row("Fresco tiles", " ".join(f.get("tiles")))
+    secrets = view.get("secrets")  # a face-up view (Game.full_view): the module items only this seat sees
+    if secrets and seat < len(secrets):
+        for module, part in secrets[seat].items():
+            mine = part.get("mine", part) if isinstance(part, Mapping) else part
+            t.add_row(module.replace("_", " ").capitalize(), _short(mine))
     title = title or f"Your screen: {f['name']} (seat {seat})"
     return Panel(t, title=title, border_style="green", expand=False)
 
