@@ -17,7 +17,7 @@ from ...errors import ComponentError, StateError
 from .. import track
 from ..actions import Action, tile_text_key
 from ..hooks import Module, ask, register
-from ..paints import BASIC, add_one
+from ..paints import BASIC, BLENDED, add_one
 from ..view import tile_text
 from ..components import check_provenance as provenance_ok
 
@@ -52,7 +52,7 @@ class Requests(Module):
             if not isinstance(values, list) or not all(isinstance(v, int) and v > 0 for v in values):
                 raise ComponentError(f"component file: {w}.values: {values!r} must be VP values")
             p = st.get("paint")
-            if p is not None and p not in "OGP":
+            if p is not None and p not in BLENDED:
                 raise ComponentError(f"component file: {w}.paint: {p!r}: special requests are O, G or P")
             stacks[t], paint[t] = tuple(sorted(values)), p
         if sum(map(len, stacks.values())) != 12 or len(stacks) != 4 or "general" not in stacks:

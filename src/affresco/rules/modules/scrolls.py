@@ -96,6 +96,10 @@ class Scrolls(Module):
         s.mods[self.name] = tuple(held)
         track.gain(s, fig, {"scroll": vp}, "scroll", scroll=which, segment=NAMES[segment])
 
+    def reveals(self, s, fig: int, action) -> bool:
+        """A scroll played shows its line (R22); 'scroll none' shows nothing."""
+        return action.kind == "scroll" and action.args[:1] != ("none",)
+
     def _label(self, row: int, col: int) -> dict:
         return {"row": row + 1 if row >= 0 else None, "column": COLUMNS[col] if col >= 0 else None}
 
