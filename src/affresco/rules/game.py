@@ -129,6 +129,14 @@ class Game:
             raise IllegalAction(explain.why(s, seat, action, flow.legal(s, seat)))
         flow.apply(s, seat, action)
 
+    def action_space(self) -> tuple[Action, ...]:
+        """Every action a game of this set-up can ever offer, in a fixed, versioned order
+        (rules/action_space.py): a stable action index for learning code.  Every legal action
+        is in it."""
+        from .action_space import action_space
+        s = self._s
+        return action_space(s.n, s.modules, dict(s.options), s.comp)
+
     # --- state -----------------------------------------------------------------------
     @property
     def is_over(self) -> bool:

@@ -199,6 +199,21 @@ class Portraits(Module):
         track.gain(s, fig, vp, f"portrait {card.name}")
         s.left -= 1
 
+    def action_space(self, space) -> None:
+        """'portrait CARD [choice]' for every card; the Sexton's 'restore SEG sexton TO'."""
+        for cid in sorted(self.data.cards):
+            eff = self.data.cards[cid].effects
+            space.actions.append(Action("portrait", (cid,)))
+            if "basic_paints" in eff:
+                space.actions.extend(Action("portrait", (cid, "".join(c)))
+                                     for c in combinations_with_replacement(BASIC, eff["basic_paints"]))
+            elif "vp_or_thalers" in eff:
+                space.actions.extend(Action("portrait", (cid, x)) for x in ("vp", "thalers"))
+        if any("sexton" in c.effects for c in self.data.cards.values()):
+            for a in space.restores():
+                if len(a.args) == 1:
+                    space.actions.extend(Action("restore", (a.args[0], "sexton", to)) for to in NAMES)
+
     def view(self, s, seat, out) -> None:
         p = self.st(s)
         card = lambda c: {"id": c, "name": self.data.cards[c].name, "deck": self.data.cards[c].deck,

@@ -96,6 +96,9 @@ class Scrolls(Module):
         s.mods[self.name] = tuple(held)
         track.gain(s, fig, vp, f"scroll{'s' if which == 'both' else ''} at {NAMES[segment]}")
 
+    def action_space(self, space) -> None:
+        space.actions.extend(Action("scroll", (w,)) for w in ("none", "row", "column", "both"))
+
     def _label(self, row: int, col: int) -> dict:
         return {"row": row + 1 if row >= 0 else None, "column": COLUMNS[col] if col >= 0 else None}
 
