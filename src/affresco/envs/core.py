@@ -32,7 +32,7 @@ MODULE_FEATURES = 64  # hashed features per module (see ObservationEncoder)
 
 def _modules(modules: Iterable[str] | str) -> tuple[str, ...]:
     if isinstance(modules, str):
-        modules = [m.strip() for m in modules.split(",") if m.strip()]
+        modules = [m.strip() for m in modules.replace("+", ",").split(",") if m.strip()]
     out = tuple(modules)
     unknown = [m for m in out if m not in affresco.MODULES]
     if unknown:
