@@ -100,6 +100,27 @@ class FrescoTurnsGame(FrescoGame):
     short_name = TURNS_NAME
 
 
+class _Box:
+    """Holds a state's game: OpenSpiel clones deep-copy it (the engine's cheap clone) and
+    serializes it by pickling (the engine's JSON format, docs/state-format.md)."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game):
+        self.game = game
+
+    def __deepcopy__(self, memo):
+        return _Box(self.game.clone())
+
+    def __reduce__(self):
+        return _unbox, (self.game.to_json(pretty=False),)
+
+
+def _unbox(text: str) -> _Box:
+    from affresco import Game
+    return _Box(Game.from_json(text))
+
+
 class FrescoState(pyspiel.State):
     """One position.  The affresco game is built on first use, so OpenSpiel's clones (which
     copy the attributes onto a fresh state) never set up a game they throw away."""
@@ -114,9 +135,9 @@ class FrescoState(pyspiel.State):
     def fresco(self):
         """The affresco :class:`~affresco.Game` of this state."""
         if self._g is None:
-            self._g = self.get_game().config.new_game(self._seed)
+            self._g = _Box(self.get_game().config.new_game(self._seed))
             self._note_chance(-1)
-        return self._g
+        return self._g.game
 
     # --- OpenSpiel API ---------------------------------------------------------------
     def current_player(self):
@@ -151,7 +172,7 @@ class FrescoState(pyspiel.State):
 
     def _note_chance(self, draws_before):
         """Perfect recall of chance: when a chance event happened, note what everyone saw."""
-        g = self._g
+        g = self._g.game
         if g.chance_events != draws_before:
             v = g.view(None, log=False)
             seen = {k: v[k] for k in ("booths", "fresco", "bag_size")}
@@ -191,7 +212,7 @@ class FrescoState(pyspiel.State):
         legal = g.legal_actions(player_id) if player_id in g.to_act else None
         det = _determinize(g.view(player_id), player_id, rng, legal)
         clone = self.get_game().new_initial_state()
-        clone._g = det
+        clone._g = _Box(det)
         clone._public = list(self._public)
         clone._seed = rng.getrandbits(62)
         return clone
