@@ -9,6 +9,7 @@ the end-of-game rewards (docs/envs.md).  Built only on the public engine API.
 """
 from __future__ import annotations
 
+import functools
 import zlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
@@ -65,6 +66,7 @@ class Config:
     @property
     def env_id(self) -> str:
         mods = "".join("+" + m for m in self.modules)
+        mods += "".join("+" + k for k, v in sorted(self.options.items()) if v)
         return f"Fresco-{self.players}p{mods}-v{ENCODING_VERSION}"
 
 
@@ -101,6 +103,7 @@ class ActionCodec:
         return m
 
 
+@functools.lru_cache(maxsize=4096)
 def _tile(text: str) -> tuple[int, str, str]:
     """'VP:PAINTS[/SPLASHES]' (the engine's tile notation) -> (vp, paints, splashes)."""
     vp, _, rest = text.partition(":")
@@ -153,6 +156,8 @@ class ObservationEncoder:
             pos += size
         self.offsets = {name: start for name, start, _ in self.layout}
         self.size = pos
+        self._fresco_cache: dict = {}
+        self._module_cache: dict = {}
 
     def relative(self, seat: int) -> list[int]:
         """Figure indexes in observer order."""
@@ -160,15 +165,16 @@ class ObservationEncoder:
         return [(seat + i) % n for i in range(n)] + list(range(n, self.F))
 
     def encode(self, view: Mapping[str, Any], seat: int) -> np.ndarray:
-        x = np.zeros(self.size, dtype=np.float32)
+        x = [0.0] * self.size
         o = self.offsets
         F = self.F
         order = self.relative(seat)
         rel = {f: i for i, f in enumerate(order)}
         x[o["seat"] + seat] = 1
         x[o["phase"] + PHASES.index(view["phase"])] = 1
-        x[o["round"]:o["round"] + 3] = (view["round"] / 10, bool(view["final_round"]), view["action_sheet_side"] == 2)
-        x[o["to_act"]] = seat in view["to_act"]
+        x[o["round"]:o["round"] + 3] = [view["round"] / 10, float(bool(view["final_round"])),
+                                        float(view["action_sheet_side"] == 2)]
+        x[o["to_act"]] = float(seat in view["to_act"])
         if view["actor_figure"] is not None:
             x[o["actor"] + rel[view["actor_figure"]]] = 1
         if view["column"] is not None:
@@ -205,46 +211,54 @@ class ObservationEncoder:
                     spl["OGP".index(c)] += 1
             x[p] = len(fig["tiles"]) / 10
             x[p + 1] = vps / 50
-            x[p + 2:p + 5] = np.asarray(spl, dtype=np.float32) / 5
+            x[p + 2:p + 5] = [v / 5 for v in spl]
             p += 5
             if "mood" in fig:
                 x[p + fig["mood"]] = 1
             p += M
-            x[p] = bool(fig.get("neutral_apprentice"))
-            x[p + 1] = bool(fig.get("apprentice_set_aside"))
+            x[p] = float(bool(fig.get("neutral_apprentice")))
+            x[p + 1] = float(bool(fig.get("apprentice_set_aside")))
             x[p + 2] = fig.get("apprentices", 0) / 6
-            x[p + 3] = bool(fig.get("plan_committed"))
+            x[p + 3] = float(bool(fig.get("plan_committed")))
             plan = fig.get("plan")
             p += 4
             if plan is not None:
                 x[p] = 1
-                x[p + 1:p + 1 + len(plan)] = np.asarray(plan, dtype=np.float32) / 3
+                x[p + 1:p + 1 + len(plan)] = [v / 3 for v in plan]
             p += 6
             if fig["name"] in order_pos:
                 x[p + order_pos[fig["name"]]] = 1
-            x[p + F] = bool(fig["leonardo"])
+            x[p + F] = float(bool(fig["leonardo"]))
         me = view["figures"][seat]
         p = o["own_paints"]
         for c in me.get("paints", ""):
             x[p + PAINTS.index(c)] += 0.2
         x[o["own_thalers"]] = me.get("thalers", 0) / 30
         p = o["fresco"]
-        for r, row in enumerate(view["fresco"]):
-            for c, t in enumerate(row):
-                if t is None:
-                    continue
-                q = p + (r * 5 + c) * (2 + len(PAINTS))
-                vp, paints, _ = _tile(t)
-                x[q] = 1
-                x[q + 1] = vp / 24
-                for ch in paints:
-                    x[q + 2 + PAINTS.index(ch)] += 1 / 3
+        fresco = tuple(map(tuple, view["fresco"]))
+        block = self._fresco_cache.get(fresco)
+        if block is None:
+            block = [0.0] * (25 * (2 + len(PAINTS)))
+            for r, row in enumerate(fresco):
+                for c, t in enumerate(row):
+                    if t is None:
+                        continue
+                    q = (r * 5 + c) * (2 + len(PAINTS))
+                    vp, paints, _ = _tile(t)
+                    block[q] = 1.0
+                    block[q + 1] = vp / 24
+                    for ch in paints:
+                        block[q + 2 + PAINTS.index(ch)] += 1 / 3
+            if len(self._fresco_cache) > 256:
+                self._fresco_cache.clear()
+            self._fresco_cache[fresco] = block
+        x[p:p + len(block)] = block
         x[o["bishop"] + SEGMENT_INDEX[view["bishop"]]] = 1
         if self.F > self.n:
             p = o["leonardo"]
             if view["leonardo_painter"] is not None:
                 x[p + SEGMENT_INDEX[view["leonardo_painter"]]] = 1
-            x[p + 25] = view["leonardo_controller"] == seat
+            x[p + 25] = float(view["leonardo_controller"] == seat)
         p = o["booths"]
         T = len(self.market_types)
         for b, name in enumerate(self.booths):
@@ -252,8 +266,20 @@ class ObservationEncoder:
                 x[p + b * T + self.market_index[t]] += 1
         x[o["bag"]] = view["bag_size"] / 40
         for key in self.module_keys:
-            _hash_into(x, o[f"module:{key}"], key, view.get(key), seat, self.n)
-        return x
+            value = view.get(key)
+            ck = (seat, key, repr(value))
+            pairs = self._module_cache.get(ck)
+            if pairs is None:
+                acc: dict[int, float] = {}
+                _hash_into(acc, key, value, seat, self.n)
+                pairs = tuple(acc.items())
+                if len(self._module_cache) > 4096:
+                    self._module_cache.clear()
+                self._module_cache[ck] = pairs
+            start = o[f"module:{key}"]
+            for i, v in pairs:
+                x[start + i] += v
+        return np.array(x, dtype=np.float32)
 
 
 _BASE_KEYS = frozenset(("seat", "round", "final_round", "action_sheet_side", "columns", "phase", "to_act", "actor",
@@ -262,28 +288,36 @@ _BASE_KEYS = frozenset(("seat", "round", "final_round", "action_sheet_side", "co
                         "pending_track", "is_over", "log", "events", "vp_sources"))
 
 
-def _hash_into(x: np.ndarray, start: int, prefix: str, value: Any, seat: int, n: int) -> None:
-    """Feature hashing of a module's view part: each leaf adds its number (or 1 for a string or
-    true) at crc32(path[=string]) mod MODULE_FEATURES.  Lists of one entry per seat are read
-    from the observer's seat on, so 'mine' and 'next player' keep their slots."""
+def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
+    """Feature hashing of a module's view part into ``acc`` (slot -> value): each leaf adds its
+    number / 10 (or 1 for a string or true) at crc32(path[=string]) mod MODULE_FEATURES.
+    Lists of one entry per seat (or per figure) are read from the observer's seat on, so
+    'mine' and 'the next player's' keep their slots; other lists are bags (order ignored)."""
     stack = [(prefix, value)]
     while stack:
         path, v = stack.pop()
-        if isinstance(v, Mapping):
+        t = type(v)
+        if t is dict:
             stack.extend((f"{path}.{k}", v[k]) for k in v)
-        elif isinstance(v, (list, tuple)):
+        elif t is list or t is tuple:
             if len(v) == n or len(v) == n + 1:
                 items = [((seat + i) % n, i) for i in range(n)] + [(i, i) for i in range(n, len(v))]
                 stack.extend((f"{path}[{i}]", v[j]) for j, i in items)
             else:
-                for item in v:  # a bag of items: order does not matter
-                    stack.append((f"{path}[]", item))
+                stack.extend((f"{path}[]", item) for item in v)
         elif v is None or v is False:
             continue
-        elif isinstance(v, (int, float)) and not isinstance(v, bool):
-            x[start + zlib.crc32(path.encode()) % MODULE_FEATURES] += v / 10
+        elif (t is int or t is float):
+            slot = _slot(path)
+            acc[slot] = acc.get(slot, 0.0) + v / 10
         else:
-            x[start + zlib.crc32(f"{path}={v}".encode()) % MODULE_FEATURES] += 1
+            slot = _slot(f"{path}={v}")
+            acc[slot] = acc.get(slot, 0.0) + 1.0
+
+
+@functools.lru_cache(maxsize=16384)
+def _slot(text: str) -> int:
+    return zlib.crc32(text.encode()) % MODULE_FEATURES
 
 
 def final_rewards(game: Game, reward: str) -> list[float]:
