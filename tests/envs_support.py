@@ -21,14 +21,16 @@ def cfg_id(c) -> str:
 
 
 def perturbed(game: affresco.Game, seat: int) -> affresco.Game:
-    """The same position with every *other* seat's secrets changed: Thalers, paints, secret
-    scrolls, and the seed (future chance)."""
+    """The same position with every *other* seat's secrets changed: Thalers, paints, a
+    committed plan before the reveal, secret scrolls, and the seed (future chance)."""
     d = json.loads(game.to_json(pretty=False))
     for f, fig in enumerate(d["figures"][:game.players]):
         if f == seat:
             continue
         fig["thalers"] = fig.get("thalers", 0) + 7
         fig["paints"] = fig.get("paints", "") + "RYBO"
+        if d["phase"] == "plan" and fig.get("plan") is not None:   # committed, not yet revealed
+            fig["plan"] = [0] * len(fig["plan"]) if any(fig["plan"]) else [1] + [0] * (len(fig["plan"]) - 1)
     if isinstance(d.get("seed"), int):
         d["seed"] += 1
     else:
