@@ -136,7 +136,7 @@ class ObservationEncoder:
         self.market_types = sorted({t for b in g.action_space() if b.kind == "buy" for t in b.args[1:]},
                                    key=lambda t: (-len(t), [PAINTS.index(c) for c in t]))
         self.market_index = {t: i for i, t in enumerate(self.market_types)}
-        self.module_keys = [k for k in v if k not in _BASE_KEYS]
+        self.module_keys = [k for k in v if k in config.modules]  # each module's part, under its name
         F, H, M, T = self.F, len(self.hostel), self.mood_len, len(self.market_types)
         self.per_figure = 1 + 1 + 1 + H + 1 + 1 + 3 + M + 1 + 1 + 1 + 1 + 1 + 5 + F + 1
         parts = [
@@ -280,12 +280,6 @@ class ObservationEncoder:
             for i, v in pairs:
                 x[start + i] += v
         return np.array(x, dtype=np.float32)
-
-
-_BASE_KEYS = frozenset(("seat", "round", "final_round", "action_sheet_side", "columns", "phase", "to_act", "actor",
-                        "actor_figure", "location", "column", "visit_left", "fresco", "bishop", "leonardo_painter",
-                        "leonardo_controller", "booths", "bag_size", "hostel", "mood_display", "order", "figures",
-                        "pending_track", "is_over", "log", "events", "vp_sources"))
 
 
 def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
