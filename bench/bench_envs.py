@@ -133,6 +133,7 @@ def main() -> None:
             label = f"{n}p {'all modules' if mods else 'base'}"
             base = None
             for name, fn in WRAPPERS.items():
+                fn(n, mods, 1)  # warm-up: imports, tables, caches
                 d, sec = fn(n, mods, games)
                 rate = d / sec
                 base = base or rate
