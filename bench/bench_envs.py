@@ -5,6 +5,8 @@ decisions per second, in the same run (goal: each wrapper at most 2x the engine'
 Every loop plays whole random games with the same choice rule (uniform among the legal
 actions, seeded):
   * engine: ``legal_actions`` + ``apply`` (bench_engine.py's decision);
+  * engine+view: the same plus ``view(seat, log=False)`` of the deciding seat, the floor of
+    any wrapper whose observations come from the seat's view;
   * pettingzoo-aec: ``env.last()`` (observation vector + mask) + ``env.step(index)``;
   * pettingzoo-parallel: ``env.step(actions)`` (every agent's observation each step);
   * gymnasium: ``env.step(index)`` + ``action_masks()``, the other seats random bots
@@ -43,6 +45,21 @@ def engine(n, mods, games):
         rng = random.Random(seed)
         while not g.is_over:
             seat = rng.choice(g.to_act)
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+            decisions += 1
+    return decisions, time.perf_counter() - t0
+
+
+def engine_view(n, mods, games):
+    """The engine plus ``view(seat)`` of the deciding seat: what any player reading its view
+    pays (a bot, a person's client), the floor of a wrapper built on views."""
+    decisions, t0 = 0, time.perf_counter()
+    for seed in range(games):
+        g = affresco.new_game(n, mods, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            seat = rng.choice(g.to_act)
+            g.view(seat, log=False)
             g.apply(seat, rng.choice(g.legal_actions(seat)))
             decisions += 1
     return decisions, time.perf_counter() - t0
@@ -115,7 +132,7 @@ def openspiel(n, mods, games):
     return decisions, time.perf_counter() - t0
 
 
-WRAPPERS = {"engine": engine, "pettingzoo-aec": aec, "pettingzoo-parallel": parallel, "gymnasium": gym,
+WRAPPERS = {"engine": engine, "engine+view": engine_view, "pettingzoo-aec": aec, "pettingzoo-parallel": parallel, "gymnasium": gym,
             "openspiel": openspiel}
 
 
@@ -131,16 +148,20 @@ def main() -> None:
     for n in args.players:
         for mods in ((), ALL):
             label = f"{n}p {'all modules' if mods else 'base'}"
-            base = None
+            base = with_view = None
             for name, fn in WRAPPERS.items():
                 fn(n, mods, 1)  # warm-up: imports, tables, caches
                 d, sec = fn(n, mods, games)
                 rate = d / sec
                 base = base or rate
+                if name == "engine+view":
+                    with_view = rate
+                vs_view = with_view / rate if with_view else None
                 results.append({"setup": label, "wrapper": name, "decisions": d, "seconds": round(sec, 3),
-                                "per_second": round(rate), "cost_vs_engine": round(base / rate, 2)})
-                print(f"{label:<16} {name:<20} {rate:>9,.0f} decisions/s   {base / rate:5.2f}x the engine's cost",
-                      flush=True)
+                                "per_second": round(rate), "cost_vs_engine": round(base / rate, 2),
+                                "cost_vs_engine_view": round(vs_view, 2) if vs_view else None})
+                print(f"{label:<16} {name:<20} {rate:>9,.0f} decisions/s   {base / rate:5.2f}x the engine's cost"
+                      + (f"   {vs_view:5.2f}x engine+view" if vs_view else ""), flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
 

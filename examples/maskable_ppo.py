@@ -3,7 +3,9 @@ the random bot (docs/envs-gymnasium.md).  Needs ``pip install affresco[rl-train]
 
     python examples/maskable_ppo.py --steps 60000 --plot docs/img/envs-learning.png
 
-Every ``--eval-every`` steps the policy (masked, deterministic) plays ``--eval-games`` games;
+The reward is dense: the change of the VP margin over the random bot after each step (see
+MarginOverOpponent).  Every ``--eval-every`` steps the policy (masked, sampling its actions)
+plays ``--eval-games`` games;
 the win rate against the random bot (finishing ahead of it on the VP track; Leonardo, who
 usually beats two random players, is left out) is printed and plotted beside the random
 policy's win rate in the same seat (about one half).
@@ -14,6 +16,7 @@ import argparse
 import json
 import time
 
+import gymnasium
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
@@ -39,6 +42,31 @@ def win_rate(policy, games: int, seed: int) -> float:
     return wins / games
 
 
+class MarginOverOpponent(gymnasium.Wrapper):
+    """Dense reward: each step, the change of (own VP - the opponent seat's VP) / 10.  Summed
+    over a game it is the final VP margin over the opponent, so it rewards exactly finishing
+    ahead of it by as much as possible, with credit given when VP are scored."""
+
+    def reset(self, **kw):
+        obs, info = self.env.reset(**kw)
+        self._last = self._diff(info)
+        return obs, info
+
+    def step(self, action):
+        obs, _, term, trunc, info = self.env.step(action)
+        diff = self._diff(info)
+        reward, self._last = (diff - self._last) / 10, diff
+        return obs, reward, term, trunc, info
+
+    def action_masks(self):
+        return self.env.action_masks()
+
+    @staticmethod
+    def _diff(info):
+        figs = info["view"]["figures"]
+        return figs[0]["vp"] - figs[1]["vp"]
+
+
 def random_policy(rng):
     return lambda obs, mask: int(rng.choice(np.flatnonzero(mask)))
 
@@ -52,7 +80,7 @@ class Evaluate(BaseCallback):
         if self.num_timesteps >= self.next and self.num_timesteps > 1:
             self.next += self.every
             model = self.model
-            rate = win_rate(lambda o, m: int(model.predict(o, action_masks=m, deterministic=True)[0]),
+            rate = win_rate(lambda o, m: int(model.predict(o, action_masks=m, deterministic=False)[0]),
                             self.games, seed=10_000)
             self.curve.append((self.num_timesteps, rate))
             print(f"{self.num_timesteps:>7} steps: win rate {rate:.2f}", flush=True)
@@ -72,15 +100,15 @@ def main() -> None:
     t0 = time.time()
     baseline = win_rate(random_policy(np.random.default_rng(args.seed)), args.eval_games, seed=10_000)
     print(f"random policy: win rate {baseline:.2f}", flush=True)
-    env = FrescoEnv(players=2, opponents="random", reward="margin")  # dense enough to learn from
-    model = MaskablePPO("MlpPolicy", env, n_steps=2048, batch_size=256, learning_rate=3e-4, gamma=1.0, normalize_advantage=True,
+    env = MarginOverOpponent(FrescoEnv(players=2, opponents="random", seat=0))
+    model = MaskablePPO("MlpPolicy", env, n_steps=1024, batch_size=256, learning_rate=3e-4, gamma=1.0, normalize_advantage=True,
                         ent_coef=0.01, seed=args.seed, verbose=0, policy_kwargs={"net_arch": [128, 128]})
     cb = Evaluate(args.eval_every, args.eval_games)
-    cb.curve.append((0, win_rate(lambda o, m: int(model.predict(o, action_masks=m, deterministic=True)[0]),
+    cb.curve.append((0, win_rate(lambda o, m: int(model.predict(o, action_masks=m, deterministic=False)[0]),
                                  args.eval_games, seed=10_000)))
     print(f"      0 steps: win rate {cb.curve[0][1]:.2f}", flush=True)
     model.learn(total_timesteps=args.steps, callback=cb)
-    final = win_rate(lambda o, m: int(model.predict(o, action_masks=m, deterministic=True)[0]),
+    final = win_rate(lambda o, m: int(model.predict(o, action_masks=m, deterministic=False)[0]),
                      args.eval_games, seed=10_000)
     cb.curve.append((args.steps, final))
     minutes = (time.time() - t0) / 60

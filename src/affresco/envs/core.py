@@ -104,6 +104,18 @@ class ActionCodec:
 
 
 @functools.lru_cache(maxsize=4096)
+def _tiles_block(tiles: tuple[str, ...]) -> list[float]:
+    """A figure's tiles: count / 10, VP / 50, O, G, P splashes / 5."""
+    vps, spl = 0, [0, 0, 0]
+    for t in tiles:
+        vp, _, splashes = _tile(t)
+        vps += vp
+        for c in splashes:
+            spl["OGP".index(c)] += 1
+    return [len(tiles) / 10, vps / 50] + [v / 5 for v in spl]
+
+
+@functools.lru_cache(maxsize=4096)
 def _tile(text: str) -> tuple[int, str, str]:
     """'VP:PAINTS[/SPLASHES]' (the engine's tile notation) -> (vp, paints, splashes)."""
     vp, _, rest = text.partition(":")
@@ -188,47 +200,39 @@ class ObservationEncoder:
             x[p + 1 + rel[pt["figure_index"]]] = 1
             x[p + 1 + F] = pt["behind"] / 50
             x[p + 2 + F] = pt["ahead"] / 50
-        names = [f["name"] for f in view["figures"]]
         order_pos = {name: i for i, name in enumerate(view["order"])}
         H, M = len(self.hostel), self.mood_len
+        hostel_index, per_figure, base = self.hostel_index, self.per_figure, o["figures"]
         for f, fig in enumerate(view["figures"]):
-            p = o["figures"] + rel[f] * self.per_figure
+            p = base + rel[f] * per_figure
             track = fig["track"]
             x[p] = fig["vp"] / 50
-            if isinstance(track, str):          # a start space 'S3'
-                x[p + 1] = 1
+            if track.__class__ is str:          # a start space 'S3'
+                x[p + 1] = 1.0
                 x[p + 2] = int(track[1:]) / 5
             p += 3
             if fig["getup"] is not None:
-                x[p + self.hostel_index[fig["getup"]]] = 1
+                x[p + hostel_index[fig["getup"]]] = 1.0
             p += H
-            vps = splashes = 0
-            spl = [0, 0, 0]
-            for t in fig["tiles"]:
-                vp, _, s = _tile(t)
-                vps += vp
-                for c in s:
-                    spl["OGP".index(c)] += 1
-            x[p] = len(fig["tiles"]) / 10
-            x[p + 1] = vps / 50
-            x[p + 2:p + 5] = [v / 5 for v in spl]
+            if fig["tiles"]:
+                x[p:p + 5] = _tiles_block(tuple(fig["tiles"]))
             p += 5
             if "mood" in fig:
-                x[p + fig["mood"]] = 1
-            p += M
-            x[p] = float(bool(fig.get("neutral_apprentice")))
-            x[p + 1] = float(bool(fig.get("apprentice_set_aside")))
-            x[p + 2] = fig.get("apprentices", 0) / 6
-            x[p + 3] = float(bool(fig.get("plan_committed")))
+                x[p + fig["mood"]] = 1.0
+                x[p + M] = float(fig["neutral_apprentice"])
+                x[p + M + 1] = float(fig["apprentice_set_aside"])
+                x[p + M + 2] = fig["apprentices"] / 6
+                x[p + M + 3] = float(fig["plan_committed"])
+            p += M + 4
             plan = fig.get("plan")
-            p += 4
             if plan is not None:
-                x[p] = 1
+                x[p] = 1.0
                 x[p + 1:p + 1 + len(plan)] = [v / 3 for v in plan]
             p += 6
-            if fig["name"] in order_pos:
-                x[p + order_pos[fig["name"]]] = 1
-            x[p + F] = float(bool(fig["leonardo"]))
+            pos = order_pos.get(fig["name"])
+            if pos is not None:
+                x[p + pos] = 1.0
+            x[p + F] = float(fig["leonardo"])
         me = view["figures"][seat]
         p = o["own_paints"]
         for c in me.get("paints", ""):
