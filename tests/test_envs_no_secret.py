@@ -72,10 +72,10 @@ def test_openspiel_strings_and_tensors():
     game = pyspiel.load_game("python_fresco", {"players": 3, "modules": ",".join(ALL), "rng_seed": 4})
     for g in _positions(3, ALL, seed=13, every=17):
         s = game.new_initial_state()
-        s._g = affresco.envs.openspiel._Box(g)
+        s._g, s._started = affresco.envs.openspiel._Box(g), True
         t = game.new_initial_state()
         for seat in range(3):
-            t._g = affresco.envs.openspiel._Box(perturbed(g, seat))
+            t._g, t._started = affresco.envs.openspiel._Box(perturbed(g, seat)), True
             t._public = list(s._public)
             assert s.observation_string(seat) == t.observation_string(seat)
             assert s.information_state_string(seat) == t.information_state_string(seat)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import random
+import weakref
 
 import numpy as np
 import pyspiel
@@ -87,8 +88,34 @@ class FrescoGame(pyspiel.Game):
         seed = int(params["rng_seed"])
         self._seeds = random.Random(seed if seed >= 0 else None)
 
+        self._pending = None  # [seed, Game, weak reference to the box bound to it or None]
+
     def new_initial_state(self):
-        return FrescoState(self, self._seeds.getrandbits(62))
+        return FrescoState(self)
+
+    def pending(self, box):
+        """The seed and initial game the new state holding ``box`` will get, without setting
+        it up yet.  OpenSpiel sizes every tensor by writing one for a throw-away new state:
+        such states see the same pending game, so no game is set up for them (a pending game
+        is bound to one living state at a time, so two states never share a seed)."""
+        p = self._pending
+        if p is not None and (p[2] is None or p[2]() is None or p[2]() is box):
+            p[2] = weakref.ref(box)
+            return p[0], p[1]
+        seed = self._seeds.getrandbits(62)
+        self._pending = [seed, self.config.new_game(seed), weakref.ref(box)]
+        return seed, self._pending[1]
+
+    def take(self, box):
+        """The initial game for ``box``'s state: the pending one if bound to it or free."""
+        p = self._pending
+        if p is not None and (box.seed == p[0] if box.seed is not None else p[2] is None or p[2]() is None):
+            self._pending = None
+            box.seed = p[0]
+            return p[1]
+        if box.seed is None:
+            box.seed = self._seeds.getrandbits(62)
+        return self.config.new_game(box.seed)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -101,19 +128,35 @@ class FrescoTurnsGame(FrescoGame):
 
 
 class _Box:
-    """Holds a state's game: OpenSpiel clones deep-copy it (the engine's cheap clone) and
-    serializes it by pickling (the engine's JSON format, docs/state-format.md)."""
+    """Holds a state's game.  A new state's game is set up on first use (OpenSpiel makes
+    throw-away states, e.g. to size tensors, and clones by copying onto fresh ones); clones
+    deep-copy it with the engine's cheap clone; serialization pickles it as the engine's JSON
+    (docs/state-format.md)."""
 
-    __slots__ = ("game",)
+    __slots__ = ("game", "owner", "seed", "__weakref__")
 
-    def __init__(self, game):
-        self.game = game
+    def __init__(self, game=None, owner=None):
+        self.game, self.owner, self.seed = game, owner, None
+
+    def get(self):
+        if self.game is None:
+            self.game = self.owner.take(self)
+            self.owner = None
+        return self.game
+
+    def peek(self):
+        """The game, or for a new state not yet used the game it will start from."""
+        if self.game is None:
+            seed, game = self.owner.pending(self)
+            self.seed = seed
+            return game
+        return self.game
 
     def __deepcopy__(self, memo):
-        return _Box(self.game.clone())
+        return _Box(self.get().clone())
 
     def __reduce__(self):
-        return _unbox, (self.game.to_json(pretty=False),)
+        return _unbox, (self.get().to_json(pretty=False),)
 
 
 def _unbox(text: str) -> _Box:
@@ -125,19 +168,20 @@ class FrescoState(pyspiel.State):
     """One position.  The affresco game is built on first use, so OpenSpiel's clones (which
     copy the attributes onto a fresh state) never set up a game they throw away."""
 
-    def __init__(self, game: FrescoGame, seed: int):
+    def __init__(self, game: FrescoGame, seed=None):
         super().__init__(game)
-        self._seed = seed
-        self._g = None
+        self._g = _Box(owner=game)
+        self._started = False
         self._public: list[str] = []
 
     @property
     def fresco(self):
         """The affresco :class:`~affresco.Game` of this state."""
-        if self._g is None:
-            self._g = _Box(self.get_game().config.new_game(self._seed))
+        g = self._g.get()
+        if not self._started:
+            self._started = True
             self._note_chance(-1)
-        return self._g.game
+        return g
 
     # --- OpenSpiel API ---------------------------------------------------------------
     def current_player(self):
@@ -208,13 +252,13 @@ class FrescoState(pyspiel.State):
             u = float(probability_sampler.sample()) if probability_sampler is not None else random.random()
         except Exception:  # pragma: no cover - samplers without sample()
             u = random.random()
-        rng = random.Random(f"resample:{self._seed}:{len(self._public)}:{u}")
+        rng = random.Random(f"resample:{g.seed}:{len(self._public)}:{u}")
         legal = g.legal_actions(player_id) if player_id in g.to_act else None
         det = _determinize(g.view(player_id), player_id, rng, legal)
         clone = self.get_game().new_initial_state()
         clone._g = _Box(det)
+        clone._started = True
         clone._public = list(self._public)
-        clone._seed = rng.getrandbits(62)
         return clone
 
 
@@ -228,7 +272,7 @@ class FrescoObserver:
         self._encoder = game.encoder
 
     def set_from(self, state: FrescoState, player: int):
-        self.tensor[:] = self._encoder.encode(state.fresco.view(player, log=False), player)
+        self.tensor[:] = self._encoder.encode(state._g.peek().view(player, log=False), player)
 
     def string_from(self, state: FrescoState, player: int):
         text = state.observation_json(player)
