@@ -110,7 +110,8 @@ def main() -> None:
     model.learn(total_timesteps=args.steps, callback=cb)
     final = win_rate(lambda o, m: int(model.predict(o, action_masks=m, deterministic=False)[0]),
                      args.eval_games, seed=10_000)
-    cb.curve.append((args.steps, final))
+    if cb.curve[-1][0] != model.num_timesteps:
+        cb.curve.append((model.num_timesteps, final))
     minutes = (time.time() - t0) / 60
     cpu = time.process_time() / 60
     print(f"final win rate {final:.2f} (random policy {baseline:.2f}); {minutes:.1f} min, {cpu:.1f} CPU min",
