@@ -72,6 +72,15 @@ class Requests(Module):
     def leonardo_plan(self, s, plan: list[int]) -> None:
         plan[s.columns().index("workshop")] += 1
 
+    def action_space(self, space) -> None:
+        """'request TYPE T1 T2 T3' for every type and usable tiles of the set-up; 'income R|Y|B'."""
+        for t in self.data.stacks:
+            colour = self.data.paint[t]
+            usable = [x for x in space.fresco_tiles if colour is None or colour in x.splashes]
+            for combo in combinations(space.tile_texts(usable), self.data.per):
+                space.actions.append(Action("request", (t, *combo)))
+        space.actions.extend(Action("income", (c,)) for c in BASIC)
+
     def options_for(self, s, fig: int) -> list[Action]:
         out = []
         owned = sorted(s.tiles[fig], key=lambda t: tile_text_key(tile_text(t)))
@@ -144,15 +153,6 @@ class Requests(Module):
     def answer(self, s, a, action) -> None:
         s.paints[a[0]] = add_one(s.paints[a[0]], action.args[0])
         s.log_event(f"{s.names[a[0]]} takes a basic paint for the general request", None)
-
-    def action_space(self, space) -> None:
-        """'request TYPE T1 T2 T3' for every type and usable tiles of the set-up; 'income R|Y|B'."""
-        for t in self.data.stacks:
-            colour = self.data.paint[t]
-            usable = [x for x in space.fresco_tiles if colour is None or colour in x.splashes]
-            for combo in combinations(space.tile_texts(usable), self.data.per):
-                space.actions.append(Action("request", (t, *combo)))
-        space.actions.extend(Action("income", (c,)) for c in BASIC)
 
     def view(self, s, seat, out) -> None:
         r = self.st(s)
