@@ -41,3 +41,8 @@ def test_opponent_specs_and_seat():
     assert env.seat in range(3) and env.seat in info["view"]["to_act"] or info["view"]["phase"] != "over"
     with pytest.raises(ValueError):
         FrescoEnv(players=3, opponents=["random"])
+
+
+def test_versioned_ids():
+    env = gymnasium.make("affresco/Fresco-4p-v0", opponents="random")
+    assert env.unwrapped.config.players == 4 and env.unwrapped.config.env_id == "Fresco-4p-v0"

@@ -139,3 +139,6 @@ class FrescoEnv(gymnasium.Env):
 
 
 gymnasium.register(id=ENV_ID, entry_point="affresco.envs.gymnasium:FrescoEnv")
+for _n in (2, 3, 4):  # the versioned ids of the base game per player count (docs/envs.md)
+    gymnasium.register(id=f"affresco/Fresco-{_n}p-v0", entry_point="affresco.envs.gymnasium:FrescoEnv",
+                       kwargs={"players": _n})
