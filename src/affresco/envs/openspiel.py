@@ -241,7 +241,11 @@ class FrescoState(pyspiel.State):
 
     # --- information sets ------------------------------------------------------------
     def observation_json(self, player) -> str:
-        return json.dumps(self.fresco.view(player, log=False), sort_keys=True, separators=(",", ":"))
+        """The seat's view as JSON, without the log and the VP breakdown by source (both
+        summaries of the history, which the information state carries itself)."""
+        view = self.fresco.view(player, log=False)
+        view.pop("vp_sources", None)
+        return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
     def resample_from_infostate(self, player_id, probability_sampler=None):
         """A state the seat cannot tell from this one: the engine's determinization of the
