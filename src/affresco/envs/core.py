@@ -19,6 +19,11 @@ import numpy as np
 import affresco
 from affresco import Action, Game
 
+try:  # the engine's one tile codec (public from the h-arch API work on)
+    from affresco.rules import parse_tile_text as _parse_tile_text
+except ImportError:  # pragma: no cover - older engines
+    _parse_tile_text = None
+
 #: The version of the encoding (action order and observation layout): env ids end in it.
 ENCODING_VERSION = 0
 
@@ -117,7 +122,10 @@ def _tiles_block(tiles: tuple[str, ...]) -> list[float]:
 
 @functools.lru_cache(maxsize=4096)
 def _tile(text: str) -> tuple[int, str, str]:
-    """'VP:PAINTS[/SPLASHES]' (the engine's tile notation) -> (vp, paints, splashes)."""
+    """'VP:PAINTS[/SPLASHES]' (the engine's tile notation) -> (vp, paints, splashes), by the
+    engine's tile codec where it has one."""
+    if _parse_tile_text is not None:
+        return _parse_tile_text(text)
     vp, _, rest = text.partition(":")
     paints, slash, splashes = rest.partition("/")
     if not slash:
