@@ -35,16 +35,9 @@ TIMED_SLACK = 0.35           # seconds over a timed bot's budget before its answ
 
 
 def bot_kinds() -> dict[str, dict[str, Any]]:
-    """The bots offered to players: name, a one-line title, and whether they take seconds per move."""
-    import inspect
-
-    from ..bots import BOTS
-    out = {}
-    for name, cls in sorted(BOTS.items()):
-        timed = "seconds" in inspect.signature(cls.__init__).parameters
-        doc = (cls.__doc__ or name).strip().splitlines()[0]
-        out[name] = {"name": name, "title": doc, "timed": timed}
-    return out
+    """The bots offered to players (the one bot menu: name, title, description, timed, options)."""
+    from ..bots.specs import bot_menu
+    return {b["name"]: b for b in bot_menu()}
 
 
 def decide(bot: str, seed: str, seconds: float | None, view: dict, legal: list, seat: int) -> str:

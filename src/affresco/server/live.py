@@ -21,19 +21,11 @@ import msgspec
 from .. import Game
 from .store import SeatInfo
 
-__all__ = ["LiveGame", "Subscriber", "reveals", "LOG_TAIL", "PRESENCE_DELAY"]
+__all__ = ["LiveGame", "Subscriber", "LOG_TAIL", "PRESENCE_DELAY"]
 
 _JSON = msgspec.json.Encoder()      # several times faster than json.dumps on the state payloads
 LOG_TAIL = 40
 PRESENCE_DELAY = 0.25
-
-
-def reveals(before: Game, after: Game, action) -> bool:
-    """Did this action bring new information out?  A chance event (a tile or card drawn),
-    the plans revealed, or a secret scroll played."""
-    return (after.chance_events != before.chance_events
-            or (before.phase == "plan" and after.phase != "plan")
-            or (action.kind == "scroll" and action.args[:1] != ("none",)))
 
 
 class Subscriber:
@@ -149,7 +141,7 @@ class LiveGame:
         key = (seat, full)
         text = self.cache.get(key)
         if text is None:
-            text = _JSON.encode(self.state(seat, full)).decode()
+            text = _JSON.encode(self.message(seat, full)).decode()
             self.cache[key] = text
         return text
 
@@ -175,7 +167,7 @@ class LiveGame:
         self.events[seat] = (mark, evs)
         return evs
 
-    def state(self, seat: int | None, full: bool = True) -> dict[str, Any]:
+    def message(self, seat: int | None, full: bool = True) -> dict[str, Any]:
         g = self.game
         view = g.view(seat, log=False)
         lines = self._log(seat)

@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 from .. import MODULES, FrescoError, Game, __version__, new_game, parse, replay
 from ..rules.game import RECORD_FORMAT
 from .bots import INLINE_BOTS, BotRunner, bot_kinds
-from .live import LiveGame, Subscriber, reveals
+from .live import LiveGame, Subscriber
 from .store import SNAPSHOT_EVERY, BrokenGame, SeatInfo, Store, Writer
 
 __all__ = ["ServiceError", "GameService", "LiveGame", "clean_name"]
@@ -310,8 +310,9 @@ class GameService:
     def payload(self, live: LiveGame, seat: int | None, full: bool = True) -> str:
         return live.payload(seat, full)
 
-    def state(self, live: LiveGame, seat: int | None, full: bool = True) -> dict[str, Any]:
-        return live.state(seat, full)
+    def message(self, live: LiveGame, seat: int | None, full: bool = True) -> dict[str, Any]:
+        """The STATE message for ``seat`` (as a dict)."""
+        return live.message(seat, full)
 
     # --- acting ----------------------------------------------------------------------
     def _check_version(self, live: LiveGame, version: Any, seat: int | None = None) -> None:
@@ -348,10 +349,9 @@ class GameService:
         after = before.clone()
         try:
             action = parse(notation)
-            after.apply(seat, action)
+            revealed = after.apply(seat, action)      # True: hidden information came out (R22)
         except FrescoError as e:
             raise ServiceError("illegal", str(e), 422) from None
-        revealed = reveals(before, after, action)
         idx = len(live.acts)
         version = live.version + 1
         stalled = not after.is_over and after.round > self.max_rounds
@@ -505,15 +505,13 @@ class GameService:
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= total:
             raise ServiceError("bad_request", f"step: 0 to {total}")
         g = replay(rec, upto=step)
-        view = g.view(None)
-        for s in range(g.players):
-            own = g.view(s)
-            view["figures"][s] = own["figures"][s]
-            for key, value in own.items():       # module items (scrolls, requests...) of each seat
-                if key not in view or key in ("log", "events", "seat", "figures"):   # figures: merged just above
-                    continue
-                if value != view[key]:
-                    view.setdefault("hands", {}).setdefault(str(s), {})[key] = value
+        view = g.full_view()
+        secrets = view.pop("secrets", [])
+        view.pop("log", None)
+        view.pop("events", None)
+        hands = {str(s): part for s, part in enumerate(secrets) if part}
+        if hands:
+            view["hands"] = hands        # each seat's module items (scrolls, requests...)
         return {"step": step, "steps": total, "view": view,
                 "action": rec["actions"][step - 1] if step else None,
                 "scores": live.game.scores(), "ranking": live.game.ranking(), "names": list(live.game.names)}
