@@ -161,6 +161,24 @@ def _label_scroll(row, col):
     return {"row": row, "column": col}
 
 
+def _medico_state(mv: Mapping[str, Any]) -> dict:
+    """The medico's state from its public view: the piles hold what is nowhere else (no order
+    is kept, so the contents are all there is to sample)."""
+    data = module("medico")
+    draw = list(data.bottles)
+    for b in [d["bottle"] for d in mv["display"] if d] + [b for h in mv["held"] for b in h] + list(mv["discard"]):
+        draw.remove(b)
+    pile = list(data.infection)
+    for x in list(mv["infection_discard"]) + ([mv["infection_tile"]] if mv["infection_tile"] else []):
+        pile.remove(x)
+    return {"infection_pile": pile, "infection_tile": mv["infection_tile"], "infected": mv["infected"],
+            "infection_discard": list(mv["infection_discard"]), "draw": draw, "discard": list(mv["discard"]),
+            "display": [d["bottle"] if d else None for d in mv["display"]], "held": [list(h) for h in mv["held"]],
+            "sick": list(mv["sick"]), "ill": list(mv["ill"]), "neutral_ill": list(mv["neutral_ill"]),
+            "plans": [None if p is None else dict(p) for p in mv["plans"]], "ill_left": mv["ill_left"],
+            "workshop_done": list(mv["workshop_done"])}
+
+
 def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal: Sequence | None = None,
                 plan_chooser=None, keep_log: bool = True) -> Game:
     """A full game consistent with ``view`` = ``game.view(seat)`` (see the module doc)."""
@@ -192,7 +210,8 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
                     hidden_plan.append(f)
         figures.append(d)
 
-    modules = [m for m in ("portraits", "requests", "special_colours", "scrolls", "bishops_favour") if m in view]
+    modules = [m for m in ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", "medico")
+               if m in view]
     options = {}
     if "special_colours" in view and view["special_colours"].get("on_fresco"):
         options["special_colours_on_fresco"] = True
@@ -261,9 +280,12 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
                 held.append({"row": None, "column": None})
         mstate["scrolls"] = held
 
+    if "medico" in view:
+        mstate["medico"] = _medico_state(view["medico"])
+
     # decisions waiting
-    asks = []
-    if "requests" in view and phase == "getup":
+    asks = [[f, "medico", p] for f, p in view["medico"]["asks"]] if "medico" in view else []
+    if not asks and "requests" in view and phase == "getup":
         queue = [f for f in range(n) for d in view["requests"]["fulfilled"][f] if d["type"] == "general"]
         answered = sum(1 for line in cur if _GENERAL.match(line))
         queue = queue[answered:]
@@ -289,8 +311,14 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
     turn: dict[str, Any] = {"order": [idx[x] for x in view["order"]] if view["order"] else []}
     if phase == "visits":
         actor = view["actor_figure"]
-        turn.update(location=view["column"], actor=actor if actor is not None else -1,
-                    visit=turn["order"].index(actor) if actor is not None else -1,
+        visit = turn["order"].index(actor) if actor is not None else -1
+        column = view["column"]
+        if column is None:                      # every column done: decisions after the last one
+            column = len(view["columns"])
+        for f, payload in (view["medico"]["asks"] if "medico" in view else []):
+            if actor is None and isinstance(payload, list) and payload[0] == "illness":
+                visit = turn["order"].index(f)  # the turn just ended was this figure's
+        turn.update(location=column, actor=actor if actor is not None else -1, visit=visit,
                     left=view["visit_left"] or 0)
     elif phase == "getup":
         turn.update(actor=view["actor_figure"] if view["actor_figure"] is not None else -1)
@@ -333,5 +361,10 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
             else:
                 choice = options_f[rng.randrange(len(options_f))]
             figures[f]["plan"] = [int(x) for x in choice.args[0].split("-")]
+            if "medico" in view:
+                words = choice.args[1:]
+                ill = [int(x) for x in words[words.index("ill") + 1].split("-")] if "ill" in words \
+                    else [0] * len(figures[f]["plan"])
+                mstate["medico"]["plans"][f] = {"ill": ill, "medico": "medico" in words}
     g = Game(serialize.from_dict(data, _hooks_for))
     return g

@@ -48,6 +48,8 @@ from ..rules import Action
 from ..rules.board import NEIGHBOURS8, SIZE
 from ..rules.paints import PAINTS
 from .base import Bot
+from . import heuristic_medico as medico
+from .heuristic_medico import KINDS as MEDICO_KINDS
 from .model import (_COVER_MEMO, _MISS, BLEND_INPUTS, BLENDS_PER_APPRENTICE, CATHEDRAL, CHEB, FINAL_TILES, SEGMENT,
                     SPACES, START_APPRENTICES, STUDIO_THALERS, THALERS_PER_VP, TILE_THALERS, Model, Paints, Tile,
                     add, altar_vp, bishop_bonus, cover, covers, module, parse_tile, sub, vec)
@@ -88,6 +90,11 @@ class Weights:
     request_keep: float = 0.15     # per splash of the tiles stacked under a general request (kept for special ones)
     scroll_keep: float = 0.45      # share of a line's best scroll VP that keeping the scroll is worth
     scroll_chance: float = 0.6     # how much an unrestored segment of the line counts in that best VP
+    medico_apprentice: float = 4.0  # an own apprentice kept healthy for the rest of the game (beside its 5 Thalers)
+    medico_infection_risk: float = 0.2  # chance that a healthy apprentice's column is infected
+    medico_juice: float = 0.8      # a raspberry juice used (one mood step)
+    medico_waste: float = 0.3      # a healing portion or juice used for nothing (kept, it might serve later)
+    medico_saints_loss: float = 0.4  # an ill studio apprentice paints saints (a paint) instead of 3 free Thalers
     # --- as Leonardo's controller (2 players) ------------------------------------------
     leo_vp: float = 1.0            # each VP Leonardo scores counts against me
     leo_mine: float = 0.8          # share of a tile's VP I lose when Leonardo takes a tile I could restore
@@ -97,7 +104,7 @@ class Weights:
 
 DEFAULT_WEIGHTS = Weights()
 KNOWN_KINDS = frozenset({"getup", "plan", "buy", "close", "restore", "altar", "studio", "blend", "theater", "track",
-                         "pass", "portrait", "request", "income", "scroll"})
+                         "pass", "portrait", "request", "income", "scroll"}) | MEDICO_KINDS
 # bishop bonus reachable from a distance 0, 1 or 2 (then adjacent after a paid one-step move)
 _BISHOP_FUTURE = (CATHEDRAL["bishop_on_segment"], CATHEDRAL["bishop_adjacent"],
                   CATHEDRAL["bishop_adjacent"] - CATHEDRAL["bishop_move_cost"])
@@ -161,6 +168,8 @@ class HeuristicBot(Bot):
             scored = self._income(m, legal)
         elif "scroll" in kinds:
             scored = self._scroll(m, legal)
+        elif kinds & {"medicine", "heal", "aside", "illness"}:
+            scored = medico.score_decision(self, m, legal)
         else:
             hz = self.horizon(m)
             base = self.value(m, m.paints, m.thalers, m.tiles, m.bishop, hz)
@@ -690,6 +699,12 @@ class HeuristicBot(Bot):
     def _plans_ranked(self, m: Model, legal: Sequence[Action]) -> list[tuple[float, Action]]:
         apprentices = m.me.get("apprentices", START_APPRENTICES)
         options = self.plan_options(m, apprentices, m.price(), m.me.get("mood", 0))
+        if "medico" in m.view:
+            ranked = medico.score_plan(self, m, legal, options)
+            if ranked:
+                return ranked
+            best = max(options, key=lambda o: o[0])
+            return [(best[0] - _plan_distance(a, best[1]), a) for a in legal if a.kind == "plan"]
         legal_set = set(legal)
         out = []
         for score, counts in options:
@@ -728,6 +743,10 @@ class HeuristicBot(Bot):
         kind = a.kind
         if kind == "pass":
             return 0.0
+        if a.args and a.args[-1] == "ill":    # the medico: an ill apprentice's restoration or altar
+            return self.score_visit_action(m, Action(kind, a.args[:-1]), hz, base)
+        if kind == "saints":
+            return medico.score_saints(self, m, a, hz, base)
         if kind == "studio":
             left = m.view.get("visit_left") or 1
             return 0.01 + self.money(m.thalers + STUDIO_THALERS * left, hz.final) - self.money(m.thalers, hz.final)
