@@ -232,6 +232,7 @@ def test_random_game_with_the_medico(combo, players):
     bottles = m["draw"] + m["discard"] + [b for b in m["display"] if b] + [b for h in m["held"] for b in h]
     assert len(bottles) == 16
     assert all(i >= s for i, s in zip(m["ill"], m["sick"])) and sum(m["ill"]) <= 5 * players
+    assert all(0 <= s <= 5 for s in m["sick"])           # own apprentices: 5 per player
     assert affresco.replay(g.record()).to_json() == g.to_json()
 
 

@@ -133,6 +133,15 @@ def test_the_neutral_apprentice_falls_ill_only_once():
     assert m["sick"][0] == 2 and m["ill"][0] == 3
 
 
+def test_when_more_fall_ill_than_own_apprentices_are_there_the_neutral_one_is_among_them():
+    """Pieces are counted: with 4 own apprentices on the medico board, a mixed column with 2
+    healthy apprentices holds the neutral one; both fall ill without a question."""
+    g = medico_game(state=dict(pile=["studio", "studio"], sick={0: 4}), seats=[dict(neutral=True, paints="")])
+    plan_all(g, "0-3-0-0-0 ill 0-1-0-0-0", NOTHING, KEEP)
+    m = med(g)
+    assert m["sick"][0] == 5 and m["ill"][0] == 6 and m["neutral_ill"][0] == 1
+
+
 def test_ill_apprentices_may_not_be_deployed_at_the_market_theater_or_the_medico_tile():
     """'A player cannot deploy black apprentice tokens to the market or theater locations on
     his action sheet. He also cannot deploy them to the "medico" board at the market.'"""

@@ -470,10 +470,16 @@ class Medico(Module):
         falling = healthy if ill else (1 if column == m.infected else 0)
         if not falling:
             return
-        if s.neutral[fig] and m.neutral_ill[fig] != s.round:
+        neutral = s.neutral[fig] and m.neutral_ill[fig] != s.round
+        if neutral and 0 < falling <= self._own_present(s, fig):
             ask(s, fig, NAME, ("illness", falling, column))
-        else:
-            self._fall_ill(s, fig, falling, False, column)
+        else:   # more fall ill than own apprentices are there: the neutral one is among them
+            self._fall_ill(s, fig, falling, neutral, column)
+
+    def _own_present(self, s, fig: int) -> int:
+        """Own healthy apprentices that can be on the action sheet (not on the medico board,
+        not set aside)."""
+        return s.comp.apprentices - self.st(s).sick[fig] - s.aside[fig]
 
     def _fall_ill(self, s, fig: int, count: int, neutral: bool, column: str) -> None:
         m = self.st(s)
@@ -484,7 +490,7 @@ class Medico(Module):
             neutral_ill = s.round
             black += 1
             taken -= 1
-        own = min(own, taken)
+        own = min(own, taken, self._own_present(s, fig))
         sick += own
         black += own
         self.put(s, sick=self._set(m.sick, fig, sick), black=self._set(m.black, fig, black),
