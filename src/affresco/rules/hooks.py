@@ -47,8 +47,10 @@ class Module:
         return n
 
     # --- planning: module words after the counts ('plan 1-2-0-1-1 ill 0-1-0-0-0 medico') ---
-    def plan_options(self, state, seat: int, plans: list) -> list:
-        """The legal plans with this module's words added (``plans``: the legal plans so far)."""
+    def plan_options(self, state, seat: int, plans: tuple) -> tuple:
+        """The legal plans with this module's words added (``plans``: the legal plans so far,
+        a tuple that is the same object for the same inputs, so a module may memoise on its
+        identity; return a tuple)."""
         return plans
 
     def plan_refusal(self, state, seat: int, counts: tuple, words: dict) -> str | None:

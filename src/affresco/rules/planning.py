@@ -46,10 +46,10 @@ def read(action: Action) -> tuple[tuple[int, ...], dict[str, tuple[str, ...]]] |
 
 def legal(s: State, seat: int) -> list[Action]:
     sheet = s.comp.rules["action_sheet"]
-    out = list(plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"]))
-    for hook in s.hooks.plan_options:
+    out = plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"])
+    for hook in s.hooks.plan_options:   # each takes and gives a tuple (memoise on its identity)
         out = hook(s, seat, out)
-    return out
+    return list(out)
 
 
 def refusal(s: State, seat: int, action: Action) -> str | None:

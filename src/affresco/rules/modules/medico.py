@@ -31,6 +31,8 @@ medico board.  Leonardo never falls ill and buys no medicine.
 from __future__ import annotations
 
 import inspect
+from collections import OrderedDict
+from functools import lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
 
@@ -309,32 +311,34 @@ class Medico(Module):
                 return "with the medico tile at most one (healthy) apprentice goes to the market"
         return None
 
-    def plan_options(self, s, seat: int, plans: list) -> list:
+    def plan_options(self, s, seat: int, plans: tuple) -> tuple:
         limits = self._plan_limits(s, seat)
         healthy, black, allowed, tile_ok, market = limits
         if not black and not tile_ok:
             return plans
-        off_hooks = s.hooks.placed_off_sheet
-        from ..planning import read
-        key = (tuple(plans), limits)
+        key = (id(plans), limits)
         hit = _OPTIONS.get(key)
-        if hit is not None:
-            return list(hit)
+        if hit is not None and hit[0] is plans:
+            _OPTIONS.move_to_end(key)
+            return hit[1]
+        from ..planning import read
+        off_hooks = s.hooks.placed_off_sheet
         out = []
+        append = out.append
         for action in plans:
             counts, words = read(action)
-            off = sum(h(s, seat, words) for h in off_hooks)
-            ranges = [range(min(n, black) + 1) if ok else range(1) for n, ok in zip(counts, allowed)]
-            for ill in product(*ranges):
-                if sum(ill) > black or sum(counts) - sum(ill) + off > healthy:
-                    continue
-                extra = (ILL_WORD, "-".join(map(str, ill))) if any(ill) else ()
-                out.append(Action("plan", action.args + extra))
-                if tile_ok and counts[market] <= 1:
-                    out.append(Action("plan", action.args + extra + (TILE_WORD,)))
-        if len(_OPTIONS) > 256:
-            _OPTIONS.clear()
-        _OPTIONS[key] = tuple(out)
+            off = sum(h(s, seat, words) for h in off_hooks) if off_hooks else 0
+            slack = sum(counts) + off - healthy       # how many must be ill at least
+            args = action.args
+            tile = tile_ok and counts[market] <= 1
+            for extra in _ill_words(counts, allowed, black, slack):
+                append(Action("plan", args + extra))
+                if tile:
+                    append(Action("plan", args + extra + _TILE))
+        out = tuple(out)
+        _OPTIONS[key] = (plans, out)
+        if len(_OPTIONS) > 48:
+            _OPTIONS.popitem(last=False)
         return out
 
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
@@ -716,6 +720,20 @@ class Medico(Module):
                               tuple(sorted(lst("infection_discard", []))))
 
 
-_OPTIONS: dict = {}
+_OPTIONS: OrderedDict = OrderedDict()   # plan_options memo, least recently used first
+_TILE = (TILE_WORD,)
+
+
+@lru_cache(maxsize=65536)
+def _ill_words(counts: tuple, allowed: tuple, black: int, slack: int) -> tuple:
+    """The 'ill a-b-c-d-e' words (() for none) a plan with these counts may carry: ill ones
+    only in allowed columns, at most ``black`` of them and at least ``slack``."""
+    ranges = [range(min(n, black) + 1) if ok else range(1) for n, ok in zip(counts, allowed)]
+    out = []
+    for ill in product(*ranges):
+        k = sum(ill)
+        if slack <= k <= black:
+            out.append((ILL_WORD, "-".join(map(str, ill))) if k else ())
+    return tuple(out)
 # the structured-event core (State.log_event(kind, seat, **params)); before it, no log line
 _EVENTS = "params" in inspect.signature(State.log_event).parameters
