@@ -557,3 +557,42 @@ def test_games_finish_and_survive_save_load_and_replay(players):
     assert g.round <= 9
     r = affresco.replay(json.loads(json.dumps(g.record())))
     assert r.scores() == g.scores()
+
+
+# ---------------------------------------------------------------------------- interactions
+def test_an_ill_restoration_discards_the_bishops_favour_token():
+    """MD8 / R18: the favour token goes to a restoration of the segment the bishop stands on;
+    an ill apprentice never restores there, so the token is discarded with the tile."""
+    g = medico_game(modules=("bishops_favour", "medico"), state=dict(pile=["market", "market"], sick={0: 1}),
+                    fresco={"E5": "4:RRY"}, bishop="C3", seats=[dict(paints="RRY", thalers=12)],
+                    modules_state={"bishops_favour": ["thalers:5"] * 25})
+    plan_all(g, "0-1-0-0-0 ill 0-1-0-0-0", NOTHING, KEEP)
+    act(g, "restore E5 ill")
+    assert thalers(g, 0) == 12 and len(mods(g, "bishops_favour")) == 24
+
+
+def test_an_ill_apprentice_may_pay_with_special_colours_on_the_fresco():
+    """Option special_colours_on_fresco with the medico: the ill apprentice's restoration may be
+    paid with pink or brown as any other (only the bishop's move is barred)."""
+    g = medico_game(modules=("special_colours", "medico"), options={"special_colours_on_fresco": True},
+                    state=dict(pile=["market", "market"], sick={0: 1}), fresco={"A1": "7:OG"}, bishop="C3",
+                    seats=[dict(paints="GN")])
+    plan_all(g, "0-1-0-0-0 ill 0-1-0-0-0", NOTHING, KEEP)
+    assert "restore A1 using GN ill" in legal(g, 0)
+    act(g, "restore A1 using GN ill")
+    assert track(g, 0) == 7 + 5 and bishop(g) == "A1"
+
+
+def test_a_healthy_studio_apprentice_paints_a_portrait_beside_an_ill_one():
+    """Portraits with the medico: the healthy apprentice may paint the portrait, the ill one
+    only saints."""
+    from positions import portrait_ids
+    cards = portrait_ids()[:2]
+    g = medico_game(modules=("portraits", "medico"), state=dict(pile=["market", "market"], sick={0: 1}),
+                    seats=[dict(paints="R")], modules_state={"portraits": portraits_state(3, display=cards)})
+    plan_all(g, "0-0-2-0-0 ill 0-0-1-0-0", NOTHING, KEEP)
+    options = legal(g, 0)
+    assert "saints R" in options and any(a.startswith("portrait") for a in options)
+    portrait = sorted(a for a in options if a.startswith("portrait"))[0]
+    act(g, portrait)
+    assert legal(g, 0) == {"pass", "saints R"}
