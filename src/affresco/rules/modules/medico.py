@@ -326,15 +326,19 @@ class Medico(Module):
         out = []
         append = out.append
         for action in plans:
-            counts, words = read(action)
-            off = sum(h(s, seat, words) for h in off_hooks) if off_hooks else 0
+            if off_hooks:
+                counts, words = read(action)
+                off = sum(h(s, seat, words) for h in off_hooks)
+            else:
+                counts, off = _counts(action.args[0]), 0
             slack = sum(counts) + off - healthy       # how many must be ill at least
             args = action.args
             tile = tile_ok and counts[market] <= 1
             for extra in _ill_words(counts, allowed, black, slack):
-                append(Action("plan", args + extra))
+                full = args + extra
+                append(_new(Action, ("plan", full)))       # Action("plan", full), without the call overhead
                 if tile:
-                    append(Action("plan", args + extra + _TILE))
+                    append(_new(Action, ("plan", full + _TILE)))
         out = tuple(out)
         _OPTIONS[key] = (plans, out)
         if len(_OPTIONS) > 48:
@@ -722,6 +726,12 @@ class Medico(Module):
 
 _OPTIONS: OrderedDict = OrderedDict()   # plan_options memo, least recently used first
 _TILE = (TILE_WORD,)
+_new = tuple.__new__
+
+
+@lru_cache(maxsize=4096)
+def _counts(text: str) -> tuple[int, ...]:
+    return tuple(map(int, text.split("-")))
 
 
 @lru_cache(maxsize=65536)
