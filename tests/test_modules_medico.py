@@ -367,6 +367,20 @@ def test_healing_two_of_three_portions_the_rest_is_lost():
     assert m["sick"][0] == 0 and m["ill"][0] == 0 and m["held"][0] == [] and "3" in m["discard"]
 
 
+def test_refused_medico_actions_change_nothing_and_say_what_is_legal():
+    """Every refusal leaves the game unchanged and names what is legal."""
+    g = medico_game(state=dict(pile=["market", "market"], sick={0: 2}, held={0: ["3"]}))
+    plan_all(g, NOTHING, NOTHING, KEEP)
+    act(g, "theater")
+    before = g.to_json()
+    for bad, says in (("heal 2", "you hold a bottle of 3 portions"), ("medicine 1", "not an action of this medico"),
+                      ("restore C3", "not an action of this medico"), ("illness own", "legal now: heal none, heal 3")):
+        with pytest.raises(IllegalAction, match=says) as e:
+            g.apply(0, bad)
+        assert "legal now: heal none, heal 3" in str(e.value)
+        assert g.to_json() == before
+
+
 def test_raspberry_juice_improves_the_mood_by_one():
     """The rulebook example: 'Raspberry juice improves the mood by 1.'"""
     g = medico_game(state=dict(pile=["market", "market"], held={1: ["juice"]}), seats=[{}, dict(mood=4)])

@@ -20,8 +20,9 @@ def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
     if a.kind not in KINDS and a.kind not in kinds:
         return f"{a.kind!r} is not an action kind"
     if a.kind not in kinds:
-        what = "choosing get-up time" if s.phase == GETUP else "planning" if s.phase == PLAN else (
-            "a VP-track choice" if s.pending else f"the {s.columns()[s.loc]} visit")
+        what = ("a VP-track choice" if s.pending else f"this {s.asks[0][1]} decision" if s.asks
+                else "choosing get-up time" if s.phase == GETUP else "planning" if s.phase == PLAN
+                else f"the {s.columns()[s.loc]} visit" if 0 <= s.loc < len(s.columns()) else "this decision")
         return f"'{a.kind}' is not an action of {what}"
     if a.kind == "getup":
         times = [h.time for h in s.comp.hostel]

@@ -576,10 +576,12 @@ class Medico(Module):
     def refusal(self, s, seat: int, action) -> str | None:
         m = self.st(s)
         if action.kind == "medicine":
-            shown = ", ".join(f"{p + 1}: {b} for {self.price(s, p)}" for p, b in enumerate(m.display) if b)
+            shown = ", ".join(f"place {p + 1}: {_BOTTLE_NAMES[b]} for {self.price(s, p)}"
+                              for p, b in enumerate(m.display) if b)
             return f"the medico's display shows {shown or 'no bottle'}; you have {s.thalers[seat]} Thalers"
         if action.kind == "heal":
-            return f"you hold {' '.join(m.held[seat]) or 'no bottle'}; 'heal none' or the bottles to use"
+            held = ", ".join(_BOTTLE_NAMES[b] for b in m.held[seat]) or "no bottle"
+            return f"you hold {held}; name the bottles to use ('heal 3 juice') or 'heal none'"
         if action.kind in ("restore", "altar") and action.args and action.args[-1] == ILL_WORD:
             if not m.ill_left:
                 return "no ill apprentice of yours is left in this column"
@@ -726,6 +728,8 @@ class Medico(Module):
 
 _OPTIONS: OrderedDict = OrderedDict()   # plan_options memo, least recently used first
 _TILE = (TILE_WORD,)
+_BOTTLE_NAMES = {"3": "a bottle of 3 portions", "2": "a bottle of 2 portions", "1": "a bottle of 1 portion",
+                 "juice": "a raspberry juice"}
 _new = tuple.__new__
 
 
