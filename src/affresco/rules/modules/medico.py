@@ -220,6 +220,9 @@ class Medico(Module):
     def after_planning(self, s) -> None:
         """'After players have planned their actions, reveal the top infection tile'."""
         m = self.st(s)
+        for f, p in enumerate(m.plans):      # the plans' medico words are public now (R4)
+            if p is not None and (any(p[0]) or p[1]):
+                self.emit(s, "medico_plan", figure=f, ill="-".join(map(str, p[0])), medico=p[1])
         if not m.pile:
             self.put(s, tile=None)
             return
@@ -423,7 +426,8 @@ class Medico(Module):
 
     def apply_action(self, s, fig: int, action: Action) -> bool:
         if action.kind in ("restore", "altar") and action.args and action.args[-1] == ILL_WORD:
-            self.emit(s, "medico_ill_action", figure=fig, action=str(action))
+            self.emit(s, "medico_ill_apprentice", figure=fig, action=action.kind,
+                      segment=action.args[0] if action.kind == "restore" else None)
             if action.kind == "restore":
                 seg = SEGMENT[action.args[0]]
                 tile = s.fresco[seg]
@@ -568,7 +572,8 @@ class Medico(Module):
             if action.args[0] == "ill":
                 self.put(s, sick=self._set(m.sick, fig, m.sick[fig] - 1),
                          black=self._set(m.black, fig, m.black[fig] - 1))
-            self.emit(s, "medico_aside", figure=fig, ill=action.args[0] == "ill")
+            if action.args[0] == "ill":
+                self.emit(s, "medico_aside", figure=fig)
         else:
             _, count, column = what
             self._fall_ill(s, fig, count, action.args[0] == "neutral", column)
