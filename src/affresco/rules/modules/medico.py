@@ -254,7 +254,7 @@ class Medico(Module):
         self.put(s, draw=_sorted_bottles(draw), discard=_sorted_bottles(discard), display=display, tile=None,
                  plans=(None,) * s.n, spent=tuple(sorted(spent)))
         if shown:
-            self.emit(s, "medico_display", bottles=shown,
+            self.emit(s, "medico_display", count=len(shown), bottles=shown,
                       prices=[self.price(s, i) for i in range(len(shown))])
 
     # ------------------------------------------------------------------ get-up
