@@ -61,6 +61,8 @@ def test_infection_tile_is_revealed_after_planning_before_any_action():
     g.apply(2, "plan " + NOTHING)
     v = g.view(1)["medico"]
     assert v["infection_tile"] == "studio" and v["infected"] == "studio" and v["infection_tiles_left"] == 1
+    assert [e for e in g.events(1) if e["kind"] == "medico_infection"][-1] == {
+        "kind": "medico_infection", "round": 1, "tile": "studio", "location": "studio"}
     assert g.view(0)["location"] == "market" and g.to_act == (0,)   # the first action is still to come
 
 
@@ -337,6 +339,12 @@ def test_medico_purchase_order_on_a_three_place_display():
     assert thalers(g, 2) == 10
     assert med(g)["held"] == [["3"], ["3"], ["juice"]]
     assert med(g)["display"] == [None, None, None]
+    bought = [(e["figure"], e["place"], e["bottle"], e["cost"]) for e in g.events() if e["kind"] == "medico_buy"]
+    assert bought == [(0, 2, "3", 2), (1, 1, "3", 3), (2, 3, "juice", 2)]
+    from affresco.i18n import render_event
+    first = next(e for e in g.events() if e["kind"] == "medico_buy")
+    assert render_event(first, g.names) == "P0 buys a bottle of 3 portions for 2 Thalers"
+    assert "Лекарь" not in render_event(first, g.names, "ru") and "P0" in render_event(first, g.names, "ru")
 
 
 def test_no_money_shown_means_no_purchase():
@@ -486,6 +494,11 @@ def test_final_scoring_five_thalers_per_own_apprentice_not_on_the_medico_board()
     plan_all(g, NOTHING, NOTHING, NOTHING)
     assert g.is_over
     assert g.scores()[:3] == [5 + (1 + 15) // 2, 10 + 25 // 2, 20 + 25 // 2]
+    # the credit's VP are their own source; the rest of the Thalers stay 'thalers'
+    credits = [e for e in g.events() if e["kind"] == "medico_credit"]
+    assert [(e["figure"], e["apprentices"], e["amount"]) for e in credits] == [(0, 3, 15), (1, 5, 25), (2, 5, 25)]
+    assert g.vp_sources()[0] == {"position": 5, "medico": 7, "thalers": 1}
+    assert g.vp_sources()[1] == {"position": 10, "medico": 12}
 
 
 # ---------------------------------------------------------------------------- 2 players

@@ -111,9 +111,9 @@ class Module:
     def payments(self, state, fig: int, tile, payments: list[str]) -> None:
         """Cathedral: add other ways (paint texts) to pay for a fresco tile."""
 
-    def restoration_vp(self, state, fig: int, tile, paid: str, vp: int) -> int:
-        """Cathedral: change the VP of a restoration paid with ``paid`` (e.g. special colours)."""
-        return vp
+    def restoration_vp(self, state, fig: int, segment: int, tile, paid: str, sources: dict[str, int]) -> None:
+        """Cathedral: add VP sources to a restoration paid with ``paid`` (e.g. special colours),
+        before its single move on the track (R8)."""
 
     def after_restore(self, state, fig: int, segment: int, tile, bishop_on: bool) -> None:
         """Cathedral, after a segment was restored (tile: the fresco tile taken)."""
@@ -129,8 +129,9 @@ class Module:
         """An end condition of the module, checked at the start of each round."""
         return False
 
-    def final_scoring(self, state, seat: int) -> None:
-        """Final scoring, before Thalers are turned into VP."""
+    def final_scoring(self, state, seat: int) -> dict[str, int] | None:
+        """Final scoring, before Thalers are turned into VP.  May return the Thalers it
+        credited by VP source (e.g. ``{"medico": 25}``) so their VP are told apart."""
 
     def view(self, state, seat: int | None, out: dict[str, Any]) -> None:
         """Add this module's part to a seat's view."""

@@ -30,7 +30,6 @@ medico board.  Leonardo never falls ill and buys no medicine.
 """
 from __future__ import annotations
 
-import inspect
 from collections import OrderedDict
 from functools import lru_cache
 from itertools import combinations, product
@@ -45,7 +44,6 @@ from ..hooks import Module, ask, find, register
 from ..hostel import change_mood
 from ..paints import PAINTS, INDEX as PAINT_INDEX, add_one, paint_text
 from ..preparation import chance
-from ..state import State
 
 NAME = "medico"
 LOCATIONS = ("market", "cathedral", "studio", "workshop")
@@ -201,9 +199,8 @@ class Medico(Module):
         return s.plan[fig][index] - self.ill_at(s, fig, index)
 
     def emit(self, s, kind: str, seat: int | None = None, **params) -> None:
-        """A structured event (docs/events.md); until the event core is in, a text line."""
-        if _EVENTS:
-            s.log_event(kind, seat, **params)
+        """A structured event of the medico (docs/events.md)."""
+        s.log_event(kind, seat, **params)
 
     # ------------------------------------------------------------------ set-up, round
     def setup(self, s, rng) -> None:
@@ -352,6 +349,8 @@ class Medico(Module):
         ill = tuple(int(x) for x in words[ILL_WORD][0].split("-")) if ILL_WORD in words else (0,) * len(counts)
         m = self.st(s)
         self.put(s, plans=self._set(m.plans, seat, (ill, TILE_WORD in words)))
+        if any(ill) or TILE_WORD in words:     # the seat's own: secret until the reveal (R4)
+            self.emit(s, "medico_plan", seat, figure=seat, ill="-".join(map(str, ill)), medico=TILE_WORD in words)
 
     # ------------------------------------------------------------------ visits
     def visit_start(self, s, fig: int, column: str, count: int) -> bool:
@@ -447,14 +446,14 @@ class Medico(Module):
             s.thalers[fig] += self.data.saints_thalers
             s.left -= 1
             self.put(s, ill_left=self.st(s).ill_left - 1)
-            self.emit(s, "medico_saints", figure=fig, paint=paint, thalers=self.data.saints_thalers)
+            self.emit(s, "medico_saints", figure=fig, paint=paint, amount=self.data.saints_thalers)
             return True
         if action.kind == "studio" and fig < s.n and self.st(s).ill_left:
             ill = self.st(s).ill_left
             gained = s.comp.rules["studio"]["thalers_per_apprentice"] * (s.left - ill)
             s.thalers[fig] += gained
             s.left = ill
-            self.emit(s, "studio", figure=fig, thalers=gained)
+            self.emit(s, "studio", figure=fig, amount=gained)
             return True
         return False
 
@@ -552,7 +551,7 @@ class Medico(Module):
             s.thalers[fig] -= price
             self.put(s, display=self._set(m.display, place, None),
                      held=self._set(m.held, fig, _sorted_bottles(m.held[fig] + (bottle,))))
-            self.emit(s, "medico_buy", figure=fig, place=place + 1, bottle=bottle, thalers=price)
+            self.emit(s, "medico_buy", figure=fig, place=place + 1, bottle=bottle, cost=price)
         elif what == "heal":
             used = action.args if action.args != ("none",) else ()
             held = list(m.held[fig])
@@ -601,12 +600,14 @@ class Medico(Module):
         return None
 
     # ------------------------------------------------------------------ the end
-    def final_scoring(self, s, seat: int) -> None:
-        """R12: 5 Thalers per own apprentice not on the medico board, before 1 VP per 2 Thalers."""
+    def final_scoring(self, s, seat: int) -> dict[str, int]:
+        """R12: 5 Thalers per own apprentice not on the medico board, before 1 VP per 2 Thalers
+        (their VP count as the source 'medico')."""
         own = s.comp.apprentices - self.st(s).sick[seat]
         credit = self.data.thalers_per_apprentice * own
         s.thalers[seat] += credit
-        self.emit(s, "medico_credit", figure=seat, apprentices=own, thalers=credit)
+        self.emit(s, "medico_credit", figure=seat, apprentices=own, amount=credit)
+        return {NAME: credit}
 
     # ------------------------------------------------------------------ view, saving
     def view(self, s, seat, out) -> None:
@@ -754,5 +755,3 @@ def _ill_words(counts: tuple, allowed: tuple, black: int, slack: int) -> tuple:
         if slack <= k <= black:
             out.append((ILL_WORD, "-".join(map(str, ill))) if k else ())
     return tuple(out)
-# the structured-event core (State.log_event(kind, seat, **params)); before it, no log line
-_EVENTS = "params" in inspect.signature(State.log_event).parameters
