@@ -497,7 +497,7 @@ def test_final_scoring_five_thalers_per_own_apprentice_not_on_the_medico_board()
     # the credit's VP are their own source; the rest of the Thalers stay 'thalers'
     credits = [e for e in g.events() if e["kind"] == "medico_credit"]
     assert [(e["figure"], e["apprentices"], e["amount"]) for e in credits] == [(0, 3, 15), (1, 5, 25), (2, 5, 25)]
-    assert g.vp_sources()[0] == {"position": 5, "medico": 7, "thalers": 1}
+    assert g.vp_sources()[0] == {"position": 5, "medico": 7, "money": 1}
     assert g.vp_sources()[1] == {"position": 10, "medico": 12}
 
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..rules.actions import Action
-from ..rules.paints import PAINTS
-from .model import module
+from ...rules.actions import Action
+from ...rules.paints import PAINTS
+from ..model import module
 
 KINDS = frozenset({"medicine", "heal", "aside", "illness", "saints"})
 INFECTABLE = ("market", "cathedral", "studio", "workshop")
@@ -121,4 +121,4 @@ def score_saints(bot, m, a: Action, hz, base: float) -> float | None:
         return None
     p = list(m.paints)
     p[PAINTS.index(a.args[0])] -= 1
-    return bot.value(m, tuple(p), m.thalers + module("medico").saints_thalers, m.tiles, m.bishop, hz) - base
+    return bot.value(m, tuple(p), m.thalers + module("medico", m.view).saints_thalers, m.tiles, m.bishop, hz) - base
