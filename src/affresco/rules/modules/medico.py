@@ -160,6 +160,29 @@ class Medico(Module):
                     scalars["max_bottles"], scalars["juice_mood"], scalars["ill_blends"], scalars["saints_paints"],
                     scalars["saints_thalers"], scalars["thalers_per_apprentice"])
 
+    def action_space(self, space) -> None:
+        """Plans with 'ill' words (any column but the market) and the medico tile; 'restore
+        ... ill' and 'altar ... ill'; 'saints P'; the medico's decisions."""
+        from itertools import combinations_with_replacement
+        plans = [a for a in space.actions if a.kind == "plan"]
+        allowed = tuple(i != 0 for i in range(len(_counts(plans[0].args[0]))))
+        for a in plans:
+            counts = _counts(a.args[0])
+            for extra in _ill_words(counts, allowed, sum(counts), 0):
+                space.actions.append(Action("plan", a.args + extra))
+                if counts[0] <= 1:
+                    space.actions.append(Action("plan", a.args + extra + _TILE))
+        for a in list(space.actions):
+            if (a.kind == "restore" and "bishop" not in a.args and "sexton" not in a.args) or a.kind == "altar":
+                space.actions.append(Action(a.kind, a.args + (ILL_WORD,)))
+        space.actions.extend(Action("saints", (c,)) for c in PAINTS)
+        space.actions.extend(Action("medicine", (str(p + 1),)) for p in range(4))
+        space.actions.append(Action("heal", ("none",)))
+        for k in range(1, self.data.max_bottles + 1):
+            space.actions.extend(Action("heal", c) for c in combinations_with_replacement(BOTTLES, k))
+        space.actions.extend(Action(kind, (w,)) for kind, ws in (("aside", ("ill", "own")),
+                                                                 ("illness", ("neutral", "own"))) for w in ws)
+
     # ------------------------------------------------------------------ helpers
     def st(self, s) -> MState:
         return s.mods[NAME]
