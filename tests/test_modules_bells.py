@@ -505,7 +505,7 @@ def test_terminal_shows_the_bell_board_and_only_the_viewers_bells():
     """Terminal (affresco play): the bells panel shows the display, the stack, each painter's
     count, partly paid certificates with what is paid, the viewer's own face-down bells."""
     from rich.console import Console
-    from affresco import render
+    from affresco.cli import render
     g = bells_game(display=["3:3:2", "8:8:5"], stack=["2:2:1"],
                    holdings={0: dict(face_down=["7:7:5", "6:6:4"]), 1: dict(face_down=["5:5:4"]),
                              2: dict(partly_paid=[["4:4:3", 1]])})
@@ -604,7 +604,7 @@ def test_bell_scoring_vp_by_source_and_before_the_money_in_the_events():
     g = final_game(holdings={0: dict(face_down=["8:8:12", "8:8:8"]), 1: dict(face_down=["8:8:16"]),
                              2: dict(face_down=["8:8:11"])},
                    display=["5:5:6"], stack=["5:5:5"], seats=[dict(thalers=4), dict(thalers=2), dict(thalers=0)])
-    assert g.vp_sources()[0] == {"bells_track": 2, "bells_rank": 9, "thalers": 2}
+    assert g.vp_sources()[0] == {"bells_track": 2, "bells_rank": 9, "money": 2}
     scores = [e["for"] for e in g.events(None) if e["kind"] == "score"]
     assert scores == ["bells_scoring"] * 3 + ["final"] * 2
     placed = [e for e in g.events(None) if e["kind"] in ("bells_placed", "bells_bishop")]

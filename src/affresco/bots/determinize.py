@@ -2,7 +2,7 @@
 
 ``determinize(view, seat, rng)`` builds an :class:`affresco.Game` from ``view`` =
 ``game.view(seat)`` alone (it never reads the hidden state) such that
-``result.view(seat) == view``.  Used by the information-set search (``bots/search.py``).
+``result.view(seat) == view`` (the log kept from ``log_from``).  Used by the information-set search (``bots/search.py``).
 
 What is taken from the view (exact): everything public (fresco, bishop, booths, track,
 get-up times, mood, tiles, Leonardo, revealed plans, module displays...) and the seat's own
@@ -32,202 +32,169 @@ What is sampled (the approximations):
   from the rows/columns the seat does not hold (as many as they still hold, distinct).
   The 'one portrait / one request / one Sexton move this round' marks come from the log of
   the current round.
-* **Decisions waiting** (``asks``): a general request's paint at round preparation is
-  rebuilt from the log; a scroll decision after a restoration is recognised from ``legal``
-  when given (the seat's own decision), else from the log (last event a restoration under the
-  bishop by a player still holding a scroll).
-* A pending VP-track choice whose 'behind' space is the mover's own space is refused by
-  ``Game.from_json`` (an engine loader bug); such a state is loaded with the mover parked
-  elsewhere and then put back.
+* **Decisions waiting** (a module's question, ``view["asks"]``) and who decides are public:
+  the engine rebuilds them from the view.
 * Not rebuilt: scoring events queued behind a pending VP-track choice (rare; they are lost),
-  the action history (empty: the determinized game starts at this position), the log's round
-  numbers (every line keeps its text, visible to ``seat`` only), and the seed (drawn from
-  ``rng``, so future market draws and portrait reveals are sampled too).
+  the action history (empty: the determinized game starts at this position), and the seed
+  (drawn from ``rng``, so future market draws and portrait reveals are sampled too).
+
+The game is built by the engine (:meth:`affresco.Game.from_view`) from the view and the hidden
+parts sampled here; nothing here writes the engine's state format.
 """
 from __future__ import annotations
 
 import random
-import re
 from typing import Any, Mapping, Sequence
 
-from ..rules import Game
-from ..rules.board import INDEX as SEGMENT
-from ..rules.components import reference
-from ..rules.paints import PAINTS, paint_vector, paint_text
-from .bells_secrets import sample_bells
-from .model import module, round_start
+from ..rules import Game, parse_tile_text
+from ..rules.board import COLUMNS
+from ..rules.paints import PAINTS, paint_text
+from .model import module, numbers, round_start
 
 __all__ = ["determinize", "estimate_hidden"]
 
-BLEND_INPUTS = {"O": "RY", "G": "YB", "P": "RB", "K": "PR", "N": "OG"}
-
-_BUY = re.compile(r"^(.+) buys (.+) at booth \S+$")
-_GETUP = re.compile(r"^(.+) gets up at (\S+)$")
-_STUDIO = re.compile(r"^(.+) earns (\d+) Thalers in the studio$")
-_INCOME = re.compile(r"^(.+) receives (\d+) Thalers income$")
-_BISHOP = re.compile(r"^(.+) moves the bishop to \S+$")
-_SEXTON = re.compile(r"^(.+) \(Sexton\) moves the bishop to \S+$")
-_BLEND = re.compile(r"^(.+) blends (\S)$")
-_ALTAR = re.compile(r"^(.+) scores \d+ VP \(restores the altar with (\S+)\)$")
-_RESTORE = re.compile(r"^(.+) scores \d+ VP \(restores ([A-E][1-5])(?::[^)]*)?\)$")  # 'restores C3: 7 + bishop 2'
-_FAVOUR = re.compile(r"^(.+) takes the bishop's favour: (\w+) (\S+)$")
-_PORTRAIT = re.compile(r"^(.+) paints the portrait (.+)$")
-_REQUEST = re.compile(r"^(.+) scores \d+ VP \((\w+) request with .*\)$")
-_GENERAL = re.compile(r"^(.+) takes a basic paint for the general request$")
-
 
 def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
-    """Public estimates of every seat's (Thalers, paints) replayed from the log (see module doc)."""
-    comp = reference()
-    seats = [f["name"] for f in view["figures"] if not f["leonardo"]]
-    idx = {name: i for i, name in enumerate(seats)}
-    thalers = [comp.thalers] * len(seats)
-    paints = [list(paint_vector("RYB")) for _ in seats]
+    """Public estimates of every seat's (Thalers, paints) replayed from the events the seat saw
+    (see the module doc)."""
+    k = numbers(view)
+    n = sum(not f["leonardo"] for f in view["figures"])
+    thalers = [k.start_thalers] * n
+    paints = [list(k.comp.start_paints) for _ in range(n)]
     price = {h["time"]: h["price"] for h in view["hostel"]}
-    bishop_cost = comp.rules["cathedral"]["bishop_move_cost"]
-    getup_price = [0] * len(seats)
-    cards = None
-    if "portraits" in view:
-        cards = {c.name: c for c in module("portraits").cards.values()}
+    bishop_cost = k.cathedral["bishop_move_cost"]
+    blend_inputs = {PAINTS[out]: PAINTS[a] + PAINTS[b] for out, (a, b) in k.blend_inputs.items()}
+    special = view.get("special_colours")
+    if isinstance(special, Mapping):  # the special colours' blends, as the view names them ('K': 'P+R')
+        blend_inputs.update({out: ins.replace("+", "") for out, ins in (special.get("blends") or {}).items()})
+    getup_price = [0] * n
+    cards = k.module("portraits").cards if "portraits" in view else None
+    owned = view.get("portraits", {}).get("owned", [[]] * n)
 
     def add(i, text, sign=1):
         for c in text:
             paints[i][PAINTS.index(c)] += sign
 
-    for line in view["log"]:
-        m = _GETUP.match(line)
-        if m and m.group(1) in idx:
-            getup_price[idx[m.group(1)]] = price.get(m.group(2), 0)
+    for e in view["events"]:
+        i = e.get("figure")
+        if not isinstance(i, int) or not 0 <= i < n:
             continue
-        m = _BUY.match(line)
-        if m and m.group(1) in idx:
-            i = idx[m.group(1)]
-            tiles = m.group(2).split()
-            thalers[i] -= getup_price[i] * len(tiles)
-            for t in tiles:
+        kind = e["kind"]
+        if kind == "getup":
+            getup_price[i] = price.get(e["time"], 0)
+        elif kind == "buy":
+            thalers[i] -= getup_price[i] * len(e["tiles"])
+            for t in e["tiles"]:
                 add(i, t)
-            continue
-        m = _SEXTON.match(line)
-        if m and m.group(1) in idx:
-            i = idx[m.group(1)]
-            owned = view.get("portraits", {}).get("owned", [[]] * len(seats))[i]
-            thalers[i] -= sum(c.get("sexton", 0) for c in owned if isinstance(c.get("sexton", 0), int))
-            continue
-        m = _BISHOP.match(line)
-        if m and m.group(1) in idx:
-            thalers[idx[m.group(1)]] -= bishop_cost
-            continue
-        m = _STUDIO.match(line) or _INCOME.match(line)
-        if m and m.group(1) in idx:
-            thalers[idx[m.group(1)]] += int(m.group(2))
-            continue
-        m = _BLEND.match(line)
-        if m and m.group(1) in idx and m.group(2) in BLEND_INPUTS:
-            i = idx[m.group(1)]
-            add(i, BLEND_INPUTS[m.group(2)], -1)
-            add(i, m.group(2))
-            continue
-        m = _ALTAR.match(line)
-        if m and m.group(1) in idx:
-            add(idx[m.group(1)], "".join(c for c in m.group(2) if c in PAINTS), -1)
-            continue
-        m = _FAVOUR.match(line)
-        if m and m.group(1) in idx:
-            i = idx[m.group(1)]
-            if m.group(2) == "thalers":
-                thalers[i] += int(m.group(3))
-            elif m.group(2) == "paint" and m.group(3) in PAINTS:
-                add(i, m.group(3))
-            continue
-        m = _PORTRAIT.match(line)
-        if m and m.group(1) in idx and cards is not None and m.group(2) in cards:
-            eff = cards[m.group(2)].effects
+        elif kind == "bishop_move":
+            if e.get("sexton"):
+                thalers[i] -= sum(c.get("sexton", 0) for c in owned[i] if isinstance(c.get("sexton", 0), int))
+            else:
+                thalers[i] -= bishop_cost
+        elif kind in ("studio", "income"):
+            thalers[i] += int(e["amount"])
+        elif kind == "bells_instalment":
+            thalers[i] -= int(e["paid"])
+        elif kind == "bells_deposit":       # own money, or money just earned (R10)
+            thalers[i] -= int(e["thalers"])
+        elif kind == "blend":
+            if e["paint"] in blend_inputs:
+                add(i, blend_inputs[e["paint"]], -1)
+                add(i, e["paint"])
+        elif kind == "score" and e.get("for") == "altar":
+            add(i, "".join(c for c in e["paid"] if c in PAINTS), -1)
+        elif kind == "favour":
+            if e["effect"] == "thalers":
+                thalers[i] += int(e["value"])
+            elif e["effect"] == "paint" and e["value"] in PAINTS:
+                add(i, e["value"])
+        elif kind == "portrait" and cards is not None and e["card"] in cards:
+            eff = cards[e["card"]].effects
             if isinstance(eff.get("thalers"), int):
-                thalers[idx[m.group(1)]] += eff["thalers"]
-            continue
+                thalers[i] += eff["thalers"]
     # paints spent on restorations: the tiles in front of each seat (and under its requests)
-    for i, fig in enumerate(view["figures"][:len(seats)]):
+    for i, fig in enumerate(view["figures"][:n]):
         restored = list(fig["tiles"])
         if "requests" in view:
             restored += [t for d in view["requests"]["fulfilled"][i] for t in d["tiles"]]
         for t in restored:
-            shown = t.split(":", 1)[1].split("/", 1)[0]
+            shown = parse_tile_text(t)[1]
             add(i, shown, -1)
     thalers = [max(0, t) for t in thalers]
     texts = [paint_text([max(0, x) for x in p]) for p in paints]
     return thalers, texts
 
 
-def _bells_asks(view: Mapping[str, Any], seat: int, legal: Sequence | None) -> list | None:
-    """The bells' pending questions (R19): an audience, or this round's deposit questions
-    (asked in get-up order of every player with a partly paid certificate), read from the
-    view: whose turn it is and what the seat may do."""
+def _bells_state(view: Mapping[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """The bells' saved state of a game consistent with ``view`` (R22): the other figures'
+    face-down certificates and the stack are dealt at random from the unseen certificates
+    (never-revealed ones keep no order; the unsold ones put under are not told apart)."""
     b = view["bells"]
-    kinds = {getattr(a, "kind", None) for a in legal or ()}
-    acting = (view.get("to_act") or [None])[0]
-    if "audience" in kinds:
-        return [[seat, "bells", "audience"]]
-    if acting is None or view["phase"] != "visits" or view.get("pending_track"):
-        return None
-    at_end = view["column"] is None and b.get("deposits_asked")
-    if "deposit" in kinds or at_end:
-        idx = {name: i for i, name in enumerate(f["name"] for f in view["figures"])}
-        order = [idx[x] for x in view["order"]]
-        queue = [f for f in order if f < len(b["figures"]) and b["figures"][f]["partly_paid"]
-                 and not view["figures"][f].get("leonardo")]
-        if acting in queue:
-            return [[f, "bells", "deposit"] for f in queue[queue.index(acting):]]
-    if view["actor_figure"] == acting and view.get("visit_left") == 0 and b["audience"][acting] is not None \
-            and view["column"] is not None and b["column_words"][view["column"]] == b["audience"][acting]:
-        return [[acting, "bells", "audience"]]
-    return None
+    pool = list(module("bells").certificates)
+    seen = [c["certificate"] for c in b["display"]]
+    for f, h in enumerate(b["figures"]):
+        seen += [c["certificate"] for c in h["partly_paid"]]
+        if f == seat or "face_down_certificates" in h:
+            seen += [c["certificate"] for c in h.get("face_down_certificates", ())]
+    for c in seen:
+        if c in pool:
+            pool.remove(c)
+    rng.shuffle(pool)
+    holdings = []
+    for f, h in enumerate(b["figures"]):
+        if f == seat or "face_down_certificates" in h:
+            down = [c["certificate"] for c in h.get("face_down_certificates", ())]
+        else:
+            down = [pool.pop() if pool else "1:1:1" for _ in range(h["face_down"])]
+        holdings.append({"face_down": down, "partly_paid": [[c["certificate"], c["paid"]] for c in h["partly_paid"]]})
+    stack = sorted(pool[:b["stack"]])
+    stack += ["1:1:1"] * (b["stack"] - len(stack))    # another edition than the reference: fill
+    track = b.get("track")
+    return {"stack": stack, "under": [], "display": seen[:len(b["display"])], "holdings": holdings,
+            "audience": list(b["audience"]), "asked": view["round"] if b.get("deposits_asked") else 0,
+            "track": None if track is None else [x if x is not None else -1 for x in track["figures"]] + [track["bishop"]]}
 
 
-def _label_scroll(row, col):
-    return {"row": row, "column": col}
+def _medico_state(mv: Mapping[str, Any], data) -> dict:
+    """The medico's state from its public view: the piles hold what is nowhere else (no order
+    is kept, so the contents are all there is to sample)."""
+    draw = list(data.bottles)
+    for b in [d["bottle"] for d in mv["display"] if d] + [b for h in mv["held"] for b in h] + list(mv["discard"]):
+        draw.remove(b)
+    pile = list(data.infection)
+    for x in list(mv["infection_discard"]) + ([mv["infection_tile"]] if mv["infection_tile"] else []):
+        pile.remove(x)
+    return {"infection_pile": pile, "infection_tile": mv["infection_tile"], "infected": mv["infected"],
+            "infection_discard": list(mv["infection_discard"]), "draw": draw, "discard": list(mv["discard"]),
+            "display": [d["bottle"] if d else None for d in mv["display"]], "held": [list(h) for h in mv["held"]],
+            "sick": list(mv["sick"]), "ill": list(mv["ill"]), "neutral_ill": list(mv["neutral_ill"]),
+            "plans": [None if p is None else dict(p) for p in mv["plans"]], "ill_left": mv["ill_left"],
+            "workshop_done": list(mv["workshop_done"])}
 
 
 def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal: Sequence | None = None,
-                plan_chooser=None, keep_log: bool = True) -> Game:
-    """A full game consistent with ``view`` = ``game.view(seat)`` (see the module doc)."""
-    from ..rules.game import _hooks_for
-    from ..rules import serialize
-
+                plan_chooser=None, keep_log: bool = True, log_from: int = 0) -> Game:
+    """A full game consistent with ``view`` = ``game.view(seat)`` (see the module doc), built
+    with :meth:`affresco.Game.from_view`.  ``log_from``: keep the view's events from this index."""
     figs = view["figures"]
     n = sum(not f["leonardo"] for f in figs)
-    names = [f["name"] for f in figs]
-    phase = view["phase"]
     rnd = view["round"]
-    log = list(view["log"])
-    cur = log[round_start(log):]
+    events = view["events"]
+    cur = events[round_start(events):]
     est_thalers, est_paints = estimate_hidden(view)
 
     hidden_plan = []
-    figures = []
-    for f, fig in enumerate(figs):
-        d: dict[str, Any] = {"name": fig["name"], "track": fig["track"], "getup": fig["getup"],
-                             "tiles": list(fig["tiles"]), "plan": fig.get("plan")}
-        if f < n:
-            d.update(mood=fig["mood"], neutral_apprentice=fig["neutral_apprentice"],
-                     apprentice_set_aside=fig["apprentice_set_aside"])
-            if f == seat:
-                d.update(thalers=fig["thalers"], paints=fig["paints"])
-            else:
-                d.update(thalers=est_thalers[f], paints=est_paints[f])
-                if fig["plan_committed"] and fig.get("plan") is None:
-                    hidden_plan.append(f)
-        figures.append(d)
+    secret: dict[int, dict[str, Any]] = {}
+    for f, fig in enumerate(figs[:n]):
+        if f != seat:
+            secret[f] = {"thalers": est_thalers[f], "paints": est_paints[f]}
+            if fig["plan_committed"] and fig.get("plan") is None:
+                hidden_plan.append(f)
 
-    modules = [m for m in ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", "bells") if m in view]
-    options = {}
-    if "special_colours" in view and view["special_colours"].get("on_fresco"):
-        options["special_colours_on_fresco"] = True
     mstate: dict[str, Any] = {}
-    idx = {name: i for i, name in enumerate(names)}
-
     if "portraits" in view:
         pv = view["portraits"]
-        data = module("portraits")
+        data = module("portraits", view)
         seen = {c["id"] for c in pv["display"]} | {c["id"] for o in pv["owned"] for c in o}
         deck = []
         for dk in "ABC":
@@ -235,41 +202,39 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
             deck += rng.sample(pool, min(pv["deck_left"].get(dk, 0), len(pool)))
         taken = [0] * len(figs)
         sexton = [0] * n
-        for line in cur:
-            m = _PORTRAIT.match(line)
-            if m and m.group(1) in idx:
-                taken[idx[m.group(1)]] = rnd
-            m = _SEXTON.match(line)
-            if m and m.group(1) in idx and idx[m.group(1)] < n:
-                sexton[idx[m.group(1)]] = rnd
+        for e in cur:
+            if e["kind"] == "portrait":
+                taken[e["figure"]] = rnd
+            elif e["kind"] == "bishop_move" and e.get("sexton") and e["figure"] < n:
+                sexton[e["figure"]] = rnd
         mstate["portraits"] = {"deck": deck, "display": [c["id"] for c in pv["display"]],
                                "owned": [[c["id"] for c in o] for o in pv["owned"]],
                                "taken": taken, "sexton": sexton}
     if "requests" in view:
         rv = view["requests"]
         last = [0] * len(figs)
-        for line in cur:
-            m = _REQUEST.match(line)
-            if m and m.group(1) in idx:
-                last[idx[m.group(1)]] = rnd
+        for e in cur:
+            if e["kind"] == "score" and e.get("for") == "request":
+                last[e["figure"]] = rnd
         mstate["requests"] = {"stacks": {t: list(v) for t, v in rv["stacks"].items()},
                               "fulfilled": [[[d["type"], d["vp"], list(d["tiles"])] for d in done]
                                             for done in rv["fulfilled"]],
                               "last": last}
+    if "special_colours" in view:
+        mstate["special_colours"] = None
     if "bishops_favour" in view:
-        pool = list(module("bishops_favour").tokens)
-        for line in log:
-            m = _FAVOUR.match(line)
-            if m and f"{m.group(2)}:{m.group(3)}" in pool:
-                pool.remove(f"{m.group(2)}:{m.group(3)}")
+        pool = list(module("bishops_favour", view).tokens)
+        for e in events:
+            token = f"{e['effect']}:{e['value']}" if e["kind"] == "favour" else None
+            if token in pool:
+                pool.remove(token)
         left = view["bishops_favour"]["tokens_left"]
         mstate["bishops_favour"] = sorted(rng.sample(pool, min(left, len(pool))))
     if "scrolls" in view:
-        data = module("scrolls")
+        data = module("scrolls", view)
         mine = view["scrolls"]["mine"]
-        cols = "ABCDE"
         rows_free = [r + 1 for r in data.rows if r + 1 != mine["row"]]
-        cols_free = [cols[c] for c in data.columns if cols[c] != mine["column"]]
+        cols_free = [COLUMNS[c] for c in data.columns if COLUMNS[c] != mine["column"]]
         rng.shuffle(rows_free)
         rng.shuffle(cols_free)
         held = []
@@ -288,84 +253,30 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
         mstate["scrolls"] = held
 
     if "bells" in view:
-        mstate["bells"] = sample_bells(view, seat, rng)
+        mstate["bells"] = _bells_state(view, seat, rng)
+    if "medico" in view:
+        mstate["medico"] = _medico_state(view["medico"], module("medico", view))
 
-    # decisions waiting
-    asks = []
-    bells_ask = _bells_asks(view, seat, legal) if "bells" in view else None
-    if bells_ask:
-        asks = bells_ask
-    if "requests" in view and phase == "getup":
-        queue = [f for f in range(n) for d in view["requests"]["fulfilled"][f] if d["type"] == "general"]
-        answered = sum(1 for line in cur if _GENERAL.match(line))
-        queue = queue[answered:]
-        if queue and view["to_act"] and view["to_act"][0] == queue[0]:
-            asks = [[f, "requests", "general"] for f in queue]
-    if not asks and "scrolls" in view and phase == "visits" and view["actor_figure"] is not None:
-        actor = view["actor_figure"]
-        scroll_ask = False
-        if legal is not None:
-            scroll_ask = seat == actor and any(getattr(a, "kind", None) == "scroll" for a in legal)
-        else:
-            for line in reversed(cur):
-                if "favour" in line or " stops " in line:
-                    continue
-                m = _RESTORE.match(line)
-                scroll_ask = bool(m and idx.get(m.group(1)) == actor and m.group(2) == view["bishop"]
-                                  and actor < n and view["scrolls"]["unplayed"][actor] > 0
-                                  and view["visit_left"] is not None)
-                break
-        if scroll_ask:
-            asks = [[actor, "scrolls", SEGMENT[view["bishop"]]]]
-
-    turn: dict[str, Any] = {"order": [idx[x] for x in view["order"]] if view["order"] else []}
-    if phase == "visits" and bells_ask and bells_ask[0][2] == "deposit":
-        turn.update(location=len(view["columns"]), actor=-1, visit=-1, left=0)   # the round's end
-    elif phase == "visits":
-        actor = view["actor_figure"]
-        turn.update(location=view["column"], actor=actor if actor is not None else -1,
-                    visit=turn["order"].index(actor) if actor is not None else -1,
-                    left=view["visit_left"] or 0)
-    elif phase == "getup":
-        turn.update(actor=view["actor_figure"] if view["actor_figure"] is not None else -1)
-    pend = view["pending_track"]
-    data = {
-        "format": "affresco-state/1",
-        "setup": {"determinized": True},
-        "players": names[:n],
-        "modules": modules,
-        "options": options,
-        "components": "reference",
-        "seed": rng.getrandbits(48),
-        "chance_draws": 0,
-        "round": rnd,
-        "final_round": view["final_round"],
-        "action_sheet_side": view["action_sheet_side"],
-        "phase": phase,
-        "fresco": [list(r) for r in view["fresco"]],
-        "bishop": view["bishop"],
-        "market": {"booths": [list(view["booths"][b]) for b in view["booths"]]},
-        "figures": figures,
-        "leonardo": None if n > 2 else {"painter": view["leonardo_painter"],
-                                         "controller": view["leonardo_controller"]},
-        "turn": turn,
-        "pending_track": None if pend is None else {"figure": pend["figure_index"], "behind": pend["behind"],
-                                                    "ahead": pend["ahead"]},
-        "queued_moves": [],
-        "asks": asks,
-        "modules_state": mstate,
-        "history": [],
-        "log": [[rnd, seat, text] for text in log] if keep_log else [],
-    }
+    hidden = {"figures": secret, "modules": mstate}
+    seed = rng.getrandbits(48)
+    kept = [[e["round"], seat, {k: v for k, v in e.items() if k != "round"}] for e in events[log_from:]] \
+        if keep_log else []
     if hidden_plan:
         # draw the committed-but-secret plans: legal plans of an uncommitted copy
-        probe = Game(serialize.from_dict(data, _hooks_for))
+        probe = Game.from_view(view, seat, hidden, seed=seed, log=kept)
         for f in hidden_plan:
             options_f = probe.legal_actions(f)
             if plan_chooser is not None:
                 choice = plan_chooser(probe, f, options_f, rng)
             else:
                 choice = options_f[rng.randrange(len(options_f))]
-            figures[f]["plan"] = [int(x) for x in choice.args[0].split("-")]
-    g = Game(serialize.from_dict(data, _hooks_for))
-    return g
+            secret[f]["plan"] = [int(x) for x in choice.args[0].split("-")]
+            if "bells" in view:      # the plan's audience tile ('audience <column>')
+                words = choice.args[1:]
+                mstate["bells"]["audience"][f] = words[words.index("audience") + 1] if "audience" in words else None
+            if "medico" in view:     # the plan's medico words (ill apprentices, medico tile)
+                words = choice.args[1:]
+                ill = [int(x) for x in words[words.index("ill") + 1].split("-")] if "ill" in words \
+                    else [0] * len(secret[f]["plan"])
+                mstate["medico"]["plans"][f] = {"ill": ill, "medico": "medico" in words}
+    return Game.from_view(view, seat, hidden, seed=seed, log=kept)

@@ -16,7 +16,7 @@ def _score_why(s: State, e: dict) -> str:
             why += f" + special colours {src['special_colours']}"
         return why
     if what == "altar":
-        return f"restores the altar with {e['paints']}"
+        return f"restores the altar with {e['paid']}"
     if what == "final":
         return "final scoring: Thalers"
     if what == "favour":
@@ -92,7 +92,7 @@ def text(s: State, e: dict) -> str:
         return f"{who} takes the bishop's favour: {e['effect']} {e['value']}"
     if k == "text":
         return e["text"]
-    return ""  # kinds the first format never had (modules 8-10): no old line
+    return ""   # kinds added after the transition (modules 8-10) have no old line: read the events
 
 
 def lines(s: State, entries, seat: int | None) -> list[str]:

@@ -39,10 +39,6 @@ def rotate_start_spaces(s: State) -> None:
 
 
 def end_round(s: State) -> None:
-    for hook in s.hooks.round_end:
-        hook(s)
-    if s.asks:
-        return  # module decisions first (rules/flow.py comes back here once they are answered)
     if s.final:
         scoring.final_scoring(s)
         s.phase = OVER

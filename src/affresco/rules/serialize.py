@@ -15,7 +15,8 @@ from . import flow
 from .board import CELLS, INDEX as SEGMENT, NAMES, SIZE
 from .components import Components, FrescoTile, build, reference
 from .market import tile_key
-from .paints import BLENDED, PAINTS, canonical, paint_text, paint_vector
+from .paints import BASIC, PAINTS, canonical, paint_text, paint_vector
+from .tiles import parse_tile_text
 from .state import GETUP, OVER, PLAN, VISITS, State, cons_to_list, list_to_cons, start_pos
 from .view import tile_text, track_label
 
@@ -106,15 +107,13 @@ class _Reader:
 def parse_tile(text: Any, where: str, r: _Reader) -> FrescoTile | None:
     if text is None:
         return None
-    if not isinstance(text, str) or ":" not in text:
+    try:
+        vp, paints, splashes = parse_tile_text(text)
+    except ValueError as e:
+        raise r.fail(where, str(e)) from None
+    if vp > 999:
         raise r.fail(where, f"{text!r}: a fresco tile is written 'VP:PAINTS', e.g. '7:OG'")
-    vp, _, paints = text.partition(":")
-    paints, _, splashes = paints.partition("/")
-    if not _NUMBER.match(vp) or not paints or any(c not in PAINTS for c in paints + splashes):
-        raise r.fail(where, f"{text!r}: a fresco tile is written 'VP:PAINTS', e.g. '7:OG'")
-    if not splashes and "/" not in text:
-        splashes = "".join(c for c in BLENDED if c in paints)
-    return FrescoTile(int(vp), paints, paint_vector(paints), splashes)
+    return FrescoTile(vp, paints, paint_vector(paints), splashes)
 
 
 def _track(v: Any, where: str, r: _Reader, starts: int) -> int:
@@ -218,7 +217,7 @@ def from_dict(data: Any, hooks_for) -> State:
             if th < 0:
                 raise r.fail(w + "thalers", f"{th} is negative")
             s.thalers.append(th)
-            p = r.get(fig, "paints", w, str, "RYB")
+            p = r.get(fig, "paints", w, str, BASIC)
             if any(c not in PAINTS for c in p):
                 raise r.fail(w + "paints", f"{p!r}: paint letters from {PAINTS}")
             s.paints.append(paint_vector(p))
@@ -245,8 +244,6 @@ def from_dict(data: Any, hooks_for) -> State:
             raise r.fail(f"figures[{f}].plan", "plans are committed in phase 2, not while choosing get-up times")
         if len(plan) != ncol or any(not _whole(c) or not 0 <= c <= sheet["spaces_per_column"] for c in plan):
             raise r.fail(f"figures[{f}].plan", f"{list(plan)!r}: {ncol} counts of 0..{sheet['spaces_per_column']}")
-        if f < n and sum(plan) > comp.apprentices + s.neutral[f] - s.aside[f]:
-            raise r.fail(f"figures[{f}].plan", f"{list(plan)!r} uses more apprentices than the player has")
     del on_track
 
     leo = data.get("leonardo")
@@ -282,8 +279,8 @@ def from_dict(data: Any, hooks_for) -> State:
         for f, p in enumerate(s.plan):
             if p is None:
                 raise r.fail(f"figures[{f}].plan", "every figure (Leonardo too) needs a plan once the visits have begun")
-        if not 0 <= s.loc <= ncol:   # ncol: every column visited, module decisions of the round's end
-            raise r.fail("turn.location", f"{s.loc}: a column 0..{ncol - 1}")
+        if not 0 <= s.loc <= ncol or (s.loc == ncol and s.actor >= 0):
+            raise r.fail("turn.location", f"{s.loc}: a column 0..{ncol - 1} ({ncol} once every column is done)")
         if s.actor >= 0 and (s.order[s.visit] != s.actor if 0 <= s.visit < len(s.order) else True):
             raise r.fail("turn.visit", "the visitor does not match turn.order[turn.visit]")
     pending = data.get("pending_track")
@@ -312,12 +309,13 @@ def from_dict(data: Any, hooks_for) -> State:
         if not (isinstance(a, list) and len(a) == 3 and _whole(a[0]) and 0 <= a[0] < figs and a[1] in names):
             raise r.fail(f"asks[{i}]", f"{a!r}: [figure, module in play, payload]")
     s.asks = tuple(tuple(a) for a in asks)
-    if s.phase == VISITS and s.loc == ncol and not s.asks:
-        raise r.fail("turn.location", f"{s.loc}: a column 0..{ncol - 1} (or {ncol} with module decisions pending)")
     s.mods = {}
     mstate = r.get(data, "modules_state", "", dict, {})
     for m in hooks:
         m.load(s, mstate.get(m.name))
+    for f, plan in enumerate(s.plan[:n]):
+        if plan is not None and sum(plan) > s.apprentices(f):
+            raise r.fail(f"figures[{f}].plan", f"{list(plan)!r} uses more apprentices than the player has")
     hist = r.get(data, "history", "", list, [])
     for i, h in enumerate(hist):
         if not (isinstance(h, list) and len(h) == 2 and isinstance(h[0], int) and isinstance(h[1], str)):

@@ -28,14 +28,19 @@ from typing import NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import track
-from ..actions import Action
+from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register
-from ..planning import column_words, tiles_of
+from ..planning import column_words
 from ..state import PLAN
 
 NAME = "bells"
 TILE = "audience"
+plan_word(TILE, 1, 60)   # 'plan 0-1-0-1-1 audience studio' (before the medico's words, hooks.ORDER)
+KINDS.update({
+    "audience": "audience <cert> full|pay <n>  buy a displayed bell certificate (module bells)",
+    "deposit": "deposit <cert> <n>|none   pay more onto a partly paid certificate (module bells)",
+})
 _CERT = re.compile(r"^([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})$")
 
 
@@ -76,6 +81,7 @@ class BState(NamedTuple):
 @register
 class Bells(Module):
     name = NAME
+    plan_words = (TILE,)
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:
@@ -193,36 +199,54 @@ class Bells(Module):
         self._reveal(s, rng)
 
     # --- planning: the audience tile (as secret as the plan) -------------------------------
-    def plan_actions(self, s, seat: int, actions: list) -> None:
+    def plan_options(self, s, seat: int, plans: tuple) -> tuple:
         if seat >= s.n or not self.usable(s):
-            return
-        # bells come first of the modules with action tiles (hooks.ORDER): ``actions`` are the
-        # base plans of this many apprentices, so they key the memo
-        key = (s.apprentices(seat), len(actions), s.side2)
+            return plans
+        words = column_words(s)
+        key = (id(plans), words)
         hit = _AUDIENCE_CACHE.get(key)
-        if hit is None:
-            hit = _AUDIENCE_CACHE[key] = _with_audience(tuple(actions), column_words(s))
-        actions.extend(hit)
+        if hit is None or hit[0] is not plans:
+            if len(_AUDIENCE_CACHE) > 32:
+                _AUDIENCE_CACHE.clear()
+            hit = _AUDIENCE_CACHE[key] = (plans, plans + _with_audience(plans, words))
+        return hit[1]
 
-    def plan_committed(self, s, seat: int, action: Action) -> None:
-        word = tiles_of(action).get(TILE)
+    def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
+        if TILE not in words:
+            return None
+        cols = column_words(s)
+        if seat >= s.n:
+            return "Leonardo has no audience tile"
+        if not self.usable(s):
+            return "no bell certificate is displayed: the audience tile is of no use now"
+        word = words[TILE][0] if words[TILE] else None
+        if word not in cols:
+            return f"the audience tile covers a column: {', '.join(cols)}"
+        if counts[cols.index(word)]:
+            return f"no apprentice may go to the column the audience tile covers ({word})"
+        return None
+
+    def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
+        word = words.get(TILE, (None,))[0]
         col = column_words(s).index(word) if word else -1
         self.put(s, audience=self._set(self.st(s).audience, seat, col))
         if word:
             s.log_event("audience_planned", seat, figure=seat, column=word)
 
-    def plans_revealed(self, s) -> None:
+    def after_planning(self, s) -> None:
         words = column_words(s)
         for seat, col in enumerate(self.st(s).audience):
             if col >= 0:
                 s.log_event("audience", figure=seat, column=words[col])
 
-    def turn_at_location(self, s, fig: int) -> None:
+    def visit_start(self, s, fig: int, column: str, count: int) -> bool:
+        """The audience, at the turn of the column its tile covers (in get-up order)."""
         if fig < s.n and self.st(s).audience[fig] == s.loc:
             if self.usable(s):
                 ask(s, fig, NAME, TILE)
-            else:
-                s.log_event("audience_void", figure=fig)
+                return True
+            s.log_event("audience_void", figure=fig)
+        return False
 
     # --- decisions -----------------------------------------------------------------------
     def ask_actions(self, s, a) -> list:
@@ -303,12 +327,12 @@ class Bells(Module):
             amount -= k
         return amount
 
-    def round_end(self, s) -> None:
+    def after_location(self, s, column: str, index: int) -> None:
         """Paying more from one's own money 'at any time' (R19): asked once a round, after the
-        last visit, of every player holding a partly paid certificate (public), whatever
+        last column, of every player holding a partly paid certificate (public), whatever
         their money (asking only those with money would show it, R22)."""
         b = self.st(s)
-        if b.asked == s.round:
+        if index != len(s.columns()) - 1 or b.asked == s.round:
             return
         self.put(s, asked=s.round)
         for seat in s.order:
@@ -316,7 +340,13 @@ class Bells(Module):
                 ask(s, seat, NAME, "deposit")
 
     # --- final scoring (R12) -------------------------------------------------------------
-    def final_scoring_start(self, s) -> None:
+    def final_scoring(self, s, seat: int) -> None:
+        """R12: the bells are scored first, for every figure at once (Leonardo too): at the
+        first seat's final scoring, before anyone's money."""
+        if self.st(s).track is None:
+            self._score_bells(s)
+
+    def _score_bells(self, s) -> None:
         b = self.st(s)
         spaces = [-1] * s.figures
         taken: set[int] = set()
@@ -422,19 +452,7 @@ class Bells(Module):
             raise StateError(f"{where}.track: a space per figure, then the bishop's")
         s.mods[NAME] = BState(tuple(sorted(stack, key=cert)), under, display, down, up, audience, asked, track_)
 
-    def why_illegal(self, s, seat: int, action: Action) -> str | None:
-        if action.kind == "plan" and TILE in action.args:
-            word = tiles_of(action).get(TILE)
-            words = column_words(s)
-            if not self.usable(s):
-                return "no bell certificate is displayed: the audience tile is of no use now"
-            if word not in words:
-                return f"the audience tile covers a column: {', '.join(words)}"
-            counts = action.args[0].split("-")
-            col = words.index(word)
-            if col < len(counts) and counts[col] != "0":
-                return f"no apprentice may go to the column the audience tile covers ({word})"
-            return None
+    def refusal(self, s, seat: int, action: Action) -> str | None:
         if action.kind == TILE:
             b = self.st(s)
             if not s.asks or s.asks[0][2] != TILE:
@@ -459,13 +477,12 @@ _AUDIENCE_CACHE: dict = {}
 
 
 def _with_audience(plans: tuple, words: tuple[str, ...]) -> tuple:
-    """Each plan again with the audience tile on one of its empty, uncovered columns."""
+    """Each plan again with the audience tile on one of its empty columns (the counts come
+    first; the audience word is the first module word, hooks.ORDER)."""
     out = []
     for a in plans:
         counts = a.args[0].split("-")
-        covered = set(tiles_of(a).values())
         for col, w in enumerate(words):
-            if counts[col] == "0" and w not in covered:
-                pairs = sorted([*tiles_of(a).items(), (TILE, w)])
-                out.append(Action("plan", (a.args[0], *(x for p in pairs for x in p))))
+            if counts[col] == "0":
+                out.append(Action("plan", (a.args[0], TILE, w, *a.args[1:])))
     return tuple(out)

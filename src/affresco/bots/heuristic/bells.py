@@ -7,17 +7,20 @@ exactly; another figure ``bells_per_certificate`` per face-down certificate; the
 share of the certificates not yet sold) and reads the threshold and rank points off the
 board in the view.  A partly paid certificate counts its bells against the owner unless it
 is expected to be paid by the end (the Thalers the rounds left should bring), and the money
-owed is money lost.  Every number is in :class:`Weights` (``bell_*``).
+owed is money lost.  Every number is in :class:`Weights` (``bell_*``).  Mixed into
+:class:`~affresco.bots.heuristic.HeuristicBot`.
 """
 from __future__ import annotations
 
 from typing import Sequence
 
-from ..rules import Action
-from .model import Model
-NEVER = -1e9
+from ...rules import Action
+from ..model import Model
+from .weights import NEVER
 
-__all__ = ["BellsValuation"]
+__all__ = ["BellsValuation", "KINDS"]
+
+KINDS = frozenset({"audience", "deposit"})
 
 
 def _cert(text: str) -> tuple[int, int, int]:
@@ -63,7 +66,7 @@ class BellsValuation:
         return min(1.0, self.incomes_left(m) * self.w.bell_earnings / max(1, owed - spare))
 
     def _money_loss(self, m: Model, thalers: int, paid: int) -> float:
-        return self.money(thalers, m.final) - self.money(thalers - paid, m.final)
+        return self.money(m, thalers, m.final) - self.money(m, thalers - paid, m.final)
 
     # ------------------------------------------------------------------ decisions
     def audience_value(self, m: Model, a: Action, thalers: int | None = None) -> float:
@@ -128,7 +131,7 @@ class BellsValuation:
             empty = [i for i, x in enumerate(counts) if x == "0"]
             if not empty:
                 continue
-            with_tile = Action("plan", (a.args[0], "audience", words[empty[-1]]))
+            with_tile = Action("plan", (a.args[0], "audience", words[empty[-1]], *a.args[1:]))
             if with_tile in legal_set:
                 out.append((score + self.w.bell_audience_share * best, with_tile))
         return out

@@ -15,9 +15,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..i18n import render_event, text as i18n_text
+from ..rules import parse_tile_text
+from ..rules.board import COLUMNS, SIZE
+
 __all__ = ["PAINT_STYLES", "paints_text", "fresco_table", "market_table", "hostel_table", "figures_table",
            "track_line", "extras_panel", "board", "private_panel", "log_panel", "actions_panel", "plan_panel", "scores_table",
-           "column_label", "screen", "bells_panel"]
+           "column_label", "screen", "medico_panel", "bells_panel"]
 
 PAINT_STYLES = {
     "R": "bold red", "Y": "bold yellow", "B": "bold blue",
@@ -28,8 +32,8 @@ PAINT_NAMES = {"R": "red", "Y": "yellow", "B": "blue", "O": "orange", "G": "gree
                "K": "pink", "N": "brown"}
 BISHOP = "♗"
 LEONARDO_MARK = "L"
-ROWS = "12345"
-COLS = "ABCDE"
+ROWS = [str(r + 1) for r in range(SIZE)]
+COLS = COLUMNS
 
 
 def paints_text(paints: str | None, empty: str = "-") -> Text:
@@ -69,7 +73,7 @@ def fresco_table(view: Mapping[str, Any]) -> Table:
             if tile is None:
                 cell.append("restored", style="dim")
             else:
-                vp, paints = tile.split("/")[0].split(":")
+                vp, paints, _ = parse_tile_text(tile)
                 cell.append(f"{vp}VP ", style="bold")
                 cell.append_text(paints_text(paints))
             marks = []
@@ -143,7 +147,7 @@ def figures_table(view: Mapping[str, Any]) -> Table:
         if not leo and i in to_act:
             name.append(" *", style="bold yellow")
         tiles = f.get("tiles") or []
-        tile_vp = sum(int(x.split(":")[0]) for x in tiles if x)
+        tile_vp = sum(parse_tile_text(x)[0] for x in tiles if x)
         plan = f.get("plan")
         if plan is not None:
             plan_text = "-".join(map(str, plan))
@@ -213,7 +217,8 @@ def status_line(view: Mapping[str, Any]) -> Text:
 # view keys shown by the functions above; anything else (modules) goes to extras_panel
 BASE_KEYS = {"seat", "round", "final_round", "action_sheet_side", "columns", "phase", "to_act", "actor", "actor_figure", "column", "visit_left",
              "location", "fresco", "bishop", "leonardo_painter", "leonardo_controller", "booths", "bag_size",
-             "hostel", "mood_display", "order", "figures", "pending_track", "log", "legal_actions", "is_over"}
+             "hostel", "mood_display", "order", "figures", "pending_track", "log", "is_over",
+             "deciding", "asks", "modules", "options", "components", "secrets", "events", "vp_sources"}
 BASE_FIGURE_KEYS = {"name", "track", "vp", "getup", "tiles", "leonardo", "mood", "mood_zone", "neutral_apprentice",
                     "apprentice_set_aside", "apprentices", "plan_committed", "plan", "paints", "thalers"}
 
@@ -225,6 +230,9 @@ def _short(value: Any) -> str:
     if isinstance(value, dict):
         return "; ".join(f"{k} {_short(v)}" if isinstance(v, (dict, list, tuple)) else f"{k}: {_short(v)}"
                          for k, v in value.items()) or "-"
+    return "-" if value is None else str(value)
+
+
     return "-" if value is None else str(value)
 
 
@@ -280,14 +288,57 @@ def bells_panel(view: Mapping[str, Any]) -> Panel | None:
     return Panel(out, title="Bells", border_style="yellow", expand=False)
 
 
-MODULE_PANELS = {"bells": bells_panel}
+BOTTLE_TEXT = {"3": "3 portions", "2": "2 portions", "1": "1 portion", "juice": "juice"}
+BOTTLE_STYLE = {"3": "bold green", "2": "bold green", "1": "bold green", "juice": "bold red"}
+
+
+def medico_panel(view: Mapping[str, Any]) -> Panel | None:
+    """The medico board (module 10): the infection, the bottles on display with their prices,
+    the piles, and per player the bottles before the screen and the ill apprentices."""
+    mv = view.get("medico")
+    if mv is None:
+        return None
+    lines = Text()
+    tile = mv["infection_tile"]
+    if tile is None:     # this round's tile comes after planning
+        lines.append("Infection: ", style="bold")
+        lines.append("revealed after planning" + (f" (last: {mv['infected']}; 'same location' would keep it)"
+                                                 if mv["infected"] else "") + "   ")
+    else:
+        lines.append("Infected: ", style="bold")
+        lines.append((mv["infected"] or "nothing") + (" (tile: same location)" if tile == "same" else "") + "   ",
+                     style="bold red" if mv["infected"] else "")
+    lines.append(f"infection tiles left {mv['infection_tiles_left']}   ", style="dim")
+    lines.append(f"draw pile {mv['draw_pile']}   discard {len(mv['discard'])}   "
+                 f"black apprentices on the board {mv['black_on_board']}\n", style="dim")
+    lines.append("Medico's display: ", style="bold")
+    shown = [d for d in mv["display"] if d]
+    if not shown:
+        lines.append("no bottle", style="dim")
+    for d in shown:
+        lines.append(f"[{d['place']}] ")
+        lines.append(BOTTLE_TEXT.get(d["bottle"], d["bottle"]), style=BOTTLE_STYLE.get(d["bottle"], ""))
+        lines.append(f" for {d['price']}   ")
+    for f, fig in enumerate(view["figures"]):
+        if fig.get("leonardo"):
+            continue
+        held = ", ".join(BOTTLE_TEXT.get(b, b) for b in mv["held"][f]) or "no bottle"
+        lines.append(f"\n{fig['name']}: ", style="bold")
+        lines.append(f"{mv['ill'][f]} ill, {mv['healthy'][f]} healthy to plan, "
+                     f"{mv['sick'][f]} of their own on the medico board; {held}")
+        plan = mv["plans"][f]
+        if plan is not None and (any(plan["ill"]) or plan["medico"]):
+            ill = ", ".join(f"{column_label(view, i)} {n}" for i, n in enumerate(plan["ill"]) if n)
+            lines.append(f"; plan: {'ill ' + ill if ill else ''}{' + medico tile' if plan['medico'] else ''}",
+                         style="italic")
+    return Panel(lines, title="Medico", border_style="red", expand=False)
 
 
 def extras_panel(view: Mapping[str, Any]) -> Panel | None:
-    """What modules add to the view (game-wide and per painter), as plain text (modules with
-    a panel of their own, MODULE_PANELS, are left out)."""
+    """What modules add to the view (game-wide and per painter), as plain text (modules with a
+    panel of their own apart)."""
     lines = Text()
-    for key in sorted(set(view) - BASE_KEYS - set(MODULE_PANELS)):
+    for key in sorted(set(view) - BASE_KEYS - {"bells", "medico"}):
         lines.append(f"{key}: ", style="bold")
         lines.append(_short(view[key]) + "\n")
     for f in view["figures"]:
@@ -314,14 +365,9 @@ def board(view: Mapping[str, Any]) -> Group:
     legend = Text(f"{BISHOP} bishop   L Leonardo's master painter   "
                   "mood: + = extra apprentice, - = one apprentice less", style="dim")
     parts: list[RenderableType] = [status_line(view), top, legend, figures_table(view), track_line(view)]
-    extras = extras_panel(view)
-    if extras is not None:
-        parts.append(extras)
-    for key, panel in MODULE_PANELS.items():
-        if key in view:
-            made = panel(view)
-            if made is not None:
-                parts.append(made)
+    for panel in (bells_panel(view), medico_panel(view), extras_panel(view)):
+        if panel is not None:
+            parts.append(panel)
     return Group(*parts)
 
 
@@ -339,8 +385,24 @@ def private_panel(view: Mapping[str, Any], seat: int, title: str | None = None) 
         t.add_row("Plan", ", ".join(f"{column_label(view, i)} {n}" for i, n in enumerate(plan)))
     if f.get("tiles"):
         t.add_row("Fresco tiles", " ".join(f.get("tiles")))
+    secrets = view.get("secrets")  # a face-up view (Game.full_view): the module items only this seat sees
+    if secrets and seat < len(secrets):
+        for module, part in secrets[seat].items():
+            mine = part.get("mine", part) if isinstance(part, Mapping) else part
+            t.add_row(module.replace("_", " ").capitalize(), _short(mine))
     title = title or f"Your screen: {f['name']} (seat {seat})"
     return Panel(t, title=title, border_style="green", expand=False)
+
+
+def event_lines(events: Iterable[Mapping[str, Any]], names: Sequence[str], lang: str = "en") -> list[str]:
+    """The events as sentences (``affresco.i18n``: the catalogue the browser uses too)."""
+    return [render_event(e, names, lang) for e in events]
+
+
+def vp_sources_text(sources: Mapping[str, int], lang: str = "en") -> str:
+    """A figure's VP by source (``view["vp_sources"]``), largest first: 'tile 50 + bishop 18'."""
+    parts = sorted(((v, k) for k, v in sources.items() if v), key=lambda vk: -abs(vk[0]))
+    return " + ".join(i18n_text(f"vp_source.{k}", lang, n=v) for v, k in parts) or "-"
 
 
 def log_panel(lines: Sequence[str], title: str = "Since your last decision") -> Panel:
@@ -371,6 +433,14 @@ def plan_panel(view: Mapping[str, Any], seat: int, examples: Sequence[tuple[str,
         lines.append("audience <column>", style="bold")
         lines.append(" to cover an empty column, e.g. ")
         lines.append("plan 1-1-0-0-1 audience studio", style="bold")
+    mv = view.get("medico")
+    if mv is not None:
+        me = view["seat"] if view.get("seat") is not None else seat
+        lines.append(f"\nMedico: {mv['ill'][me]} of them are ill ({mv['healthy'][me]} healthy). Add ", style="")
+        lines.append("ill a-b-c-d-e", style="bold")
+        lines.append(" for the ill ones per column (never market or theater), and ")
+        lines.append("medico", style="bold")
+        lines.append(" to visit the medico at the market (then at most one apprentice there).")
     for i, (action, why) in enumerate(examples, start=1):
         lines.append(f"\n{i:>2}. ", style="bold cyan")
         lines.append(action)
@@ -385,10 +455,12 @@ def scores_table(view: Mapping[str, Any], ranking: Sequence[int], scores: Sequen
     t.add_column("Name")
     t.add_column("VP", justify="right")
     t.add_column("Fresco tiles", justify="right")
+    t.add_column("VP by source")
+    sources = view.get("vp_sources") or [{} for _ in view["figures"]]
     for place, fig in enumerate(ranking, start=1):
         f = view["figures"][fig]
         t.add_row(str(place), f["name"], str(scores[fig]), str(len(f.get("tiles") or [])),
-                  style="bold green" if place == 1 else "")
+                  vp_sources_text(sources[fig]), style="bold green" if place == 1 else "")
     return t
 
 
