@@ -506,7 +506,7 @@ class Medico(Module):
             return
         neutral = s.neutral[fig] and m.neutral_ill[fig] != s.round
         if neutral and 0 < falling <= self._own_present(s, fig):
-            ask(s, fig, NAME, ("illness", falling, column))
+            ask(s, fig, NAME, ["illness", falling, column])   # JSON-ready (view["asks"])
         else:   # more fall ill than own apprentices are there: the neutral one is among them
             self._fall_ill(s, fig, falling, neutral, column)
 
