@@ -8,10 +8,7 @@ from typing import Any
 from rich.console import Console
 
 from ..errors import FrescoError
-from ..rules import Game, replay
-
-RECORD_FORMAT = "affresco-record/1"
-STATE_FORMAT = "affresco-state/1"
+from ..rules import OLD_STATE_FORMATS, RECORD_FORMAT, STATE_FORMAT, Game, replay
 
 
 def read_json(path: Path) -> dict[str, Any]:
@@ -34,7 +31,7 @@ def load_game(path: Path) -> Game:
     fmt = data.get("format")
     if fmt == RECORD_FORMAT:
         return replay(data)
-    if fmt == STATE_FORMAT:
+    if fmt == STATE_FORMAT or fmt in OLD_STATE_FORMATS:
         return Game.from_json(json.dumps(data))
     raise FrescoError(f"{path}: format {fmt!r} is neither {STATE_FORMAT!r} (saved game) nor {RECORD_FORMAT!r} (record)")
 
@@ -45,7 +42,7 @@ def load_record(path: Path) -> dict[str, Any]:
     fmt = data.get("format")
     if fmt == RECORD_FORMAT:
         return data
-    if fmt == STATE_FORMAT:
+    if fmt == STATE_FORMAT or fmt in OLD_STATE_FORMATS:
         return Game.from_json(json.dumps(data)).record()
     raise FrescoError(f"{path}: format {fmt!r} is neither {STATE_FORMAT!r} (saved game) nor {RECORD_FORMAT!r} (record)")
 

@@ -11,8 +11,10 @@ from typing import Any
 from .board import NAMES, SIZE
 from .market import BOOTHS
 from .paints import paint_text
+from . import legacy_log
 from .state import PLAN, State, cons_to_list
 from .tiles import tile_text as _tile_text
+from .track import vp_sources
 
 
 def track_label(pos: int) -> str | int:
@@ -35,6 +37,23 @@ def tile_text(t) -> str | None:
         _TILE_TEXT.clear()
     _TILE_TEXT[id(t)] = (t, text)
     return text
+
+
+def visible(who: int | None, seat: int | None) -> bool:
+    """May ``seat`` (None: a spectator) see a log entry meant for ``who`` (None: everyone)?"""
+    return who is None or who == seat
+
+
+def events(entries, seat: int | None) -> list[dict[str, Any]]:
+    """The events of ``(round, who, event)`` entries that ``seat`` may see, as new dicts with
+    their ``round``."""
+    out = []
+    for rnd, who, e in entries:
+        if who is None or who == seat:
+            d = {"round": rnd}
+            d.update(e)
+            out.append(d)
+    return out
 
 
 def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
@@ -96,7 +115,7 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
         "figures": figures,
         "pending_track": None if s.pending is None else {
             "figure": s.names[s.pending[0]], "figure_index": s.pending[0], "behind": s.pending[1],
-            "ahead": s.pending[2]},
+            "ahead": s.pending[2], "target": s.pending[3]},
         "is_over": s.phase == "over",
         "deciding": flow.deciding(s),
         "asks": [list(a) for a in s.asks],
@@ -104,8 +123,11 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
         "options": dict(s.options),
         "components": components_of(s),
     }
+    out["vp_sources"] = vp_sources(s)
     if log:
-        out["log"] = [text for (_, who, text) in cons_to_list(s.log) if who is None or who == seat]
+        entries = cons_to_list(s.log)
+        out["events"] = events(entries, seat)
+        out["log"] = legacy_log.lines(s, entries, seat)   # TRANSITION (issue #11): old English lines
     for hook in s.hooks.view:
         hook(s, seat, out)
     return out
@@ -119,7 +141,7 @@ def components_of(s: State) -> str | dict:
 
 def full_view(s: State) -> dict[str, Any]:
     """Everything face up, for replays and post-game analysis: the spectator's view with every
-    seat's paints, Thalers and plan in its figure, every log entry (private ones too), and
+    seat's paints, Thalers and plan in its figure, every event (private ones too), and
     ``secrets``: per seat, the parts of module views that only that seat sees (e.g. its scrolls)."""
     out = view(s, None, log=False)
     secrets = []
@@ -131,5 +153,5 @@ def full_view(s: State) -> dict[str, Any]:
                 out["figures"][seat][key] = fig[key]
         secrets.append({m: own[m] for m in s.modules if m in own and own[m] != out.get(m)})
     out["secrets"] = secrets
-    out["log"] = [text for (_, _, text) in cons_to_list(s.log)]
+    out["events"] = [{"round": rnd, **e} for rnd, _, e in cons_to_list(s.log)]
     return out

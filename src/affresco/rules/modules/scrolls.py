@@ -94,7 +94,7 @@ class Scrolls(Module):
         held = list(s.mods[self.name])
         held[fig] = (-1 if which in ("row", "both") else row, -1 if which in ("column", "both") else col)
         s.mods[self.name] = tuple(held)
-        track.gain(s, fig, vp, f"scroll{'s' if which == 'both' else ''} at {NAMES[segment]}")
+        track.gain(s, fig, {"scroll": vp}, "scroll", scroll=which, segment=NAMES[segment])
 
     def reveals(self, s, fig: int, action) -> bool:
         """A scroll played shows its line (R22); 'scroll none' shows nothing."""
