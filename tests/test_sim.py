@@ -95,7 +95,7 @@ def test_leonardo_has_his_own_row(duo):
     for rows in by_game(duo).values():
         assert [r["bot"] for r in rows][2] == "leonardo"
         leo = rows[2]
-        assert leo["name"] == "Leonardo" and leo["vp_thalers"] == 0
+        assert leo["name"] == "Leonardo" and leo["vp_money"] == 0
     assert {r["bot"] for r in duo} == {"greedy", "random", "leonardo"}
     assert duo[0]["modules"] == "portraits+requests+scrolls+bishops_favour"
 
@@ -195,7 +195,7 @@ def test_cli_tournament_and_report(tmp_path):
 
     res = runner.invoke(app, ["report", str(out)], env={"COLUMNS": "160"})
     assert res.exit_code == 0, res.output
-    for text in ("greedy", "random", "95% CI", "Seat advantage", "tile", "thalers"):
+    for text in ("greedy", "random", "95% CI", "Seat advantage", "tile", "money"):
         assert text in res.output
     rows = read_rows(out)
     st = report.by_bot(rows)["greedy"]
@@ -256,7 +256,7 @@ def test_rows_rebuilt_from_records(colourful, duo):
 
 def test_thalers_left_and_money_vp(small, duo):
     for r in small:
-        assert r["thalers"] >= 0 and r["vp_thalers"] == r["thalers"] // 2
+        assert r["thalers"] >= 0 and r["vp_money"] == r["thalers"] // 2
     assert [r["thalers"] for r in duo if r["bot"] == "leonardo"] == [None, None]
 
 

@@ -98,7 +98,7 @@ def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
                 add(i, blend_inputs[e["paint"]], -1)
                 add(i, e["paint"])
         elif kind == "score" and e.get("for") == "altar":
-            add(i, "".join(c for c in e["paints"] if c in PAINTS), -1)
+            add(i, "".join(c for c in e["paid"] if c in PAINTS), -1)
         elif kind == "favour":
             if e["effect"] == "thalers":
                 thalers[i] += int(e["value"])

@@ -129,7 +129,7 @@ def apply(s: State, fig: int, action: Action) -> None:
     if action.kind == "altar":
         text = action.args[0]
         s.paints[fig] = minus(s.paints[fig], paint_vector(text))
-        track.gain(s, fig, {"altar": altar_score(s, text)}, "altar", paints=text)
+        track.gain(s, fig, {"altar": altar_score(s, text)}, "altar", paid=text)
     else:
         segment = INDEX[action.args[0]]
         extra = dict(zip(action.args[1::2], action.args[2::2]))

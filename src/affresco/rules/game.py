@@ -143,6 +143,14 @@ class Game:
         and once over.  Also ``view(seat)["deciding"]``."""
         return flow.deciding(self._s)
 
+    def action_space(self) -> tuple[Action, ...]:
+        """Every action a game of this set-up can ever offer, in a fixed, versioned order
+        (rules/action_space.py): a stable action index for learning code.  Every legal action
+        is in it."""
+        from .action_space import action_space
+        s = self._s
+        return action_space(s.n, s.modules, dict(s.options), s.comp)
+
     # --- state -----------------------------------------------------------------------
     @property
     def is_over(self) -> bool:

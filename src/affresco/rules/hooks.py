@@ -33,6 +33,15 @@ class Module:
         """Validate this module's component table (raise ComponentError naming the value)."""
         return raw
 
+    # --- the action index space (rules/action_space.py) ----------------------------------
+    def fresco_tiles(self) -> tuple:
+        """Fresco tiles this module brings into the game (beyond the base game's)."""
+        return ()
+
+    def action_space(self, space) -> None:
+        """Append to ``space.actions`` every action of this module's kinds, and its variants of
+        base kinds, that a game may ever offer (a superset; see rules/action_space.py)."""
+
     def setup(self, state, rng) -> None:
         """Set-up, after the base set-up (rng: the game's seeded generator)."""
 

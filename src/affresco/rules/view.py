@@ -153,5 +153,7 @@ def full_view(s: State) -> dict[str, Any]:
                 out["figures"][seat][key] = fig[key]
         secrets.append({m: own[m] for m in s.modules if m in own and own[m] != out.get(m)})
     out["secrets"] = secrets
-    out["events"] = [{"round": rnd, **e} for rnd, _, e in cons_to_list(s.log)]
+    entries = [(r, None, e) for r, _, e in cons_to_list(s.log)]
+    out["events"] = events(entries, None)
+    out["log"] = legacy_log.lines(s, entries, None)   # TRANSITION (issue #11)
     return out

@@ -15,7 +15,7 @@ from .interrupts import sigint_deferred
 #: VP sources (``vp_<source>`` columns, in this order): the engine's source names
 #: (docs/events.md; ``Game.vp_sources()``), ``position`` for points a loaded position already had,
 #: and ``other`` for the sources of a module with no column here.  They add up to the score.
-SOURCES = ("tile", "bishop", "special_colours", "favour", "altar", "portrait", "request", "scroll", "thalers",
+SOURCES = ("tile", "bishop", "special_colours", "favour", "altar", "portrait", "request", "scroll", "money",
            "track", "position", "other")
 FIELDS = ("game", "seed", "players", "modules", "bot", "seat", "name", "getup", "score", "rank", "rounds",
           "thalers", *(f"vp_{s}" for s in SOURCES))

@@ -72,6 +72,15 @@ class Requests(Module):
     def leonardo_plan(self, s, plan: list[int]) -> None:
         plan[s.columns().index("workshop")] += 1
 
+    def action_space(self, space) -> None:
+        """'request TYPE T1 T2 T3' for every type and usable tiles of the set-up; 'income R|Y|B'."""
+        for t in self.data.stacks:
+            colour = self.data.paint[t]
+            usable = [x for x in space.fresco_tiles if colour is None or colour in x.splashes]
+            for combo in combinations(space.tile_texts(usable), self.data.per):
+                space.actions.append(Action("request", (t, *combo)))
+        space.actions.extend(Action("income", (c,)) for c in BASIC)
+
     def options_for(self, s, fig: int) -> list[Action]:
         out = []
         owned = sorted(s.tiles[fig], key=lambda t: tile_text_key(tile_text(t)))

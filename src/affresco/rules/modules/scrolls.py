@@ -53,6 +53,9 @@ class Scrolls(Module):
         # per seat: (row or -1 once played, column or -1 once played)
         s.mods[self.name] = tuple(zip(rows, cols))
 
+    def action_space(self, space) -> None:
+        space.actions.extend(Action("scroll", (w,)) for w in ("none", "row", "column", "both"))
+
     def after_restore(self, s, fig: int, segment: int, tile, bishop_on: bool) -> None:
         """Ask whenever the bishop is on the restored segment and the player still holds a
         scroll (both public), matching or not: asking only on a match would tell the others

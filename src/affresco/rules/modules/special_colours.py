@@ -84,6 +84,22 @@ class SpecialColours(Module):
         basic.update(self.data.altar_basic)
         blend.update(self.data.altar_blend)
 
+    def fresco_tiles(self) -> tuple:
+        return self.data.tiles
+
+    def action_space(self, space) -> None:
+        """'blend K|N'; with the option, every restoration form paid 'using' a substitute text."""
+        space.actions.extend(Action("blend", (o,)) for o in self.data.blends)
+        if not self.opts.get(OPTION):
+            return
+        texts = set()
+        for tile in space.fresco_tiles:
+            choices = [(c, *SPECIAL) if c in BLENDED else (c,) for c in tile.paints]
+            texts.update({canonical("".join(c)) for c in product(*choices)} - {canonical(tile.paints)})
+        texts = sorted(texts, key=lambda t: (len(t), [PAINT[c] for c in t]))
+        for a in space.restores():
+            space.actions.extend(Action("restore", (*a.args, "using", t)) for t in texts)
+
     def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
         if column == "workshop" and fig < s.n:
             have = s.paints[fig]
