@@ -8,10 +8,7 @@ from typing import Any
 from rich.console import Console
 
 from ..errors import FrescoError
-from ..rules import Game, replay
-
-RECORD_FORMAT = "affresco-record/1"
-from ..rules.serialize import FORMAT as STATE_FORMAT, OLD_FORMATS as OLD_STATE_FORMATS
+from ..rules import OLD_STATE_FORMATS, RECORD_FORMAT, STATE_FORMAT, Game, replay
 
 
 def read_json(path: Path) -> dict[str, Any]:

@@ -24,7 +24,6 @@ FORMAT = "affresco-state/2"
 # The first format kept the log as English lines; they load as ``{"kind": "text", "text": line}``
 # events (docs/events.md), which no layer interprets.
 OLD_FORMATS = ("affresco-state/1",)
-_NUMBER = re.compile(r"^[0-9]{1,3}$")
 
 
 def _whole(v) -> bool:

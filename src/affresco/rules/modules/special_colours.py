@@ -94,7 +94,7 @@ class SpecialColours(Module):
             return
         texts = set()
         for tile in space.fresco_tiles:
-            choices = [(c, "K", "N") if c in "OGP" else (c,) for c in tile.paints]
+            choices = [(c, *SPECIAL) if c in BLENDED else (c,) for c in tile.paints]
             texts.update({canonical("".join(c)) for c in product(*choices)} - {canonical(tile.paints)})
         texts = sorted(texts, key=lambda t: (len(t), [PAINT[c] for c in t]))
         for a in space.restores():
