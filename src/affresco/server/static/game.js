@@ -1,0 +1,144 @@
+// The game page of a seat or a spectator: the board, what is clickable, the side panels.
+import { renderBoard } from "./board.js";
+import { t } from "./i18n.js";
+import { h } from "./ui.js";
+import { S, boardCtx, errorBox, logOf, render, send } from "./store.js";
+import { decisionPanel } from "./decide.js";
+import { modulesPanel, myScreen, playersPanel } from "./players.js";
+import { logPanel } from "./log.js";
+import { finalPanel } from "./final.js";
+
+// ---------------------------------------------------------------------------------------
+// game page (a seat or a spectator)
+
+
+export function gamePage() {
+  const st = S.state;
+  if (!st) {
+    return h("div.loading", S.error ? errorBox() : null, S.fatal ? null : h("p.muted", t("status.loading")));
+  }
+  const v = st.view;
+  const { hot, selected } = interaction(st);
+  const ctx = boardCtx(st, hot, selected);
+  const board = renderBoard(v, ctx, onBoardClick);
+  const left = h("section.board-col", { "aria-label": t("board.aria") }, board, modulesPanel(v, ctx));
+  const side = h("aside.side",
+    S.error ? errorBox() : null,
+    st.is_over ? finalPanel(st, ctx) : null,
+    st.seat !== null && st.seat !== undefined ? (st.is_over ? null : decisionPanel(st, ctx)) : spectatorNote(st),
+    st.seat !== null && st.seat !== undefined ? myScreen(st, ctx) : null,
+    playersPanel(st, ctx),
+    logPanel(logOf(st), ctx, st));
+  return h("div.game", left, side);
+}
+
+export function spectatorNote(st) {
+  return h("section.card.decision", { "data-testid": "decision" },
+    h("h2", t("game.spectator")));
+}
+
+// what is clickable on the board, from the legal actions and the current selection
+export function interaction(st) {
+  const hot = new Set();
+  const selected = new Set();
+  if (!st || st.seat === null || st.seat === undefined || S.busy) return { hot, selected };
+  const legal = st.legal || [];
+  for (const a of legal) {
+    const w = a.split(" ");
+    if (w[0] === "getup") hot.add(`hostel:${w[1]}`);
+    else if (w[0] === "buy" || w[0] === "close") hot.add(`booth:${w[1]}`);
+    else if (w[0] === "restore") hot.add(`segment:${w[1]}`);
+    else if (w[0] === "altar") hot.add("altar");
+    else if (w[0] === "blend") hot.add(`blend:${w[1]}`);
+    else if (w[0] === "studio") hot.add("loc:studio");
+    else if (w[0] === "theater") hot.add("loc:theater");
+  }
+  const sel = S.selection;
+  if (sel && sel.type === "booth") {
+    selected.add(`booth:${sel.id}`);
+    const tiles = st.view.booths[sel.id] || [];
+    if (legal.some((a) => a.startsWith(`buy ${sel.id} `))) tiles.forEach((_, j) => hot.add(`tile:${sel.id}:${j}`));
+    for (const j of sel.tiles || []) selected.add(`tile:${sel.id}:${j}`);
+  } else if (sel && sel.type === "segment") {
+    selected.add(`segment:${sel.id}`);
+    for (const target of bishopTargets(legal, sel.id)) hot.add(`target:${target}`);
+  } else if (sel && sel.type === "altar") {
+    selected.add("altar");
+  }
+  return { hot, selected };
+}
+
+export function bishopTargets(legal, seg) {
+  const out = new Set();
+  for (const a of legal) {
+    const w = a.split(" ");
+    if (w[0] === "restore" && w[1] === seg && (w[2] === "bishop" || w[2] === "sexton") && w.length === 4) out.add(w[3]);
+  }
+  return out;
+}
+
+export function filterActions(legal, sel) {
+  if (!sel) return legal;
+  return legal.filter((a) => {
+    const w = a.split(" ");
+    if (sel.type === "booth") return (w[0] === "buy" || w[0] === "close") && w[1] === sel.id;
+    if (sel.type === "segment") return w[0] === "restore" && w[1] === sel.id;
+    if (sel.type === "altar") return w[0] === "altar";
+    return true;
+  });
+}
+
+export function onBoardClick(id) {
+  const st = S.state;
+  if (!st || S.busy) return;
+  const legal = st.legal || [];
+  const [kind, ...rest] = id.split(":");
+  const arg = rest.join(":");
+  if (kind === "hostel") return send(`getup ${arg}`);
+  if (kind === "blend") return send(`blend ${arg}`);
+  if (kind === "loc") return send(arg);
+  if (kind === "booth") {
+    S.selection = S.selection && S.selection.type === "booth" && S.selection.id === arg ? null
+      : { type: "booth", id: arg, tiles: [] };
+    return render();
+  }
+  if (kind === "tile") {
+    const [booth, j] = arg.split(":");
+    const sel = S.selection;
+    if (!sel || sel.type !== "booth" || sel.id !== booth) return;
+    const n = Number(j);
+    const i = sel.tiles.indexOf(n);
+    if (i >= 0) sel.tiles.splice(i, 1);
+    else {
+      sel.tiles.push(n);
+      const left = st.view.visit_left || 1;
+      while (sel.tiles.length > left) sel.tiles.shift();
+    }
+    return render();
+  }
+  if (kind === "segment") {
+    const acts = legal.filter((a) => a.split(" ")[0] === "restore" && a.split(" ")[1] === arg);
+    if (S.selection && S.selection.type === "segment" && S.selection.id === arg && acts.includes(`restore ${arg}`)) {
+      return send(`restore ${arg}`);
+    }
+    if (acts.length === 1) return send(acts[0]);
+    S.selection = { type: "segment", id: arg };
+    return render();
+  }
+  if (kind === "target") {
+    const sel = S.selection;
+    if (!sel || sel.type !== "segment") return;
+    const bishop = `restore ${sel.id} bishop ${arg}`;
+    const sexton = `restore ${sel.id} sexton ${arg}`;
+    if (legal.includes(bishop)) return send(bishop);
+    if (legal.includes(sexton)) return send(sexton);
+    return;
+  }
+  if (kind === "altar") {
+    const acts = legal.filter((a) => a.startsWith("altar "));
+    if (acts.length === 1) return send(acts[0]);
+    S.selection = S.selection && S.selection.type === "altar" ? null : { type: "altar", id: "altar" };
+    return render();
+  }
+  return undefined;
+}
