@@ -18,6 +18,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from .preview import previews
 from .service import GameService, ServiceError
 from .store import Store
 
@@ -210,6 +211,13 @@ def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = Non
     async def me(request: Request):
         live, seat = await seat_of(request)
         return Response(service.payload(live, seat), media_type="application/json")
+
+    @app.get("/api/me/preview")
+    async def preview(request: Request):
+        """What each of the seat's scoring choices would score now (server/preview.py)."""
+        live, seat = await seat_of(request)
+        game, version = live.game, live.version
+        return {"version": version, "previews": await asyncio.to_thread(previews, game, seat)}
 
     async def seat_request(request: Request, shape: str, run) -> Response:
         """A seat's move: authenticate, read ``{...}``, run, answer with the seat's new state."""

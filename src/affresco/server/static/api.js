@@ -145,3 +145,6 @@ export class Live {
     this.ws = null;
   }
 }
+
+/** What each scoring choice of this seat would score now: {version, previews}. */
+export const getPreview = (token) => api("GET", "/api/me/preview", { token });

@@ -3,10 +3,11 @@
 // #/watch/<game_id>, #/replay/<game_id>, #/help.
 import * as API from "./api.js";
 import { currentLang, initI18n, LANGS, setLang, t } from "./i18n.js";
-import { actingFigure, append, columnLabel, h } from "./ui.js";
+import { actingFigure, append, columnLabel, h, icon } from "./ui.js";
 import { S, accept, errorText, figureName, hooks, render, root, send, yourTurn } from "./store.js";
 import { homePage, loadMeta, refreshMyGames } from "./home.js";
 import { gamePage } from "./game.js";
+import { askNotify, newState, notifyState, soundOn, toggleSound } from "./moves.js";
 import { loadReplay, replayPage } from "./replay.js";
 
 // ---------------------------------------------------------------------------------------
@@ -37,6 +38,8 @@ function leavePage() {
   S.segValues = {};
   S.logKey = null;
   S.logLines = null;
+  S.tab = null;
+  S.fatal = false;
 }
 
 async function route() {
@@ -120,8 +123,11 @@ function renderShell() {
   root.setAttribute("data-version", st ? String(st.version) : "");
   root.setAttribute("data-your-turn", st && st.seat !== null && st.legal && st.legal.length ? "true" : "false");
   root.setAttribute("data-busy", S.busy ? "true" : "false");
-  document.title = st ? `${yourTurn() ? "● " : ""}${t("app.title")} — ${st.game_id}` : t("app.title");
+  document.title = st ? `${yourTurn() ? `● ${t("status.your_turn")} — ` : ""}${t("app.title")} — ${st.game_id}` : t("app.title");
 
+  // the bottom sheet (phones) covers the end of the page: keep room for it
+  const sheet = root.querySelector(".game.phone .decision");
+  document.documentElement.style.setProperty("--sheet-h", sheet ? `${sheet.offsetHeight}px` : "0px");
   const newLog = root.querySelector("[data-testid=log] .log-lines");
   if (newLog) newLog.scrollTop = logAtEnd ? newLog.scrollHeight : logTop;
   const newAct = root.querySelector(".action-list");
@@ -140,8 +146,13 @@ function renderHeader() {
 
 function header() {
   const langs = (S.meta && S.meta.languages) || LANGS;
+  const inGame = (S.route.page === "play" || S.route.page === "watch") && !S.fatal;
   const right = h("div.top-right",
-    (S.route.page === "play" || S.route.page === "watch") && !S.fatal ? connectionBadge() : null,
+    inGame ? connectionBadge() : null,
+    S.route.page === "play" && !S.fatal ? signalButtons() : null,
+    h("a.button.icon-button.help-link", {
+      href: "#/help", "data-testid": "help-link", title: t("help.open"), "aria-label": t("help.open"),
+    }, "?"),
     h("nav.langs", { "aria-label": t("lang.choose") },
       langs.filter((l) => LANGS.includes(l)).map((l) => h("button.lang", {
         type: "button", "data-testid": `lang-${l}`, lang: l, "aria-pressed": l === currentLang() ? "true" : "false",
@@ -157,10 +168,23 @@ function header() {
   return h("header.top", title, status, right);
 }
 
+function signalButtons() {
+  const perm = notifyState();
+  return h("span.signals",
+    h("button.icon-button", {
+      type: "button", "data-testid": "sound-toggle", "aria-pressed": soundOn() ? "true" : "false",
+      title: t("signal.sound"), "aria-label": t("signal.sound"), onclick: toggleSound,
+    }, icon(soundOn() ? "sound" : "mute")),
+    perm === "default" ? h("button.icon-button", {
+      type: "button", "data-testid": "notify-ask", title: t("signal.notify"), "aria-label": t("signal.notify"),
+      onclick: askNotify,
+    }, icon("bell")) : null);
+}
+
 function connectionBadge() {
   const state = S.conn === "idle" ? "connecting" : S.conn;
   return h("span.conn", { "data-testid": "connection", "data-state": state, title: t(`conn.${state}`) },
-    h("span.dot", { "aria-hidden": "true" }), t(`conn.${state}`));
+    h("span.dot", { "aria-hidden": "true" }), h("span.conn-text", t(`conn.${state}`)));
 }
 
 function pageBody() {
@@ -213,6 +237,7 @@ async function main() {
 }
 
 hooks.render = renderShell;
+hooks.newState = newState;
 main();
 
 // for debugging in the console

@@ -1,7 +1,7 @@
 // The decision area: the prompt, the choices in words, the buy and plan widgets.
-import { t, tOr } from "./i18n.js";
+import { paintMark, t, tOr } from "./i18n.js";
 import { actingFigure, chips, columnLabel, h, hostelPrice, rich, sortBuyTiles, testid } from "./ui.js";
-import { describe } from "./words.js";
+import { describe, previewText } from "./words.js";
 import { S, figureName, render, request, send, sendUndo } from "./store.js";
 import { bishopTargets, filterActions } from "./game.js";
 
@@ -28,9 +28,19 @@ export function decisionPanel(st, ctx) {
   const undoBtn = st.undo ? h("button.undo", {
     type: "button", "data-testid": "undo", disabled: S.busy, onclick: sendUndo,
   }, "↶ ", t("game.undo")) : null;
-  return h("section.card.decision", { "data-testid": "decision", class: legal.length ? "active" : "" },
-    h("div.card-head", h("h2", legal.length ? t("decide.title") : t("decide.waiting_title")), undoBtn),
-    body);
+  const collapsed = !!S.sheetCollapsed;
+  const handle = h("button.sheet-handle", {
+    type: "button", "data-testid": "sheet-handle", "aria-expanded": collapsed ? "false" : "true",
+    "aria-label": t(collapsed ? "decide.expand" : "decide.collapse"),
+    onclick: () => { S.sheetCollapsed = !collapsed; render(); },
+  }, h("span", { "aria-hidden": "true" }));
+  return h("section.card.decision", {
+    "data-testid": "decision", class: [legal.length ? "active" : "", collapsed ? "collapsed" : ""].join(" "),
+    "aria-label": legal.length ? t("decide.title") : t("decide.waiting_title"),
+  },
+  handle,
+  h("div.card-head", h("h2", legal.length ? t("decide.title") : t("decide.waiting_title")), undoBtn),
+  body);
 }
 
 export function waitingText(st) {
@@ -48,6 +58,12 @@ export function promptText(st, fig) {
   const legal = st.legal;
   const kinds = new Set(legal.map((a) => a.split(" ")[0]));
   const left = v.visit_left;
+  if ((v.figures[fig] || {}).leonardo && !v.pending_track) {
+    if (kinds.has("getup")) return t("prompt.leo.getup");
+    if (kinds.has("close")) return t("prompt.leo.market");
+    if (kinds.has("restore")) return t("prompt.leo.cathedral");
+    return t("prompt.leo.generic");
+  }
   if (v.pending_track && kinds.has("track")) return t("prompt.track", { behind: v.pending_track.behind, ahead: v.pending_track.ahead });
   if (kinds.has("plan")) return t("prompt.plan", { n: v.figures[st.seat].apprentices });
   if (kinds.has("getup")) return t("prompt.getup");
@@ -70,11 +86,57 @@ export function promptText(st, fig) {
 export const KIND_ORDER = ["track", "getup", "buy", "close", "restore", "altar", "studio", "portrait", "blend", "request",
   "theater", "income", "scroll", "pass"];
 
+/** One button per booth and per segment with several ways, instead of every combination:
+ *  the first step of a long choice (the second is the board's or the filtered list's). */
+function stepButtons(st, actions, fig) {
+  const v = st.view;
+  const groups = new Map();
+  for (const a of actions) {
+    const w = a.split(" ");
+    let key = null;
+    if (w[0] === "buy" || w[0] === "close") key = `booth:${w[1]}`;
+    else if (w[0] === "restore") key = `segment:${w[1]}`;
+    else if (w[0] === "altar") key = "altar:altar";
+    if (!key) continue;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(a);
+  }
+  const steps = [];
+  const folded = new Set();
+  for (const [key, acts] of groups) {
+    if (acts.length < 2) continue;
+    const [type, id] = key.split(":");
+    acts.forEach((a) => folded.add(a));
+    let label;
+    if (type === "booth") {
+      const tiles = (v.booths[id] || []).map(paintMark).join(" ");
+      label = acts.some((a) => a.startsWith("buy ")) ? t("step.booth", { booth: id, tiles }) : describe(acts[0], v, fig);
+    } else if (type === "segment") {
+      const vps = acts.map((a) => S.preview && S.preview[a] ? S.preview[a].vp : null).filter((x) => x !== null);
+      const range = vps.length ? ` → ${t("preview.vp", { n: Math.min(...vps) === Math.max(...vps) ? Math.max(...vps) : `${Math.min(...vps)}–${Math.max(...vps)}` })}` : "";
+      label = describe(`restore ${id}`, v, fig) + range + t("step.ways", { n: acts.length });
+    } else {
+      label = t("step.altar", { n: acts.length });
+    }
+    steps.push({ type, id, label, n: acts.length, first: acts[0] });
+  }
+  return { steps, folded };
+}
+
 export function actionList(st, actions, fig) {
   const v = st.view;
   const sel = S.selection;
   let shown = filterActions(actions, sel);
   if (sel && !shown.length) shown = actions;
+  let stepEls = [];
+  if (!sel && shown.length > 6) {
+    const { steps, folded } = stepButtons(st, shown, fig);
+    shown = shown.filter((a) => !folded.has(a));
+    stepEls = steps.map((s) => h("button.action.step", {
+      type: "button", "data-testid": `step-${s.type}-${s.id}`, disabled: S.busy,
+      onclick: () => { S.selection = { type: s.type, id: s.id, tiles: [] }; render(); },
+    }, rich(s.label), h("span.step-arrow", { "aria-hidden": "true" }, " ▸")));
+  }
   const byKind = new Map();
   for (const a of shown) {
     const k = a.split(" ")[0];
@@ -86,16 +148,17 @@ export function actionList(st, actions, fig) {
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
   });
   const groups = kinds.map((k) => h("div.action-group",
-    byKind.size > 1 ? h("h3", tOr(`kind.${k}`, k)) : null,
+    byKind.size + (stepEls.length ? 1 : 0) > 1 ? h("h3", tOr(`kind.${k}`, k)) : null,
     byKind.get(k).map((a) => h("button.action", {
-      type: "button", "data-testid": testid(a), "data-action": a, disabled: S.busy, title: a,
+      type: "button", "data-testid": testid(a), "data-action": a, disabled: S.busy,
       class: a === "pass" ? "pass" : "",
       onclick: () => send(a),
-    }, rich(describe(a, v, fig))))));
+    }, rich(describe(a, v, fig) + previewText(S.preview && S.preview[a]))))));
   return h("div.actions-box",
     sel ? h("div.filter-note", t("decide.filtered", { n: shown.length, all: actions.length }),
       h("button.small.ghost", { type: "button", "data-testid": "selection-clear", onclick: () => { S.selection = null; render(); } }, t("decide.show_all"))) : null,
-    h("div.action-list", { role: "group", "aria-label": t("decide.choices") }, groups));
+    h("div.action-list", { role: "group", "aria-label": t("decide.choices") },
+      stepEls.length ? h("div.action-group", h("h3", t("step.title")), stepEls) : null, groups));
 }
 
 export function buyWidget(st) {

@@ -7,10 +7,47 @@ import { decisionPanel } from "./decide.js";
 import { modulesPanel, myScreen, playersPanel } from "./players.js";
 import { logPanel } from "./log.js";
 import { finalPanel } from "./final.js";
+import { flashing } from "./moves.js";
+import { rich } from "./ui.js";
+import { translateLog } from "./i18n.js";
 
 // ---------------------------------------------------------------------------------------
 // game page (a seat or a spectator)
 
+
+// On a narrow screen the board shows one location at a time (tabs); the decision area is a
+// bottom sheet that stays in reach.
+const PHONE = window.matchMedia ? window.matchMedia("(max-width: 900px)") : { matches: false };
+if (PHONE.addEventListener) PHONE.addEventListener("change", () => render());
+export const isPhone = () => !!PHONE.matches;
+
+export const TABS = ["cathedral", "market", "hostel", "studio", "theater", "track"];
+
+/** The location of the board where the current decision is made. */
+export function decisionTab(st) {
+  const v = st.view;
+  if (v.pending_track) return "track";
+  if (v.phase === "getup") return "hostel";
+  if (v.phase === "visits" && v.location) return v.location === "workshop" ? "studio" : v.location;
+  return null;
+}
+
+function tabOfClick(id) {
+  const kind = id.split(":")[0];
+  return { hostel: "hostel", booth: "market", tile: "market", segment: "cathedral", target: "cathedral",
+    altar: "cathedral", blend: "studio", loc: id.endsWith("theater") ? "theater" : "studio" }[kind];
+}
+
+function boardTabs(st, hot, current) {
+  const live = new Set([...hot].map(tabOfClick));
+  const changed = S.changedTabs || new Set();
+  return h("nav.board-tabs", { role: "tablist", "aria-label": t("board.aria"), "data-testid": "board-tabs" },
+    TABS.map((name) => h("button.tab", {
+      type: "button", role: "tab", "data-testid": `tab-${name}`, "aria-selected": name === current ? "true" : "false",
+      class: [live.has(name) ? "live" : "", changed.has(name) ? "changed" : ""].join(" "),
+      onclick: () => { S.tab = name; render(); },
+    }, t(`tab.${name}`), live.has(name) ? h("span.tab-dot", { "aria-label": t("tab.choose_here") }) : null)));
+}
 
 export function gamePage() {
   const st = S.state;
@@ -20,16 +57,31 @@ export function gamePage() {
   const v = st.view;
   const { hot, selected } = interaction(st);
   const ctx = boardCtx(st, hot, selected);
-  const board = renderBoard(v, ctx, onBoardClick);
-  const left = h("section.board-col", { "aria-label": t("board.aria") }, board, modulesPanel(v, ctx));
+  ctx.changed = S.changed;
+  ctx.flash = flashing();
+  const seated = st.seat !== null && st.seat !== undefined;
+  const phone = isPhone();
+  const last = S.lastMove && S.lastMove.length ? h("div.last-move", { "data-testid": "last-move", role: "status" },
+    h("span.lm-tag", t("game.last_move")), S.lastMove.slice(-3).map((x, k) => [k ? " · " : "", rich(translateLog(x))])) : null;
+  let left;
+  if (phone) {
+    const tab = TABS.includes(S.tab) ? S.tab : decisionTab(st) || "cathedral";
+    const board = renderBoard(v, ctx, onBoardClick, { region: tab, trackPerRow: 10 });
+    board.setAttribute("role", "tabpanel");
+    left = h("section.board-col", { "aria-label": t("board.aria") }, last, boardTabs(st, hot, tab), board);
+  } else {
+    left = h("section.board-col", { "aria-label": t("board.aria") }, renderBoard(v, ctx, onBoardClick), modulesPanel(v, ctx));
+  }
   const side = h("aside.side",
     S.error ? errorBox() : null,
+    phone ? null : last,
     st.is_over ? finalPanel(st, ctx) : null,
-    st.seat !== null && st.seat !== undefined ? (st.is_over ? null : decisionPanel(st, ctx)) : spectatorNote(st),
-    st.seat !== null && st.seat !== undefined ? myScreen(st, ctx) : null,
+    seated ? (st.is_over ? null : decisionPanel(st, ctx)) : spectatorNote(st),
+    seated ? myScreen(st, ctx) : null,
     playersPanel(st, ctx),
+    phone ? modulesPanel(v, ctx) : null,
     logPanel(logOf(st), ctx, st));
-  return h("div.game", left, side);
+  return h("div.game", { class: phone ? "phone" : "" }, left, side);
 }
 
 export function spectatorNote(st) {

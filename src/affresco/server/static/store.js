@@ -2,12 +2,12 @@
 import * as API from "./api.js";
 import { has, t } from "./i18n.js";
 import { actingFigure, h, hostelPrice, initials, parseTile, SEG_COLS, SEG_ROWS } from "./ui.js";
-import { filterActions } from "./game.js";
+import { decisionTab, filterActions } from "./game.js";
 
 export const root = document.getElementById("app");
 
 /** The page shell registers its renderer here (app.js); every module redraws through it. */
-export const hooks = { render: () => {} };
+export const hooks = { render: () => {}, newState: () => {} };
 export const render = () => hooks.render();
 
 export const S = {
@@ -83,6 +83,10 @@ export function accept(st, fromSocket = false) {
     if (old) S.error = null;
     // keep a selection only while its actions are still legal
     if (S.selection && !filterActions(st.legal, S.selection).length) S.selection = null;
+    // on a phone, show the location of this seat's decision
+    const tab = st.legal && st.legal.length ? decisionTab(st) : null;
+    if (tab) { S.tab = tab; S.sheetCollapsed = false; }
+    hooks.newState(old, st);
   }
   render();
 }
