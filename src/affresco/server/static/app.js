@@ -6,7 +6,8 @@ import { currentLang, initI18n, LANGS, setLang, t } from "./i18n.js";
 import { actingFigure, append, columnLabel, h, icon } from "./ui.js";
 import { S, accept, errorText, figureName, hooks, render, root, send, yourTurn } from "./store.js";
 import { homePage, loadMeta, refreshMyGames } from "./home.js";
-import { gamePage } from "./game.js";
+import { gamePage, lostPage } from "./game.js";
+import { helpPage, loadHelp } from "./help.js";
 import { askNotify, newState, notifyState, soundOn, toggleSound } from "./moves.js";
 import { loadReplay, replayPage } from "./replay.js";
 
@@ -19,7 +20,9 @@ function parseRoute() {
   if (page === "play" && arg) return { page: "play", token: decodeURIComponent(arg) };
   if (page === "watch" && arg) return { page: "watch", gameId: decodeURIComponent(arg) };
   if (page === "replay" && arg) return { page: "replay", gameId: decodeURIComponent(arg) };
-  return { page: "home" };
+  if (page === "help") return { page: "help", section: arg || null };
+  if (!page) return { page: "home" };
+  return { page: "lost" };
 }
 
 function leavePage() {
@@ -56,6 +59,12 @@ async function route() {
     startLive({ type: "hello", token: r.token }, () => API.getMe(r.token));
   } else if (r.page === "watch") {
     startLive({ type: "watch", game_id: r.gameId }, () => API.getGame(r.gameId));
+  } else if (r.page === "help") {
+    loadHelp().then(() => {
+      render();
+      const el = r.section && document.getElementById(`help-${r.section}`);
+      if (el) el.scrollIntoView({ block: "start" });
+    });
   } else if (r.page === "replay") {
     loadReplay(r.gameId, 0);
   }
@@ -157,13 +166,13 @@ function header() {
       langs.filter((l) => LANGS.includes(l)).map((l) => h("button.lang", {
         type: "button", "data-testid": `lang-${l}`, lang: l, "aria-pressed": l === currentLang() ? "true" : "false",
         title: t(`lang.${l}`),
-        onclick: async () => { await setLang(l); render(); },
+        onclick: async () => { await setLang(l); await loadHelp(l); render(); },
       }, l.toUpperCase()))));
   const title = h("a.brand", { href: "#/", "data-testid": "home-link" }, t("app.title"));
   const st = S.state;
   const status = S.route.page === "play" || S.route.page === "watch"
     ? h("div.status", { "data-testid": "status", role: "status", "aria-live": "polite", class: yourTurn() ? "your-turn" : "" },
-      st ? statusText(st) : t("status.loading"))
+      st ? statusText(st) : S.fatal ? t("lost.title") : t("status.loading"))
     : null;
   return h("header.top", title, status, right);
 }
@@ -193,6 +202,8 @@ function pageBody() {
   if (r.page === "home") append(main, homePage());
   else if (r.page === "play" || r.page === "watch") append(main, gamePage());
   else if (r.page === "replay") append(main, replayPage());
+  else if (r.page === "help") append(main, helpPage());
+  else append(main, lostPage());
   return main;
 }
 
@@ -219,10 +230,11 @@ function statusText(st) {
 // keyboard: Escape clears a selection
 
 document.addEventListener("keydown", (e) => {
-  if (e.key === "Escape" && S.selection) {
-    S.selection = null;
-    render();
-  }
+  if (e.key !== "Escape") return;
+  if (S.info) S.info = null;
+  else if (S.selection) S.selection = null;
+  else return;
+  render();
 });
 
 async function main() {
@@ -232,7 +244,13 @@ async function main() {
     root.textContent = `affresco: ${e.message}`;
     return;
   }
-  window.addEventListener("hashchange", route);
+  loadHelp();
+  window.addEventListener("hashchange", (e) => {
+    // the help page's "back" returns to the page it was opened from
+    const from = e && e.oldURL ? new URL(e.oldURL).hash : "";
+    if (location.hash.startsWith("#/help") && from && !from.startsWith("#/help")) S.helpBack = from;
+    route();
+  });
   route();
 }
 

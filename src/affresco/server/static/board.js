@@ -293,17 +293,22 @@ function track(view, ctx, TRACK_Y, perRow = TRACK_PER_ROW) {
 /** The whole board as an SVG string and the box of each location (for showing one at a
  *  time on a phone).  ``trackPerRow``: spaces per row of the VP track. */
 export function boardSvg(view, ctx, { region = null, trackPerRow = TRACK_PER_ROW } = {}) {
-  let body = fresco(view, ctx) + market(view, ctx) + hostel(view, ctx);
+  // each location carries its explanation as a tooltip (hover); phones have the ⓘ button
+  const tip = (key, svg) => {
+    const text = ctx.help ? ctx.help(key) : "";
+    return text ? `<g class="loc"><title>${esc(text)}</title>${svg}</g>` : svg;
+  };
+  let body = tip("cathedral", fresco(view, ctx)) + tip("market", market(view, ctx)) + tip("hostel", hostel(view, ctx));
   const sw = studioWorkshop(view, ctx);
-  body += sw.svg;
+  body += tip("workshop", sw.svg);
   const booths = Object.keys(view.booths || {}).length;
   const marketBottom = 50 + booths * 86 + 22;
   const th = theater(view, ctx, Math.max(marketBottom, 300));
-  body += th.svg;
+  body += tip("theater", th.svg);
   const altarBottom = FY + 5 * CELL + 12 + 84;
   const trackY = Math.max(altarBottom, sw.bottom, th.bottom) + 40;
   const tr = track(view, ctx, trackY, trackPerRow);
-  body += tr.svg;
+  body += tip("track", tr.svg);
   const height = Math.max(tr.bottom, sw.bottom, th.bottom) + 16;
   const hostelBottom = 50 + 24 + (view.hostel || []).length * 44;
   const regions = {

@@ -4,6 +4,7 @@ import { actingFigure, chips, columnLabel, h, hostelPrice, rich, sortBuyTiles, t
 import { describe, previewText } from "./words.js";
 import { S, figureName, render, request, send, sendUndo } from "./store.js";
 import { bishopTargets, filterActions } from "./game.js";
+import { infoButton, placeHelp } from "./help.js";
 
 export function decisionPanel(st, ctx) {
   const v = st.view;
@@ -200,7 +201,7 @@ export function planWidget(st, plans) {
   const used = counts.reduce((a, b) => a + b, 0);
   const notation = `plan ${counts.join("-")}`;
   const ok = plans.includes(notation);
-  const colEls = cols.map((name, i) => h("div.plan-col", { "data-testid": `plan-col-${i}` },
+  const colEls = cols.map((name, i) => h("div.plan-col", { "data-testid": `plan-col-${i}`, title: placeHelp(`col.${name}`) },
     h("div.plan-name", columnLabel(v, i)),
     h("button.plan-btn", {
       type: "button", "data-testid": `plan-inc-${i}`, "aria-label": t("plan.inc", { col: columnLabel(v, i) }),
@@ -217,6 +218,7 @@ export function planWidget(st, plans) {
     }, "−")));
   return h("div.plan-widget", { "data-testid": "plan-widget" },
     h("div.plan-sheet", colEls),
+    h("p.plan-help.small", t("help.columns"), infoButton("columns", [...new Set(cols)].map((c) => `col.${c}`))),
     h("p.plan-used", t("plan.used", { used, n: available })),
     h("div.plan-actions",
       h("button.ghost", { type: "button", "data-testid": "plan-reset", onclick: () => { S.plan.counts = cols.map(() => 0); render(); } }, t("plan.reset")),

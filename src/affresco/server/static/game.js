@@ -8,6 +8,7 @@ import { modulesPanel, myScreen, playersPanel } from "./players.js";
 import { logPanel } from "./log.js";
 import { finalPanel } from "./final.js";
 import { flashing } from "./moves.js";
+import { infoButton, placeHelp } from "./help.js";
 import { rich } from "./ui.js";
 import { translateLog } from "./i18n.js";
 
@@ -52,12 +53,14 @@ function boardTabs(st, hot, current) {
 export function gamePage() {
   const st = S.state;
   if (!st) {
-    return h("div.loading", S.error ? errorBox() : null, S.fatal ? null : h("p.muted", t("status.loading")));
+    if (S.fatal) return lostPage(S.error);
+    return h("div.loading", S.error ? errorBox() : null, h("p.muted", t("status.loading")));
   }
   const v = st.view;
   const { hot, selected } = interaction(st);
   const ctx = boardCtx(st, hot, selected);
   ctx.changed = S.changed;
+  ctx.help = placeHelp;
   ctx.flash = flashing();
   const seated = st.seat !== null && st.seat !== undefined;
   const phone = isPhone();
@@ -68,7 +71,9 @@ export function gamePage() {
     const tab = TABS.includes(S.tab) ? S.tab : decisionTab(st) || "cathedral";
     const board = renderBoard(v, ctx, onBoardClick, { region: tab, trackPerRow: 10 });
     board.setAttribute("role", "tabpanel");
-    left = h("section.board-col", { "aria-label": t("board.aria") }, last, boardTabs(st, hot, tab), board);
+    const about = { cathedral: ["cathedral", "altar"], studio: ["studio", "workshop"] }[tab] || [tab];
+    left = h("section.board-col", { "aria-label": t("board.aria") }, last, boardTabs(st, hot, tab),
+      h("div.tab-info", infoButton(`tab-${tab}`, about)), board);
   } else {
     left = h("section.board-col", { "aria-label": t("board.aria") }, renderBoard(v, ctx, onBoardClick), modulesPanel(v, ctx));
   }
@@ -193,4 +198,15 @@ export function onBoardClick(id) {
     return render();
   }
   return undefined;
+}
+
+/** A link that opens nothing (an unknown seat, game or page): say so, and offer the way back. */
+export function lostPage(reason = null) {
+  return h("section.card.lost", { "data-testid": "lost", role: "alert" },
+    h("h1", t("lost.title")),
+    reason ? h("p", { "data-testid": "error" }, reason) : null,
+    h("p", t("lost.why")),
+    h("div.lost-actions",
+      h("a.button.primary", { href: "#/", "data-testid": "lost-home" }, t("lost.home")),
+      h("a.button", { href: "#/help", "data-testid": "lost-help" }, t("help.open"))));
 }

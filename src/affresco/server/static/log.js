@@ -1,6 +1,7 @@
 // The game log.
 import { parseLog, t, translateLog } from "./i18n.js";
 import { h, rich } from "./ui.js";
+import { infoButton } from "./help.js";
 
 // ---------------------------------------------------------------------------------------
 // log and scores
@@ -20,6 +21,6 @@ export function logPanel(lines, ctx, st) {
       rich(text)));
   }
   return h("section.card.log", { "data-testid": "log" },
-    h("h2", t("logui.title")),
+    h("h2", t("logui.title"), infoButton("log", "log")),
     h("ol.log-lines", { "aria-live": "polite" }, items.length ? items : h("li.muted", t("logui.empty"))));
 }

@@ -4,6 +4,7 @@ import { chips, figureColour, h, parseTile, plain, rich } from "./ui.js";
 import { cardEffects, cardTitle, signed } from "./words.js";
 import { logOf, request } from "./store.js";
 import { planWords } from "./decide.js";
+import { infoButton } from "./help.js";
 
 // ---------------------------------------------------------------------------------------
 // the seat's screen, the painters, module items
@@ -21,7 +22,7 @@ export function myScreen(st, ctx) {
   const scrolls = v.scrolls && v.scrolls.mine;
   if (scrolls) rows.push([t("screen.scrolls"), scrollText(scrolls)]);
   return h("section.card.screen", { "data-testid": "my-screen" },
-    h("h2", t("screen.title", { name: ctx.figName(st.seat) })),
+    h("h2", t("screen.title", { name: ctx.figName(st.seat) }), infoButton("screen", "screen")),
     h("dl.kv", rows.map(([k, val]) => [h("dt", k), h("dd", val)])));
 }
 
@@ -110,7 +111,7 @@ export function playersPanel(st, ctx) {
       lines);
   });
   const order = (v.order || []).length ? h("p.muted.small", t("players.order", { names: v.order.join(" → ") })) : null;
-  return h("section.card", { "data-testid": "players" }, h("h2", t("players.title")), h("ul.players", cards), order);
+  return h("section.card", { "data-testid": "players" }, h("h2", t("players.title"), infoButton("players", "players")), h("ul.players", cards), order);
 }
 
 export function tileChip(text) {
@@ -149,7 +150,7 @@ export function modulesPanel(v, ctx) {
   if (p) {
     const left = p.deck_left ? Object.entries(p.deck_left).map(([d, n]) => `${d}: ${n}`).join(", ") : "";
     parts.push(h("div.module", { "data-testid": "portraits" },
-      h("h3", tOr("module.portraits", "Portraits")),
+      h("h3", tOr("module.portraits", "Portraits"), infoButton("module-portraits", "module.portraits")),
       h("div.cards", (p.display || []).length ? p.display.map((c) => h("div.pcard", { "data-testid": `portrait-${c.id}` },
         h("strong", cardTitle(c)), h("span.muted", ` (${c.deck}${c.permanent ? `, ${t("portrait.permanent")}` : ""})`),
         h("div.small", rich(cardEffects(c))))) : h("p.muted", t("portrait.none"))),
@@ -158,7 +159,7 @@ export function modulesPanel(v, ctx) {
   const r = v.requests;
   if (r && r.stacks) {
     parts.push(h("div.module", { "data-testid": "requests" },
-      h("h3", tOr("module.requests", "Requests")),
+      h("h3", tOr("module.requests", "Requests"), infoButton("module-requests", "module.requests")),
       h("ul.inline", Object.entries(r.stacks).map(([type, vals]) => h("li",
         h("strong", tOr(`request.${type}`, type)), ": ",
         vals.length ? t("request.top", { vp: vals[vals.length - 1], n: vals.length }) : t("request.empty"))))));
@@ -166,19 +167,19 @@ export function modulesPanel(v, ctx) {
   const sc = v.special_colours;
   if (sc) {
     parts.push(h("div.module", { "data-testid": "special-colours" },
-      h("h3", tOr("module.special_colours", "Special colours")),
+      h("h3", tOr("module.special_colours", "Special colours"), infoButton("module-special_colours", "module.special_colours")),
       h("p.small", rich(t("special.altar"))),
       sc.on_fresco ? h("p.small", rich(t("special.on_fresco", { k: sc.fresco_bonus.K ?? 3, n: sc.fresco_bonus.N ?? 5 }))) : null));
   }
   const bf = v.bishops_favour;
   if (bf) {
     parts.push(h("div.module", { "data-testid": "bishops-favour" },
-      h("h3", tOr("module.bishops_favour", "Bishop's favour")),
+      h("h3", tOr("module.bishops_favour", "Bishop's favour"), infoButton("module-bishops_favour", "module.bishops_favour")),
       h("p.small", t("favour.left", { n: bf.tokens_left }))));
   }
   if (v.scrolls) {
     parts.push(h("div.module", { "data-testid": "scrolls" },
-      h("h3", tOr("module.scrolls", "Scrolls")), h("p.small", t("scrolls.rule"))));
+      h("h3", tOr("module.scrolls", "Scrolls"), infoButton("module-scrolls", "module.scrolls")), h("p.small", t("scrolls.rule"))));
   }
   // anything a module adds that has no widget of its own: shown as plain text
   const known = new Set(["seat", "round", "final_round", "action_sheet_side", "columns", "phase", "to_act", "actor",
@@ -187,7 +188,7 @@ export function modulesPanel(v, ctx) {
     "portraits", "requests", "special_colours", "bishops_favour", "scrolls", "hands"]);
   for (const key of Object.keys(v).filter((k) => !known.has(k)).sort()) {
     parts.push(h("div.module", { "data-testid": `module-view-${key}` },
-      h("h3", tOr(`module.${key}`, key)), h("p.small", shortText(v[key]))));
+      h("h3", tOr(`module.${key}`, key), infoButton(`module-${key}`, `module.${key}`)), h("p.small", shortText(v[key]))));
   }
   const legend = h("p.legend.small.muted", t("board.legend"));
   return h("div.modules", parts, legend);
