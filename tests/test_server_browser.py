@@ -348,25 +348,30 @@ def test_create_a_game_against_bots_and_play_a_round_by_clicking(page, server):
     assert p.tid("seat-row-2").count() and not p.tid("seat-row-3").count()
     p.tid("seat-name-0").fill("Anna")
     assert p.tid("seat-kind-0").input_value() == "human"
-    for i, bot, name in ((1, "greedy", "Bruno"), (2, "random", "Carla")):
+    # one bot menu with user-facing names; "greedy" (the heuristic bot's former name) is not listed
+    p.tid("seat-kind-1").select_option("bot")
+    menu = p.tid("seat-bot-1").locator("option").evaluate_all("os => os.map(o => [o.value, o.textContent])")
+    assert [v for v, _ in menu][0] == "heuristic" and "greedy" not in [v for v, _ in menu], menu
+    assert all(label and "Bot" not in label and ":" not in label for _, label in menu), menu
+    assert p.tid("seat-bot-desc-1").inner_text() == cat("en")["botdesc.heuristic"]
+    for i, bot, name in ((1, "heuristic", "Bruno"), (2, "random", "Carla")):
         p.tid(f"seat-kind-{i}").select_option("bot")
         p.tid(f"seat-bot-{i}").select_option(bot)
         p.tid(f"seat-name-{i}").fill(name)
         assert not p.tid(f"seat-seconds-{i}").count()            # quick bots: no time per move
     p.tid("seed").fill("11")
     p.shot("home")
+    # the creator is seated straight away; the invitation card holds the spectators' link
     p.tid("create-game").click()
+    p.pg.wait_for_selector("[data-testid=app][data-page=play]")
     created = p.tid("created")
     created.wait_for()
-    text = created.inner_text()
-    game_id = re.search(r"Game (\S+) created", text).group(1)
-    assert "Anna" in text and cat("en")["home.bot_seat"] in text
-    link = p.tid("seat-0-link").input_value()
+    game_id = re.search(r"Game (\S+) created", created.inner_text()).group(1)
+    link = p.pg.url
     assert link.startswith(p.base + "/#/play/") and not p.tid("seat-1-link").count()
     assert p.tid("watch-link").input_value() == f"{p.base}/#/watch/{game_id}"
     p.shot("created")
 
-    p.tid("open-seat-0").click()
     st = p.wait_my_turn()
     assert p.app("data-page") == "play" and st["game_id"] == game_id and st["seat"] == 0
     assert p.pg.url == link

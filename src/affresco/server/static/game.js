@@ -7,6 +7,7 @@ import { decisionPanel } from "./decide.js";
 import { modulesPanel, myScreen, playersPanel } from "./players.js";
 import { logPanel } from "./log.js";
 import { finalPanel } from "./final.js";
+import { inviteCard } from "./home.js";
 import { flashing } from "./moves.js";
 import { infoButton, placeHelp } from "./help.js";
 import { rich } from "./ui.js";
@@ -79,6 +80,7 @@ export function gamePage() {
   }
   const side = h("aside.side",
     S.error ? errorBox() : null,
+    inviteCard(st),
     phone ? null : last,
     st.is_over ? finalPanel(st, ctx) : null,
     seated ? (st.is_over ? null : decisionPanel(st, ctx)) : spectatorNote(st),

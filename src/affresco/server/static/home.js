@@ -1,6 +1,6 @@
 // The start page: create a game, the games kept in this browser.
 import * as API from "./api.js";
-import { t, tOr } from "./i18n.js";
+import { has, t, tOr } from "./i18n.js";
 import { copyText, h } from "./ui.js";
 import { S, errorBox, errorText, render, root } from "./store.js";
 
@@ -27,7 +27,7 @@ export function initForm() {
     count: 2,
     seats: [0, 1, 2, 3].map((i) => ({
       name: "", kind: i === 0 ? "human" : "bot",
-      bot: (bots.find((b) => b.name === "heuristic") || bots[0] || {}).name || "", seconds: 1.0,
+      bot: (botMenu(bots)[0] || {}).name || "", seconds: 1.0,
     })),
     modules: {},
     options,
@@ -40,7 +40,6 @@ export function homePage() {
   if (S.error) out.push(errorBox());
   out.push(h("section.card.create", { "aria-labelledby": "create-h" },
     h("h2#create-h", t("home.create")), S.meta ? createForm() : h("p.muted", t("status.loading"))));
-  if (S.created) out.push(createdBox());
   out.push(myGamesBox());
   return h("div.home", out);
 }
@@ -48,7 +47,7 @@ export function homePage() {
 export function createForm() {
   const f = S.form;
   const meta = S.meta;
-  const bots = meta.bots || [];
+  const bots = botMenu(meta.bots || []);
   const seatRows = [];
   for (let i = 0; i < f.count; i++) {
     const seat = f.seats[i];
@@ -69,8 +68,9 @@ export function createForm() {
       seat.kind === "bot" ? h("select", {
         "data-testid": `seat-bot-${i}`, "aria-label": t("home.bot_type"),
         onchange: (e) => { seat.bot = e.target.value; render(); },
-      }, bots.map((b) => h("option", { value: b.name, selected: b.name === seat.bot, title: b.title },
+      }, bots.map((b) => h("option", { value: b.name, selected: b.name === seat.bot },
         tOr(`bot.${b.name}`, b.name)))) : null,
+      seat.kind === "bot" && has(`botdesc.${seat.bot}`) ? h("p.hint.bot-desc", { "data-testid": `seat-bot-desc-${i}` }, t(`botdesc.${seat.bot}`)) : null,
       seat.kind === "bot" && bot && bot.timed ? h("label.seconds", t("home.seconds"),
         h("input", {
           "data-testid": `seat-seconds-${i}`, type: "number", min: "0.1", max: "60", step: "0.1", value: seat.seconds,
@@ -150,9 +150,18 @@ export async function submitCreate() {
   render();
   try {
     const res = await API.createGame(body);
-    S.created = res;
-    for (const s of res.seats || []) if (s.token) API.rememberToken(s.token);
-    refreshMyGames();
+    // the creator is seated straight away (the first person's seat); the other people's links
+    // are on the game page, in the invitation card
+    S.invite = res;
+    const mine = (res.seats || []).find((x) => x.token);
+    S.busy = false;
+    if (mine) {
+      API.rememberToken(mine.token);
+      location.hash = `#/play/${encodeURIComponent(mine.token)}`;
+    } else {
+      location.hash = `#/watch/${encodeURIComponent(res.game_id)}`;
+    }
+    return;
   } catch (e) {
     S.error = errorText(e);
   } finally {
@@ -182,15 +191,15 @@ export function linkRow(label, url, id) {
     copied);
 }
 
-export function createdBox() {
-  const c = S.created;
-  return h("section.card.created", { "data-testid": "created" },
-    h("h2", t("home.created", { id: c.game_id })),
-    h("p.hint", t("home.links_hint")),
-    (c.seats || []).map((s) => s.token
-      ? linkRow(t("home.seat_link", { n: s.seat + 1, name: s.name }), s.url || `/#/play/${s.token}`, `seat-${s.seat}`)
-      : h("div.link-row.bot-row", h("span.link-label", t("home.seat_link", { n: s.seat + 1, name: s.name })),
-        h("span.muted", t("home.bot_seat")))),
+/** The links of a game just created: every other person's seat and the spectators'. */
+export function inviteCard(st) {
+  const c = S.invite;
+  if (!c || c.game_id !== st.game_id || st.is_over) return null;
+  const others = (c.seats || []).filter((s) => s.token && s.seat !== st.seat);
+  return h("details.card.created", { "data-testid": "created", open: others.length ? true : undefined },
+    h("summary", h("strong", t("home.created", { id: c.game_id }))),
+    others.length ? h("p.hint", t("home.links_hint")) : null,
+    others.map((s) => linkRow(t("home.seat_link", { n: s.seat + 1, name: s.name }), s.url || `/#/play/${s.token}`, `seat-${s.seat}`)),
     linkRow(t("home.watch_link"), c.watch_url || `/#/watch/${c.game_id}`, "watch"));
 }
 
@@ -202,6 +211,12 @@ export async function refreshMyGames() {
   } catch (e) {
     S.myGames = S.myGames || { games: [], error: errorText(e) };
   }
+  // finished games: their results, from the public view of each (fetched once)
+  S.results = S.results || {};
+  const over = (S.myGames.games || []).filter((g) => g.is_over && !S.results[g.game_id]);
+  await Promise.all(over.map((g) => API.getGame(g.game_id).then((st) => {
+    S.results[g.game_id] = { ranking: st.ranking || [], scores: st.scores || [], view: st.view, names: st.names };
+  }).catch(() => null)));
   if (S.route.page === "home") {
     // keep typing in the form undisturbed: only redraw the list
     const box = root.querySelector("[data-testid=my-games]");
@@ -219,7 +234,7 @@ export function myGamesBox() {
     const games = [...mg.games].sort((a, b) => (b.your_turn - a.your_turn) || (a.is_over - b.is_over) || (b.updated - a.updated));
     body = h("ul.my-games", games.map((g, i) => h("li", { class: g.your_turn ? "your-turn" : "", "data-testid": `my-game-${i}` },
       h("a", { href: `#/play/${encodeURIComponent(g.token)}` }, g.name, " · ", g.game_id),
-      h("span.meta", g.is_over ? t("status.over") : `${t("status.round", { n: g.round })} · ${t(`phase.${g.phase}`)}`),
+      h("span.meta", { "data-testid": `my-game-meta-${i}` }, g.is_over ? resultText(g) : `${t("status.round", { n: g.round })} · ${t(`phase.${g.phase}`)}`),
       g.your_turn ? h("span.badge", t("home.your_turn")) : null,
       g.is_over ? h("a.button.small", { href: `#/replay/${encodeURIComponent(g.game_id)}` }, t("game.replay")) : null,
       h("button.small.ghost", {
@@ -228,4 +243,25 @@ export function myGamesBox() {
       }, "✕"))));
   }
   return h("section.card", { "data-testid": "my-games" }, h("h2", t("home.my_games")), body);
+}
+
+/** "Game over · Bruno wins · you: 2nd, 48 VP" */
+function resultText(g) {
+  const r = (S.results || {})[g.game_id];
+  if (!r || !r.ranking.length) return t("status.over");
+  const name = (i) => ((r.view.figures[i] || {}).leonardo ? t("leonardo") : (r.names || [])[i] ?? `#${i}`);
+  const place = r.ranking.indexOf(g.seat) + 1;
+  return [t("status.over"), t("final.wins", { name: name(r.ranking[0]) }),
+    t("home.your_result", { place, vp: r.scores[g.seat] })].join(" · ");
+}
+
+// One menu of bots with user-facing names (catalog "bot.*", "botdesc.*"): the strongest quick
+// one first; a registered alias of another bot ("greedy" is the heuristic bot) is not listed.
+const BOT_ORDER = ["heuristic", "search", "random"];
+const BOT_ALIASES = new Set(["greedy"]);
+
+export function botMenu(bots) {
+  const listed = bots.filter((b) => !BOT_ALIASES.has(b.name) || !bots.some((x) => x.name === "heuristic"));
+  const rank = (b) => (BOT_ORDER.includes(b.name) ? BOT_ORDER.indexOf(b.name) : 99);
+  return [...listed].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
 }

@@ -1,8 +1,7 @@
 // The seat's own screen, the painters' cards and the module panels.
-import { has, parseLog, parseWhy, t, tOr } from "./i18n.js";
+import { t, tOr } from "./i18n.js";
 import { chips, figureColour, h, parseTile, plain, rich } from "./ui.js";
 import { cardEffects, cardTitle, signed } from "./words.js";
-import { logOf, request } from "./store.js";
 import { planWords } from "./decide.js";
 import { infoButton } from "./help.js";
 
@@ -40,23 +39,8 @@ export function apprenticeText(f) {
   return s;
 }
 
-export function vpBySource(log, name) {
-  const out = {};
-  for (const line of log) {
-    const hit = parseLog(line.text);
-    if (!hit || hit.key !== "log.scores" || hit.params.who !== name) continue;
-    const why = parseWhy(hit.params.why);
-    const src = why ? why.key.replace(/^why\./, "") : "other";
-    const group = { restores: "fresco", altar: "altar", final: "thalers", favour: "favour", portrait: "portraits",
-      request: "requests", scroll: "scrolls", scrolls: "scrolls" }[src] || "other";
-    out[group] = (out[group] || 0) + Number(hit.params.vp);
-  }
-  return out;
-}
-
 export function playersPanel(st, ctx) {
   const v = st.view;
-  const log = st.type === "state" ? logOf(st) : st.log;
   const seats = st.seats || [];
   const toAct = new Set(st.to_act || []);
   const cards = v.figures.map((f, i) => {
@@ -89,11 +73,12 @@ export function playersPanel(st, ctx) {
         tiles.map((x) => tileChip(x))));
     }
     lines.push(...moduleLines(v, i));
-    const src = vpBySource(log, f.name);
-    const srcKeys = Object.keys(src);
+    // points by source: the engine's own accounting (view.vp_sources), never recomputed here
+    const src = (v.vp_sources || [])[i] || {};
+    const srcKeys = Object.keys(src).filter((k) => src[k]);
     if (srcKeys.length) {
       lines.push(h("div.vp-src", { "data-testid": `vp-sources-${i}` },
-        srcKeys.map((k) => `${t(`source.${k}`)} ${src[k]}`).join(" · ")));
+        srcKeys.map((k) => `${tOr(`source.${k}`, k)} ${src[k]}`).join(" · ")));
     }
     const kind = seatInfo ? (seatInfo.kind === "bot"
       ? h("span.tag.bot", t("players.bot", { name: tOr(`bot.${seatInfo.bot}`, seatInfo.bot || "?") }))
@@ -184,7 +169,7 @@ export function modulesPanel(v, ctx) {
   // anything a module adds that has no widget of its own: shown as plain text
   const known = new Set(["seat", "round", "final_round", "action_sheet_side", "columns", "phase", "to_act", "actor",
     "actor_figure", "location", "column", "visit_left", "fresco", "bishop", "leonardo_painter", "leonardo_controller",
-    "booths", "bag_size", "hostel", "mood_display", "order", "figures", "pending_track", "log", "is_over", "legal_actions",
+    "booths", "bag_size", "hostel", "mood_display", "order", "figures", "pending_track", "log", "is_over", "legal_actions", "events", "vp_sources",
     "portraits", "requests", "special_colours", "bishops_favour", "scrolls", "hands"]);
   for (const key of Object.keys(v).filter((k) => !known.has(k)).sort()) {
     parts.push(h("div.module", { "data-testid": `module-view-${key}` },

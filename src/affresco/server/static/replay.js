@@ -95,8 +95,10 @@ export function replayPage() {
       }),
       h("span.step", { "data-testid": "replay-step" }, t("replay.step", { step: r.step, steps: max }))),
     h("p.replay-action", { "data-testid": "replay-action" }, action));
-  const finalSt = { ...st, view: v, ranking: d.ranking, scores: d.scores, game_id: null };
+  // the final scores belong to the last step; before it, the standings of the step shown
+  const atEnd = d.step >= max;
+  const finalSt = { ...st, view: v, ranking: d.ranking, scores: d.scores, game_id: null, version: d.steps };
   const left = h("section.board-col", renderBoard(v, ctx, () => {}), modulesPanel(v, ctx));
-  const side = h("aside.side", S.error ? errorBox() : null, finalPanel(finalSt, ctx), playersPanel(st, ctx), logPanel(st.log, ctx, st));
+  const side = h("aside.side", S.error ? errorBox() : null, finalPanel(finalSt, ctx, { final: atEnd }), playersPanel(st, ctx), logPanel(st.log, ctx, st));
   return h("div.replay-page", controls, h("div.game", left, side));
 }
