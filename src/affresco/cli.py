@@ -176,7 +176,7 @@ class Session:
 
     def examples(self, view: dict[str, Any], legal: list[Action]) -> list[tuple[str, str]]:
         suggestion = self.adviser.choose(view, legal, self.human)
-        out = [(str(suggestion), "suggested by the greedy bot")]
+        out = [(str(suggestion), "suggested by the heuristic bot")]
         n = view["figures"][self.human].get("apprentices", 5)
         cols = len(view["columns"])
         for counts, why in (([1] * min(cols, n) + [0] * (cols - min(cols, n)), "one everywhere"),
@@ -245,9 +245,10 @@ class Session:
                 self.offer_save()
                 return False
             if word in ("help", "?", "h"):
-                self.console.print(HELP)
+                # plain text: rich markup would swallow '[bishop <seg>]' and '[choice]'
+                self.console.print(HELP, markup=False, highlight=False)
                 for line in KINDS.values():
-                    self.console.print("  " + line, style="dim", highlight=False)
+                    self.console.print("  " + line, style="dim", markup=False, highlight=False)
                 continue
             if word == "board":
                 self.console.print(render.screen(self.game.view(self.human), self.human))
@@ -329,7 +330,7 @@ def _bot_list(text: str) -> list[str]:
 @app.command()
 def play(
     players: int = typer.Option(2, "--players", "-p", min=2, max=4, help="Number of players (2-4); ignored with --load."),
-    bots: str = typer.Option("greedy", "--bots", "-b",
+    bots: str = typer.Option("heuristic", "--bots", "-b",
                              help=f"Bots for the other seats, in seat order, comma-separated (repeated as needed): "
                                   f"{', '.join(sorted(BOTS))}."),
     seat: int = typer.Option(0, "--seat", "-s", min=0, max=3, help="Your seat, 0..N-1 (seat 0 is 'Player 1')."),
@@ -526,7 +527,7 @@ def _stop_on_sigterm():
 @app.command()
 def tournament(
     players: int = typer.Option(4, "--players", "-p", min=2, max=4, help="Number of players (2-4)."),
-    bots: str = typer.Option("greedy", "--bots", "-b",
+    bots: str = typer.Option("heuristic", "--bots", "-b",
                              help=f"One bot per seat, comma-separated (seats rotate every game), or one bot for "
                                   f"every seat: {', '.join(sorted(BOTS))}; a time budget in seconds per decision "
                                   f"may follow a colon, e.g. search:1.0."),

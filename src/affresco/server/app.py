@@ -18,6 +18,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from .notify import make_notifier, SmtpSettings
 from .preview import previews
 from .service import GameService, ServiceError
 from .store import Store
@@ -116,24 +117,30 @@ def _error(e: ServiceError) -> JSONResponse:
 
 
 def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = None, bot_processes: int = 1,
-               bot_delay: float = 0.0, resume: bool = True, fixed_seeds: bool = False) -> FastAPI:
+               bot_delay: float = 0.0, resume: bool = True, fixed_seeds: bool = False,
+               smtp: SmtpSettings | None | bool = None) -> FastAPI:
     """The app on database URL ``db`` (``sqlite:///file.db`` or ``postgresql://...``).
     ``fixed_seeds``: let a creator choose the seed even in a game with several people (for
-    tests: whoever knows the seed knows every draw)."""
+    tests: whoever knows the seed knows every draw).  ``smtp``: e-mail notification settings
+    (None: from the environment, see server/notify.py; False: none)."""
     limits = limits or Limits()
     store = Store(_normalise_url(db))
     service = GameService(store, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds)
+    notifier = make_notifier(service, store, smtp)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         if resume:
             await service.start()
         yield
+        if notifier is not None:
+            await notifier.drain()
         await service.stop()
 
     app = FastAPI(title="affresco", version=service.meta()["version"], lifespan=lifespan,
                   docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.service = service
+    app.state.notifier = notifier
     app.state.limits = limits
 
     @app.exception_handler(ServiceError)
@@ -218,6 +225,29 @@ def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = Non
         live, seat = await seat_of(request)
         game, version = live.game, live.version
         return {"version": version, "previews": await asyncio.to_thread(previews, game, seat)}
+
+    @app.get("/api/me/notify")
+    async def notify_get(request: Request):
+        """Whether this server mails, and the address this seat gave (server/notify.py)."""
+        live, seat = await seat_of(request)
+        email = await asyncio.to_thread(notifier.address, live.id, seat) if notifier else None
+        return {"enabled": notifier is not None, "email": email}
+
+    @app.post("/api/me/notify")
+    async def notify_set(request: Request):
+        """``{"email": "..."}`` mails this seat "your turn" and "game over"; empty stops."""
+        live, seat = await seat_of(request)
+        body = await body_of(request)
+        if notifier is None:
+            raise ServiceError("not_enabled", "this server sends no e-mail (no SMTP settings)", 409)
+        if not isinstance(body, dict) or not isinstance(body.get("email"), (str, type(None))):
+            raise ServiceError("bad_request", 'the body must be {"email": "name@example.org"} or {"email": ""}')
+        notifier.watch(live)
+        try:
+            email = await asyncio.to_thread(notifier.set_address, live.id, seat, bearer(request), body.get("email"))
+        except ValueError as e:
+            raise ServiceError("bad_request", str(e)) from None
+        return {"enabled": True, "email": email}
 
     async def seat_request(request: Request, shape: str, run) -> Response:
         """A seat's move: authenticate, read ``{...}``, run, answer with the seat's new state."""

@@ -173,6 +173,7 @@ class GameService:
         self.writer = Writer(store)
         self.kinds = bot_kinds()
         self.closing = False
+        self.listeners: list[Callable[[LiveGame], None]] = []   # told of every change (notify.py)
 
     # --- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
@@ -547,6 +548,8 @@ class GameService:
     def _broadcast(self, live: LiveGame) -> None:
         for sub in list(live.subs):
             sub.poke()
+        for listener in self.listeners:
+            listener(live)
 
     def subscribe(self, live: LiveGame, seat: int | None) -> Subscriber:
         sub = Subscriber(seat, lambda seat, full: self.payload(live, seat, full))

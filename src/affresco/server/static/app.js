@@ -56,6 +56,8 @@ async function route() {
     S.myGamesTimer = setInterval(refreshMyGames, 15000);
   } else if (r.page === "play") {
     API.rememberToken(r.token);
+    S.mail = null;
+    API.getNotify(r.token).then((m) => { if (S.route === r) { S.mail = m; render(); } }).catch(() => null);
     startLive({ type: "hello", token: r.token }, () => API.getMe(r.token));
   } else if (r.page === "watch") {
     startLive({ type: "watch", game_id: r.gameId }, () => API.getGame(r.gameId));

@@ -2,7 +2,9 @@
 import { t, tOr } from "./i18n.js";
 import { chips, figureColour, h, parseTile, plain, rich } from "./ui.js";
 import { cardEffects, cardTitle, signed } from "./words.js";
+import * as API from "./api.js";
 import { planWords } from "./decide.js";
+import { S, render } from "./store.js";
 import { infoButton } from "./help.js";
 
 // ---------------------------------------------------------------------------------------
@@ -20,6 +22,7 @@ export function myScreen(st, ctx) {
   if (f.plan) rows.push([t("screen.plan"), planWords(v, f.plan)]);
   const scrolls = v.scrolls && v.scrolls.mine;
   if (scrolls) rows.push([t("screen.scrolls"), scrollText(scrolls)]);
+  if (S.mail && S.mail.enabled) rows.push([t("mail.label"), mailForm()]);
   return h("section.card.screen", { "data-testid": "my-screen" },
     h("h2", t("screen.title", { name: ctx.figName(st.seat) }), infoButton("screen", "screen")),
     h("dl.kv", rows.map(([k, val]) => [h("dt", k), h("dd", val)])));
@@ -185,4 +188,25 @@ export function shortText(value) {
     return Object.entries(value).map(([k, x]) => `${k}: ${shortText(x)}`).join("; ") || "—";
   }
   return value === null || value === undefined ? "—" : String(value);
+}
+
+/** Optional e-mail "your turn" / "game over" (only when the server sends mail). */
+function mailForm() {
+  const input = h("input", {
+    type: "email", id: "mail-input", "data-testid": "mail-input", value: S.mail.email || "", autocomplete: "email",
+    placeholder: "name@example.org", "aria-label": t("mail.label"),
+  });
+  const save = async (e) => {
+    e.preventDefault();
+    try {
+      S.mail = await API.setNotify(S.route.token, input.value);
+      S.mailNote = S.mail.email ? t("mail.on") : t("mail.off");
+    } catch (err) {
+      S.mailNote = err.message;
+    }
+    render();
+  };
+  return h("form.mail-form", { onsubmit: save },
+    input, h("button", { type: "submit", "data-testid": "mail-save" }, t("mail.save")),
+    S.mailNote ? h("span.small.muted", { role: "status", "data-testid": "mail-note" }, S.mailNote) : null);
 }
