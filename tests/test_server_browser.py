@@ -42,9 +42,26 @@ def cat(lang: str) -> dict[str, str]:
     return json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
 
 
-def fill(template: str, **params) -> str:
-    """i18n.js fill() for plain {name} placeholders."""
-    return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), template)
+def _plural(lang: str, n: int) -> str:
+    n = abs(int(n))
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        return "few" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "many"
+    return "one" if (n in (0, 1) if lang == "fr" else n == 1) else "other"
+
+
+def fill(template: str, lang: str = "en", **params) -> str:
+    """i18n.js fill(): {name} placeholders and {n|one:...|other:...} plural words."""
+    def one(m):
+        name, forms = m.group(1), m.group(2)
+        if name not in params:
+            return m.group(0)
+        if forms:
+            table = dict(f.split(":", 1) for f in forms[1:].split("|"))
+            return table.get(_plural(lang, params[name]), table.get("other", ""))
+        return str(params[name])
+    return re.sub(r"\{(\w+)((?:\|[a-z]+:[^|}]*)+)?\}", one, template)
 
 
 # ------------------------------------------------------------------------------ fixtures
@@ -443,7 +460,7 @@ def test_language_switch_changes_the_visible_text(page, server):
     st = p.wait_my_turn()
     assert st["view"]["phase"] == "plan"
     assert p.tid("plan-confirm").inner_text() == ru["plan.confirm"]
-    assert p.tid("prompt").inner_text() == fill(ru["prompt.plan"], n=st["view"]["figures"][0]["apprentices"])
+    assert p.tid("prompt").inner_text() == fill(ru["prompt.plan"], "ru", n=st["view"]["figures"][0]["apprentices"])
     p.tid("lang-en").click()
     p.pg.wait_for_function("(s) => document.querySelector('[data-testid=plan-confirm]').innerText === s",
                            arg=en["plan.confirm"])

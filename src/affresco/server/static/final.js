@@ -45,7 +45,7 @@ export function finalPanel(st, ctx, { final = true } = {}) {
     title,
     final && tie ? h("p.small.muted", t("final.tie_break", { name: ctx.figName(winner) })) : null,
     final ? h("p.small.muted", { "data-testid": "game-length" }, t("final.length", { rounds: v.round, moves: st.version ?? 0 })) : null,
-    h("div.table-scroll", h("table.scores",
+    h("div.table-scroll", { tabindex: "0", role: "region", "aria-label": t("final.table_caption") }, h("table.scores",
       h("caption.sr-only", t("final.table_caption")),
       h("thead", h("tr", h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("final.name")),
         sources.map((s) => h("th.num", { scope: "col" }, tOr(`source.${s}`, s))),

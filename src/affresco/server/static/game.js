@@ -5,13 +5,12 @@ import { h } from "./ui.js";
 import { S, boardCtx, errorBox, logOf, render, send } from "./store.js";
 import { decisionPanel } from "./decide.js";
 import { modulesPanel, myScreen, playersPanel } from "./players.js";
-import { logPanel } from "./log.js";
+import { entryText, logPanel } from "./log.js";
 import { finalPanel } from "./final.js";
 import { inviteCard } from "./home.js";
 import { flashing } from "./moves.js";
 import { infoButton, placeHelp } from "./help.js";
 import { rich } from "./ui.js";
-import { translateLog } from "./i18n.js";
 
 // ---------------------------------------------------------------------------------------
 // game page (a seat or a spectator)
@@ -66,7 +65,7 @@ export function gamePage() {
   const seated = st.seat !== null && st.seat !== undefined;
   const phone = isPhone();
   const last = S.lastMove && S.lastMove.length ? h("div.last-move", { "data-testid": "last-move", role: "status" },
-    h("span.lm-tag", t("game.last_move")), S.lastMove.slice(-3).map((x, k) => [k ? " · " : "", rich(translateLog(x))])) : null;
+    h("span.lm-tag", t("game.last_move")), S.lastMove.slice(-3).map((x, k) => [k ? " · " : "", rich(entryText(x, ctx))])) : null;
   let left;
   if (phone) {
     const tab = TABS.includes(S.tab) ? S.tab : decisionTab(st) || "cathedral";

@@ -4,6 +4,7 @@
 import * as API from "./api.js";
 import { t } from "./i18n.js";
 import { SEG_COLS, SEG_ROWS } from "./ui.js";
+import { eventAreas } from "./events.js";
 import { S, logOf, render } from "./store.js";
 
 const SOUND_KEY = "affresco.sound";
@@ -84,8 +85,11 @@ export function newState(old, st) {
     const { ids, tabs } = changes(old.view, st.view);
     // a state right after this seat's own move shows that move: nothing to point out
     const own = mine(old) && st.version === old.version + 1;
-    if (!own && st.log_total !== undefined && old.log_total !== undefined && st.log_total > old.log_total) {
-      S.lastMove = logOf(st).filter((l) => l.i >= old.log_total).map((l) => l.text);
+    // the last move in words: the log entries it added (events, or an old server's lines)
+    if (!own && old.logCount !== undefined && st.logCount > old.logCount) {
+      const fresh = logOf(st).filter((l) => l.i >= old.logCount);
+      S.lastMove = fresh;
+      for (const l of fresh) if (l.event) eventAreas(l.event).forEach((a) => ids.add(a));
     }
     if (ids.size && !own) {
       S.changed = ids;

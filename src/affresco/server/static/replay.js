@@ -4,7 +4,7 @@ import { renderBoard } from "./board.js";
 import { t } from "./i18n.js";
 import { h, rich } from "./ui.js";
 import { describe } from "./words.js";
-import { S, boardCtx, errorBox, errorText, learnSegments, render } from "./store.js";
+import { S, boardCtx, errorBox, errorText, learnSegments, logOf, render } from "./store.js";
 import { modulesPanel, playersPanel } from "./players.js";
 import { logPanel } from "./log.js";
 import { finalPanel } from "./final.js";
@@ -99,6 +99,6 @@ export function replayPage() {
   const atEnd = d.step >= max;
   const finalSt = { ...st, view: v, ranking: d.ranking, scores: d.scores, game_id: null, version: d.steps };
   const left = h("section.board-col", renderBoard(v, ctx, () => {}), modulesPanel(v, ctx));
-  const side = h("aside.side", S.error ? errorBox() : null, finalPanel(finalSt, ctx, { final: atEnd }), playersPanel(st, ctx), logPanel(st.log, ctx, st));
+  const side = h("aside.side", S.error ? errorBox() : null, finalPanel(finalSt, ctx, { final: atEnd }), playersPanel(st, ctx), logPanel(logOf(st), ctx));
   return h("div.replay-page", controls, h("div.game", left, side));
 }

@@ -39,28 +39,39 @@ export function learnSegments(view) {
   }));
 }
 
-// The log: a full payload (REST, the first push) carries every line; later pushes carry
-// only the last lines with their index ``i`` and ``log_total``, and the client keeps the rest.
-export function mergeLog(st) {
+// The log: the engine's events (docs/events.md).  A full payload carries them all (in
+// ``view.events``, or as ``events`` items {i, event} with ``events_total``); later pushes
+// carry only the last ones with their index ``i``, and the client keeps the rest.
+// TRANSITION: a server without events sends English ``log`` lines ({i, text}) instead.
+function entriesOf(st) {
+  if (Array.isArray(st.events)) return { list: st.events.map((x, k) => (x && x.event ? x : { i: k, event: x })), total: st.events_total };
+  if (st.view && Array.isArray(st.view.events)) return { list: st.view.events.map((event, i) => ({ i, event })), total: st.view.events.length };
   const lines = st.log || (st.view && st.view.log ? st.view.log.map((text, i) => ({ i, text })) : []);
-  const total = st.log_total ?? (lines.length ? lines[lines.length - 1].i + 1 : 0);
+  return { list: lines, total: st.log_total };
+}
+
+export function mergeLog(st) {
+  const { list, total: given } = entriesOf(st);
+  const total = given ?? (list.length ? list[list.length - 1].i + 1 : 0);
   const key = `${st.game_id}:${st.seat}`;
   if (S.logKey !== key) { S.logKey = key; S.logLines = []; }
-  const first = lines.length ? lines[0].i : total;
+  const first = list.length ? list[0].i : total;
   if (first > S.logLines.length && S.refresh && !S.logRefreshing) {
-    // lines are missing between what we hold and this push: fetch the whole log once
+    // entries are missing between what we hold and this push: fetch the whole log once
     S.logRefreshing = true;
     S.refresh().finally(() => { S.logRefreshing = false; });
   }
   if (S.logLines.length > total) S.logLines.length = total;   // an undo shortened it
-  for (const l of lines) S.logLines[l.i] = l.text;
+  for (const l of list) S.logLines[l.i] = l;
   if (S.logLines.length > total) S.logLines.length = total;
+  st.logCount = total;
 }
 
+/** The log entries of a state: {i, event} (or, from an old server, {i, text}). */
 export function logOf(st) {
-  if (S.route.page === "replay" || !S.logLines) return (st.view.log || []).map((text, i) => ({ i, text }));
+  if (S.route.page === "replay" || !S.logLines) return entriesOf(st).list;
   const out = [];
-  S.logLines.forEach((text, i) => { if (text !== undefined) out.push({ i, text }); });
+  S.logLines.forEach((l) => { if (l !== undefined) out.push(l); });
   return out;
 }
 
@@ -148,7 +159,7 @@ export function boardCtx(st, hot = new Set(), selected = new Set()) {
   // the price shown is the seat's own, or Leonardo's while deciding for him
   const fig = seated && st.legal && st.legal.length ? actingFigure(v, st.seat) : st.seat;
   return {
-    hot, selected,
+    hot, selected, names,
     labels: initials(names),
     figName: (i) => names[i],
     price: seated ? hostelPrice(v, fig) : null,
