@@ -331,11 +331,16 @@ export function renderBoard(view, ctx, onClick, options = {}) {
   wrap.innerHTML = boardSvg(view, ctx, options).svg;
   const fire = (ev) => {
     // the innermost clickable area that is live (a booth's tile passes its click to the booth)
-    let el = ev.target.closest("[data-click]");
+    const first = ev.target.closest("[data-click]");
+    let el = first;
     while (el && !ctx.hot.has(el.getAttribute("data-click"))) {
       el = el.parentElement ? el.parentElement.closest("[data-click]") : null;
     }
-    if (!el) return;
+    if (!el) {
+      // a place that cannot be chosen now: the caller may say why
+      if (first && ctx.onMiss) ctx.onMiss(first.getAttribute("data-click"));
+      return;
+    }
     ev.preventDefault();
     onClick(el.getAttribute("data-click"));
   };

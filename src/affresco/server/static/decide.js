@@ -20,6 +20,7 @@ export function decisionPanel(st, ctx) {
   } else {
     if (forLeo) body.push(h("p.leo-note", t("decide.for_leonardo")));
     body.push(h("p.prompt", { "data-testid": "prompt" }, promptText(st, fig)));
+    if (S.note) body.push(h("p.note", { role: "status", "data-testid": "note" }, S.note));
     const plans = legal.filter((a) => a.startsWith("plan "));
     if (plans.length) body.push(planWidget(st, plans));
     const rest = legal.filter((a) => !a.startsWith("plan "));

@@ -4,6 +4,7 @@
 // spaces, "sources" through vp_source.<name>, cards through card.<id without deck letter>.
 // Paints and tiles become chips (paint marks) here; nothing parses text.
 import { has, paintMark, t, tileWords } from "./i18n.js";
+import { columnLabel } from "./ui.js";
 
 export const VARIANTS = { score: "for", track: "choice", round_begins: "final", bishop_move: "sexton" };
 
@@ -16,10 +17,13 @@ const cardName = (id) => t(`card.${String(id).split("-")[0]}`);
 const PAINT_FIELDS = new Set(["paints", "paint", "value"]);
 
 /** One event as a sentence (with paint marks); ``names``: the figures' names (Leonardo too). */
-export function renderEvent(e, names) {
+export function renderEvent(e, names, view = null) {
   const params = {};
   for (const [k, v] of Object.entries(e)) {
-    if (k === "sources" && v && typeof v === "object") {
+    if (k === "plan" && typeof v === "string" && view && view.columns) {
+      // "2-1-2-1-0" -> "Market 2, Cathedral 1, ..." (the columns of this action sheet)
+      params[k] = v.split("-").map((n, i) => `${columnLabel(view, i)} ${n}`).join(", ");
+    } else if (k === "sources" && v && typeof v === "object") {
       params[k] = Object.entries(v).map(([s, n]) => t(`vp_source.${s}`, { n })).join(" + ");
     } else if (k === "card" && typeof v === "string") {
       params[k] = cardName(v);

@@ -61,6 +61,7 @@ export function gamePage() {
   const ctx = boardCtx(st, hot, selected);
   ctx.changed = S.changed;
   ctx.help = placeHelp;
+  ctx.onMiss = (id) => onBoardMiss(st, id);
   ctx.flash = flashing();
   const seated = st.seat !== null && st.seat !== undefined;
   const phone = isPhone();
@@ -210,4 +211,23 @@ export function lostPage(reason = null) {
     h("div.lost-actions",
       h("a.button.primary", { href: "#/", "data-testid": "lost-home" }, t("lost.home")),
       h("a.button", { href: "#/help", "data-testid": "lost-help" }, t("help.open"))));
+}
+
+/** A tap on a place that cannot be chosen now: say why instead of doing nothing. */
+function onBoardMiss(st, id) {
+  if (!st || st.seat === null || st.seat === undefined || !(st.legal || []).length) return;
+  const [kind, arg] = id.split(/:(.*)/s);
+  const v = st.view;
+  let note = t("note.not_now");
+  if (kind === "hostel") {
+    const row = (v.hostel || []).find((r) => r.time === arg);
+    if (row && row.taken_by !== null && row.taken_by !== undefined) {
+      const fi = v.figures.findIndex((f) => f.name === row.taken_by);
+      note = t("note.hostel_taken", { time: arg, name: fi >= 0 && v.figures[fi].leonardo ? t("leonardo") : row.taken_by });
+    }
+  } else if (kind === "segment" && !v.fresco.flat()[("ABCDE".indexOf(arg[0])) + 5 * ("12345".indexOf(arg[1]))]) {
+    note = t("note.restored", { seg: arg });
+  }
+  S.note = note;
+  render();
 }

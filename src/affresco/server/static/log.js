@@ -12,7 +12,7 @@ import { renderEvent } from "./events.js";
 export function logItem(entry, ctx) {
   if (entry.event) {
     const e = entry.event;
-    const text = renderEvent(e, ctx.names);
+    const text = renderEvent(e, ctx.names, ctx.view);
     if (e.kind === "round_begins") return h("li.round", { "data-i": entry.i }, rich(text));
     const scoring = e.kind === "score";
     return h("li", { class: scoring ? "vp" : "", "data-i": entry.i, "data-kind": e.kind },
@@ -28,7 +28,7 @@ export function logItem(entry, ctx) {
 
 /** A log entry as plain words with paint marks (the last-move line). */
 export function entryText(entry, ctx) {
-  return entry.event ? renderEvent(entry.event, ctx.names) : translateLog(entry.text);
+  return entry.event ? renderEvent(entry.event, ctx.names, ctx.view) : translateLog(entry.text);
 }
 
 export function logPanel(lines, ctx) {

@@ -105,7 +105,9 @@ export function playersPanel(st, ctx) {
 export function tileChip(text) {
   const tile = parseTile(text);
   if (!tile) return null;
-  return h("span.tile-chip", { title: t("players.tile_title", { vp: tile.vp, paints: tile.paints, splashes: tile.splashes || "—" }) },
+  const title = tile.splashes ? t("players.tile_title", { vp: tile.vp, paints: tile.paints, splashes: tile.splashes })
+    : t("players.tile_title_plain", { vp: tile.vp, paints: tile.paints });
+  return h("span.tile-chip", { title },
     h("b", String(tile.vp)), tile.splashes ? h("span.splashes", chips(tile.splashes)) : null);
 }
 

@@ -92,6 +92,7 @@ export function accept(st, fromSocket = false) {
   S.state = st;
   if (!old || old.version !== st.version) {
     if (old) S.error = null;
+    S.note = null;
     // keep a selection only while its actions are still legal
     if (S.selection && !filterActions(st.legal, S.selection).length) S.selection = null;
     // on a phone, show the location of this seat's decision
@@ -159,7 +160,7 @@ export function boardCtx(st, hot = new Set(), selected = new Set()) {
   // the price shown is the seat's own, or Leonardo's while deciding for him
   const fig = seated && st.legal && st.legal.length ? actingFigure(v, st.seat) : st.seat;
   return {
-    hot, selected, names,
+    hot, selected, names, view: v,
     labels: initials(names),
     figName: (i) => names[i],
     price: seated ? hostelPrice(v, fig) : null,
