@@ -38,8 +38,14 @@ MY_TURN = ("() => { const a = document.querySelector('[data-testid=app]');"
            " return a && a.dataset.yourTurn === 'true' && a.dataset.busy === 'false'; }")
 
 
+# the catalogues: with the engine's renderer (affresco.i18n), served at /static/i18n/
+CATALOGS = Path(affresco.__file__).parent / "i18n"
+if not (CATALOGS / "en.json").exists():
+    CATALOGS = STATIC / "i18n"
+
+
 def cat(lang: str) -> dict[str, str]:
-    return json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    return json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
 
 
 def _plural(lang: str, n: int) -> str:

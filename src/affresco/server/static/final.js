@@ -3,6 +3,7 @@
 // never recomputed here), the game's length and the replay link.
 import { t, tOr } from "./i18n.js";
 import { figureColour, h } from "./ui.js";
+import { isPhone } from "./game.js";
 
 // a stable order and colour per source (the closed set of docs/events.md; others follow)
 const SOURCE_ORDER = ["tile", "bishop", "special_colours", "favour", "scroll", "altar", "portrait", "request",
@@ -33,11 +34,32 @@ export function finalPanel(st, ctx, { final = true } = {}) {
   const bySource = v.vp_sources || [];
   const winner = ranking[0];
   const tie = ranking.length > 1 && scores[ranking[0]] === scores[ranking[1]];
-  const rows = ranking.map((fi, place) => h("tr", { class: place === 0 ? "winner" : "", "data-testid": `final-row-${fi}` },
-    h("td", String(place + 1)),
-    h("th", { scope: "row" }, h("span.disc.small", { style: `background:${figureColour(v, fi)}`, "aria-hidden": "true" }, ctx.labels[fi]), " ", ctx.figName(fi)),
-    sources.map((s) => h("td.num", { "data-source": s }, String((bySource[fi] || {})[s] || 0))),
-    h("td.num.total", { "data-testid": `final-vp-${fi}` }, String(scores[fi]))));
+  const who = (fi) => [h("span.disc.small", { style: `background:${figureColour(v, fi)}`, "aria-hidden": "true" }, ctx.labels[fi]), " ", ctx.figName(fi)];
+  const cell = (fi, s) => h("td.num", { "data-figure": fi, "data-source": s }, String((bySource[fi] || {})[s] || 0));
+  let table;
+  if (isPhone()) {
+    // narrow screens: a column per painter, a row per source
+    table = h("table.scores.by-source",
+      h("caption.sr-only", t("final.table_caption")),
+      h("thead", h("tr", h("th", { scope: "col" }, t("final.source")),
+        ranking.map((fi, place) => h("th.num", { scope: "col", class: place === 0 ? "winner" : "" }, `${place + 1}. `, who(fi))))),
+      h("tbody",
+        sources.map((s) => h("tr", h("th", { scope: "row" }, tOr(`source.${s}`, s)), ranking.map((fi) => cell(fi, s)))),
+        h("tr.total-row", h("th", { scope: "row" }, t("final.vp")),
+          ranking.map((fi) => h("td.num.total", { "data-testid": `final-vp-${fi}` }, String(scores[fi]))))));
+  } else {
+    const rows = ranking.map((fi, place) => h("tr", { class: place === 0 ? "winner" : "", "data-testid": `final-row-${fi}` },
+      h("td", String(place + 1)),
+      h("th", { scope: "row" }, who(fi)),
+      sources.map((s) => cell(fi, s)),
+      h("td.num.total", { "data-testid": `final-vp-${fi}` }, String(scores[fi]))));
+    table = h("table.scores",
+      h("caption.sr-only", t("final.table_caption")),
+      h("thead", h("tr", h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("final.name")),
+        sources.map((s) => h("th.num", { scope: "col" }, tOr(`source.${s}`, s))),
+        h("th.num", { scope: "col" }, t("final.vp")))),
+      h("tbody", rows));
+  }
   const title = final
     ? h("h2.winner-line", { "data-testid": "winner" }, t("final.wins", { name: ctx.figName(winner) }))
     : h("h2", t("final.standings"));
@@ -45,12 +67,7 @@ export function finalPanel(st, ctx, { final = true } = {}) {
     title,
     final && tie ? h("p.small.muted", t("final.tie_break", { name: ctx.figName(winner) })) : null,
     final ? h("p.small.muted", { "data-testid": "game-length" }, t("final.length", { rounds: v.round, moves: st.version ?? 0 })) : null,
-    h("div.table-scroll", { tabindex: "0", role: "region", "aria-label": t("final.table_caption") }, h("table.scores",
-      h("caption.sr-only", t("final.table_caption")),
-      h("thead", h("tr", h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("final.name")),
-        sources.map((s) => h("th.num", { scope: "col" }, tOr(`source.${s}`, s))),
-        h("th.num", { scope: "col" }, t("final.vp")))),
-      h("tbody", rows))),
+    h("div.table-scroll", { tabindex: "0", role: "region", "aria-label": t("final.table_caption") }, table),
     sources.length ? chart(v, ranking, sources, bySource, scores, ctx) : null,
     final && st.game_id ? h("a.button", { href: `#/replay/${encodeURIComponent(st.game_id)}`, "data-testid": "replay-link" }, t("game.replay")) : null);
 }

@@ -73,7 +73,8 @@ export function gamePage() {
     const board = renderBoard(v, ctx, onBoardClick, { region: tab, trackPerRow: 10 });
     board.setAttribute("role", "tabpanel");
     const about = { cathedral: ["cathedral", "altar"], studio: ["studio", "workshop"] }[tab] || [tab];
-    left = h("section.board-col", { "aria-label": t("board.aria") }, last, boardTabs(st, hot, tab),
+    // at the end, the end screen comes first
+    left = h("section.board-col", { "aria-label": t("board.aria") }, st.is_over ? finalPanel(st, ctx) : last, boardTabs(st, hot, tab),
       h("div.tab-info", infoButton(`tab-${tab}`, about)), board);
   } else {
     left = h("section.board-col", { "aria-label": t("board.aria") }, renderBoard(v, ctx, onBoardClick), modulesPanel(v, ctx));
@@ -82,7 +83,7 @@ export function gamePage() {
     S.error ? errorBox() : null,
     inviteCard(st),
     phone ? null : last,
-    st.is_over ? finalPanel(st, ctx) : null,
+    st.is_over && !phone ? finalPanel(st, ctx) : null,
     seated ? (st.is_over ? null : decisionPanel(st, ctx)) : spectatorNote(st),
     seated ? myScreen(st, ctx) : null,
     playersPanel(st, ctx),
