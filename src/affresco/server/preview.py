@@ -1,7 +1,7 @@
 """What a seat's scoring choices would score, before it chooses (issue 13).
 
 The engine itself answers: each choice is played on a copy of the game (public API only:
-``clone``, ``apply``, ``events_since``/``scores``) and the points it brings are read from the
+``clone``, ``apply``, ``events_since``) and the points it brings are read from the
 copy, with their sources (tile, bishop bonus, special colours, scroll, favour...).  Nothing of
 the rules is repeated here or in the browser.
 """
@@ -19,36 +19,26 @@ def previews(game: Any, seat: int) -> dict[str, dict[str, Any]]:
     score (at most ``MAX_PREVIEWS``); empty when none can.  A choice that scores nothing has
     ``vp`` 0."""
     legal = [a for a in game.legal_actions(seat) if a.kind in PREVIEW_KINDS][:MAX_PREVIEWS]
-    if not legal:
+    if not legal or not hasattr(game, "events_since"):     # an engine without events: no preview
         return {}
-    follow = hasattr(game, "events_since")
-    mark = game.events_since(seat, None)[1] if follow else None
-    before = game.scores()
+    mark = game.events_since(seat, None)[1]
     out: dict[str, dict[str, Any]] = {}
     for action in legal:
         g = game.clone()
         g.apply(seat, action)
-        out[str(action)] = _scored(g, seat, mark, before) if follow else _diff(g, before)
+        out[str(action)] = _scored(g, seat, mark)
     return out
 
 
-def _scored(g: Any, seat: int, mark: Any, before: list[int]) -> dict[str, Any]:
+def _scored(g: Any, seat: int, mark: Any) -> dict[str, Any]:
     """The points of the score events the action caused (R8: each is one move on the track)."""
     new, _ = g.events_since(seat, mark)
-    if new is None:
-        return _diff(g, before)
     sources: dict[str, int] = {}
     total = 0
-    for e in new:
+    for e in new or ():
         if e.get("kind") != "score":
             continue
         total += int(e.get("vp", 0))
         for name, vp in (e.get("sources") or {}).items():
             sources[name] = sources.get(name, 0) + int(vp)
     return {"vp": total, "sources": sources}
-
-
-def _diff(g: Any, before: list[int]) -> dict[str, Any]:
-    """Fallback without the event log: the change of the VP totals."""
-    gained = sum(max(0, a - b) for a, b in zip(g.scores(), before))
-    return {"vp": gained, "sources": {}}
