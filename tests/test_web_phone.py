@@ -400,3 +400,37 @@ def test_axe_core_finds_no_serious_violation(device, server):
         p.keep("replay")
         problems[f"{kind}:replay"] = serious(p, source)
     assert not any(problems.values()), {k: v for k, v in problems.items() if v}
+
+
+def test_keyboard_play_without_a_mouse(device, server):
+    """Every control is reachable and works from the keyboard: Tab moves through the page,
+    Enter chooses a glowing place of the board or a button."""
+    g = create(server, [{"name": "Anna", "kind": "human"}, {"name": "Bruno", "kind": "bot", "bot": "heuristic"}], seed=17)
+    p = device(DESKTOP)
+    p.goto(g["seats"][0]["url"])
+    st = p.wait_my_turn()
+    # Tab until a get-up space of the hostel has the focus, then Enter
+    for _ in range(60):
+        p.pg.keyboard.press("Tab")
+        focused = p.pg.evaluate("document.activeElement && document.activeElement.getAttribute('data-click')")
+        if focused and focused.startswith("hostel:"):
+            break
+    else:
+        raise AssertionError("Tab never reached a hostel space")
+    assert p.pg.evaluate("document.activeElement.getAttribute('role')") == "button"
+    assert p.pg.evaluate("document.activeElement.getAttribute('aria-label')")
+    p.acting(lambda: p.pg.keyboard.press("Enter"))
+    st = p.wait_my_turn()
+    if st["view"]["phase"] == "plan":
+        p.tid("plan-inc-0").focus()
+        p.pg.keyboard.press("Enter")
+        p.pg.keyboard.press("Enter")
+        assert p.tid("plan-count-0").inner_text() == "2"
+        p.tid("plan-confirm").focus()
+        p.acting(lambda: p.pg.keyboard.press("Enter"))
+    # Escape closes an explanation opened from the keyboard
+    p.tid("info-players").focus()
+    p.pg.keyboard.press("Enter")
+    p.tid("info-text-players").wait_for()
+    p.pg.keyboard.press("Escape")
+    p.pg.wait_for_function("() => !document.querySelector('[data-testid=info-text-players]')")
