@@ -18,8 +18,8 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from .extras import add_seat_extras
 from .notify import make_notifier, SmtpSettings
-from .preview import previews
 from .service import GameService, ServiceError
 from .store import Store
 
@@ -219,35 +219,7 @@ def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = Non
         live, seat = await seat_of(request)
         return Response(service.payload(live, seat), media_type="application/json")
 
-    @app.get("/api/me/preview")
-    async def preview(request: Request):
-        """What each of the seat's scoring choices would score now (server/preview.py)."""
-        live, seat = await seat_of(request)
-        game, version = live.game, live.version
-        return {"version": version, "previews": await asyncio.to_thread(previews, game, seat)}
-
-    @app.get("/api/me/notify")
-    async def notify_get(request: Request):
-        """Whether this server mails, and the address this seat gave (server/notify.py)."""
-        live, seat = await seat_of(request)
-        email = await asyncio.to_thread(notifier.address, live.id, seat) if notifier else None
-        return {"enabled": notifier is not None, "email": email}
-
-    @app.post("/api/me/notify")
-    async def notify_set(request: Request):
-        """``{"email": "..."}`` mails this seat "your turn" and "game over"; empty stops."""
-        live, seat = await seat_of(request)
-        body = await body_of(request)
-        if notifier is None:
-            raise ServiceError("not_enabled", "this server sends no e-mail (no SMTP settings)", 409)
-        if not isinstance(body, dict) or not isinstance(body.get("email"), (str, type(None))):
-            raise ServiceError("bad_request", 'the body must be {"email": "name@example.org"} or {"email": ""}')
-        notifier.watch(live)
-        try:
-            email = await asyncio.to_thread(notifier.set_address, live.id, seat, bearer(request), body.get("email"))
-        except ValueError as e:
-            raise ServiceError("bad_request", str(e)) from None
-        return {"enabled": True, "email": email}
+    add_seat_extras(app, seat_of=seat_of, body_of=body_of, bearer=bearer, notifier=notifier)
 
     async def seat_request(request: Request, shape: str, run) -> Response:
         """A seat's move: authenticate, read ``{...}``, run, answer with the seat's new state."""
