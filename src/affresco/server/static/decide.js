@@ -175,7 +175,8 @@ export function buyWidget(st) {
   const canBuy = st.legal.some((a) => a.startsWith(`buy ${sel.id} `));
   if (!canBuy) return null;
   return h("div.buy-widget", { "data-testid": "buy-widget" },
-    h("p.hint", t("buy.hint", { booth: sel.id })),
+    h("p.hint", t("buy.hint", { booth: sel.id }),
+      price !== null ? ` ${t("buy.price", { price, n: (v.figures[fig] || {}).thalers ?? 0 })}` : ""),
     h("div.buy-line",
       h("span", chosen.length ? chosen.map((c) => h("span.paints", chips(c))) : t("buy.none")),
       h("button.primary", {
