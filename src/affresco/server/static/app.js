@@ -246,7 +246,7 @@ async function main() {
     root.textContent = `affresco: ${e.message}`;
     return;
   }
-  loadHelp();
+  await loadHelp();      // the board's tooltips and ⓘ texts are there from the first picture
   window.addEventListener("hashchange", (e) => {
     // the help page's "back" returns to the page it was opened from
     const from = e && e.oldURL ? new URL(e.oldURL).hash : "";
