@@ -234,7 +234,7 @@ HUMAN = {"name": "Anna", "kind": "human"}
 
 
 def vs_bots(server, seed: int, **spec) -> dict:
-    return create(server, [HUMAN, {"name": "Bruno", "kind": "bot", "bot": "greedy"},
+    return create(server, [HUMAN, {"name": "Bruno", "kind": "bot", "bot": "heuristic"},
                            {"name": "Carla", "kind": "bot", "bot": "random"}], seed=seed, **spec)
 
 
