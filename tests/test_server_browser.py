@@ -491,7 +491,10 @@ def test_reload_mid_game_restores_the_state_and_play_goes_on(page, server):
         "log": p.pg.locator("[data-testid=log] li").all_inner_texts(), "legal": st["legal"],
         "screen": p.tid("my-screen").inner_text(),
     }
-    assert f"you plan {plan[5:]}" in before["log"]       # the seat's own line, kept across the reload
+    # the seat's own (private) plan line, in words, kept across the reload
+    counts = plan[5:].split("-")
+    mine = [x for x in before["log"] if x.startswith("you plan")]
+    assert mine and all(f" {n}" in mine[-1] for n in counts), before["log"]
     p.shot("before-reload")
     p.pg.reload()
     p.wait_version(f"v === {before['version']}")
