@@ -238,8 +238,10 @@ def test_a_whole_two_player_game_at_phone_size_by_tapping(device, server):
     p.keep("end")
     # "My games" shows the result
     p.tid("home-link").tap()
+    # (the list refreshes every 15 s: a result fetch refused for the moment comes on the next)
     p.pg.wait_for_function("(s) => { const e = document.querySelector('[data-testid=my-game-meta-0]');"
-                           " return e && e.innerText.includes(s); }", arg=cat("en")["status.over"])
+                           " return e && e.innerText.includes(s) && e.innerText.includes('VP'); }",
+                           arg=cat("en")["status.over"], timeout=40_000)
     assert "VP" in p.tid("my-game-meta-0").inner_text()
     assert fill(cat("en")["final.wins"], name=["Anna", "Bruno", "Leonardo"][st["ranking"][0]]) in \
         p.tid("my-game-meta-0").inner_text()
