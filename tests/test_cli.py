@@ -49,6 +49,8 @@ def test_illegal_input_is_explained_and_the_game_goes_on():
     assert "No action number 77" in out
     assert out.count("Not possible") == 4  # odd digits are refused, never a crash
     assert "Commands:" in out
+    # the action kinds' syntax, brackets included (rich markup once swallowed them)
+    assert "[bishop <seg>]" in out and "[choice]" in out
     assert out.count("You: ") == 3  # the game went on after the refused inputs
     assert "Not saved" in out
 

@@ -129,9 +129,10 @@ class Session:
                 self.offer_save()
                 return False
             if word in ("help", "?", "h"):
-                self.console.print(HELP)
+                # plain text: rich markup would swallow '[bishop <seg>]' and '[choice]'
+                self.console.print(HELP, markup=False, highlight=False)
                 for line in KINDS.values():
-                    self.console.print("  " + line, style="dim", highlight=False)
+                    self.console.print("  " + line, style="dim", markup=False, highlight=False)
                 continue
             if word == "board":
                 self.console.print(render.screen(self.game.view(self.human), self.human))
