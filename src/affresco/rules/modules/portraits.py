@@ -3,7 +3,8 @@
 Decks A, B, C (A on top); two cards on display.  In the studio one apprentice may paint one
 displayed portrait instead of earning 3 Thalers (at most one per visit, R14).  Permanent
 cards (God's servant, Actor, Abbot, Sexton) stay with their owner; one-time cards pay at once
-(the owner chooses the Merchant's paints and "VP or Thalers").  At round preparation the
+(the owner chooses the Merchant's paints; Pretty girl and Self-portrait give the VP or the
+Thalers their card shows, M2).  At round preparation the
 leftover cards are removed and two new ones revealed; the round after the last two cards
 were revealed is the final round.  Leonardo gets a studio apprentice and must paint a
 displayed portrait if any (VP only).
@@ -23,7 +24,7 @@ from ..paints import BASIC, PAINTS, add_one
 from ..components import check_provenance as provenance_ok
 
 EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints",
-           "vp_or_thalers", "mood", "mood_top")
+           "mood", "mood_top")
 PERMANENT = ("income", "theater", "bishop_bonus", "sexton")
 
 
@@ -64,6 +65,9 @@ class Portraits(Module):
                 raise ComponentError(f"component file: {w}.id: {c.get('id')!r} must be a unique word")
             if c.get("deck") not in ("A", "B", "C") or c.get("kind") not in ("permanent", "once"):
                 raise ComponentError(f"component file: {w}: deck A/B/C and kind permanent/once")
+            if "vp_or_thalers" in c:
+                raise ComponentError(f"component file: {w}.vp_or_thalers: each card gives what it shows "
+                                     "(supplement, 'Pretty girl / Self-portrait'): write vp or thalers")
             eff = {k: c[k] for k in EFFECTS if k in c}
             if not eff or any(k not in EFFECTS for k in c if k not in ("id", "name", "deck", "kind", "provenance")):
                 raise ComponentError(f"component file: {w}: effects must be among {', '.join(EFFECTS)}")
@@ -143,8 +147,6 @@ class Portraits(Module):
                 elif "basic_paints" in eff:
                     for combo in combinations_with_replacement(BASIC, eff["basic_paints"]):
                         actions.append(Action("portrait", (cid, "".join(combo))))
-                elif "vp_or_thalers" in eff:
-                    actions.extend(Action("portrait", (cid, x)) for x in ("vp", "thalers"))
                 else:
                     actions.append(Action("portrait", (cid,)))
         elif column == "cathedral" and fig < s.n and p.sexton[fig] != s.round:
@@ -185,10 +187,9 @@ class Portraits(Module):
         self.put(s, display=display, taken=tuple(taken), owned=owned)
         s.log_event(f"{s.names[fig]} paints the portrait {card.name}")
         choice = action.args[1] if len(action.args) > 1 else None
-        vp = eff.get("vp", 0) + (eff.get("vp_or_thalers", 0) if choice == "vp" or fig >= s.n else 0)
-        if fig < s.n:  # Leonardo gains only the VP (supplement, 2 players)
-            thalers = eff.get("thalers", 0) + (eff.get("vp_or_thalers", 0) if choice == "thalers" else 0)
-            s.thalers[fig] += thalers
+        vp = eff.get("vp", 0)
+        if fig < s.n:  # Leonardo gains only the VP a card shows (supplement, 2 players; M3)
+            s.thalers[fig] += eff.get("thalers", 0)
             gained = [c for c in ((eff.get("paint") or "") + (choice if "basic_paints" in eff else ""))]
             for c in gained:
                 s.paints[fig] = add_one(s.paints[fig], c)
