@@ -95,14 +95,23 @@ class Module:
     def answer(self, state, ask: tuple, action) -> None:
         """Carry out the answer to a queued ask."""
 
+    def valid_ask(self, state, fig: int, payload) -> bool:
+        """Whether a saved ask ``(fig, this module, payload)`` is one this module can answer
+        (checked on load, after the module's state is read)."""
+        return False
+
     # --- saving -----------------------------------------------------------------------
     def dump(self, state) -> Any:
         """This module's part of ``state.mods`` as JSON data."""
         return state.mods.get(self.name)
 
     def load(self, state, data: Any) -> None:
-        """Read this module's part back (validate; raise StateError naming the bad field)."""
-        state.mods[self.name] = data
+        """Read this module's part back: ``data`` is None when a hand-written position leaves it
+        out (give the documented default), else validate it completely (raise StateError naming
+        the bad field), so that no later step can fail on it (docs/state-format.md)."""
+        if data is not None:
+            from ..errors import StateError
+            raise StateError(f"saved state: modules_state.{self.name}: this module keeps no state")
 
 
 HOOK_POINTS = ("setup", "after_getup", "leonardo_plan", "visit_actions", "apply_action", "bishop_bonus",

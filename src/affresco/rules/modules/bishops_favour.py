@@ -86,6 +86,15 @@ class BishopsFavour(Module):
         return list(s.mods[self.name])
 
     def load(self, s, data) -> None:
-        if not isinstance(data, list) or any(t not in self.data.tokens for t in data):
-            raise StateError("saved state: modules_state.bishops_favour: a list of tokens of this edition")
-        s.mods[self.name] = tuple(data)
+        """Read ``modules_state.bishops_favour``: the tokens not yet drawn, e.g. ``["vp:1",
+        "paint:R"]`` (a multiset: no order).  Left out: every token of the edition (drawing from
+        all 25 is the same as drawing from the random rest; N9)."""
+        if data is None:
+            s.mods[self.name] = self.data.tokens
+            return
+        kinds = sorted(set(self.data.tokens))
+        if not isinstance(data, list) or any(not isinstance(t, str) or t not in kinds for t in data) \
+                or len(data) > len(self.data.tokens):
+            raise StateError(f"saved state: modules_state.bishops_favour: {data!r}: a list of at most "
+                             f"{len(self.data.tokens)} tokens of this edition ({', '.join(kinds)})")
+        s.mods[self.name] = tuple(sorted(data))

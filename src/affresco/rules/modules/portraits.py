@@ -22,6 +22,8 @@ from ..hooks import Module, register
 from ..hostel import change_mood
 from ..paints import BASIC, PAINTS, add_one
 from ..components import check_provenance as provenance_ok
+from ..preparation import chance
+from ..serialize import whole as _whole
 
 EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints",
            "mood", "mood_top")
@@ -92,7 +94,7 @@ class Portraits(Module):
     def put(self, s, **kw) -> None:
         s.mods[self.name] = self.st(s)._replace(**kw)
 
-    def _reveal(self, s, rng) -> None:
+    def _reveal(self, s, rng, log: bool = True) -> None:
         p = self.st(s)
         deck, display = list(p.deck), []
         for _ in range(self.data.display):
@@ -103,7 +105,7 @@ class Portraits(Module):
             deck.remove(card)
             display.append(card)
         self.put(s, deck=tuple(deck), display=tuple(display))
-        if display:
+        if display and log:
             s.log_event("portraits revealed: " + ", ".join(self.data.cards[c].name for c in display))
 
     def owns(self, s, fig: int, effect: str) -> int:
@@ -216,16 +218,40 @@ class Portraits(Module):
                 "taken": list(p.taken), "sexton": list(p.sexton)}
 
     def load(self, s, data) -> None:
-        if data is None:
-            raise StateError("saved state: modules_state.portraits: missing")
-        try:
-            p = PState(tuple(data["deck"]), tuple(data["display"]), tuple(tuple(o) for o in data["owned"]),
-                       tuple(data.get("taken", [0] * s.figures)), tuple(data.get("sexton", [0] * s.n)))
-        except (KeyError, TypeError) as e:
-            raise StateError(f"saved state: modules_state.portraits: malformed ({e})") from None
-        every = list(p.deck) + list(p.display) + [c for o in p.owned for c in o]
-        if any(c not in self.data.cards for c in every) or len(set(every)) != len(every):
-            raise StateError("saved state: modules_state.portraits: unknown or repeated card")
-        if len(p.owned) != s.n or len(p.taken) != s.figures:
-            raise StateError("saved state: modules_state.portraits: one entry per seat")
-        s.mods[self.name] = p
+        """Read ``modules_state.portraits`` (docs/state-format.md).  Every field may be left out
+        (the whole entry too): ``owned`` none, ``taken`` and ``sexton`` all 0, ``deck`` every card
+        not on display or owned, ``display`` revealed from the deck as at set-up (one chance
+        draw of the game's seed)."""
+        where = "saved state: modules_state.portraits"
+        data = {} if data is None else data
+        if not isinstance(data, dict) or set(data) - {"deck", "display", "owned", "taken", "sexton"}:
+            raise StateError(f"{where}: an object with deck, display, owned, taken, sexton")
+        cards = self.data.cards
+
+        def ids(v, name):
+            if not isinstance(v, list) or any(not isinstance(c, str) or c not in cards for c in v):
+                raise StateError(f"{where}.{name}: {v!r}: a list of card ids of this edition")
+            return tuple(v)
+
+        def rounds(v, name, count):
+            if not isinstance(v, list) or len(v) != count or any(not _whole(x) or not 0 <= x <= s.round for x in v):
+                raise StateError(f"{where}.{name}: {v!r}: {count} round numbers 0..{s.round} (0: never)")
+            return tuple(v)
+
+        owned = data.get("owned", [[]] * s.n)
+        if not isinstance(owned, list) or len(owned) != s.n:
+            raise StateError(f"{where}.owned: {owned!r}: one list of cards per seat")
+        owned = tuple(ids(o, f"owned[{i}]") for i, o in enumerate(owned))
+        display = ids(data["display"], "display") if "display" in data else ()
+        held = set(display) | {c for o in owned for c in o}
+        deck = ids(data["deck"], "deck") if "deck" in data else tuple(sorted(c for c in cards if c not in held))
+        every = list(deck) + list(display) + [c for o in owned for c in o]
+        if len(set(every)) != len(every):
+            raise StateError(f"{where}: a card is in two places")
+        if len(display) > self.data.display:
+            raise StateError(f"{where}.display: at most {self.data.display} cards are on display")
+        s.mods[self.name] = PState(deck, display, owned,
+                                   rounds(data.get("taken", [0] * s.figures), "taken", s.figures),
+                                   rounds(data.get("sexton", [0] * s.n), "sexton", s.n))
+        if "display" not in data:
+            self._reveal(s, chance(s), log=False)

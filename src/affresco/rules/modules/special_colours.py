@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import product
 from typing import NamedTuple
 
-from ...errors import ComponentError
+from ...errors import ComponentError, StateError
 from .. import workshop
 from ..actions import Action
 from ..board import CENTRE
@@ -115,6 +115,17 @@ class SpecialColours(Module):
             workshop.blend(s, fig, action.args[0], self.data.blends[action.args[0]])
             return True
         return False
+
+    def dump(self, s):
+        return {}
+
+    def load(self, s, data) -> None:
+        """Nothing to read: the special tiles are on the fresco and the paints with the players
+        (``modules_state.special_colours`` is ``{}`` or left out)."""
+        if data not in (None, {}):
+            raise StateError(f"saved state: modules_state.special_colours: {data!r}: the module keeps no "
+                             "state of its own ({} or left out)")
+        s.mods.pop(self.name, None)
 
     def view(self, s, seat, out) -> None:
         out["special_colours"] = {"on_fresco": bool(self.opts.get(OPTION)),

@@ -1,0 +1,142 @@
+"""docs/state-format.md, 'Modules' (issue #10): every module's state has documented defaults,
+every documented field is what `to_json` writes, and each module's example position loads and
+plays as its text says."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+import affresco
+from affresco import Game, StateError
+
+sys.path.insert(0, os.path.dirname(__file__))
+from positions import answer_tracks, legal, plan_all, thalers, track  # noqa: E402
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "state-format.md"
+MODULES = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour")
+NOTHING = "0-0-0-0-0"
+
+
+def module_sections() -> dict[str, str]:
+    text = DOC.read_text(encoding="utf-8").split("\n## Modules", 1)[1]
+    parts = re.split(r"^### (\w+)\s*$", text, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2]))
+
+
+def example(name: str) -> str:
+    m = re.search(r"```json\n(.*?)```", module_sections()[name], re.S)
+    assert m, f"no example position for {name} in docs/state-format.md"
+    return m.group(1)
+
+
+def documented(name: str) -> list[str]:
+    return [f for line in module_sections()[name].splitlines() if line.startswith("| `modules_state.")
+            for f in re.findall(r"`modules_state\.([\w.]+)`", line.split("|")[1])]
+
+
+def test_every_module_has_a_section_with_an_example():
+    assert set(module_sections()) >= set(MODULES) and set(MODULES) <= set(affresco.MODULES)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_documented_module_fields_are_the_saved_fields(name):
+    """Each module's table names exactly the fields `to_json` writes for it."""
+    saved = json.loads(affresco.new_game(3, [name], seed=5).to_json())["modules_state"][name]
+    fields = documented(name)
+    if isinstance(saved, dict) and saved:
+        assert sorted(f.split(".", 1)[1] for f in fields) == sorted(saved)
+    elif saved == {}:
+        assert fields == []
+    else:
+        assert fields == [name]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_documented_view_key(name):
+    """The module's view key and its inner keys, as documented."""
+    v = affresco.new_game(3, [name], seed=5).view(0)[name]
+    section = module_sections()[name]
+    assert f'view["{name}"]' in section
+    for key in v:
+        assert f'"{key}"' in section, f"view['{name}']['{key}'] is not documented"
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_a_position_may_leave_out_a_modules_state(name):
+    """Issue #10: a hand-written position with a module and no `modules_state` loads with the
+    documented defaults, the same way every time (default draws use the game's seed)."""
+    pos = json.loads(example(name))
+    pos.pop("modules_state", None)
+    a, b = Game.from_json(json.dumps(pos)), Game.from_json(json.dumps(pos))
+    assert a.to_json() == b.to_json()
+    ms = json.loads(a.to_json())["modules_state"][name]
+    fresh = json.loads(affresco.new_game(3, [name], seed=0).to_json())["modules_state"][name]
+    if name == "portraits":
+        assert len(ms["display"]) == 2 and ms["owned"] == [[], [], []] and ms["taken"] == [0, 0, 0]
+        assert len(ms["deck"]) == 16 and all(c.endswith("-a") or c in ("servant", "actor") for c in ms["display"])
+    elif name == "requests":
+        assert ms == fresh
+    elif name == "scrolls":
+        assert all(h["row"] is not None and h["column"] is not None for h in ms)
+        assert len({h["row"] for h in ms}) == 3 and len({h["column"] for h in ms}) == 3
+    else:
+        assert ms == fresh
+
+
+def test_a_modules_state_for_a_module_not_in_play_is_refused():
+    pos = json.loads(example("portraits"))
+    pos["modules_state"]["requests"] = {}
+    with pytest.raises(StateError, match="modules_state.requests"):
+        Game.from_json(json.dumps(pos))
+
+
+# ------------------------------------------------------------------- each example, played
+def test_example_portraits():
+    g = Game.from_json(example("portraits"))
+    v = g.view(0)["portraits"]
+    assert [c["id"] for c in v["display"]] == ["patron-a", "girl-a"]
+    assert [c["id"] for c in v["owned"][0]] == ["abbot"] and v["owned"][1:] == [[], []]
+    assert v["deck_left"] == {"A": 4, "B": 5, "C": 6}
+    plan_all(g, "0-0-1-0-0", NOTHING, NOTHING)
+    assert {a for a in legal(g, 0) if a.startswith("portrait")} == {"portrait patron-a", "portrait girl-a"}
+    g.apply(0, "portrait patron-a")
+    assert thalers(g, 0) == 12 + 7
+
+
+def test_example_requests():
+    g = Game.from_json(example("requests"))
+    v = g.view(None)["requests"]
+    assert v["stacks"] == {"general": [4, 5], "orange": [8, 9, 10], "green": [8, 9, 10], "purple": [8, 9]}
+    assert v["fulfilled"][1] == [{"type": "general", "vp": 6, "tiles": ["3:YY", "4:RRY", "5:RYB"]}]
+    plan_all(g, NOTHING, NOTHING, NOTHING)
+    assert g.round == 2 and g.to_act == (1,)                 # Ben chooses the general request's paint
+    assert legal(g, 1) == {"income R", "income Y", "income B"}
+    g.apply(1, "income B")
+    assert thalers(g, 1) == 12 + 1 and thalers(g, 0) == 12 + 3
+    assert json.loads(g.to_json())["figures"][1]["paints"] == "RYBB"
+
+
+def test_example_special_colours():
+    g = Game.from_json(example("special_colours"))
+    assert g.view(0)["special_colours"]["on_fresco"] is True
+    plan_all(g, "0-1-0-0-0", NOTHING, NOTHING)
+    assert {"restore C3", "restore B3 using KN"} <= legal(g, 0)
+    g.apply(0, "restore C3")
+    answer_tracks(g)
+    assert track(g, 0) == 24 + 3                             # the bishop stood on C3
+
+
+def test_example_scrolls():
+    g = Game.from_json(example("scrolls"))
+    assert g.to_act == (0,)
+    assert legal(g, 0) == {"scroll none", "scroll row", "scroll column", "scroll both"}
+    assert g.view(0)["scrolls"]["mine"] == {"row": 3, "column": "C"}
+    assert g.view(1)["scrolls"]["unplayed"] == [2, 1, 1]
+    g.apply(0, "scroll both")                                # 3 VP x (4 in row 3 + 3 in column C)
+    assert track(g, 0) == 5 + 21
+    assert g.view(0)["scrolls"]["mine"] == {"row": None, "column": None}
