@@ -117,6 +117,10 @@ class Game:
             action = parse(action)
         elif not isinstance(action, Action):
             raise IllegalAction(f"an action must be an Action or notation text, not {type(action).__name__}")
+        elif (len(action) != 2 or not isinstance(action.kind, str) or not isinstance(action.args, tuple)
+              or not all(isinstance(x, str) for x in action.args)):
+            raise IllegalAction(f"an Action is a kind and a tuple of text arguments, e.g. Action('getup', "
+                                f"('7:00',)), not {tuple(action)!r}")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
             raise IllegalAction(f"seat must be 0..{s.n - 1}, not {seat!r}")
         if s.phase == OVER:
