@@ -140,3 +140,45 @@ def test_example_scrolls():
     g.apply(0, "scroll both")                                # 3 VP x (4 in row 3 + 3 in column C)
     assert track(g, 0) == 5 + 21
     assert g.view(0)["scrolls"]["mine"] == {"row": None, "column": None}
+
+
+# ------------------------------------------------------ issue #15 item 10: validated on load
+def _full(players=3):
+    return json.loads(affresco.new_game(players, MODULES[:2] + MODULES[3:], seed=3).to_json())
+
+
+BAD_MODULE_STATES = {
+    "portraits sexton=[0] with 3 seats": lambda d: d["modules_state"]["portraits"].update(sexton=[0]),
+    "portraits taken of strings": lambda d: d["modules_state"]["portraits"].update(taken=["a", "b", "c"]),
+    "portraits display of numbers": lambda d: d["modules_state"]["portraits"].update(display=[1]),
+    "portraits owned by too few seats": lambda d: d["modules_state"]["portraits"].update(owned=[[]]),
+    "portraits three on display": lambda d: d["modules_state"]["portraits"].update(
+        display=d["modules_state"]["portraits"]["display"] + d["modules_state"]["portraits"]["deck"][:1],
+        deck=d["modules_state"]["portraits"]["deck"][1:]),
+    "requests last=[0]": lambda d: d["modules_state"]["requests"].update(last=[0]),
+    "requests fulfilled with an unknown tile": lambda d: d["modules_state"]["requests"].update(
+        fulfilled=[[["general", 6, ["3:YY", "4:RRY", "bogus"]]], [], []]),
+    "requests fulfilled with two tiles": lambda d: d["modules_state"]["requests"].update(
+        fulfilled=[[["general", 6, ["3:YY", "4:RRY"]]], [], []]),
+    "requests stacks.general of strings": lambda d: d["modules_state"]["requests"]["stacks"].update(general=["4", "5"]),
+    "requests unknown type": lambda d: d["modules_state"]["requests"]["stacks"].update(pink=[3]),
+    "scrolls row 9": lambda d: d["modules_state"]["scrolls"][0].update(row=9),
+    "scrolls row true": lambda d: d["modules_state"]["scrolls"][0].update(row=True),
+    "scrolls one seat missing": lambda d: d["modules_state"]["scrolls"].pop(),
+    "favour unknown token": lambda d: d["modules_state"].update(bishops_favour=["vp:9"]),
+    "favour 26 tokens": lambda d: d["modules_state"].update(bishops_favour=["vp:1"] * 26),
+    "malformed asks entry": lambda d: d.update(asks=[[0, "scrolls"]]),
+    "scrolls ask with a bad segment": lambda d: d.update(asks=[[0, "scrolls", 99]]),
+    "requests ask for a purple paint": lambda d: d.update(asks=[[0, "requests", "purple"]]),
+    "ask of a module without asks": lambda d: d.update(asks=[[0, "portraits", None]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_MODULE_STATES))
+def test_module_states_that_would_fail_later_are_refused_on_load(name):
+    """Issue #15 item 10: `Game.from_json` validates every module's state, so a loaded game
+    never raises anything but FrescoError later."""
+    d = _full()
+    BAD_MODULE_STATES[name](d)
+    with pytest.raises(StateError, match="modules_state|asks"):
+        Game.from_json(json.dumps(d))
