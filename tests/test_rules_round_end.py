@@ -190,7 +190,9 @@ def test_final_round_second_cathedral_comes_after_the_workshop():
     g = final_round([dict(getup="7:00", paints="RYY"), dict(getup="8:00"), dict(getup="9:00")])
     plan_all(g, "0-0-0-1-1", NOTHING, NOTHING)
     assert g.view(0)["location"] == "workshop"
-    g.apply(0, "blend O")       # Y, O left: no second blend possible, the visit ends
+    g.apply(0, "blend O")       # Y, O left: no second blend possible
+    assert legal(g, 0) == {"pass"}
+    g.apply(0, "pass")
     assert g.view(0)["location"] == "cathedral"
     g.apply(0, "restore A1")
     assert fig(g, 0)["tiles"] == ["5:OY"]
@@ -215,6 +217,8 @@ def test_final_round_has_no_theater():
     plan_all(g, "0-0-1-0-1", NOTHING, NOTHING)
     assert "theater" not in legal(g, 0)
     g.apply(0, "studio")
+    assert legal(g, 0) == {"pass"}                  # the second cathedral: no paint
+    g.apply(0, "pass")
     assert mood(g, 0) == 5
     assert g.is_over
 
