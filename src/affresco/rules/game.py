@@ -11,7 +11,7 @@ import secrets
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import ConfigError, FrescoError, IllegalAction, StateError
-from . import explain, flow, serialize
+from . import explain, flow, house, serialize
 from .actions import Action, parse
 from .components import Components, load_components, reference
 from .hooks import MODULES, HookTable, ordered
@@ -33,10 +33,14 @@ def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Compone
             raise ConfigError(f"unknown module {name!r}; available modules: {known}")
     allowed = {o: m for m in modules for o in MODULES[m].options}
     for key, value in options.items():
+        if key in house.HOUSE_RULES:
+            house.check(key, value)
+            continue
         if key not in allowed:
             every = sorted(o for cls in MODULES.values() for o in cls.options)
             raise ConfigError(f"unknown rule option {key!r} for modules {list(modules)!r}; options: "
-                              f"{', '.join(every) or 'none'} (each needs its module)")
+                              f"{', '.join(every) or 'none'} (each needs its module); house rules: "
+                              f"{', '.join(house.HOUSE_RULES)}")
         if not isinstance(value, bool):
             raise ConfigError(f"rule option {key!r} is on or off (true/false), not {value!r}")
     for name in ordered(modules):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from . import market, scoring
+from . import house, market, scoring
 from .state import GETUP, OVER, State, start_pos
 
 
@@ -59,9 +59,10 @@ def end_round(s: State) -> None:
 
 
 def start_round(s: State) -> None:
-    """R11: the final round is checked at the start of a round."""
+    """R11: the final round is checked at the start of a round (with the house rule
+    ``max_rounds``, also by its number)."""
     if (s.tiles_on_board() <= s.comp.rules["end"]["final_round_tiles_left"]
-            or any(hook(s) for hook in s.hooks.is_final_round)):
+            or any(hook(s) for hook in s.hooks.is_final_round) or house.last_round(s)):
         s.final = s.side2 = True
     s.phase = GETUP
     s.actor = -1
