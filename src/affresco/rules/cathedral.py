@@ -107,21 +107,28 @@ def legal(s: State, fig: int) -> list[Action]:
     return [PASS, *restore_actions(s, fig), *altar_actions(s, fig)]
 
 
-def restore(s: State, fig: int, segment: int, vp: int, bonus: int = 0) -> None:
-    """Take the tile of ``segment`` for ``fig``, score ``vp`` (of which ``bonus`` is the bishop
-    bonus) and move the bishop there.  The log explains the VP: 'restores C3: 7 + bishop 2'
-    (and '+ special colours N' for what a module added)."""
+_WHY = {"bishop": "bishop", "special_colours": "special colours", "favour": "token"}
+
+
+def restore(s: State, fig: int, segment: int, paid: str | None) -> None:
+    """Take the tile of ``segment`` for ``fig`` (who paid ``paid``; Leonardo None), score the
+    tile's VP, the bishop bonus and what modules add, as ONE move on the track (R8, R18), and
+    move the bishop there.  The log explains the VP: 'restores C3: 7 + bishop 2' (and
+    '+ special colours N', '+ token N' for what a module added)."""
     tile = s.fresco[segment]
+    sources = {"tile": tile.vp}
+    bonus = bishop_bonus(s, segment, fig)
+    if bonus:
+        sources["bishop"] = bonus
+    for hook in s.hooks.restoration_vp:
+        hook(s, fig, segment, tile, paid, sources)
     bishop_on = s.bishop == segment
     s.fresco[segment] = None
     s.tiles[fig] = s.tiles[fig] + (tile,)
     s.bishop = segment
-    why = f"restores {NAMES[segment]}: {tile.vp}"
-    if bonus:
-        why += f" + bishop {bonus}"
-    if vp - tile.vp - bonus:
-        why += f" + special colours {vp - tile.vp - bonus}"
-    track.gain(s, fig, vp, why)
+    why = f"restores {NAMES[segment]}: {tile.vp}" + "".join(
+        f" + {_WHY.get(k, k)} {v}" for k, v in sources.items() if k != "tile" and v)
+    track.gain(s, fig, sum(sources.values()), why)
     for hook in s.hooks.after_restore:
         hook(s, fig, segment, tile, bishop_on)
     if s.tiles_on_board() == 0:
@@ -145,9 +152,5 @@ def apply(s: State, fig: int, action: Action) -> None:
         tile = s.fresco[segment]
         paid = extra.get("using", tile.paints)
         s.paints[fig] = minus(s.paints[fig], paint_vector(paid))
-        bonus = bishop_bonus(s, segment, fig)
-        vp = tile.vp + bonus
-        for hook in s.hooks.restoration_vp:
-            vp = hook(s, fig, tile, paid, vp)
-        restore(s, fig, segment, vp, bonus)
+        restore(s, fig, segment, paid)
     s.left -= 1

@@ -63,9 +63,11 @@ class Module:
     def payments(self, state, fig: int, tile, payments: list[str]) -> None:
         """Cathedral: add other ways (paint texts) to pay for a fresco tile."""
 
-    def restoration_vp(self, state, fig: int, tile, paid: str, vp: int) -> int:
-        """Cathedral: change the VP of a restoration paid with ``paid`` (e.g. special colours)."""
-        return vp
+    def restoration_vp(self, state, fig: int, segment: int, tile, paid: str | None, sources: dict) -> None:
+        """Cathedral: add this module's VP to a segment restoration's single move on the track
+        (R8): ``sources`` maps source names to VP (``tile``, ``bishop``; special colours add
+        ``special_colours``, the bishop's favour ``favour``).  ``paid``: the paints paid, None
+        for Leonardo.  Called after any bishop move, before the bishop goes onto ``segment``."""
 
     def after_restore(self, state, fig: int, segment: int, tile, bishop_on: bool) -> None:
         """Cathedral, after a segment was restored (tile: the fresco tile taken)."""

@@ -58,9 +58,8 @@ class Cathedral:
     @staticmethod
     def apply(s: State, fig: int, action: Action) -> None:
         segment = INDEX[action.args[0]]
-        bonus = cathedral.bishop_bonus(s, segment, fig)
         s.leo_pos = segment
-        cathedral.restore(s, fig, segment, s.fresco[segment].vp + bonus, bonus)
+        cathedral.restore(s, fig, segment, None)
         s.left = 0
 
 

@@ -2,7 +2,8 @@
 
 A face-down favour token lies on every fresco tile.  Restoring the segment the bishop stands
 on (after any move) gives its token, whose effect applies at once (1 or 5 Thalers, +1 VP,
-mood +1, a paint); otherwise the token is discarded unseen with the tile.  Leonardo's token
+mood +1, a paint; the VP as part of the restoration's single move on the track, R18 revised);
+otherwise the token is discarded unseen with the tile.  Leonardo's token
 is discarded unless it gives VP (R13).
 
 No token is assigned to a tile before it is restored: the token of a restored tile is drawn
@@ -14,7 +15,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ...errors import ComponentError, StateError
-from .. import track
 from ..hooks import Module, register
 from ..hostel import change_mood
 from ..paints import PAINTS, add_one
@@ -59,7 +59,10 @@ class BishopsFavour(Module):
     def setup(self, s, rng) -> None:
         s.mods[self.name] = self.data.tokens  # tokens not yet drawn (no order)
 
-    def after_restore(self, s, fig: int, segment: int, tile, bishop_on: bool) -> None:
+    def restoration_vp(self, s, fig: int, segment: int, tile, paid, sources: dict) -> None:
+        """The restored tile's token: taken if the bishop stands on the segment (after any
+        move), and it acts at once; its +1 VP is part of the restoration's move (R18, R8)."""
+        bishop_on = s.bishop == segment
         pool = list(s.mods[self.name])
         if not pool:
             return
@@ -73,7 +76,7 @@ class BishopsFavour(Module):
         if effect == "thalers":
             s.thalers[fig] += int(value)
         elif effect == "vp":
-            track.gain(s, fig, int(value), "the bishop's favour")
+            sources["favour"] = sources.get("favour", 0) + int(value)
         elif effect == "mood":
             change_mood(s, fig, int(value))
         else:
