@@ -23,11 +23,11 @@ from .bots import BOTS, Bot, GreedyBot, ask, make_bot
 from .errors import FrescoError, IllegalAction
 from .rules import Action, Game, new_game, parse, replay as replay_record
 from .rules.actions import KINDS
+from .rules.game import RECORD_FORMAT, RECORD_FORMATS
 
 app = typer.Typer(name="affresco", add_completion=False, no_args_is_help=True,
                   help="Fresco (Queen Games 2010) in the terminal: play against bots, replay saved games.")
 
-RECORD_FORMAT = "affresco-record/1"
 STATE_FORMAT = "affresco-state/1"
 PLAN_SHORTHAND = re.compile(r"^\d(?:[-,.]?\d){4}$", re.ASCII)
 
@@ -111,7 +111,7 @@ def load_game(path: Path) -> Game:
     """A saved game (``to_json``) or a game record (``record()``), as a game in progress."""
     data = _read_json(path)
     fmt = data.get("format")
-    if fmt == RECORD_FORMAT:
+    if fmt in RECORD_FORMATS:
         return rebuild(data)
     if fmt == STATE_FORMAT:
         return Game.from_json(json.dumps(data))
@@ -122,7 +122,7 @@ def load_record(path: Path) -> dict[str, Any]:
     """The game record of a record file or of a saved game (its history)."""
     data = _read_json(path)
     fmt = data.get("format")
-    if fmt == RECORD_FORMAT:
+    if fmt in RECORD_FORMATS:
         return data
     if fmt == STATE_FORMAT:
         return Game.from_json(json.dumps(data)).record()

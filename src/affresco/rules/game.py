@@ -12,14 +12,17 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import ConfigError, FrescoError, IllegalAction, StateError
 from . import explain, flow, house, serialize
-from .actions import Action, parse
+from .actions import PASS, Action, parse
 from .components import Components, load_components, reference
 from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
 from .state import OVER, State, cons_to_list, vp_of
 from .view import view as _view
 
-RECORD_FORMAT = "affresco-record/1"
+RECORD_FORMAT = "affresco-record/2"
+# /1: written before forced passes were the player's own action (rules notes N2): replaying one
+# makes those passes where the record leaves them out.
+RECORD_FORMATS = ("affresco-record/1", RECORD_FORMAT)
 
 
 def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Components) -> tuple:
@@ -241,15 +244,26 @@ class Game:
         return f"<affresco.Game {s.n} players, round {s.round}, {s.phase}, to act {list(self.to_act)}>"
 
 
+def _forced_passes(g: Game) -> None:
+    """An ``affresco-record/1`` record (before forced passes were the player's own, rules notes
+    N2) leaves them out: while a single seat is to act whose only legal action is 'pass', it
+    passes."""
+    while not g.is_over and len(g.to_act) == 1 and g.legal_actions(g.to_act[0]) == [PASS]:
+        g.apply(g.to_act[0], PASS)
+
+
 def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
-    """Rebuild a game from its record (optionally only the first ``upto`` actions)."""
+    """Rebuild a game from its record (optionally only the first ``upto`` actions).  An
+    ``affresco-record/1`` record, written before a forced pass became the player's own action
+    (rules notes N2), still replays: those passes are made where it leaves them out."""
     if isinstance(record, str):
         try:
             record = json.loads(record)
         except ValueError as e:
             raise StateError(f"game record: not valid JSON: {e}") from None
-    if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
+    if not isinstance(record, Mapping) or record.get("format") not in RECORD_FORMATS:
         raise StateError(f"game record: expected an object with format {RECORD_FORMAT!r}")
+    legacy = record.get("format") != RECORD_FORMAT
     setup = record.get("setup")
     actions = record.get("actions")
     if not isinstance(setup, Mapping) or not isinstance(actions, list):
@@ -271,8 +285,12 @@ def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
     for i, entry in enumerate(actions[:upto]):
         if not (isinstance(entry, list) and len(entry) == 2):
             raise StateError(f"game record: action {i}: {entry!r} is not [seat, notation]")
+        if legacy:
+            _forced_passes(g)
         try:
             g.apply(entry[0], entry[1])
         except IllegalAction as e:
             raise StateError(f"game record: action {i} ({entry[1]!r} by seat {entry[0]}) is illegal: {e}") from None
+    if legacy and (upto is None or upto >= len(actions)):
+        _forced_passes(g)
     return g
