@@ -15,6 +15,7 @@ from .actions import PASS, Action
 from .board import INDEX, NAMES, NEIGHBOURS8
 from .paints import BASIC, INDEX as PAINT_INDEX, PAINTS, covers, minus, paint_vector
 from .state import State
+from .view import tile_text
 
 
 def start(s: State, fig: int, count: int) -> None:
@@ -107,14 +108,10 @@ def legal(s: State, fig: int) -> list[Action]:
     return [PASS, *restore_actions(s, fig), *altar_actions(s, fig)]
 
 
-_WHY = {"bishop": "bishop", "special_colours": "special colours", "favour": "token"}
-
-
 def restore(s: State, fig: int, segment: int, paid: str | None) -> None:
     """Take the tile of ``segment`` for ``fig`` (who paid ``paid``; Leonardo None), score the
     tile's VP, the bishop bonus and what modules add, as ONE move on the track (R8, R18), and
-    move the bishop there.  The log explains the VP: 'restores C3: 7 + bishop 2' (and
-    '+ special colours N', '+ token N' for what a module added)."""
+    move the bishop there; the ``score`` event names each source (docs/events.md)."""
     tile = s.fresco[segment]
     sources = {"tile": tile.vp}
     bonus = bishop_bonus(s, segment, fig)
@@ -126,9 +123,7 @@ def restore(s: State, fig: int, segment: int, paid: str | None) -> None:
     s.fresco[segment] = None
     s.tiles[fig] = s.tiles[fig] + (tile,)
     s.bishop = segment
-    why = f"restores {NAMES[segment]}: {tile.vp}" + "".join(
-        f" + {_WHY.get(k, k)} {v}" for k, v in sources.items() if k != "tile" and v)
-    track.gain(s, fig, sum(sources.values()), why)
+    track.gain(s, fig, sources, "restore", segment=NAMES[segment], tile=tile_text(tile))
     for hook in s.hooks.after_restore:
         hook(s, fig, segment, tile, bishop_on)
     if s.tiles_on_board() == 0:
@@ -141,14 +136,14 @@ def apply(s: State, fig: int, action: Action) -> None:
     if action.kind == "altar":
         text = action.args[0]
         s.paints[fig] = minus(s.paints[fig], paint_vector(text))
-        track.gain(s, fig, altar_score(s, text), f"restores the altar with {text}")
+        track.gain(s, fig, {"altar": altar_score(s, text)}, "altar", paints=text)
     else:
         segment = INDEX[action.args[0]]
         extra = dict(zip(action.args[1::2], action.args[2::2]))
         if "bishop" in extra:
             s.thalers[fig] -= s.comp.rules["cathedral"]["bishop_move_cost"]
             s.bishop = INDEX[extra["bishop"]]
-            s.log_event(f"{s.names[fig]} moves the bishop to {extra['bishop']}")
+            s.log_event("bishop_move", figure=fig, segment=extra["bishop"], sexton=False)
         tile = s.fresco[segment]
         paid = extra.get("using", tile.paints)
         s.paints[fig] = minus(s.paints[fig], paint_vector(paid))

@@ -38,8 +38,8 @@ def is_legal(s: State, seat: int, action: Action) -> bool:
 
 def apply(s: State, seat: int, action: Action) -> None:
     s.plan[seat] = tuple(int(x) for x in action.args[0].split("-"))
-    s.log_event(f"{s.names[seat]} commits a plan")
-    s.log_event(f"you plan {action.args[0]}", seat)
+    s.log_event("plan_committed", figure=seat)
+    s.log_event("plan_chosen", seat, figure=seat, plan=action.args[0])
 
 
 def leonardo_plan(s: State) -> tuple[int, ...]:
@@ -58,4 +58,4 @@ def reveal(s: State) -> None:
     if s.leonardo is not None:
         s.plan[s.leonardo] = leonardo_plan(s)
     for f in range(s.n):
-        s.log_event(f"{s.names[f]} reveals plan {'-'.join(map(str, s.plan[f]))}")
+        s.log_event("plan_revealed", figure=f, plan="-".join(map(str, s.plan[f])))
