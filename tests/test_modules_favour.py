@@ -98,8 +98,10 @@ def test_favour_vp_triggers_at_once_one_move_with_the_restoration_lands_free():
     g.apply(0, "restore C3")
     assert g.view(0)["pending_track"] is None
     assert track(g, 0) == 7
-    scored = [line for line in g.view(None)["log"] if "P0 scores" in line]
-    assert len(scored) == 1 and "scores 7 VP" in scored[0]
+    scored = [e for e in g.events(None) if e["kind"] == "score" and e["figure"] == 0]
+    assert len(scored) == 1
+    assert scored[0]["vp"] == 7 and scored[0]["sources"] == {"tile": 3, "bishop": 3, "favour": 1}
+    assert g.vp_sources()[0] == {"tile": 3, "bishop": 3, "favour": 1}
 
 
 def test_favour_vp_one_move_one_behind_or_ahead_choice():
