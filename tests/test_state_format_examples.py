@@ -182,3 +182,12 @@ def test_module_states_that_would_fail_later_are_refused_on_load(name):
     BAD_MODULE_STATES[name](d)
     with pytest.raises(StateError, match="modules_state|asks"):
         Game.from_json(json.dumps(d))
+
+
+def test_example_bishops_favour():
+    g = Game.from_json(example("bishops_favour"))
+    assert g.view(None)["bishops_favour"] == {"tokens_left": 3}
+    plan_all(g, "0-1-0-0-0", NOTHING, NOTHING)
+    g.apply(0, "restore C3")
+    assert track(g, 0) == 3 + 3 + 1                          # one move (R18)
+    assert g.vp_sources()[0] == {"tile": 3, "bishop": 3, "favour": 1}
