@@ -7,7 +7,7 @@ needs.  With no module the hook lists are empty and cost nothing.
 Hook points (in round order): ``setup``, ``after_getup``, ``leonardo_plan``,
 ``visit_actions`` (each location), ``apply_action``, ``bishop_bonus``, ``altar_values``,
 ``theater_steps``, ``after_restore``, ``round_preparation``,
-``income``, ``is_final_round`` (end conditions), ``final_scoring``, ``view``.
+``income``, ``is_final_round`` (end conditions), ``final_scoring``, ``view``, ``reveals``.
 """
 from __future__ import annotations
 
@@ -32,6 +32,15 @@ class Module:
     def build_data(cls, raw: dict) -> Any:
         """Validate this module's component table (raise ComponentError naming the value)."""
         return raw
+
+    # --- the action index space (rules/action_space.py) ----------------------------------
+    def fresco_tiles(self) -> tuple:
+        """Fresco tiles this module brings into the game (beyond the base game's)."""
+        return ()
+
+    def action_space(self, space) -> None:
+        """Append to ``space.actions`` every action of this module's kinds, and its variants of
+        base kinds, that a game may ever offer (a superset; see rules/action_space.py)."""
 
     def setup(self, state, rng) -> None:
         """Set-up, after the base set-up (rng: the game's seeded generator)."""
@@ -89,6 +98,10 @@ class Module:
     def view(self, state, seat: int | None, out: dict[str, Any]) -> None:
         """Add this module's part to a seat's view."""
 
+    def reveals(self, state, fig: int, action) -> bool:
+        """Did ``action`` of ``fig`` (just carried out) show a secret of this module (R22)?"""
+        return False
+
     # --- decisions a module asks for outside the location visits (``state.asks``) --------
     def ask_actions(self, state, ask: tuple) -> list:
         """Legal actions for a queued ask ``(figure, module name, payload)``."""
@@ -118,7 +131,7 @@ class Module:
 
 HOOK_POINTS = ("setup", "after_getup", "leonardo_plan", "visit_actions", "apply_action", "bishop_bonus",
                "altar_values", "theater_steps", "payments", "restoration_vp", "after_restore",
-               "round_preparation", "income", "is_final_round", "final_scoring", "view")
+               "round_preparation", "income", "is_final_round", "final_scoring", "view", "reveals")
 
 
 class HookTable(tuple):
