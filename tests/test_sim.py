@@ -123,7 +123,7 @@ def test_csv_and_jsonl_written_and_records_replay(small, tmp_path):
         k = rec["tournament"]["game"]
         scores = [r["score"] for r in rows if r["game"] == k]
         assert affresco.replay(rec).scores() == scores
-        assert json.loads(json.dumps(rec))["format"] == "affresco-record/1"
+        assert json.loads(json.dumps(rec))["format"] == "affresco-record/2"
 
 
 def test_interrupt_keeps_finished_games():

@@ -10,6 +10,7 @@ from typing import Any
 
 from .board import NAMES, SIZE
 from .market import BOOTHS
+from . import house
 from .paints import paint_text
 from . import legacy_log
 from .state import PLAN, State, cons_to_list
@@ -122,6 +123,7 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
             "figure": s.names[s.pending[0]], "figure_index": s.pending[0], "behind": s.pending[1],
             "ahead": s.pending[2], "target": s.pending[3]},
         "is_over": s.phase == "over",
+        "house_rules": house.in_play(s),
         "deciding": flow.deciding(s),
         "asks": [_plain(a) for a in s.asks],
         "modules": list(s.modules),

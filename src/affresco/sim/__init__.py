@@ -37,7 +37,7 @@ that the sources always add up to the score.
 
 Files: the rows go to a table (CSV, or Parquet when the name ends in ``.parquet`` and pyarrow
 is installed) and every game's record to JSON lines beside it (``results.jsonl``): each line
-is an ``affresco-record/1`` game record (``affresco replay`` takes one line as a file; ``affresco
+is an ``affresco-record/2`` game record (``affresco replay`` takes one line as a file; ``affresco
 report RESULTS --game K`` writes game K out) with a ``"tournament"`` entry (game index, the
 tournament's seed, the bots by seat).  :class:`ResultsWriter` streams both files while the
 tournament runs, so that finished games survive even a hard kill, then rewrites them sorted.
