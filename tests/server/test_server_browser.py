@@ -349,7 +349,7 @@ def test_create_a_game_against_bots_and_play_a_round_by_clicking(page, server):
     assert p.tid("seat-row-2").count() and not p.tid("seat-row-3").count()
     p.tid("seat-name-0").fill("Anna")
     assert p.tid("seat-kind-0").input_value() == "human"
-    for i, bot, name in ((1, "greedy", "Bruno"), (2, "random", "Carla")):
+    for i, bot, name in ((1, "heuristic", "Bruno"), (2, "random", "Carla")):
         p.tid(f"seat-kind-{i}").select_option("bot")
         p.tid(f"seat-bot-{i}").select_option(bot)
         p.tid(f"seat-name-{i}").fill(name)

@@ -20,7 +20,9 @@ from importlib import resources
 from typing import Any, Mapping, Sequence
 
 LANGS = ("en", "fr", "ru")
-VARIANTS = {"score": "for", "track": "choice", "round_begins": "final", "bishop_move": "sexton"}
+VARIANTS = {"score": "for", "track": "choice", "round_begins": "final", "bishop_move": "sexton",
+            "medico_infection": "tile", "medico_plan": "medico", "medico_ill": "neutral",
+            "medico_ill_apprentice": "action", "medico_buy": "bottle"}
 
 
 @lru_cache(maxsize=None)

@@ -4,10 +4,12 @@ The base game calls these at the points where the module rules change the round;
 (``rules/modules/<name>.py``, later issues) subclasses :class:`Module` and overrides what it
 needs.  With no module the hook lists are empty and cost nothing.
 
-Hook points (in round order): ``setup``, ``after_getup``, ``leonardo_plan``,
-``visit_actions`` (each location), ``apply_action``, ``bishop_bonus``, ``altar_values``,
-``theater_steps``, ``after_restore``, ``round_preparation``,
-``income``, ``is_final_round`` (end conditions), ``final_scoring``, ``view``, ``reveals``.
+Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, planning
+(``plan_options``, ``plan_refusal``, ``placed_off_sheet``, ``plan_apply``), ``leonardo_plan``,
+``after_planning``, ``visit_start`` (each figure's turn at a column), ``visit_actions``,
+``apply_action``, ``after_action``, ``bishop_bonus``, ``altar_values``, ``theater_steps``, ``after_restore``,
+``after_visit``, ``after_location``, ``round_preparation``, ``income``, ``is_final_round``
+(end conditions), ``final_scoring``, ``view``, ``refusal`` (why an action is illegal), ``reveals``.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ class Module:
 
     name = "module"
     options: tuple[str, ...] = ()   # names of the rule options this module reads
+    plan_words: tuple[str, ...] = ()  # words it adds to plans (registered with actions.plan_word)
 
     def __init__(self, options: dict, data: Any = None):
         self.opts = options
@@ -47,6 +50,51 @@ class Module:
 
     def after_getup(self, state, fig: int) -> None:
         """Phase 1, right after a figure chose its get-up space."""
+
+    def apprentices(self, state, seat: int, n: int) -> int:
+        """Apprentices ``seat`` may plan with (``n``: the base count, 5 + neutral - set aside)."""
+        return n
+
+    # --- planning: module words after the counts ('plan 1-2-0-1-1 ill 0-1-0-0-0 medico') ---
+    def plan_options(self, state, seat: int, plans: tuple) -> tuple:
+        """The legal plans with this module's words added (``plans``: the legal plans so far,
+        a tuple that is the same object for the same inputs, so a module may memoise on its
+        identity; return a tuple)."""
+        return plans
+
+    def plan_refusal(self, state, seat: int, counts: tuple, words: dict) -> str | None:
+        """Why this plan breaks a rule of the module (None: it does not).  ``words`` maps each
+        plan word to its arguments."""
+        return None
+
+    def placed_off_sheet(self, state, seat: int, words: dict) -> int:
+        """Apprentices this plan puts on the module's action tiles outside the columns."""
+        return 0
+
+    def plan_apply(self, state, seat: int, counts: tuple, words: dict) -> None:
+        """Keep the module's part of a committed plan (secret until the reveal, R4)."""
+
+    def after_planning(self, state) -> None:
+        """Right after the plans are revealed, before any action."""
+
+    def visit_start(self, state, fig: int, column: str, count: int) -> bool:
+        """A figure's turn at a column (after the base set ``state.left``; ``count`` may be 0).
+        May adjust the turn or queue asks; return True if the figure has a turn here even
+        with no apprentice in the column."""
+        return False
+
+    def after_action(self, state, fig: int, action) -> None:
+        """After a visit action of ``fig`` was carried out (not 'pass', not asks or track)."""
+
+    def after_visit(self, state, fig: int, column: str) -> None:
+        """After a figure's last action at a column (also when it forfeited them)."""
+
+    def after_location(self, state, column: str, index: int) -> None:
+        """After every figure's turn at the column ``index`` of the action sheet."""
+
+    def refusal(self, state, seat: int, action) -> str | None:
+        """Why a module action is not legal now (for the refusal message), or None."""
+        return None
 
     def leonardo_plan(self, state, plan: list[int]) -> None:
         """2 players: add Leonardo's apprentices to his fixed action sheet."""
@@ -90,8 +138,9 @@ class Module:
         """An end condition of the module, checked at the start of each round."""
         return False
 
-    def final_scoring(self, state, seat: int) -> None:
-        """Final scoring, before Thalers are turned into VP."""
+    def final_scoring(self, state, seat: int) -> dict[str, int] | None:
+        """Final scoring, before Thalers are turned into VP.  May return the Thalers it
+        credited by VP source (e.g. ``{"medico": 25}``) so their VP are told apart."""
 
     def view(self, state, seat: int | None, out: dict[str, Any]) -> None:
         """Add this module's part to a seat's view."""
@@ -118,7 +167,9 @@ class Module:
         state.mods[self.name] = data
 
 
-HOOK_POINTS = ("setup", "after_getup", "leonardo_plan", "visit_actions", "apply_action", "bishop_bonus",
+HOOK_POINTS = ("setup", "after_getup", "apprentices", "plan_options", "plan_refusal", "placed_off_sheet",
+               "plan_apply", "after_planning", "visit_start", "after_action", "after_visit", "after_location", "refusal",
+               "leonardo_plan", "visit_actions", "apply_action", "bishop_bonus",
                "altar_values", "theater_steps", "payments", "restoration_vp", "after_restore",
                "round_preparation", "income", "is_final_round", "final_scoring", "view", "reveals")
 
