@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import os
 from itertools import combinations
 
 import pytest

@@ -205,7 +205,7 @@ def illegal_reason(g: Game, seat: int, action: str) -> str | None:
 
 
 # ------------------------------------------------------------------------------ checks
-from test_view_secrecy import walk  # noqa: E402 - every (path, key, value) of nested dicts and lists
+from rules.test_view_secrecy import walk  # noqa: E402 - every (path, key, value) of nested dicts and lists
 
 
 class Checker:

@@ -8,8 +8,6 @@ in the pile.
 from __future__ import annotations
 
 import json
-import os
-import sys
 
 import pytest
 
@@ -17,7 +15,6 @@ import affresco
 from affresco.errors import ComponentError, IllegalAction, StateError
 from affresco.rules.actions import parse
 
-sys.path.insert(0, os.path.dirname(__file__))
 from positions import (act, bishop, data, edit_state, legal, load, medico_bottles_rest, medico_state,  # noqa: E402
                        module_game, module_position, mods, mood, paints, plan_all, scrolls_state, thalers,
                        tile_at, track, portraits_state)

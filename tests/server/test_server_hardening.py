@@ -13,13 +13,11 @@ import logging
 import os
 import socket
 import stat
-import sys
 import time
 
 import pytest
 from sqlalchemy import text
 
-sys.path.insert(0, os.path.dirname(__file__))
 from server_support import (LiveServer, api_client, auth, drain, fast_limits, recv_json,  # noqa: E402,F401
                             recv_until, sqlite_url)
 

@@ -25,7 +25,6 @@ from contextlib import contextmanager
 import httpx
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
 from server_support import eager_choice, free_port, wait_port  # noqa: E402
 
 
