@@ -266,6 +266,12 @@ class Bells(Module):
             out.extend(Action("deposit", (c, str(k))) for k in range(1, min(owed, money) + 1))
         return out
 
+    def valid_ask(self, s, fig: int, payload) -> bool:
+        """An audience of a seat, or a deposit question of a seat holding a partly paid certificate."""
+        if not 0 <= fig < s.n:
+            return False
+        return payload == TILE or (payload == "deposit" and bool(self.st(s).up[fig]))
+
     def _owed(self, s, fig: int, c: str) -> int:
         paid = next(p for x, p in self.st(s).up[fig] if x == c)
         return cert(c)[0] - paid
