@@ -555,6 +555,13 @@ class Medico(Module):
         return out
 
     # ------------------------------------------------------------------ asks
+    def valid_ask(self, s, fig: int, payload) -> bool:
+        """A saved medico question: 'medicine', 'heal', 'aside' or ['illness', n, column]."""
+        if payload in ("medicine", "heal", "aside"):
+            return 0 <= fig < s.figures
+        return (isinstance(payload, (list, tuple)) and len(payload) == 3 and payload[0] == "illness"
+                and isinstance(payload[1], int) and isinstance(payload[2], (int, str)))
+
     def ask_actions(self, s, a) -> list:
         fig, _, what = a
         if what == "medicine":
