@@ -120,6 +120,8 @@ def advance(s: State) -> None:
     while True:
         if s.moves and s.pending is None:
             track.resolve(s)
+        while s.pending is None and s.asks and not find(s, s.asks[0][1]).ask_actions(s, s.asks[0]):
+            s.asks = s.asks[1:]   # a question an earlier answer left without choices (money spent): none
         if s.pending is not None or s.asks or s.phase == OVER:
             return
         if s.phase == GETUP:
