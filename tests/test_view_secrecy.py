@@ -279,7 +279,7 @@ def test_plans_secret_until_every_plan_is_committed(n):
                     assert v["figures"][s2]["plan"] == counts
                 else:
                     assert "plan" not in v["figures"][s2]
-            assert sum(line.startswith("you plan") for line in v["log"]) == (viewer in committed)
+            assert sum(e["kind"] == "plan_chosen" for e in v["events"]) == (viewer in committed)
         check_perturbations(g, rng)
     # the last plan reveals every plan (R4): public for everyone from now on
     last = n - 1
@@ -322,7 +322,7 @@ def test_views_are_json_serialisable_and_independent():
             v2 = copy.deepcopy(v)
             v["figures"].clear()
             v["fresco"][0][0] = "changed"
-            v["log"].append("changed")
+            v["events"].append({"kind": "changed"})
             assert g.to_json() == before
             assert g.view(viewer) == v2
 
