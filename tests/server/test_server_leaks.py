@@ -149,8 +149,8 @@ class Viewer:
 
 # ------------------------------------------------------------------------------ perturbation
 def other_plans(g: Game, f: int) -> list[list[int]]:
-    from test_view_secrecy import _plans          # every plan the seat could have committed
-    return _plans(g, f)
+    from positions import possible_plans          # every plan the seat could have committed
+    return possible_plans(g, f)
 
 
 def perturbed(g: Game, seat: int | None, rng: random.Random) -> Game:
