@@ -18,6 +18,12 @@ LOCATIONS = {"market": market, "cathedral": cathedral, "studio": studio,
 
 
 def location(s: State, fig: int):
+    """The location object of ``fig``'s visit at the current column and its name: the column's
+    location, or a module's own (hook ``visit_location``) when its action tile covers the column."""
+    for hook in s.hooks.visit_location:
+        loc = hook(s, fig, s.loc)
+        if loc is not None:
+            return loc, loc.name
     column = s.columns()[s.loc]
     return (leonardo.LOCATIONS if fig >= s.n else LOCATIONS)[column], column
 
@@ -135,7 +141,7 @@ def _next_visitor(s: State) -> bool:
         s.visit += 1
         while s.visit < len(s.order):
             fig = s.order[s.visit]
-            count = s.plan[fig][s.loc]
+            count = s.plan[fig][s.loc] or any(hook(s, fig, s.loc) is not None for hook in s.hooks.visit_location)
             if count:
                 s.actor = fig
                 loc, _ = location(s, fig)

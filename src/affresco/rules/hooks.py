@@ -4,14 +4,35 @@ The base game calls these at the points where the module rules change the round;
 (``rules/modules/<name>.py``, later issues) subclasses :class:`Module` and overrides what it
 needs.  With no module the hook lists are empty and cost nothing.
 
-Hook points (in round order): ``setup``, ``after_getup``, ``leonardo_plan``,
-``visit_actions`` (each location), ``apply_action``, ``bishop_bonus``, ``altar_values``,
-``theater_steps``, ``after_restore``, ``round_preparation``,
-``income``, ``is_final_round`` (end conditions), ``final_scoring``, ``view``.
+Hook points (in round order): ``setup``, ``after_getup``, ``plan_tiles`` /
+``plan_committed`` / ``plans_revealed`` (action tiles on the action sheet), ``leonardo_plan``,
+``visit_location`` (a tile covering a column), ``visit_actions`` (each location),
+``apply_action``, ``bishop_bonus``, ``altar_values``, ``theater_steps``, ``after_restore``,
+``request_tiles`` / ``take_request_tile`` (tiles other than fresco tiles usable for requests),
+``round_preparation``, ``income``, ``is_final_round`` (end conditions), ``final_scoring``,
+``view``.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
+
+
+class PlanTile(NamedTuple):
+    """An action tile a module lets a player place on the action sheet while planning (modules
+    8-10: "he must cover one location on his action sheet with the ... action tile").
+
+    name: the word in plan notation ('plan 1-0-2-1-0 wall theater'); columns: the column names
+    it may cover; apprentices: how many apprentices stand on the tile (wall fresco: exactly 1);
+    exclusive: no apprentice may go to the covered column ("The player cannot deploy apprentices
+    to this covered location this round"); healthy_only: the apprentice on the tile must be a
+    healthy one (medico: "Black apprentice tokens cannot be placed on the action tiles for ...
+    the Wall Fresco").  Two tiles never cover one column."""
+
+    name: str
+    columns: tuple[str, ...]
+    apprentices: int = 0
+    exclusive: bool = True
+    healthy_only: bool = False
 
 
 class Module:
@@ -38,6 +59,31 @@ class Module:
 
     def after_getup(self, state, fig: int) -> None:
         """Phase 1, right after a figure chose its get-up space."""
+
+    def plan_tiles(self, state, seat: int) -> tuple[PlanTile, ...]:
+        """Planning: the action tiles ``seat`` may place on its action sheet this round."""
+        return ()
+
+    def plan_committed(self, state, seat: int, placed: dict[str, int]) -> None:
+        """Planning: ``seat`` committed a plan with these tiles (name -> column index) placed;
+        called for every committed plan with the module's own tiles only (maybe none)."""
+
+    def plans_revealed(self, state) -> None:
+        """Planning: every plan has just been revealed (the tiles' placements become public)."""
+
+    def visit_location(self, state, fig: int, column: int):
+        """A tile of this module covers ``column`` of ``fig``'s sheet: return the location
+        object (``name``, ``start``, ``legal``, ``apply``) of the figure's visit there, else None."""
+        return None
+
+    def request_tiles(self, state, fig: int, tiles: list[tuple[str, str]]) -> None:
+        """Requests (R15): append this module's tiles of ``fig`` that count as fresco tiles for
+        requests, one ``(tile text, splashes on its back)`` per tile held."""
+
+    def take_request_tile(self, state, fig: int, text: str) -> bool:
+        """Requests: ``fig`` stacks one of this module's tiles ``text`` under a request (it
+        leaves the player's tiles); return True if the tile was this module's."""
+        return False
 
     def leonardo_plan(self, state, plan: list[int]) -> None:
         """2 players: add Leonardo's apprentices to his fixed action sheet."""
@@ -87,6 +133,10 @@ class Module:
     def view(self, state, seat: int | None, out: dict[str, Any]) -> None:
         """Add this module's part to a seat's view."""
 
+    def refusal(self, state, seat: int, action) -> str | None:
+        """Why this module's action ``action`` is not legal now (None: not this module's)."""
+        return None
+
     # --- decisions a module asks for outside the location visits (``state.asks``) --------
     def ask_actions(self, state, ask: tuple) -> list:
         """Legal actions for a queued ask ``(figure, module name, payload)``."""
@@ -105,9 +155,10 @@ class Module:
         state.mods[self.name] = data
 
 
-HOOK_POINTS = ("setup", "after_getup", "leonardo_plan", "visit_actions", "apply_action", "bishop_bonus",
+HOOK_POINTS = ("setup", "after_getup", "plan_tiles", "plan_committed", "plans_revealed", "visit_location",
+               "request_tiles", "take_request_tile", "leonardo_plan", "visit_actions", "apply_action", "bishop_bonus",
                "altar_values", "theater_steps", "payments", "restoration_vp", "after_restore",
-               "round_preparation", "income", "is_final_round", "final_scoring", "view")
+               "round_preparation", "income", "is_final_round", "final_scoring", "view", "refusal")
 
 
 class HookTable(tuple):
