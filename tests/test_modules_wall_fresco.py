@@ -438,3 +438,22 @@ def test_the_wall_component_table_is_validated(edit, match):
     restored bottom left, blended fronts and basic backs, provenance."""
     with pytest.raises(affresco.ComponentError, match=match):
         affresco.new_game(players=3, modules=("wall_fresco",), seed=1, components=_component_file(edit))
+
+
+# ------------------------------------------------------------------------ terminal
+def test_the_terminal_shows_the_wall_board_and_the_players_wall_tiles():
+    """Terminal ('affresco play', render): the wall board with each section's paint and income,
+    the restorable sections, each player's wall and exchange tiles, and how to plan the tile."""
+    from rich.console import Console
+
+    from affresco import render
+    g = wall_game(board={"A3": "W:P/R", "C4": "W:G/B"}, tiles={1: ["W:O/Y", "W:G/B"]}, exchange={1: "O"})
+    console = Console(record=True, width=140)
+    console.print(render.board(g.view(0)))
+    console.print(render.plan_panel(g.view(0), 0, []))
+    text = console.export_text()
+    assert "Wall fresco (4 VP a section)" in text
+    assert "P→R ✓" in text and "G→B ✓" in text and "restored" in text
+    assert "P1: Y B  exchange O" in text
+    assert "wall <column>" in text
+    assert "wall_fresco:" not in text              # drawn by its own table, not the generic panel
