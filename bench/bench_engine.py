@@ -41,7 +41,9 @@ TARGET_CLONES = 100_000
 
 
 ALL_MODULES = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour")
-MODULE_SETS = [()] + [(m,) for m in ALL_MODULES] + [ALL_MODULES]
+LATER_MODULES = ("wall_fresco",)   # modules 8-10 (issue #12): each alone and with all the others
+MODULE_SETS = [()] + [(m,) for m in ALL_MODULES] + [ALL_MODULES] + [(m,) for m in LATER_MODULES] + \
+    [ALL_MODULES + LATER_MODULES]
 MAX_MODULE_SLOWDOWN = 1.5   # issue target: all five modules within 1.5x of the base game
 
 

@@ -17,8 +17,13 @@ from .state import State
 
 def column_words(s: State) -> tuple[str, ...]:
     """The columns' names in plan notation; the final round's second cathedral is 'cathedral2'."""
-    out = []
-    for c in s.columns():
+    return _words(s.columns())
+
+
+@lru_cache(maxsize=None)
+def _words(columns: tuple[str, ...]) -> tuple[str, ...]:
+    out: list[str] = []
+    for c in columns:
         out.append(c if c not in out else f"{c}2")
     return tuple(out)
 
@@ -27,7 +32,7 @@ def tiles_of(s: State, seat: int) -> tuple[PlanTile, ...]:
     out: tuple[PlanTile, ...] = ()
     for hook in s.hooks.plan_tiles:
         out += hook(s, seat)
-    return tuple(sorted(out))
+    return out if len(out) < 2 else tuple(sorted(out))
 
 
 @lru_cache(maxsize=None)
@@ -124,11 +129,17 @@ def canonical(s: State, counts, placed: dict[str, int]) -> Action:
                            *(w for name in sorted(placed) for w in (name, words[placed[name]]))))
 
 
+@lru_cache(maxsize=256)
+def plan_set_with_tiles(*key) -> frozenset[Action]:
+    return frozenset(plans_with_tiles(*key))
+
+
 def is_legal(s: State, seat: int, action: Action) -> bool:
     sheet = s.comp.rules["action_sheet"]
     if len(action.args) == 1 or not s.hooks.plan_tiles:
         return action in plan_set(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"])
-    return isinstance(placed_tiles(s, seat, action), dict)
+    return action in plan_set_with_tiles(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"],
+                                         column_words(s), tiles_of(s, seat))
 
 
 def apply(s: State, seat: int, action: Action) -> None:

@@ -14,6 +14,7 @@ their income is separate.  Leonardo never restores the wall (2 players).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -40,6 +41,16 @@ class WallTile(NamedTuple):
         """'W:P/R' (front purple, back red); '/S' is added when the splash is not the front's colour."""
         extra = "" if self.splash == self.paint[0] else f"/{self.splash}"
         return f"W:{self.paint}/{self.income}{extra}"
+
+
+@lru_cache(maxsize=64)
+def _vector(paint: str) -> tuple[int, ...]:
+    return paint_vector(paint)
+
+
+@lru_cache(maxsize=8)
+def _plan_tile(columns: tuple[str, ...]) -> tuple[PlanTile, ...]:
+    return (PlanTile(TILE, tuple(dict.fromkeys(columns)), apprentices=1, exclusive=True, healthy_only=True),)
 
 
 def parse_wall_tile(text) -> WallTile:
@@ -71,9 +82,18 @@ class Data(NamedTuple):
         return r * self.columns + "ABCDEFGHIJ".index(name[0]) if 0 <= r < self.rows else None
 
     def neighbours(self, cell: int) -> tuple[int, ...]:
-        r, c = divmod(cell, self.columns)
-        return tuple(rr * self.columns + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                     if 0 <= rr < self.rows and 0 <= cc < self.columns)
+        return _neighbours(self.rows, self.columns)[cell]
+
+
+@lru_cache(maxsize=None)
+def _neighbours(rows: int, columns: int) -> tuple[tuple[int, ...], ...]:
+    """The orthogonal neighbours of every cell of a rows x columns board."""
+    out = []
+    for cell in range(rows * columns):
+        r, c = divmod(cell, columns)
+        out.append(tuple(rr * columns + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                         if 0 <= rr < rows and 0 <= cc < columns))
+    return tuple(out)
 
 
 class WState(NamedTuple):
@@ -198,9 +218,9 @@ class WallFresco(Module):
         direction'), and paid for with the player's paints."""
         board = self.st(s).board
         have = s.paints[fig]
+        adj = _neighbours(self.data.rows, self.data.columns)
         return [c for c, t in enumerate(board)
-                if t is not None and any(board[n] is None for n in self.data.neighbours(c))
-                and covers(have, paint_vector(t.paint))]
+                if t is not None and covers(have, _vector(t.paint)) and any(board[n] is None for n in adj[c])]
 
     def _blend_of(self, s, a: str, b: str) -> str | None:
         ia, ib = sorted((PAINT_INDEX[a], PAINT_INDEX[b]))
@@ -218,8 +238,7 @@ class WallFresco(Module):
 
     def plan_tiles(self, s, seat: int) -> tuple[PlanTile, ...]:
         # every column: the text names none it may not cover ('cover one location')
-        return (PlanTile(TILE, tuple(dict.fromkeys(s.columns())), apprentices=1, exclusive=True,
-                         healthy_only=True),)
+        return _plan_tile(s.columns())
 
     def plan_committed(self, s, seat: int, placed: dict[str, int]) -> None:
         placed_ = list(self.st(s).placed)
@@ -245,7 +264,7 @@ class WallFresco(Module):
         flips it back side up, and places it in front of his large screen.'"""
         w = self.st(s)
         tile = w.board[cell]
-        s.paints[fig] = minus(s.paints[fig], paint_vector(tile.paint))
+        s.paints[fig] = minus(s.paints[fig], _vector(tile.paint))
         board = list(w.board)
         board[cell] = None
         held = list(w.held)
@@ -306,7 +325,8 @@ class WallFresco(Module):
         exchange tile he owns.'  (Separate from the requests' income, R15.)"""
         w = self.st(s)
         for seat in range(s.n):
-            gained = "".join(c for c in BASIC if any(t.income == c for t in w.held[seat])) + w.exchange[seat]
+            backs = {t.income for t in w.held[seat]}
+            gained = "".join(c for c in BASIC if c in backs) + w.exchange[seat]
             for c in gained:
                 s.paints[seat] = add_one(s.paints[seat], c)
             if gained:
