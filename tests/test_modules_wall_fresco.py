@@ -457,3 +457,34 @@ def test_the_terminal_shows_the_wall_board_and_the_players_wall_tiles():
     assert "P1: Y B  exchange O" in text
     assert "wall <column>" in text
     assert "wall_fresco:" not in text              # drawn by its own table, not the generic panel
+
+
+# ------------------------------------------------------- with the other modules
+def test_a_wall_restoration_is_not_a_ceiling_restoration():
+    """W5: the wall is its own board: restoring a section moves no bishop, gives no bishop
+    bonus, favour token or scroll question, and pink/brown never pay for it (the option
+    special_colours_on_fresco names the ceiling's fresco tiles)."""
+    from positions import favour_state, scrolls_state
+    ms = {"scrolls": scrolls_state(3, {0: (3, "C")}), "bishops_favour": favour_state(["vp:1"] * 25)}
+    g = wall_game(modules=("special_colours", "scrolls", "bishops_favour", "wall_fresco"), ms=ms,
+                  options={"special_colours_on_fresco": True}, board={"A3": "W:P/R", "B3": "W:O/Y", "C4": "W:G/B"},
+                  seats=[dict(getup="7:00", paints="PK"), dict(getup="8:00"), dict(getup="9:00")])
+    plan_all(g, "0-0-0-0-0 wall cathedral", NOTHING, KEEP)
+    assert walls(g) == {"wall A3"}                                # K does not pay for the orange B3
+    g.apply(0, "wall A3")
+    d = data(g)
+    assert d["asks"] == [] and d["bishop"] == "C3"
+    assert track(g, 0) == 4 and paints(g, 0) == "K"
+    assert g.to_act == (2,)
+
+
+def test_the_action_tile_hook_is_there_for_the_medico():
+    """Medico: 'Black apprentice tokens cannot be placed on the action tiles for ... the Wall
+    Fresco' - the wall's plan tile says its apprentice must be healthy (PlanTile.healthy_only),
+    for the medico module to check."""
+    from affresco.rules.modules.wall_fresco import WallFresco
+    g = wall_game()
+    module = next(m for m in g.state.hooks if m.name == "wall_fresco")
+    (tile,) = module.plan_tiles(g.state, 0)
+    assert tile.name == "wall" and tile.apprentices == 1 and tile.exclusive and tile.healthy_only
+    assert WallFresco.needs_healthy
