@@ -95,7 +95,7 @@ def test_the_wall_tile_covers_one_location_and_no_apprentice_may_go_there():
     assert "plan 0-0-1-0-0 wall studio" not in legal(g, 0)
     with pytest.raises(affresco.IllegalAction, match="no apprentice may go to the studio column"):
         g.apply(0, "plan 0-0-1-0-0 wall studio")
-    with pytest.raises(affresco.IllegalAction, match="'dungeon' is not a column"):
+    with pytest.raises(affresco.IllegalAction, match="the wall tile covers a column: market, cathedral"):
         g.apply(0, "plan 0-0-0-0-0 wall dungeon")
     g.apply(0, "plan 1-0-0-0-0 wall studio")
     assert data(g)["figures"][0]["plan"] == [1, 0, 0, 0, 0]
@@ -107,7 +107,7 @@ def test_only_one_apprentice_on_the_wall_tile_and_it_counts_against_the_apprenti
     wall fresco, he must place one there': the tile takes exactly one of the player's 5."""
     g = wall_game()
     assert "plan 2-2-0-0-0 wall studio" in legal(g, 0)      # 4 + 1 on the tile
-    with pytest.raises(affresco.IllegalAction, match=r"uses 6 apprentices \(1 on action tiles\); you have 5"):
+    with pytest.raises(affresco.IllegalAction, match=r"uses 6 apprentices \(1 on the wall tile\); you have 5"):
         g.apply(0, "plan 2-2-0-1-0 wall studio")
 
 
@@ -478,13 +478,27 @@ def test_a_wall_restoration_is_not_a_ceiling_restoration():
     assert g.to_act == (2,)
 
 
-def test_the_action_tile_hook_is_there_for_the_medico():
+def test_the_apprentice_on_the_wall_tile_is_known_for_the_medico():
     """Medico: 'Black apprentice tokens cannot be placed on the action tiles for ... the Wall
-    Fresco' - the wall's plan tile says its apprentice must be healthy (PlanTile.healthy_only),
-    for the medico module to check."""
-    from affresco.rules.modules.wall_fresco import WallFresco
-    g = wall_game()
-    module = next(m for m in g.state.hooks if m.name == "wall_fresco")
-    (tile,) = module.plan_tiles(g.state, 0)
-    assert tile.name == "wall" and tile.apprentices == 1 and tile.exclusive and tile.healthy_only
+    Fresco' - a plan's wall apprentice is counted by apprentices_on_tile (it must be healthy)."""
+    from affresco.rules.modules.wall_fresco import WallFresco, apprentices_on_tile
+    assert apprentices_on_tile(parse("plan 1-0-2-1-0 wall theater")) == 1
+    assert apprentices_on_tile(parse("plan 1-0-2-1-1")) == 0
     assert WallFresco.needs_healthy
+
+
+def test_the_wall_state_is_public_except_other_seats_secret_tile_placements():
+    """R22: the board, the wall and exchange tiles are public; where another seat's wall tile
+    lies is secret while plans are: state_from_view (for determinizations) rebuilds the saved
+    state from a seat's view, the secret placements left off."""
+    from affresco.rules.modules.wall_fresco import state_from_view
+    g = wall_game(tiles={1: ["W:G/B"]}, exchange={2: "O"})
+    g.apply(0, "plan 0-0-0-0-0 wall studio")
+    g.apply(1, "plan 0-0-0-0-0 wall market")
+    saved = mods(g, "wall_fresco")
+    seen = state_from_view(g.view(0), 0)
+    assert seen["action_tile"] == [2, -1, -1] and saved["action_tile"] == [2, 0, -1]
+    assert {k: v for k, v in seen.items() if k != "action_tile"} == \
+        {k: v for k, v in saved.items() if k != "action_tile"}
+    g.apply(2, "plan " + KEEP)
+    assert state_from_view(g.view(2), 2) == mods(g, "wall_fresco")

@@ -31,7 +31,7 @@ PASS = Action("pass")
 # kind -> one-line description of its form (for error messages and docs)
 KINDS: dict[str, str] = {
     "getup": "getup <time>            choose a get-up space, e.g. 'getup 7:00'",
-    "plan": "plan a-b-c-d-e [<tile> <column>]...  apprentices per column, then module action tiles, e.g. 'plan 1-0-2-1-0 wall theater'",
+    "plan": "plan a-b-c-d-e           apprentices per action-sheet column, e.g. 'plan 1-2-0-1-1'",
     "buy": "buy <booth> <tile>...    buy tiles of one booth, e.g. 'buy II YYY RB'",
     "close": "close <booth>            close a booth, e.g. 'close III'",
     "restore": "restore <seg> [bishop <seg>]  restore a fresco segment, moving the bishop first",
@@ -44,6 +44,8 @@ KINDS: dict[str, str] = {
     "request": "request <type> <3 tiles>  fulfil a bishop's request (module requests)",
     "income": "income <R|Y|B>            the general request's paint at income (module requests)",
     "scroll": "scroll none|row|column|both  play scrolls after a restoration (module scrolls)",
+    "audience": "audience <cert> full|pay <n>  buy a displayed bell certificate (module bells)",
+    "deposit": "deposit <cert> <n>|none   pay more onto a partly paid certificate (module bells)",
     "wall": "wall <section>           restore a wall fresco section, e.g. 'wall A3' (module wall_fresco)",
     "exchange": "exchange <tile> <tile>  trade 2 wall tiles for an exchange tile, e.g. 'exchange W:G/B W:O/Y' (module wall_fresco)",
     "pass": "pass                     forfeit the rest of this visit",
@@ -76,24 +78,20 @@ def parse(text: str) -> Action:
         raise NotationError("empty action text; forms: " + "; ".join(KINDS))
     kind = words[0].lower()
     args = [_case(w) for w in words[1:]]
-    if kind == "plan" and args:
-        # counts ('1-2-0-1-1', '12011', '1,2,0,1,1' or '1 2 0 1 1'), then action tiles of
-        # modules as '<tile> <column>' pairs, written in the order of the tile names
-        ndig = next((i for i, a in enumerate(args) if not _DIGITS.match(a)), len(args))
-        if ndig > 1:
-            counts, tiles = "-".join(str(int(a)) for a in args[:ndig]), args[ndig:]
-        else:
-            digits = args[0].replace(",", "-").replace(".", "-")
-            parts = digits.split("-") if "-" in digits else list(digits)
-            if not all(_DIGITS.match(p) for p in parts):
-                raise NotationError(f"{text!r}: a plan is counts per column, like 'plan 1-2-0-1-1'"
-                                    " (then action tiles of modules, like 'wall theater')")
-            counts, tiles = "-".join(str(int(p)) for p in parts), args[1:]
-        if len(tiles) % 2:
-            raise NotationError(f"{text!r}: action tiles follow the counts in pairs '<tile> <column>',"
-                                " like 'plan 1-0-2-1-0 wall theater'")
-        pairs = sorted(zip(tiles[::2], tiles[1::2]))
-        args = [counts, *(w for pair in pairs for w in pair)]
+    if kind == "plan" and len(args) > 1 and not _DIGITS.match(args[1]):
+        # counts, then action tiles: 'plan 0-1-0-1-1 audience studio' (tiles sorted by name)
+        head = parse("plan " + args[0]).args
+        pairs = sorted(zip(args[1::2], args[2::2]))
+        tail = [args[-1]] if len(args) % 2 == 0 else []
+        args = [*head, *(w for p in pairs for w in p), *tail]
+    elif kind == "plan" and len(args) == 1:
+        digits = args[0].replace(",", "-").replace(".", "-")
+        parts = digits.split("-") if "-" in digits else list(digits)
+        if not all(_DIGITS.match(p) for p in parts):
+            raise NotationError(f"{text!r}: a plan is counts per column, like 'plan 1-2-0-1-1'")
+        args = ["-".join(str(int(p)) for p in parts)]
+    elif kind == "plan" and len(args) > 1 and all(_DIGITS.match(a) for a in args):
+        args = ["-".join(str(int(a)) for a in args)]
     elif kind == "altar" and args:
         args = [_sorted_paints("".join(args))]
     elif kind == "buy" and len(args) >= 2:

@@ -17,10 +17,6 @@ def _listing(legal: list[Action], limit: int = 12) -> str:
 
 def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
     kinds = {x.kind for x in legal}
-    for hook in s.hooks.refusal:
-        why = hook(s, seat, a)
-        if why:
-            return why
     if a.kind not in KINDS and a.kind not in kinds:
         return f"{a.kind!r} is not an action kind"
     if a.kind not in kinds:
@@ -33,9 +29,16 @@ def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
             return f"{' '.join(a.args)!r} is not a get-up time ({', '.join(times)})"
         return f"the {a.args[0]} get-up space is taken"
     if a.kind == "plan":
-        from .planning import placed_tiles
-        found = placed_tiles(s, seat, a)
-        return found if isinstance(found, str) else None
+        try:
+            counts = [int(x) for x in a.args[0].split("-")]
+        except (ValueError, IndexError):
+            return "a plan is apprentice counts per column, like 'plan 1-2-0-1-1'"
+        sheet = s.comp.rules["action_sheet"]
+        if len(counts) != sheet["columns"]:
+            return f"a plan has {sheet['columns']} columns ({', '.join(s.columns())})"
+        if max(counts) > sheet["spaces_per_column"]:
+            return f"a column has {sheet['spaces_per_column']} spaces"
+        return f"the plan uses {sum(counts)} apprentices; you have {s.apprentices(seat)}"
     if a.kind in ("buy", "close"):
         if not a.args or a.args[0] not in BOOTHS[:len(s.booths)]:
             return f"booths are {', '.join(BOOTHS[:len(s.booths)])}"
@@ -88,6 +91,7 @@ def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
 
 
 def why(s: State, seat: int, action: Action, legal: list[Action]) -> str:
-    reason = _reason(s, seat, action, legal)
+    reason = next((r for hook in s.hooks.why_illegal if (r := hook(s, seat, action)) is not None), None)
+    reason = reason or _reason(s, seat, action, legal)
     head = f"'{action}' is not legal" + (f": {reason}" if reason else "")
     return f"{head}. {_listing(legal)}"

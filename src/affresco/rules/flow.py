@@ -18,12 +18,6 @@ LOCATIONS = {"market": market, "cathedral": cathedral, "studio": studio,
 
 
 def location(s: State, fig: int):
-    """The location object of ``fig``'s visit at the current column and its name: the column's
-    location, or a module's own (hook ``visit_location``) when its action tile covers the column."""
-    for hook in s.hooks.visit_location:
-        loc = hook(s, fig, s.loc)
-        if loc is not None:
-            return loc, loc.name
     column = s.columns()[s.loc]
     return (leonardo.LOCATIONS if fig >= s.n else LOCATIONS)[column], column
 
@@ -141,11 +135,15 @@ def _next_visitor(s: State) -> bool:
         s.visit += 1
         while s.visit < len(s.order):
             fig = s.order[s.visit]
-            count = s.plan[fig][s.loc] or any(hook(s, fig, s.loc) is not None for hook in s.hooks.visit_location)
-            if count:
+            count = s.plan[fig][s.loc]
+            for hook in s.hooks.turn_at_location:
+                hook(s, fig)   # e.g. an action tile on this column: may queue an ask
+            if count or s.asks:
                 s.actor = fig
-                loc, _ = location(s, fig)
-                loc.start(s, fig, count)
+                s.left = 0
+                if count:
+                    loc, _ = location(s, fig)
+                    loc.start(s, fig, count)
                 return True
             s.visit += 1
         s.loc += 1

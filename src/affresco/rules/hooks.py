@@ -4,35 +4,18 @@ The base game calls these at the points where the module rules change the round;
 (``rules/modules/<name>.py``, later issues) subclasses :class:`Module` and overrides what it
 needs.  With no module the hook lists are empty and cost nothing.
 
-Hook points (in round order): ``setup``, ``after_getup``, ``plan_tiles`` /
-``plan_committed`` / ``plans_revealed`` (action tiles on the action sheet), ``leonardo_plan``,
-``visit_location`` (a tile covering a column), ``visit_actions`` (each location),
-``apply_action``, ``bishop_bonus``, ``altar_values``, ``theater_steps``, ``after_restore``,
-``request_tiles`` / ``take_request_tile`` (tiles other than fresco tiles usable for requests),
-``round_preparation``, ``income``, ``is_final_round`` (end conditions), ``final_scoring``,
-``view``.
+Hook points (in round order): ``setup``, ``after_getup``, ``plan_actions`` and
+``plan_committed`` (action tiles), ``plans_revealed``, ``leonardo_plan``, ``turn_at_location``
+(each figure's turn at each column), ``visit_actions`` (each location), ``apply_action``,
+``bishop_bonus``, ``altar_values``, ``theater_steps``, ``after_restore``, ``request_tiles`` /
+``take_request_tile`` (other modules' tiles usable for requests), ``thalers_earned``
+(every Thaler a player earns, R10), ``round_end``, ``round_preparation``, ``income``,
+``is_final_round`` (end conditions), ``final_scoring_start``, ``final_scoring``, ``view``,
+``why_illegal`` (refusal messages).
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
-
-class PlanTile(NamedTuple):
-    """An action tile a module lets a player place on the action sheet while planning (modules
-    8-10: "he must cover one location on his action sheet with the ... action tile").
-
-    name: the word in plan notation ('plan 1-0-2-1-0 wall theater'); columns: the column names
-    it may cover; apprentices: how many apprentices stand on the tile (wall fresco: exactly 1);
-    exclusive: no apprentice may go to the covered column ("The player cannot deploy apprentices
-    to this covered location this round"); healthy_only: the apprentice on the tile must be a
-    healthy one (medico: "Black apprentice tokens cannot be placed on the action tiles for ...
-    the Wall Fresco").  Two tiles never cover one column."""
-
-    name: str
-    columns: tuple[str, ...]
-    apprentices: int = 0
-    exclusive: bool = True
-    healthy_only: bool = False
+from typing import Any
 
 
 class Module:
@@ -60,30 +43,18 @@ class Module:
     def after_getup(self, state, fig: int) -> None:
         """Phase 1, right after a figure chose its get-up space."""
 
-    def plan_tiles(self, state, seat: int) -> tuple[PlanTile, ...]:
-        """Planning: the action tiles ``seat`` may place on its action sheet this round."""
-        return ()
+    def plan_actions(self, state, seat: int, actions: list) -> None:
+        """Planning: add or remove legal plans (e.g. plans with an action tile on a column)."""
 
-    def plan_committed(self, state, seat: int, placed: dict[str, int]) -> None:
-        """Planning: ``seat`` committed a plan with these tiles (name -> column index) placed;
-        called for every committed plan with the module's own tiles only (maybe none)."""
+    def plan_committed(self, state, seat: int, action) -> None:
+        """Planning: a seat committed ``action`` (record the module's part; secret until the reveal)."""
 
     def plans_revealed(self, state) -> None:
-        """Planning: every plan has just been revealed (the tiles' placements become public)."""
+        """Right after every plan was revealed, before any action."""
 
-    def visit_location(self, state, fig: int, column: int):
-        """A tile of this module covers ``column`` of ``fig``'s sheet: return the location
-        object (``name``, ``start``, ``legal``, ``apply``) of the figure's visit there, else None."""
-        return None
-
-    def request_tiles(self, state, fig: int, tiles: list[tuple[str, str]]) -> None:
-        """Requests (R15): append this module's tiles of ``fig`` that count as fresco tiles for
-        requests, one ``(tile text, splashes on its back)`` per tile held."""
-
-    def take_request_tile(self, state, fig: int, text: str) -> bool:
-        """Requests: ``fig`` stacks one of this module's tiles ``text`` under a request (it
-        leaves the player's tiles); return True if the tile was this module's."""
-        return False
+    def turn_at_location(self, state, fig: int) -> None:
+        """A figure's turn at the current column, whether or not it planned apprentices there
+        (may queue an ask: an action tile on that column)."""
 
     def leonardo_plan(self, state, plan: list[int]) -> None:
         """2 players: add Leonardo's apprentices to his fixed action sheet."""
@@ -116,6 +87,24 @@ class Module:
     def after_restore(self, state, fig: int, segment: int, tile, bishop_on: bool) -> None:
         """Cathedral, after a segment was restored (tile: the fresco tile taken)."""
 
+    def request_tiles(self, state, fig: int, tiles: list[tuple[str, str]]) -> None:
+        """Requests (R15): append this module's tiles of ``fig`` that count as fresco tiles for
+        requests, one ``(tile text, splashes on its back)`` per tile held."""
+
+    def take_request_tile(self, state, fig: int, text: str) -> bool:
+        """Requests: ``fig`` stacks one of this module's tiles ``text`` under a request (it
+        leaves the player's tiles); return True if the tile was this module's."""
+        return False
+
+    def thalers_earned(self, state, seat: int, amount: int) -> int:
+        """A player earns ``amount`` Thalers (studio, income, cards, tokens...): return how many
+        reach the player's money (R10: the rest went elsewhere, e.g. onto a certificate)."""
+        return amount
+
+    def round_end(self, state) -> None:
+        """After the last visit of a round, before round preparation or final scoring (may
+        queue asks; it is called again once they are answered)."""
+
     def round_preparation(self, state, rng) -> None:
         """Round preparation, after the market is refilled."""
 
@@ -127,14 +116,17 @@ class Module:
         """An end condition of the module, checked at the start of each round."""
         return False
 
+    def final_scoring_start(self, state) -> None:
+        """Final scoring, once before the per-seat scoring (R12: bells first)."""
+
     def final_scoring(self, state, seat: int) -> None:
         """Final scoring, before Thalers are turned into VP."""
 
     def view(self, state, seat: int | None, out: dict[str, Any]) -> None:
         """Add this module's part to a seat's view."""
 
-    def refusal(self, state, seat: int, action) -> str | None:
-        """Why this module's action ``action`` is not legal now (None: not this module's)."""
+    def why_illegal(self, state, seat: int, action) -> str | None:
+        """Why ``action`` (one of this module's kinds) is refused now, or None."""
         return None
 
     # --- decisions a module asks for outside the location visits (``state.asks``) --------
@@ -155,10 +147,12 @@ class Module:
         state.mods[self.name] = data
 
 
-HOOK_POINTS = ("setup", "after_getup", "plan_tiles", "plan_committed", "plans_revealed", "visit_location",
-               "request_tiles", "take_request_tile", "leonardo_plan", "visit_actions", "apply_action", "bishop_bonus",
-               "altar_values", "theater_steps", "payments", "restoration_vp", "after_restore",
-               "round_preparation", "income", "is_final_round", "final_scoring", "view", "refusal")
+HOOK_POINTS = ("setup", "after_getup", "plan_actions", "plan_committed", "plans_revealed", "leonardo_plan",
+               "turn_at_location", "visit_actions", "apply_action", "bishop_bonus", "altar_values",
+               "theater_steps", "payments", "restoration_vp", "after_restore", "request_tiles", "take_request_tile",
+               "thalers_earned", "round_end",
+               "round_preparation", "income", "is_final_round", "final_scoring_start", "final_scoring", "view",
+               "why_illegal")
 
 
 class HookTable(tuple):

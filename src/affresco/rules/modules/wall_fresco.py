@@ -22,7 +22,8 @@ from ...errors import ComponentError, StateError
 from .. import track
 from ..actions import PASS, Action
 from ..components import check_provenance as provenance_ok
-from ..hooks import Module, PlanTile, register
+from ..hooks import Module, ask, register
+from ..planning import column_words, tiles_of
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers, minus, paint_vector
 
 TILE = "wall"          # the action tile's word in plan notation ('plan 1-0-2-1-0 wall theater')
@@ -46,11 +47,6 @@ class WallTile(NamedTuple):
 @lru_cache(maxsize=64)
 def _vector(paint: str) -> tuple[int, ...]:
     return paint_vector(paint)
-
-
-@lru_cache(maxsize=8)
-def _plan_tile(columns: tuple[str, ...]) -> tuple[PlanTile, ...]:
-    return (PlanTile(TILE, tuple(dict.fromkeys(columns)), apprentices=1, exclusive=True, healthy_only=True),)
 
 
 def parse_wall_tile(text) -> WallTile:
@@ -104,24 +100,6 @@ class WState(NamedTuple):
     placed: tuple[int, ...]                       # per seat: column covered this round, -1 none
 
 
-class Visit:
-    """The visit of the apprentice on the wall action tile (flow's location protocol)."""
-
-    name = "wall"
-
-    def __init__(self, module: "WallFresco"):
-        self.m = module
-
-    def start(self, s, fig: int, count: int) -> None:
-        s.left = 1                       # "Only one apprentice can be placed on this tile"
-
-    def legal(self, s, fig: int) -> list[Action]:
-        return [PASS, *(Action("wall", (self.m.data.name(c),)) for c in self.m.restorable(s, fig))]
-
-    def apply(self, s, fig: int, action: Action) -> None:
-        self.m.restore(s, fig, self.m.data.cell(action.args[0]))
-
-
 def _event(s, kind: str, seat: int | None = None, **params) -> None:
     try:
         s.log_event(kind, seat, **params)
@@ -139,12 +117,10 @@ def _score(s, fig: int, vp: int, **context) -> None:
 @register
 class WallFresco(Module):
     name = "wall_fresco"
-    # For the medico: the apprentice on the wall action tile must be healthy (PlanTile.healthy_only).
+    # For the medico: the apprentice on the wall action tile must be a healthy one ("Black
+    # apprentice tokens cannot be placed on the action tiles for ... the Wall Fresco"); see
+    # apprentices_on_tile().
     needs_healthy = True
-
-    def __init__(self, options: dict, data=None):
-        super().__init__(options, data)
-        self.visit = Visit(self)
 
     # --- components -----------------------------------------------------------------------
     @classmethod
@@ -236,26 +212,40 @@ class WallFresco(Module):
         board = tuple(None if c in self.data.restored else tiles.pop() for c in range(cells))
         s.mods[self.name] = WState(board, ((),) * s.n, ("",) * s.n, self.data.exchange, (-1,) * s.n)
 
-    def plan_tiles(self, s, seat: int) -> tuple[PlanTile, ...]:
-        # every column: the text names none it may not cover ('cover one location')
-        return _plan_tile(s.columns())
+    def plan_actions(self, s, seat: int, actions: list) -> None:
+        """'he must cover one location on his action sheet with the "wall fresco" action tile.
+        The player cannot deploy apprentices to this covered location ... Only one apprentice
+        can be placed on this tile': each plan again with the wall tile on one of its empty
+        columns not covered by another tile, if an apprentice is left for it."""
+        if seat < s.n:
+            actions.extend(_with_wall(tuple(actions), column_words(s), s.apprentices(seat)))
 
-    def plan_committed(self, s, seat: int, placed: dict[str, int]) -> None:
-        placed_ = list(self.st(s).placed)
-        placed_[seat] = placed.get(TILE, -1)
-        self.put(s, placed=tuple(placed_))
+    def plan_committed(self, s, seat: int, action: Action) -> None:
+        word = tiles_of(action).get(TILE)
+        placed = list(self.st(s).placed)
+        placed[seat] = column_words(s).index(word) if word else -1
+        self.put(s, placed=tuple(placed))
 
     def plans_revealed(self, s) -> None:
-        from ..planning import column_words
         words = column_words(s)
         for seat, c in enumerate(self.st(s).placed):
             if c >= 0:
                 _event(s, "wall_tile", figure=seat, column=words[c])
 
-    def visit_location(self, s, fig: int, column: int):
-        if fig < s.n and self.st(s).placed[fig] == column:
-            return self.visit
-        return None
+    def turn_at_location(self, s, fig: int) -> None:
+        """'This action takes place in the given player order at the time of the covered action':
+        the apprentice on the tile restores a section (asked only if one can be paid for; else
+        the action is forfeited, base 'Performing actions')."""
+        if fig < s.n and self.st(s).placed[fig] == s.loc and self.restorable(s, fig):
+            ask(s, fig, self.name, TILE)
+
+    def ask_actions(self, s, a) -> list:
+        fig = a[0]
+        return [PASS, *(Action(TILE, (self.data.name(c),)) for c in self.restorable(s, fig))]
+
+    def answer(self, s, a, action: Action) -> None:
+        if action.kind == TILE:
+            self.restore(s, a[0], self.data.cell(action.args[0]))
 
     # --- the wall visit -------------------------------------------------------------------
     def restore(self, s, fig: int, cell: int) -> None:
@@ -273,7 +263,6 @@ class WallFresco(Module):
         section = self.data.name(cell)
         _event(s, "wall_restore", figure=fig, section=section, tile=tile.text, paid=tile.paint)
         _score(s, fig, self.data.vp, section=section, tile=tile.text)
-        s.left -= 1
 
     # --- the workshop exchange ------------------------------------------------------------
     def exchanges(self, s, fig: int) -> list[Action]:
@@ -349,14 +338,19 @@ class WallFresco(Module):
         self.put(s, held=tuple(held))
         return True
 
-    def refusal(self, s, seat: int, action: Action) -> str | None:
+    def why_illegal(self, s, seat: int, action: Action) -> str | None:
         from ..flow import location
-        from ..state import VISITS
-        if s.phase != VISITS or s.actor < 0 or s.pending is not None or s.asks:
+        from ..state import PLAN, VISITS
+        if action.kind == "plan" and TILE in action.args and s.phase == PLAN:
+            return self._plan_refusal(s, seat, action)
+        if s.phase != VISITS or s.pending is not None:
             return None
         w = self.st(s)
-        where = location(s, s.actor)[1]
-        if action.kind == "wall" and where == "wall":
+        if s.asks:
+            where = TILE if s.asks[0][1] == self.name else None
+        else:
+            where = location(s, s.actor)[1] if s.actor >= 0 else None
+        if action.kind == TILE and where == TILE:
             cell = self.data.cell(action.args[0]) if len(action.args) == 1 else None
             if cell is None:
                 return f"a wall section is named A1..{self.data.name(len(w.board) - 1)}, e.g. 'wall A3'"
@@ -384,6 +378,26 @@ class WallFresco(Module):
                 return f"no {blend} exchange tile is left at the workshop"
             return "an exchange replaces the blends of an apprentice who has not begun blending"
         return None
+
+    def _plan_refusal(self, s, seat: int, action: Action) -> str:
+        words = column_words(s)
+        placed = tiles_of(action)
+        col = placed.get(TILE)
+        if col not in words:
+            return f"the wall tile covers a column: {', '.join(words)}"
+        try:
+            counts = [int(x) for x in action.args[0].split("-")]
+        except ValueError:
+            return "a plan is apprentice counts per column, like 'plan 1-2-0-1-1 wall theater'"
+        c = words.index(col)
+        if len(counts) == len(words) and counts[c]:
+            return f"no apprentice may go to the {col} column covered by the wall tile"
+        if list(placed.values()).count(col) > 1:
+            return f"two action tiles cannot cover the {col} column"
+        if sum(counts) + apprentices_on_tile(action) > s.apprentices(seat):
+            return (f"the plan uses {sum(counts) + apprentices_on_tile(action)} apprentices (1 on the wall "
+                    f"tile); you have {s.apprentices(seat)}")
+        return f"a plan with the wall tile on {col}: the counts, then 'wall {col}'"
 
     # --- view, saving ---------------------------------------------------------------------
     def view(self, s, seat, out) -> None:
@@ -463,3 +477,57 @@ class WallFresco(Module):
                 raise StateError(f"{where}.supply: {supply_raw!r}: exchange tiles left per blend (O, G, P), >= 0")
             supply = tuple(sorted(supply_raw.items()))
         s.mods[self.name] = WState(board, held, exchange, supply, placed)
+
+
+def apprentices_on_tile(action: Action) -> int:
+    """Apprentices a plan puts on the wall action tile (1 if it places it): they count against
+    the apprentices available and must be healthy ones (medico)."""
+    return 1 if TILE in tiles_of(action) else 0
+
+
+_WALL_CACHE: dict = {}
+
+
+def _with_wall(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
+    """Each plan again with the wall tile (and its apprentice) on one of its empty columns
+    that no other tile covers, if an apprentice is left for it."""
+    key = (plans, words, available)
+    hit = _WALL_CACHE.get(key)
+    if hit is not None:
+        return hit
+    out = []
+    for a in plans:
+        counts = a.args[0].split("-")
+        if sum(map(int, counts)) + 1 > available:
+            continue
+        placed = tiles_of(a)
+        if TILE in placed:
+            continue
+        covered = set(placed.values())
+        for col, w in enumerate(words):
+            if counts[col] == "0" and w not in covered:
+                pairs = sorted([*placed.items(), (TILE, w)])
+                out.append(Action("plan", (a.args[0], *(x for p in pairs for x in p))))
+    if len(_WALL_CACHE) > 64:
+        _WALL_CACHE.clear()
+    _WALL_CACHE[key] = result = tuple(out)
+    return result
+
+
+def state_from_view(view: dict, seat: int | None = None) -> dict:
+    """The module's saved state (modules_state.wall_fresco) as far as ``view`` = game.view(seat)
+    shows it: everything of the wall is public (R22) except where other seats' wall tiles lie
+    while plans are secret, which is left off (-1) for a determinization to decide."""
+    w = view["wall_fresco"]
+    words = column_words_of(view["columns"])
+    return {"board": [list(r) for r in w["board"]], "tiles": [list(t) for t in w["tiles"]],
+            "exchange_tiles": ["".join(e) for e in w["exchange_tiles"]], "supply": dict(w["supply"]),
+            "action_tile": [words.index(c) if c in words else -1 for c in w["action_tile"]]}
+
+
+def column_words_of(columns) -> tuple[str, ...]:
+    """Column words of plan notation from the view's column names ('cathedral2' the second)."""
+    out: list[str] = []
+    for c in columns:
+        out.append(c if c not in out else f"{c}2")
+    return tuple(out)
