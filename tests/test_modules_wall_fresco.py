@@ -175,6 +175,7 @@ def test_worked_example_a_wall_section_for_one_purple_and_4_vp():
     assert track(g, 0) == 4
     assert board_at(g, "A3") is None
     assert wall_view(g, 1)["tiles"][0] == ["W:P/R"]            # back side up: public
+    assert wall_view(g, 1)["paid"] == ["P", "", ""]           # what the wall cost: public
     assert thalers(g, 0) == 12
 
 
@@ -212,6 +213,7 @@ def test_worked_example_wall_income_one_cube_of_each_basic_colour_shown():
     assert data(g)["round"] == 2
     assert paints(g, 1) == "RYB"
     assert thalers(g, 1) == 12                                    # wall tiles pay no Thalers (R10)
+    assert wall_view(g, 0)["received"] == ["", "RYB", ""]        # the wall income is public
 
 
 def test_each_exchange_tile_pays_one_cube_of_its_blend():

@@ -49,6 +49,11 @@ def _vector(paint: str) -> tuple[int, ...]:
     return paint_vector(paint)
 
 
+def _paint_sum(a: str, b: str) -> str:
+    """Two paint texts together, in paint order."""
+    return "".join(sorted(a + b, key=PAINTS.index))
+
+
 def parse_wall_tile(text) -> WallTile:
     """Read 'W:P/R' or 'W:P/R/G' (raises ValueError)."""
     if not isinstance(text, str) or not text.startswith("W:"):
@@ -98,6 +103,8 @@ class WState(NamedTuple):
     exchange: tuple[str, ...]                     # per seat: the blends of their exchange tiles
     supply: tuple[tuple[str, int], ...]           # exchange tiles left at the workshop
     placed: tuple[int, ...]                       # per seat: column covered this round, -1 none
+    paid: tuple[str, ...] = ()                    # per seat: every paint paid for wall sections (public)
+    received: tuple[str, ...] = ()                # per seat: every paint of wall income so far (public)
 
 
 def _event(s, kind: str, seat: int | None = None, **params) -> None:
@@ -210,7 +217,8 @@ class WallFresco(Module):
         rng.shuffle(tiles)
         cells = self.data.rows * self.data.columns
         board = tuple(None if c in self.data.restored else tiles.pop() for c in range(cells))
-        s.mods[self.name] = WState(board, ((),) * s.n, ("",) * s.n, self.data.exchange, (-1,) * s.n)
+        s.mods[self.name] = WState(board, ((),) * s.n, ("",) * s.n, self.data.exchange, (-1,) * s.n,
+                                   ("",) * s.n, ("",) * s.n)
 
     def plan_actions(self, s, seat: int, actions: list) -> None:
         """'he must cover one location on his action sheet with the "wall fresco" action tile.
@@ -259,7 +267,9 @@ class WallFresco(Module):
         board[cell] = None
         held = list(w.held)
         held[fig] = held[fig] + (tile,)
-        self.put(s, board=tuple(board), held=tuple(held))
+        paid = list(w.paid)
+        paid[fig] = _paint_sum(paid[fig], tile.paint)
+        self.put(s, board=tuple(board), held=tuple(held), paid=tuple(paid))
         section = self.data.name(cell)
         _event(s, "wall_restore", figure=fig, section=section, tile=tile.text, paid=tile.paint)
         _score(s, fig, self.data.vp, section=section, tile=tile.text)
@@ -313,14 +323,16 @@ class WallFresco(Module):
         most 1 cube of each color ... He also receives 1 cube of the blended color ... for each
         exchange tile he owns.'  (Separate from the requests' income, R15.)"""
         w = self.st(s)
+        received = list(w.received)
         for seat in range(s.n):
             backs = {t.income for t in w.held[seat]}
             gained = "".join(c for c in BASIC if c in backs) + w.exchange[seat]
             for c in gained:
                 s.paints[seat] = add_one(s.paints[seat], c)
             if gained:
+                received[seat] = _paint_sum(received[seat], gained)
                 _event(s, "wall_income", figure=seat, paints=gained)
-        self.put(s, placed=(-1,) * s.n)
+        self.put(s, placed=(-1,) * s.n, received=tuple(received))
 
     # --- the bishop's requests (R15) ------------------------------------------------------
     def request_tiles(self, s, fig: int, tiles: list) -> None:
@@ -421,6 +433,8 @@ class WallFresco(Module):
             "supply": dict(w.supply),
             "vp_per_section": d.vp,
             "action_tile": placed,
+            "paid": list(w.paid),
+            "received": list(w.received),
         }
 
     def dump(self, s):
@@ -431,7 +445,8 @@ class WallFresco(Module):
                 "tiles": [[t.text for t in h] for h in w.held],
                 "exchange_tiles": list(w.exchange),
                 "supply": dict(w.supply),
-                "action_tile": list(w.placed)}
+                "action_tile": list(w.placed),
+                "paid": list(w.paid), "received": list(w.received)}
 
     def load(self, s, data) -> None:
         where = "saved state: modules_state.wall_fresco"
@@ -447,6 +462,8 @@ class WallFresco(Module):
             exchange = tuple("".join(sorted(e, key=PAINTS.index)) for e in data.get("exchange_tiles", [""] * s.n))
             supply_raw = data.get("supply")
             placed = tuple(data.get("action_tile", [-1] * s.n))
+            paid = tuple(data.get("paid", [""] * s.n))
+            received = tuple(data.get("received", [""] * s.n))
         except ValueError as e:
             raise StateError(f"{where}: {e}") from None
         except (KeyError, TypeError, AttributeError) as e:
@@ -476,7 +493,11 @@ class WallFresco(Module):
                     not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in supply_raw.values()):
                 raise StateError(f"{where}.supply: {supply_raw!r}: exchange tiles left per blend (O, G, P), >= 0")
             supply = tuple(sorted(supply_raw.items()))
-        s.mods[self.name] = WState(board, held, exchange, supply, placed)
+        if len(paid) != s.n or len(received) != s.n or any(
+                not isinstance(p, str) or any(c not in PAINTS for c in p) for p in paid + received):
+            raise StateError(f"{where}: paid and received are one paint text per seat")
+        s.mods[self.name] = WState(board, held, exchange, supply, placed,
+                                   tuple(_paint_sum(p, "") for p in paid), tuple(_paint_sum(p, "") for p in received))
 
 
 def apprentices_on_tile(action: Action) -> int:
@@ -522,7 +543,8 @@ def state_from_view(view: dict, seat: int | None = None) -> dict:
     words = column_words_of(view["columns"])
     return {"board": [list(r) for r in w["board"]], "tiles": [list(t) for t in w["tiles"]],
             "exchange_tiles": ["".join(e) for e in w["exchange_tiles"]], "supply": dict(w["supply"]),
-            "action_tile": [words.index(c) if c in words else -1 for c in w["action_tile"]]}
+            "action_tile": [words.index(c) if c in words else -1 for c in w["action_tile"]],
+            "paid": list(w["paid"]), "received": list(w["received"])}
 
 
 def column_words_of(columns) -> tuple[str, ...]:
