@@ -301,6 +301,7 @@ def expected_payload(g, seat: int | None, *, game_id: str, version: int, seats: 
     its legal actions and public facts (names, seat kinds, who is connected, the version)."""
     view = g.view(seat)
     lines = view.pop("log")
+    view.pop("events")     # TRANSITION (issue #11): the server still sends the old lines
     start = 0 if full else max(0, len(lines) - log_tail)
     over = g.is_over
     return {

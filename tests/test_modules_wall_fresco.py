@@ -504,3 +504,36 @@ def test_the_wall_state_is_public_except_other_seats_secret_tile_placements():
         {k: v for k, v in saved.items() if k != "action_tile"}
     g.apply(2, "plan " + KEEP)
     assert state_from_view(g.view(2), 2) == mods(g, "wall_fresco")
+
+
+# -------------------------------------------------------------------------- events
+def test_wall_events_and_the_wall_vp_source():
+    """docs/events.md: the wall emits structured events (no English for other layers): where
+    the tile lies once plans are revealed, the restoration and its one score move with VP source
+    `wall`, the exchange, the income; each renders in EN, FR and RU."""
+    from affresco.i18n import render_event
+    g = wall_game(board={"A3": "W:P/R"}, tiles={0: ["W:G/B", "W:O/Y"]},
+                  seats=[dict(getup="7:00", paints="P"), dict(getup="8:00"), dict(getup="9:00")])
+    plan_all(g, "0-0-0-1-0 wall cathedral", NOTHING, NOTHING)
+    g.apply(0, "wall A3")
+    g.apply(0, "exchange W:G/B W:O/Y")
+    assert g.round == 2
+    ev = [e for e in g.events(1) if e["kind"].startswith("wall") or e.get("for") == "wall"]
+    assert [e["kind"] for e in ev] == ["wall_tile", "wall_restore", "score", "wall_exchange", "wall_income"]
+    assert ev[0]["column"] == "cathedral" and ev[0]["figure"] == 0
+    assert ev[1]["section"] == "A3" and ev[1]["tile"] == "W:P/R" and ev[1]["paid"] == "P"
+    assert ev[2]["sources"] == {"wall": 4} and ev[2]["vp"] == 4
+    assert ev[3]["tiles"] == ["W:G/B", "W:O/Y"] and ev[3]["exchange"] == "G"
+    assert ev[4]["paints"] == "RG"
+    assert g.vp_sources()[0].get("wall") == 4
+    for lang in ("en", "fr", "ru"):
+        for e in ev:
+            text = render_event(e, g.names, lang)
+            assert not text.startswith(e["kind"] + " "), (lang, text)    # a template exists
+    assert render_event(ev[0], g.names, "en") == "P0 covers the cathedral with the wall fresco tile"
+    assert render_event(ev[2], g.names, "en") == "P0 scores 4 VP for wall section A3"
+    # the placement is not an event before the reveal: nothing in another seat's events
+    h = wall_game()
+    h.apply(0, "plan 0-0-0-0-0 wall studio")
+    assert not any(e["kind"] == "wall_tile" for e in h.events(1))
+    assert any(e["kind"] == "plan_chosen" and e.get("tiles") == {"wall": "studio"} for e in h.events(0))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from importlib import resources
 import os
 import re
 import subprocess
@@ -31,6 +32,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from server_support import chromium_path, free_port, need  # noqa: E402
 
 STATIC = Path(affresco.__file__).parent / "server" / "static"
+CATALOGS = resources.files("affresco.i18n")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TIMEOUT = 30_000          # ms: a page wait (bots and the server share two slow cores with others)
@@ -39,7 +41,7 @@ MY_TURN = ("() => { const a = document.querySelector('[data-testid=app]');"
 
 
 def cat(lang: str) -> dict[str, str]:
-    return json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    return json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
 
 
 def fill(template: str, **params) -> str:

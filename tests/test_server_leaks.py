@@ -191,7 +191,7 @@ def perturbed(g: Game, seat: int | None, rng: random.Random) -> Game:
         rng.shuffle(mods["bishops_favour"])
     d["history"] = [[who, "plan 0-0-0-0-0" if who in others and text.startswith("plan ") else text]
                     for who, text in d["history"]]
-    d["log"] = [[r, who, f"secret {rng.random()}" if who in others else text] for r, who, text in d["log"]]
+    d["log"] = [[r, who, {"kind": "text", "text": f"secret {rng.random()}"} if who in others else text] for r, who, text in d["log"]]
     h = Game.from_json(json.dumps(d))
     for f in others:      # the change really is there
         assert h.state.thalers[f] == d["figures"][f]["thalers"]

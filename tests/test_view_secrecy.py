@@ -107,8 +107,8 @@ def check_view_structure(g: Game, seat: int | None) -> dict:
                 assert "plan" not in fig, f"view({seat}) shows figure {f}'s plan while planning (R4)"
         if f < s.n and s.phase == "visits":
             assert fig.get("plan") == list(s.plan[f]), "a revealed plan is public"
-    log = [text for (_, who, text) in cons_to_list(s.log) if who is None or who == seat]
-    assert v["log"] == log, f"view({seat}) log is not the public lines plus its own"
+    events = [{"round": r, **e} for (r, who, e) in cons_to_list(s.log) if who is None or who == seat]
+    assert v["events"] == events, f"view({seat}) events are not the public ones plus its own"
     assert "legal_actions" not in v or seat is not None or v["legal_actions"] == []
     return v
 
@@ -183,7 +183,7 @@ def perturb(data: dict, g: Game, targets: list[int], rng: random.Random) -> dict
     d["history"] = [[who, "plan 0-0-0-0-0" if who in targets and text.startswith("plan ") else text]
                     for who, text in data["history"]]
     # private log lines of the targets
-    d["log"] = [[r, who, f"secret {rng.random()}" if who in targets else text] for r, who, text in data["log"]]
+    d["log"] = [[r, who, {"kind": "text", "text": f"secret {rng.random()}"} if who in targets else text] for r, who, text in data["log"]]
     return d
 
 

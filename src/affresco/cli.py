@@ -28,7 +28,7 @@ app = typer.Typer(name="affresco", add_completion=False, no_args_is_help=True,
                   help="Fresco (Queen Games 2010) in the terminal: play against bots, replay saved games.")
 
 RECORD_FORMAT = "affresco-record/1"
-STATE_FORMAT = "affresco-state/1"
+from .rules.serialize import FORMAT as STATE_FORMAT, OLD_FORMATS as OLD_STATE_FORMATS
 PLAN_SHORTHAND = re.compile(r"^\d(?:[-,.]?\d){4}(?:\s+[a-z]+\s+[a-z]+2?)*$", re.ASCII | re.IGNORECASE)
 
 HELP = """\
@@ -114,7 +114,7 @@ def load_game(path: Path) -> Game:
     fmt = data.get("format")
     if fmt == RECORD_FORMAT:
         return rebuild(data)
-    if fmt == STATE_FORMAT:
+    if fmt == STATE_FORMAT or fmt in OLD_STATE_FORMATS:
         return Game.from_json(json.dumps(data))
     raise FrescoError(f"{path}: format {fmt!r} is neither {STATE_FORMAT!r} (saved game) nor {RECORD_FORMAT!r} (record)")
 
@@ -125,7 +125,7 @@ def load_record(path: Path) -> dict[str, Any]:
     fmt = data.get("format")
     if fmt == RECORD_FORMAT:
         return data
-    if fmt == STATE_FORMAT:
+    if fmt == STATE_FORMAT or fmt in OLD_STATE_FORMATS:
         return Game.from_json(json.dumps(data)).record()
     raise FrescoError(f"{path}: format {fmt!r} is neither {STATE_FORMAT!r} (saved game) nor {RECORD_FORMAT!r} (record)")
 

@@ -152,8 +152,7 @@ class SearchBot(Bot):
         g = determinize(view, seat, rng, legal=legal, plan_chooser=self._plan_chooser, keep_log=True)
         # keep only this round's log lines (what the heuristic reads; views get cheaper)
         s = g.state
-        lines = cons_to_list(s.log)
-        s.log = list_to_cons(lines[round_start([text for _, _, text in lines]):])
+        s.log = list_to_cons(e for e in cons_to_list(s.log) if e[0] == s.round)
         return g
 
     def _plan_chooser(self, probe, figure: int, options: Sequence[Action], rng: random.Random) -> Action:

@@ -15,6 +15,7 @@ from .actions import PASS, Action
 from .board import INDEX, NAMES, NEIGHBOURS8
 from .paints import BASIC, INDEX as PAINT_INDEX, PAINTS, covers, minus, paint_vector
 from .state import State
+from .view import tile_text
 
 
 def start(s: State, fig: int, count: int) -> None:
@@ -107,21 +108,15 @@ def legal(s: State, fig: int) -> list[Action]:
     return [PASS, *restore_actions(s, fig), *altar_actions(s, fig)]
 
 
-def restore(s: State, fig: int, segment: int, vp: int, bonus: int = 0) -> None:
-    """Take the tile of ``segment`` for ``fig``, score ``vp`` (of which ``bonus`` is the bishop
-    bonus) and move the bishop there.  The log explains the VP: 'restores C3: 7 + bishop 2'
-    (and '+ special colours N' for what a module added)."""
+def restore(s: State, fig: int, segment: int, sources: dict[str, int]) -> None:
+    """Take the tile of ``segment`` for ``fig``, score ``sources`` (tile VP, bishop bonus and
+    what modules add: one move, R8) and move the bishop there."""
     tile = s.fresco[segment]
     bishop_on = s.bishop == segment
     s.fresco[segment] = None
     s.tiles[fig] = s.tiles[fig] + (tile,)
     s.bishop = segment
-    why = f"restores {NAMES[segment]}: {tile.vp}"
-    if bonus:
-        why += f" + bishop {bonus}"
-    if vp - tile.vp - bonus:
-        why += f" + special colours {vp - tile.vp - bonus}"
-    track.gain(s, fig, vp, why)
+    track.gain(s, fig, sources, "restore", segment=NAMES[segment], tile=tile_text(tile))
     for hook in s.hooks.after_restore:
         hook(s, fig, segment, tile, bishop_on)
     if s.tiles_on_board() == 0:
@@ -134,20 +129,19 @@ def apply(s: State, fig: int, action: Action) -> None:
     if action.kind == "altar":
         text = action.args[0]
         s.paints[fig] = minus(s.paints[fig], paint_vector(text))
-        track.gain(s, fig, altar_score(s, text), f"restores the altar with {text}")
+        track.gain(s, fig, {"altar": altar_score(s, text)}, "altar", paints=text)
     else:
         segment = INDEX[action.args[0]]
         extra = dict(zip(action.args[1::2], action.args[2::2]))
         if "bishop" in extra:
             s.thalers[fig] -= s.comp.rules["cathedral"]["bishop_move_cost"]
             s.bishop = INDEX[extra["bishop"]]
-            s.log_event(f"{s.names[fig]} moves the bishop to {extra['bishop']}")
+            s.log_event("bishop_move", figure=fig, segment=extra["bishop"], sexton=False)
         tile = s.fresco[segment]
         paid = extra.get("using", tile.paints)
         s.paints[fig] = minus(s.paints[fig], paint_vector(paid))
-        bonus = bishop_bonus(s, segment, fig)
-        vp = tile.vp + bonus
+        sources = {"tile": tile.vp, "bishop": bishop_bonus(s, segment, fig)}
         for hook in s.hooks.restoration_vp:
-            vp = hook(s, fig, tile, paid, vp)
-        restore(s, fig, segment, vp, bonus)
+            hook(s, fig, segment, tile, paid, sources)
+        restore(s, fig, segment, sources)
     s.left -= 1

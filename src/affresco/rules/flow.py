@@ -89,7 +89,7 @@ def apply(s: State, seat: int, action: Action) -> None:
     elif s.phase == PLAN:
         planning.apply(s, seat, action)
     elif action == PASS:
-        s.log_event(f"{s.names[s.actor]} passes")
+        s.log_event("pass", figure=s.actor)
         s.left = 0
     else:
         loc, _ = location(s, s.actor)

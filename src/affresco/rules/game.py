@@ -11,13 +11,13 @@ import secrets
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import ConfigError, FrescoError, IllegalAction, StateError
-from . import explain, flow, serialize
+from . import explain, flow, legacy_log, serialize, track
 from .actions import Action, parse
 from .components import Components, load_components, reference
 from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
 from .state import OVER, State, cons_to_list, vp_of
-from .view import view as _view
+from .view import events as _events, view as _view
 
 RECORD_FORMAT = "affresco-record/1"
 
@@ -178,26 +178,48 @@ class Game:
     def view(self, seat: int | None, log: bool = True) -> dict[str, Any]:
         """A JSON-ready dict of what ``seat`` may see (None: a spectator), R22.  ``log=False``
         leaves out the log lines (see :meth:`log_since` to follow them cheaply)."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._s.n):
-            raise FrescoError(f"seat must be None or 0..{self._s.n - 1}, not {seat!r}")
+        self._check_seat(seat)
         return _view(self._s, seat, log)
 
-    def log_since(self, seat: int | None, mark: Any = None) -> tuple[list[str] | None, Any]:
-        """The log lines ``seat`` may see (as in :meth:`view`) added since ``mark``, and a new
+    def _check_seat(self, seat: Any) -> None:
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._s.n):
+            raise FrescoError(f"seat must be None or 0..{self._s.n - 1}, not {seat!r}")
+
+    def events(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """The events ``seat`` may see (None: a spectator), oldest first, as plain dicts with a
+        ``kind`` and the ``round`` they happened in (docs/events.md)."""
+        self._check_seat(seat)
+        return _events(cons_to_list(self._s.log), seat)
+
+    def events_since(self, seat: int | None, mark: Any = None) -> tuple[list[dict[str, Any]] | None, Any]:
+        """The events ``seat`` may see (as in :meth:`events`) added since ``mark``, and a new
         mark.  ``mark`` is an opaque value from an earlier call on this game or an earlier
         position of it (None: from the start).  Returns ``(None, mark)`` when this log does not
         extend ``mark`` (another game, or a position before it): read again from None."""
+        self._check_seat(seat)
+        new, head = self._since(mark)
+        return (None if new is None else _events(new, seat)), head
+
+    def log_since(self, seat: int | None, mark: Any = None) -> tuple[list[str] | None, Any]:
+        """TRANSITION (issue #11): the old English log lines since ``mark``; use events_since."""
+        new, head = self._since(mark)
+        return (None if new is None else legacy_log.lines(self._s, new, seat)), head
+
+    def _since(self, mark: Any) -> tuple[list | None, Any]:
         node = head = self._s.log
         new = []
         while node is not None and node is not mark:
-            _, who, text = node[0]
-            if who is None or who == seat:
-                new.append(text)
+            new.append(node[0])
             node = node[1]
         if node is not mark:
             return None, head
         new.reverse()
         return new, head
+
+    def vp_sources(self) -> list[dict[str, int]]:
+        """VP by source for every figure, in the order of :meth:`scores` (seats, then Leonardo):
+        source name -> VP (docs/events.md), adding up to the figure's score."""
+        return track.vp_sources(self._s)
 
     def clone(self) -> "Game":
         return Game(self._s.clone())

@@ -80,9 +80,9 @@ class Module:
     def payments(self, state, fig: int, tile, payments: list[str]) -> None:
         """Cathedral: add other ways (paint texts) to pay for a fresco tile."""
 
-    def restoration_vp(self, state, fig: int, tile, paid: str, vp: int) -> int:
-        """Cathedral: change the VP of a restoration paid with ``paid`` (e.g. special colours)."""
-        return vp
+    def restoration_vp(self, state, fig: int, segment: int, tile, paid: str, sources: dict[str, int]) -> None:
+        """Cathedral: add VP sources to a restoration paid with ``paid`` (e.g. special colours),
+        before its single move on the track (R8)."""
 
     def after_restore(self, state, fig: int, segment: int, tile, bishop_on: bool) -> None:
         """Cathedral, after a segment was restored (tile: the fresco tile taken)."""

@@ -24,7 +24,7 @@ def legal(s: State, fig: int) -> list[Action]:
 def apply(s: State, fig: int, action: Action) -> None:
     space = next(i for i, h in enumerate(s.comp.hostel) if h.time == action.args[0])
     s.getup[fig] = space
-    s.log_event(f"{s.names[fig]} gets up at {action.args[0]}")
+    s.log_event("getup", figure=fig, time=action.args[0])
     if fig < s.n:
         change_mood(s, fig, s.comp.hostel[space].mood)
         zone = s.comp.mood_spaces[s.mood[fig]]

@@ -33,7 +33,7 @@ class Market:
     def apply(s: State, fig: int, action: Action) -> None:
         from .market import BOOTHS, return_booth
         return_booth(s, BOOTHS.index(action.args[0]))
-        s.log_event(f"{NAME} closes booth {action.args[0]}")
+        s.log_event("close", figure=fig, booth=action.args[0])
         s.left = 0
 
 
@@ -60,7 +60,7 @@ class Cathedral:
         segment = INDEX[action.args[0]]
         bonus = cathedral.bishop_bonus(s, segment, fig)
         s.leo_pos = segment
-        cathedral.restore(s, fig, segment, s.fresco[segment].vp + bonus, bonus)
+        cathedral.restore(s, fig, segment, {"tile": s.fresco[segment].vp, "bishop": bonus})
         s.left = 0
 
 

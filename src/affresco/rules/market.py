@@ -56,12 +56,13 @@ def apply(s: State, fig: int, action: Action) -> None:
     b = BOOTHS.index(action.args[0])
     if action.kind == "buy":
         bought = action.args[1:]
-        s.thalers[fig] -= price(s, fig) * len(bought)
+        cost = price(s, fig) * len(bought)
+        s.thalers[fig] -= cost
         for t in bought:
             s.paints[fig] = plus(s.paints[fig], paint_vector(t))
-        s.log_event(f"{s.names[fig]} buys {' '.join(bought)} at booth {action.args[0]}")
+        s.log_event("buy", figure=fig, booth=action.args[0], tiles=list(bought), cost=cost)
     else:
-        s.log_event(f"{s.names[fig]} closes booth {action.args[0]}")
+        s.log_event("close", figure=fig, booth=action.args[0])
     return_booth(s, b)
     s.left = 0
 

@@ -59,8 +59,9 @@ def apply(s: State, seat: int, action: Action) -> None:
     s.plan[seat] = tuple(int(x) for x in action.args[0].split("-"))
     for hook in s.hooks.plan_committed:
         hook(s, seat, action)
-    s.log_event(f"{s.names[seat]} commits a plan")
-    s.log_event(f"you plan {' '.join(action.args)}", seat)
+    s.log_event("plan_committed", figure=seat)
+    tiles = tiles_of(action)   # module action tiles: {'wall': 'theater'}
+    s.log_event("plan_chosen", seat, figure=seat, plan=action.args[0], **({"tiles": tiles} if tiles else {}))
 
 
 def leonardo_plan(s: State) -> tuple[int, ...]:
@@ -79,6 +80,6 @@ def reveal(s: State) -> None:
     if s.leonardo is not None:
         s.plan[s.leonardo] = leonardo_plan(s)
     for f in range(s.n):
-        s.log_event(f"{s.names[f]} reveals plan {'-'.join(map(str, s.plan[f]))}")
+        s.log_event("plan_revealed", figure=f, plan="-".join(map(str, s.plan[f])))
     for hook in s.hooks.plans_revealed:
         hook(s)

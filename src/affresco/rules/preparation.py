@@ -22,7 +22,7 @@ def income(s: State) -> None:
         gained = per * len(s.tiles[seat]) + sum(hook(s, seat) for hook in s.hooks.income)
         if gained:
             s.thalers[seat] += gained
-            s.log_event(f"{s.names[seat]} receives {gained} Thalers income")
+            s.log_event("income", figure=seat, amount=gained)
 
 
 def rotate_start_spaces(s: State) -> None:
@@ -41,7 +41,7 @@ def end_round(s: State) -> None:
     if s.final:
         scoring.final_scoring(s)
         s.phase = OVER
-        s.log_event("the game is over")
+        s.log_event("game_over")
         return
     rng = chance(s)
     market.fill(s, rng)
@@ -64,4 +64,4 @@ def start_round(s: State) -> None:
         s.final = s.side2 = True
     s.phase = GETUP
     s.actor = -1
-    s.log_event(f"round {s.round} begins" + (" (final round)" if s.final else ""))
+    s.log_event("round_begins", final=s.final)

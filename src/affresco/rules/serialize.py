@@ -19,7 +19,10 @@ from .paints import BLENDED, PAINTS, canonical, paint_text, paint_vector
 from .state import GETUP, OVER, PLAN, VISITS, State, cons_to_list, list_to_cons, start_pos
 from .view import tile_text, track_label
 
-FORMAT = "affresco-state/1"
+FORMAT = "affresco-state/2"
+# The first format kept the log as English lines; they load as ``{"kind": "text", "text": line}``
+# events (docs/events.md), which no layer interprets.
+OLD_FORMATS = ("affresco-state/1",)
 _NUMBER = re.compile(r"^[0-9]{1,3}$")
 
 
@@ -60,7 +63,7 @@ def to_dict(s: State) -> dict[str, Any]:
             "painter": NAMES[s.leo_pos] if s.leo_pos >= 0 else None, "controller": s.leo_ctrl},
         "turn": {"order": list(s.order), "location": s.loc, "visit": s.visit, "actor": s.actor,
                  "left": s.left},
-        "pending_track": None if s.pending is None else dict(zip(("figure", "behind", "ahead"), s.pending)),
+        "pending_track": None if s.pending is None else dict(zip(("figure", "behind", "ahead", "target"), s.pending)),
         "queued_moves": [list(m) for m in s.moves],
         "asks": [list(a) for a in s.asks],
         "modules_state": {m.name: m.dump(s) for m in s.hooks},
@@ -127,8 +130,8 @@ def from_dict(data: Any, hooks_for) -> State:
         raise StateError("saved state: the top level must be a JSON object")
     r = _Reader(data)
     fmt = data.get("format", FORMAT)
-    if fmt != FORMAT:
-        raise r.fail("format", f"{fmt!r} is not {FORMAT!r}")
+    if fmt != FORMAT and fmt not in OLD_FORMATS:
+        raise r.fail("format", f"{fmt!r} is not {FORMAT!r} (or an older {', '.join(map(repr, OLD_FORMATS))})")
     comp_raw = data.get("components", "reference")
     try:
         comp: Components = reference() if comp_raw == "reference" else build(comp_raw)
@@ -291,7 +294,10 @@ def from_dict(data: Any, hooks_for) -> State:
         others = {p for f, p in enumerate(s.pos) if f != pf}   # the mover's own space is free (N10)
         if not 0 <= pf < figs or not 1 <= pb < pa or pb in others or pa in others:
             raise r.fail("pending_track", f"{pending!r}: a figure and two free spaces, behind < ahead")
-        s.pending = (pf, pb, pa)
+        target = pending.get("target", pb + 1)   # the space the score reached (older saves: next to behind)
+        if not _whole(target) or not pb < target < pa:
+            raise r.fail("pending_track.target", f"{target!r}: the occupied space between behind and ahead")
+        s.pending = (pf, pb, pa, target)
     else:
         s.pending = None
     moves = r.get(data, "queued_moves", "", list, [])
@@ -317,12 +323,26 @@ def from_dict(data: Any, hooks_for) -> State:
     s.history = list_to_cons(tuple(h) for h in hist)
     s.nactions = len(hist)
     s.cache = None
-    s.log = list_to_cons((e[0], e[1], e[2]) for e in r.get(data, "log", "", list, []))
+    s.log = list_to_cons(_log_entries(r, r.get(data, "log", "", list, []), fmt != FORMAT, s.n))
     if s.setup is None:
         s.setup = {"position": {k: v for k, v in data.items() if k not in ("history", "log")},
                    "history_offset": len(hist)}
     flow.advance(s)
     return s
+
+
+def _log_entries(r: _Reader, log: list, old: bool, n: int):
+    """The saved log as (round, seat, event) entries; an old format's text lines become
+    ``text`` events."""
+    for i, e in enumerate(log):
+        if not (isinstance(e, list) and len(e) == 3 and _whole(e[0]) and (e[1] is None or _whole(e[1]) and 0 <= e[1] < n)):
+            raise r.fail(f"log[{i}]", f"{e!r}: [round, seat or null, event]")
+        if old and isinstance(e[2], str):
+            yield (e[0], e[1], {"kind": "text", "text": e[2]})
+        elif isinstance(e[2], dict) and isinstance(e[2].get("kind"), str):
+            yield (e[0], e[1], e[2])
+        else:
+            raise r.fail(f"log[{i}]", f"{e[2]!r}: an event is an object with a 'kind'")
 
 
 def loads(text: str, hooks_for) -> State:

@@ -90,9 +90,13 @@ class State:
     def tiles_on_board(self) -> int:
         return sum(t is not None for t in self.fresco)
 
-    def log_event(self, text: str, seat: int | None = None) -> None:
-        """Append a public (seat None) or private (seat's eyes only) log line."""
-        self.log = ((self.round, seat, text), self.log)
+    def log_event(self, kind: str, seat: int | None = None, **params) -> None:
+        """Append a structured event (docs/events.md): ``{"kind": kind, **params}``, public
+        (seat None) or for that seat's eyes only.  Parameters are JSON data: figures as figure
+        indexes, segments as names, tiles as tile text, paints as paint text."""
+        event = {"kind": kind}
+        event.update(params)
+        self.log = ((self.round, seat, event), self.log)
 
 
 def cons_to_list(cons) -> list:

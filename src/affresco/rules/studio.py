@@ -18,5 +18,5 @@ def legal(s: State, fig: int) -> list[Action]:
 def apply(s: State, fig: int, action: Action) -> None:
     gained = s.comp.rules["studio"]["thalers_per_apprentice"] * s.left
     s.thalers[fig] += gained
-    s.log_event(f"{s.names[fig]} earns {gained} Thalers in the studio")
+    s.log_event("studio", figure=fig, amount=gained)
     s.left = 0

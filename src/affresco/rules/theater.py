@@ -27,5 +27,5 @@ def steps(s: State, fig: int) -> int:
 def apply(s: State, fig: int, action: Action) -> None:
     n = steps(s, fig)
     change_mood(s, fig, n)
-    s.log_event(f"{s.names[fig]} goes to the theater (mood +{n})")
+    s.log_event("theater", figure=fig, mood=n)
     s.left = 0

@@ -11,7 +11,9 @@ from typing import Any
 from .board import NAMES, SIZE
 from .market import BOOTHS
 from .paints import paint_text
+from . import legacy_log
 from .state import PLAN, State, cons_to_list
+from .track import vp_sources
 
 
 def track_label(pos: int) -> str | int:
@@ -35,6 +37,23 @@ def tile_text(t) -> str | None:
         _TILE_TEXT.clear()
     _TILE_TEXT[id(t)] = (t, text)
     return text
+
+
+def visible(who: int | None, seat: int | None) -> bool:
+    """May ``seat`` (None: a spectator) see a log entry meant for ``who`` (None: everyone)?"""
+    return who is None or who == seat
+
+
+def events(entries, seat: int | None) -> list[dict[str, Any]]:
+    """The events of ``(round, who, event)`` entries that ``seat`` may see, as new dicts with
+    their ``round``."""
+    out = []
+    for rnd, who, e in entries:
+        if who is None or who == seat:
+            d = {"round": rnd}
+            d.update(e)
+            out.append(d)
+    return out
 
 
 def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
@@ -99,8 +118,11 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
             "ahead": s.pending[2]},
         "is_over": s.phase == "over",
     }
+    out["vp_sources"] = vp_sources(s)
     if log:
-        out["log"] = [text for (_, who, text) in cons_to_list(s.log) if who is None or who == seat]
+        entries = cons_to_list(s.log)
+        out["events"] = events(entries, seat)
+        out["log"] = legacy_log.lines(s, entries, seat)   # TRANSITION (issue #11): old English lines
     for hook in s.hooks.view:
         hook(s, seat, out)
     return out

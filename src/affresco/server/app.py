@@ -26,6 +26,7 @@ __all__ = ["create_app", "Limits", "JsonLogFormatter"]
 log = logging.getLogger("affresco.server")
 
 STATIC = resources.files("affresco.server") / "static"
+CATALOGS = resources.files("affresco.i18n")
 
 
 class Limits:
@@ -188,6 +189,8 @@ def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = Non
             return Response("affresco server: the web client is missing from this installation", 500)
         return FileResponse(str(page), headers={"Cache-Control": "no-cache"})
 
+    # the language catalogues live with the engine's text renderer (affresco.i18n)
+    app.mount("/static/i18n", StaticFiles(directory=str(CATALOGS)), name="i18n")
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 

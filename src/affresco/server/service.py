@@ -596,7 +596,7 @@ class GameService:
             own = g.view(s)
             view["figures"][s] = own["figures"][s]
             for key, value in own.items():       # module items (scrolls, requests...) of each seat
-                if key not in view or key in ("log", "seat", "figures"):   # figures: merged just above
+                if key not in view or key in ("log", "events", "seat", "figures"):   # figures: merged just above
                     continue
                 if value != view[key]:
                     view.setdefault("hands", {}).setdefault(str(s), {})[key] = value

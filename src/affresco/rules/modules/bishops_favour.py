@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import track
+from ..board import NAMES
 from ..hooks import Module, register
 from ..hostel import change_mood
 from ..paints import PAINTS, add_one
@@ -67,13 +68,13 @@ class BishopsFavour(Module):
         s.mods[self.name] = tuple(pool)
         effect, _, value = token.partition(":")
         if not bishop_on or (fig >= s.n and effect != "vp"):
-            s.log_event("the favour token of the restored tile is discarded")
+            s.log_event("favour_discarded", segment=NAMES[segment])
             return
-        s.log_event(f"{s.names[fig]} takes the bishop's favour: {effect} {value}")
+        s.log_event("favour", figure=fig, effect=effect, value=value)
         if effect == "thalers":
             s.thalers[fig] += int(value)
         elif effect == "vp":
-            track.gain(s, fig, int(value), "the bishop's favour")
+            track.gain(s, fig, {"favour": int(value)}, "favour")
         elif effect == "mood":
             change_mood(s, fig, int(value))
         else:

@@ -100,7 +100,7 @@ class Portraits(Module):
             display.append(card)
         self.put(s, deck=tuple(deck), display=tuple(display))
         if display:
-            s.log_event("portraits revealed: " + ", ".join(self.data.cards[c].name for c in display))
+            s.log_event("portraits_revealed", cards=list(display))
 
     def owns(self, s, fig: int, effect: str) -> int:
         if fig >= s.n:
@@ -114,7 +114,7 @@ class Portraits(Module):
 
     def round_preparation(self, s, rng) -> None:
         if self.st(s).display:
-            s.log_event("leftover portraits leave the game")
+            s.log_event("portraits_discarded", cards=list(self.st(s).display))
         self.put(s, display=())
         self._reveal(s, rng)
 
@@ -166,7 +166,7 @@ class Portraits(Module):
             sexton = list(self.st(s).sexton)
             sexton[fig] = s.round
             self.put(s, sexton=tuple(sexton))
-            s.log_event(f"{s.names[fig]} (Sexton) moves the bishop to {action.args[i + 1]}")
+            s.log_event("bishop_move", figure=fig, segment=action.args[i + 1], sexton=True)
             cathedral.apply(s, fig, Action("restore", action.args[:i] + action.args[i + 2:]))
             return True
         return False
@@ -183,7 +183,7 @@ class Portraits(Module):
         if card.permanent and fig < s.n:
             owned = tuple(o + (cid,) if i == fig else o for i, o in enumerate(owned))
         self.put(s, display=display, taken=tuple(taken), owned=owned)
-        s.log_event(f"{s.names[fig]} paints the portrait {card.name}")
+        s.log_event("portrait", figure=fig, card=cid)
         choice = action.args[1] if len(action.args) > 1 else None
         vp = eff.get("vp", 0) + (eff.get("vp_or_thalers", 0) if choice == "vp" or fig >= s.n else 0)
         if fig < s.n:  # Leonardo gains only the VP (supplement, 2 players)
@@ -196,7 +196,7 @@ class Portraits(Module):
                 change_mood(s, fig, eff["mood"])
             if eff.get("mood_top"):
                 s.mood[fig] = 0
-        track.gain(s, fig, vp, f"portrait {card.name}")
+        track.gain(s, fig, {"portrait": vp}, "portrait", card=cid)
         s.left -= 1
 
     def view(self, s, seat, out) -> None:

@@ -132,7 +132,7 @@ class Requests(Module):
         last = list(r.last)
         last[fig] = s.round
         s.mods[self.name] = r._replace(stacks=tuple(stacks.items()), done=tuple(done), last=tuple(last))
-        track.gain(s, fig, vp, f"{t} request with {' '.join(texts)}")
+        track.gain(s, fig, {"request": vp}, "request", request=t, tiles=list(texts))
         if fig >= s.n:
             s.left = 0
         else:
@@ -155,7 +155,7 @@ class Requests(Module):
 
     def answer(self, s, a, action) -> None:
         s.paints[a[0]] = add_one(s.paints[a[0]], action.args[0])
-        s.log_event(f"{s.names[a[0]]} takes a basic paint for the general request", None)
+        s.log_event("general_request_paint", figure=a[0])
 
     def view(self, s, seat, out) -> None:
         r = self.st(s)

@@ -94,7 +94,7 @@ class Scrolls(Module):
         held = list(s.mods[self.name])
         held[fig] = (-1 if which in ("row", "both") else row, -1 if which in ("column", "both") else col)
         s.mods[self.name] = tuple(held)
-        track.gain(s, fig, vp, f"scroll{'s' if which == 'both' else ''} at {NAMES[segment]}")
+        track.gain(s, fig, {"scroll": vp}, "scroll", scroll=which, segment=NAMES[segment])
 
     def _label(self, row: int, col: int) -> dict:
         return {"row": row + 1 if row >= 0 else None, "column": COLUMNS[col] if col >= 0 else None}

@@ -104,11 +104,11 @@ class SpecialColours(Module):
                 known.add(text)
                 payments.append(text)
 
-    def restoration_vp(self, s, fig: int, tile, paid: str, vp: int) -> int:
+    def restoration_vp(self, s, fig: int, segment: int, tile, paid: str, sources: dict[str, int]) -> None:
         """Option: +3 per pink and +5 per brown paid in place of an O, G or P shown (a K or N
         the tile itself shows earns nothing extra)."""
-        return vp + sum(bonus * max(0, paid.count(c) - tile.paints.count(c))
-                        for c, bonus in self.data.fresco_bonus.items())
+        sources["special_colours"] = sum(bonus * max(0, paid.count(c) - tile.paints.count(c))
+                                         for c, bonus in self.data.fresco_bonus.items())
 
     def apply_action(self, s, fig: int, action: Action) -> bool:
         if action.kind == "blend" and action.args[0] in self.data.blends:

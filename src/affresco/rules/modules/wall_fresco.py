@@ -107,20 +107,6 @@ class WState(NamedTuple):
     received: tuple[str, ...] = ()                # per seat: every paint of wall income so far (public)
 
 
-def _event(s, kind: str, seat: int | None = None, **params) -> None:
-    try:
-        s.log_event(kind, seat, **params)
-    except TypeError:  # TRANSITION: until the event core is on main
-        s.log_event(f"{kind} {params}", seat)
-
-
-def _score(s, fig: int, vp: int, **context) -> None:
-    try:
-        track.gain(s, fig, {"wall": vp}, "wall", **context)
-    except TypeError:  # TRANSITION: until the event core is on main
-        track.gain(s, fig, vp, "wall")
-
-
 @register
 class WallFresco(Module):
     name = "wall_fresco"
@@ -238,7 +224,7 @@ class WallFresco(Module):
         words = column_words(s)
         for seat, c in enumerate(self.st(s).placed):
             if c >= 0:
-                _event(s, "wall_tile", figure=seat, column=words[c])
+                s.log_event("wall_tile", figure=seat, column=words[c])
 
     def turn_at_location(self, s, fig: int) -> None:
         """'This action takes place in the given player order at the time of the covered action':
@@ -271,8 +257,8 @@ class WallFresco(Module):
         paid[fig] = _paint_sum(paid[fig], tile.paint)
         self.put(s, board=tuple(board), held=tuple(held), paid=tuple(paid))
         section = self.data.name(cell)
-        _event(s, "wall_restore", figure=fig, section=section, tile=tile.text, paid=tile.paint)
-        _score(s, fig, self.data.vp, section=section, tile=tile.text)
+        s.log_event("wall_restore", figure=fig, section=section, tile=tile.text, paid=tile.paint)
+        track.gain(s, fig, {"wall": self.data.vp}, "wall", section=section, tile=tile.text)
 
     # --- the workshop exchange ------------------------------------------------------------
     def exchanges(self, s, fig: int) -> list[Action]:
@@ -312,7 +298,7 @@ class WallFresco(Module):
         exchange[fig] = "".join(sorted(exchange[fig] + blend, key=PAINTS.index))
         supply = tuple((k, v - (k == blend)) for k, v in w.supply)
         self.put(s, held=tuple(held), exchange=tuple(exchange), supply=supply)
-        _event(s, "wall_exchange", figure=fig, tiles=list(action.args), exchange=blend)
+        s.log_event("wall_exchange", figure=fig, tiles=list(action.args), exchange=blend)
         s.left -= s.comp.rules["workshop"]["blends_per_apprentice"]
         return True
 
@@ -331,7 +317,7 @@ class WallFresco(Module):
                 s.paints[seat] = add_one(s.paints[seat], c)
             if gained:
                 received[seat] = _paint_sum(received[seat], gained)
-                _event(s, "wall_income", figure=seat, paints=gained)
+                s.log_event("wall_income", figure=seat, paints=gained)
         self.put(s, placed=(-1,) * s.n, received=tuple(received))
 
     # --- the bishop's requests (R15) ------------------------------------------------------
