@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from affresco import replay  # noqa: E402
-from affresco.report import wilson  # noqa: E402
+from affresco.sim.report import wilson  # noqa: E402
 from affresco.sim import SOURCES, read_records, read_rows, records_path  # noqa: E402
 
 

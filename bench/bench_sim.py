@@ -22,7 +22,6 @@ Measures:
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import platform
@@ -38,7 +37,7 @@ except ImportError:  # running from a checkout without installing
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
     import affresco
 
-from affresco.bots import BOTS, make_bot, play_game
+from affresco.bots import bot_menu, make_bot, parse_spec, play_game
 from affresco.sim import run_tournament
 
 
@@ -65,10 +64,7 @@ def sample_positions(count: int, seed: int) -> list[tuple[affresco.Game, int]]:
 
 
 def search_bot(seed, simulations: int):
-    cls = BOTS["search"]
-    if "simulations" not in inspect.signature(cls).parameters:
-        raise SystemExit("this SearchBot takes no 'simulations' budget")
-    return cls(seed, simulations=simulations)
+    return make_bot("search", seed, simulations=simulations)
 
 
 def bench_search(positions, simulations: int, seed: int) -> dict:
@@ -122,8 +118,8 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sims", type=int, default=200, help="SearchBot simulations per decision (default 200)")
     ap.add_argument("--positions", type=int, default=9, help="positions the search bot chooses on (default 9)")
-    ap.add_argument("--bots", default="heuristic" if "heuristic" in BOTS else "greedy",
-                    help="the bot of every seat in the tournament runs (default: heuristic, else greedy)")
+    ap.add_argument("--bots", default="heuristic", type=lambda text: parse_spec(text).label,
+                    help="the bot spec of every seat in the tournament runs (default: heuristic)")
     ap.add_argument("--games", type=int, default=40, help="games per tournament run (default 40)")
     ap.add_argument("--workers", type=int, default=2, help="worker processes of the parallel run (default 2)")
     ap.add_argument("--ray", action="store_true", help="also run the tournament on a local Ray instance")
@@ -135,7 +131,7 @@ def main(argv=None) -> int:
         args.sims, args.positions, args.games = 50, 6, 10
 
     print(f"affresco {getattr(affresco, '__version__', '?')} | Python {platform.python_version()} | "
-          f"{platform.machine()} | bots: {', '.join(sorted(BOTS))}")
+          f"{platform.machine()} | bots: {', '.join(b['name'] for b in bot_menu())}")
     positions = sample_positions(args.positions, args.seed)
     search = bench_search(positions, args.sims, args.seed)
     print()

@@ -68,13 +68,14 @@ import time  # noqa: E402
 from typing import Any, Iterator  # noqa: E402
 
 PAYLOAD_KEYS = {"type", "game_id", "seat", "version", "names", "seats", "setup", "view", "legal", "to_act",
-                "committed", "undo", "is_over", "scores", "ranking", "log", "log_total"}
+                "committed", "undo", "is_over", "abandoned", "scores", "ranking", "events", "events_total", "log",
+                "log_total"}
 
 
 def fast_limits(**kw):
     """Limits that never get in the way of a test (each may be overridden)."""
     from affresco.server.app import Limits
-    return Limits(**{"rate": 1e6, "burst": 10**6, "create_per_minute": 10**6, **kw})
+    return Limits(**{"rate": 1e6, "burst": 10**6, "create_per_minute": 10**6, "bad_tokens_per_minute": 10**8, **kw})
 
 
 @contextlib.contextmanager
@@ -128,8 +129,8 @@ class LiveServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws_max_size=ws_max_size, lifespan="on")
+        from affresco.server.app import uvicorn_config
+        config = uvicorn_config(self.app, "127.0.0.1", self.port, "warning", ws_max_size=ws_max_size)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -301,8 +302,9 @@ def expected_payload(g, seat: int | None, *, game_id: str, version: int, seats: 
     its legal actions and public facts (names, seat kinds, who is connected, the version)."""
     view = g.view(seat)
     lines = view.pop("log")
-    view.pop("events")     # TRANSITION (issue #11): the server still sends the old lines
+    events = view.pop("events")
     start = 0 if full else max(0, len(lines) - log_tail)
+    first = 0 if full else max(0, len(events) - log_tail)
     over = g.is_over
     return {
         "type": "state", "game_id": game_id, "seat": seat, "version": version, "names": list(g.names),
@@ -313,8 +315,10 @@ def expected_payload(g, seat: int | None, *, game_id: str, version: int, seats: 
         "legal": [str(a) for a in g.legal_actions(seat)] if seat is not None else [],
         "to_act": list(g.to_act),
         "committed": [bool(f.get("plan_committed")) for f in view["figures"][:len(seats)]],
-        "undo": undo, "is_over": over,
+        "undo": undo, "is_over": over, "abandoned": False,
         "scores": g.scores() if over else None, "ranking": g.ranking() if over else None,
+        "events": [{"i": i, **events[i]} for i in range(first, len(events))],
+        "events_total": len(events),
         "log": [{"i": i, "text": lines[i]} for i in range(start, len(lines))],
         "log_total": len(lines),
     }

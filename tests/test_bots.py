@@ -33,8 +33,6 @@ class Checked(Bot):
 
     def choose(self, view, legal, seat):
         assert view["seat"] == seat
-        if "legal_actions" in view:
-            assert [str(a) for a in legal] == view["legal_actions"]
         plain = json.loads(json.dumps(view))
         choice = self.inner.choose(plain, list(legal), seat)
         assert isinstance(choice, Action)
@@ -234,3 +232,23 @@ def test_greedy_beats_random_clearly():
         play_game(g, [GreedyBot(i) if s == me else RandomBot(i * 4 + s) for s in range(4)])
         wins += g.ranking()[0] == me
     assert wins >= 9, f"GreedyBot won only {wins}/{games}"
+
+
+def test_one_spec_parser_and_a_menu_for_people():
+    from affresco.bots import bot_menu, parse_spec
+
+    menu = bot_menu()
+    names = [b["name"] for b in menu]
+    assert names == ["random", "heuristic", "search"]  # 'greedy' is a former name, not offered
+    for b in menu:
+        assert b["title"] and b["description"].endswith(".") and isinstance(b["timed"], bool)
+    assert [b["timed"] for b in menu] == [False, False, True]
+    spec = parse_spec("Search:0.50:Simulations=8")
+    assert spec.label == "search:0.5:simulations=8" and parse_spec(spec.label) == spec
+    bot = spec.make(3)
+    assert (bot.seconds, bot.simulations) == (0.5, 8)
+    assert make_bot("search:0.5:simulations=8", 3).simulations == 8
+    for bad, words in (("nobody", "unknown bot"), ("heuristic:2", "no time budget"), ("search:0", "seconds"),
+                       ("search:depth=3", "no option 'depth'")):
+        with pytest.raises(BotError, match=words):
+            parse_spec(bad)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -9,7 +10,7 @@ from typer.testing import CliRunner
 import affresco
 from affresco import __version__
 from affresco.bots import GreedyBot, RandomBot, play_game
-from affresco.cli import app, rebuild
+from affresco.cli import app
 
 runner = CliRunner()
 ONES = "1\n" * 3000  # always the first numbered choice (while planning: the suggested plan)
@@ -34,7 +35,7 @@ def test_play_a_whole_two_player_game_typing_numbers(tmp_path):
     assert "Game over" in result.output and "Final ranking" in result.output
     assert "Planning" in result.output and "plan a-b-c-d-e" in result.output
     record = json.loads(rec.read_text())
-    g = rebuild(record)
+    g = affresco.replay(record)
     assert g.is_over and g.history() == [tuple(a) for a in record["actions"]]
 
 
@@ -67,7 +68,6 @@ def test_notation_and_plan_shorthand_are_accepted():
 
 def test_tile_letters_in_any_order_are_understood(tmp_path):
     """'buy III RY' means the booth's tile YR (the engine's parse sorts paint letters)."""
-    from affresco.cli import resolve
     g = affresco.new_game(players=2, seed=1)
     while not (g.phase == "visits" and any(a.kind == "buy" for a in g.legal_actions(g.to_act[0]))):
         seat = g.to_act[0]
@@ -80,7 +80,7 @@ def test_tile_letters_in_any_order_are_understood(tmp_path):
         if a.kind == "buy":
             scrambled = "buy " + a.args[0] + " " + " ".join(t[::-1] for t in reversed(a.args[1:]))
             changed += scrambled != str(a)
-            assert resolve(g, seat, scrambled) == a
+            assert affresco.parse(scrambled) == a
     assert changed
 
 
@@ -168,3 +168,22 @@ def test_replay_end_of_input_and_back_at_start(tmp_path, finished_game):
     path.write_text(json.dumps(finished_game.record()))
     result = invoke(["replay", str(path)], "b\n")
     assert result.exit_code == 0 and "Already at the start" in result.output
+
+
+def test_replay_and_play_load_files_written_before_the_events():
+    """Issue #11: a saved game and a record written by the code before structured events
+    (tests/data/before-events, affresco-state/1 and affresco-record/1) still load."""
+    data = Path(__file__).parent / "data" / "before-events"
+    record = json.loads((data / "record-3p-modules.json").read_text())
+    g = affresco.replay(record)
+    assert g.is_over and g.scores() == [136, 106, 116]
+    result = invoke(["replay", str(data / "record-3p-modules.json"), "--all", "--to", "40"])
+    assert result.exit_code == 0, result.output
+    assert "Move 40 of" in result.output
+    result = invoke(["replay", str(data / "save-3p-modules.json"), "--to", "3"])
+    assert result.exit_code == 0, result.output
+    saved = affresco.Game.from_json((data / "save-3p-modules.json").read_text())
+    assert not saved.is_over and len(saved.history()) == 120
+    result = invoke(["play", "--load", str(data / "save-3p-modules.json"), "--bots", "random"], "quit\n\n")
+    assert result.exit_code == 0, result.output
+    assert "Resumed" in result.output

@@ -58,7 +58,7 @@ def test_every_figures_vp_sources_add_up_to_its_score_in_random_games_with_every
         assert [sum(d.values()) for d in sources] == g.scores(), (players, modules, i)
         assert all("position" not in d for d in sources)      # a game from its start explains every VP
         tracked.update(k for d in sources for k in d)
-    assert {"tile", "thalers"} <= tracked
+    assert {"tile", "money"} <= tracked
 
 
 def test_a_stop_behind_choice_counts_as_negative_track_points():

@@ -319,7 +319,7 @@ def test_request_is_one_scoring_move():
     """R8: a request is one scoring event on the VP track."""
     g = req_game(PURPLE3, seat0=dict(track=5), others={1: dict(track=15)})
     g.apply(0, "request purple 5:PY 7:GP 9:POB")
-    assert data(g)["pending_track"] == {"figure": 0, "behind": 14, "ahead": 16}
+    assert data(g)["pending_track"] == {"figure": 0, "behind": 14, "ahead": 16, "target": 15}
     g.apply(0, "track behind")
     assert track(g, 0) == 14
 

@@ -448,7 +448,7 @@ def test_the_terminal_shows_the_wall_board_and_the_players_wall_tiles():
     the restorable sections, each player's wall and exchange tiles, and how to plan the tile."""
     from rich.console import Console
 
-    from affresco import render
+    from affresco.cli import render
     g = wall_game(board={"A3": "W:P/R", "C4": "W:G/B"}, tiles={1: ["W:O/Y", "W:G/B"]}, exchange={1: "O"})
     console = Console(record=True, width=140)
     console.print(render.board(g.view(0)))

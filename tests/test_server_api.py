@@ -112,7 +112,7 @@ def test_index_static_health_meta(sqlite_url):
         assert r.status_code == 404 and b"GameService" not in r.content
 
         r = c.get("/healthz")
-        assert r.status_code == 200 and r.json() == {"ok": True, "games_in_memory": 0}
+        assert r.status_code == 200 and r.json() == {"ok": True, "games_in_memory": 0, "games_set_aside": 0}
         meta = c.get("/api/meta").json()
         assert [m["name"] for m in meta["modules"]] == list(affresco.MODULES)
         assert meta["version"] == affresco.__version__
@@ -141,7 +141,7 @@ def test_json_errors_everywhere(sqlite_url):
         assert_error(c.post("/api/games", content=b"\xff\xfe", headers={"content-type": "application/json"}),
                      400, "bad_request")
         # deeply nested JSON is refused like any bad body, not with a crash (500)
-        assert_error(c.post("/api/games", content=b"[" * 15000), 400, "bad_request")
+        assert_error(c.post("/api/games", content=b"[" * 15000, headers={"content-type": "application/json"}), 400, "bad_request")
         assert_error(c.post("/api/my-games", content=b"{\"tokens\":" + b"[" * 15000), 400, "bad_request")
         # failed loads of unknown games leave nothing behind
         for i in range(20):
@@ -197,7 +197,7 @@ def test_create_validation_errors(sqlite_url):
         # NaN and infinity are not a time per move
         for text in ("NaN", "Infinity"):
             body = '{"players":[{"kind":"human"},{"kind":"bot","bot":"search","seconds":%s}]}' % text
-            err = assert_error(c.post("/api/games", content=body.encode()), 400, "bad_request")
+            err = assert_error(c.post("/api/games", content=body.encode(), headers={"content-type": "application/json"}), 400, "bad_request")
             assert "seconds" in err["message"]
         assert service_of(c).store.count() == 0, "a refused game was stored"
         assert not service_of(c).live
@@ -437,7 +437,7 @@ def test_body_limit(sqlite_url):
 
 def test_rate_limits(sqlite_url):
     from affresco.server.app import Limits
-    with api_client(sqlite_url, limits=Limits(rate=0.001, burst=3, create_per_minute=1)) as c:
+    with api_client(sqlite_url, limits=Limits(rate=0.001, burst=3, create_per_minute=1, ip_burst=12)) as c:
         out = create(c, [HUMAN, HUMAN])
         t0, t1 = tokens_of(out)
         for _ in range(3):
@@ -447,16 +447,17 @@ def test_rate_limits(sqlite_url):
         assert_error(c.post("/api/me/act", headers=auth(t0), json={"action": "x", "version": 0}), 429, "rate_limited")
         # per token: the other seat is not slowed down by the first
         assert c.get("/api/me", headers=auth(t1)).status_code == 200
-        # spectators and lists are limited per address
+        # every request also counts against its address (12 here): spectators, lists, records too
         gid = out["game_id"]
-        for _ in range(3):
-            c.get(f"/api/games/{gid}")
-        assert_error(c.get(f"/api/games/{gid}"), 429, "rate_limited")
+        codes = [c.get(f"/api/games/{gid}").status_code for _ in range(12)]
+        assert 429 in codes and codes[:codes.index(429)] == [200] * codes.index(429)
         assert_error(c.post("/api/my-games", json={"tokens": []}), 429, "rate_limited")
-        # creating games: a burst of 10 a minute per address (one was created above)
-        codes = [c.post("/api/games", json={"players": [HUMAN, HUMAN]}).status_code for _ in range(10)]
-        assert codes[:9] == [201] * 9 and codes[9] == 429
-        assert service_of(c).store.count() == 10
+        assert_error(c.get(f"/api/games/{gid}/record"), 429, "rate_limited")
+    with api_client(sqlite_url, limits=Limits(create_per_minute=1)) as c:
+        # creating games: a burst of 10 a minute per address
+        codes = [c.post("/api/games", json={"players": [HUMAN, HUMAN]}).status_code for _ in range(11)]
+        assert codes[:10] == [201] * 10 and codes[10] == 429
+        assert service_of(c).store.count() == 11
 
 
 # ------------------------------------------------------------------------------ whole games

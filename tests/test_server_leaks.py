@@ -191,7 +191,8 @@ def perturbed(g: Game, seat: int | None, rng: random.Random) -> Game:
         rng.shuffle(mods["bishops_favour"])
     d["history"] = [[who, "plan 0-0-0-0-0" if who in others and text.startswith("plan ") else text]
                     for who, text in d["history"]]
-    d["log"] = [[r, who, {"kind": "text", "text": f"secret {rng.random()}"} if who in others else text] for r, who, text in d["log"]]
+    d["log"] = [[r, who, (({**e, "noise": rng.random()} if isinstance(e, dict) else f"secret {rng.random()}")
+                          if who in others else e)] for r, who, e in d["log"]]
     h = Game.from_json(json.dumps(d))
     for f in others:      # the change really is there
         assert h.state.thalers[f] == d["figures"][f]["thalers"]
@@ -239,7 +240,8 @@ class Checker:
         return expected_payload(g, seat, game_id=self.gid, version=msg["version"],
                                 seats=public_seats(self.created), setup=self.journal.setups[self.gid],
                                 connected=connected, undo=self.undo_flag(seat, msg["version"]),
-                                full=len(msg["log"]) == msg["log_total"], log_tail=LOG_TAIL)
+                                full=len(msg["log"]) == msg["log_total"] and len(msg["events"]) == msg["events_total"],
+                                log_tail=LOG_TAIL)
 
     def scan(self, seat, text: str, obj) -> None:
         for other, tok in self.tokens.items():
@@ -320,6 +322,9 @@ class Checker:
                 assert set(msg) == {"type", "of", "version"} and msg["of"] in ("act", "undo")
             elif msg.get("type") == "pong":
                 assert msg == {"type": "pong"}
+            elif msg.get("type") == "presence":      # public: who has a socket open, per seat
+                assert set(msg) == {"type", "version", "connected"} and isinstance(msg["version"], int)
+                assert len(msg["connected"]) == self.n and all(isinstance(c, bool) for c in msg["connected"])
             elif "games" in msg:
                 self.counts["my_games"] += 1
                 for row in msg["games"]:

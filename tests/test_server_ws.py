@@ -42,7 +42,7 @@ def check(srv, created, seat, msg, full: bool | None = None):
     """``msg`` is exactly the engine's state for ``seat`` at its version."""
     gid = created["game_id"]
     g = srv.journal.game(gid, msg["version"])
-    full = len(msg["log"]) == msg["log_total"] if full is None else full
+    full = (len(msg["log"]) == msg["log_total"] and len(msg["events"]) == msg["events_total"]) if full is None else full
     exp = expected_payload(g, seat, game_id=gid, version=msg["version"], seats=public_seats(created),
                            setup=srv.journal.setups[gid], connected=[s["connected"] for s in msg["seats"]],
                            undo=msg["undo"], full=full, log_tail=LOG_TAIL)
@@ -180,7 +180,7 @@ def test_act_ack_push_to_everyone_and_errors(db_url):
             seats = [0, 1, 2, None]
             # wait until each socket has seen everyone connected
             for ws in everyone:
-                recv_until(ws, lambda m: m.get("type") == "state" and all(s["connected"] for s in m["seats"]))
+                recv_until(ws, lambda m: flags(m) is not None and all(flags(m)))
             rng = random.Random(1)
             version = 0
             boxes = {id(ws): Inbox(ws) for ws in everyone}
@@ -228,6 +228,15 @@ def test_act_ack_push_to_everyone_and_errors(db_url):
                 ws.close()
 
 
+def flags(m: dict) -> list[bool] | None:
+    """Who is connected, from a state or a presence message."""
+    if m.get("type") == "presence":
+        return m["connected"]
+    if m.get("type") == "state":
+        return [s["connected"] for s in m["seats"]]
+    return None
+
+
 def test_connected_flags_and_reconnect(server):
     out = create(server, [{"name": "Ann"}, {"name": "Bob"}, {"kind": "bot", "bot": "random"}], seed=7)
     t0, t1 = out["seats"][0]["token"], out["seats"][1]["token"]
@@ -236,14 +245,14 @@ def test_connected_flags_and_reconnect(server):
     assert m["seats"][0]["connected"] is True and m["seats"][1]["connected"] is False
     assert m["seats"][2]["connected"] is True                     # bots are always there
     b = server.connect({"type": "hello", "token": t1})
-    recv_until(a, lambda m: m.get("type") == "state" and m["seats"][1]["connected"])
+    recv_until(a, lambda m: flags(m) is not None and flags(m)[1])
     # a spectator is nobody's seat
     w = server.connect({"type": "watch", "game_id": out["game_id"]})
     mw = recv_until(w, is_state())
     assert [s["connected"] for s in mw["seats"]] == [True, True, True]
     b.close()
-    m = recv_until(a, lambda m: m.get("type") == "state" and not m["seats"][1]["connected"])
-    assert m["seats"][0]["connected"] and m["seats"][2]["connected"]
+    m = recv_until(a, lambda m: flags(m) is not None and not flags(m)[1])   # a small "presence" push
+    assert m["type"] == "presence" and flags(m) == [True, False, True]
     # two sockets of one seat: it stays connected while either is open
     a2 = server.connect({"type": "hello", "token": t0})
     recv_until(a2, is_state())

@@ -15,7 +15,9 @@ its former name) and ``search``.  :func:`make_bot` also takes options, as keywor
 (``make_bot("search", 1, seconds=0.5)``) or in a spec string: ``"search:0.5"`` (a bare
 number is the bot's budget, for SearchBot its seconds per decision),
 ``"search:simulations=200"``, ``"search:seconds=2:horizon=1"``.  ``"search:0.5" in BOTS`` is
-true, so code that checks names against the registry accepts spec strings.
+true, so code that checks names against the registry accepts spec strings.  :func:`bot_menu`
+lists the bots for people (names, titles, descriptions, options); ``bots/specs.py`` is the one
+parser of spec strings.
 """
 from __future__ import annotations
 
@@ -26,9 +28,10 @@ from .greedy import GreedyBot
 from .heuristic import HeuristicBot, Weights
 from .random_bot import RandomBot
 from .search import SearchBot
+from .specs import KINDS, BotKind, BotSpec, bot_menu, parse_spec
 
-__all__ = ["BOTS", "Bot", "BotError", "GreedyBot", "HeuristicBot", "RandomBot", "SearchBot", "Weights", "ask",
-           "make_bot", "parse_spec", "play_game"]
+__all__ = ["BOTS", "KINDS", "Bot", "BotError", "BotKind", "BotSpec", "GreedyBot", "HeuristicBot", "RandomBot",
+           "SearchBot", "Weights", "ask", "bot_menu", "make_bot", "parse_spec", "play_game"]
 
 
 class _Registry(dict):
@@ -40,63 +43,14 @@ class _Registry(dict):
         return dict.__contains__(self, key)
 
 
-BOTS: dict[str, type[Bot]] = _Registry(random=RandomBot, heuristic=HeuristicBot, greedy=GreedyBot, search=SearchBot)
+BOTS: dict[str, type[Bot]] = _Registry({name: kind.factory for name, kind in KINDS.items()})
 
 
-def _value(text: str) -> Any:
-    low = text.strip().lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    if low in ("none", "null"):
-        return None
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text.strip()
+def make_bot(name: str | BotSpec, seed: int | str | None = 0, **options: Any) -> Bot:
+    """A bot of the registered kind ``name`` (see :data:`KINDS`) with this seed.
 
-
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"search:0.5:horizon=1"`` -> ``("search", {"budget": 0.5, "horizon": 1})``."""
-    if not isinstance(spec, str):
-        raise BotError(f"a bot is named by a string, not {spec!r}")
-    name, *parts = spec.split(":")
-    options: dict[str, Any] = {}
-    for part in parts:
-        if not part.strip():
-            continue
-        if "=" in part:
-            key, value = part.split("=", 1)
-            options[key.strip().lower()] = _value(value)
-        elif "budget" not in options:
-            options["budget"] = _value(part)
-        else:
-            raise BotError(f"bot spec {spec!r}: only one bare value (the budget) is allowed")
-    return name.strip().lower(), options
-
-
-def make_bot(name: str, seed: int | str | None = 0, **options: Any) -> Bot:
-    """A bot of the registered kind ``name`` (see :data:`BOTS`) with this seed.
-
-    ``name`` may be a spec string with options (``"search:0.5"``, ``"search:simulations=64"``);
-    keyword ``options`` are passed to the bot's constructor too (they win over the spec's).
+    ``name`` may be a spec string with options (``"search:0.5"``, ``"search:simulations=64"``,
+    parsed by :func:`parse_spec`); keyword ``options`` are passed to the bot's constructor too
+    (they win over the spec's).
     """
-    kind, spec_options = parse_spec(name) if isinstance(name, str) else (name, {})
-    try:
-        cls = BOTS[kind]
-    except (KeyError, TypeError):
-        raise BotError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}") from None
-    spec_options.update(options)
-    if "budget" in spec_options:
-        budget = spec_options.pop("budget")
-        key = getattr(cls, "budget_option", None)
-        if key is None:
-            raise BotError(f"bot {kind!r} takes no budget (given {budget!r} in {name!r})")
-        spec_options.setdefault(key, budget)
-    try:
-        return cls(seed, **spec_options)
-    except TypeError as e:
-        raise BotError(f"bot {kind!r}: bad options {spec_options!r} ({e})") from None
+    return parse_spec(name).make(seed, **options)

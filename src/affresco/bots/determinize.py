@@ -2,7 +2,7 @@
 
 ``determinize(view, seat, rng)`` builds an :class:`affresco.Game` from ``view`` =
 ``game.view(seat)`` alone (it never reads the hidden state) such that
-``result.view(seat) == view``.  Used by the information-set search (``bots/search.py``).
+``result.view(seat) == view`` (the log kept from ``log_from``).  Used by the information-set search (``bots/search.py``).
 
 What is taken from the view (exact): everything public (fresco, bishop, booths, track,
 get-up times, mood, tiles, Leonardo, revealed plans, module displays...) and the seat's own
@@ -31,18 +31,18 @@ What is sampled (the approximations):
   favour tokens left from the 25 printed less those taken (logged); the other seats' scrolls
   from the rows/columns the seat does not hold (as many as they still hold, distinct).
   The 'one portrait / one request / one Sexton move this round' marks come from the log of
-  the current round.
-* **Decisions waiting** (``asks``): a general request's paint at round preparation is
-  rebuilt from the log; a scroll decision after a restoration is recognised from ``legal``
-  when given (the seat's own decision), else from the log (last event a restoration under the
-  bishop by a player still holding a scroll).
-* A pending VP-track choice whose 'behind' space is the mover's own space is refused by
-  ``Game.from_json`` (an engine loader bug); such a state is loaded with the mover parked
-  elsewhere and then put back.
+  the current round.  The wall fresco is public (board, wall and exchange tiles) but for
+  where other seats' wall tiles lie while plans are secret: that comes with the drawn plan.
+  Wall paints: what the view's public accounts say was paid for sections and received as
+  wall income.
+* **Decisions waiting** (a module's question, ``view["asks"]``) and who decides are public:
+  the engine rebuilds them from the view.
 * Not rebuilt: scoring events queued behind a pending VP-track choice (rare; they are lost),
-  the action history (empty: the determinized game starts at this position), the log's round
-  numbers (every line keeps its text, visible to ``seat`` only), and the seed (drawn from
-  ``rng``, so future market draws and portrait reveals are sampled too).
+  the action history (empty: the determinized game starts at this position), and the seed
+  (drawn from ``rng``, so future market draws and portrait reveals are sampled too).
+
+The game is built by the engine (:meth:`affresco.Game.from_view`) from the view and the hidden
+parts sampled here; nothing here writes the engine's state format.
 """
 from __future__ import annotations
 
@@ -50,15 +50,14 @@ import random
 import re
 from typing import Any, Mapping, Sequence
 
-from ..rules import Game
-from ..rules.board import INDEX as SEGMENT
-from ..rules.components import reference
-from ..rules.paints import PAINTS, paint_vector, paint_text
-from .model import module, round_start
+from ..rules import Game, parse_tile_text
+from ..rules.board import COLUMNS
+from ..rules.paints import PAINTS, paint_text
+from ..rules.modules.wall_fresco import column_words_of, state_from_view as wall_state_from_view
+from .model import module, numbers, round_start
 
 __all__ = ["determinize", "estimate_hidden"]
 
-BLEND_INPUTS = {"O": "RY", "G": "YB", "P": "RB", "K": "PR", "N": "OG"}
 
 _BUY = re.compile(r"^(.+) buys (.+) at booth \S+$")
 _GETUP = re.compile(r"^(.+) gets up at (\S+)$")
@@ -77,17 +76,21 @@ _GENERAL = re.compile(r"^(.+) takes a basic paint for the general request$")
 
 def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
     """Public estimates of every seat's (Thalers, paints) replayed from the log (see module doc)."""
-    comp = reference()
+    k = numbers(view)
     seats = [f["name"] for f in view["figures"] if not f["leonardo"]]
     idx = {name: i for i, name in enumerate(seats)}
-    thalers = [comp.thalers] * len(seats)
-    paints = [list(paint_vector("RYB")) for _ in seats]
+    thalers = [k.start_thalers] * len(seats)
+    paints = [list(k.comp.start_paints) for _ in seats]
     price = {h["time"]: h["price"] for h in view["hostel"]}
-    bishop_cost = comp.rules["cathedral"]["bishop_move_cost"]
+    bishop_cost = k.cathedral["bishop_move_cost"]
+    blend_inputs = {PAINTS[out]: PAINTS[a] + PAINTS[b] for out, (a, b) in k.blend_inputs.items()}
+    special = view.get("special_colours")
+    if isinstance(special, Mapping):  # the special colours' blends, as the view names them ('K': 'P+R')
+        blend_inputs.update({out: ins.replace("+", "") for out, ins in (special.get("blends") or {}).items()})
     getup_price = [0] * len(seats)
     cards = None
     if "portraits" in view:
-        cards = {c.name: c for c in module("portraits").cards.values()}
+        cards = {c.name: c for c in k.module("portraits").cards.values()}
 
     def add(i, text, sign=1):
         for c in text:
@@ -121,9 +124,9 @@ def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
             thalers[idx[m.group(1)]] += int(m.group(2))
             continue
         m = _BLEND.match(line)
-        if m and m.group(1) in idx and m.group(2) in BLEND_INPUTS:
+        if m and m.group(1) in idx and m.group(2) in blend_inputs:
             i = idx[m.group(1)]
-            add(i, BLEND_INPUTS[m.group(2)], -1)
+            add(i, blend_inputs[m.group(2)], -1)
             add(i, m.group(2))
             continue
         m = _ALTAR.match(line)
@@ -150,58 +153,42 @@ def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
         if "requests" in view:
             restored += [t for d in view["requests"]["fulfilled"][i] for t in d["tiles"]]
         for t in restored:
-            shown = t.split(":", 1)[1].split("/", 1)[0]
-            add(i, shown, -1)
+            if not t.startswith("W:"):  # wall tiles under requests: paid below
+                add(i, parse_tile_text(t)[1], -1)
+        if "wall_fresco" in view:  # wall fresco (module 9): its public accounts of paints
+            add(i, view["wall_fresco"]["paid"][i], -1)
+            add(i, view["wall_fresco"]["received"][i])
     thalers = [max(0, t) for t in thalers]
     texts = [paint_text([max(0, x) for x in p]) for p in paints]
     return thalers, texts
 
 
-def _label_scroll(row, col):
-    return {"row": row, "column": col}
-
-
 def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal: Sequence | None = None,
-                plan_chooser=None, keep_log: bool = True) -> Game:
-    """A full game consistent with ``view`` = ``game.view(seat)`` (see the module doc)."""
-    from ..rules.game import _hooks_for
-    from ..rules import serialize
-
+                plan_chooser=None, keep_log: bool = True, log_from: int = 0) -> Game:
+    """A full game consistent with ``view`` = ``game.view(seat)`` (see the module doc), built
+    with :meth:`affresco.Game.from_view`.  ``log_from``: keep the view's log from this index."""
     figs = view["figures"]
     n = sum(not f["leonardo"] for f in figs)
     names = [f["name"] for f in figs]
-    phase = view["phase"]
     rnd = view["round"]
     log = list(view["log"])
     cur = log[round_start(log):]
     est_thalers, est_paints = estimate_hidden(view)
 
     hidden_plan = []
-    figures = []
-    for f, fig in enumerate(figs):
-        d: dict[str, Any] = {"name": fig["name"], "track": fig["track"], "getup": fig["getup"],
-                             "tiles": list(fig["tiles"]), "plan": fig.get("plan")}
-        if f < n:
-            d.update(mood=fig["mood"], neutral_apprentice=fig["neutral_apprentice"],
-                     apprentice_set_aside=fig["apprentice_set_aside"])
-            if f == seat:
-                d.update(thalers=fig["thalers"], paints=fig["paints"])
-            else:
-                d.update(thalers=est_thalers[f], paints=est_paints[f])
-                if fig["plan_committed"] and fig.get("plan") is None:
-                    hidden_plan.append(f)
-        figures.append(d)
+    secret: dict[int, dict[str, Any]] = {}
+    for f, fig in enumerate(figs[:n]):
+        if f != seat:
+            secret[f] = {"thalers": est_thalers[f], "paints": est_paints[f]}
+            if fig["plan_committed"] and fig.get("plan") is None:
+                hidden_plan.append(f)
 
-    modules = [m for m in ("portraits", "requests", "special_colours", "scrolls", "bishops_favour") if m in view]
-    options = {}
-    if "special_colours" in view and view["special_colours"].get("on_fresco"):
-        options["special_colours_on_fresco"] = True
     mstate: dict[str, Any] = {}
     idx = {name: i for i, name in enumerate(names)}
 
     if "portraits" in view:
         pv = view["portraits"]
-        data = module("portraits")
+        data = module("portraits", view)
         seen = {c["id"] for c in pv["display"]} | {c["id"] for o in pv["owned"] for c in o}
         deck = []
         for dk in "ABC":
@@ -230,8 +217,10 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
                               "fulfilled": [[[d["type"], d["vp"], list(d["tiles"])] for d in done]
                                             for done in rv["fulfilled"]],
                               "last": last}
+    if "special_colours" in view:
+        mstate["special_colours"] = None
     if "bishops_favour" in view:
-        pool = list(module("bishops_favour").tokens)
+        pool = list(module("bishops_favour", view).tokens)
         for line in log:
             m = _FAVOUR.match(line)
             if m and f"{m.group(2)}:{m.group(3)}" in pool:
@@ -239,11 +228,10 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
         left = view["bishops_favour"]["tokens_left"]
         mstate["bishops_favour"] = sorted(rng.sample(pool, min(left, len(pool))))
     if "scrolls" in view:
-        data = module("scrolls")
+        data = module("scrolls", view)
         mine = view["scrolls"]["mine"]
-        cols = "ABCDE"
         rows_free = [r + 1 for r in data.rows if r + 1 != mine["row"]]
-        cols_free = [cols[c] for c in data.columns if cols[c] != mine["column"]]
+        cols_free = [COLUMNS[c] for c in data.columns if COLUMNS[c] != mine["column"]]
         rng.shuffle(rows_free)
         rng.shuffle(cols_free)
         held = []
@@ -261,77 +249,24 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
                 held.append({"row": None, "column": None})
         mstate["scrolls"] = held
 
-    # decisions waiting
-    asks = []
-    if "requests" in view and phase == "getup":
-        queue = [f for f in range(n) for d in view["requests"]["fulfilled"][f] if d["type"] == "general"]
-        answered = sum(1 for line in cur if _GENERAL.match(line))
-        queue = queue[answered:]
-        if queue and view["to_act"] and view["to_act"][0] == queue[0]:
-            asks = [[f, "requests", "general"] for f in queue]
-    if not asks and "scrolls" in view and phase == "visits" and view["actor_figure"] is not None:
-        actor = view["actor_figure"]
-        scroll_ask = False
-        if legal is not None:
-            scroll_ask = seat == actor and any(getattr(a, "kind", None) == "scroll" for a in legal)
-        else:
-            for line in reversed(cur):
-                if "favour" in line or " stops " in line:
-                    continue
-                m = _RESTORE.match(line)
-                scroll_ask = bool(m and idx.get(m.group(1)) == actor and m.group(2) == view["bishop"]
-                                  and actor < n and view["scrolls"]["unplayed"][actor] > 0
-                                  and view["visit_left"] is not None)
-                break
-        if scroll_ask:
-            asks = [[actor, "scrolls", SEGMENT[view["bishop"]]]]
+    if "wall_fresco" in view:  # all public but the other seats' secret wall-tile placements
+        mstate["wall_fresco"] = wall_state_from_view(view, seat)
 
-    turn: dict[str, Any] = {"order": [idx[x] for x in view["order"]] if view["order"] else []}
-    if phase == "visits":
-        actor = view["actor_figure"]
-        turn.update(location=view["column"], actor=actor if actor is not None else -1,
-                    visit=turn["order"].index(actor) if actor is not None else -1,
-                    left=view["visit_left"] or 0)
-    elif phase == "getup":
-        turn.update(actor=view["actor_figure"] if view["actor_figure"] is not None else -1)
-    pend = view["pending_track"]
-    data = {
-        "format": "affresco-state/1",
-        "setup": {"determinized": True},
-        "players": names[:n],
-        "modules": modules,
-        "options": options,
-        "components": "reference",
-        "seed": rng.getrandbits(48),
-        "chance_draws": 0,
-        "round": rnd,
-        "final_round": view["final_round"],
-        "action_sheet_side": view["action_sheet_side"],
-        "phase": phase,
-        "fresco": [list(r) for r in view["fresco"]],
-        "bishop": view["bishop"],
-        "market": {"booths": [list(view["booths"][b]) for b in view["booths"]]},
-        "figures": figures,
-        "leonardo": None if n > 2 else {"painter": view["leonardo_painter"],
-                                         "controller": view["leonardo_controller"]},
-        "turn": turn,
-        "pending_track": None if pend is None else {"figure": pend["figure_index"], "behind": pend["behind"],
-                                                    "ahead": pend["ahead"]},
-        "queued_moves": [],
-        "asks": asks,
-        "modules_state": mstate,
-        "history": [],
-        "log": [[rnd, seat, text] for text in log] if keep_log else [],
-    }
+    hidden = {"figures": secret, "modules": mstate}
+    seed = rng.getrandbits(48)
+    kept = [[rnd, seat, text] for text in log[log_from:]] if keep_log else []
     if hidden_plan:
         # draw the committed-but-secret plans: legal plans of an uncommitted copy
-        probe = Game(serialize.from_dict(data, _hooks_for))
+        probe = Game.from_view(view, seat, hidden, seed=seed, log=kept)
         for f in hidden_plan:
             options_f = probe.legal_actions(f)
             if plan_chooser is not None:
                 choice = plan_chooser(probe, f, options_f, rng)
             else:
                 choice = options_f[rng.randrange(len(options_f))]
-            figures[f]["plan"] = [int(x) for x in choice.args[0].split("-")]
-    g = Game(serialize.from_dict(data, _hooks_for))
-    return g
+            secret[f]["plan"] = [int(x) for x in choice.args[0].split("-")]
+            if "wall_fresco" in mstate:  # where the drawn plan puts the wall tile
+                words = column_words_of(view["columns"])
+                col = dict(zip(choice.args[1::2], choice.args[2::2])).get("wall")
+                mstate["wall_fresco"]["action_tile"][f] = words.index(col) if col in words else -1
+    return Game.from_view(view, seat, hidden, seed=seed, log=kept)

@@ -6,13 +6,14 @@ reference components (blending table, hostel, altar values) and the board geomet
 from __future__ import annotations
 
 from dataclasses import dataclass
+import json
 from typing import Any, Mapping
 
-from ..rules import reference
-from ..rules.board import INDEX as SEGMENT, NAMES as SEGMENT_NAMES, SIZE
-from ..rules.paints import BASIC, BLENDED, PAINTS
+from ..rules import Components, load_components, parse_tile_text, reference
+from ..rules.board import COLUMNS, INDEX as SEGMENT, NAMES as SEGMENT_NAMES, SIZE
+from ..rules.paints import BASIC, BLENDED, PAINTS, covers
 
-__all__ = ["Paints", "vec", "text", "add", "sub", "cover", "chebyshev", "altar_vp", "Tile", "Model",
+__all__ = ["Paints", "vec", "text", "add", "sub", "cover", "covers", "Numbers", "numbers", "Tile", "Model",
            "SEGMENT", "SEGMENT_NAMES", "parse_tile", "module", "round_start"]
 
 Paints = tuple[int, ...]  # counts in PAINTS order (R Y B O G P K N)
@@ -20,24 +21,87 @@ NP = len(PAINTS)
 ZERO: Paints = (0,) * NP
 
 _REF = reference()
+
+
+class Numbers:
+    """The component numbers a bot plays with, from the game's own components (the view's
+    ``components``: "reference" or the table in use), never assumed to be the reference's."""
+
+    def __init__(self, comp: Components):
+        self.comp = comp
+        r = comp.rules
+        # output paint index -> the two input paint indices
+        self.blend_inputs: dict[int, tuple[int, int]] = {PAINTS.index(out): ins for out, ins in comp.blends.items()}
+        self.altar = r["altar"]
+        self.cathedral = r["cathedral"]
+        self.studio_thalers = r["studio"]["thalers_per_apprentice"]
+        self.theater_steps = r["theater"]["mood_per_apprentice"]
+        self.blends_per_apprentice = r["workshop"]["blends_per_apprentice"]
+        self.final_tiles = r["end"]["final_round_tiles_left"]
+        self.thalers_per_vp = r["end"]["thalers_per_vp"]
+        self.tile_thalers = r["income"]["thalers_per_tile"]
+        self.start_apprentices = comp.apprentices
+        self.start_thalers = comp.thalers
+        self.spaces = r["action_sheet"]["spaces_per_column"]  # apprentices a column of the action sheet takes
+        c = self.cathedral
+        # bishop bonus reachable from a distance 0, 1 or 2 (then adjacent after a paid one-step move)
+        self.bishop_reach = (c["bishop_on_segment"], c["bishop_adjacent"], c["bishop_adjacent"] - c["bishop_move_cost"])
+        self._altar_basic_bonus = {p: self.altar["basic_substitute_bonus"] for p in BLENDED}
+        self._modules: dict[str, Any] = {}
+
+    def module(self, name: str):
+        """A module's component data in this edition."""
+        data = self._modules.get(name)
+        if data is None:
+            data = self._modules[name] = self.comp.module(name)
+        return data
+
+    def bishop_bonus(self, bishop: int, segment: int) -> int:
+        d = CHEB[bishop][segment]
+        c = self.cathedral
+        return c["bishop_on_segment"] if d == 0 else c["bishop_adjacent"] if d == 1 else 0
+
+    def altar_vp(self, paints: str, special: bool = False) -> int:
+        """VP of an altar restoration with these three paints (R7); 0 if not a form.  K and N
+        (special colours, module 3) count only when that module is in play."""
+        bonus = self._altar_basic_bonus
+        sc = self.module("special_colours") if special else None
+        if special:
+            bonus = dict(bonus)
+            bonus.update(sc.altar_basic)
+        best = 0
+        if all(paints.count(c) <= 1 for c in BASIC) and all(c in BASIC or c in bonus for c in paints):
+            best = self.altar["basic_vp"] + sum(bonus[c] for c in paints if c not in BASIC)
+        extra = sc.altar_blend if special else {}
+        if all(paints.count(c) <= 1 for c in BLENDED) and all(c in BLENDED or c in extra for c in paints):
+            best = max(best, self.altar["blend_vp"] + sum(extra[c] for c in paints if c not in BLENDED))
+        return best
+
+
+_NUMBERS: dict[Any, Numbers] = {}
+
+
+def numbers(view: Mapping[str, Any] | None = None) -> Numbers:
+    """The :class:`Numbers` of the game a view comes from (cached per edition)."""
+    table = "reference" if view is None else view.get("components", "reference")
+    if table == "reference":
+        key: Any = "reference"
+    else:
+        key = json.dumps(table, sort_keys=True)
+    hit = _NUMBERS.get(key)
+    if hit is None:
+        hit = _NUMBERS[key] = Numbers(_REF if key == "reference" else load_components(table))
+    return hit
+
+
+REFERENCE = numbers()
 # output paint index -> the two input paint indices (the reference blending table)
-BLEND_INPUTS: dict[int, tuple[int, int]] = {PAINTS.index(out): ins for out, ins in _REF.blends.items()}
-ALTAR = _REF.rules["altar"]
-CATHEDRAL = _REF.rules["cathedral"]
-STUDIO_THALERS = _REF.rules["studio"]["thalers_per_apprentice"]
-THEATER_STEPS = _REF.rules["theater"]["mood_per_apprentice"]
-BLENDS_PER_APPRENTICE = _REF.rules["workshop"]["blends_per_apprentice"]
-FINAL_TILES = _REF.rules["end"]["final_round_tiles_left"]
-THALERS_PER_VP = _REF.rules["end"]["thalers_per_vp"]
-TILE_THALERS = _REF.rules["income"]["thalers_per_tile"]
-START_APPRENTICES = _REF.apprentices
-SPACES = _REF.rules["action_sheet"]["spaces_per_column"]  # apprentices a column of the action sheet takes
+BLEND_INPUTS = REFERENCE.blend_inputs
 
 
-def module(name: str):
-    """A module's component data in the reference edition (built once, cached by the rules)."""
-    from ..rules.modules import module_data
-    return module_data(name, _REF)
+def module(name: str, view: Mapping[str, Any] | None = None):
+    """A module's component data in the edition of ``view``'s game (default: the reference)."""
+    return numbers(view).module(name)
 
 
 def round_start(log) -> int:
@@ -132,44 +196,11 @@ def _items(need: Paints) -> tuple[tuple[int, int], ...]:
     return tuple((i, n) for i, n in enumerate(need) if n)
 
 
-def covers(have: Paints, need: Paints) -> bool:
-    return all(h >= n for h, n in zip(have, need))
-
-
 def _cheb(a: int, b: int) -> int:
     return max(abs(a // SIZE - b // SIZE), abs(a % SIZE - b % SIZE))
 
 
 CHEB = tuple(tuple(_cheb(a, b) for b in range(SIZE * SIZE)) for a in range(SIZE * SIZE))
-
-
-def chebyshev(a: int, b: int) -> int:
-    return CHEB[a][b]
-
-
-def bishop_bonus(bishop: int, segment: int) -> int:
-    d = CHEB[bishop][segment]
-    return CATHEDRAL["bishop_on_segment"] if d == 0 else CATHEDRAL["bishop_adjacent"] if d == 1 else 0
-
-
-# R7: what each paint adds to the altar beyond the form's base VP.  K and N (special colours,
-# module 3) are known only when the view shows that module.
-_ALTAR_BASIC_BONUS = {c: ALTAR["basic_substitute_bonus"] for c in BLENDED}
-_SPECIAL = module("special_colours")
-
-
-def altar_vp(paints: str, special: bool = False) -> int:
-    """VP of an altar restoration with these three paints (R7); 0 if not a form."""
-    bonus = dict(_ALTAR_BASIC_BONUS)
-    if special:
-        bonus.update(_SPECIAL.altar_basic)
-    best = 0
-    if all(paints.count(c) <= 1 for c in BASIC) and all(c in BASIC or c in bonus for c in paints):
-        best = ALTAR["basic_vp"] + sum(bonus[c] for c in paints if c not in BASIC)
-    extra = _SPECIAL.altar_blend if special else {}
-    if all(paints.count(c) <= 1 for c in BLENDED) and all(c in BLENDED or c in extra for c in paints):
-        best = max(best, ALTAR["blend_vp"] + sum(extra[c] for c in paints if c not in BLENDED))
-    return best
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,9 +220,8 @@ class Tile:
 
 def parse_tile(text: str, segment: int = -1) -> Tile:
     """A tile from its view text 'VP:PAINTS' or 'VP:PAINTS/SPLASHES'."""
-    vp, _, rest = text.partition(":")
-    paints, slash, splashes = rest.partition("/")
-    return Tile.make(segment, int(vp), vec(paints), splashes if slash else None)
+    vp, paints, splashes = parse_tile_text(text)
+    return Tile.make(segment, vp, vec(paints), splashes)
 
 
 _TILE_MEMO: dict[tuple[int, str], Tile] = {}
@@ -211,6 +241,7 @@ class Model:
     def __init__(self, view: Mapping[str, Any], seat: int):
         self.view = view
         self.seat = seat
+        self.rules = k = numbers(view)
         figures = view["figures"]
         self.me = figures[seat]
         self.names = [f["name"] for f in figures]
@@ -231,7 +262,7 @@ class Model:
         self.plan = self.me.get("plan")
         special = view.get("special_colours")
         self.special = isinstance(special, Mapping)
-        self.blends: Blends = dict(BLEND_INPUTS)
+        self.blends: Blends = dict(k.blend_inputs)
         if self.special:
             for out, ins in (special.get("blends") or {}).items():
                 parts = ins.split("+")
@@ -245,13 +276,13 @@ class Model:
         self.abbot = sum(int(c.get("bishop_bonus", 0)) for c in owned)
         self.sexton_cost = sum(int(c.get("sexton", 0)) for c in owned)
         self.income_extra = sum(int(c.get("income", 0)) for c in owned)
-        self.theater_steps = max([int(c["theater"]) for c in owned if c.get("theater")] or [THEATER_STEPS])
+        self.theater_steps = max([int(c["theater"]) for c in owned if c.get("theater")] or [k.theater_steps])
         favour = view.get("bishops_favour")
         self.favour_left = favour["tokens_left"] if favour else 0
         scrolls = view.get("scrolls")
         mine = scrolls["mine"] if scrolls else None
         self.scroll_row = mine["row"] - 1 if mine and mine.get("row") else None
-        self.scroll_col = "ABCDE".index(mine["column"]) if mine and mine.get("column") else None
+        self.scroll_col = COLUMNS.index(mine["column"]) if mine and mine.get("column") else None
         self.requests = view.get("requests")
         log = view.get("log") or ()
         self.round_log = log[round_start(log):]
@@ -259,7 +290,7 @@ class Model:
     # --- derived, for the modules ------------------------------------------------------
     def bonus(self, bishop: int, segment: int) -> int:
         """The bishop bonus this seat gets (the Abbot adds to any bonus)."""
-        b = bishop_bonus(bishop, segment)
+        b = self.rules.bishop_bonus(bishop, segment)
         return b + self.abbot if b else 0
 
     def done_this_round(self, text: str) -> bool:
@@ -267,14 +298,16 @@ class Model:
         me = self.names[self.seat]
         return any(line.startswith(me + " ") and text in line for line in self.round_log)
 
+    def altar_vp(self, paints: str) -> int:
+        return self.rules.altar_vp(paints, self.special)
+
     def my_tiles(self) -> list[Tile]:
         return [parse_tile(t) for t in self.me.get("tiles", [])]
 
     # --- whose decision -----------------------------------------------------------
     def acting_figure(self) -> int | None:
-        pending = self.view.get("pending_track")
-        name = pending["figure"] if pending else self.view.get("actor")
-        return self.names.index(name) if name in self.names else None
+        """The figure whose decision this is (the engine's ``view["deciding"]``)."""
+        return self.view.get("deciding")
 
     def for_leonardo(self) -> bool:
         fig = self.acting_figure()

@@ -38,7 +38,6 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import FrescoError
 from ..rules import Action
-from ..rules.state import list_to_cons, cons_to_list
 from .base import Bot
 from .determinize import determinize
 from .heuristic import HeuristicBot, Weights
@@ -55,7 +54,6 @@ class SearchBot(Bot):
     """Determinized rollouts of the heuristic policy at the root (see the module docstring)."""
 
     name = "search"
-    budget_option = "seconds"  # make_bot("search:0.5") -> seconds=0.5
 
     def __init__(self, seed: int | str | None = 0, seconds: float = 1.0, simulations: int | None = None,
                  horizon: int = 1, candidates: int = 5, epsilon: float = 0.15, prior: float = 0.02,
@@ -149,11 +147,9 @@ class SearchBot(Bot):
 
     # ------------------------------------------------------------------ determinization
     def _determinize(self, view, seat, rng, legal):
-        g = determinize(view, seat, rng, legal=legal, plan_chooser=self._plan_chooser, keep_log=True)
         # keep only this round's log lines (what the heuristic reads; views get cheaper)
-        s = g.state
-        s.log = list_to_cons(e for e in cons_to_list(s.log) if e[0] == s.round)
-        return g
+        return determinize(view, seat, rng, legal=legal, plan_chooser=self._plan_chooser,
+                           log_from=round_start(view["log"]))
 
     def _plan_chooser(self, probe, figure: int, options: Sequence[Action], rng: random.Random) -> Action:
         """A committed secret plan of another seat: from its heuristic ranking."""
@@ -166,10 +162,10 @@ class SearchBot(Bot):
 
     # ------------------------------------------------------------------ rollout and value
     def _rollout(self, g, seat: int, rng: random.Random) -> float:
-        stop = g.state.round + self.horizon
+        stop = g.round + self.horizon
         steps = 0
         policy = self.policy
-        while not g.is_over and g.state.round < stop and steps < self.max_rollout_actions:
+        while not g.is_over and g.round < stop and steps < self.max_rollout_actions:
             acting = g.to_act
             who = acting[0]
             legal = g.legal_actions(who)
@@ -188,9 +184,8 @@ class SearchBot(Bot):
         """The heuristic's position value of every figure (final scores once the game is over)."""
         if g.is_over:
             return [float(x) for x in g.scores()]
-        s = g.state
-        out = [self.policy.position_value(g.view(f), f) for f in range(s.n)]
-        out += [float(max(0, p)) for p in s.pos[s.n:]]  # Leonardo: his VP
+        out = [self.policy.position_value(g.view(f), f) for f in range(g.players)]
+        out += [float(vp) for vp in g.scores()[g.players:]]  # Leonardo: his VP
         return out
 
     def _reward(self, g, seat: int) -> float:

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from ..errors import NotationError
 from .paints import PAINTS
+from .tiles import parse_tile_text
 
 __all__ = ["Action", "parse", "PASS", "KINDS"]
 
@@ -107,13 +108,9 @@ def parse(text: str) -> Action:
 
 def tile_text_key(text: str):
     """Order of fresco tiles written 'VP:PAINTS[/SPLASHES]' in notation: by VP, paints, splashes."""
-    vp, _, rest = text.partition(":")
-    paints, slash, splashes = rest.partition("/")
-    if not slash:
-        splashes = "".join(c for c in "OGP" if c in paints)
-    return (int(vp) if vp.isdigit() else 0, paints, splashes)
+    try:
+        return parse_tile_text(text)
+    except ValueError:  # not a tile: sorted first (parsing the action refuses it)
+        return (0, text, "")
 
 
-def buy_action(booth: str, tiles: list[str]) -> Action:
-    """The canonical 'buy' action (tiles sorted as :func:`parse` sorts them)."""
-    return parse("buy " + booth + " " + " ".join(tiles))

@@ -13,7 +13,7 @@ from itertools import combinations_with_replacement
 from . import track
 from .actions import PASS, Action
 from .board import INDEX, NAMES, NEIGHBOURS8
-from .paints import BASIC, INDEX as PAINT_INDEX, PAINTS, covers, minus, paint_vector
+from .paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, covers, minus, paint_vector
 from .state import State
 from .view import tile_text
 
@@ -59,7 +59,7 @@ def restore_actions(s: State, fig: int) -> list[Action]:
 def altar_values(s: State) -> tuple[dict[str, int], dict[str, int]]:
     """Bonus per substitute paint in the basic form, and in the blend form (R7)."""
     a = s.comp.rules["altar"]
-    basic = {c: a["basic_substitute_bonus"] for c in "OGP"}
+    basic = {c: a["basic_substitute_bonus"] for c in BLENDED}
     blend: dict[str, int] = {}
     for hook in s.hooks.altar_values:
         hook(s, basic, blend)
@@ -82,8 +82,8 @@ def _altar_score(paints: str, basic_items: tuple, blend_items: tuple, basic_vp: 
     if all(paints.count(c) <= 1 for c in BASIC) and all(c in BASIC or c in basic for c in paints):
         best = a["basic_vp"] + sum(basic[c] for c in paints if c not in BASIC)
     # blend form: one each of O, G, P; each may be replaced by a special colour
-    if all(paints.count(c) <= 1 for c in "OGP") and all(c in "OGP" or c in blend for c in paints):
-        best = max(best, a["blend_vp"] + sum(blend[c] for c in paints if c not in "OGP"))
+    if all(paints.count(c) <= 1 for c in BLENDED) and all(c in BLENDED or c in blend for c in paints):
+        best = max(best, a["blend_vp"] + sum(blend[c] for c in paints if c not in BLENDED))
     return best
 
 
@@ -129,7 +129,7 @@ def apply(s: State, fig: int, action: Action) -> None:
     if action.kind == "altar":
         text = action.args[0]
         s.paints[fig] = minus(s.paints[fig], paint_vector(text))
-        track.gain(s, fig, {"altar": altar_score(s, text)}, "altar", paints=text)
+        track.gain(s, fig, {"altar": altar_score(s, text)}, "altar", paid=text)
     else:
         segment = INDEX[action.args[0]]
         extra = dict(zip(action.args[1::2], action.args[2::2]))

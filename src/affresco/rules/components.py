@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import ComponentError
-from .paints import BLENDED, PAINTS, canonical, paint_vector
+from .paints import BASIC, BLENDED, PAINTS, canonical, paint_vector
 
 __all__ = ["Components", "FrescoTile", "HostelSpace", "MarketTile", "load_components", "reference"]
 
@@ -64,6 +64,12 @@ class Components:
 
     def rule(self, section: str, key: str) -> int:
         return self.rules[section][key]
+
+    def module(self, name: str) -> Any:
+        """The validated component data of module ``name`` in this edition (the user's table
+        if the component file has one, else the reference edition's)."""
+        from .modules import module_data
+        return module_data(name, self)
 
 
 _RULE_SECTIONS = {
@@ -208,7 +214,7 @@ def build(raw: Mapping[str, Any]) -> Components:
         check_provenance(t, w)
         p = _paints(t, "paints", w, "RYBOGP")
         splashes = t.get("splashes", "".join(sorted(set(c for c in p if c in BLENDED), key=PAINTS.index)))
-        if not isinstance(splashes, str) or len(splashes) > 3 or any(c not in "OGP" for c in splashes):
+        if not isinstance(splashes, str) or len(splashes) > 3 or any(c not in BLENDED for c in splashes):
             raise _fail(f"{w}.splashes", f"{splashes!r}: zero to three splashes of O, G or P")
         ftiles.append(FrescoTile(_int(t, "vp", w, 3, 11), p, paint_vector(p), splashes))
     if len(ftiles) != 25:
@@ -243,7 +249,7 @@ def build(raw: Mapping[str, Any]) -> Components:
 
     digest = hashlib.sha256(json.dumps(raw, sort_keys=True).encode()).hexdigest()[:16]
     return Components(
-        raw=raw, digest=digest, thalers=thalers, start_paints=paint_vector("RYB"), apprentices=apprentices,
+        raw=raw, digest=digest, thalers=thalers, start_paints=paint_vector(BASIC), apprentices=apprentices,
         hostel=tuple(hostel), mood_spaces=tuple(spaces), mood_start=start, market_tiles=tuple(tiles),
         removed_for_3=tuple(removed_idx), booths=booths, fresco_tiles=tuple(ftiles), centre_value=centre,
         blends=blends, rules=rules,

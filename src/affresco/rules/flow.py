@@ -34,6 +34,19 @@ def to_act(s: State) -> tuple[int, ...]:
     return ()
 
 
+def deciding(s: State) -> int | None:
+    """The figure whose decision the seat in :func:`to_act` makes now (Leonardo's is made by his
+    controller, R13): the figure choosing a VP-track space, else the one a module asks, else the
+    acting figure; None while planning (each seat plans for itself) and once the game is over."""
+    if s.pending is not None:
+        return s.pending[0]
+    if s.asks:
+        return s.asks[0][0]
+    if s.phase in (GETUP, VISITS) and s.actor >= 0:
+        return s.actor
+    return None
+
+
 def legal_for_figure(s: State) -> list[Action]:
     """Legal actions of the figure whose decision it is (not for planning); memoised per
     decision point (the memo travels with clones; the list must not be changed)."""

@@ -16,8 +16,9 @@ from .actions import Action, parse
 from .components import Components, load_components, reference
 from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
-from .state import OVER, State, cons_to_list, vp_of
-from .view import events as _events, view as _view
+from .state import OVER, PLAN, State, cons_to_list, vp_of
+from .determinized import state_from_view
+from .view import events as _events, full_view as _full_view, view as _view
 
 RECORD_FORMAT = "affresco-record/1"
 
@@ -106,11 +107,13 @@ class Game:
         """The legal actions of ``seat`` now ([] if it is not to act)."""
         return flow.legal(self._s, seat)
 
-    def apply(self, seat: int, action: Action | str) -> None:
+    def apply(self, seat: int, action: Action | str) -> bool:
         """Carry out ``action`` (an Action or its notation) for ``seat``.
 
-        Raises IllegalAction (the state unchanged) if it is malformed, not legal, or the seat
-        is not to act.
+        Returns True when the action brought hidden information out (R22): a chance event
+        (a tile or card drawn), the plans revealed, or a module's secret shown (a scroll
+        played); a server's undo stops there.  Raises IllegalAction (the state unchanged) if
+        it is malformed, not legal, or the seat is not to act.
         """
         s = self._s
         if isinstance(action, str):
@@ -127,7 +130,26 @@ class Game:
                                 + ", ".join(f"{f} ({s.names[f]})" for f in acting))
         if not flow.is_legal(s, seat, action, acting):
             raise IllegalAction(explain.why(s, seat, action, flow.legal(s, seat)))
+        draws, planning, figure = s.draws, s.phase == PLAN, flow.deciding(s)
         flow.apply(s, seat, action)
+        return (s.draws != draws or (planning and s.phase != PLAN)
+                or any(hook(s, seat if figure is None else figure, action) for hook in s.hooks.reveals))
+
+    @property
+    def deciding(self) -> int | None:
+        """The figure whose decision the seat in :attr:`to_act` makes now: the figure choosing
+        a VP-track space, else the one a module asks, else the acting figure (Leonardo's
+        decisions are his controller's, R13); None while planning (each seat plans for itself)
+        and once over.  Also ``view(seat)["deciding"]``."""
+        return flow.deciding(self._s)
+
+    def action_space(self) -> tuple[Action, ...]:
+        """Every action a game of this set-up can ever offer, in a fixed, versioned order
+        (rules/action_space.py): a stable action index for learning code.  Every legal action
+        is in it."""
+        from .action_space import action_space
+        s = self._s
+        return action_space(s.n, s.modules, dict(s.options), s.comp)
 
     # --- state -----------------------------------------------------------------------
     @property
@@ -180,6 +202,12 @@ class Game:
         leaves out the log lines (see :meth:`log_since` to follow them cheaply)."""
         self._check_seat(seat)
         return _view(self._s, seat, log)
+
+    def full_view(self) -> dict[str, Any]:
+        """Everything face up, for replays and analysis (never for a seat in a live game): the
+        spectator's view with every seat's paints, Thalers and plan, every log entry, and
+        ``secrets`` (per seat, the module parts only it sees, e.g. its scrolls)."""
+        return _full_view(self._s)
 
     def _check_seat(self, seat: Any) -> None:
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._s.n):
@@ -240,6 +268,25 @@ class Game:
     def from_json(cls, text: str) -> "Game":
         """Load a saved game or hand-written position; raises StateError if invalid."""
         return cls(serialize.loads(text, _hooks_for))
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], seat: int, hidden: Mapping[str, Any] | None = None, *,
+                  seed: int | str | None = None, log: list | None = None) -> "Game":
+        """A game consistent with ``view`` = ``game.view(seat)`` whose hidden parts are
+        ``hidden`` (a determinization, for searching bots): ``result.view(seat) == view``.
+
+        hidden: ``{"figures": {figure: {"paints": "RYB", "thalers": 12, "plan": [1, 2, 0, 1, 1]}},
+        "modules": {module: its state in the saved format}}``, the other seats' paints and
+        Thalers (required), their committed secret plans (a plan not given leaves that seat
+        uncommitted: ``legal_actions(figure)`` then lists the plans it could have made) and
+        every module's state (docs/state-format.md).  seed: of the chance events to come
+        (random when omitted).  log: the entries ``[round, seat, entry]`` to keep (default:
+        the view's).  The history starts at this position.  Raises StateError if ``hidden``
+        is incomplete or inconsistent.
+        """
+        if seed is None:
+            seed = secrets.randbelow(2**48)
+        return cls(serialize.from_dict(state_from_view(view, seat, hidden, seed, log), _hooks_for))
 
     def history(self) -> list[tuple[int, str]]:
         return [tuple(h) for h in cons_to_list(self._s.history)]

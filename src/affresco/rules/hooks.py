@@ -11,7 +11,7 @@ Hook points (in round order): ``setup``, ``after_getup``, ``plan_actions`` and
 ``take_request_tile`` (other modules' tiles usable for requests), ``thalers_earned``
 (every Thaler a player earns, R10), ``round_end``, ``round_preparation``, ``income``,
 ``is_final_round`` (end conditions), ``final_scoring_start``, ``final_scoring``, ``view``,
-``why_illegal`` (refusal messages).
+``why_illegal`` (refusal messages), ``reveals``.
 """
 from __future__ import annotations
 
@@ -36,6 +36,15 @@ class Module:
     def build_data(cls, raw: dict) -> Any:
         """Validate this module's component table (raise ComponentError naming the value)."""
         return raw
+
+    # --- the action index space (rules/action_space.py) ----------------------------------
+    def fresco_tiles(self) -> tuple:
+        """Fresco tiles this module brings into the game (beyond the base game's)."""
+        return ()
+
+    def action_space(self, space) -> None:
+        """Append to ``space.actions`` every action of this module's kinds, and its variants of
+        base kinds, that a game may ever offer (a superset; see rules/action_space.py)."""
 
     def setup(self, state, rng) -> None:
         """Set-up, after the base set-up (rng: the game's seeded generator)."""
@@ -129,6 +138,10 @@ class Module:
         """Why ``action`` (one of this module's kinds) is refused now, or None."""
         return None
 
+    def reveals(self, state, fig: int, action) -> bool:
+        """Did ``action`` of ``fig`` (just carried out) show a secret of this module (R22)?"""
+        return False
+
     # --- decisions a module asks for outside the location visits (``state.asks``) --------
     def ask_actions(self, state, ask: tuple) -> list:
         """Legal actions for a queued ask ``(figure, module name, payload)``."""
@@ -152,7 +165,7 @@ HOOK_POINTS = ("setup", "after_getup", "plan_actions", "plan_committed", "plans_
                "theater_steps", "payments", "restoration_vp", "after_restore", "request_tiles", "take_request_tile",
                "thalers_earned", "round_end",
                "round_preparation", "income", "is_final_round", "final_scoring_start", "final_scoring", "view",
-               "why_illegal")
+               "why_illegal", "reveals")
 
 
 class HookTable(tuple):

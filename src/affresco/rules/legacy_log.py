@@ -16,7 +16,7 @@ def _score_why(s: State, e: dict) -> str:
             why += f" + special colours {src['special_colours']}"
         return why
     if what == "altar":
-        return f"restores the altar with {e['paints']}"
+        return f"restores the altar with {e['paid']}"
     if what == "final":
         return "final scoring: Thalers"
     if what == "favour":

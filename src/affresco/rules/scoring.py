@@ -13,5 +13,5 @@ def final_scoring(s: State) -> None:
             continue  # Leonardo has no money (R13)
         for hook in s.hooks.final_scoring:
             hook(s, fig)
-        track.gain(s, fig, {"thalers": s.thalers[fig] // per}, "final", final=True)
+        track.gain(s, fig, {"money": s.thalers[fig] // per}, "final", final=True)
     track.resolve(s)

@@ -15,7 +15,8 @@ from . import flow
 from .board import CELLS, INDEX as SEGMENT, NAMES, SIZE
 from .components import Components, FrescoTile, build, reference
 from .market import tile_key
-from .paints import BLENDED, PAINTS, canonical, paint_text, paint_vector
+from .paints import BASIC, PAINTS, canonical, paint_text, paint_vector
+from .tiles import parse_tile_text
 from .state import GETUP, OVER, PLAN, VISITS, State, cons_to_list, list_to_cons, start_pos
 from .view import tile_text, track_label
 
@@ -106,15 +107,13 @@ class _Reader:
 def parse_tile(text: Any, where: str, r: _Reader) -> FrescoTile | None:
     if text is None:
         return None
-    if not isinstance(text, str) or ":" not in text:
+    try:
+        vp, paints, splashes = parse_tile_text(text)
+    except ValueError as e:
+        raise r.fail(where, str(e)) from None
+    if vp > 999:
         raise r.fail(where, f"{text!r}: a fresco tile is written 'VP:PAINTS', e.g. '7:OG'")
-    vp, _, paints = text.partition(":")
-    paints, _, splashes = paints.partition("/")
-    if not _NUMBER.match(vp) or not paints or any(c not in PAINTS for c in paints + splashes):
-        raise r.fail(where, f"{text!r}: a fresco tile is written 'VP:PAINTS', e.g. '7:OG'")
-    if not splashes and "/" not in text:
-        splashes = "".join(c for c in BLENDED if c in paints)
-    return FrescoTile(int(vp), paints, paint_vector(paints), splashes)
+    return FrescoTile(vp, paints, paint_vector(paints), splashes)
 
 
 def _track(v: Any, where: str, r: _Reader, starts: int) -> int:
@@ -218,7 +217,7 @@ def from_dict(data: Any, hooks_for) -> State:
             if th < 0:
                 raise r.fail(w + "thalers", f"{th} is negative")
             s.thalers.append(th)
-            p = r.get(fig, "paints", w, str, "RYB")
+            p = r.get(fig, "paints", w, str, BASIC)
             if any(c not in PAINTS for c in p):
                 raise r.fail(w + "paints", f"{p!r}: paint letters from {PAINTS}")
             s.paints.append(paint_vector(p))

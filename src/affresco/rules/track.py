@@ -68,6 +68,10 @@ def vp_sources(s: State) -> list[dict[str, int]]:
     events: the one place VP are split by source (docs/events.md).  Moves still queued or
     waiting for a behind/ahead choice are not counted yet; VP a loaded position had without
     its events count as ``position``, so each figure's sources add up to its score."""
+    key = (s.log, s.moves, s.pending)
+    memo = _SOURCES.get(id(s.log))
+    if memo is not None and memo[0][0] is s.log and memo[0][1:] == key[1:] and memo[2] == s.pos:
+        return [dict(d) for d in memo[1]]
     out: list[dict[str, int]] = [{} for _ in range(s.figures)]
     unresolved = len(s.moves) + (s.pending is not None)
     node = s.log
@@ -89,4 +93,12 @@ def vp_sources(s: State) -> list[dict[str, int]]:
         rest = vp_of(s.pos[f]) - sum(mine.values())
         if rest:
             mine["position"] = rest
-    return out
+    if len(_SOURCES) > 4096:
+        _SOURCES.clear()
+    _SOURCES[id(s.log)] = (key, out, list(s.pos))
+    return [dict(d) for d in out]
+
+
+# memo of vp_sources by log head (the log is an immutable cons list shared by clones): views of
+# the same position, or of every seat, split the log once
+_SOURCES: dict[int, tuple] = {}

@@ -14,6 +14,7 @@ from .paints import paint_text
 from . import legacy_log
 from .state import PLAN, State, cons_to_list
 from .track import vp_sources
+from .tiles import tile_text as _tile_text
 
 
 def track_label(pos: int) -> str | int:
@@ -31,8 +32,7 @@ def tile_text(t) -> str | None:
     hit = _TILE_TEXT.get(id(t))
     if hit is not None and hit[0] is t:       # tiles are immutable: their text is kept
         return hit[1]
-    default = "".join(c for c in "OGP" if c in t.paints)
-    text = f"{t.vp}:{t.paints}" if t.splashes == default else f"{t.vp}:{t.paints}/{t.splashes}"
+    text = _tile_text(t.vp, t.paints, t.splashes)
     if len(_TILE_TEXT) > 20_000:
         _TILE_TEXT.clear()
     _TILE_TEXT[id(t)] = (t, text)
@@ -117,6 +117,11 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
             "figure": s.names[s.pending[0]], "figure_index": s.pending[0], "behind": s.pending[1],
             "ahead": s.pending[2]},
         "is_over": s.phase == "over",
+        "deciding": flow.deciding(s),
+        "asks": [list(a) for a in s.asks],
+        "modules": list(s.modules),
+        "options": dict(s.options),
+        "components": components_of(s),
     }
     out["vp_sources"] = vp_sources(s)
     if log:
@@ -125,4 +130,30 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
         out["log"] = legacy_log.lines(s, entries, seat)   # TRANSITION (issue #11): old English lines
     for hook in s.hooks.view:
         hook(s, seat, out)
+    return out
+
+
+def components_of(s: State) -> str | dict:
+    """The set-up's components: "reference" (the printed edition) or the table in use."""
+    from .components import reference
+    return "reference" if s.comp is reference() else s.comp.raw
+
+
+def full_view(s: State) -> dict[str, Any]:
+    """Everything face up, for replays and post-game analysis: the spectator's view with every
+    seat's paints, Thalers and plan in its figure, every log entry (private ones too), and
+    ``secrets``: per seat, the parts of module views that only that seat sees (e.g. its scrolls)."""
+    out = view(s, None, log=False)
+    secrets = []
+    for seat in range(s.n):
+        own = view(s, seat, log=False)
+        fig = own["figures"][seat]
+        for key in ("paints", "thalers", "plan"):
+            if key in fig:
+                out["figures"][seat][key] = fig[key]
+        secrets.append({m: own[m] for m in s.modules if m in own and own[m] != out.get(m)})
+    out["secrets"] = secrets
+    entries = [(r, None, e) for r, _, e in cons_to_list(s.log)]
+    out["events"] = events(entries, None)
+    out["log"] = legacy_log.lines(s, entries, None)   # TRANSITION (issue #11)
     return out

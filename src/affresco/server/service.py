@@ -1,39 +1,33 @@
 """The game service behind ``affresco serve``: the engine is the only authority.
 
-Each live game is held in memory (``LiveGame``) behind an asyncio lock and written through the
-``Store`` before a move is acknowledged.  A seat sees only ``Game.view(seat)``; the payloads
-sent to a seat are built from that view alone, so no hidden item can reach it before the
-rules reveal it (R22).  Bots decide from the same view and legal actions, off the event loop:
-quick bots in a thread, timed (search) bots in a process pool.
+Each live game (``live.LiveGame``) is held in memory behind an asyncio lock and written through
+the store's one ``Writer`` before a move is acknowledged.  Bots move through the ``BotRunner``.
+A game whose stored rows are damaged is set aside (named in the log, answered with
+``broken_game``); every other game starts.
 """
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import math
 import re
 import secrets
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass, field
+import unicodedata
 from typing import Any, Callable, Mapping
 
-import msgspec
-
-from .. import MODULES, Game, __version__, new_game
-from ..errors import FrescoError
-from ..rules import parse, replay
+from .. import MODULES, FrescoError, Game, __version__, new_game, parse, replay
 from ..rules.game import RECORD_FORMAT
-from .store import SNAPSHOT_EVERY, SeatInfo, Store
+from .bots import INLINE_BOTS, BotRunner, bot_kinds
+from .live import LiveGame, Subscriber
+from .store import SNAPSHOT_EVERY, BrokenGame, SeatInfo, Store, Writer
 
-__all__ = ["ServiceError", "GameService", "LiveGame"]
+__all__ = ["ServiceError", "GameService", "LiveGame", "clean_name"]
 
 log = logging.getLogger("affresco.server")
-_JSON = msgspec.json.Encoder()      # several times faster than json.dumps on the state payloads
 
 MAX_NAME = 24
-LOG_TAIL = 40
+MAX_ROUNDS = 200         # a game still going after this many rounds is stalled: abandoned (docs/server.md)
 MAX_LIVE = 2000          # games kept in memory; idle ones beyond this are dropped (reloaded on demand)
 IDLE_SECONDS = 120
 MAX_SECONDS = 30.0
@@ -55,130 +49,64 @@ class ServiceError(Exception):
         return {"error": {"code": self.code, "message": self.message, **self.extra}}
 
 
-# --- bots ------------------------------------------------------------------------------
-def bot_kinds() -> dict[str, dict[str, Any]]:
-    from ..bots import BOTS
-    out = {}
-    for name, cls in sorted(BOTS.items()):
-        timed = "seconds" in inspect.signature(cls.__init__).parameters
-        doc = (cls.__doc__ or name).strip().splitlines()[0]
-        out[name] = {"name": name, "title": doc, "timed": timed}
-    return out
+# Characters a name may not carry: controls, bidi overrides and isolates, the client's
+# private-use paint markers, surrogates, unassigned code points.
+_BIDI = set("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_DROP = {"Cc", "Cs", "Co", "Cn"}
+_BLANK_LETTERS = set("\u115f\u1160\u3164\uffa0\u2800")   # letters and symbols that show nothing
+_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-def decide(bot: str, seed: str, seconds: float | None, view: dict, legal: list, seat: int) -> str:
-    """One bot decision from the seat's view and legal actions only (notation text or Actions;
-    runs in a worker process, a thread, or inline for the quickest bots)."""
-    from ..bots import make_bot
-    b = make_bot(bot, seed) if seconds is None else make_bot(bot, seed, seconds=seconds)
-    actions = [parse(a) if isinstance(a, str) else a for a in legal]
-    choice = b.choose(view, actions, seat)
-    return str(choice)
+def clean_name(raw: Any) -> str | None:
+    """A player's name as shown: without control, bidi, private-use and format characters
+    (a zero-width joiner inside an emoji is kept), spaces collapsed; None if nothing visible
+    is left."""
+    if not isinstance(raw, str):
+        return None
+    kept = "".join(ch for ch in raw if unicodedata.category(ch) not in _DROP and ch not in _BIDI
+                   and (unicodedata.category(ch) != "Cf" or ch == "\u200d"))
+    name = " ".join(kept.split())
+    visible = [ch for ch in name if unicodedata.category(ch) not in ("Cf", "Zs", "Zl", "Zp", "Mn", "Me")
+               and ch not in _BLANK_LETTERS]
+    return name if visible else None
 
 
-INLINE_BOTS = {"random"}     # decide in microseconds, from the legal actions alone: no thread hop, no log
+BAD_UNICODE = "text with a lone UTF-16 surrogate (invalid Unicode)"
 
 
-class Writer:
-    """Serialises every database write through one thread and commits the writes that queued
-    up meanwhile in one transaction (group commit).  Each caller still gets its own answer:
-    its write is stored when ``await write(...)`` returns."""
-
-    def __init__(self, store: Store):
-        self.store = store
-        self.queue: list[tuple[str, tuple, asyncio.Future]] = []
-        self.task: asyncio.Task | None = None
-
-    async def write(self, op: str, *args) -> None:
-        fut = asyncio.get_running_loop().create_future()
-        self.queue.append((op, args, fut))
-        if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self._run())
-        await fut
-
-    async def _run(self) -> None:
-        while self.queue:
-            batch, self.queue = self.queue, []
-            results = await asyncio.to_thread(self.store.batch, [(op, args) for op, args, _ in batch])
-            for (_, _, fut), err in zip(batch, results):
-                if fut.done():
-                    continue
-                if err is None:
-                    fut.set_result(None)
-                else:
-                    fut.set_exception(err)
-
-
-# --- subscribers -----------------------------------------------------------------------
-class Subscriber:
-    """One WebSocket.  A change only pokes it; the payload is built when the socket is ready
-    to send, so a slow client skips intermediate versions instead of queueing them.  The first
-    payload, and any asked for, carries the whole log; later ones its tail."""
-
-    def __init__(self, seat: int | None, render: Callable[[int | None, bool], str]):
-        self.seat = seat
-        self.render = render
-        self.full = True
-        self.event = asyncio.Event()
-
-    def poke(self, full: bool = False) -> None:
-        self.full = self.full or full
-        self.event.set()
-
-    async def next(self) -> str:
-        await self.event.wait()
-        self.event.clear()
-        full, self.full = self.full, False
-        return self.render(self.seat, full)
-
-
-@dataclass
-class LiveGame:
-    id: str
-    setup: dict[str, Any]
-    seats: list[SeatInfo]
-    game: Game
-    version: int
-    acts: list[tuple[int, str, bool]]                 # (seat, notation, reveals) for every action
-    updated: float = field(default_factory=time.time)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    subs: set[Subscriber] = field(default_factory=set)
-    cache: dict[Any, str] = field(default_factory=dict)   # seat -> payload JSON at this version
-    bot_task: asyncio.Task | None = None
-    recent: list[tuple[int, int, str]] = field(default_factory=list)   # (version, seat, kind), latest moves
-    logs: dict[Any, tuple[Any, list[str]]] = field(default_factory=dict)  # seat -> (log mark, lines)
-
-    @property
-    def humans(self) -> list[int]:
-        return [s.seat for s in self.seats if s.kind == "human"]
-
-
-def _reveals(before: Game, after: Game, action) -> bool:
-    """Did this action bring new information out?  A chance event (a tile or card drawn),
-    the plans revealed, or a secret scroll played."""
-    return (after.chance_events != before.chance_events
-            or (before.phase == "plan" and after.phase != "plan")
-            or (action.kind == "scroll" and action.args[:1] != ("none",)))
+def check_text(value: Any) -> None:
+    """Refuse text that cannot be stored or hashed (a lone UTF-16 surrogate) as bad input."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ServiceError("bad_request", BAD_UNICODE) from None
 
 
 class GameService:
-    def __init__(self, store: Store, *, bot_processes: int = 1, bot_delay: float = 0.0, fixed_seeds: bool = False):
+    def __init__(self, store: Store, *, bot_processes: int = 1, bot_delay: float = 0.0, fixed_seeds: bool = False,
+                 max_rounds: int = MAX_ROUNDS):
         self.fixed_seeds = fixed_seeds
+        self.max_rounds = max_rounds
         self.store = store
         self.live: dict[str, LiveGame] = {}
+        self.broken: dict[str, str] = {}          # game id -> why it cannot be loaded (set aside)
         self._loading: dict[str, asyncio.Lock] = {}
-        self.bot_processes = bot_processes
-        self.bot_delay = bot_delay
-        self._pool: Executor | None = None
+        self.bots = BotRunner(bot_processes, bot_delay)
         self.writer = Writer(store)
         self.kinds = bot_kinds()
         self.closing = False
+        self.listeners: list[Callable[[LiveGame], None]] = []   # told of every move and undo
 
     # --- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
-        """Resume the bots of every unfinished game (after a restart)."""
+        """Resume the bots of every unfinished game (after a restart).  A game that cannot be
+        loaded is set aside (logged with its id); the others start."""
         for gid in await asyncio.to_thread(self.store.active_games):
-            live = await self.get(gid)
+            try:
+                live = await self.get(gid)
+            except ServiceError:
+                continue              # broken: logged by get()
             async with live.lock:
                 self._schedule_bots(live)
 
@@ -192,8 +120,7 @@ class GameService:
                 await t
             except BaseException:  # noqa: BLE001 - we are closing
                 pass
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        self.bots.close()
         self.store.close()
 
     def meta(self) -> dict[str, Any]:
@@ -217,10 +144,13 @@ class GameService:
             if not isinstance(p, Mapping):
                 raise ServiceError("bad_request", f"players[{i}] must be an object")
             kind = p.get("kind", "human")
-            name = p.get("name") or (f"Player {i + 1}" if kind == "human" else f"Bot {i + 1}")
-            if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-                raise ServiceError("bad_request", f"players[{i}].name: 1 to {MAX_NAME} characters")
-            name = re.sub(r"\s+", " ", name.strip())
+            raw = p.get("name")
+            raw = raw if raw not in (None, "") else (f"Player {i + 1}" if kind == "human" else f"Bot {i + 1}")
+            check_text(raw)
+            name = clean_name(raw)
+            if name is None or len(name) > MAX_NAME:
+                raise ServiceError("bad_request", f"players[{i}].name: 1 to {MAX_NAME} visible characters (control, "
+                                   "bidi, private-use and invisible characters do not count)")
             if kind == "human":
                 seats.append(SeatInfo(i, name, "human"))
             elif kind == "bot":
@@ -274,7 +204,7 @@ class GameService:
         self._evict()
         self.live[gid] = live
         log.info("game created", extra={"event": "create", "game_id": gid, "players": len(seats),
-                                        "modules": list(game.state.modules), "bots": len(seats) - len(toks)})
+                                        "modules": list(setup.get("modules", [])), "bots": len(seats) - len(toks)})
         async with live.lock:
             self._schedule_bots(live)
         return {
@@ -286,25 +216,56 @@ class GameService:
         }
 
     # --- loading ---------------------------------------------------------------------
-    async def get(self, gid: str) -> LiveGame:
+    async def get(self, gid: Any) -> LiveGame:
+        if not isinstance(gid, str) or not _ID.fullmatch(gid):
+            raise ServiceError("not_found", "no such game", 404)
         live = self.live.get(gid)
         if live is not None:
             return live
+        self._refuse_broken(gid)
         lock = self._loading.setdefault(gid, asyncio.Lock())
         try:
             async with lock:
                 live = self.live.get(gid)
                 if live is None:
-                    stored = await asyncio.to_thread(self.store.load, gid)
-                    if stored is None:
+                    self._refuse_broken(gid)
+                    try:
+                        live = await asyncio.to_thread(self._load, gid)
+                    except BrokenGame as e:
+                        self.broken[gid] = e.reason
+                        log.error("game set aside: it cannot be loaded", extra={
+                            "event": "broken_game", "game_id": gid, "error": e.reason})
+                        self._refuse_broken(gid)
+                    if live is None:
                         raise ServiceError("not_found", "no such game", 404)
-                    game = self._rebuild(stored.setup, stored.actions, stored.snapshot)
-                    live = LiveGame(gid, stored.setup, stored.seats, game, stored.version, stored.actions,
-                                    stored.updated)
                     self.live[gid] = live
         finally:      # also when the game is not found: unknown ids must not pile up here
             self._loading.pop(gid, None)
         return live
+
+    def _refuse_broken(self, gid: str) -> None:
+        why = self.broken.get(gid)
+        if why is not None:
+            raise ServiceError("broken_game", f"game {gid} cannot be loaded: its stored record is damaged ({why}); "
+                               "it is set aside, other games are not affected", 500)
+
+    def _load(self, gid: str) -> LiveGame | None:
+        """Read and rebuild a stored game; BrokenGame if anything in it does not hold."""
+        stored = self.store.load(gid)
+        if stored is None:
+            return None
+        try:
+            game = self._rebuild(stored.setup, stored.actions, stored.snapshot)
+        except FrescoError as e:
+            raise BrokenGame(gid, f"its record does not replay: {e}") from None
+        except Exception as e:  # noqa: BLE001 - any damage (a garbage snapshot, a wrong type) sets it aside
+            raise BrokenGame(gid, f"its record does not load: {type(e).__name__}: {e}") from None
+        if game.players != len(stored.seats):
+            raise BrokenGame(gid, f"{len(stored.seats)} seats for a game of {game.players} players")
+        if game.is_over and not stored.over:
+            raise BrokenGame(gid, "its record is over but the game is not marked so")
+        return LiveGame(gid, stored.setup, stored.seats, game, stored.version, stored.actions, stored.updated,
+                        abandoned=stored.over and not game.is_over)
 
     def _evict(self) -> None:
         """Forget idle games (no socket, no bot thinking, untouched for a while) beyond
@@ -321,9 +282,12 @@ class GameService:
 
     @staticmethod
     def _rebuild(setup: dict, acts: list[tuple[int, str, bool]], snapshot: tuple[int, str] | None) -> Game:
+        """The game after ``acts``: from the snapshot (checked against the record) or from the set-up."""
         if snapshot is not None:
             idx, text = snapshot
             game = Game.from_json(text)
+            if [tuple(h) for h in game.record()["actions"]] != [(s, n) for s, n, _ in acts[:idx]]:
+                raise FrescoError(f"the snapshot after {idx} actions does not match the action rows")
         else:
             idx, game = 0, replay({"format": RECORD_FORMAT, "setup": setup, "actions": []})
         for seat, notation, _ in acts[idx:]:
@@ -331,7 +295,8 @@ class GameService:
         return game
 
     async def seat_for(self, token: Any) -> tuple[LiveGame, int]:
-        if not isinstance(token, str) or not 8 <= len(token) <= 200:
+        if not isinstance(token, str) or not 8 <= len(token) <= 200 or not _ID.fullmatch(token[:64]) \
+                or not token.isascii():
             raise ServiceError("bad_token", "a seat token is needed (the secret part of your link)", 401)
         found = await asyncio.to_thread(self.store.seat_of, token)
         if found is None:
@@ -340,71 +305,14 @@ class GameService:
 
     # --- what a seat sees ------------------------------------------------------------
     def undo_target(self, live: LiveGame, seat: int | None) -> int | None:
-        """How many actions to keep if ``seat`` undoes its last move, or None.  Only in a game
-        where every other seat is a bot, and only back to a point after which no new
-        information came out (R22: an undo may not let a player see a draw and take it back)."""
-        if seat is None or live.seats[seat].kind != "human" or len(live.humans) != 1:
-            return None
-        if live.game.is_over:       # the record (seed, every hidden item) is open once over
-            return None
-        for i in range(len(live.acts) - 1, -1, -1):
-            s, _, reveals = live.acts[i]
-            if reveals:
-                return None
-            if s == seat:
-                return i
-        return None
+        return live.undo_target(seat)
 
     def payload(self, live: LiveGame, seat: int | None, full: bool = True) -> str:
-        """The STATE message for ``seat`` as JSON text, cached per version.  ``full``: the
-        whole log; otherwise its last ``LOG_TAIL`` lines (pushes: the client keeps the rest)."""
-        key = (seat, full)
-        text = live.cache.get(key)
-        if text is None:
-            text = _JSON.encode(self.state(live, seat, full)).decode()
-            live.cache[key] = text
-        return text
+        return live.payload(seat, full)
 
-    @staticmethod
-    def _log(live: LiveGame, seat: int | None) -> list[str]:
-        """The seat's log lines, followed incrementally (a push costs the new lines only)."""
-        mark, lines = live.logs.get(seat, (None, []))
-        new, mark = live.game.log_since(seat, mark)
-        if new is None:                       # an undo: the log no longer extends what we had
-            new, mark = live.game.log_since(seat, None)
-            lines = []
-        lines.extend(new)
-        live.logs[seat] = (mark, lines)
-        return lines
-
-    def state(self, live: LiveGame, seat: int | None, full: bool = True) -> dict[str, Any]:
-        g = live.game
-        view = g.view(seat, log=False)
-        lines = self._log(live, seat)
-        start = 0 if full else max(0, len(lines) - LOG_TAIL)
-        over = g.is_over
-        connected = {s.seat for s in live.subs if s.seat is not None}
-        figures = view["figures"]
-        return {
-            "type": "state",
-            "game_id": live.id,
-            "seat": seat,
-            "version": live.version,
-            "names": list(g.names),
-            "seats": [{**s.public(), "connected": s.kind == "bot" or s.seat in connected} for s in live.seats],
-            "setup": {"players": [s.name for s in live.seats], "modules": list(live.setup.get("modules", [])),
-                      "options": dict(live.setup.get("options", {}))},
-            "view": view,
-            "legal": [str(a) for a in g.legal_actions(seat)] if seat is not None else [],
-            "to_act": list(g.to_act),
-            "committed": [bool(figures[s.seat].get("plan_committed")) for s in live.seats],
-            "undo": self.undo_target(live, seat) is not None,
-            "is_over": over,
-            "scores": g.scores() if over else None,
-            "ranking": g.ranking() if over else None,
-            "log": [{"i": i, "text": lines[i]} for i in range(start, len(lines))],
-            "log_total": len(lines),
-        }
+    def message(self, live: LiveGame, seat: int | None, full: bool = True) -> dict[str, Any]:
+        """The STATE message for ``seat`` (as a dict)."""
+        return live.message(seat, full)
 
     # --- acting ----------------------------------------------------------------------
     def _check_version(self, live: LiveGame, version: Any, seat: int | None = None) -> None:
@@ -425,7 +333,9 @@ class GameService:
         """Play ``action`` for ``seat``; returns the new version."""
         if not isinstance(action, str) or not action.strip() or len(action) > 200:
             raise ServiceError("bad_request", "action: the notation of one of your legal actions")
+        check_text(action)
         async with live.lock:
+            self._refuse_abandoned(live)
             self._check_version(live, version, seat)
             if live.seats[seat].kind != "human":
                 raise ServiceError("forbidden", "this seat is played by a bot", 403)
@@ -439,23 +349,36 @@ class GameService:
         after = before.clone()
         try:
             action = parse(notation)
-            after.apply(seat, action)
+            revealed = after.apply(seat, action)      # True: hidden information came out (R22)
         except FrescoError as e:
             raise ServiceError("illegal", str(e), 422) from None
-        reveals = _reveals(before, after, action)
         idx = len(live.acts)
         version = live.version + 1
-        snapshot = after.to_json(pretty=False) if (idx + 1) % SNAPSHOT_EVERY == 0 or after.is_over else None
-        await self.writer.write("append", live.id, version, idx, seat, str(action), reveals, after.is_over, snapshot)
+        stalled = not after.is_over and after.round > self.max_rounds
+        snapshot = after.to_json(pretty=False) if (idx + 1) % SNAPSHOT_EVERY == 0 or after.is_over or stalled \
+            else None
+        await self.writer.write("append", live.id, version, idx, seat, str(action), revealed,
+                                after.is_over or stalled, snapshot)
+        if stalled:
+            live.abandoned = True
+            if live.bot_task is not None and live.bot_task is not asyncio.current_task():
+                live.bot_task.cancel()
+            live.bot_task = None
+            log.warning("game abandoned: still going after the round limit", extra={
+                "event": "abandoned", "game_id": live.id, "version": version})
         live.game, live.version = after, version
-        live.acts.append((seat, str(action), reveals))
+        live.acts.append((seat, str(action), revealed))
         live.recent = live.recent[-7:] + [(version, seat, action.kind)]
         live.updated = time.time()
-        live.cache.clear()
         log.info("move", extra={"event": "move", "game_id": live.id, "seat": seat, "kind": action.kind,
                                 "version": version, "ms": round((time.perf_counter() - t0) * 1000, 2)})
-        self._broadcast(live)
+        self._changed(live)
         self._schedule_bots(live)
+
+    def _refuse_abandoned(self, live: LiveGame) -> None:
+        if live.abandoned:
+            raise ServiceError("abandoned", f"this game was abandoned: it was still going after round "
+                               f"{self.max_rounds} (the server's limit for stalled games)", 409)
 
     async def undo(self, live: LiveGame, seat: int, version: Any) -> int:
         """Take back ``seat``'s last move (and the bots' after it); returns the new version."""
@@ -473,17 +396,19 @@ class GameService:
             version = live.version + 1
             await self.writer.write("truncate", live.id, version, keep)
             live.game, live.version, live.acts, live.recent = game, version, acts, []
-            live.cache.clear()
             log.info("undo", extra={"event": "undo", "game_id": live.id, "seat": seat, "version": version})
-            self._broadcast(live)
+            self._changed(live)
             self._schedule_bots(live)
             return version
 
     # --- bots ------------------------------------------------------------------------
     def _schedule_bots(self, live: LiveGame) -> None:
-        """Start the game's bot loop if a bot is to act (caller holds the lock)."""
-        if self.closing or live.bot_task is not None or live.game.is_over:
+        """Start the game's bot loop if a bot is to act (caller holds the lock).  A game with a
+        timed bot starts the pool now, so that no decision's budget pays for starting it."""
+        if self.closing or live.bot_task is not None or live.game.is_over or live.abandoned:
             return
+        if any(s.seconds is not None for s in live.seats):
+            self.bots.pool()
         if any(live.seats[s].kind == "bot" for s in live.game.to_act):
             live.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(live))
 
@@ -495,7 +420,8 @@ class GameService:
                     if live.bot_task is not me:
                         return
                     g = live.game
-                    bots = [s for s in g.to_act if live.seats[s].kind == "bot"] if not g.is_over else []
+                    bots = [s for s in g.to_act if live.seats[s].kind == "bot"] \
+                        if not g.is_over and not live.abandoned else []
                     if not bots:
                         live.bot_task = None
                         return
@@ -503,10 +429,8 @@ class GameService:
                     info = live.seats[seat]
                     view, legal = g.view(seat, log=info.bot not in INLINE_BOTS), g.legal_actions(seat)
                     seed = f"{g.seed}:{seat}:{len(live.acts)}"
-                if self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
                 try:
-                    choice = await self._decide(info, seed, view, legal, seat)
+                    choice = await self.bots.decide(info, seed, view, legal, seat)
                 except Exception as e:  # noqa: BLE001 - a broken bot must not stop the game
                     log.error("bot failed", extra={"event": "bot_error", "game_id": live.id, "seat": seat,
                                                    "error": repr(e)})
@@ -529,48 +453,38 @@ class GameService:
             live.bot_task = None
             raise e
 
-    async def _decide(self, info: SeatInfo, seed: str, view: dict, legal: list, seat: int) -> str:
-        if len(legal) == 1:
-            return str(legal[0])
-        if info.seconds is not None:
-            if self._pool is None:
-                import multiprocessing as mp
-                self._pool = ProcessPoolExecutor(max_workers=self.bot_processes, mp_context=mp.get_context("spawn"))
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, decide, info.bot, seed, info.seconds, view,
-                                              [str(a) for a in legal], seat)
-        if info.bot in INLINE_BOTS:
-            return decide(info.bot, seed, None, view, legal, seat)
-        return await asyncio.to_thread(decide, info.bot, seed, None, view, legal, seat)
+    def _changed(self, live: LiveGame) -> None:
+        live.changed()
+        for listener in self.listeners:
+            listener(live)
 
-    # --- push ------------------------------------------------------------------------
-    def _broadcast(self, live: LiveGame) -> None:
-        for sub in list(live.subs):
-            sub.poke()
-
+    # --- sockets -----------------------------------------------------------------------
     def subscribe(self, live: LiveGame, seat: int | None) -> Subscriber:
-        sub = Subscriber(seat, lambda seat, full: self.payload(live, seat, full))
+        sub = Subscriber(seat, live.payload, live.presence_message)
         live.subs.add(sub)
-        live.cache.clear()          # "connected" changed for everyone
-        self._broadcast(live)
+        live.presence_changed()
         return sub
 
     def unsubscribe(self, live: LiveGame, sub: Subscriber) -> None:
         live.subs.discard(sub)
-        live.cache.clear()
-        self._broadcast(live)
+        live.presence_changed()
 
     # --- lists and replays -----------------------------------------------------------
     async def my_games(self, toks: Any) -> list[dict[str, Any]]:
         if not isinstance(toks, list) or len(toks) > 200 or not all(isinstance(t, str) and len(t) <= 200 for t in toks):
             raise ServiceError("bad_request", "tokens: a list of at most 200 seat tokens")
+        for t in toks:
+            check_text(t)
         found = await asyncio.to_thread(self.store.seats_of, toks)
         out = []
         for tok in toks:
             if tok not in found:
                 continue
             gid, seat = found[tok]
-            live = await self.get(gid)
+            try:
+                live = await self.get(gid)
+            except ServiceError:            # a broken game: left out of the list
+                continue
             g = live.game
             out.append({"token": tok, "game_id": gid, "seat": seat, "name": live.seats[seat].name,
                         "players": [s.name for s in live.seats],
@@ -580,7 +494,7 @@ class GameService:
         return out
 
     def record(self, live: LiveGame) -> dict[str, Any]:
-        if not live.game.is_over:
+        if not live.game.is_over and not live.abandoned:
             raise ServiceError("not_over", "the record (with every hidden item) is shown once the game is over", 403)
         return live.game.record()
 
@@ -591,15 +505,13 @@ class GameService:
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= total:
             raise ServiceError("bad_request", f"step: 0 to {total}")
         g = replay(rec, upto=step)
-        view = g.view(None)
-        for s in range(g.players):
-            own = g.view(s)
-            view["figures"][s] = own["figures"][s]
-            for key, value in own.items():       # module items (scrolls, requests...) of each seat
-                if key not in view or key in ("log", "events", "seat", "figures"):   # figures: merged just above
-                    continue
-                if value != view[key]:
-                    view.setdefault("hands", {}).setdefault(str(s), {})[key] = value
+        view = g.full_view()
+        secrets = view.pop("secrets", [])
+        view.pop("log", None)
+        view.pop("events", None)
+        hands = {str(s): part for s, part in enumerate(secrets) if part}
+        if hands:
+            view["hands"] = hands        # each seat's module items (scrolls, requests...)
         return {"step": step, "steps": total, "view": view,
                 "action": rec["actions"][step - 1] if step else None,
                 "scores": live.game.scores(), "ranking": live.game.ranking(), "names": list(live.game.names)}

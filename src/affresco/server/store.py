@@ -1,16 +1,25 @@
 """Storage of games through SQLAlchemy: an SQLite file by default, PostgreSQL by URL.
 
-A game is stored as its record (set-up + every action, one row per action) plus snapshots
-(the compact engine JSON every ``SNAPSHOT_EVERY`` actions).  A move's action row, the game's
-new version and any snapshot are written in one transaction, before the move is acknowledged,
-so a server killed at any point restarts with every acknowledged move.
+A game is stored as its record (set-up + every action, one row per action) plus its latest
+snapshot (the compact engine JSON, written every ``SNAPSHOT_EVERY`` actions; the older one is
+deleted in the same transaction, so storage grows linearly with the game's length).  A move's
+action row, the game's new version and any snapshot are written in one transaction, before the
+move is acknowledged, so a server killed at any point restarts with every acknowledged move.
+``Writer`` is the one writer: every write goes through it (group commit).
 
 Seat tokens are stored only as SHA-256 hashes: the database alone does not let anyone play.
+An SQLite file (and its WAL/SHM files) is created readable by its owner only: it holds every
+game's seed and hidden state.
+
+Reading checks what it reads (``BrokenGame``): a game whose rows are damaged is named and set
+aside by the service, never played on.
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
@@ -19,7 +28,7 @@ from sqlalchemy import (Boolean, Column, Float, ForeignKey, Integer, MetaData, S
                         create_engine, delete, event, func, insert, select, update)
 from sqlalchemy.engine import Engine
 
-__all__ = ["Store", "StoredGame", "SeatInfo", "hash_token", "SNAPSHOT_EVERY", "default_url"]
+__all__ = ["Store", "StoredGame", "SeatInfo", "Writer", "BrokenGame", "hash_token", "SNAPSHOT_EVERY"]
 
 SNAPSHOT_EVERY = 50
 
@@ -66,8 +75,26 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def default_url(path: str = "affresco.db") -> str:
-    return f"sqlite:///{path}"
+class BrokenGame(Exception):
+    """A stored game that cannot be loaded as it is (a damaged or missing row): ``reason`` says why."""
+
+    def __init__(self, game_id: str, reason: str):
+        super().__init__(f"game {game_id}: {reason}")
+        self.game_id, self.reason = game_id, reason
+
+
+def _owner_only(url: str) -> None:
+    """Create the SQLite file readable by its owner only (SQLite gives its -wal and -shm files
+    the database file's mode), and tighten an existing one and its companions."""
+    path = url.split("///", 1)[1] if "///" in url else ""
+    path = path.split("?", 1)[0]
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    os.close(fd)
+    for p in (path, path + "-wal", path + "-shm", path + "-journal"):
+        if os.path.exists(p):
+            os.chmod(p, 0o600)
 
 
 @dataclass
@@ -103,6 +130,8 @@ class Store:
         kwargs: dict[str, Any] = {"future": True}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        if url.startswith("sqlite"):
+            _owner_only(url)
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             @event.listens_for(self.engine, "connect")
@@ -161,7 +190,8 @@ class Store:
         now = time.time()
         c.execute(insert(actions).values(game_id=game_id, idx=idx, seat=seat, notation=notation,
                                          reveals=reveals, at=now))
-        if snapshot is not None:
+        if snapshot is not None:     # only the latest snapshot is kept: storage linear in the game's length
+            c.execute(delete(snapshots).where(snapshots.c.game_id == game_id, snapshots.c.idx <= idx))
             c.execute(insert(snapshots).values(game_id=game_id, idx=idx + 1, state=snapshot))
         res = c.execute(update(games).where(games.c.id == game_id, games.c.version == version - 1)
                         .values(version=version, actions=idx + 1, over=over, updated=now))
@@ -179,6 +209,8 @@ class Store:
                                     for g, _, i, s, n, r, _, _ in many])
         snaps = [dict(game_id=g, idx=i + 1, state=snap) for g, _, i, _, _, _, _, snap in many if snap is not None]
         if snaps:
+            c.execute(delete(snapshots).where(snapshots.c.game_id == bindparam("g"), snapshots.c.idx < bindparam("i")),
+                      [dict(g=d["game_id"], i=d["idx"]) for d in snaps])
             c.execute(insert(snapshots), snaps)
         res = c.execute(update(games).where(games.c.id == bindparam("gid"), games.c.version == bindparam("prev"))
                         .values(version=bindparam("new"), actions=bindparam("n"), over=bindparam("end"), updated=now),
@@ -218,21 +250,48 @@ class Store:
 
     def load(self, game_id: str) -> StoredGame | None:
         """The game with its latest snapshot and the actions after it (all actions' seats and
-        reveal flags are needed for undo, so every action row is read)."""
+        reveal flags are needed for undo, so every action row is read).  Raises BrokenGame
+        if a row is damaged or missing (e.g. a deleted action row)."""
         with self.engine.connect() as c:
             g = c.execute(select(games).where(games.c.id == game_id)).first()
             if g is None:
                 return None
-            rows = c.execute(select(actions.c.seat, actions.c.notation, actions.c.reveals)
+            rows = c.execute(select(actions.c.idx, actions.c.seat, actions.c.notation, actions.c.reveals)
                              .where(actions.c.game_id == game_id).order_by(actions.c.idx)).all()
             snap = c.execute(select(snapshots.c.idx, snapshots.c.state)
                              .where(snapshots.c.game_id == game_id, snapshots.c.idx <= g.actions)
                              .order_by(snapshots.c.idx.desc()).limit(1)).first()
+        try:
+            setup = json.loads(g.setup)
+            seats = json.loads(g.seats)
+        except (TypeError, ValueError) as e:
+            raise BrokenGame(game_id, f"its set-up or seats are not valid JSON ({e})") from None
+        if not isinstance(setup, dict):
+            raise BrokenGame(game_id, "its set-up is not a JSON object")
+        if not isinstance(seats, list) or not 2 <= len(seats) <= 4 or not all(isinstance(s, dict) for s in seats):
+            raise BrokenGame(game_id, "its seats are not a list of 2 to 4 objects")
+        try:
+            infos = [SeatInfo(**s) for s in seats]
+        except TypeError as e:
+            raise BrokenGame(game_id, f"a seat is malformed ({e})") from None
+        if [s.seat for s in infos] != list(range(len(infos))) or any(s.kind not in ("human", "bot") for s in infos):
+            raise BrokenGame(game_id, "its seats are not numbered 0..n-1 with kind human or bot")
+        if [r[0] for r in rows] != list(range(g.actions)):
+            raise BrokenGame(game_id, f"{g.actions} actions are recorded but {len(rows)} action rows are stored "
+                                      "(a row is missing or extra)")
+        if g.version < g.actions:
+            raise BrokenGame(game_id, f"version {g.version} is lower than its {g.actions} actions")
         return StoredGame(
-            id=g.id, setup=json.loads(g.setup), seats=[SeatInfo(**s) for s in json.loads(g.seats)],
+            id=g.id, setup=setup, seats=infos,
             version=g.version, over=bool(g.over), updated=g.updated,
-            actions=[(r[0], r[1], bool(r[2])) for r in rows],
+            actions=[(r[1], r[2], bool(r[3])) for r in rows],
             snapshot=(snap[0], snap[1]) if snap else None)
+
+    def snapshot_bytes(self, game_id: str) -> int:
+        """Bytes of snapshot text stored for a game (storage checks)."""
+        with self.engine.connect() as c:
+            return c.execute(select(func.coalesce(func.sum(func.length(snapshots.c.state)), 0))
+                             .where(snapshots.c.game_id == game_id)).scalar_one()
 
     def active_games(self) -> list[str]:
         with self.engine.connect() as c:
@@ -241,3 +300,33 @@ class Store:
     def count(self) -> int:
         with self.engine.connect() as c:
             return c.execute(select(func.count()).select_from(games)).scalar_one()
+
+
+class Writer:
+    """Serialises every database write through one thread and commits the writes that queued
+    up meanwhile in one transaction (group commit).  Each caller still gets its own answer:
+    its write is stored when ``await write(...)`` returns."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.queue: list[tuple[str, tuple, asyncio.Future]] = []
+        self.task: asyncio.Task | None = None
+
+    async def write(self, op: str, *args) -> None:
+        fut = asyncio.get_running_loop().create_future()
+        self.queue.append((op, args, fut))
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._run())
+        await fut
+
+    async def _run(self) -> None:
+        while self.queue:
+            batch, self.queue = self.queue, []
+            results = await asyncio.to_thread(self.store.batch, [(op, args) for op, args, _ in batch])
+            for (_, _, fut), err in zip(batch, results):
+                if fut.done():
+                    continue
+                if err is None:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(err)

@@ -130,6 +130,21 @@ class Portraits(Module):
     def theater_steps(self, s, fig: int, per: int) -> int:
         return self.owns(s, fig, "theater") or per
 
+    def action_space(self, space) -> None:
+        """'portrait CARD [choice]' for every card; the Sexton's 'restore SEG sexton TO'."""
+        for cid in sorted(self.data.cards):
+            eff = self.data.cards[cid].effects
+            space.actions.append(Action("portrait", (cid,)))
+            if "basic_paints" in eff:
+                space.actions.extend(Action("portrait", (cid, "".join(c)))
+                                     for c in combinations_with_replacement(BASIC, eff["basic_paints"]))
+            elif "vp_or_thalers" in eff:
+                space.actions.extend(Action("portrait", (cid, x)) for x in ("vp", "thalers"))
+        if any("sexton" in c.effects for c in self.data.cards.values()):
+            for a in space.restores():
+                if len(a.args) == 1:
+                    space.actions.extend(Action("restore", (a.args[0], "sexton", to)) for to in NAMES)
+
     def bishop_bonus(self, s, fig: int, bonus: int) -> int:
         return bonus + self.owns(s, fig, "bishop_bonus") if bonus else bonus
 

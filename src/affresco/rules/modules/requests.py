@@ -17,7 +17,7 @@ from ...errors import ComponentError, StateError
 from .. import track
 from ..actions import Action, tile_text_key
 from ..hooks import Module, ask, register
-from ..paints import BASIC, add_one
+from ..paints import BASIC, BLENDED, add_one
 from ..view import tile_text
 from ..components import check_provenance as provenance_ok
 
@@ -57,7 +57,7 @@ class Requests(Module):
             if not isinstance(values, list) or not all(isinstance(v, int) and v > 0 for v in values):
                 raise ComponentError(f"component file: {w}.values: {values!r} must be VP values")
             p = st.get("paint")
-            if p is not None and p not in "OGP":
+            if p is not None and p not in BLENDED:
                 raise ComponentError(f"component file: {w}.paint: {p!r}: special requests are O, G or P")
             stacks[t], paint[t] = tuple(sorted(values)), p
         if sum(map(len, stacks.values())) != 12 or len(stacks) != 4 or "general" not in stacks:
@@ -76,6 +76,15 @@ class Requests(Module):
 
     def leonardo_plan(self, s, plan: list[int]) -> None:
         plan[s.columns().index("workshop")] += 1
+
+    def action_space(self, space) -> None:
+        """'request TYPE T1 T2 T3' for every type and usable tiles of the set-up; 'income R|Y|B'."""
+        for t in self.data.stacks:
+            colour = self.data.paint[t]
+            usable = [x for x in space.fresco_tiles if colour is None or colour in x.splashes]
+            for combo in combinations(space.tile_texts(usable), self.data.per):
+                space.actions.append(Action("request", (t, *combo)))
+        space.actions.extend(Action("income", (c,)) for c in BASIC)
 
     def options_for(self, s, fig: int) -> list[Action]:
         out = []

@@ -53,6 +53,9 @@ class Scrolls(Module):
         # per seat: (row or -1 once played, column or -1 once played)
         s.mods[self.name] = tuple(zip(rows, cols))
 
+    def action_space(self, space) -> None:
+        space.actions.extend(Action("scroll", (w,)) for w in ("none", "row", "column", "both"))
+
     def after_restore(self, s, fig: int, segment: int, tile, bishop_on: bool) -> None:
         """Ask whenever the bishop is on the restored segment and the player still holds a
         scroll (both public), matching or not: asking only on a match would tell the others
@@ -95,6 +98,10 @@ class Scrolls(Module):
         held[fig] = (-1 if which in ("row", "both") else row, -1 if which in ("column", "both") else col)
         s.mods[self.name] = tuple(held)
         track.gain(s, fig, {"scroll": vp}, "scroll", scroll=which, segment=NAMES[segment])
+
+    def reveals(self, s, fig: int, action) -> bool:
+        """A scroll played shows its line (R22); 'scroll none' shows nothing."""
+        return action.kind == "scroll" and action.args[:1] != ("none",)
 
     def _label(self, row: int, col: int) -> dict:
         return {"row": row + 1 if row >= 0 else None, "column": COLUMNS[col] if col >= 0 else None}

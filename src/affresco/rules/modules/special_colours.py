@@ -19,7 +19,7 @@ from ..actions import Action
 from ..board import CENTRE
 from ..components import FrescoTile
 from ..hooks import Module, register
-from ..paints import INDEX as PAINT, PAINTS, canonical, covers, paint_vector
+from ..paints import BLENDED, INDEX as PAINT, PAINTS, SPECIAL, canonical, covers, paint_vector
 from ..components import check_provenance as provenance_ok
 
 OPTION = "special_colours_on_fresco"
@@ -69,7 +69,7 @@ class SpecialColours(Module):
         bonus = raw.get("fresco_substitute_bonus", {"K": 0, "N": 0})
         return Data(tuple(tiles), raw.get("centre_value", 24), raw.get("remove_base_tiles", 7), blends,
                     dict(altar.get("basic", {})), dict(altar["blend"]),
-                    {k: v for k, v in bonus.items() if k in "KN"})
+                    {k: v for k, v in bonus.items() if k in SPECIAL})
 
     def setup(self, s, rng) -> None:
         base = [t for t in s.fresco if t is not None]
@@ -84,6 +84,22 @@ class SpecialColours(Module):
         basic.update(self.data.altar_basic)
         blend.update(self.data.altar_blend)
 
+    def fresco_tiles(self) -> tuple:
+        return self.data.tiles
+
+    def action_space(self, space) -> None:
+        """'blend K|N'; with the option, every restoration form paid 'using' a substitute text."""
+        space.actions.extend(Action("blend", (o,)) for o in self.data.blends)
+        if not self.opts.get(OPTION):
+            return
+        texts = set()
+        for tile in space.fresco_tiles:
+            choices = [(c, "K", "N") if c in "OGP" else (c,) for c in tile.paints]
+            texts.update({canonical("".join(c)) for c in product(*choices)} - {canonical(tile.paints)})
+        texts = sorted(texts, key=lambda t: (len(t), [PAINT[c] for c in t]))
+        for a in space.restores():
+            space.actions.extend(Action("restore", (*a.args, "using", t)) for t in texts)
+
     def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
         if column == "workshop" and fig < s.n:
             have = s.paints[fig]
@@ -95,7 +111,7 @@ class SpecialColours(Module):
         """Option: each O/G/P shown may be paid with K or N instead (Russian text)."""
         if not self.opts.get(OPTION) or fig >= s.n:
             return
-        choices = [(c, "K", "N") if c in "OGP" else (c,) for c in tile.paints]
+        choices = [(c, *SPECIAL) if c in BLENDED else (c,) for c in tile.paints]
         have = s.paints[fig]
         known = {canonical(p) for p in payments} | {canonical(tile.paints)}
         for combo in product(*choices):

@@ -102,8 +102,12 @@ export class Live {
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      if (msg.type === "state") this.onState(msg);
-      else if (msg.type === "error") this.onError(msg);
+      if (msg.type === "state") { this.last = msg; this.onState(msg); }
+      else if (msg.type === "presence" && this.last && msg.version === this.last.version) {
+        // who is connected changed (docs/server.md): the last state with the new flags
+        this.last = { ...this.last, seats: this.last.seats.map((s, i) => ({ ...s, connected: !!msg.connected[i] })) };
+        this.onState(this.last);
+      } else if (msg.type === "error") this.onError(msg);
     };
     ws.onclose = (ev) => {
       clearInterval(this.pinger);

@@ -15,6 +15,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..rules import parse_tile_text
+from ..rules.board import COLUMNS, SIZE
+
 __all__ = ["PAINT_STYLES", "paints_text", "fresco_table", "market_table", "hostel_table", "figures_table",
            "track_line", "extras_panel", "wall_table", "board", "private_panel", "log_panel", "actions_panel", "plan_panel", "scores_table",
            "column_label", "screen"]
@@ -28,8 +31,8 @@ PAINT_NAMES = {"R": "red", "Y": "yellow", "B": "blue", "O": "orange", "G": "gree
                "K": "pink", "N": "brown"}
 BISHOP = "♗"
 LEONARDO_MARK = "L"
-ROWS = "12345"
-COLS = "ABCDE"
+ROWS = [str(r + 1) for r in range(SIZE)]
+COLS = COLUMNS
 
 
 def paints_text(paints: str | None, empty: str = "-") -> Text:
@@ -69,7 +72,7 @@ def fresco_table(view: Mapping[str, Any]) -> Table:
             if tile is None:
                 cell.append("restored", style="dim")
             else:
-                vp, paints = tile.split("/")[0].split(":")
+                vp, paints, _ = parse_tile_text(tile)
                 cell.append(f"{vp}VP ", style="bold")
                 cell.append_text(paints_text(paints))
             marks = []
@@ -191,7 +194,7 @@ def figures_table(view: Mapping[str, Any]) -> Table:
         if not leo and i in to_act:
             name.append(" *", style="bold yellow")
         tiles = f.get("tiles") or []
-        tile_vp = sum(int(x.split(":")[0]) for x in tiles if x)
+        tile_vp = sum(parse_tile_text(x)[0] for x in tiles if x)
         plan = f.get("plan")
         if plan is not None:
             plan_text = "-".join(map(str, plan))
@@ -261,7 +264,8 @@ def status_line(view: Mapping[str, Any]) -> Text:
 # view keys shown by the functions above; anything else (modules) goes to extras_panel
 BASE_KEYS = {"seat", "round", "final_round", "action_sheet_side", "columns", "phase", "to_act", "actor", "actor_figure", "column", "visit_left",
              "location", "fresco", "bishop", "leonardo_painter", "leonardo_controller", "booths", "bag_size",
-             "hostel", "mood_display", "order", "figures", "pending_track", "log", "legal_actions", "is_over"}
+             "hostel", "mood_display", "order", "figures", "pending_track", "log", "is_over",
+             "deciding", "asks", "modules", "options", "components", "secrets", "events", "vp_sources"}
 DRAWN_KEYS = {"wall_fresco"}   # module parts of the view drawn by their own tables
 BASE_FIGURE_KEYS = {"name", "track", "vp", "getup", "tiles", "leonardo", "mood", "mood_zone", "neutral_apprentice",
                     "apprentice_set_aside", "apprentices", "plan_committed", "plan", "paints", "thalers"}
@@ -329,6 +333,11 @@ def private_panel(view: Mapping[str, Any], seat: int, title: str | None = None) 
         t.add_row("Plan", ", ".join(f"{column_label(view, i)} {n}" for i, n in enumerate(plan)))
     if f.get("tiles"):
         t.add_row("Fresco tiles", " ".join(f.get("tiles")))
+    secrets = view.get("secrets")  # a face-up view (Game.full_view): the module items only this seat sees
+    if secrets and seat < len(secrets):
+        for module, part in secrets[seat].items():
+            mine = part.get("mine", part) if isinstance(part, Mapping) else part
+            t.add_row(module.replace("_", " ").capitalize(), _short(mine))
     title = title or f"Your screen: {f['name']} (seat {seat})"
     return Panel(t, title=title, border_style="green", expand=False)
 

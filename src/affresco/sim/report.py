@@ -12,7 +12,7 @@ from typing import Any, Sequence
 from rich.console import Group
 from rich.table import Table
 
-from .sim import SOURCES
+from .results import SOURCES
 
 __all__ = ["wilson", "by_bot", "by_seat", "by_bot_and_seat", "sources_by_bot", "tables", "game_table", "plots"]
 
@@ -132,7 +132,7 @@ def tables(rows: Sequence[dict]) -> Group:
 
 def game_table(record: dict) -> Table:
     """One game of a tournament (a line of its ``.jsonl``): the rows of every figure."""
-    from .sim import rows_from_record
+    from .games import rows_from_record
 
     rows = rows_from_record(record)
     used = [s for s in SOURCES if any(int(r[f"vp_{s}"]) for r in rows)]

@@ -1,0 +1,4 @@
+"""``python -m affresco``: the ``affresco`` command."""
+from .cli import app
+
+app()

@@ -1,0 +1,197 @@
+"""HeuristicBot: ranks the legal actions of each decision by the value they lead to."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...rules import Action
+from ...rules.paints import BASIC, PAINTS
+from ..base import Bot
+from ..model import SEGMENT, Model, add, covers, parse_tile, sub, vec
+from .leonardo import LeonardoPlay
+from .modules import ModuleValuation
+from .round import RoundSimulation
+from .valuation import Valuation
+from .wall import WallValuation, request_splashes
+from .weights import DEFAULT_WEIGHTS, NEVER, Horizon, Weights
+
+__all__ = ["HeuristicBot", "KNOWN_KINDS"]
+
+KNOWN_KINDS = frozenset({"getup", "plan", "buy", "close", "restore", "altar", "studio", "blend", "theater", "track",
+                         "pass", "portrait", "request", "income", "scroll", "wall", "exchange"})
+
+
+class HeuristicBot(Valuation, RoundSimulation, ModuleValuation, WallValuation, LeonardoPlay, Bot):
+    """One-step lookahead on a hand-made value (see the module docstring and :class:`Weights`)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | str | None = 0, weights: Weights | None = None):
+        super().__init__(seed)
+        self.w = weights or DEFAULT_WEIGHTS
+        self._memo: dict = {}        # potential() results, for one decision only
+        self._keys: dict = {}        # tile-list masks, for one decision only
+        self._plans: dict = {}       # plan_round() results, kept from the get-up choice to the plan
+        self.fallbacks = 0           # decisions of a kind it does not know (should stay 0)
+
+    # ------------------------------------------------------------------ entry points
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], seat: int) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        ranked = self.rank(view, legal, seat)
+        return ranked[0][1]
+
+    def rank(self, view: Mapping[str, Any], legal: Sequence[Action], seat: int) -> list[tuple[float, Action]]:
+        """(score, action) of the actions worth considering, best first (ties keep the legal
+        order).  Scores compare actions of this one decision only.  Planning gives the plans
+        it built (one per market size and variants), not every legal plan."""
+        legal = list(legal)
+        if len(legal) == 1:
+            return [(0.0, legal[0])]
+        self._memo, self._keys = {}, {}
+        m = Model(view, seat)
+        kinds = {a.kind for a in legal}
+        if "track" in kinds:
+            want = "behind" if m.for_leonardo() else "ahead"
+            scored = [(1.0 if a.args == (want,) else 0.0, a) for a in legal]
+        elif m.for_leonardo():
+            scored = self._leonardo(m, legal)
+        elif "getup" in kinds:
+            scores = self.getup_scores(m, [a.args[0] for a in legal if a.kind == "getup"])
+            scored = [(scores.get(a.args[0], NEVER) if a.kind == "getup" else NEVER, a) for a in legal]
+        elif "plan" in kinds:
+            scored = self._plans_ranked(m, legal)
+        elif "income" in kinds:
+            scored = self._income(m, legal)
+        elif "scroll" in kinds:
+            scored = self._scroll(m, legal)
+        else:
+            hz = self.horizon(m)
+            base = self.value(m, m.paints, m.thalers, m.tiles, m.bishop, hz)
+            scored = []
+            for a in legal:
+                s = self.score_visit_action(m, a, hz, base)
+                if s is not None:
+                    scored.append((s, a))
+        if not scored or not kinds <= KNOWN_KINDS:
+            self.fallbacks += 1  # a kind of action this bot does not know (should not happen)
+        if not scored:  # then take the first action that is not 'pass'
+            scored = [(0.0, next((a for a in legal if a.kind != "pass"), legal[0]))]
+        order = {id(a): i for i, a in enumerate(legal)}
+        scored.sort(key=lambda sa: (-sa[0], order.get(id(sa[1]), len(legal))))
+        return scored
+
+    # ------------------------------------------------------------------ visits
+    def score_visit_action(self, m: Model, a: Action, hz: Horizon, base: float) -> float | None:
+        """Gain in value of one visit action over passing (None: a kind this bot ignores)."""
+        kind = a.kind
+        if kind == "pass":
+            return 0.0
+        if kind == "studio":
+            left = m.view.get("visit_left") or 1
+            return self.w.act + self.money(m, m.thalers + m.rules.studio_thalers * left, hz.final) - self.money(m, m.thalers, hz.final)
+        if kind == "theater":
+            left = m.view.get("visit_left") or 1
+            mood = m.me.get("mood", 0)
+            return self.w.act + max(0.0, self.mood_value(m, m.mood_after(m.theater_steps * left, mood)) - self.mood_value(m, mood))
+        if kind == "buy":
+            after = m.paints
+            for t in a.args[1:]:
+                after = add(after, vec(t))
+            cost = m.price() * (len(a.args) - 1)
+            return self.value(m, after, m.thalers - cost, m.tiles, m.bishop, hz) - base
+        if kind == "close":
+            return self.close_value(m, a.args[0], m.seat)
+        if kind == "restore":
+            return self._restore_score(m, a, hz, base)
+        if kind == "altar":
+            paints = a.args[0]
+            if not all(c in PAINTS for c in paints):
+                return None
+            after = sub(m.paints, vec(paints))
+            return m.altar_vp(paints) + self.value(m, after, m.thalers, m.tiles, m.bishop, hz) - base
+        if kind == "blend":
+            out = a.args[0]
+            if out not in PAINTS or PAINTS.index(out) not in m.blends:
+                return None
+            x, y = m.blends[PAINTS.index(out)]
+            p = list(m.paints)
+            p[x] -= 1
+            p[y] -= 1
+            p[PAINTS.index(out)] += 1
+            return self.value(m, tuple(p), m.thalers, m.tiles, m.bishop, hz) - base - self.w.tie
+        if kind == "portrait":
+            return self._portrait_score(m, a, hz)
+        if kind == "request":
+            return self._request_score(m, a, hz, base)
+        if kind == "wall":
+            return self._wall_score(m, a, hz, base)
+        if kind == "exchange":
+            return self._exchange_score(m, a, hz)
+        return None
+
+    def _restore_score(self, m: Model, a: Action, hz: Horizon, base: float) -> float | None:
+        seg = SEGMENT.get(a.args[0]) if a.args else None
+        tile = next((t for t in m.tiles if t.segment == seg), None)
+        extra = dict(zip(a.args[1::2], a.args[2::2]))
+        if tile is None or not set(extra) <= {"bishop", "using", "sexton"}:
+            return None
+        paid = vec(extra["using"]) if "using" in extra else tile.need
+        if not covers(m.paints, paid):
+            return None
+        bishop, cost = m.bishop, 0
+        if "bishop" in extra and extra["bishop"] in SEGMENT:
+            bishop, cost = SEGMENT[extra["bishop"]], 1
+        if "sexton" in extra and extra["sexton"] in SEGMENT:
+            bishop, cost = SEGMENT[extra["sexton"]], max(1, m.sexton_cost)
+        if cost and m.bonus(bishop, seg) <= m.bonus(m.bishop, seg) and bishop != seg:
+            return self.w.useless_move  # a paid move that does not raise the bonus (nor put the bishop on the tile)
+        vp = tile.vp + m.bonus(bishop, seg)
+        if "using" in extra:  # option special_colours_on_fresco: a bonus per pink / brown paid (R6)
+            bonus = (m.view.get("special_colours") or {}).get("fresco_bonus") or m.rules.module("special_colours").fresco_bonus
+            vp += sum(int(b) * max(0, extra["using"].count(c) - tile.need[PAINTS.index(c)]) for c, b in bonus.items())
+        tiles = self._memo.get(("after", seg))
+        if tiles is None:
+            tiles = self._memo[("after", seg)] = [t for t in m.tiles if t is not tile]
+        score = vp + self.value(m, sub(m.paints, paid), m.thalers - cost, tiles, seg, hz) - base
+        if bishop == seg:
+            score += self.on_segment_extra(m, seg, tiles)
+        return score
+
+    def _portrait_score(self, m: Model, a: Action, hz: Horizon) -> float | None:
+        if m.portraits is None:
+            return None
+        card = next((c for c in m.portraits["display"] if c["id"] == a.args[0]), None)
+        if card is None:
+            return None
+        choice = a.args[1] if len(a.args) > 1 else None
+        left = (m.view.get("visit_left") or 1) - 1
+        rest = self.money(m, m.thalers + m.rules.studio_thalers * left, hz.final) - self.money(m, m.thalers, hz.final)
+        return self.w.act + self.card_value(m, card, choice, hz) + rest
+
+    def _request_score(self, m: Model, a: Action, hz: Horizon, base: float) -> float | None:
+        if m.requests is None or len(a.args) < 2:
+            return None
+        t = a.args[0]
+        values = m.requests["stacks"].get(t)
+        if not values:
+            return None
+        colour = m.rules.module("requests").paint.get(t)
+        splashes = sum(len(request_splashes(x) or parse_tile(x).splashes) for x in a.args[1:])
+        if m.final:
+            worth = float(values[-1]) - self.w.splash_final * splashes
+        else:
+            worth = self.request_worth(m, values[-1], colour, splashes)
+        # the blends this apprentice gives up
+        left = m.view.get("visit_left") or 0
+        _, _, with_all = self.simulate_blends(m, m.paints, m.tiles, m.bishop, left, hz)
+        _, _, without = self.simulate_blends(m, m.paints, m.tiles, m.bishop, max(0, left - m.rules.blends_per_apprentice), hz)
+        return worth - (with_all - without) - self.w.splash * splashes
+
+    def close_value(self, m: Model, booth: str, actor: int) -> float:
+        """Worth of closing ``booth`` now: denied to opponents who visit the market later."""
+        tiles = m.view["booths"].get(booth, [])
+        pieces = sum(len(t) + sum(c not in BASIC for c in t) for t in tiles)
+        later = sum(1 for f in range(len(m.names))
+                    if f not in (m.seat, m.leonardo) and m.visits(f, "market") and m.later_in_order(f, actor))
+        return self.w.deny * pieces * later - self.w.tie
+

@@ -1,0 +1,133 @@
+"""What holdings are worth to HeuristicBot: VP to come from paints, Thalers, mood."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..model import _COVER_MEMO, _MISS, CHEB, Model, Paints, Tile, cover
+from .weights import Horizon
+
+__all__ = ["Valuation"]
+
+
+
+class Valuation:
+    """Valuation methods of :class:`~affresco.bots.heuristic.HeuristicBot` (``self.w``: its Weights)."""
+
+
+    def money(self, m: Model, thalers: int, final: bool) -> float:
+        if final:
+            return float(thalers // m.rules.thalers_per_vp)
+        return self.w.thaler * thalers + self.w.thaler_reserve * min(thalers, self.w.reserve)
+
+    def mood_value(self, m: Model, index: int) -> float:
+        if m.final:
+            return 0.0
+        return self.w.mood_zone * m.zone(index) - self.w.mood_step * index
+
+    def incomes_left(self, m: Model) -> float:
+        """Expected number of income phases still to come (this round's included)."""
+        if m.final:
+            return 0.0
+        pr = self.w.tiles_per_round
+        left = 1.0 + max(0.0, (len(m.tiles) - m.rules.final_tiles) / pr - 1.0)
+        if m.portraits is not None:
+            left = min(left, max(1.0, sum(m.portraits["deck_left"].values()) / self.w.portraits_per_round))
+        return left
+
+    def _tiles_key(self, tiles: Sequence[Tile]) -> int:
+        """A bit mask of the segments of ``tiles`` (memoised per list object, for one decision)."""
+        hit = self._keys.get(id(tiles))
+        if hit is not None and hit[0] is tiles:
+            return hit[1]
+        mask = 0
+        for t in tiles:
+            mask |= 1 << t.segment
+        self._keys[id(tiles)] = (tiles, mask)
+        return mask
+
+    def potential(self, m: Model, have: Paints, tiles: Sequence[Tile], bishop: int, hz: Horizon) -> tuple[float, Paints]:
+        """VP of the best ``hz.k`` tiles ``have`` could restore one after the other (greedy),
+        and the paints left over."""
+        blends, reach = m.blends, m.rules.bishop_reach
+        nb = len(blends)
+        key = (have, self._tiles_key(tiles), bishop, hz, nb)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        w = self.w
+        total = 0.0
+        candidates = tiles  # paints only shrink: a tile out of reach stays out of reach
+        cheb = CHEB[bishop]
+        memo = _COVER_MEMO
+        penalty, bfut = w.blend_penalty, w.bishop_future
+        for _ in range(hz.k):
+            best = None
+            reachable = []
+            for t in candidates:
+                res = memo.get((have, t.items, nb), _MISS)
+                if res is _MISS:
+                    res = cover(have, t, blends)
+                if res is None or (res[0] and not hz.blends):
+                    continue
+                reachable.append(t)
+                d = cheb[t.segment]
+                score = t.vp - penalty * res[0] + (bfut * reach[d] if d < 3 else 0.0)
+                if best is None or score > best[0]:
+                    best = (score, t, res[1])
+            if best is None:
+                break
+            total += best[0]
+            have = best[2]
+            candidates = [t for t in reachable if t is not best[1]]
+            cheb = CHEB[best[1].segment]
+        self._memo[key] = (total, have)
+        return total, have
+
+    def value(self, m: Model, paints: Paints, thalers: int, tiles: Sequence[Tile], bishop: int, hz: Horizon) -> float:
+        """Worth of holding ``paints`` and ``thalers`` with this fresco (VP scored not included)."""
+        return self.holdings(m, paints, tiles, bishop, hz) + self.money(m, thalers, hz.final)
+
+    def holdings(self, m: Model, paints: Paints, tiles: Sequence[Tile], bishop: int, hz: Horizon) -> float:
+        """Worth of holding ``paints`` (the Thalers apart)."""
+        pot, rest = self.potential(m, paints, tiles, bishop, hz) if hz.k else (0.0, paints)
+        stage = 0.0 if hz.final else min(1.0, max(0.0, (len(tiles) - m.rules.final_tiles) / self.w.piece_fade))
+        pieces = sum(rest[:3]) + self.w.blended_piece * sum(rest[3:])
+        return hz.share * pot + self.w.piece * stage * pieces
+
+    def horizon(self, m: Model) -> Horizon:
+        """What paints are good for from the current point of the round."""
+        if not m.final:
+            return Horizon(self.w.targets, self.w.future, True, False)
+        plan = m.plan or [0] * len(m.columns)
+        loc = m.view.get("location")
+        cathedral = sum(n for col, n in zip(m.columns, plan) if col == "cathedral")
+        if loc in (None, "market"):
+            return Horizon(min(cathedral, self.w.final_reach), 1.0, True, True)
+        if loc == "cathedral":
+            col = m.view.get("column")
+            left = (m.view.get("visit_left") or 0) + (plan[-1] if col == 1 else 0)
+            return Horizon(min(left, self.w.final_reach), 1.0, col == 1, True)
+        if loc == "workshop":
+            return Horizon(min(plan[-1], self.w.final_reach_late), 1.0, True, True)
+        return Horizon(min(plan[-1], self.w.final_reach_late), 1.0, loc != "cathedral", True)  # studio: the second cathedral visit
+
+    def position_value(self, view: Mapping[str, Any], seat: int) -> float:
+        """VP plus the worth of the seat's holdings (paints, Thalers, mood, permanent
+        portraits, unplayed scrolls) as seen from ``view`` = view(seat): the search's leaf value."""
+        m = Model(view, seat)
+        self._memo, self._keys = {}, {}
+        vp = max(0, m.me.get("vp", 0))
+        if view.get("is_over"):
+            return float(vp)
+        hz = self.horizon(m) if view.get("phase") == "visits" else (
+            Horizon(self.w.targets, self.w.future, True, False) if not m.final else Horizon(self.w.final_reach, 1.0, True, True))
+        v = vp + self.value(m, m.paints, m.thalers, m.tiles, m.bishop, hz) + self.mood_value(m, m.me.get("mood", 0))
+        if m.portraits is not None:
+            incomes = self.incomes_left(m)
+            v += self.w.thaler * m.income_extra * incomes
+            v += self.w.abbot * m.abbot * self.w.restorations_per_round * incomes
+            v += self.w.sexton * (1 if m.sexton_cost else 0) * incomes
+        if m.scroll_row is not None or m.scroll_col is not None:
+            v += self.scroll_hold(m, m.scroll_row, m.scroll_col, None)
+        v += self.w.thaler * len(m.me.get("tiles", ())) * self.incomes_left(m)  # their income to come
+        return v

@@ -1,0 +1,4 @@
+"""``python -m affresco.cli``: the ``affresco`` command."""
+from . import app
+
+app()

@@ -1,0 +1,61 @@
+"""Reading saved games and game records from files, and saving a game."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from ..errors import FrescoError
+from ..rules import Game, replay
+
+RECORD_FORMAT = "affresco-record/1"
+from ..rules.serialize import FORMAT as STATE_FORMAT, OLD_FORMATS as OLD_STATE_FORMATS
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise FrescoError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise FrescoError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise FrescoError(f"{path}: expected a saved game or a game record")
+    return data
+
+
+def load_game(path: Path) -> Game:
+    """A saved game (``to_json``) or a game record (``record()``), as a game in progress."""
+    data = read_json(path)
+    fmt = data.get("format")
+    if fmt == RECORD_FORMAT:
+        return replay(data)
+    if fmt == STATE_FORMAT or fmt in OLD_STATE_FORMATS:
+        return Game.from_json(json.dumps(data))
+    raise FrescoError(f"{path}: format {fmt!r} is neither {STATE_FORMAT!r} (saved game) nor {RECORD_FORMAT!r} (record)")
+
+
+def load_record(path: Path) -> dict[str, Any]:
+    """The game record of a record file or of a saved game (its history)."""
+    data = read_json(path)
+    fmt = data.get("format")
+    if fmt == RECORD_FORMAT:
+        return data
+    if fmt == STATE_FORMAT or fmt in OLD_STATE_FORMATS:
+        return Game.from_json(json.dumps(data)).record()
+    raise FrescoError(f"{path}: format {fmt!r} is neither {STATE_FORMAT!r} (saved game) nor {RECORD_FORMAT!r} (record)")
+
+
+def save_game(console: Console, game: Game, name: str) -> bool:
+    path = Path(name).expanduser()
+    try:
+        path.write_text(game.to_json(), encoding="utf-8")
+    except OSError as e:
+        console.print(f"[red]Cannot save to {path}: {e.strerror or e}[/]")
+        return False
+    console.print(f"Saved to [bold]{path}[/]. Resume with: affresco play --load {path}")
+    return True

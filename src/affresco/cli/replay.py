@@ -1,0 +1,132 @@
+"""``affresco replay``: step through a saved game or a record, as a seat saw it or face up."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..errors import FrescoError, IllegalAction
+from ..rules import Game, replay as replay_record
+from . import render
+from .app import app
+from .files import load_record
+
+class Replayer:
+    def __init__(self, console: Console, record: dict[str, Any], seat: int | None, everything: bool):
+        self.console = console
+        actions = record.get("actions")
+        if not isinstance(actions, list) or not all(isinstance(a, list) and len(a) == 2 for a in actions):
+            raise FrescoError("game record: 'actions' must be a list of [seat, notation]")
+        self.actions = [tuple(a) for a in actions]
+        self.seat = seat
+        self.everything = everything
+        self.games = [replay_record(record, upto=0)]  # games[i]: after i actions
+
+    def game_at(self, i: int) -> Game:
+        while len(self.games) <= i:
+            g = self.games[-1].clone()
+            seat, notation = self.actions[len(self.games) - 1]
+            try:
+                g.apply(seat, notation)
+            except IllegalAction as e:
+                raise FrescoError(f"game record: move {len(self.games)} ({notation!r} by seat {seat}) "
+                                  f"is illegal: {e}") from None
+            self.games.append(g)
+        return self.games[i]
+
+    def view(self, game: Game) -> dict[str, Any]:
+        if self.everything:
+            return game.full_view()
+        return game.view(self.seat)
+
+    def show(self, i: int) -> None:
+        total = len(self.actions)
+        game = self.game_at(i)
+        view = self.view(game)
+        self.console.rule(f"Move {i} of {total}")
+        if i == 0:
+            self.console.print("Start of the game.")
+            new_lines = view["log"]
+        else:
+            before = self.view(self.game_at(i - 1))
+            seat, notation = self.actions[i - 1]
+            figure = before.get("deciding")
+            who = game.names[seat]
+            if figure is not None and figure != seat:
+                who += f" for {game.names[figure]}"
+            self.console.print(Text.assemble(("Move ", ""), (str(i), "bold"), (f": {who} (seat {seat}): ", ""),
+                                             (notation, "bold green")))
+            new_lines = view["log"][len(before["log"]):]
+        self.console.print(render.board(view))
+        if self.everything:
+            for s in range(game.players):
+                self.console.print(render.private_panel(view, s, title=f"{game.names[s]} (seat {s})"))
+        elif self.seat is not None:
+            self.console.print(render.private_panel(view, self.seat, title=f"{game.names[self.seat]} (seat {self.seat})"))
+        self.console.print(render.log_panel(new_lines, title="What happened"))
+        if game.is_over:
+            self.console.print(render.scores_table(view, game.ranking(), game.scores()))
+
+    def run(self, read: Callable[[str], str]) -> None:
+        i = 0
+        total = len(self.actions)
+        self.show(i)
+        while True:
+            try:
+                cmd = read("[Enter] next · b back · NUMBER go to move · q quit > ").strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                self.console.print()
+                return
+            if cmd in ("q", "quit", "exit"):
+                return
+            if cmd in ("", "n", "next"):
+                if i >= total:
+                    self.console.print("End of the record.")
+                    return
+                i += 1
+            elif cmd in ("b", "back"):
+                if i == 0:
+                    self.console.print("Already at the start.")
+                    continue
+                i -= 1
+            elif cmd.isascii() and cmd.isdigit():
+                if int(cmd) > total:
+                    self.console.print(f"[red]The record has {total} moves.[/]")
+                    continue
+                i = int(cmd)
+            else:
+                self.console.print("[red]Enter, b, a move number or q.[/]")
+                continue
+            self.show(i)
+
+
+@app.command()
+def replay(
+    file: Path = typer.Argument(..., help="A game record (JSON) or a saved game."),
+    seat: Optional[int] = typer.Option(None, "--seat", "-s", min=0, max=3,
+                                       help="Show what this seat saw (its paints, Thalers and plans)."),
+    everything: bool = typer.Option(False, "--all", "-a", help="Show every seat's hidden items."),
+    to: Optional[int] = typer.Option(None, "--to", min=0, help="Show the position after move N and stop."),
+) -> None:
+    """Step through a saved game move by move."""
+    console = Console(highlight=False)
+    if seat is not None and everything:
+        console.print("[red]--seat and --all exclude each other[/]")
+        raise typer.Exit(1)
+    try:
+        record = load_record(file)
+        replayer = Replayer(console, record, seat, everything)
+        players = replayer.games[0].players
+        if seat is not None and seat >= players:
+            console.print(f"[red]--seat must be 0..{players - 1} in a {players}-player game[/]")
+            raise typer.Exit(1)
+        if to is not None:
+            replayer.show(min(to, len(replayer.actions)))
+            return
+        replayer.run(lambda prompt: console.input(prompt))
+    except FrescoError as e:
+        console.print(f"[red]{e}[/]")
+        raise typer.Exit(1)

@@ -1,0 +1,72 @@
+"""``affresco serve``: the browser game's web server."""
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+
+from .. import __version__
+from .app import app
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 for every interface)."),
+    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    db: str = typer.Option("affresco.db", "--db",
+                           help="Database: an SQLite file path or URL, or postgresql://user:pass@host/dbname."),
+    bot_processes: int = typer.Option(1, "--bot-processes", min=1, help="Processes for timed (search) bots."),
+    bot_delay: float = typer.Option(0.4, "--bot-delay", min=0.0,
+                                    help="Seconds every bot decision takes, whatever the bot knows, so people "
+                                         "can follow (timed bots: at least their seconds + 0.35)."),
+    log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
+    rate: float = typer.Option(20.0, "--rate", min=0.1, help="Requests per second allowed per seat token or address."),
+    games_per_minute: int = typer.Option(30, "--games-per-minute", min=1,
+                                         help="New games per minute allowed per address."),
+    fixed_seeds: bool = typer.Option(False, "--fixed-seeds",
+                                     help="Let a creator choose the seed of a game with several people "
+                                          "(testing only: whoever knows the seed knows every draw)."),
+    trusted_proxy: list[str] = typer.Option([], "--trusted-proxy",
+                                            help="Address or network of a reverse proxy whose X-Forwarded-For "
+                                                 "is believed (repeat; none by default)."),
+    allowed_host: list[str] = typer.Option([], "--allowed-host",
+                                           help="Host name the server answers for (repeat; any by default)."),
+    conns_per_client: int = typer.Option(64, "--max-connections-per-client", min=1,
+                                         help="Open connections allowed per client address."),
+    header_timeout: float = typer.Option(10.0, "--header-timeout", min=0.1,
+                                         help="Seconds a request's headers may take to arrive."),
+    body_timeout: float = typer.Option(15.0, "--body-timeout", min=0.1,
+                                       help="Seconds a request's body may take to arrive after its headers."),
+    idle_timeout: float = typer.Option(5.0, "--idle-timeout", min=0.1,
+                                       help="Seconds an idle keep-alive connection stays open."),
+    api_docs: bool = typer.Option(False, "--api-docs", help="Serve the OpenAPI description at /api/openapi.json."),
+    max_rounds: int = typer.Option(200, "--max-rounds", min=1,
+                                   help="A game still going after this round is stalled and abandoned."),
+) -> None:
+    """Play Fresco in the browser: a web server with live games, friends and bots."""
+    import logging
+    import sys
+
+    try:
+        from ..server.app import JsonLogFormatter, Limits, create_app, run
+    except ImportError as e:  # pragma: no cover - dependencies of the package
+        Console(stderr=True).print(f"[red]affresco serve needs its web dependencies: {e}[/]")
+        raise typer.Exit(1)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonLogFormatter())
+    server_log = logging.getLogger("affresco.server")
+    server_log.handlers[:] = [handler]
+    server_log.setLevel(log_level.upper())
+    server_log.propagate = False
+    try:
+        limits = Limits(rate=rate, burst=max(10, int(rate * 3)), create_per_minute=games_per_minute,
+                        conns_per_client=conns_per_client, header_timeout=header_timeout,
+                        body_timeout=body_timeout, keep_alive=idle_timeout)
+        web = create_app(db, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds,
+                         limits=limits, trusted_proxies=trusted_proxy, allowed_hosts=allowed_host,
+                         api_docs=api_docs, max_rounds=max_rounds)
+    except Exception as e:  # noqa: BLE001 - a bad --db must say why, not dump a trace
+        Console(stderr=True).print(f"[red]Cannot open the database {db!r}: {e}[/]")
+        raise typer.Exit(1)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    Console(stderr=True).print(f"affresco {__version__}: open [bold]http://{shown}:{port}/[/] in your browser "
+                               f"(database: {db}). Ctrl-C stops the server; games are kept.")
+    run(web, host=host, port=port, log_level=log_level)

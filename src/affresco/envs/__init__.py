@@ -1,0 +1,14 @@
+"""Fresco for AI research: PettingZoo, Gymnasium and OpenSpiel environments (docs/envs.md).
+
+Install with ``pip install affresco[rl]``.  The wrappers share one action index space and
+one observation encoding per set-up (players, modules, options), built only on the public
+engine API:
+
+* :mod:`affresco.envs.pettingzoo`: ``env(...)`` (AEC) and ``parallel_env(...)``;
+* :mod:`affresco.envs.gymnasium`: ``FrescoEnv(players=2, opponents="heuristic")``, registered
+  as ``affresco/Fresco-v0``;
+* :mod:`affresco.envs.openspiel`: importing it registers ``python_fresco``.
+"""
+from .core import ENCODING_VERSION, REWARDS, ActionCodec, Config, ObservationEncoder, final_rewards
+
+__all__ = ["ENCODING_VERSION", "REWARDS", "ActionCodec", "Config", "ObservationEncoder", "final_rewards"]

@@ -1,0 +1,363 @@
+"""What every wrapper shares: the set-up, the action index space, the observation vector and
+the end-of-game rewards (docs/envs.md).  Built only on the public engine API.
+
+* :class:`ActionCodec`: ``Game.action_space()`` as indices, ``index <-> Action`` both ways and
+  the legal mask.
+* :class:`ObservationEncoder`: a fixed-size float32 vector per seat made from
+  ``game.view(seat)`` alone, with a named layout (:attr:`ObservationEncoder.layout`).
+* :func:`final_rewards`: ``margin``, ``rank`` or ``win``.
+"""
+from __future__ import annotations
+
+import functools
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+import affresco
+from affresco import Action, Game
+
+try:  # the engine's one tile codec (public from the h-arch API work on)
+    from affresco.rules import parse_tile_text as _parse_tile_text
+except ImportError:  # pragma: no cover - older engines
+    _parse_tile_text = None
+
+#: The version of the encoding (action order and observation layout): env ids end in it.
+ENCODING_VERSION = 0
+
+REWARDS = ("margin", "rank", "win")
+PAINTS = "RYBOGPKN"
+PHASES = ("getup", "plan", "visits", "over")
+COLUMN_NAMES = ("market", "cathedral", "studio", "workshop", "theater")
+SEGMENTS = tuple(f"{c}{r}" for r in range(1, 6) for c in "ABCDE")
+SEGMENT_INDEX = {s: i for i, s in enumerate(SEGMENTS)}
+MODULE_FEATURES = 64  # hashed features per module (see ObservationEncoder)
+
+
+def _modules(modules: Iterable[str] | str) -> tuple[str, ...]:
+    if isinstance(modules, str):
+        modules = [m.strip() for m in modules.replace("+", ",").split(",") if m.strip()]
+    out = tuple(modules)
+    unknown = [m for m in out if m not in affresco.MODULES]
+    if unknown:
+        raise affresco.ConfigError(f"unknown module(s) {unknown}; available: {', '.join(sorted(affresco.MODULES))}")
+    return tuple(sorted(out))
+
+
+@dataclass(frozen=True)
+class Config:
+    """A set-up: player count, modules and rule options (what fixes the encoding)."""
+
+    players: int = 2
+    modules: tuple[str, ...] = ()
+    options: Mapping[str, bool] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, players: int = 2, modules: Iterable[str] | str = (), options: Mapping[str, bool] | None = None) -> "Config":
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+            raise affresco.ConfigError(f"players must be 2, 3 or 4, not {players!r}")
+        return cls(players, _modules(modules), dict(options or {}))
+
+    def new_game(self, seed: int | str | None) -> Game:
+        return affresco.new_game(self.players, self.modules, seed=seed, options=self.options)
+
+    @property
+    def figures(self) -> int:
+        """Seats plus Leonardo in a 2-player game."""
+        return self.players + (1 if self.players == 2 else 0)
+
+    @property
+    def env_id(self) -> str:
+        mods = "".join("+" + m for m in self.modules)
+        mods += "".join("+" + k for k, v in sorted(self.options.items()) if v)
+        return f"Fresco-{self.players}p{mods}-v{ENCODING_VERSION}"
+
+
+class ActionCodec:
+    """The fixed action index space of a set-up: index ``i`` is ``actions[i]``."""
+
+    def __init__(self, config: Config):
+        self.config = config
+        self.actions: tuple[Action, ...] = config.new_game(seed=0).action_space()
+        self.index: dict[Action, int] = {a: i for i, a in enumerate(self.actions)}
+        self.size = len(self.actions)
+
+    def encode(self, action: Action | str) -> int:
+        if isinstance(action, str):
+            action = affresco.parse(action)
+        try:
+            return self.index[action]
+        except KeyError:
+            raise affresco.IllegalAction(f"{str(action)!r} is not in the action space of {self.config.env_id}") from None
+
+    def decode(self, index: int) -> Action:
+        if not 0 <= int(index) < self.size:
+            raise affresco.IllegalAction(f"action index {index} is outside 0..{self.size - 1}")
+        return self.actions[int(index)]
+
+    def indices(self, legal: Sequence[Action]) -> list[int]:
+        idx = self.index
+        return [idx[a] for a in legal]
+
+    def mask(self, legal: Sequence[Action]) -> np.ndarray:
+        m = np.zeros(self.size, dtype=np.int8)
+        if legal:
+            m[self.indices(legal)] = 1
+        return m
+
+
+@functools.lru_cache(maxsize=4096)
+def _tiles_block(tiles: tuple[str, ...]) -> list[float]:
+    """A figure's tiles: count / 10, VP / 50, O, G, P splashes / 5."""
+    vps, spl = 0, [0, 0, 0]
+    for t in tiles:
+        vp, _, splashes = _tile(t)
+        vps += vp
+        for c in splashes:
+            spl["OGP".index(c)] += 1
+    return [len(tiles) / 10, vps / 50] + [v / 5 for v in spl]
+
+
+@functools.lru_cache(maxsize=4096)
+def _tile(text: str) -> tuple[int, str, str]:
+    """'VP:PAINTS[/SPLASHES]' (the engine's tile notation) -> (vp, paints, splashes), by the
+    engine's tile codec where it has one."""
+    if _parse_tile_text is not None:
+        return _parse_tile_text(text)
+    vp, _, rest = text.partition(":")
+    paints, slash, splashes = rest.partition("/")
+    if not slash:
+        splashes = "".join(c for c in "OGP" if c in paints)
+    return int(vp), paints, splashes
+
+
+class ObservationEncoder:
+    """The observation vector of a seat, from ``game.view(seat)`` only.
+
+    Figures are listed relative to the observer: the observer first, then the next seats in
+    seat order, then Leonardo (2 players).  :attr:`layout` names each slice
+    (``(name, start, length)``); docs/envs.md explains each.  Module state is encoded by
+    feature hashing of the module's part of the view (:data:`MODULE_FEATURES` numbers per
+    module), so modules added to the engine later are encoded without changes here.
+    """
+
+    def __init__(self, config: Config):
+        self.config = config
+        g = config.new_game(seed=0)
+        v = g.view(0, log=False)
+        self.n = config.players
+        self.F = config.figures
+        self.hostel = [h["time"] for h in v["hostel"]]
+        self.hostel_index = {t: i for i, t in enumerate(self.hostel)}
+        self.mood_len = len(v["mood_display"])
+        self.booths = list(v["booths"])
+        self.market_types = sorted({t for b in g.action_space() if b.kind == "buy" for t in b.args[1:]},
+                                   key=lambda t: (-len(t), [PAINTS.index(c) for c in t]))
+        self.market_index = {t: i for i, t in enumerate(self.market_types)}
+        self.module_keys = [k for k in v if k in config.modules]  # each module's part, under its name
+        F, H, M, T = self.F, len(self.hostel), self.mood_len, len(self.market_types)
+        self.per_figure = 1 + 1 + 1 + H + 1 + 1 + 3 + M + 1 + 1 + 1 + 1 + 1 + 5 + F + 1
+        parts = [
+            ("seat", self.n), ("phase", 4), ("round", 3),
+            ("to_act", 1), ("actor", F), ("column", 5), ("visit_left", 1),
+            ("pending_track", 1 + F + 2),
+            ("figures", F * self.per_figure),
+            ("own_paints", len(PAINTS)), ("own_thalers", 1),
+            ("fresco", 25 * (2 + len(PAINTS))), ("bishop", 25),
+            ("leonardo", 26 if self.F > self.n else 0),
+            ("booths", len(self.booths) * T), ("bag", 1),
+        ] + [(f"module:{k}", MODULE_FEATURES) for k in self.module_keys]
+        self.layout: list[tuple[str, int, int]] = []
+        pos = 0
+        for name, size in parts:
+            self.layout.append((name, pos, size))
+            pos += size
+        self.offsets = {name: start for name, start, _ in self.layout}
+        self.size = pos
+        self._fresco_cache: dict = {}
+        self._module_cache: dict = {}
+
+    def relative(self, seat: int) -> list[int]:
+        """Figure indexes in observer order."""
+        n = self.n
+        return [(seat + i) % n for i in range(n)] + list(range(n, self.F))
+
+    def encode(self, view: Mapping[str, Any], seat: int) -> np.ndarray:
+        x = [0.0] * self.size
+        o = self.offsets
+        F = self.F
+        order = self.relative(seat)
+        rel = {f: i for i, f in enumerate(order)}
+        x[o["seat"] + seat] = 1
+        x[o["phase"] + PHASES.index(view["phase"])] = 1
+        x[o["round"]:o["round"] + 3] = [view["round"] / 10, float(bool(view["final_round"])),
+                                        float(view["action_sheet_side"] == 2)]
+        x[o["to_act"]] = float(seat in view["to_act"])
+        if view["actor_figure"] is not None:
+            x[o["actor"] + rel[view["actor_figure"]]] = 1
+        if view["column"] is not None:
+            x[o["column"] + view["column"]] = 1
+        if view["visit_left"] is not None:
+            x[o["visit_left"]] = view["visit_left"] / 6
+        pt = view["pending_track"]
+        if pt is not None:
+            p = o["pending_track"]
+            x[p] = 1
+            x[p + 1 + rel[pt["figure_index"]]] = 1
+            x[p + 1 + F] = pt["behind"] / 50
+            x[p + 2 + F] = pt["ahead"] / 50
+        order_pos = {name: i for i, name in enumerate(view["order"])}
+        H, M = len(self.hostel), self.mood_len
+        hostel_index, per_figure, base = self.hostel_index, self.per_figure, o["figures"]
+        for f, fig in enumerate(view["figures"]):
+            p = base + rel[f] * per_figure
+            track = fig["track"]
+            x[p] = fig["vp"] / 50
+            if track.__class__ is str:          # a start space 'S3'
+                x[p + 1] = 1.0
+                x[p + 2] = int(track[1:]) / 5
+            p += 3
+            if fig["getup"] is not None:
+                x[p + hostel_index[fig["getup"]]] = 1.0
+            p += H
+            if fig["tiles"]:
+                x[p:p + 5] = _tiles_block(tuple(fig["tiles"]))
+            p += 5
+            if "mood" in fig:
+                x[p + fig["mood"]] = 1.0
+                x[p + M] = float(fig["neutral_apprentice"])
+                x[p + M + 1] = float(fig["apprentice_set_aside"])
+                x[p + M + 2] = fig["apprentices"] / 6
+                x[p + M + 3] = float(fig["plan_committed"])
+            p += M + 4
+            plan = fig.get("plan")
+            if plan is not None:
+                x[p] = 1.0
+                x[p + 1:p + 1 + len(plan)] = [v / 3 for v in plan]
+            p += 6
+            pos = order_pos.get(fig["name"])
+            if pos is not None:
+                x[p + pos] = 1.0
+            x[p + F] = float(fig["leonardo"])
+        me = view["figures"][seat]
+        p = o["own_paints"]
+        for c in me.get("paints", ""):
+            x[p + PAINTS.index(c)] += 0.2
+        x[o["own_thalers"]] = me.get("thalers", 0) / 30
+        p = o["fresco"]
+        fresco = tuple(map(tuple, view["fresco"]))
+        block = self._fresco_cache.get(fresco)
+        if block is None:
+            block = [0.0] * (25 * (2 + len(PAINTS)))
+            for r, row in enumerate(fresco):
+                for c, t in enumerate(row):
+                    if t is None:
+                        continue
+                    q = (r * 5 + c) * (2 + len(PAINTS))
+                    vp, paints, _ = _tile(t)
+                    block[q] = 1.0
+                    block[q + 1] = vp / 24
+                    for ch in paints:
+                        block[q + 2 + PAINTS.index(ch)] += 1 / 3
+            if len(self._fresco_cache) > 256:
+                self._fresco_cache.clear()
+            self._fresco_cache[fresco] = block
+        x[p:p + len(block)] = block
+        x[o["bishop"] + SEGMENT_INDEX[view["bishop"]]] = 1
+        if self.F > self.n:
+            p = o["leonardo"]
+            if view["leonardo_painter"] is not None:
+                x[p + SEGMENT_INDEX[view["leonardo_painter"]]] = 1
+            x[p + 25] = float(view["leonardo_controller"] == seat)
+        p = o["booths"]
+        T = len(self.market_types)
+        for b, name in enumerate(self.booths):
+            for t in view["booths"].get(name, ()):
+                x[p + b * T + self.market_index[t]] += 1
+        x[o["bag"]] = view["bag_size"] / 40
+        for key in self.module_keys:
+            value = view.get(key)
+            ck = (seat, key, repr(value))
+            pairs = self._module_cache.get(ck)
+            if pairs is None:
+                acc: dict[int, float] = {}
+                _hash_into(acc, key, value, seat, self.n)
+                pairs = tuple(acc.items())
+                if len(self._module_cache) > 4096:
+                    self._module_cache.clear()
+                self._module_cache[ck] = pairs
+            start = o[f"module:{key}"]
+            for i, v in pairs:
+                x[start + i] += v
+        return np.array(x, dtype=np.float32)
+
+
+def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
+    """Feature hashing of a module's view part into ``acc`` (slot -> value): each leaf adds its
+    number / 10 (or 1 for a string or true) at crc32(path[=string]) mod MODULE_FEATURES.
+    Lists of one entry per seat (or per figure) are read from the observer's seat on, so
+    'mine' and 'the next player's' keep their slots; other lists are bags (order ignored)."""
+    stack = [(prefix, value)]
+    while stack:
+        path, v = stack.pop()
+        t = type(v)
+        if t is dict:
+            stack.extend((f"{path}.{k}", v[k]) for k in v)
+        elif t is list or t is tuple:
+            if len(v) == n or len(v) == n + 1:
+                items = [((seat + i) % n, i) for i in range(n)] + [(i, i) for i in range(n, len(v))]
+                stack.extend((f"{path}[{i}]", v[j]) for j, i in items)
+            else:
+                stack.extend((f"{path}[]", item) for item in v)
+        elif v is None or v is False:
+            continue
+        elif (t is int or t is float):
+            slot = _slot(path)
+            acc[slot] = acc.get(slot, 0.0) + v / 10
+        else:
+            slot = _slot(f"{path}={v}")
+            acc[slot] = acc.get(slot, 0.0) + 1.0
+
+
+@functools.lru_cache(maxsize=16384)
+def _slot(text: str) -> int:
+    return zlib.crc32(text.encode()) % MODULE_FEATURES
+
+
+def final_rewards(game: Game, reward: str) -> list[float]:
+    """End-of-game reward per seat: ``margin`` (own VP minus the best other figure's VP),
+    ``rank`` (1 for first ... -1 for last among all figures, Leonardo included) or ``win``
+    (1 for the winner, 0 otherwise)."""
+    scores = game.scores()
+    ranking = game.ranking()
+    F = len(scores)
+    out = []
+    for seat in range(game.players):
+        if reward == "margin":
+            out.append(float(scores[seat] - max(s for f, s in enumerate(scores) if f != seat)))
+        elif reward == "rank":
+            out.append(1.0 - 2.0 * ranking.index(seat) / (F - 1))
+        else:
+            out.append(1.0 if ranking[0] == seat else 0.0)
+    return out
+
+
+def check_reward(reward: str) -> str:
+    if reward not in REWARDS:
+        raise affresco.ConfigError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+    return reward
+
+
+def render_text(game: Game, seat: int | None = None) -> str:
+    """A short text picture of the game for people (``render()``), from a view."""
+    v = game.view(seat, log=False)
+    lines = [f"Round {v['round']}{' (final)' if v['final_round'] else ''}, {v['phase']}; to act: {v['to_act']}"]
+    for row in v["fresco"]:
+        lines.append("  " + " ".join(f"{t or '--':>8}" for t in row))
+    lines.append(f"  bishop {v['bishop']}; booths " + "; ".join(f"{b}: {' '.join(t) or '-'}" for b, t in v["booths"].items()))
+    for f in v["figures"]:
+        extra = f" paints {f['paints']} thalers {f['thalers']}" if "paints" in f else ""
+        lines.append(f"  {f['name']}: {f['vp']} VP, track {f['track']}, get-up {f['getup']}{extra}")
+    return "\n".join(lines)

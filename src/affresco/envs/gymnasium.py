@@ -1,0 +1,144 @@
+"""A single-agent Gymnasium environment: one seat learns, affresco bots play the others
+(docs/envs-gymnasium.md).
+
+    >>> import gymnasium as gym
+    >>> import affresco.envs.gymnasium  # registers affresco/Fresco-v0
+    >>> env = gym.make("affresco/Fresco-v0", players=2, opponents="random")
+    >>> obs, info = env.reset(seed=1)
+    >>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
+
+Observation: the seat's float32 vector (:class:`affresco.envs.ObservationEncoder`); the
+action: an index into the set-up's fixed action space (:class:`affresco.envs.ActionCodec`);
+:meth:`FrescoEnv.action_masks` (sb3-contrib's MaskablePPO reads it) and ``info["action_mask"]``
+give the legal ones; ``info["view"]`` is ``game.view(seat)``.  The other seats' decisions,
+including Leonardo's when a bot controls him, are made by bots between the agent's steps.
+Reward 0 until the end, then ``margin``, ``rank`` or ``win`` (see affresco.envs.core).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable, Mapping, Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from affresco import IllegalAction
+from affresco.bots import make_bot
+from .core import ActionCodec, Config, ObservationEncoder, check_reward, final_rewards, render_text
+
+__all__ = ["FrescoEnv", "ENV_ID"]
+
+ENV_ID = "affresco/Fresco-v0"
+
+
+class FrescoEnv(gymnasium.Env):
+    """Fresco for one learning seat against bots (see the module doc).
+
+    players: 2-4; opponents: one bot spec for every other seat (``"random"``, ``"heuristic"``,
+    ``"search:0.1"``) or a list with one per other seat; seat: the learner's seat (None: a
+    random seat each episode, drawn from the reset seed); illegal: ``"raise"`` or
+    ``"substitute"`` (a random legal action, ``info["illegal_action"] = True``).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(self, players: int = 2, opponents: str | Sequence[str] = "heuristic", modules: Iterable[str] = (),
+                 options: Mapping[str, bool] | None = None, reward: str = "margin", seat: int | None = 0,
+                 illegal: str = "raise", render_mode: str | None = None):
+        self.config = Config.of(players, modules, options)
+        self.codec = ActionCodec(self.config)
+        self.encoder = ObservationEncoder(self.config)
+        self.reward_kind = check_reward(reward)
+        others = players - 1
+        self.opponent_specs = [opponents] * others if isinstance(opponents, str) else list(opponents)
+        if len(self.opponent_specs) != others:
+            raise ValueError(f"{players} players need {others} opponent bot specs, not {self.opponent_specs!r}")
+        for spec in self.opponent_specs:
+            make_bot(spec, 0)  # fail early on a bad spec
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat must be None or 0..{players - 1}, not {seat!r}")
+        if illegal not in ("raise", "substitute"):
+            raise ValueError(f"illegal must be 'raise' or 'substitute', not {illegal!r}")
+        self.fixed_seat, self.illegal, self.render_mode = seat, illegal, render_mode
+        self.observation_space = spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32)
+        self.action_space = spaces.Discrete(self.codec.size)
+        self.game = None
+        self.seat = seat or 0
+
+    # --- gymnasium API ---------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**62))
+        self._rng = random.Random(game_seed)
+        self.seat = self.fixed_seat if self.fixed_seat is not None else self._rng.randrange(self.config.players)
+        self.game = self.config.new_game(game_seed)
+        others = [s for s in range(self.config.players) if s != self.seat]
+        self.bots = {s: make_bot(spec, f"{game_seed}:{s}") for s, spec in zip(others, self.opponent_specs)}
+        self._play_bots()
+        obs = self._obs()
+        return obs, self._info()
+
+    def step(self, action):
+        if self.game is None or self.game.is_over:
+            raise RuntimeError("call reset() first: the game is over")
+        legal = self.game.legal_actions(self.seat)
+        a = self.codec.actions[int(action)] if 0 <= int(action) < self.codec.size else None
+        substituted = False
+        if a is None or a not in legal:
+            if self.illegal == "raise":
+                raise IllegalAction(f"action {action} ({a}) is not legal now; legal: {[str(x) for x in legal][:10]}...")
+            a, substituted = self._rng.choice(legal), True
+        self.game.apply(self.seat, a)
+        self._play_bots()
+        over = self.game.is_over
+        reward = final_rewards(self.game, self.reward_kind)[self.seat] if over else 0.0
+        obs = self._obs()
+        info = self._info()
+        if substituted:
+            info["illegal_action"] = True
+        if over:
+            info.update(scores=self.game.scores(), ranking=self.game.ranking(), seat=self.seat)
+        return obs, reward, over, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as booleans (sb3-contrib's MaskablePPO calls this)."""
+        return self._mask().astype(bool)
+
+    def render(self):
+        text = render_text(self.game, self.seat) if self.game is not None else ""
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # --- helpers ---------------------------------------------------------------------
+    def _play_bots(self) -> None:
+        """Let the bots decide until the learner must (or the game is over)."""
+        g = self.game
+        while not g.is_over:
+            acting = g.to_act
+            if self.seat in acting:
+                return
+            seat = acting[0]
+            bot = self.bots[seat]
+            g.apply(seat, bot.choose(g.view(seat), g.legal_actions(seat), seat))
+
+    def _mask(self) -> np.ndarray:
+        m = np.zeros(self.codec.size, dtype=np.int8)
+        if not self.game.is_over:
+            m[self.codec.indices(self.game.legal_actions(self.seat))] = 1
+        return m
+
+    def _obs(self) -> np.ndarray:
+        self._view = self.game.view(self.seat, log=False)
+        return self.encoder.encode(self._view, self.seat)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask(), "view": self._view}
+
+
+gymnasium.register(id=ENV_ID, entry_point="affresco.envs.gymnasium:FrescoEnv")
+for _n in (2, 3, 4):  # the versioned ids of the base game per player count (docs/envs.md)
+    gymnasium.register(id=f"affresco/Fresco-{_n}p-v0", entry_point="affresco.envs.gymnasium:FrescoEnv",
+                       kwargs={"players": _n})

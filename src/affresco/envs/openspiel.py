@@ -1,0 +1,289 @@
+"""Fresco as an OpenSpiel game (docs/envs-openspiel.md).  Importing this module registers
+
+* ``python_fresco``: planning is one **simultaneous** node (every seat plans at once);
+* ``python_fresco_turns``: the same game with planning as sequential turns (each seat blind
+  to the plans before it), for algorithms that need sequential dynamics such as
+  OpenSpiel's IS-MCTS bot.
+
+Parameters: ``players`` (int, 2-4), ``modules`` (comma-separated module names), ``reward``
+(``rank``: 1 for the first figure ... -1 for the last; ``win``: 1/0; ``margin``: VP margin)
+and ``rng_seed`` (int; -1: fresh seeds).
+
+    >>> import pyspiel, affresco.envs.openspiel
+    >>> game = pyspiel.load_game("python_fresco(players=3,modules=portraits)")
+
+Chance is *sampled stochastic*: the engine draws market tiles, cards and tokens itself
+(reproducibly for the state's seed), so there are no explicit chance nodes.  Actions are the
+set-up's fixed action indices (:class:`affresco.envs.ActionCodec`).  Observation tensor: the
+seat's vector (:class:`affresco.envs.ObservationEncoder`); the information-state tensor is
+the same vector (it is not perfect-recall).  Observation string: the seat's view as JSON;
+information-state string: that plus the public history (every action, plans as 'plan'
+until revealed, and what each chance event showed).  ``resample_from_infostate`` builds a
+game from the seat's view with the engine's determinization.
+"""
+from __future__ import annotations
+
+import json
+import random
+import weakref
+
+import numpy as np
+import pyspiel
+
+from .core import REWARDS, ActionCodec, Config, ObservationEncoder, final_rewards, render_text
+
+__all__ = ["FrescoGame", "FrescoState", "SHORT_NAME", "TURNS_NAME"]
+
+SHORT_NAME = "python_fresco"
+TURNS_NAME = "python_fresco_turns"
+_PARAMS = {"players": 2, "modules": "", "reward": "rank", "rng_seed": -1}
+MAX_GAME_LENGTH = 3000
+
+
+def _determinize(view, seat, rng, legal):
+    """A full game consistent with ``view`` (the engine's determinization)."""
+    from affresco.bots.determinize import determinize
+    return determinize(view, seat, rng, legal=legal)
+
+
+def _game_type(short_name: str, simultaneous: bool) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name="Fresco (affresco)" + ("" if simultaneous else ", sequential planning"),
+        dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous
+                  else pyspiel.GameType.Dynamics.SEQUENTIAL),
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_PARAMS,
+    )
+
+
+_TYPES = {SHORT_NAME: _game_type(SHORT_NAME, True), TURNS_NAME: _game_type(TURNS_NAME, False)}
+
+
+class FrescoGame(pyspiel.Game):
+    simultaneous = True
+    short_name = SHORT_NAME
+
+    def __init__(self, params=None):
+        params = {**_PARAMS, **(params or {})}
+        self.config = Config.of(int(params["players"]), params["modules"])
+        self.reward_kind = params["reward"]
+        if self.reward_kind not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {self.reward_kind!r}")
+        self.codec = ActionCodec(self.config)
+        self.encoder = ObservationEncoder(self.config)
+        lo, hi = (-1.0, 1.0) if self.reward_kind == "rank" else (0.0, 1.0) if self.reward_kind == "win" else (-300.0, 300.0)
+        super().__init__(_TYPES[self.short_name], pyspiel.GameInfo(
+            num_distinct_actions=self.codec.size, max_chance_outcomes=0, num_players=self.config.players,
+            min_utility=lo, max_utility=hi, utility_sum=None, max_game_length=MAX_GAME_LENGTH), params)
+        seed = int(params["rng_seed"])
+        self._seeds = random.Random(seed if seed >= 0 else None)
+
+        self._pending = None  # [seed, Game, weak reference to the box bound to it or None]
+
+    def new_initial_state(self):
+        return FrescoState(self)
+
+    def pending(self, box):
+        """The seed and initial game the new state holding ``box`` will get, without setting
+        it up yet.  OpenSpiel sizes every tensor by writing one for a throw-away new state:
+        such states see the same pending game, so no game is set up for them (a pending game
+        is bound to one living state at a time, so two states never share a seed)."""
+        p = self._pending
+        if p is not None and (p[2] is None or p[2]() is None or p[2]() is box):
+            p[2] = weakref.ref(box)
+            return p[0], p[1]
+        seed = self._seeds.getrandbits(62)
+        self._pending = [seed, self.config.new_game(seed), weakref.ref(box)]
+        return seed, self._pending[1]
+
+    def take(self, box):
+        """The initial game for ``box``'s state: the pending one if bound to it or free."""
+        p = self._pending
+        if p is not None and (box.seed == p[0] if box.seed is not None else p[2] is None or p[2]() is None):
+            self._pending = None
+            box.seed = p[0]
+            return p[1]
+        if box.seed is None:
+            box.seed = self._seeds.getrandbits(62)
+        return self.config.new_game(box.seed)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return FrescoObserver(self, perfect_recall)
+
+
+class FrescoTurnsGame(FrescoGame):
+    simultaneous = False
+    short_name = TURNS_NAME
+
+
+class _Box:
+    """Holds a state's game.  A new state's game is set up on first use (OpenSpiel makes
+    throw-away states, e.g. to size tensors, and clones by copying onto fresh ones); clones
+    deep-copy it with the engine's cheap clone; serialization pickles it as the engine's JSON
+    (docs/state-format.md)."""
+
+    __slots__ = ("game", "owner", "seed", "__weakref__")
+
+    def __init__(self, game=None, owner=None):
+        self.game, self.owner, self.seed = game, owner, None
+
+    def get(self):
+        if self.game is None:
+            self.game = self.owner.take(self)
+            self.owner = None
+        return self.game
+
+    def peek(self):
+        """The game, or for a new state not yet used the game it will start from."""
+        if self.game is None:
+            seed, game = self.owner.pending(self)
+            self.seed = seed
+            return game
+        return self.game
+
+    def __deepcopy__(self, memo):
+        return _Box(self.get().clone())
+
+    def __reduce__(self):
+        return _unbox, (self.get().to_json(pretty=False),)
+
+
+def _unbox(text: str) -> _Box:
+    from affresco import Game
+    return _Box(Game.from_json(text))
+
+
+class FrescoState(pyspiel.State):
+    """One position.  The affresco game is built on first use, so OpenSpiel's clones (which
+    copy the attributes onto a fresh state) never set up a game they throw away."""
+
+    def __init__(self, game: FrescoGame, seed=None):
+        super().__init__(game)
+        self._g = _Box(owner=game)
+        self._started = False
+        self._public: list[str] = []
+
+    @property
+    def fresco(self):
+        """The affresco :class:`~affresco.Game` of this state."""
+        g = self._g.get()
+        if not self._started:
+            self._started = True
+            self._note_chance(-1)
+        return g
+
+    # --- OpenSpiel API ---------------------------------------------------------------
+    def current_player(self):
+        g = self.fresco
+        if g.is_over:
+            return pyspiel.PlayerId.TERMINAL
+        acting = g.to_act
+        if self.get_game().simultaneous and g.phase == "plan" and len(acting) == g.players:
+            return pyspiel.PlayerId.SIMULTANEOUS
+        return min(acting)
+
+    def _legal_actions(self, player):
+        return sorted(self.get_game().codec.indices(self.fresco.legal_actions(player)))
+
+    def _apply_action(self, action):
+        self._apply(self.current_player(), action)
+
+    def _apply_actions(self, actions):
+        for seat, action in enumerate(actions):
+            self._apply(seat, action)
+
+    def _apply(self, seat, index):
+        g = self.fresco
+        action = self.get_game().codec.actions[index]
+        draws, phase = g.chance_events, g.phase
+        g.apply(seat, action)
+        self._public.append(f"{seat}:plan" if action.kind == "plan" else f"{seat}:{action}")
+        if phase == "plan" and g.phase != "plan":
+            v = g.view(None, log=False)
+            self._public.append("plans " + json.dumps([f.get("plan") for f in v["figures"]]))
+        self._note_chance(draws)
+
+    def _note_chance(self, draws_before):
+        """Perfect recall of chance: when a chance event happened, note what everyone saw."""
+        g = self._g.game
+        if g.chance_events != draws_before:
+            v = g.view(None, log=False)
+            seen = {k: v[k] for k in ("booths", "fresco", "bag_size")}
+            for k in self.get_game().encoder.module_keys:
+                seen[k] = v.get(k)
+            self._public.append("chance " + json.dumps(seen, sort_keys=True))
+
+    def _action_to_string(self, player, action):
+        return str(self.get_game().codec.actions[action])
+
+    def is_terminal(self):
+        return self.fresco.is_over
+
+    def returns(self):
+        g = self.fresco
+        if not g.is_over:
+            return [0.0] * g.players
+        return final_rewards(g, self.get_game().reward_kind)
+
+    def __str__(self):
+        return render_text(self.fresco)
+
+    # --- information sets ------------------------------------------------------------
+    def observation_json(self, player) -> str:
+        """The seat's view as JSON, without the log and the VP breakdown by source (both
+        summaries of the history, which the information state carries itself)."""
+        view = self.fresco.view(player, log=False)
+        view.pop("vp_sources", None)
+        return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+    def resample_from_infostate(self, player_id, probability_sampler=None):
+        """A state the seat cannot tell from this one: the engine's determinization of the
+        seat's view (other seats' paints, Thalers, unrevealed plans and secret module items,
+        and the future chance, sampled)."""
+        g = self.fresco
+        try:
+            u = float(probability_sampler.sample()) if probability_sampler is not None else random.random()
+        except Exception:  # pragma: no cover - samplers without sample()
+            u = random.random()
+        rng = random.Random(f"resample:{g.seed}:{len(self._public)}:{u}")
+        legal = g.legal_actions(player_id) if player_id in g.to_act else None
+        det = _determinize(g.view(player_id), player_id, rng, legal)
+        clone = self.get_game().new_initial_state()
+        clone._g = _Box(det)
+        clone._started = True
+        clone._public = list(self._public)
+        return clone
+
+
+class FrescoObserver:
+    """Observation (perfect_recall False) or information state (True) of a seat."""
+
+    def __init__(self, game: FrescoGame, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(game.encoder.size, np.float32)
+        self.dict = {"observation": self.tensor}
+        self._encoder = game.encoder
+
+    def set_from(self, state: FrescoState, player: int):
+        self.tensor[:] = self._encoder.encode(state._g.peek().view(player, log=False), player)
+
+    def string_from(self, state: FrescoState, player: int):
+        text = state.observation_json(player)
+        if self.perfect_recall:
+            return text + "\n" + "\n".join(state._public)
+        return text
+
+
+pyspiel.register_game(_TYPES[SHORT_NAME], FrescoGame)
+pyspiel.register_game(_TYPES[TURNS_NAME], FrescoTurnsGame)

@@ -1,0 +1,278 @@
+"""PettingZoo environments of Fresco (docs/envs-pettingzoo.md).
+
+    >>> from affresco.envs.pettingzoo import env, parallel_env
+    >>> e = env(players=3, modules=("portraits",), reward="rank")
+    >>> e.reset(seed=1)
+
+Agents are ``player_0`` .. ``player_{n-1}`` (seats).  Observations are dicts
+``{"observation": float32 vector, "action_mask": int8 vector}``; ``infos[agent]["view"]`` is
+the seat's ``game.view(seat)``.  Actions are indices into the set-up's fixed action space
+(:class:`affresco.envs.ActionCodec`) plus one last index, ``WAIT``, the only legal action of
+an agent that is not to decide now.  Rewards are 0 until the end, then the chosen final
+reward (``margin``, ``rank`` or ``win``).
+
+* :func:`env` (AEC): ``turns="acting"`` (default) selects only the agents that must decide,
+  one after the other (while planning each in seat order, blind to the others' plans);
+  ``turns="all"`` steps every agent once per decision point ("cycle"), the others with WAIT.
+* :func:`parallel_env`: one step per decision point; while planning every seat's plan is
+  applied at once (truly simultaneous); otherwise only the deciding agent's action counts.
+
+``max_cycles`` truncates after that many decision points (AEC ``turns="acting"``: that many
+steps).  ``illegal`` says what an action the mask forbids does: ``"raise"`` (default) or
+``"substitute"`` (a random legal action from the env's seeded generator, and
+``infos[agent]["illegal_action"] = True``), for tools that sample without the mask.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from affresco import IllegalAction
+from .core import ActionCodec, Config, ObservationEncoder, check_reward, final_rewards, render_text
+
+__all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
+
+
+@functools.lru_cache(maxsize=32)
+def _tables(config_key) -> tuple[ActionCodec, ObservationEncoder]:
+    players, modules, options = config_key
+    cfg = Config.of(players, modules, dict(options))
+    return ActionCodec(cfg), ObservationEncoder(cfg)
+
+
+class _Common:
+    metadata = {"render_modes": ["ansi", "human"], "name": "affresco_fresco_v0", "is_parallelizable": True}
+
+    def _setup(self, players, modules, options, reward, max_cycles, illegal, render_mode):
+        self.config = Config.of(players, modules, options)
+        self.codec, self.encoder = _tables((self.config.players, self.config.modules,
+                                            tuple(sorted(self.config.options.items()))))
+        self.reward_kind = check_reward(reward)
+        if illegal not in ("raise", "substitute"):
+            raise ValueError(f"illegal must be 'raise' or 'substitute', not {illegal!r}")
+        self.illegal = illegal
+        self.max_cycles = max_cycles
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(self.config.players)]
+        self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.WAIT = self.codec.size
+        n_actions = self.codec.size + 1
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
+        })
+        self._obs_spaces = {a: obs_space for a in self.possible_agents}
+        self._act_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
+        self.game = None
+        self._rng = random.Random(0)
+
+    def observation_space(self, agent):
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent):
+        return self._act_spaces[agent]
+
+    def _new_game(self, seed):
+        if seed is None:
+            seed = random.getrandbits(63)
+        self._rng = random.Random(f"affresco-envs:{seed}")
+        self.game = self.config.new_game(seed)
+        self._cache = {}
+
+    def _observe_seat(self, seat: int) -> dict:
+        hit = self._cache.get(seat)
+        if hit is not None and hit[0] == self._marker:
+            return hit[1]
+        view = self.game.view(seat, log=False)
+        mask = np.zeros(self.codec.size + 1, dtype=np.int8)
+        if seat in self.game.to_act:
+            mask[self.codec.indices(self.game.legal_actions(seat))] = 1
+        elif not self.game.is_over:
+            mask[self.WAIT] = 1
+        obs = {"observation": self.encoder.encode(view, seat), "action_mask": mask}
+        self._cache[seat] = (self._marker, obs, view)
+        return obs
+
+    def _view(self, seat: int) -> dict:
+        self._observe_seat(seat)
+        return self._cache[seat][2]
+
+    def _act(self, seat: int, index) -> bool:
+        """Apply the action ``index`` of ``seat`` (who is to act); True if it was substituted."""
+        legal = self.game.legal_actions(seat)
+        action = self.codec.actions[int(index)] if index is not None and 0 <= int(index) < self.codec.size else None
+        substituted = False
+        if action is None or action not in legal:
+            if self.illegal == "raise":
+                shown = "WAIT" if index == self.WAIT else (str(action) if action is not None else index)
+                raise IllegalAction(f"player_{seat}: action {index} ({shown}) is not legal now; legal indices: "
+                                    f"{sorted(self.codec.indices(legal))[:20]}...")
+            action = self._rng.choice(legal)
+            substituted = True
+        self.game.apply(seat, action)
+        self._marker += 1
+        return substituted
+
+    def render(self):
+        if self.game is None:
+            return None
+        text = render_text(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+    def state_json(self) -> str:
+        """The full game (hidden information included) as the engine's JSON."""
+        return self.game.to_json(pretty=False)
+
+
+class FrescoAEC(_Common, AECEnv):
+    """The AEC environment (see the module doc)."""
+
+    def __init__(self, players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,
+                 reward: str = "margin", max_cycles: int | None = None, turns: str = "acting",
+                 illegal: str = "raise", render_mode: str | None = None):
+        super().__init__()
+        if turns not in ("acting", "all"):
+            raise ValueError(f"turns must be 'acting' or 'all', not {turns!r}")
+        self.turns = turns
+        self._setup(players, modules, options, reward, max_cycles, illegal, render_mode)
+
+    def reset(self, seed=None, options=None):
+        self._new_game(seed)
+        self._marker = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.cycles = 0
+        self._queue: list[str] = []
+        self._next_cycle()
+
+    def _next_cycle(self):
+        if self.turns == "all":
+            self._queue = self.agents[:]
+        else:
+            self._queue = [self.possible_agents[s] for s in sorted(self.game.to_act)]
+        self.agent_selection = self._queue[0]
+
+    def observe(self, agent):
+        return self._observe_seat(self.agent_seat[agent])
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.agent_seat[agent]
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        self.infos[agent] = {}
+        if seat in self.game.to_act:
+            if self._act(seat, action):
+                self.infos[agent]["illegal_action"] = True
+        elif action != self.WAIT and action is not None and self.illegal == "raise":
+            raise IllegalAction(f"{agent} is not to act now: its only legal action is WAIT ({self.WAIT})")
+        self._queue.pop(0)
+        if self.turns == "acting":
+            self.cycles += 1
+            end_of_cycle = True
+        else:
+            end_of_cycle = not self._queue
+            if end_of_cycle:
+                self.cycles += 1
+        if self.game.is_over:
+            for a, r in zip(self.possible_agents, final_rewards(self.game, self.reward_kind)):
+                self.rewards[a] = r
+                self.terminations[a] = True
+                self.infos[a] = {"scores": self.game.scores(), "ranking": self.game.ranking()}
+        elif end_of_cycle and self.max_cycles is not None and self.cycles >= self.max_cycles:
+            for a in self.agents:
+                self.truncations[a] = True
+        self._accumulate_rewards()
+        if any(self.terminations.values()) or any(self.truncations.values()):
+            self._deads_step_first()
+            if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+                return
+            self.agent_selection = self.agents[0]
+            return
+        if end_of_cycle:
+            self._next_cycle()
+        else:
+            self.agent_selection = self._queue[0]
+
+    def last_view(self, agent=None) -> dict:
+        """``game.view(seat)`` of ``agent`` (default: the selected agent)."""
+        return self._view(self.agent_seat[agent or self.agent_selection])
+
+
+class FrescoParallel(_Common, ParallelEnv):
+    """The Parallel environment (see the module doc)."""
+
+    def __init__(self, players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,
+                 reward: str = "margin", max_cycles: int | None = None, illegal: str = "raise",
+                 render_mode: str | None = None):
+        self._setup(players, modules, options, reward, max_cycles, illegal, render_mode)
+
+    def reset(self, seed=None, options=None):
+        self._new_game(seed)
+        self._marker = 0
+        self.agents = self.possible_agents[:]
+        self.cycles = 0
+        obs = {a: self._observe_seat(self.agent_seat[a]) for a in self.agents}
+        return obs, {a: {"view": self._view(self.agent_seat[a])} for a in self.agents}
+
+    def step(self, actions):
+        infos = {a: {} for a in self.agents}
+        for seat in sorted(self.game.to_act):   # while planning: every plan at once
+            agent = self.possible_agents[seat]
+            if agent not in actions:
+                raise IllegalAction(f"{agent} must decide now but has no action in this step")
+            if self._act(seat, actions[agent]):
+                infos[agent]["illegal_action"] = True
+        self.cycles += 1
+        over = self.game.is_over
+        truncate = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
+        rewards = {a: 0.0 for a in self.agents}
+        if over:
+            rewards = dict(zip(self.possible_agents, final_rewards(self.game, self.reward_kind)))
+            for a in self.agents:
+                infos[a].update(scores=self.game.scores(), ranking=self.game.ranking())
+        obs = {a: self._observe_seat(self.agent_seat[a]) for a in self.agents}
+        for a in self.agents:
+            infos[a]["view"] = self._view(self.agent_seat[a])
+        terminations = {a: over for a in self.agents}
+        truncations = {a: truncate for a in self.agents}
+        rewards = {a: rewards[a] for a in self.agents}
+        if over or truncate:
+            self.agents = []
+        return obs, rewards, terminations, truncations, infos
+
+
+def raw_env(players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,
+            reward: str = "margin", **kwargs: Any) -> FrescoAEC:
+    return FrescoAEC(players, modules, options, reward, **kwargs)
+
+
+def env(players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,
+        reward: str = "margin", **kwargs: Any) -> FrescoAEC:
+    """The AEC environment (PettingZoo's order-enforcing wrapper is left out: the env itself
+    refuses steps out of turn)."""
+    return FrescoAEC(players, modules, options, reward, **kwargs)
+
+
+def parallel_env(players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,
+                 reward: str = "margin", **kwargs: Any) -> FrescoParallel:
+    return FrescoParallel(players, modules, options, reward, **kwargs)

@@ -1,0 +1,118 @@
+"""The bot runner: bots decide off the event loop, in constant time, in workers that die with us.
+
+A bot decides from its seat's view and legal actions only.  Quick bots run in a thread (the
+random bot inline); timed bots (search, seconds per move) in a process pool.
+
+**Time reveals nothing (R22).**  How long a bot thinks may depend on what only it knows (a
+search bot holding a matching scroll thinks, one with nothing to play does not).  So every
+decision of a bot is answered exactly at the end of a fixed budget for that bot, computed
+before it looks at anything: ``max(delay, seconds + slack)`` for a timed bot, ``delay`` for
+a quick one.  A forced move (one legal action) waits for the same budget.  A decision that
+overruns its budget is logged (``bot_overrun``).
+
+**No orphans.**  Pool workers watch their parent: when the server dies (even by ``kill -9``)
+they exit within a second, and with them the ``resource_tracker`` they hold open.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from .. import parse
+from .store import SeatInfo
+
+__all__ = ["BotRunner", "bot_kinds", "decide", "TIMED_SLACK"]
+
+log = logging.getLogger("affresco.server")
+
+INLINE_BOTS = {"random"}     # decide in microseconds, from the legal actions alone: no thread hop
+TIMED_SLACK = 0.35           # seconds over a timed bot's budget before its answer is due (start-up, IPC)
+
+
+def bot_kinds() -> dict[str, dict[str, Any]]:
+    """The bots offered to players (the one bot menu: name, title, description, timed, options)."""
+    from ..bots.specs import bot_menu
+    return {b["name"]: b for b in bot_menu()}
+
+
+def decide(bot: str, seed: str, seconds: float | None, view: dict, legal: list, seat: int) -> str:
+    """One bot decision from the seat's view and legal actions only (notation text or Actions;
+    runs in a worker process, a thread, or inline for the quickest bots)."""
+    from ..bots import make_bot
+    b = make_bot(bot, seed) if seconds is None else make_bot(bot, seed, seconds=seconds)
+    actions = [parse(a) if isinstance(a, str) else a for a in legal]
+    return str(b.choose(view, actions, seat))
+
+
+def _warm() -> None:
+    import affresco.bots  # noqa: F401 - imports once per worker, before any decision
+
+
+def _watch_parent(parent: int) -> None:
+    """In a pool worker: exit as soon as the server process is gone (re-parented)."""
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os._exit(0)
+            time.sleep(0.25)
+    threading.Thread(target=watch, name="affresco-parent-watch", daemon=True).start()
+
+
+class BotRunner:
+    """Bot decisions for the service, each answered at the end of its seat's fixed budget."""
+
+    def __init__(self, processes: int = 1, delay: float = 0.0, slack: float = TIMED_SLACK):
+        self.processes, self.delay, self.slack = processes, delay, slack
+        self._pool: Executor | None = None
+
+    def budget(self, info: SeatInfo) -> float:
+        """Seconds from the request of a decision to its answer: fixed per seat, never
+        depending on the position (so never on the bot's secrets)."""
+        if info.seconds is not None:
+            return max(self.delay, info.seconds + self.slack)
+        return self.delay
+
+    async def decide(self, info: SeatInfo, seed: str, view: dict, legal: list, seat: int) -> str:
+        """The bot's choice (notation), answered ``budget(info)`` seconds after the call."""
+        loop = asyncio.get_running_loop()
+        due = loop.time() + self.budget(info)
+        try:
+            choice = await self._decide(info, seed, view, legal, seat)
+        finally:
+            late = loop.time() - due
+            if late > 0.005 and self.budget(info) > 0:
+                log.warning("bot overran its time budget", extra={"event": "bot_overrun", "seat": seat,
+                                                                  "ms": round(late * 1000, 1)})
+            else:
+                await asyncio.sleep(max(0.0, due - loop.time()))
+        return choice
+
+    async def _decide(self, info: SeatInfo, seed: str, view: dict, legal: list, seat: int) -> str:
+        if len(legal) == 1:            # forced: no thinking, but the same wait (above)
+            return str(legal[0])
+        if info.seconds is not None:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.pool(), decide, info.bot, seed, info.seconds, view,
+                                              [str(a) for a in legal], seat)
+        if info.bot in INLINE_BOTS:
+            return decide(info.bot, seed, None, view, legal, seat)
+        return await asyncio.to_thread(decide, info.bot, seed, None, view, legal, seat)
+
+    def pool(self) -> Executor:
+        if self._pool is None:
+            import multiprocessing as mp
+            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=mp.get_context("spawn"),
+                                             initializer=_watch_parent, initargs=(os.getpid(),))
+            for _ in range(self.processes):     # start and warm the workers now, not in a bot's first budget
+                self._pool.submit(_warm)
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,94 @@
+"""Running a tournament: check the set-up, play the games on a backend, collect the rows."""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from ..bots import parse_spec
+from ..errors import ConfigError
+from ..rules import new_game
+from .backends import drive, ProcessBackend, ray_module, RayBackend
+from .games import play_one
+
+class TournamentResult(list):
+    """The rows of a tournament (a list of dicts, sorted by game then seat), with
+    ``records`` (game index -> game record), ``games`` (finished game indexes, sorted) and
+    ``interrupted`` (True if it was stopped by KeyboardInterrupt before the end)."""
+
+    def __init__(self, rows: Iterable[dict] = (), records: Mapping[int, dict] | None = None,
+                 interrupted: bool = False):
+        super().__init__(rows)
+        self.records: dict[int, dict] = dict(records or {})
+        self.interrupted = interrupted
+        self.workers = 1
+        self.backend = "in-process"
+
+    @property
+    def games(self) -> list[int]:
+        return sorted(self.records)
+
+
+def _check(players: int, bots: Sequence[str], games: int, workers: int | None) -> list[str]:
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise ConfigError(f"Fresco is for 2 to 4 players, not {players!r}")
+    labels = {b: parse_spec(b).label for b in dict.fromkeys(bots)}
+    names = [labels[b] for b in bots]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ConfigError(f"name one bot per seat ({players}), or a single bot for every seat; got {len(names)}")
+    if games < 0:
+        raise ConfigError(f"games must be 0 or more, not {games}")
+    if workers is not None and workers < 1:
+        raise ConfigError(f"workers must be 1 or more, not {workers}")
+    return names
+
+
+def run_tournament(players: int, bots: Sequence[str], games: int, modules: Sequence[str] = (), seed: int = 0,
+                   workers: int | None = None, on_result: Callable[[int, list[dict], dict], None] | None = None,
+                   options: Mapping[str, Any] | None = None, ray: str | None = None,
+                   on_start: Callable[[TournamentResult], None] | None = None) -> TournamentResult:
+    """Play ``games`` games of ``players`` players with the ``bots`` (one spec per seat, or one
+    for all), seats rotated, and return their rows (see the module doc).
+
+    ``workers`` (default 1; with Ray, the cluster's CPUs) > 1 plays on that many local
+    processes; ``ray`` (``"local"`` or a cluster address) plays on Ray instead.
+    ``on_start(result)`` is called once the backend is set up (Ray started or joined;
+    ``result.workers`` and ``result.backend`` set), before the first game;
+    ``on_result(k, rows, record)`` in this process after each game (in the order games finish).
+    KeyboardInterrupt (Ctrl-C, or raised by a callback) stops the tournament: the games finished
+    so far are returned with ``interrupted=True``; the workers are ended.
+    """
+    names = _check(players, bots, games, workers)
+    modules = tuple(modules)
+    new_game(players, modules=modules, seed=0, options=dict(options or {}))  # fail early on a bad set-up
+    if ray is not None:
+        ray_module()  # fail early without Ray
+    result = TournamentResult()
+    done: dict[int, list[dict]] = {}
+
+    def store(k: int, rows: list[dict], record: dict) -> None:
+        done[k] = rows
+        result.records[k] = record
+
+    def finish(k: int, rows: list[dict], record: dict) -> None:
+        store(k, rows, record)
+        if on_result is not None:
+            on_result(k, rows, record)
+
+    job = (players, names, modules, dict(options or {}), seed)
+    try:
+        if ray is None and ((workers or 1) == 1 or games <= 1):
+            result.workers, result.backend = 1, "in-process"
+            if on_start is not None:
+                on_start(result)
+            for k in range(games):
+                finish(*play_one(*job, k))
+        else:
+            backend = RayBackend(job, ray, workers) if ray is not None else ProcessBackend(job, min(workers, games))
+            result.workers, result.backend = backend.workers, backend.name
+            drive(backend, games, finish, store, on_start and (lambda: on_start(result)))
+    except KeyboardInterrupt:
+        result.interrupted = True
+    for k in sorted(done):
+        result.extend(done[k])
+    return result

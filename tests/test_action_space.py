@@ -1,0 +1,64 @@
+"""The fixed action index space (rules/action_space.py): every legal action of a set-up is in
+it, in an order that does not depend on the seed, and every entry is valid notation."""
+import random
+
+import pytest
+
+import affresco
+from affresco.rules.action_space import VERSION, action_space
+
+SETUPS = [(n, ()) for n in (2, 3, 4)] + [(n, (m,)) for n in (2, 4) for m in sorted(affresco.MODULES)] + \
+         [(n, tuple(sorted(affresco.MODULES))) for n in (2, 3, 4)]
+
+
+def _play(n, modules, seed, options=None):
+    g = affresco.new_game(n, modules, seed=seed, options=options)
+    rng = random.Random(seed)
+    while not g.is_over:
+        for seat in g.to_act:
+            if seat in g.to_act:
+                yield g, seat, g.legal_actions(seat)
+                g.apply(seat, rng.choice(g.legal_actions(seat)))
+
+
+@pytest.mark.parametrize("n,modules", SETUPS, ids=lambda x: str(x))
+def test_every_legal_action_is_in_the_space(n, modules):
+    space = set(affresco.new_game(n, modules, seed=0).action_space())
+    for seed in range(2):
+        for g, seat, legal in _play(n, modules, seed):
+            missing = [str(a) for a in legal if a not in space]
+            assert not missing, f"{n} players {modules}: not in the action space: {missing}"
+
+
+def test_the_special_colours_option_adds_paying_with_substitutes():
+    opts = {"special_colours_on_fresco": True}
+    space = set(action_space(2, ("special_colours",), opts))
+    seen_using = False
+    for seed in range(3):
+        for g, seat, legal in _play(2, ("special_colours",), seed, opts):
+            assert all(a in space for a in legal)
+            seen_using |= any("using" in a.args for a in legal)
+    assert seen_using
+    assert affresco.parse("restore C3 bishop D2 using KNY") in space
+
+
+def test_the_order_is_fixed_and_independent_of_the_seed():
+    a = affresco.new_game(4, ("portraits",), seed=1).action_space()
+    b = affresco.new_game(4, ("portraits",), seed=99).action_space()
+    assert a == b and len(set(a)) == len(a)
+    assert a[:5] == tuple(affresco.parse(f"getup {t}:00") for t in (5, 6, 7, 8, 9))
+    assert VERSION == 0
+
+
+@pytest.mark.parametrize("n", (2, 3, 4))
+def test_every_entry_is_notation_that_reads_back(n):
+    for a in action_space(n, tuple(affresco.MODULES)):
+        assert affresco.parse(str(a)) == a
+
+
+def test_modules_extend_the_base_space_and_keep_its_prefix():
+    base = action_space(4)
+    every = action_space(4, tuple(affresco.MODULES))
+    assert every[:len(base)] == base
+    kinds = {a.kind for a in every[len(base):]}
+    assert {"portrait", "request", "income", "scroll"} <= kinds

@@ -1,0 +1,49 @@
+"""The Gymnasium environment passes gymnasium's check_env and plays against bots."""
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from affresco.envs.gymnasium import ENV_ID, FrescoEnv  # noqa: E402
+from envs_support import CONFIGS, cfg_id  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=cfg_id)
+def test_check_env(cfg):
+    n, mods = cfg
+    # check_env samples actions without the mask: illegal ones are substituted
+    check_env(FrescoEnv(players=n, opponents="random", modules=mods, illegal="substitute"), skip_render_check=False)
+
+
+def test_registered_and_plays_to_the_end_with_masks():
+    env = gymnasium.make(ENV_ID, players=2, opponents="heuristic", reward="win")
+    obs, info = env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    steps = 0
+    while True:
+        mask = env.unwrapped.action_masks()
+        assert mask.any() and np.array_equal(mask, info["action_mask"].astype(bool))
+        obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        steps += 1
+        if term:
+            break
+    assert info["scores"] and reward in (0.0, 1.0)
+    assert reward == (1.0 if info["ranking"][0] == 0 else 0.0)
+    assert obs.shape == env.observation_space.shape
+
+
+def test_opponent_specs_and_seat():
+    env = FrescoEnv(players=3, opponents=["random", "search:simulations=4"], seat=None)
+    obs, info = env.reset(seed=9)
+    assert env.seat in range(3) and env.seat in info["view"]["to_act"]  # the bots played up to the learner
+    assert info["action_mask"].any()
+    with pytest.raises(ValueError):
+        FrescoEnv(players=3, opponents=["random"])
+
+
+def test_versioned_ids():
+    env = gymnasium.make("affresco/Fresco-4p-v0", opponents="random")
+    assert env.unwrapped.config.players == 4 and env.unwrapped.config.env_id == "Fresco-4p-v0"

@@ -1,0 +1,137 @@
+"""PettingZoo environments pass PettingZoo's own conformance tests (api_test,
+parallel_api_test, seed_test, max_cycles_test) on the sampled configurations (all with
+AFFRESCO_ENVS_ALL=1), and behave as documented."""
+import functools
+import types
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+
+from affresco import IllegalAction  # noqa: E402
+from affresco.envs.pettingzoo import env, parallel_env  # noqa: E402
+from envs_support import CONFIGS, cfg_id  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=cfg_id)
+def test_api_test(cfg):
+    n, mods = cfg
+    api_test(env(players=n, modules=mods), num_cycles=400)
+    api_test(env(players=n, modules=mods, turns="all", reward="rank"), num_cycles=200)
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=cfg_id)
+def test_parallel_api_test(cfg):
+    n, mods = cfg
+    parallel_api_test(parallel_env(players=n, modules=mods, reward="win"), num_cycles=400)
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=cfg_id)
+def test_seed_test(cfg):
+    n, mods = cfg
+    seed_test(functools.partial(env, players=n, modules=mods), num_cycles=200)
+    # parallel_seed_test samples without the mask and plays to the end: illegal -> substitute
+    parallel_seed_test(functools.partial(parallel_env, players=n, modules=mods, illegal="substitute"))
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=cfg_id)
+def test_max_cycles_test(cfg):
+    n, mods = cfg
+    # max_cycles_test samples without the mask, and counts a cycle as one step of every agent
+    mod = types.SimpleNamespace(
+        env=functools.partial(env, players=n, modules=mods, turns="all", illegal="substitute"),
+        parallel_env=functools.partial(parallel_env, players=n, modules=mods, illegal="substitute"))
+    max_cycles_test(mod)
+
+
+def _play_aec(e, seed):
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return e
+
+
+def test_a_whole_game_ends_with_the_final_rewards():
+    """rank: 1 for the first figure on the VP track ... -1 for the last (3 players)."""
+    e = env(players=3, reward="rank")
+    e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    got = {}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        if term:
+            got[agent] = reward
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert e.game.is_over and not e.agents
+    ranking = e.game.ranking()
+    assert got == {f"player_{seat}": 1.0 - ranking.index(seat) for seat in range(3)}
+
+
+def test_margin_and_win_rewards():
+    for kind in ("margin", "win"):
+        p = parallel_env(players=2, reward=kind)
+        obs, _ = p.reset(seed=8)
+        rng = np.random.default_rng(8)
+        while p.agents:
+            acts = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
+            obs, rewards, term, trunc, infos = p.step(acts)
+        scores, ranking = p.game.scores(), p.game.ranking()
+        for seat in range(2):
+            expected = (scores[seat] - max(v for f, v in enumerate(scores) if f != seat) if kind == "margin"
+                        else float(ranking[0] == seat))
+            assert rewards[f"player_{seat}"] == expected
+
+
+def test_planning_in_the_aec_env_is_blind_and_in_seat_order():
+    e = env(players=4)
+    e.reset(seed=3)
+    while e.game.phase != "plan":
+        obs = e.observe(e.agent_selection)
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    order = []
+    before = e.observe("player_3")["observation"].copy()
+    for _ in range(3):
+        order.append(e.agent_selection)
+        obs = e.observe(e.agent_selection)
+        e.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    assert order == ["player_0", "player_1", "player_2"]
+    # player 3 sees that the others committed, not what they planned
+    assert e.game.view(3, log=False)["figures"][0].get("plan") is None
+    assert not np.array_equal(before, e.observe("player_3")["observation"])
+
+
+def test_parallel_planning_is_simultaneous():
+    p = parallel_env(players=3)
+    obs, infos = p.reset(seed=2)
+    while p.game.phase != "plan":
+        acts = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()}
+        obs, *_ = p.step(acts)
+    assert all(o["action_mask"][:-1].any() for o in obs.values())  # every seat plans now
+    acts = {a: int(np.flatnonzero(o["action_mask"])[-1]) for a, o in obs.items()}
+    obs, rew, term, trunc, infos = p.step(acts)
+    assert p.game.phase != "plan" and all("view" in i for i in infos.values())
+
+
+def test_an_illegal_action_is_refused_by_default():
+    e = env(players=2)
+    e.reset(seed=1)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    with pytest.raises(IllegalAction):
+        e.step(int(np.flatnonzero(mask == 0)[0]))
+
+
+def test_render_is_text():
+    e = env(players=2, render_mode="ansi")
+    e.reset(seed=1)
+    assert "Round 1" in e.render()

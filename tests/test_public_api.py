@@ -1,0 +1,254 @@
+"""The public engine API that bots, tournaments, the terminal and the server use instead of the
+engine's internals (issue #11): a game from a determinized view, the full view of a replay,
+which actions reveal hidden information (R22), who decides now (R13); and the boundary itself:
+no module outside ``rules/`` imports a private engine name or touches ``game.state``."""
+from __future__ import annotations
+
+import ast
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import affresco
+from affresco import Game, StateError
+from affresco.rules.hooks import MODULES
+
+SRC = Path(affresco.__file__).parent
+ALL = sorted(MODULES)
+
+
+def _walk(n, modules, seed, limit=400):
+    """(game, seat to act) after each random action of a seeded game."""
+    r = random.Random(seed)
+    g = affresco.new_game(n, modules, seed=seed)
+    for _ in range(limit):
+        if g.is_over:
+            return
+        seat = g.to_act[r.randrange(len(g.to_act))]
+        yield g, seat
+        g.apply(seat, r.choice(g.legal_actions(seat)))
+
+
+def _truth(g: Game, seat: int) -> dict:
+    """The hidden parts of ``g`` as :meth:`Game.from_view` takes them (here: the real ones)."""
+    full = g.full_view()
+    saved = json.loads(g.to_json())
+    figures = {f: {k: full["figures"][f][k] for k in ("paints", "thalers", "plan") if k in full["figures"][f]}
+               for f in range(g.players) if f != seat}
+    return {"figures": figures, "modules": saved["modules_state"]}
+
+
+@pytest.mark.parametrize("n,modules,seed", [(2, [], 1), (3, ALL, 2), (4, ["portraits", "scrolls"], 3), (2, ALL, 4)])
+def test_a_game_from_a_view_and_the_true_hidden_parts_shows_the_seat_its_view_and_plays_on_alike(n, modules, seed):
+    checked = 0
+    for k, (g, seat) in enumerate(_walk(n, modules, seed)):
+        if k % 7:
+            continue
+        view = g.view(seat)
+        d = Game.from_view(view, seat, _truth(g, seat), seed=5)
+        assert d.view(seat) == view
+        assert d.to_act == g.to_act and d.deciding == g.deciding
+        assert [str(a) for a in d.legal_actions(seat)] == [str(a) for a in g.legal_actions(seat)]
+        assert d.scores() == g.scores()
+        checked += 1
+    assert checked > 10
+
+
+def test_from_view_refuses_hidden_parts_that_are_missing():
+    g = affresco.new_game(3, ["scrolls"], seed=1)
+    view = g.view(0)
+    with pytest.raises(StateError, match="paints and Thalers"):
+        Game.from_view(view, 0, {"figures": {1: {"paints": "RYB", "thalers": 12}}, "modules": {"scrolls": []}})
+    truth = _truth(g, 0)
+    with pytest.raises(StateError, match="scrolls"):
+        Game.from_view(view, 0, {"figures": truth["figures"], "modules": {}})
+
+
+def test_a_committed_plan_not_given_leaves_that_seat_to_plan():
+    for g, seat in _walk(3, [], 8):
+        if g.phase == "plan" and any(f["plan_committed"] for f in g.view(seat)["figures"][:3]):
+            committed = [f for f in range(3) if g.view(seat)["figures"][f]["plan_committed"] and f != seat]
+            if not committed:
+                continue
+            hidden = _truth(g, seat)
+            for f in committed:
+                hidden["figures"][f].pop("plan", None)
+            d = Game.from_view(g.view(seat), seat, hidden, seed=1)
+            assert set(committed) <= set(d.to_act)
+            assert all(a.kind == "plan" for a in d.legal_actions(committed[0]))
+            return
+    pytest.fail("no planning position with a committed plan")
+
+
+def test_the_full_view_shows_every_seats_hidden_items_and_nothing_else_differs():
+    g = affresco.new_game(3, ["scrolls"], seed=4)
+    full = g.full_view()
+    spectator = g.view(None)
+    for seat in range(3):
+        own = g.view(seat)["figures"][seat]
+        assert full["figures"][seat]["paints"] == own["paints"] and full["figures"][seat]["thalers"] == own["thalers"]
+        assert "paints" not in spectator["figures"][seat]
+        assert full["secrets"][seat]["scrolls"]["mine"] == g.view(seat)["scrolls"]["mine"]
+    assert {k for k in full if k not in ("secrets", "log")} == set(spectator) - {"log"}
+
+
+def test_apply_says_when_hidden_information_came_out():
+    """R22: the plans revealed, a tile drawn or a scroll played show something new; a
+    get-up choice or a purchase from an open booth does not."""
+    seen = {"plans": False, "scroll": False, "scroll none": False, "quiet": False}
+    for seed in range(40):
+        r = random.Random(seed)
+        g = affresco.new_game(3, ["scrolls"], seed=seed)
+        while not g.is_over:
+            seat = g.to_act[0]
+            action = r.choice(g.legal_actions(seat))
+            planning, draws = g.phase == "plan", g.chance_events
+            last_plan = planning and len(g.to_act) == 1
+            revealed = g.apply(seat, action)
+            if action.kind == "scroll":
+                assert revealed == (action.args[0] != "none")
+                seen["scroll" if action.args[0] != "none" else "scroll none"] = True
+            elif last_plan:
+                assert revealed
+                seen["plans"] = True
+            elif g.chance_events == draws and not planning:
+                assert not revealed
+                seen["quiet"] = True
+            elif planning:
+                assert not revealed  # one secret plan among others: nothing shown yet
+        if all(seen.values()):
+            return
+    pytest.fail(f"not every case met: {seen}")
+
+
+def test_who_decides_now_is_leonardo_for_his_controller_and_the_mover_on_the_track():
+    """R13: in a 2-player game one player decides for Leonardo; on an occupied VP-track space
+    the moving figure's owner chooses where to stop."""
+    leo_seen = track_seen = False
+    for seed in range(30):
+        for g, seat in _walk(2, [], seed, limit=600):
+            d = g.deciding
+            view = g.view(seat)
+            assert view["deciding"] == d
+            if g.phase == "plan" and view["pending_track"] is None and not view["asks"]:
+                assert d is None
+                continue
+            if view["pending_track"] is not None:
+                assert d == view["pending_track"]["figure_index"]
+                track_seen = True
+            if d == 2:
+                assert g.to_act == (view["leonardo_controller"],)
+                leo_seen = True
+            elif d is not None:
+                assert g.to_act == (d,)
+        if leo_seen and track_seen:
+            return
+    pytest.fail(f"Leonardo's decision seen: {leo_seen}, a track choice seen: {track_seen}")
+
+
+# --------------------------------------------------------------------------- the boundary
+def _private_engine_names() -> set[str]:
+    names = {"_s"}
+    for path in (SRC / "rules").rglob("*.py"):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = []
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                targets = [node.name]
+            elif isinstance(node, ast.Assign):
+                targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            names |= {t for t in targets if t.startswith("_") and not t.startswith("__")}
+    return names
+
+
+INTERNAL = {"state", "flow", "serialize", "setup", "determinized", "view", "explain"}
+
+
+def _reaches_past_the_api(path: Path, private: set[str]) -> list[str]:
+    out = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and "rules" in node.module.split("."):
+            if INTERNAL & set(node.module.split(".")):
+                out.append(f"line {node.lineno}: imports engine internals from {node.module}")
+            out += [f"line {node.lineno}: imports {a.name}" for a in node.names if a.name in private]
+        elif isinstance(node, ast.Attribute):
+            if node.attr in private:
+                out.append(f"line {node.lineno}: uses .{node.attr}")
+            elif node.attr == "state" and not (isinstance(node.value, ast.Name) and node.value.id.endswith("app")) \
+                    and not (isinstance(node.value, ast.Attribute) and node.value.attr in ("app", "c")):
+                out.append(f"line {node.lineno}: touches .state")
+    return out
+
+
+# Files of other branches still being moved onto the API this session (h-server): remove each
+# entry as soon as its file is clean (the test then keeps it so).
+PENDING: set[str] = set()
+
+
+def test_no_module_outside_the_engine_reaches_past_its_public_api():
+    private = _private_engine_names()
+    bad = {}
+    for path in sorted(SRC.rglob("*.py")):
+        rel = path.relative_to(SRC).as_posix()
+        if rel.startswith("rules/"):
+            continue
+        found = _reaches_past_the_api(path, private)
+        if found and rel not in PENDING:
+            bad[rel] = found
+        if not found:
+            assert rel not in PENDING, f"{rel} is clean now: take it out of PENDING"
+    assert not bad, bad
+
+
+def test_bots_read_the_numbers_of_the_game_they_play():
+    """With a user's component table the view names it, and the bots' numbers are its own."""
+    import copy
+
+    from affresco.bots import make_bot, play_game
+    from affresco.bots.model import Model
+    from affresco.rules import reference
+
+    table = copy.deepcopy(dict(reference().raw))
+    table["hostel"][1]["price"] = 5
+    g = affresco.new_game(3, seed=2, components=table)
+    view = g.view(0)
+    assert view["components"] != "reference"
+    k = Model(view, 0).rules
+    assert k.comp.hostel[1].price == 5 and k.comp is not reference()
+    assert Model(affresco.new_game(3, seed=2).view(0), 0).rules.comp is reference()
+    play_game(g, [make_bot("heuristic", s) for s in range(3)])
+    assert g.is_over
+
+
+def test_paints_and_columns_are_named_where_they_are_defined():
+    """One definition each: the paint groups in rules/paints.py, the fresco's columns and rows in
+    rules/board.py; nobody else spells them out."""
+    spelled = {"RYB", "OGP", "KN", "RYBOGPKN", "ABCDE", "12345"}
+    homes = {"rules/paints.py", "rules/board.py"}
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        rel = path.relative_to(SRC).as_posix()
+        if rel in homes:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in spelled:
+                found.append(f"{rel}:{node.lineno} {node.value!r}")
+    assert not found, found
+
+
+def test_one_tile_codec():
+    from affresco.rules import parse_tile_text, tile_text
+
+    assert parse_tile_text("7:OG") == (7, "OG", "OG") and tile_text(7, "OG", "OG") == "7:OG"
+    assert parse_tile_text("7:OG/P") == (7, "OG", "P") and tile_text(7, "OG", "P") == "7:OG/P"
+    assert parse_tile_text("5:RY/") == (5, "RY", "") and tile_text(5, "RYO", "") == "5:RYO/"
+    for bad in ("7", "x:RY", "7:", "7:RQ", None):
+        with pytest.raises(ValueError):
+            parse_tile_text(bad)
+    g = affresco.new_game(4, ["requests"], seed=3)
+    for row in g.view(None)["fresco"]:
+        for text in row:
+            if text is not None:
+                assert tile_text(*parse_tile_text(text)) == text
