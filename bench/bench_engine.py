@@ -41,9 +41,10 @@ TARGET_CLONES = 100_000
 
 
 ALL_MODULES = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour")
-LATER_MODULES = ("wall_fresco",)   # modules 8-10 (issue #12): each alone and with all the others
-MODULE_SETS = [()] + [(m,) for m in ALL_MODULES] + [ALL_MODULES] + [(m,) for m in LATER_MODULES] + \
-    [ALL_MODULES + LATER_MODULES]
+# modules 8-10 (issue #12), each alone and with the five above
+NEW_MODULES = ("wall_fresco", "medico")
+MODULE_SETS = ([()] + [(m,) for m in ALL_MODULES] + [ALL_MODULES] + [(m,) for m in NEW_MODULES]
+               + [ALL_MODULES + NEW_MODULES])
 MAX_MODULE_SLOWDOWN = 1.5   # issue target: all five modules within 1.5x of the base game
 
 

@@ -22,7 +22,8 @@ def cfg_id(c) -> str:
 
 def perturbed(game: affresco.Game, seat: int) -> affresco.Game:
     """The same position with every *other* seat's secrets changed: Thalers, paints, a
-    committed plan before the reveal, secret scrolls, and the seed (future chance)."""
+    committed plan before the reveal (with its medico words), secret scrolls, and the seed
+    (future chance)."""
     d = json.loads(game.to_json(pretty=False))
     for f, fig in enumerate(d["figures"][:game.players]):
         if f == seat:
@@ -31,6 +32,10 @@ def perturbed(game: affresco.Game, seat: int) -> affresco.Game:
         fig["paints"] = fig.get("paints", "") + "RYBO"
         if d["phase"] == "plan" and fig.get("plan") is not None:   # committed, not yet revealed
             fig["plan"] = [0] * len(fig["plan"]) if any(fig["plan"]) else [1] + [0] * (len(fig["plan"]) - 1)
+            medico = d.get("modules_state", {}).get("medico")
+            if medico and medico["plans"][f] is not None:   # its secret plan words, fitting the new counts
+                medico["plans"][f] = {"ill": [0] * len(fig["plan"]), "medico": not medico["plans"][f]["medico"]
+                                      and fig["plan"][0] <= 1}
     if isinstance(d.get("seed"), int):
         d["seed"] += 1
     else:

@@ -291,6 +291,34 @@ def wall_state(players: int = 3, *, board: dict[str, str | None] | None = None, 
     if supply is not None:
         out["supply"] = dict(supply)
     return out
+def medico_state(players: int = 3, *, pile=None, infected=None, tile=None, display=None, held=None, sick=None,
+                 ill=None, discard=(), draw=None, neutral_ill=None, spent=()) -> dict:
+    """Medico: ``pile`` the infection tiles left (default the edition's 9), ``infected`` the
+    location infected last round, ``display`` bottles by place ('3', '2', '1', 'juice' or None),
+    ``held`` {seat: [bottles]}, ``sick`` {seat: own apprentices on the board}, ``ill`` {seat:
+    black apprentices held} (default = sick); the draw pile holds the other bottles unless given."""
+    places = 4 if players == 4 else 3
+    sick = {int(k): v for k, v in (sick or {}).items()}
+    ill = {int(k): v for k, v in (ill or sick).items()}
+    held = {int(k): list(v) for k, v in (held or {}).items()}
+    d = {"infection_pile": list(pile) if pile is not None else
+         ["market"] * 2 + ["cathedral"] * 2 + ["studio"] * 2 + ["workshop"] * 2 + ["same"],
+         "infection_tile": tile, "infected": infected, "infection_discard": list(spent),
+         "display": list(display) + [None] * (places - len(display)) if display is not None else [None] * places,
+         "held": [held.get(i, []) for i in range(players)], "discard": list(discard),
+         "sick": [sick.get(i, 0) for i in range(players)], "ill": [ill.get(i, 0) for i in range(players)],
+         "neutral_ill": list(neutral_ill or [0] * players)}
+    if draw is not None:
+        d["draw"] = list(draw)
+    return d
+
+
+def medico_bottles_rest(*used) -> list[str]:
+    """The edition's bottles less ``used`` (for an explicit draw pile)."""
+    rest = ["3"] * 4 + ["2"] * 4 + ["1"] * 4 + ["juice"] * 4
+    for b in used:
+        rest.remove(b)
+    return rest
 
 
 def default_module_state(players: int, name: str):

@@ -170,6 +170,18 @@ def test_replay_end_of_input_and_back_at_start(tmp_path, finished_game):
     assert result.exit_code == 0 and "Already at the start" in result.output
 
 
+def test_play_a_whole_game_with_the_medico_typing_numbers():
+    """Module 10 in the terminal: the medico board (infection, display, bottles and ill
+    apprentices) is shown, planning explains the 'ill' and 'medico' words, and a whole game
+    is played through every medico decision the bot suggests."""
+    result = invoke(["play", "--players", "3", "--seed", "5", "--bots", "greedy", "--modules", "medico"], ONES)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Game over" in out and "─ Medico ─" in out and "Medico's display" in out
+    assert "ill a-b-c-d-e" in out and "visit the medico" in out
+    assert "Infected:" in out
+
+
 def test_replay_and_play_load_files_written_before_the_events():
     """Issue #11: a saved game and a record written by the code before structured events
     (tests/data/before-events, affresco-state/1 and affresco-record/1) still load."""

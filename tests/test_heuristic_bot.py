@@ -132,3 +132,38 @@ def test_rank_puts_the_choice_first_and_scores_every_candidate():
         assert choice == ranked[0][1]
         g.apply(seat, choice)
         checked += 1
+
+
+@pytest.fixture(scope="module")
+def medico_games():
+    out = []
+    for n, seed in ((2, 3), (3, 4), (4, 5)):
+        bots = [Recorder(HeuristicBot(seed * 10 + s)) for s in range(n)]
+        g = affresco.new_game(n, modules=("medico", "portraits", "requests"), seed=seed)
+        play_game(g, bots, max_actions=20_000)
+        out.append((g, bots))
+    return out
+
+
+def test_every_medico_decision_is_evaluated_and_sensible(medico_games):
+    """Module 10: every medico decision is valued (no fallback); the neutral apprentice falls
+    ill rather than an own one; an ill apprentice is set aside (it comes back healthy);
+    portions are used while the bot has ill apprentices; ill apprentices are planned (never
+    at the market or the theater, which the engine would refuse)."""
+    kinds = set()
+    for g, bots in medico_games:
+        assert g.is_over
+        for r in bots:
+            assert r.bot.fallbacks == 0
+            for view, legal, a in r.seen:
+                kinds.add(a.kind)
+                kinds |= {w for w in a.args if w in ("ill", "medico")}
+                names = {str(x) for x in legal}
+                if a.kind == "illness":
+                    assert a.args == ("neutral",)
+                if a.kind == "aside":
+                    assert a.args == ("ill",)
+                if a.kind == "heal" and view["medico"]["sick"][view["seat"]] and any(
+                        b != "juice" for b in view["medico"]["held"][view["seat"]]):
+                    assert any(b != "juice" for b in a.args if b != "none"), (a, names)
+    assert {"medicine", "heal", "ill", "medico"} <= kinds, kinds

@@ -83,3 +83,79 @@ def test_seed_is_chosen_and_kept_when_omitted():
     g = affresco.new_game(4)
     assert isinstance(g.seed, int)
     assert affresco.replay(g.record()).to_json() == g.to_json()
+
+
+class Bell(Module):
+    """A test module using the planning and turn hook points: a plan word 'bell <column>' gives
+    the figure a turn at that column with no apprentice there, recorded in the module state."""
+
+    name = "bell"
+    plan_words = ("bell",)
+
+    def setup(self, state, rng):
+        state.mods["bell"] = {"plans": {}, "turns": [], "after": [], "columns": [], "revealed": 0}
+
+    def plan_options(self, state, seat, plans):
+        return plans + tuple(affresco.Action("plan", ("0-0-0-0-0", "bell", c)) for c in ("studio", "workshop"))
+
+    def plan_refusal(self, state, seat, counts, words):
+        if "bell" in words and words["bell"][0] not in state.columns():
+            return f"'bell' names a column: {', '.join(state.columns())}"
+        return None
+
+    def plan_apply(self, state, seat, counts, words):
+        if "bell" in words:
+            state.mods["bell"]["plans"][seat] = words["bell"][0]
+
+    def after_planning(self, state):
+        state.mods["bell"]["revealed"] += 1
+
+    def visit_start(self, state, fig, column, count):
+        if state.mods["bell"]["plans"].get(fig) == column:
+            state.mods["bell"]["turns"].append((fig, column, count))
+            return True
+        return False
+
+    def after_visit(self, state, fig, column):
+        state.mods["bell"]["after"].append((fig, column))
+
+    def after_location(self, state, column, index):
+        state.mods["bell"]["columns"].append(index)
+
+
+@pytest.fixture
+def bell():
+    from affresco.rules.actions import plan_word
+    MODULES["bell"] = Bell
+    plan_word("bell", 1, 99)
+    yield
+    del MODULES["bell"]
+
+
+def test_planning_and_turn_hooks(bell):
+    """A module's plan word is legal only with the module, refused with its reason, kept at
+    the commit; the figure gets a turn at the named column with no apprentice there; every
+    turn ends with after_visit and every column with after_location, in sheet order."""
+    g = affresco.new_game(3, modules=("bell",), seed=5)
+    while g.phase == "getup":
+        seat = g.to_act[0]
+        g.apply(seat, g.legal_actions(seat)[0])
+    assert "plan 0-0-0-0-0 bell studio" in {str(a) for a in g.legal_actions(0)}
+    with pytest.raises(affresco.IllegalAction, match="'bell' names a column"):
+        g.apply(0, "plan 0-0-0-0-0 bell attic")
+    g.apply(0, "plan 0-0-0-0-0 bell studio")
+    g.apply(1, "plan 0-0-0-0-1")
+    g.apply(2, "plan 0-0-0-0-0")
+    m = g.state.mods["bell"]
+    assert m["revealed"] == 1
+    assert m["turns"] == [(0, "studio", 0)]
+    assert m["after"] == [(0, "studio")] and m["columns"] == [0, 1, 2, 3]
+    g.apply(1, "theater")                      # the last turn of the round
+    m = g.state.mods["bell"]
+    assert m["after"] == [(0, "studio"), (1, "theater")] and m["columns"] == [0, 1, 2, 3, 4]
+    plain = affresco.new_game(3, seed=5)
+    while plain.phase == "getup":
+        seat = plain.to_act[0]
+        plain.apply(seat, plain.legal_actions(seat)[0])
+    with pytest.raises(affresco.IllegalAction, match="not a plan word"):
+        plain.apply(0, "plan 0-0-0-0-0 bell studio")

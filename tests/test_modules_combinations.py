@@ -87,6 +87,8 @@ def perturbations(g):
             f["plan"] = next(p for p in ([int(c) for c in q.split("-")] for q in PLANS) if p != f["plan"])
             if "wall_fresco" in e["modules_state"]:     # where the wall tile lies is part of the plan
                 e["modules_state"]["wall_fresco"]["action_tile"][x] = 0 if f["plan"][0] == 0 else -1
+            if e["modules_state"].get("medico"):     # its ill apprentices must fit the new counts
+                e["modules_state"]["medico"]["plans"][x] = {"ill": [0] * len(f["plan"]), "medico": False}
         out.append((f"seat {x} hidden items", e, {x}))
     ms = d["modules_state"]
     if ms.get("bishops_favour"):
@@ -106,6 +108,18 @@ def perturbations(g):
                 e["modules_state"]["portraits"]["deck"][i] = gone[0]
                 out.append(("portrait deck", e, set()))
                 break
+    if ms.get("medico") and d["phase"] == "plan":
+        # another seat's secret plan words (ill apprentices, medico tile), still fitting its plan
+        for x in range(n):
+            plan = ms["medico"]["plans"][x]
+            if x in acting or plan is None:
+                continue
+            e = json.loads(json.dumps(d))
+            counts = e["figures"][x]["plan"]
+            new = {"ill": [0] * len(counts), "medico": not plan["medico"] and counts[0] <= 1}
+            if new != plan:
+                e["modules_state"]["medico"]["plans"][x] = new
+                out.append((f"seat {x} medico plan words", e, {x}))
     if len(d["market"]["bag"]) >= 1:
         e = json.loads(json.dumps(d))
         e["market"]["bag"] = ["O" if t != "O" else "G" for t in e["market"]["bag"]]
@@ -195,6 +209,36 @@ def test_random_game_with_modules(combo, players):
     replayed = affresco.replay(g.record())
     assert replayed.to_json() == g.to_json()
     assert affresco.replay(json.dumps(g.record())).scores() == g.scores()
+
+
+# The medico with a sample of the other combinations (CI time): alone, with all five, and
+# 4 more per player count drawn with a fixed seed; AFFRESCO_FULL_SWEEP=1 runs all 32.
+_FULL = os.environ.get("AFFRESCO_FULL_SWEEP") == "1"
+MEDICO_COMBOS = sorted({("medico",), MODULES + ("medico",), ("wall_fresco", "medico")}
+                       | ({c + ("medico",) for c in COMBOS} if _FULL else
+                          {c + ("medico",) for c in random.Random(10).sample(COMBOS, 4)}))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("combo", MEDICO_COMBOS, ids=label)
+def test_random_game_with_the_medico(combo, players):
+    """Module 10 combines with the others: a random game ends, survives save/load with the
+    no-leak check (the secret plan words perturbed), replays from its record, and is
+    deterministic for a seed."""
+    seed = 5000 + 10 * players + MEDICO_COMBOS.index(combo)
+    plain, length = play(players, combo, seed)
+    pick = random.Random(seed)
+    figures = players + (players == 2)
+    checkpoints = {0, figures + 1, length - 1} | {pick.randrange(length) for _ in range(CHECKS - 3)}
+    g, _ = play(players, combo, seed, checkpoints)
+    assert g.is_over and plain.to_json() == g.to_json()
+    m = json.loads(g.to_json())["modules_state"]["medico"]
+    # bottles and black apprentices are conserved
+    bottles = m["draw"] + m["discard"] + [b for b in m["display"] if b] + [b for h in m["held"] for b in h]
+    assert len(bottles) == 16
+    assert all(i >= s for i, s in zip(m["ill"], m["sick"])) and sum(m["ill"]) <= 5 * players
+    assert all(0 <= s <= 5 for s in m["sick"])           # own apprentices: 5 per player
+    assert affresco.replay(g.record()).to_json() == g.to_json()
 
 
 @pytest.mark.parametrize("combo", [MODULES, ("requests", "scrolls"), ("portraits", "bishops_favour")], ids=label)

@@ -60,7 +60,8 @@ def test_search_bot_deterministic():
 
 def _scramble(g, seat, r):
     """The same position with every other seat's hidden items changed: paints, Thalers, a
-    committed but secret plan, scrolls, the favour tokens left, the seed of future chance."""
+    committed but secret plan (with its medico words), scrolls, the favour tokens left, the seed
+    of future chance (the next infection tile and bottles)."""
     d = json.loads(g.to_json())
     n = len(d["players"])
     d["seed"] = r.getrandbits(40)
@@ -79,6 +80,12 @@ def _scramble(g, seat, r):
         if len(others) >= 2:
             a, b = others[:2]
             held[a], held[b] = held[b], held[a]
+    if "medico" in ms:
+        # another seat's secret plan words (fitting the scrambled counts)
+        for f in range(n):
+            if f != seat and d["phase"] == "plan" and ms["medico"]["plans"][f] is not None:
+                counts = d["figures"][f]["plan"]
+                ms["medico"]["plans"][f] = {"ill": [0] * len(counts), "medico": counts[0] <= 1 and r.random() < 0.5}
     if "bishops_favour" in ms and ms["bishops_favour"]:
         every = ["thalers:1", "thalers:5", "vp:1", "mood:1", "paint:R", "paint:B"]
         ms["bishops_favour"] = sorted(r.choice(every) for _ in ms["bishops_favour"])
@@ -91,7 +98,8 @@ def test_no_peeking():
     r = random.Random(11)
     checked = 0
     for n, modules, seed in ((3, [], 21), (4, ["scrolls", "bishops_favour"], 22), (2, [], 23),
-                             (2, ["portraits", "requests", "special_colours"], 24)):
+                             (2, ["portraits", "requests", "special_colours"], 24), (3, ["medico"], 25),
+                             (4, ["medico", "scrolls"], 26)):
         for g, seat in _positions(n, modules, seed, every=0.3, limit=5):
             legal = g.legal_actions(seat)
             if len(legal) < 2:
@@ -106,6 +114,16 @@ def test_no_peeking():
             assert bot_a.last_stats == bot_b.last_stats  # the whole search was the same, rewards included
             checked += 1
     assert checked >= 8
+
+
+def test_the_determinization_never_reads_the_hidden_state_with_the_medico():
+    """The medico's piles and secret plan words: scrambled, the determinized game is the same."""
+    r = random.Random(6)
+    for g, seat in _positions(3, ["medico"], 32, every=0.3, limit=12):
+        h = _scramble(g, seat, r)
+        a = determinize(g.view(seat), seat, random.Random(1), legal=g.legal_actions(seat))
+        b = determinize(h.view(seat), seat, random.Random(1), legal=h.legal_actions(seat))
+        assert a.to_json() == b.to_json()
 
 
 def test_the_determinization_never_reads_the_hidden_state():

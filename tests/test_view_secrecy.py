@@ -423,3 +423,43 @@ def test_scroll_question_does_not_reveal_a_scroll(n):
                     f"{segment}, view({viewer}) differs in {diff} depending on whether seat {seat} "
                     f"holds a scroll of that line (to_act {a['to_act']} vs {b['to_act']})")
     assert found, "no restoration with a matching scroll happened"
+
+
+# ------------------------------------------------------------------------------ module medico
+def _perturb_medico(data: dict, g: Game, targets: list[int], rng: random.Random) -> dict:
+    """``perturb`` plus the targets' secret medico plan words (ill apprentices, the medico
+    tile), kept consistent with their (perturbed) counts."""
+    d = perturb(data, g, targets, rng)
+    ms = json.loads(json.dumps(d["modules_state"]))
+    plans = ms["medico"]["plans"]
+    for f in targets:
+        counts = d["figures"][f]["plan"]
+        if g.state.phase == "plan" and counts is not None and plans[f] is not None:
+            plans[f] = {"ill": [0] * len(counts), "medico": not plans[f]["medico"] and counts[0] <= 1}
+    d["modules_state"] = ms
+    return d
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_medico_piles_and_secret_plan_words_never_show(n):
+    """R22 with the medico: the infection pile and the bottles' draw pile keep no order (a tile
+    or bottle is drawn at random when needed), so changing the seed and the chance counter
+    changes which come next but no view; another seat's plan words (ill apprentices, the medico
+    tile) stay secret until the reveal; no view lists what the piles hold, only how many."""
+    g = affresco.new_game(players=n, modules=("medico",), seed=70 + n)
+    rng = random.Random(n)
+    step = 0
+    while not g.is_over:
+        if step % 3 == 0 or g.state.phase == "plan":
+            data = state_dict(g)
+            for seat in [*range(n), None]:
+                v = g.view(seat)
+                assert set(v["medico"]) >= {"draw_pile", "infection_tiles_left"}
+                assert isinstance(v["medico"]["draw_pile"], int)
+                assert isinstance(v["medico"]["infection_tiles_left"], int)
+                targets = [f for f in range(n) if f != seat]
+                h = Game.from_json(json.dumps(_perturb_medico(data, g, targets, rng)))
+                assert h.view(seat) == v, f"view({seat}) changed (phase {g.state.phase}, round {g.state.round})"
+        seat, action = choose(g, rng, 0.5)
+        g.apply(seat, action)
+        step += 1

@@ -163,6 +163,23 @@ def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
     return thalers, texts
 
 
+def _medico_state(mv: Mapping[str, Any], data) -> dict:
+    """The medico's state from its public view: the piles hold what is nowhere else (no order
+    is kept, so the contents are all there is to sample)."""
+    draw = list(data.bottles)
+    for b in [d["bottle"] for d in mv["display"] if d] + [b for h in mv["held"] for b in h] + list(mv["discard"]):
+        draw.remove(b)
+    pile = list(data.infection)
+    for x in list(mv["infection_discard"]) + ([mv["infection_tile"]] if mv["infection_tile"] else []):
+        pile.remove(x)
+    return {"infection_pile": pile, "infection_tile": mv["infection_tile"], "infected": mv["infected"],
+            "infection_discard": list(mv["infection_discard"]), "draw": draw, "discard": list(mv["discard"]),
+            "display": [d["bottle"] if d else None for d in mv["display"]], "held": [list(h) for h in mv["held"]],
+            "sick": list(mv["sick"]), "ill": list(mv["ill"]), "neutral_ill": list(mv["neutral_ill"]),
+            "plans": [None if p is None else dict(p) for p in mv["plans"]], "ill_left": mv["ill_left"],
+            "workshop_done": list(mv["workshop_done"])}
+
+
 def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal: Sequence | None = None,
                 plan_chooser=None, keep_log: bool = True, log_from: int = 0) -> Game:
     """A full game consistent with ``view`` = ``game.view(seat)`` (see the module doc), built
@@ -251,6 +268,8 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
 
     if "wall_fresco" in view:  # all public but the other seats' secret wall-tile placements
         mstate["wall_fresco"] = wall_state_from_view(view, seat)
+    if "medico" in view:
+        mstate["medico"] = _medico_state(view["medico"], module("medico", view))
 
     hidden = {"figures": secret, "modules": mstate}
     seed = rng.getrandbits(48)
@@ -265,8 +284,14 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
             else:
                 choice = options_f[rng.randrange(len(options_f))]
             secret[f]["plan"] = [int(x) for x in choice.args[0].split("-")]
-            if "wall_fresco" in mstate:  # where the drawn plan puts the wall tile
-                words = column_words_of(view["columns"])
-                col = dict(zip(choice.args[1::2], choice.args[2::2])).get("wall")
-                mstate["wall_fresco"]["action_tile"][f] = words.index(col) if col in words else -1
+            if "wall_fresco" in mstate:  # where the drawn plan puts the wall tile ('wall <column>')
+                columns = column_words_of(view["columns"])
+                rest = choice.args[1:]
+                col = rest[rest.index("wall") + 1] if "wall" in rest[:-1] else None
+                mstate["wall_fresco"]["action_tile"][f] = columns.index(col) if col in columns else -1
+            if "medico" in view:     # the plan's medico words (ill apprentices, medico tile)
+                words = choice.args[1:]
+                ill = [int(x) for x in words[words.index("ill") + 1].split("-")] if "ill" in words \
+                    else [0] * len(secret[f]["plan"])
+                mstate["medico"]["plans"][f] = {"ill": ill, "medico": "medico" in words}
     return Game.from_view(view, seat, hidden, seed=seed, log=kept)

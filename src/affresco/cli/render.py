@@ -20,7 +20,7 @@ from ..rules.board import COLUMNS, SIZE
 
 __all__ = ["PAINT_STYLES", "paints_text", "fresco_table", "market_table", "hostel_table", "figures_table",
            "track_line", "extras_panel", "wall_table", "board", "private_panel", "log_panel", "actions_panel", "plan_panel", "scores_table",
-           "column_label", "screen"]
+           "column_label", "screen", "medico_panel"]
 
 PAINT_STYLES = {
     "R": "bold red", "Y": "bold yellow", "B": "bold blue",
@@ -266,7 +266,7 @@ BASE_KEYS = {"seat", "round", "final_round", "action_sheet_side", "columns", "ph
              "location", "fresco", "bishop", "leonardo_painter", "leonardo_controller", "booths", "bag_size",
              "hostel", "mood_display", "order", "figures", "pending_track", "log", "is_over",
              "deciding", "asks", "modules", "options", "components", "secrets", "events", "vp_sources"}
-DRAWN_KEYS = {"wall_fresco"}   # module parts of the view drawn by their own tables
+DRAWN_KEYS = {"wall_fresco", "medico"}   # module parts of the view drawn by their own tables
 BASE_FIGURE_KEYS = {"name", "track", "vp", "getup", "tiles", "leonardo", "mood", "mood_zone", "neutral_apprentice",
                     "apprentice_set_aside", "apprentices", "plan_committed", "plan", "paints", "thalers"}
 
@@ -281,8 +281,55 @@ def _short(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
+BOTTLE_TEXT = {"3": "3 portions", "2": "2 portions", "1": "1 portion", "juice": "juice"}
+BOTTLE_STYLE = {"3": "bold green", "2": "bold green", "1": "bold green", "juice": "bold red"}
+
+
+def medico_panel(view: Mapping[str, Any]) -> Panel | None:
+    """The medico board (module 10): the infection, the bottles on display with their prices,
+    the piles, and per player the bottles before the screen and the ill apprentices."""
+    mv = view.get("medico")
+    if mv is None:
+        return None
+    lines = Text()
+    tile = mv["infection_tile"]
+    if tile is None:     # this round's tile comes after planning
+        lines.append("Infection: ", style="bold")
+        lines.append("revealed after planning" + (f" (last: {mv['infected']}; 'same location' would keep it)"
+                                                 if mv["infected"] else "") + "   ")
+    else:
+        lines.append("Infected: ", style="bold")
+        lines.append((mv["infected"] or "nothing") + (" (tile: same location)" if tile == "same" else "") + "   ",
+                     style="bold red" if mv["infected"] else "")
+    lines.append(f"infection tiles left {mv['infection_tiles_left']}   ", style="dim")
+    lines.append(f"draw pile {mv['draw_pile']}   discard {len(mv['discard'])}   "
+                 f"black apprentices on the board {mv['black_on_board']}\n", style="dim")
+    lines.append("Medico's display: ", style="bold")
+    shown = [d for d in mv["display"] if d]
+    if not shown:
+        lines.append("no bottle", style="dim")
+    for d in shown:
+        lines.append(f"[{d['place']}] ")
+        lines.append(BOTTLE_TEXT.get(d["bottle"], d["bottle"]), style=BOTTLE_STYLE.get(d["bottle"], ""))
+        lines.append(f" for {d['price']}   ")
+    for f, fig in enumerate(view["figures"]):
+        if fig.get("leonardo"):
+            continue
+        held = ", ".join(BOTTLE_TEXT.get(b, b) for b in mv["held"][f]) or "no bottle"
+        lines.append(f"\n{fig['name']}: ", style="bold")
+        lines.append(f"{mv['ill'][f]} ill, {mv['healthy'][f]} healthy to plan, "
+                     f"{mv['sick'][f]} of their own on the medico board; {held}")
+        plan = mv["plans"][f]
+        if plan is not None and (any(plan["ill"]) or plan["medico"]):
+            ill = ", ".join(f"{column_label(view, i)} {n}" for i, n in enumerate(plan["ill"]) if n)
+            lines.append(f"; plan: {'ill ' + ill if ill else ''}{' + medico tile' if plan['medico'] else ''}",
+                         style="italic")
+    return Panel(lines, title="Medico", border_style="red", expand=False)
+
+
 def extras_panel(view: Mapping[str, Any]) -> Panel | None:
-    """What modules add to the view (game-wide and per painter), as plain text."""
+    """What modules add to the view (game-wide and per painter), as plain text (modules with a
+    panel of their own apart)."""
     lines = Text()
     for key in sorted(set(view) - BASE_KEYS - DRAWN_KEYS):
         lines.append(f"{key}: ", style="bold")
@@ -313,9 +360,9 @@ def board(view: Mapping[str, Any]) -> Group:
     parts: list[RenderableType] = [status_line(view), top, legend, figures_table(view), track_line(view)]
     if "wall_fresco" in view:
         parts.append(wall_table(view))
-    extras = extras_panel(view)
-    if extras is not None:
-        parts.append(extras)
+    for panel in (medico_panel(view), extras_panel(view)):
+        if panel is not None:
+            parts.append(panel)
     return Group(*parts)
 
 
@@ -370,6 +417,14 @@ def plan_panel(view: Mapping[str, Any], seat: int, examples: Sequence[tuple[str,
         lines.append("wall <column>", style="bold")
         lines.append(" to cover that column with your wall tile (one more apprentice on it, none "
                      "in the column), e.g. 'plan 1-0-2-1-0 wall theater'.")
+    mv = view.get("medico")
+    if mv is not None:
+        me = view["seat"] if view.get("seat") is not None else seat
+        lines.append(f"\nMedico: {mv['ill'][me]} of them are ill ({mv['healthy'][me]} healthy). Add ", style="")
+        lines.append("ill a-b-c-d-e", style="bold")
+        lines.append(" for the ill ones per column (never market or theater), and ")
+        lines.append("medico", style="bold")
+        lines.append(" to visit the medico at the market (then at most one apprentice there).")
     for i, (action, why) in enumerate(examples, start=1):
         lines.append(f"\n{i:>2}. ", style="bold cyan")
         lines.append(action)

@@ -32,7 +32,7 @@ PASS = Action("pass")
 # kind -> one-line description of its form (for error messages and docs)
 KINDS: dict[str, str] = {
     "getup": "getup <time>            choose a get-up space, e.g. 'getup 7:00'",
-    "plan": "plan a-b-c-d-e           apprentices per action-sheet column, e.g. 'plan 1-2-0-1-1'",
+    "plan": "plan a-b-c-d-e [words]   apprentices per action-sheet column, e.g. 'plan 1-2-0-1-1' (modules add words)",
     "buy": "buy <booth> <tile>...    buy tiles of one booth, e.g. 'buy II YYY RB'",
     "close": "close <booth>            close a booth, e.g. 'close III'",
     "restore": "restore <seg> [bishop <seg>]  restore a fresco segment, moving the bishop first",
@@ -45,10 +45,6 @@ KINDS: dict[str, str] = {
     "request": "request <type> <3 tiles>  fulfil a bishop's request (module requests)",
     "income": "income <R|Y|B>            the general request's paint at income (module requests)",
     "scroll": "scroll none|row|column|both  play scrolls after a restoration (module scrolls)",
-    "audience": "audience <cert> full|pay <n>  buy a displayed bell certificate (module bells)",
-    "deposit": "deposit <cert> <n>|none   pay more onto a partly paid certificate (module bells)",
-    "wall": "wall <section>           restore a wall fresco section, e.g. 'wall A3' (module wall_fresco)",
-    "exchange": "exchange <tile> <tile>  trade 2 wall tiles for an exchange tile, e.g. 'exchange W:G/B W:O/Y' (module wall_fresco)",
     "pass": "pass                     forfeit the rest of this visit",
 }
 _UPPER = re.compile(r"^([a-e][1-5]|i|ii|iii|iv|[rybogpkn]+|\d+:[a-z0-9/:]*|w:[a-z/]+)$", re.IGNORECASE)
@@ -70,6 +66,60 @@ def _sorted_paints(text: str) -> str:
     return "".join(sorted(text, key=lambda c: PAINTS.index(c) if c in PAINTS else 99))
 
 
+# Words a module adds to a plan after the counts (e.g. medico: 'ill 0-1-0-0-0', 'medico'):
+# word -> (number of arguments, rank); parse() writes them in rank order (hooks.ORDER).
+PLAN_WORDS: dict[str, tuple[int, int]] = {}
+
+
+def plan_word(word: str, arity: int, rank: int) -> None:
+    """Register a module's plan word (at import of the module)."""
+    PLAN_WORDS[word] = (arity, rank)
+
+
+# Kinds whose arguments parse() sorts into a canonical order (a module registers its own):
+# kind -> sort key of one argument.
+ARG_ORDER: dict = {}
+
+
+def arg_order(kind: str, key) -> None:
+    """Register the canonical order of a module action's arguments (e.g. 'heal 3 juice')."""
+    ARG_ORDER[kind] = key
+
+
+def _counts(text: str) -> str | None:
+    digits = text.replace(",", "-").replace(".", "-")
+    parts = digits.split("-") if "-" in digits else list(digits)
+    if not parts or not all(_DIGITS.match(p) for p in parts):
+        return None
+    return "-".join(str(int(p)) for p in parts)
+
+
+def _plan_args(text: str, args: list[str]) -> list[str]:
+    """Counts first ('1-2-0-1-1', '12011' or '1 2 0 1 1'), then module words in rank order;
+    an unknown word is kept as written (the plan is then refused, naming it)."""
+    i = 0
+    while i < len(args) and _DIGITS.match(args[i]):
+        i += 1
+    if i > 1:
+        head = "-".join(str(int(a)) for a in args[:i])
+    elif i == 1 or args:
+        head = _counts(args[0])
+        if head is None:
+            raise NotationError(f"{text!r}: a plan is counts per column, like 'plan 1-2-0-1-1'")
+        i = 1
+    else:
+        return args
+    groups, rest = [], args[i:]
+    while rest:
+        word = rest[0]
+        arity, rank = PLAN_WORDS.get(word, (len(rest) - 1, 1 << 30))
+        group = [word, *(_counts(a) or a for a in rest[1:1 + arity])]  # counts as '0-1-0-0-0'
+        groups.append((rank, group))
+        rest = rest[1 + arity:]
+    groups.sort(key=lambda g: g[0])
+    return [head, *(w for _, g in groups for w in g)]
+
+
 def parse(text: str) -> Action:
     """Read an action from its notation (case-insensitive, extra spaces ignored)."""
     if not isinstance(text, str):
@@ -79,28 +129,17 @@ def parse(text: str) -> Action:
         raise NotationError("empty action text; forms: " + "; ".join(KINDS))
     kind = words[0].lower()
     args = [_case(w) for w in words[1:]]
-    if kind == "plan" and len(args) > 1 and not _DIGITS.match(args[1]):
-        # counts, then action tiles: 'plan 0-1-0-1-1 audience studio' (tiles sorted by name)
-        head = parse("plan " + args[0]).args
-        pairs = sorted(zip(args[1::2], args[2::2]))
-        tail = [args[-1]] if len(args) % 2 == 0 else []
-        args = [*head, *(w for p in pairs for w in p), *tail]
-    elif kind == "plan" and len(args) == 1:
-        digits = args[0].replace(",", "-").replace(".", "-")
-        parts = digits.split("-") if "-" in digits else list(digits)
-        if not all(_DIGITS.match(p) for p in parts):
-            raise NotationError(f"{text!r}: a plan is counts per column, like 'plan 1-2-0-1-1'")
-        args = ["-".join(str(int(p)) for p in parts)]
-    elif kind == "plan" and len(args) > 1 and all(_DIGITS.match(a) for a in args):
-        args = ["-".join(str(int(a)) for a in args)]
+    if kind == "plan" and args:
+        args = _plan_args(text, args)
     elif kind == "altar" and args:
-        args = [_sorted_paints("".join(args))]
+        args = [_sorted_paints("".join(a for a in args if _PAINT_WORD.match(a))),
+                *(a for a in args if not _PAINT_WORD.match(a))]
     elif kind == "buy" and len(args) >= 2:
         args = [args[0], *sorted((_sorted_paints(a) for a in args[1:]), key=lambda t: (-len(t), [PAINTS.index(c) if c in PAINTS else 99 for c in t]))]
     elif kind == "request" and len(args) >= 2:
         args = [args[0], *sorted(args[1:], key=tile_text_key)]
-    elif kind == "exchange":
-        args = sorted(args)
+    elif kind in ARG_ORDER:
+        args = sorted(args, key=ARG_ORDER[kind])
     elif kind == "getup" and len(args) == 1 and _DIGITS.match(args[0]):
         args = [f"{int(args[0])}:00"]
     return Action(kind, tuple(args))

@@ -67,8 +67,13 @@ def state_from_view(view: Mapping[str, Any], seat: int, hidden: Mapping[str, Any
     turn: dict[str, Any] = {"order": [idx[x] for x in view["order"]] if view["order"] else []}
     actor = view["actor_figure"]
     if phase == "visits":
-        turn.update(location=view["column"], actor=actor if actor is not None else -1,
-                    visit=turn["order"].index(actor) if actor is not None else -1,
+        column, visit = view["column"], turn["order"].index(actor) if actor is not None else -1
+        asks = view.get("asks") or []
+        if column is None:                 # every column done: decisions after the last one
+            column = len(view["columns"])
+        elif actor is None and asks:       # a decision right after a turn (e.g. who falls ill)
+            visit = turn["order"].index(asks[0][0])
+        turn.update(location=column, actor=actor if actor is not None else -1, visit=visit,
                     left=view["visit_left"] or 0)
     elif phase == "getup":
         turn.update(actor=actor if actor is not None else -1)

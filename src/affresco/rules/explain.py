@@ -20,8 +20,9 @@ def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
     if a.kind not in KINDS and a.kind not in kinds:
         return f"{a.kind!r} is not an action kind"
     if a.kind not in kinds:
-        what = "choosing get-up time" if s.phase == GETUP else "planning" if s.phase == PLAN else (
-            "a VP-track choice" if s.pending else f"the {s.columns()[s.loc]} visit")
+        what = ("a VP-track choice" if s.pending else f"this {s.asks[0][1]} decision" if s.asks
+                else "choosing get-up time" if s.phase == GETUP else "planning" if s.phase == PLAN
+                else f"the {s.columns()[s.loc]} visit" if 0 <= s.loc < len(s.columns()) else "this decision")
         return f"'{a.kind}' is not an action of {what}"
     if a.kind == "getup":
         times = [h.time for h in s.comp.hostel]
@@ -29,16 +30,12 @@ def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
             return f"{' '.join(a.args)!r} is not a get-up time ({', '.join(times)})"
         return f"the {a.args[0]} get-up space is taken"
     if a.kind == "plan":
-        try:
-            counts = [int(x) for x in a.args[0].split("-")]
-        except (ValueError, IndexError):
-            return "a plan is apprentice counts per column, like 'plan 1-2-0-1-1'"
-        sheet = s.comp.rules["action_sheet"]
-        if len(counts) != sheet["columns"]:
-            return f"a plan has {sheet['columns']} columns ({', '.join(s.columns())})"
-        if max(counts) > sheet["spaces_per_column"]:
-            return f"a column has {sheet['spaces_per_column']} spaces"
-        return f"the plan uses {sum(counts)} apprentices; you have {s.apprentices(seat)}"
+        from .planning import refusal
+        return refusal(s, seat, a) or "the plan is not legal now"
+    for hook in s.hooks.refusal:
+        why = hook(s, seat, a)
+        if why:
+            return why
     if a.kind in ("buy", "close"):
         if not a.args or a.args[0] not in BOOTHS[:len(s.booths)]:
             return f"booths are {', '.join(BOOTHS[:len(s.booths)])}"
@@ -91,7 +88,6 @@ def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
 
 
 def why(s: State, seat: int, action: Action, legal: list[Action]) -> str:
-    reason = next((r for hook in s.hooks.why_illegal if (r := hook(s, seat, action)) is not None), None)
-    reason = reason or _reason(s, seat, action, legal)
+    reason = _reason(s, seat, action, legal)
     head = f"'{action}' is not legal" + (f": {reason}" if reason else "")
     return f"{head}. {_listing(legal)}"

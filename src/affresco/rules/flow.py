@@ -106,8 +106,11 @@ def apply(s: State, seat: int, action: Action) -> None:
         s.left = 0
     else:
         loc, _ = location(s, s.actor)
-        if not any(hook(s, s.actor, action) for hook in s.hooks.apply_action):
-            loc.apply(s, s.actor, action)
+        fig = s.actor
+        if not any(hook(s, fig, action) for hook in s.hooks.apply_action):
+            loc.apply(s, fig, action)
+        for hook in s.hooks.after_action:
+            hook(s, fig, action)
     advance(s)
 
 
@@ -133,33 +136,48 @@ def advance(s: State) -> None:
             s.phase, s.loc, s.visit, s.actor, s.left = VISITS, 0, -1, -1, 0
             continue
         # VISITS
-        if s.actor >= 0 and s.left > 0:
-            actions = legal_for_figure(s)
-            if actions and actions != [PASS]:
-                return
-            s.left = 0  # nothing can be done: the visit is forfeited
+        if s.actor >= 0:
+            if s.left > 0:
+                actions = legal_for_figure(s)
+                if actions and actions != [PASS]:
+                    return
+                s.left = 0  # nothing can be done: the visit is forfeited
+            fig, s.actor = s.actor, -1
+            for hook in s.hooks.after_visit:
+                hook(s, fig, s.columns()[s.loc])
+            continue
         if not _next_visitor(s):
             preparation.end_round(s)
 
 
 def _next_visitor(s: State) -> bool:
+    """Start the next figure's turn at a column (True), after the last column False.  A
+    figure has a turn if it has apprentices in the column or a module gives it one
+    (hook ``visit_start``); after a column the hook ``after_location`` runs (it may ask)."""
     columns = s.columns()
     while s.loc < len(columns):
         s.visit += 1
         while s.visit < len(s.order):
             fig = s.order[s.visit]
             count = s.plan[fig][s.loc]
-            for hook in s.hooks.turn_at_location:
-                hook(s, fig)   # e.g. an action tile on this column: may queue an ask
-            if count or s.asks:
+            s.left = 0
+            if count:
+                loc, _ = location(s, fig)
+                loc.start(s, fig, count)
+            busy = False
+            for hook in s.hooks.visit_start:
+                busy = hook(s, fig, columns[s.loc], count) or busy
+            if count or busy or s.asks:
                 s.actor = fig
-                s.left = 0
-                if count:
-                    loc, _ = location(s, fig)
-                    loc.start(s, fig, count)
                 return True
             s.visit += 1
+        done = s.loc
         s.loc += 1
         s.visit = -1
+        for hook in s.hooks.after_location:
+            hook(s, columns[done], done)
+        if s.asks:
+            s.actor = -1
+            return True
     s.actor = -1
     return False

@@ -4,14 +4,13 @@ The base game calls these at the points where the module rules change the round;
 (``rules/modules/<name>.py``, later issues) subclasses :class:`Module` and overrides what it
 needs.  With no module the hook lists are empty and cost nothing.
 
-Hook points (in round order): ``setup``, ``after_getup``, ``plan_actions`` and
-``plan_committed`` (action tiles), ``plans_revealed``, ``leonardo_plan``, ``turn_at_location``
-(each figure's turn at each column), ``visit_actions`` (each location), ``apply_action``,
-``bishop_bonus``, ``altar_values``, ``theater_steps``, ``after_restore``, ``request_tiles`` /
-``take_request_tile`` (other modules' tiles usable for requests), ``thalers_earned``
-(every Thaler a player earns, R10), ``round_end``, ``round_preparation``, ``income``,
-``is_final_round`` (end conditions), ``final_scoring_start``, ``final_scoring``, ``view``,
-``why_illegal`` (refusal messages), ``reveals``.
+Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, planning
+(``plan_options``, ``plan_refusal``, ``placed_off_sheet``, ``plan_apply``), ``leonardo_plan``,
+``after_planning``, ``visit_start`` (each figure's turn at a column), ``visit_actions``,
+``apply_action``, ``after_action``, ``bishop_bonus``, ``altar_values``, ``theater_steps``, ``after_restore``,
+``request_tiles`` / ``take_request_tile`` (other modules' tiles usable for requests),
+``after_visit``, ``after_location``, ``round_preparation``, ``income``, ``is_final_round``
+(end conditions), ``final_scoring``, ``view``, ``refusal`` (why an action is illegal), ``reveals``.
 """
 from __future__ import annotations
 
@@ -27,6 +26,7 @@ class Module:
 
     name = "module"
     options: tuple[str, ...] = ()   # names of the rule options this module reads
+    plan_words: tuple[str, ...] = ()  # words it adds to plans (registered with actions.plan_word)
 
     def __init__(self, options: dict, data: Any = None):
         self.opts = options
@@ -52,18 +52,50 @@ class Module:
     def after_getup(self, state, fig: int) -> None:
         """Phase 1, right after a figure chose its get-up space."""
 
-    def plan_actions(self, state, seat: int, actions: list) -> None:
-        """Planning: add or remove legal plans (e.g. plans with an action tile on a column)."""
+    def apprentices(self, state, seat: int, n: int) -> int:
+        """Apprentices ``seat`` may plan with (``n``: the base count, 5 + neutral - set aside)."""
+        return n
 
-    def plan_committed(self, state, seat: int, action) -> None:
-        """Planning: a seat committed ``action`` (record the module's part; secret until the reveal)."""
+    # --- planning: module words after the counts ('plan 1-2-0-1-1 ill 0-1-0-0-0 medico') ---
+    def plan_options(self, state, seat: int, plans: tuple) -> tuple:
+        """The legal plans with this module's words added (``plans``: the legal plans so far,
+        a tuple that is the same object for the same inputs, so a module may memoise on its
+        identity; return a tuple)."""
+        return plans
 
-    def plans_revealed(self, state) -> None:
-        """Right after every plan was revealed, before any action."""
+    def plan_refusal(self, state, seat: int, counts: tuple, words: dict) -> str | None:
+        """Why this plan breaks a rule of the module (None: it does not).  ``words`` maps each
+        plan word to its arguments."""
+        return None
 
-    def turn_at_location(self, state, fig: int) -> None:
-        """A figure's turn at the current column, whether or not it planned apprentices there
-        (may queue an ask: an action tile on that column)."""
+    def placed_off_sheet(self, state, seat: int, words: dict) -> int:
+        """Apprentices this plan puts on the module's action tiles outside the columns."""
+        return 0
+
+    def plan_apply(self, state, seat: int, counts: tuple, words: dict) -> None:
+        """Keep the module's part of a committed plan (secret until the reveal, R4)."""
+
+    def after_planning(self, state) -> None:
+        """Right after the plans are revealed, before any action."""
+
+    def visit_start(self, state, fig: int, column: str, count: int) -> bool:
+        """A figure's turn at a column (after the base set ``state.left``; ``count`` may be 0).
+        May adjust the turn or queue asks; return True if the figure has a turn here even
+        with no apprentice in the column."""
+        return False
+
+    def after_action(self, state, fig: int, action) -> None:
+        """After a visit action of ``fig`` was carried out (not 'pass', not asks or track)."""
+
+    def after_visit(self, state, fig: int, column: str) -> None:
+        """After a figure's last action at a column (also when it forfeited them)."""
+
+    def after_location(self, state, column: str, index: int) -> None:
+        """After every figure's turn at the column ``index`` of the action sheet."""
+
+    def refusal(self, state, seat: int, action) -> str | None:
+        """Why a module action is not legal now (for the refusal message), or None."""
+        return None
 
     def leonardo_plan(self, state, plan: list[int]) -> None:
         """2 players: add Leonardo's apprentices to his fixed action sheet."""
@@ -105,15 +137,6 @@ class Module:
         leaves the player's tiles); return True if the tile was this module's."""
         return False
 
-    def thalers_earned(self, state, seat: int, amount: int) -> int:
-        """A player earns ``amount`` Thalers (studio, income, cards, tokens...): return how many
-        reach the player's money (R10: the rest went elsewhere, e.g. onto a certificate)."""
-        return amount
-
-    def round_end(self, state) -> None:
-        """After the last visit of a round, before round preparation or final scoring (may
-        queue asks; it is called again once they are answered)."""
-
     def round_preparation(self, state, rng) -> None:
         """Round preparation, after the market is refilled."""
 
@@ -125,18 +148,12 @@ class Module:
         """An end condition of the module, checked at the start of each round."""
         return False
 
-    def final_scoring_start(self, state) -> None:
-        """Final scoring, once before the per-seat scoring (R12: bells first)."""
-
-    def final_scoring(self, state, seat: int) -> None:
-        """Final scoring, before Thalers are turned into VP."""
+    def final_scoring(self, state, seat: int) -> dict[str, int] | None:
+        """Final scoring, before Thalers are turned into VP.  May return the Thalers it
+        credited by VP source (e.g. ``{"medico": 25}``) so their VP are told apart."""
 
     def view(self, state, seat: int | None, out: dict[str, Any]) -> None:
         """Add this module's part to a seat's view."""
-
-    def why_illegal(self, state, seat: int, action) -> str | None:
-        """Why ``action`` (one of this module's kinds) is refused now, or None."""
-        return None
 
     def reveals(self, state, fig: int, action) -> bool:
         """Did ``action`` of ``fig`` (just carried out) show a secret of this module (R22)?"""
@@ -160,12 +177,12 @@ class Module:
         state.mods[self.name] = data
 
 
-HOOK_POINTS = ("setup", "after_getup", "plan_actions", "plan_committed", "plans_revealed", "leonardo_plan",
-               "turn_at_location", "visit_actions", "apply_action", "bishop_bonus", "altar_values",
-               "theater_steps", "payments", "restoration_vp", "after_restore", "request_tiles", "take_request_tile",
-               "thalers_earned", "round_end",
-               "round_preparation", "income", "is_final_round", "final_scoring_start", "final_scoring", "view",
-               "why_illegal", "reveals")
+HOOK_POINTS = ("setup", "after_getup", "apprentices", "plan_options", "plan_refusal", "placed_off_sheet",
+               "plan_apply", "after_planning", "visit_start", "after_action", "after_visit", "after_location", "refusal",
+               "leonardo_plan", "visit_actions", "apply_action", "bishop_bonus",
+               "altar_values", "theater_steps", "payments", "restoration_vp", "after_restore",
+               "request_tiles", "take_request_tile", "round_preparation", "income", "is_final_round",
+               "final_scoring", "view", "reveals")
 
 
 class HookTable(tuple):

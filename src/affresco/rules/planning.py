@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import product
 
-from .actions import Action
+from .actions import PLAN_WORDS, Action
 from .state import State
 
 
@@ -26,42 +26,76 @@ def plan_set(available: int, columns: int, per_column: int) -> frozenset[Action]
     return frozenset(plans(available, columns, per_column))
 
 
+def read(action: Action) -> tuple[tuple[int, ...], dict[str, tuple[str, ...]]] | None:
+    """A plan's counts per column and its module words (word -> arguments), or None if the
+    text is no plan ('plan 1-2-0-1-1 ill 0-1-0-0-0 medico')."""
+    if action.kind != "plan" or not action.args:
+        return None
+    try:
+        counts = tuple(int(x) for x in action.args[0].split("-"))
+    except ValueError:
+        return None
+    words: dict[str, tuple[str, ...]] = {}
+    rest = action.args[1:]
+    while rest:
+        arity = PLAN_WORDS.get(rest[0], (len(rest) - 1, 0))[0]
+        words[rest[0]] = tuple(rest[1:1 + arity])
+        rest = rest[1 + arity:]
+    return counts, words
+
+
 def legal(s: State, seat: int) -> list[Action]:
     sheet = s.comp.rules["action_sheet"]
-    actions = list(plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"]))
-    for hook in s.hooks.plan_actions:
-        hook(s, seat, actions)   # action tiles (modules): 'plan 0-1-0-1-1 audience studio'
-    return actions
+    out = plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"])
+    for hook in s.hooks.plan_options:   # each takes and gives a tuple (memoise on its identity)
+        out = hook(s, seat, out)
+    return list(out)
+
+
+def refusal(s: State, seat: int, action: Action) -> str | None:
+    """Why a plan is illegal (None: it is legal)."""
+    plan = read(action)
+    if plan is None:
+        return "a plan is apprentice counts per column, like 'plan 1-2-0-1-1'"
+    counts, words = plan
+    sheet = s.comp.rules["action_sheet"]
+    if len(counts) != sheet["columns"]:
+        return f"a plan has {sheet['columns']} columns ({', '.join(s.columns())})"
+    if max(counts) > sheet["spaces_per_column"]:
+        return f"a column has {sheet['spaces_per_column']} spaces"
+    known = [w for m in s.hooks for w in m.plan_words]
+    unknown = [w for w in words if w not in known]
+    if unknown:
+        known = ", ".join(known) or "none"
+        return f"{unknown[0]!r} is not a plan word (words of the modules in play: {known})"
+    for w, args in words.items():
+        if len(args) != PLAN_WORDS[w][0]:
+            return f"the plan word {w!r} takes {PLAN_WORDS[w][0]} argument(s)"
+    used = sum(counts) + sum(hook(s, seat, words) for hook in s.hooks.placed_off_sheet)
+    if used > s.apprentices(seat):
+        return f"the plan uses {used} apprentices; you have {s.apprentices(seat)}"
+    for hook in s.hooks.plan_refusal:
+        why = hook(s, seat, counts, words)
+        if why:
+            return why
+    return None
 
 
 def is_legal(s: State, seat: int, action: Action) -> bool:
-    if s.hooks.plan_actions:
-        return action in legal(s, seat)
     sheet = s.comp.rules["action_sheet"]
-    return action in plan_set(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"])
-
-
-def column_words(s: State) -> tuple[str, ...]:
-    """The columns of this round's action sheet as notation words: the location's name, a
-    repeated location numbered ('cathedral2', the final round's second cathedral column)."""
-    words = []
-    for c in s.columns():
-        words.append(c if c not in s.columns()[:len(words)] else f"{c}{s.columns()[:len(words)].count(c) + 1}")
-    return tuple(words)
-
-
-def tiles_of(action: Action) -> dict[str, str]:
-    """The action tiles of a plan: {'audience': 'studio', ...} (tile word -> column word)."""
-    return dict(zip(action.args[1::2], action.args[2::2]))
+    if len(action.args) == 1:
+        return action in plan_set(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"]) \
+            and refusal(s, seat, action) is None
+    return refusal(s, seat, action) is None
 
 
 def apply(s: State, seat: int, action: Action) -> None:
-    s.plan[seat] = tuple(int(x) for x in action.args[0].split("-"))
-    for hook in s.hooks.plan_committed:
-        hook(s, seat, action)
+    counts, words = read(action)
+    s.plan[seat] = counts
+    for hook in s.hooks.plan_apply:
+        hook(s, seat, counts, words)
     s.log_event("plan_committed", figure=seat)
-    tiles = tiles_of(action)   # module action tiles: {'wall': 'theater'}
-    s.log_event("plan_chosen", seat, figure=seat, plan=action.args[0], **({"tiles": tiles} if tiles else {}))
+    s.log_event("plan_chosen", seat, figure=seat, plan=action.args[0])   # module words: the module's events
 
 
 def leonardo_plan(s: State) -> tuple[int, ...]:
@@ -81,5 +115,5 @@ def reveal(s: State) -> None:
         s.plan[s.leonardo] = leonardo_plan(s)
     for f in range(s.n):
         s.log_event("plan_revealed", figure=f, plan="-".join(map(str, s.plan[f])))
-    for hook in s.hooks.plans_revealed:
+    for hook in s.hooks.after_planning:
         hook(s)

@@ -244,8 +244,6 @@ def from_dict(data: Any, hooks_for) -> State:
             raise r.fail(f"figures[{f}].plan", "plans are committed in phase 2, not while choosing get-up times")
         if len(plan) != ncol or any(not _whole(c) or not 0 <= c <= sheet["spaces_per_column"] for c in plan):
             raise r.fail(f"figures[{f}].plan", f"{list(plan)!r}: {ncol} counts of 0..{sheet['spaces_per_column']}")
-        if f < n and sum(plan) > comp.apprentices + s.neutral[f] - s.aside[f]:
-            raise r.fail(f"figures[{f}].plan", f"{list(plan)!r} uses more apprentices than the player has")
     del on_track
 
     leo = data.get("leonardo")
@@ -281,8 +279,8 @@ def from_dict(data: Any, hooks_for) -> State:
         for f, p in enumerate(s.plan):
             if p is None:
                 raise r.fail(f"figures[{f}].plan", "every figure (Leonardo too) needs a plan once the visits have begun")
-        if not 0 <= s.loc < ncol:
-            raise r.fail("turn.location", f"{s.loc}: a column 0..{ncol - 1}")
+        if not 0 <= s.loc <= ncol or (s.loc == ncol and s.actor >= 0):
+            raise r.fail("turn.location", f"{s.loc}: a column 0..{ncol - 1} ({ncol} once every column is done)")
         if s.actor >= 0 and (s.order[s.visit] != s.actor if 0 <= s.visit < len(s.order) else True):
             raise r.fail("turn.visit", "the visitor does not match turn.order[turn.visit]")
     pending = data.get("pending_track")
@@ -315,6 +313,9 @@ def from_dict(data: Any, hooks_for) -> State:
     mstate = r.get(data, "modules_state", "", dict, {})
     for m in hooks:
         m.load(s, mstate.get(m.name))
+    for f, plan in enumerate(s.plan[:n]):
+        if plan is not None and sum(plan) > s.apprentices(f):
+            raise r.fail(f"figures[{f}].plan", f"{list(plan)!r} uses more apprentices than the player has")
     hist = r.get(data, "history", "", list, [])
     for i, h in enumerate(hist):
         if not (isinstance(h, list) and len(h) == 2 and isinstance(h[0], int) and isinstance(h[1], str)):

@@ -85,7 +85,10 @@ class State:
 
     def apprentices(self, seat: int) -> int:
         """Apprentices available for planning: 5, +1 neutral, -1 set aside (phase 1)."""
-        return self.comp.apprentices + self.neutral[seat] - self.aside[seat]
+        n = self.comp.apprentices + self.neutral[seat] - self.aside[seat]
+        for hook in self.hooks.apprentices:
+            n = hook(self, seat, n)
+        return n
 
     def tiles_on_board(self) -> int:
         return sum(t is not None for t in self.fresco)

@@ -39,6 +39,11 @@ def tile_text(t) -> str | None:
     return text
 
 
+def _plain(v: Any) -> Any:
+    """JSON data of a module's ask (tuples become lists)."""
+    return [_plain(x) for x in v] if isinstance(v, (tuple, list)) else v
+
+
 def visible(who: int | None, seat: int | None) -> bool:
     """May ``seat`` (None: a spectator) see a log entry meant for ``who`` (None: everyone)?"""
     return who is None or who == seat
@@ -118,7 +123,7 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
             "ahead": s.pending[2]},
         "is_over": s.phase == "over",
         "deciding": flow.deciding(s),
-        "asks": [list(a) for a in s.asks],
+        "asks": [_plain(a) for a in s.asks],
         "modules": list(s.modules),
         "options": dict(s.options),
         "components": components_of(s),

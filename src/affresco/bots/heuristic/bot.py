@@ -8,6 +8,8 @@ from ...rules.paints import BASIC, PAINTS
 from ..base import Bot
 from ..model import SEGMENT, Model, add, covers, parse_tile, sub, vec
 from .leonardo import LeonardoPlay
+from . import medico
+from .medico import KINDS as MEDICO_KINDS
 from .modules import ModuleValuation
 from .round import RoundSimulation
 from .valuation import Valuation
@@ -17,7 +19,7 @@ from .weights import DEFAULT_WEIGHTS, NEVER, Horizon, Weights
 __all__ = ["HeuristicBot", "KNOWN_KINDS"]
 
 KNOWN_KINDS = frozenset({"getup", "plan", "buy", "close", "restore", "altar", "studio", "blend", "theater", "track",
-                         "pass", "portrait", "request", "income", "scroll", "wall", "exchange"})
+                         "pass", "portrait", "request", "income", "scroll", "wall", "exchange"}) | MEDICO_KINDS
 
 
 class HeuristicBot(Valuation, RoundSimulation, ModuleValuation, WallValuation, LeonardoPlay, Bot):
@@ -64,6 +66,8 @@ class HeuristicBot(Valuation, RoundSimulation, ModuleValuation, WallValuation, L
             scored = self._income(m, legal)
         elif "scroll" in kinds:
             scored = self._scroll(m, legal)
+        elif kinds & {"medicine", "heal", "aside", "illness"}:
+            scored = medico.score_decision(self, m, legal)
         else:
             hz = self.horizon(m)
             base = self.value(m, m.paints, m.thalers, m.tiles, m.bishop, hz)
@@ -86,6 +90,10 @@ class HeuristicBot(Valuation, RoundSimulation, ModuleValuation, WallValuation, L
         kind = a.kind
         if kind == "pass":
             return 0.0
+        if a.args and a.args[-1] == "ill":    # the medico: an ill apprentice's restoration or altar
+            return self.score_visit_action(m, Action(kind, a.args[:-1]), hz, base)
+        if kind == "saints":
+            return medico.score_saints(self, m, a, hz, base)
         if kind == "studio":
             left = m.view.get("visit_left") or 1
             return self.w.act + self.money(m, m.thalers + m.rules.studio_thalers * left, hz.final) - self.money(m, m.thalers, hz.final)

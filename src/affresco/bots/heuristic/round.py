@@ -296,6 +296,13 @@ class RoundSimulation:
     def _plans_ranked(self, m: Model, legal: Sequence[Action]) -> list[tuple[float, Action]]:
         apprentices = m.me.get("apprentices", m.rules.start_apprentices)
         options = self.plan_options(m, apprentices, m.price(), m.me.get("mood", 0))
+        if "medico" in m.view:
+            from . import medico
+            ranked = medico.score_plan(self, m, legal, options)
+            if ranked:
+                return ranked
+            best = max(options, key=lambda o: o[0])
+            return [(best[0] - _plan_distance(a, best[1]), a) for a in legal if a.kind == "plan"]
         legal_set = set(legal)
         out = []
         for score, counts in options:

@@ -45,6 +45,11 @@ class Weights:
     wall_blend: float = 0.9        # wall fresco: a blended cube at each income (an exchange tile)
     wall_plan_share: float = 0.8   # share of the best wall restoration counted when planning (others may take it)
     wall_displace: float = 1.2     # taking a studio or theater apprentice for the wall tile
+    medico_apprentice: float = 4.0  # an own apprentice kept healthy for the rest of the game (beside its 5 Thalers)
+    medico_infection_risk: float = 0.2  # chance that a healthy apprentice's column is infected
+    medico_juice: float = 0.8      # a raspberry juice used (one mood step)
+    medico_waste: float = 0.3      # a healing portion or juice used for nothing (kept, it might serve later)
+    medico_saints_loss: float = 0.4  # an ill studio apprentice paints saints (a paint) instead of 3 free Thalers
     # --- as Leonardo's controller (2 players) ------------------------------------------
     leo_vp: float = 1.0            # each VP Leonardo scores counts against me
     leo_mine: float = 0.8          # share of a tile's VP I lose when Leonardo takes a tile I could restore

@@ -20,13 +20,19 @@ from typing import NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import track
-from ..actions import PASS, Action
+from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register
-from ..planning import column_words, tiles_of
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers, minus, paint_vector
 
 TILE = "wall"          # the action tile's word in plan notation ('plan 1-0-2-1-0 wall theater')
+plan_word(TILE, 1, 70)   # after bells' words, before the medico's (hooks.ORDER)
+arg_order("exchange", str)
+KINDS.update({
+    "wall": "wall <section>           restore a wall fresco section, e.g. 'wall A3' (module wall_fresco)",
+    "exchange": "exchange <tile> <tile>  trade 2 wall tiles for an exchange tile, e.g. 'exchange W:G/B W:O/Y' "
+                "(module wall_fresco)",
+})
 
 
 class WallTile(NamedTuple):
@@ -110,10 +116,7 @@ class WState(NamedTuple):
 @register
 class WallFresco(Module):
     name = "wall_fresco"
-    # For the medico: the apprentice on the wall action tile must be a healthy one ("Black
-    # apprentice tokens cannot be placed on the action tiles for ... the Wall Fresco"); see
-    # apprentices_on_tile().
-    needs_healthy = True
+    plan_words = (TILE,)
 
     # --- components -----------------------------------------------------------------------
     @classmethod
@@ -174,6 +177,53 @@ class WallFresco(Module):
             raise ComponentError(f"component file: {w}.exchange: {counts!r}: printed are 4 each of O, G and P")
         return Data(rows, cols, frozenset(restored), tuple(tiles), vp, tuple(sorted(counts.items())))
 
+    # --- the action index space (rules/action_space.py) ---------------------------------
+    def action_space(self, space) -> None:
+        """Plans with the wall word on an empty column (any round's column words, the final
+        round's 'cathedral2' too), 'wall <section>' for every section, and 'exchange' for every
+        pair of printed wall tiles with different backs."""
+        plans = [a for a in space.actions if a.kind == "plan" and len(a.args) == 1]
+        words = column_words_of(("market", "cathedral", "studio", "workshop", "theater"))
+        final = column_words_of(("market", "cathedral", "studio", "workshop", "cathedral"))
+        for a in plans:
+            counts = a.args[0].split("-")
+            for col, w in enumerate(words):
+                if counts[col] == "0":
+                    space.actions.append(Action("plan", (a.args[0], TILE, w)))
+                    if final[col] != w:
+                        space.actions.append(Action("plan", (a.args[0], TILE, final[col])))
+        d = self.data
+        space.actions.extend(Action(TILE, (d.name(c),)) for c in range(d.rows * d.columns) if c not in d.restored)
+        kinds = sorted(set(d.tiles))
+        space.actions.extend(Action("exchange", tuple(sorted((a.text, b.text))))
+                             for a, b in combinations(kinds, 2) if a.income != b.income)
+        self._request_space(space)
+
+    def _request_space(self, space) -> None:
+        """With the bishop's requests (R15): each request form the requests module listed, again
+        with 1..3 of its tiles replaced by wall tiles (any wall tile: a superset)."""
+        from collections import Counter
+        from itertools import combinations_with_replacement
+        reqs = [a for a in space.actions if a.kind == "request"]
+        if not reqs:
+            return
+        per = len(reqs[0].args) - 1
+        fresco = Counter(space.tile_texts())
+        wall = Counter(t.text for t in self.data.tiles)
+        usable: dict[str, set] = {}
+        for a in reqs:
+            usable.setdefault(a.args[0], set()).update(a.args[1:])
+
+        def multisets(counts: Counter, texts, k: int) -> list[tuple]:
+            return [c for c in combinations_with_replacement(sorted(texts), k)
+                    if all(c.count(x) <= counts[x] for x in set(c))]
+
+        for kind, texts in usable.items():
+            for k in range(1, per + 1):
+                for ws in multisets(wall, wall, k):
+                    for fs in multisets(fresco, texts, per - k):
+                        space.actions.append(Action("request", (kind, *sorted(ws + fs, key=tile_text_key))))
+
     # --- helpers --------------------------------------------------------------------------
     def st(self, s) -> WState:
         return s.mods[self.name]
@@ -206,32 +256,56 @@ class WallFresco(Module):
         s.mods[self.name] = WState(board, ((),) * s.n, ("",) * s.n, self.data.exchange, (-1,) * s.n,
                                    ("",) * s.n, ("",) * s.n)
 
-    def plan_actions(self, s, seat: int, actions: list) -> None:
+    def plan_options(self, s, seat: int, plans: tuple) -> tuple:
         """'he must cover one location on his action sheet with the "wall fresco" action tile.
         The player cannot deploy apprentices to this covered location ... Only one apprentice
         can be placed on this tile': each plan again with the wall tile on one of its empty
         columns not covered by another tile, if an apprentice is left for it."""
-        if seat < s.n:
-            actions.extend(_with_wall(tuple(actions), column_words(s), s.apprentices(seat)))
+        if seat >= s.n:
+            return plans
+        return plans + _with_wall(plans, column_words_of(s.columns()), s.apprentices(seat))
 
-    def plan_committed(self, s, seat: int, action: Action) -> None:
-        word = tiles_of(action).get(TILE)
+    def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
+        if TILE not in words:
+            return None
+        columns = column_words_of(s.columns())
+        col = words[TILE][0]
+        if col not in columns:
+            return f"the wall tile covers a column: {', '.join(columns)}"
+        if counts[columns.index(col)]:
+            return f"no apprentice may go to the {col} column covered by the wall tile"
+        if any(w != TILE and col in args for w, args in words.items()):
+            return f"two action tiles cannot cover the {col} column"
+        return None
+
+    def placed_off_sheet(self, s, seat: int, words: dict) -> int:
+        """The wall tile carries one apprentice (W2).  It counts against the apprentices
+        available, and the medico counts it among the healthy ones ("Black apprentice tokens
+        cannot be placed on the action tiles for ... the Wall Fresco", W10)."""
+        return 1 if TILE in words else 0
+
+    def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
+        columns = column_words_of(s.columns())
         placed = list(self.st(s).placed)
-        placed[seat] = column_words(s).index(word) if word else -1
+        placed[seat] = columns.index(words[TILE][0]) if TILE in words else -1
         self.put(s, placed=tuple(placed))
+        if TILE in words:     # the seat's own record: secret until the reveal (R4)
+            s.log_event("wall_tile", seat, figure=seat, column=words[TILE][0])
 
-    def plans_revealed(self, s) -> None:
-        words = column_words(s)
+    def after_planning(self, s) -> None:
+        columns = column_words_of(s.columns())
         for seat, c in enumerate(self.st(s).placed):
             if c >= 0:
-                s.log_event("wall_tile", figure=seat, column=words[c])
+                s.log_event("wall_tile", figure=seat, column=columns[c])
 
-    def turn_at_location(self, s, fig: int) -> None:
+    def visit_start(self, s, fig: int, column: str, count: int) -> bool:
         """'This action takes place in the given player order at the time of the covered action':
         the apprentice on the tile restores a section (asked only if one can be paid for; else
         the action is forfeited, base 'Performing actions')."""
         if fig < s.n and self.st(s).placed[fig] == s.loc and self.restorable(s, fig):
             ask(s, fig, self.name, TILE)
+            return True
+        return False
 
     def ask_actions(self, s, a) -> list:
         fig = a[0]
@@ -336,11 +410,9 @@ class WallFresco(Module):
         self.put(s, held=tuple(held))
         return True
 
-    def why_illegal(self, s, seat: int, action: Action) -> str | None:
+    def refusal(self, s, seat: int, action: Action) -> str | None:
         from ..flow import location
-        from ..state import PLAN, VISITS
-        if action.kind == "plan" and TILE in action.args and s.phase == PLAN:
-            return self._plan_refusal(s, seat, action)
+        from ..state import VISITS
         if s.phase != VISITS or s.pending is not None:
             return None
         w = self.st(s)
@@ -377,32 +449,11 @@ class WallFresco(Module):
             return "an exchange replaces the blends of an apprentice who has not begun blending"
         return None
 
-    def _plan_refusal(self, s, seat: int, action: Action) -> str:
-        words = column_words(s)
-        placed = tiles_of(action)
-        col = placed.get(TILE)
-        if col not in words:
-            return f"the wall tile covers a column: {', '.join(words)}"
-        try:
-            counts = [int(x) for x in action.args[0].split("-")]
-        except ValueError:
-            return "a plan is apprentice counts per column, like 'plan 1-2-0-1-1 wall theater'"
-        c = words.index(col)
-        if len(counts) == len(words) and counts[c]:
-            return f"no apprentice may go to the {col} column covered by the wall tile"
-        if list(placed.values()).count(col) > 1:
-            return f"two action tiles cannot cover the {col} column"
-        if sum(counts) + apprentices_on_tile(action) > s.apprentices(seat):
-            return (f"the plan uses {sum(counts) + apprentices_on_tile(action)} apprentices (1 on the wall "
-                    f"tile); you have {s.apprentices(seat)}")
-        return f"a plan with the wall tile on {col}: the counts, then 'wall {col}'"
-
     # --- view, saving ---------------------------------------------------------------------
     def view(self, s, seat, out) -> None:
-        from ..planning import column_words
         from ..state import PLAN
         w = self.st(s)
-        words = column_words(s)
+        words = column_words_of(s.columns())
         d = self.data
         placed = []
         for f, c in enumerate(w.placed):
@@ -486,39 +537,32 @@ class WallFresco(Module):
                                    tuple(_paint_sum(p, "") for p in paid), tuple(_paint_sum(p, "") for p in received))
 
 
-def apprentices_on_tile(action: Action) -> int:
-    """Apprentices a plan puts on the wall action tile (1 if it places it): they count against
-    the apprentices available and must be healthy ones (medico)."""
-    return 1 if TILE in tiles_of(action) else 0
-
-
 _WALL_CACHE: dict = {}
 
 
 def _with_wall(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
     """Each plan again with the wall tile (and its apprentice) on one of its empty columns
-    that no other tile covers, if an apprentice is left for it."""
-    key = (plans, words, available)
+    that no other module word names, if an apprentice is left for it ('wall' is written in
+    its rank among the plan words, actions.plan_word)."""
+    key = (id(plans), words, available)
     hit = _WALL_CACHE.get(key)
-    if hit is not None:
-        return hit
+    if hit is not None and hit[0] is plans:
+        return hit[1]
+    rank = PLAN_WORDS[TILE][1]
     out = []
     for a in plans:
         counts = a.args[0].split("-")
-        if sum(map(int, counts)) + 1 > available:
+        if sum(map(int, counts)) + 1 > available or TILE in a.args[1:]:
             continue
-        placed = tiles_of(a)
-        if TILE in placed:
-            continue
-        covered = set(placed.values())
+        rest = a.args[1:]
+        cut = next((i for i, w in enumerate(rest) if PLAN_WORDS.get(w, (0, rank + 1))[1] > rank), len(rest))
         for col, w in enumerate(words):
-            if counts[col] == "0" and w not in covered:
-                pairs = sorted([*placed.items(), (TILE, w)])
-                out.append(Action("plan", (a.args[0], *(x for p in pairs for x in p))))
+            if counts[col] == "0" and w not in rest:
+                out.append(Action("plan", (a.args[0], *rest[:cut], TILE, w, *rest[cut:])))
     if len(_WALL_CACHE) > 64:
         _WALL_CACHE.clear()
-    _WALL_CACHE[key] = result = tuple(out)
-    return result
+    _WALL_CACHE[key] = (plans, tuple(out))
+    return _WALL_CACHE[key][1]
 
 
 def state_from_view(view: dict, seat: int | None = None) -> dict:

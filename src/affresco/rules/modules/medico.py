@@ -1,0 +1,780 @@
+"""Module 10, the medico (en-modules-8-9-10.txt, 'The Medico'; rulings R11, R12, R20, R22).
+
+Getting ill.  After planning, before any action, the top infection tile is revealed (drawn at
+random from the pile: no order is kept, so none can leak); 'same location' leaves last
+round's location infected (round 1: none).  After a player's last action (or forfeit) at the
+infected location, one healthy apprentice they planned there falls ill: an own one goes onto
+the medico board for a black apprentice; the neutral one (their choice) goes back to the
+theater and the player takes a black apprentice.  A location where a player planned ill and
+healthy apprentices makes all of those healthy ones ill after the actions.
+
+Ill apprentices (planned with the plan word ``ill a-b-c-d-e``, how many of each column are
+ill) may not go to the market, the theater, the medico tile or any action tile placed off
+the columns (wall fresco).  Cathedral: an ill apprentice restores without moving the bishop,
+never on or next to him, and the bishop then moves there (``restore C3 ill``; the altar too,
+``altar RYB ill``); the Sexton cannot be played by it.  Studio: pictures of saints only, one
+paint of any colour for 3 Thalers (``saints R``).  Workshop: one blend only.
+
+The medico.  The plan word ``medico`` puts the medico tile on the market column (at most one
+apprentice there with it); at the player's market turn they must buy one displayed bottle
+they can pay for (``medicine 2``: the bottle in place 2), at most two before the screen.
+After the theater (the final cathedral in the final round) each player in get-up order uses
+bottles (``heal 3 juice``, ``heal none``): each portion swaps a black apprentice for an own
+one from the board, each juice is +1 mood, leftover portions are lost.  On a -1 get-up space
+a player may set aside an ill apprentice, who comes back healthy (``aside ill`` /
+``aside own``).  Round preparation: unsold bottles are discarded, one bottle per player with
+an ill apprentice is displayed, sorted 3, 2, 1 portions then juice (the discard pile is
+reshuffled when the draw pile is empty).  A round that starts with one infection tile left is
+the final round; at the end each player is credited 5 Thalers per own apprentice not on the
+medico board.  Leonardo never falls ill and buys no medicine.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from functools import lru_cache
+from itertools import combinations, product
+from typing import NamedTuple
+
+from ...errors import ComponentError, StateError
+from .. import cathedral
+from ..actions import KINDS, Action, arg_order, plan_word
+from ..board import INDEX as SEGMENT, NEIGHBOURS8
+from ..components import check_provenance as provenance_ok
+from ..hooks import Module, ask, find, register
+from ..hostel import change_mood
+from ..paints import PAINTS, INDEX as PAINT_INDEX, add_one, paint_text
+from ..preparation import chance
+
+NAME = "medico"
+LOCATIONS = ("market", "cathedral", "studio", "workshop")
+SAME = "same"
+BOTTLES = ("3", "2", "1", "juice")            # display order (printed): 3, 2, 1 portions, then juice
+BARRED = ("market", "theater")                 # columns ill apprentices may not go to
+ILL_WORD, TILE_WORD = "ill", "medico"
+plan_word(ILL_WORD, 1, 80)
+plan_word(TILE_WORD, 0, 81)
+KINDS.update({
+    "medicine": "medicine <place>          buy the medico's bottle in this display place (module medico)",
+    "heal": "heal none|<bottles>      use bottles after the theater, e.g. 'heal 3 juice' (module medico)",
+    "aside": "aside ill|own             on a -1 space, set aside an ill (comes back healthy) or own apprentice",
+    "illness": "illness own|neutral       which healthy apprentice falls ill (module medico)",
+    "saints": "saints <paint>            an ill studio apprentice paints saints: 1 paint for 3 Thalers",
+})
+arg_order("heal", lambda a: BOTTLES.index(a) if a in BOTTLES else len(BOTTLES))
+
+
+class Data(NamedTuple):
+    bottles: tuple[str, ...]                  # every bottle ('3', '2', '1', 'juice'), sorted
+    infection: tuple[str, ...]                # every infection tile (location or 'same'), sorted
+    prices: dict[int, tuple[int, ...]]        # display places (3 or 4) -> Thalers by place
+    black: int                                # black apprentices per player
+    max_bottles: int
+    juice_mood: int
+    ill_blends: int
+    saints_paints: int
+    saints_thalers: int
+    thalers_per_apprentice: int
+
+
+class MState(NamedTuple):
+    pile: tuple[str, ...]          # infection tiles left (no order: drawn at random)
+    tile: str | None               # this round's infection tile
+    infected: str | None           # the infected location this round
+    draw: tuple[str, ...]          # bottles in the draw pile (no order)
+    discard: tuple[str, ...]       # discarded bottles
+    display: tuple[str | None, ...]  # bottle by display place (None: empty or sold)
+    held: tuple[tuple[str, ...], ...]  # bottles before each seat's screen
+    sick: tuple[int, ...]          # own apprentices of each seat on the medico board
+    black: tuple[int, ...]         # black (ill) apprentices each seat holds
+    neutral_ill: tuple[int, ...]   # round in which each seat's neutral apprentice fell ill (0: never)
+    plans: tuple                   # per seat: (ill per column, medico tile) of the committed plan, or None
+    ill_left: int                  # ill apprentices of the current visitor still to act at this column
+    worked: tuple[int, int]        # the current workshop turn: (blends, other actions) so far
+    spent: tuple[str, ...]         # infection tiles revealed and discarded (public)
+
+
+def _sorted_bottles(items) -> tuple[str, ...]:
+    return tuple(sorted(items, key=BOTTLES.index))
+
+
+@register
+class Medico(Module):
+    name = NAME
+    plan_words = (ILL_WORD, TILE_WORD)
+
+    # ------------------------------------------------------------------ components
+    @classmethod
+    def build_data(cls, raw: dict) -> Data:
+        provenance_ok(raw, NAME)
+        w = "component file: medico"
+        bottles: list[str] = []
+        for i, b in enumerate(raw.get("bottles", [])):
+            provenance_ok(b, f"medico.bottles[{i}]")
+            count = b.get("count", 1)
+            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+                raise ComponentError(f"{w}.bottles[{i}].count: {count!r} must be a whole number >= 1")
+            if b.get("juice") is True:
+                bottles += ["juice"] * count
+            elif b.get("portions") in (1, 2, 3):
+                bottles += [str(b["portions"])] * count
+            else:
+                raise ComponentError(f"{w}.bottles[{i}]: a healing bottle has 1-3 portions, or 'juice = true'")
+        if len(bottles) != 16 or bottles.count("juice") != 4:
+            raise ComponentError(f"{w}.bottles: {len(bottles)} bottles with {bottles.count('juice')} juices; "
+                                 "16 are printed, 4 of them raspberry juice")
+        if "3" not in bottles or "1" not in bottles:
+            raise ComponentError(f"{w}.bottles: bottles of 3 and of 1 portions are printed (examples)")
+        inf = raw.get("infection")
+        if not isinstance(inf, dict):
+            raise ComponentError(f"{w}.infection: a table of tile counts")
+        provenance_ok(inf, "medico.infection")
+        counts = {k: inf.get(k) for k in (*LOCATIONS, SAME)}
+        if counts != {"market": 2, "cathedral": 2, "studio": 2, "workshop": 2, "same": 1} or \
+                any(k not in (*LOCATIONS, SAME, "provenance") for k in inf):
+            raise ComponentError(f"{w}.infection: {counts}: the printed 2 each of market, cathedral, studio, "
+                                 "workshop and 1 'same location'")
+        infection = tuple(sorted(k for k, c in counts.items() for _ in range(c)))
+        pr = raw.get("prices")
+        if not isinstance(pr, dict):
+            raise ComponentError(f"{w}.prices: Thalers by display place for 3 and 4 places")
+        provenance_ok(pr, "medico.prices")
+        prices = {}
+        for places in (3, 4):
+            p = pr.get(str(places))
+            if not isinstance(p, list) or len(p) != places or any(
+                    not isinstance(x, int) or isinstance(x, bool) or x < 0 for x in p):
+                raise ComponentError(f"{w}.prices.{places}: {p!r}: {places} prices, one per display place")
+            prices[places] = tuple(p)
+        if sorted(prices[3][:2]) != [2, 3] or prices[3][2] != 2:
+            raise ComponentError(f"{w}.prices.3: {list(prices[3])}: the printed example sells the two 3-portion "
+                                 "bottles of the first places for 3 and 2 Thalers and the third for 2")
+        scalars = {}
+        for key, printed in (("black_apprentices_per_player", 5), ("max_bottles", 2), ("juice_mood", 1),
+                             ("ill_blends", 1), ("saints_paints", 1), ("saints_thalers", 3),
+                             ("thalers_per_apprentice", 5)):
+            v = raw.get(key, printed)
+            if v != printed:
+                raise ComponentError(f"{w}.{key}: {v!r}: the rulebook prints {printed}")
+            scalars[key] = v
+        return Data(_sorted_bottles(bottles), infection, prices, scalars["black_apprentices_per_player"],
+                    scalars["max_bottles"], scalars["juice_mood"], scalars["ill_blends"], scalars["saints_paints"],
+                    scalars["saints_thalers"], scalars["thalers_per_apprentice"])
+
+    def action_space(self, space) -> None:
+        """Plans with 'ill' words (any column but the market) and the medico tile; 'restore
+        ... ill' and 'altar ... ill'; 'saints P'; the medico's decisions."""
+        from itertools import combinations_with_replacement
+        plans = [a for a in space.actions if a.kind == "plan"]
+        allowed = tuple(i != 0 for i in range(len(_counts(plans[0].args[0]))))
+        for a in plans:
+            counts = _counts(a.args[0])
+            for extra in _ill_words(counts, allowed, sum(counts), 0):
+                space.actions.append(Action("plan", a.args + extra))
+                if counts[0] <= 1:
+                    space.actions.append(Action("plan", a.args + extra + _TILE))
+        for a in list(space.actions):
+            if (a.kind == "restore" and "bishop" not in a.args and "sexton" not in a.args) or a.kind == "altar":
+                space.actions.append(Action(a.kind, a.args + (ILL_WORD,)))
+        space.actions.extend(Action("saints", (c,)) for c in PAINTS)
+        space.actions.extend(Action("medicine", (str(p + 1),)) for p in range(4))
+        space.actions.append(Action("heal", ("none",)))
+        for k in range(1, self.data.max_bottles + 1):
+            space.actions.extend(Action("heal", c) for c in combinations_with_replacement(BOTTLES, k))
+        space.actions.extend(Action(kind, (w,)) for kind, ws in (("aside", ("ill", "own")),
+                                                                 ("illness", ("neutral", "own"))) for w in ws)
+
+    # ------------------------------------------------------------------ helpers
+    def st(self, s) -> MState:
+        return s.mods[NAME]
+
+    def put(self, s, **kw) -> None:
+        s.mods[NAME] = s.mods[NAME]._replace(**kw)
+
+    @staticmethod
+    def _set(t: tuple, i: int, v) -> tuple:
+        return t[:i] + (v,) + t[i + 1:]
+
+    def places(self, s) -> int:
+        return 4 if s.n == 4 else 3
+
+    def price(self, s, place: int) -> int:
+        return self.data.prices[self.places(s)][place]
+
+    def pool(self, s) -> int:
+        """Black apprentices left on the medico board."""
+        return self.data.black * s.n - sum(self.st(s).black)
+
+    def healthy(self, s, seat: int) -> int:
+        """Healthy apprentices ``seat`` may plan with: own ones not on the board, the neutral one,
+        minus the one set aside."""
+        return s.comp.apprentices - self.st(s).sick[seat] + s.neutral[seat] - s.aside[seat]
+
+    def plan_of(self, s, fig: int) -> tuple[tuple[int, ...], bool]:
+        p = self.st(s).plans[fig] if fig < s.n else None
+        return p if p is not None else ((0,) * len(s.columns()), False)
+
+    def ill_at(self, s, fig: int, index: int) -> int:
+        """Ill apprentices ``fig`` planned in column ``index``."""
+        return self.plan_of(s, fig)[0][index] if fig < s.n else 0
+
+    def healthy_at(self, s, fig: int, index: int) -> int:
+        """Healthy apprentices ``fig`` planned in column ``index`` (a predicate for other modules)."""
+        return s.plan[fig][index] - self.ill_at(s, fig, index)
+
+    def emit(self, s, kind: str, seat: int | None = None, **params) -> None:
+        """A structured event of the medico (docs/events.md)."""
+        s.log_event(kind, seat, **params)
+
+    # ------------------------------------------------------------------ set-up, round
+    def setup(self, s, rng) -> None:
+        s.mods[NAME] = MState(pile=self.data.infection, tile=None, infected=None, draw=self.data.bottles,
+                              discard=(), display=(None,) * self.places(s), held=((),) * s.n, sick=(0,) * s.n,
+                              black=(0,) * s.n, neutral_ill=(0,) * s.n, plans=(None,) * s.n, ill_left=0,
+                              worked=(0, 0), spent=())
+        # 'No medicine will be offered at the market during the first game round.'
+
+    def is_final_round(self, s) -> bool:
+        """R11: one infection tile left at the start of a round (alternative end)."""
+        return len(self.st(s).pile) <= 1
+
+    def after_planning(self, s) -> None:
+        """'After players have planned their actions, reveal the top infection tile'."""
+        m = self.st(s)
+        for f, p in enumerate(m.plans):      # the plans' medico words are public now (R4)
+            if p is not None and (any(p[0]) or p[1]):
+                self.emit(s, "medico_plan", figure=f, ill="-".join(map(str, p[0])), medico=p[1])
+        if not m.pile:
+            self.put(s, tile=None)
+            return
+        pile = list(m.pile)
+        tile = pile.pop(chance(s).randrange(len(pile)))
+        infected = m.infected if tile == SAME else tile   # 'same location' in round 1: none (infected None)
+        self.put(s, pile=tuple(pile), tile=tile, infected=infected)
+        self.emit(s, "medico_infection", tile=tile, location=infected)
+
+    def round_preparation(self, s, rng) -> None:
+        """Unsold bottles are discarded; one bottle per player with an ill apprentice is
+        displayed, sorted 3, 2, 1 portions then juice; the draw pile is remade from the
+        discards when empty.  This round's infection tile is discarded."""
+        m = self.st(s)
+        discard = list(m.discard) + [b for b in m.display if b is not None]
+        draw = list(m.draw)
+        wanted = min(self.places(s), sum(1 for b in m.black if b > 0))
+        shown = []
+        for _ in range(wanted):
+            if not draw:
+                if not discard:
+                    break
+                draw, discard = discard, []
+                self.emit(s, "medico_reshuffle", bottles=len(draw))
+            shown.append(draw.pop(rng.randrange(len(draw))))
+        shown = list(_sorted_bottles(shown))
+        display = tuple(shown + [None] * (self.places(s) - len(shown)))
+        spent = m.spent + ((m.tile,) if m.tile else ())
+        self.put(s, draw=_sorted_bottles(draw), discard=_sorted_bottles(discard), display=display, tile=None,
+                 plans=(None,) * s.n, spent=tuple(sorted(spent)))
+        if shown:
+            self.emit(s, "medico_display", count=len(shown), bottles=shown,
+                      prices=[self.price(s, i) for i in range(len(shown))])
+
+    # ------------------------------------------------------------------ get-up
+    def after_getup(self, s, fig: int) -> None:
+        """'Automatic healings': on a -1 space the player may set aside an ill apprentice."""
+        if fig < s.n and s.aside[fig] and self.st(s).sick[fig] and self.st(s).black[fig]:
+            ask(s, fig, NAME, "aside")
+
+    # ------------------------------------------------------------------ planning
+    def apprentices(self, s, seat: int, n: int) -> int:
+        m = self.st(s)
+        return n + m.black[seat] - m.sick[seat]
+
+    def _plan_limits(self, s, seat: int) -> tuple:
+        m = self.st(s)
+        cols = s.columns()
+        allowed = tuple(c not in BARRED for c in cols)
+        tile_ok = self._tile_refusal(s, seat) is None
+        return (self.healthy(s, seat), m.black[seat], allowed, tile_ok, cols.index("market"))
+
+    def _tile_refusal(self, s, seat: int) -> str | None:
+        m = self.st(s)
+        if len(m.held[seat]) >= self.data.max_bottles:
+            return f"you hold {len(m.held[seat])} bottles, the most a player may have"
+        if not any(b is not None for b in m.display):
+            return "the medico offers no bottle this round"
+        return None
+
+    def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
+        cols = s.columns()
+        ill = (0,) * len(cols)
+        if ILL_WORD in words:
+            try:
+                ill = tuple(int(x) for x in words[ILL_WORD][0].split("-"))
+            except ValueError:
+                ill = ()
+            if len(ill) != len(cols):
+                return f"'ill' gives the ill apprentices of each of the {len(cols)} columns, like 'ill 0-1-0-0-0'"
+        for c, n, i in zip(cols, counts, ill):
+            if i > n:
+                return f"{i} ill apprentices in the {c} column, which has {n}"
+            if i and c in BARRED:
+                return f"ill apprentices may not go to the {c}"
+        m = self.st(s)
+        if sum(ill) > m.black[seat]:
+            return f"the plan has {sum(ill)} ill apprentices; you have {m.black[seat]}"
+        off = sum(hook(s, seat, words) for hook in s.hooks.placed_off_sheet)
+        healthy = sum(counts) - sum(ill) + off
+        if healthy > self.healthy(s, seat):
+            return (f"the plan needs {healthy} healthy apprentices; you have {self.healthy(s, seat)} "
+                    f"(and {m.black[seat]} ill ones: name them with 'ill', e.g. 'ill 0-1-0-0-0')")
+        if TILE_WORD in words:
+            why = self._tile_refusal(s, seat)
+            if why:
+                return "the medico tile: " + why
+            if counts[cols.index("market")] > 1:
+                return "with the medico tile at most one (healthy) apprentice goes to the market"
+        return None
+
+    def plan_options(self, s, seat: int, plans: tuple) -> tuple:
+        limits = self._plan_limits(s, seat)
+        healthy, black, allowed, tile_ok, market = limits
+        if not black and not tile_ok:
+            return plans
+        key = (id(plans), limits)
+        hit = _OPTIONS.get(key)
+        if hit is not None and hit[0] is plans:
+            _OPTIONS.move_to_end(key)
+            return hit[1]
+        from ..planning import read
+        off_hooks = s.hooks.placed_off_sheet
+        out = []
+        append = out.append
+        for action in plans:
+            if off_hooks:
+                counts, words = read(action)
+                off = sum(h(s, seat, words) for h in off_hooks)
+            else:
+                counts, off = _counts(action.args[0]), 0
+            slack = sum(counts) + off - healthy       # how many must be ill at least
+            args = action.args
+            tile = tile_ok and counts[market] <= 1
+            for extra in _ill_words(counts, allowed, black, slack):
+                full = args + extra
+                append(_new(Action, ("plan", full)))       # Action("plan", full), without the call overhead
+                if tile:
+                    append(_new(Action, ("plan", full + _TILE)))
+        out = tuple(out)
+        _OPTIONS[key] = (plans, out)
+        if len(_OPTIONS) > 48:
+            _OPTIONS.popitem(last=False)
+        return out
+
+    def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
+        ill = tuple(int(x) for x in words[ILL_WORD][0].split("-")) if ILL_WORD in words else (0,) * len(counts)
+        m = self.st(s)
+        self.put(s, plans=self._set(m.plans, seat, (ill, TILE_WORD in words)))
+        if any(ill) or TILE_WORD in words:     # the seat's own: secret until the reveal (R4)
+            self.emit(s, "medico_plan", seat, figure=seat, ill="-".join(map(str, ill)), medico=TILE_WORD in words)
+
+    # ------------------------------------------------------------------ visits
+    def visit_start(self, s, fig: int, column: str, count: int) -> bool:
+        if fig >= s.n:
+            return False
+        m = self.st(s)
+        ill, tile = self.plan_of(s, fig)
+        i = ill[s.loc]
+        self.put(s, ill_left=i, worked=(0, 0))
+        if column == "workshop" and i:
+            per = s.comp.rules["workshop"]["blends_per_apprentice"]
+            s.left = per * (count - i) + self.data.ill_blends * i     # 'Ill apprentices can blend paint only once'
+        if column == "market" and tile and s.loc == s.columns().index("market"):
+            options = self._bottle_options(s, fig)
+            if options:
+                ask(s, fig, NAME, "medicine")
+            elif any(b is not None for b in m.display):
+                if len(m.held[fig]) < self.data.max_bottles:
+                    # 'If a player doesn't have enough money to buy a bottle, he must lift his screen'
+                    self.emit(s, "medico_no_money", figure=fig)
+            return True
+        return False
+
+    def _bottle_options(self, s, fig: int) -> list[Action]:
+        m = self.st(s)
+        if len(m.held[fig]) >= self.data.max_bottles:
+            return []
+        return [Action("medicine", (str(p + 1),)) for p, b in enumerate(m.display)
+                if b is not None and self.price(s, p) <= s.thalers[fig]]
+
+    def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
+        if fig >= s.n:
+            return
+        m = self.st(s)
+        ill_planned = self.ill_at(s, fig, s.loc)
+        if not ill_planned:
+            return
+        healthy_left = s.left - m.ill_left
+        if column == "cathedral":
+            ill_actions = []
+            if m.ill_left:
+                near = NEIGHBOURS8[s.bishop]
+                for a in actions:
+                    if a.kind == "restore" and "bishop" not in a.args and "sexton" not in a.args:
+                        seg = SEGMENT[a.args[0]]
+                        if seg != s.bishop and seg not in near:
+                            ill_actions.append(Action("restore", a.args + (ILL_WORD,)))
+                    elif a.kind == "altar":
+                        ill_actions.append(Action("altar", a.args + (ILL_WORD,)))
+            if healthy_left <= 0:
+                actions[:] = [a for a in actions if a.kind == "pass"]
+            actions.extend(ill_actions)
+        elif column == "studio":
+            if healthy_left <= 0:
+                actions[:] = [a for a in actions if a.kind == "pass"]
+            if m.ill_left:
+                have = s.paints[fig]
+                actions.extend(Action("saints", (c,)) for c in PAINTS if have[PAINT_INDEX[c]])
+        elif column == "workshop":
+            if not self._healthy_unbegun(s, fig):
+                actions[:] = [a for a in actions if a.kind in ("blend", "pass")]
+
+    def _healthy_unbegun(self, s, fig: int) -> bool:
+        """Workshop: is a healthy apprentice left who has not begun blending?  Blends are
+        counted against the ill apprentices first (the player's best order); every other
+        workshop action (a request, an exchange) takes a healthy apprentice's place."""
+        ill = self.ill_at(s, fig, s.loc)
+        healthy = s.plan[fig][s.loc] - ill
+        blends, others = self.st(s).worked
+        used = others + -(-max(0, blends - ill) // 2)
+        return healthy - used > 0
+
+    def apply_action(self, s, fig: int, action: Action) -> bool:
+        if action.kind in ("restore", "altar") and action.args and action.args[-1] == ILL_WORD:
+            self.emit(s, "medico_ill_apprentice", figure=fig, action=action.kind,
+                      segment=action.args[0] if action.kind == "restore" else None)
+            if action.kind == "restore":
+                seg = SEGMENT[action.args[0]]
+                tile = s.fresco[seg]
+                cathedral.apply(s, fig, Action("restore", action.args[:-1]))
+                # 'the bishop is moved to this section' (cathedral.restore did); scrolls may be
+                # played: the bishop stands on the segment right after the restoration
+                self._scrolls_after_ill_restore(s, fig, seg, tile)
+            else:
+                cathedral.apply(s, fig, Action("altar", action.args[:-1]))
+            self.put(s, ill_left=self.st(s).ill_left - 1)
+            return True
+        if action.kind == "saints":
+            paint = action.args[0]
+            p = list(s.paints[fig])
+            p[PAINT_INDEX[paint]] -= self.data.saints_paints
+            s.paints[fig] = tuple(p)
+            s.thalers[fig] += self.data.saints_thalers
+            s.left -= 1
+            self.put(s, ill_left=self.st(s).ill_left - 1)
+            self.emit(s, "medico_saints", figure=fig, paint=paint, amount=self.data.saints_thalers)
+            return True
+        if action.kind == "studio" and fig < s.n and self.st(s).ill_left:
+            ill = self.st(s).ill_left
+            gained = s.comp.rules["studio"]["thalers_per_apprentice"] * (s.left - ill)
+            s.thalers[fig] += gained
+            s.left = ill
+            self.emit(s, "studio", figure=fig, amount=gained)
+            return True
+        return False
+
+    def after_action(self, s, fig: int, action: Action) -> None:
+        if fig < s.n and s.columns()[s.loc] == "workshop":
+            blends, others = self.st(s).worked
+            self.put(s, worked=(blends + 1, others) if action.kind == "blend" else (blends, others + 1))
+
+    def _scrolls_after_ill_restore(self, s, fig: int, seg: int, tile) -> None:
+        if "scrolls" in s.modules:
+            find(s, "scrolls").after_restore(s, fig, seg, tile, True)
+
+    def after_visit(self, s, fig: int, column: str) -> None:
+        """'After a player has finished his final action at the infected location, one of his
+        healthy apprentices there becomes ill' (also after forfeiting); mixed locations make
+        every healthy apprentice there ill."""
+        if fig >= s.n:
+            return
+        m = self.st(s)
+        ill = self.ill_at(s, fig, s.loc)
+        healthy = s.plan[fig][s.loc] - ill
+        self.put(s, ill_left=0)
+        if healthy <= 0:
+            return
+        falling = healthy if ill else (1 if column == m.infected else 0)
+        if not falling:
+            return
+        neutral = s.neutral[fig] and m.neutral_ill[fig] != s.round
+        if neutral and 0 < falling <= self._own_present(s, fig):
+            ask(s, fig, NAME, ["illness", falling, column])   # JSON-ready (view["asks"])
+        else:   # more fall ill than own apprentices are there: the neutral one is among them
+            self._fall_ill(s, fig, falling, neutral, column)
+
+    def _own_present(self, s, fig: int) -> int:
+        """Own healthy apprentices that can be on the action sheet (not on the medico board,
+        not set aside)."""
+        return s.comp.apprentices - self.st(s).sick[fig] - s.aside[fig]
+
+    def _fall_ill(self, s, fig: int, count: int, neutral: bool, column: str) -> None:
+        m = self.st(s)
+        sick, black, neutral_ill = m.sick[fig], m.black[fig], m.neutral_ill[fig]
+        own = count - (1 if neutral else 0)
+        taken = min(count, self.pool(s))        # no black apprentice left: nobody more falls ill
+        if neutral and taken:
+            neutral_ill = s.round
+            black += 1
+            taken -= 1
+        own = min(own, taken, self._own_present(s, fig))
+        sick += own
+        black += own
+        self.put(s, sick=self._set(m.sick, fig, sick), black=self._set(m.black, fig, black),
+                 neutral_ill=self._set(m.neutral_ill, fig, neutral_ill))
+        self.emit(s, "medico_ill", figure=fig, location=column, own=own, neutral=bool(neutral and neutral_ill == s.round))
+
+    def after_location(self, s, column: str, index: int) -> None:
+        """'After the last player has performed his final action at the theater (or passed)'
+        (in the final round, the final cathedral, R20): healing in player order."""
+        if index != len(s.columns()) - 1:
+            return
+        for fig in s.order:
+            if fig < s.n and self._heal_options(s, fig) != [Action("heal", ("none",))]:
+                ask(s, fig, NAME, "heal")
+
+    def _heal_options(self, s, fig: int) -> list[Action]:
+        m = self.st(s)
+        held = m.held[fig]
+        out = [Action("heal", ("none",))]
+        useful = [b for b in held if b == "juice" or m.sick[fig]]
+        seen = set()
+        for k in range(1, len(held) + 1):
+            for combo in combinations(held, k):
+                if combo not in seen and all(b in useful for b in combo):
+                    seen.add(combo)
+                    out.append(Action("heal", combo))
+        return out
+
+    # ------------------------------------------------------------------ asks
+    def ask_actions(self, s, a) -> list:
+        fig, _, what = a
+        if what == "medicine":
+            return self._bottle_options(s, fig)
+        if what == "heal":
+            return self._heal_options(s, fig)
+        if what == "aside":
+            own_here = s.comp.apprentices - self.st(s).sick[fig]
+            return [Action("aside", ("ill",)), Action("aside", ("own",))] if own_here else [Action("aside", ("ill",))]
+        return [Action("illness", ("neutral",)), Action("illness", ("own",))]
+
+    def answer(self, s, a, action) -> None:
+        fig, _, what = a
+        m = self.st(s)
+        if what == "medicine":
+            place = int(action.args[0]) - 1
+            bottle, price = m.display[place], self.price(s, place)
+            s.thalers[fig] -= price
+            self.put(s, display=self._set(m.display, place, None),
+                     held=self._set(m.held, fig, _sorted_bottles(m.held[fig] + (bottle,))))
+            self.emit(s, "medico_buy", figure=fig, place=place + 1, bottle=bottle, cost=price)
+        elif what == "heal":
+            used = action.args if action.args != ("none",) else ()
+            held = list(m.held[fig])
+            for b in used:
+                held.remove(b)
+            portions = sum(int(b) for b in used if b != "juice")
+            healed = min(portions, m.sick[fig], m.black[fig])
+            juice = sum(b == "juice" for b in used)
+            if juice:
+                change_mood(s, fig, self.data.juice_mood * juice)
+            self.put(s, held=self._set(m.held, fig, tuple(held)), discard=_sorted_bottles(m.discard + used),
+                     sick=self._set(m.sick, fig, m.sick[fig] - healed),
+                     black=self._set(m.black, fig, m.black[fig] - healed))
+            self.emit(s, "medico_heal", figure=fig, bottles=list(used), healed=healed,
+                      lost=portions - healed, mood=juice * self.data.juice_mood)
+        elif what == "aside":
+            if action.args[0] == "ill":
+                self.put(s, sick=self._set(m.sick, fig, m.sick[fig] - 1),
+                         black=self._set(m.black, fig, m.black[fig] - 1))
+            if action.args[0] == "ill":
+                self.emit(s, "medico_aside", figure=fig)
+        else:
+            _, count, column = what
+            self._fall_ill(s, fig, count, action.args[0] == "neutral", column)
+
+    def refusal(self, s, seat: int, action) -> str | None:
+        m = self.st(s)
+        if action.kind == "medicine":
+            shown = ", ".join(f"place {p + 1}: {_BOTTLE_NAMES[b]} for {self.price(s, p)}"
+                              for p, b in enumerate(m.display) if b)
+            return f"the medico's display shows {shown or 'no bottle'}; you have {s.thalers[seat]} Thalers"
+        if action.kind == "heal":
+            held = ", ".join(_BOTTLE_NAMES[b] for b in m.held[seat]) or "no bottle"
+            return f"you hold {held}; name the bottles to use ('heal 3 juice') or 'heal none'"
+        if action.kind in ("restore", "altar") and action.args and action.args[-1] == ILL_WORD:
+            if not m.ill_left:
+                return "no ill apprentice of yours is left in this column"
+            if action.kind == "restore" and action.args[0] in SEGMENT:
+                seg = SEGMENT[action.args[0]]
+                if seg == s.bishop or seg in NEIGHBOURS8[s.bishop]:
+                    return "an ill apprentice cannot restore a section on or next to the bishop"
+                if "bishop" in action.args or "sexton" in action.args:
+                    return "the bishop cannot be moved before an ill apprentice restores"
+        if action.kind == "saints":
+            return "pictures of saints: one ill studio apprentice pays one paint you have, e.g. 'saints R'"
+        return None
+
+    # ------------------------------------------------------------------ the end
+    def final_scoring(self, s, seat: int) -> dict[str, int]:
+        """R12: 5 Thalers per own apprentice not on the medico board, before 1 VP per 2 Thalers
+        (their VP count as the source 'medico')."""
+        own = s.comp.apprentices - self.st(s).sick[seat]
+        credit = self.data.thalers_per_apprentice * own
+        s.thalers[seat] += credit
+        self.emit(s, "medico_credit", figure=seat, apprentices=own, amount=credit)
+        return {NAME: credit}
+
+    # ------------------------------------------------------------------ view, saving
+    def view(self, s, seat, out) -> None:
+        m = self.st(s)
+        revealed = s.phase != "plan"
+        plans = []
+        for f in range(s.n):
+            p = m.plans[f]
+            plans.append(None if p is None or not (revealed or f == seat)
+                         else {"ill": list(p[0]), "medico": p[1]})
+        out[NAME] = {
+            "infection_tile": m.tile,
+            "infected": m.infected,
+            "infection_tiles_left": len(m.pile),
+            "infection_discard": list(m.spent),
+            "display": [None if b is None else {"place": p + 1, "bottle": b, "price": self.price(s, p)}
+                        for p, b in enumerate(m.display)],
+            "prices": list(self.data.prices[self.places(s)]),
+            "draw_pile": len(m.draw),
+            "discard": list(m.discard),
+            "held": [list(h) for h in m.held],
+            "sick": list(m.sick),
+            "ill": list(m.black),
+            "neutral_ill": list(m.neutral_ill),
+            "healthy": [self.healthy(s, f) for f in range(s.n)],
+            "black_on_board": self.pool(s),
+            "plans": plans,
+            "ill_left": m.ill_left if s.phase == "visits" and s.actor >= 0 else 0,
+            "workshop_done": list(m.worked) if s.phase == "visits" and s.actor >= 0 else [0, 0],
+            # the medico's decisions waiting (public: who decides what follows from public facts)
+            "asks": [[a[0], a[2] if isinstance(a[2], str) else list(a[2])] for a in s.asks if a[1] == NAME],
+        }
+
+    def dump(self, s):
+        m = self.st(s)
+        return {"infection_pile": list(m.pile), "infection_tile": m.tile, "infected": m.infected,
+                "draw": list(m.draw), "discard": list(m.discard), "display": list(m.display),
+                "held": [list(h) for h in m.held], "sick": list(m.sick), "ill": list(m.black),
+                "neutral_ill": list(m.neutral_ill),
+                "plans": [None if p is None else {"ill": list(p[0]), "medico": p[1]} for p in m.plans],
+                "ill_left": m.ill_left, "workshop_done": list(m.worked), "infection_discard": list(m.spent)}
+
+    def load(self, s, data) -> None:
+        w = "saved state: modules_state.medico"
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            raise StateError(f"{w}: an object")
+        n, cols = s.n, len(s.columns())
+
+        def lst(key, default):
+            v = data.get(key, default)
+            if not isinstance(v, list):
+                raise StateError(f"{w}.{key}: {v!r} must be a list")
+            return v
+
+        def ints(key, lo, hi):
+            v = lst(key, [0] * n)
+            if len(v) != n or any(not isinstance(x, int) or isinstance(x, bool) or not lo <= x <= hi for x in v):
+                raise StateError(f"{w}.{key}: {v!r}: one whole number {lo}..{hi} per seat")
+            return tuple(v)
+
+        pile = lst("infection_pile", list(self.data.infection))
+        if any(t not in (*LOCATIONS, SAME) for t in pile):
+            raise StateError(f"{w}.infection_pile: {pile!r}: tiles are {', '.join((*LOCATIONS, SAME))}")
+        tile = data.get("infection_tile")
+        infected = data.get("infected")
+        if tile not in (None, *LOCATIONS, SAME) or infected not in (None, *LOCATIONS):
+            raise StateError(f"{w}: infection_tile {tile!r} / infected {infected!r}: a location, 'same' or null")
+        draw, discard = lst("draw", None if "draw" in data else list(self.data.bottles)), lst("discard", [])
+        display = lst("display", [None] * self.places(s))
+        held = lst("held", [[] for _ in range(n)])
+        if len(display) != self.places(s):
+            raise StateError(f"{w}.display: {self.places(s)} places with {n} players")
+        if len(held) != n or any(not isinstance(h, list) or len(h) > self.data.max_bottles for h in held):
+            raise StateError(f"{w}.held: one list of at most {self.data.max_bottles} bottles per seat")
+        every = list(draw) + list(discard) + [b for b in display if b is not None] + [b for h in held for b in h]
+        if any(b not in BOTTLES for b in every):
+            raise StateError(f"{w}: bottles are written {', '.join(BOTTLES)}")
+        if sorted(every, key=BOTTLES.index) != list(self.data.bottles) and "draw" in data:
+            raise StateError(f"{w}: the bottles in draw, discard, display and held must be the edition's "
+                             f"{len(self.data.bottles)} bottles")
+        if "draw" not in data:   # a hand-written position: the draw pile holds the other bottles
+            rest = list(self.data.bottles)
+            for b in every[len(draw):]:
+                if b not in rest:
+                    raise StateError(f"{w}: more {b!r} bottles than the edition has")
+                rest.remove(b)
+            draw = rest
+        sick = ints("sick", 0, s.comp.apprentices)
+        black = ints("ill", 0, self.data.black * n)
+        if any(b < k for b, k in zip(black, sick)):
+            raise StateError(f"{w}: a seat holds a black apprentice for each own one on the board (ill >= sick)")
+        if sum(black) > self.data.black * n:
+            raise StateError(f"{w}.ill: {sum(black)} black apprentices; the board has {self.data.black * n}")
+        neutral_ill = ints("neutral_ill", 0, 10**6)
+        spent = lst("infection_discard", [])
+        left = list(self.data.infection)
+        for x in list(pile) + list(spent) + ([tile] if tile else []):
+            if x not in left:
+                raise StateError(f"{w}: infection pile, discard and tile hold more {x!r} tiles than the edition")
+            left.remove(x)
+        plans_raw = lst("plans", [None] * n)
+        if len(plans_raw) != n:
+            raise StateError(f"{w}.plans: one entry per seat")
+        plans = []
+        for f, p in enumerate(plans_raw):
+            if p is None:
+                plans.append(None if s.plan[f] is None else ((0,) * cols, False))
+                continue
+            if not isinstance(p, dict) or not isinstance(p.get("ill"), list) or len(p["ill"]) != cols \
+                    or not isinstance(p.get("medico", False), bool):
+                raise StateError(f"{w}.plans[{f}]: {{'ill': [{cols} counts], 'medico': true/false}}")
+            ill = tuple(p["ill"])
+            if s.plan[f] is not None and any(not isinstance(i, int) or not 0 <= i <= c for i, c in zip(ill, s.plan[f])):
+                raise StateError(f"{w}.plans[{f}].ill: {list(ill)!r} must fit the plan {list(s.plan[f])!r}")
+            plans.append((ill, p.get("medico", False)))
+        s.mods[NAME] = MState(tuple(sorted(pile)), tile, infected, _sorted_bottles(draw), _sorted_bottles(discard),
+                              tuple(display), tuple(_sorted_bottles(h) for h in held), sick, black, neutral_ill,
+                              tuple(plans), int(data.get("ill_left", 0)),
+                              tuple(int(x) for x in data.get("workshop_done", [0, 0]))[:2],
+                              tuple(sorted(lst("infection_discard", []))))
+
+
+_OPTIONS: OrderedDict = OrderedDict()   # plan_options memo, least recently used first
+_TILE = (TILE_WORD,)
+_BOTTLE_NAMES = {"3": "a bottle of 3 portions", "2": "a bottle of 2 portions", "1": "a bottle of 1 portion",
+                 "juice": "a raspberry juice"}
+_new = tuple.__new__
+
+
+@lru_cache(maxsize=4096)
+def _counts(text: str) -> tuple[int, ...]:
+    return tuple(map(int, text.split("-")))
+
+
+@lru_cache(maxsize=65536)
+def _ill_words(counts: tuple, allowed: tuple, black: int, slack: int) -> tuple:
+    """The 'ill a-b-c-d-e' words (() for none) a plan with these counts may carry: ill ones
+    only in allowed columns, at most ``black`` of them and at least ``slack``."""
+    ranges = [range(min(n, black) + 1) if ok else range(1) for n, ok in zip(counts, allowed)]
+    out = []
+    for ill in product(*ranges):
+        k = sum(ill)
+        if slack <= k <= black:
+            out.append((ILL_WORD, "-".join(map(str, ill))) if k else ())
+    return tuple(out)
