@@ -86,6 +86,52 @@ def test_vp_token():
     assert mods(g, "bishops_favour") == []
 
 
+def test_favour_vp_triggers_at_once_one_move_with_the_restoration_lands_free():
+    """R18 revised / R8, Russian text: the token is taken with the tile and 'its effect triggers
+    at once': tile 3 + bishop 3 + favour 1 is ONE move of 7. From S1, with spaces 6 and 8
+    taken, it lands on the free 7 with no choice (two moves would stop on the occupied 6 first
+    and ask behind/ahead)."""
+    seats = [dict(getup="7:00", paints="YY"), dict(getup="8:00", track=6), dict(getup="9:00", track=8)]
+    g = module_game(3, modules=["bishops_favour"], modules_state={"bishops_favour": favour_state(["vp:1"])},
+                    fresco={"C3": "3:YY"}, bishop="C3", seats=seats)
+    plan_all(g, "0-1-0-0-0", NOTHING, KEEP)
+    g.apply(0, "restore C3")
+    assert g.view(0)["pending_track"] is None
+    assert track(g, 0) == 7
+    scored = [e for e in g.events(None) if e["kind"] == "score" and e["figure"] == 0]
+    assert len(scored) == 1
+    assert scored[0]["vp"] == 7 and scored[0]["sources"] == {"tile": 3, "bishop": 3, "favour": 1}
+    assert g.vp_sources()[0] == {"tile": 3, "bishop": 3, "favour": 1}
+
+
+def test_favour_vp_one_move_one_behind_or_ahead_choice():
+    """R18 revised / R8: landing 3 + 3 + 1 = 7 on an occupied space asks ONE behind/ahead
+    choice (6 behind; 8 taken, so 9 ahead), and nothing more after it."""
+    seats = [dict(getup="7:00", paints="YY"), dict(getup="8:00", track=7), dict(getup="9:00", track=8)]
+    g = module_game(3, modules=["bishops_favour"], modules_state={"bishops_favour": favour_state(["vp:1"])},
+                    fresco={"C3": "3:YY"}, bishop="C3", seats=seats)
+    plan_all(g, "0-1-0-0-0", NOTHING, KEEP)
+    g.apply(0, "restore C3")
+    p = g.view(0)["pending_track"]
+    assert (p["figure_index"], p["behind"], p["ahead"]) == (0, 6, 9)
+    g.apply(0, "track behind")
+    assert track(g, 0) == 6 and g.view(0)["pending_track"] is None
+
+
+def test_leonardos_favour_vp_is_part_of_his_restorations_move():
+    """R13 + R18 revised: Leonardo's VP token joins his restoration's single move: 3 + 3 + 1
+    lands on 7 though space 6 is taken (no choice asked)."""
+    seats = [dict(getup="7:00", track=6), dict(getup="8:00", track="S2")]
+    g = module_game(2, modules=["bishops_favour"], modules_state={"bishops_favour": favour_state(["vp:1"])},
+                    seats=seats, leonardo=dict(getup="9:00", track="S3"), leonardo_painter="C3",
+                    bishop="B3", fresco={"B3": "3:YY"}, fill="11:OGP", controller=0)
+    plan_all(g, NOTHING, NOTHING)
+    act(g, "close I")
+    g.apply(0, "restore B3")
+    assert g.view(0)["pending_track"] is None
+    assert track(g, LEO) == 7
+
+
 def test_mood_token():
     """'Благосклонность епископа': mood improves by 1."""
     g = favour_game(["mood:1"], {"C3": "3:YY"}, bishop_at="C3", mood_=BOTTOM)

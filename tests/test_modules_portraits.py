@@ -17,8 +17,9 @@ import pytest
 import affresco
 
 sys.path.insert(0, os.path.dirname(__file__))
-from positions import (BOTTOM, MIDDLE, TOP, act, bishop, data, fig, legal, module_game, mods,  # noqa: E402
-                       mood, only_actor, paints, plan_all, portrait_ids, portraits_state, thalers, track)
+from positions import (BOTTOM, MIDDLE, TOP, act, bishop, data, fig, legal, load, module_game,  # noqa: E402
+                       module_position, mods, mood, only_actor, paints, plan_all, portrait_ids, portraits_state,
+                       thalers, track)
 
 NOTHING = "0-0-0-0-0"
 KEEP = "0-0-0-0-1"      # seat 2 at the theater (9:00, last): keeps the round open
@@ -206,29 +207,61 @@ def test_bishop_and_virgin_mary_vp_plus_paint_or_thalers(cid):
 
 
 @pytest.mark.parametrize("cid", ["girl-a", "girl-c", "self-b", "self-c"])
-@pytest.mark.parametrize("choice", ["vp", "thalers"])
-def test_pretty_girl_and_self_portrait_vp_or_thalers_and_mood_up(cid, choice):
-    """Supplement 'Pretty girl / Self-portrait': the player gains victory points *or* Thalers
-    (their choice) and their mood increases as many spaces as shown."""
+def test_pretty_girl_self_portrait_the_player_gains_victory_points_or_thalers_as_shown(cid):
+    """Supplement 'Pretty girl / Self-portrait: The player gains victory points or Thalers and
+    their mood increases as many spaces as shown' (M2): each card shows VP *or* Thalers
+    (components.md: Pretty girl VP, Self-portrait Thalers), and gives what it shows, no choice."""
     g = portrait_game([cid], ["0-0-1-0-0", NOTHING, KEEP], seats=[dict(getup="7:00", mood=BOTTOM, aside=True),
                                                                   dict(getup="8:00"), dict(getup="9:00")])
     c = card(g, cid)
-    amount, up = c["vp_or_thalers"], c["mood"]
-    assert {a for a in legal(g, 0) if a.startswith("portrait")} == {f"portrait {cid} vp", f"portrait {cid} thalers"}
-    g.apply(0, f"portrait {cid} {choice}")
-    if choice == "vp":
-        assert track(g, 0) == amount and thalers(g, 0) == 12
+    assert ("vp" in c) != ("thalers" in c)
+    assert {a for a in legal(g, 0) if a.startswith("portrait")} == {f"portrait {cid}"}
+    g.apply(0, f"portrait {cid}")
+    if "vp" in c:
+        assert track(g, 0) == c["vp"] and thalers(g, 0) == 12
     else:
-        assert track(g, 0) == "S1" and thalers(g, 0) == 12 + amount
-    assert mood(g, 0) == BOTTOM - up
+        assert track(g, 0) == "S1" and thalers(g, 0) == 12 + c["thalers"]
+    assert mood(g, 0) == BOTTOM - c["mood"]
     assert gone(g, cid)
 
 
-def test_pretty_girl_needs_the_choice():
-    """Notation: a 'VP or Thalers' card is painted with its choice ('portrait girl-a vp')."""
-    g = portrait_game(["girl-a"], ["0-0-1-0-0", NOTHING, KEEP])
-    with pytest.raises(affresco.IllegalAction):
-        g.apply(0, "portrait girl-a")
+@pytest.mark.parametrize("cid,shows", [("girl-a", "vp"), ("self-b", "thalers"), ("girl-c", "vp"),
+                                       ("self-c", "thalers")])
+def test_pretty_girl_self_portrait_reference_cards_show_vp_or_thalers(cid, shows):
+    """components.md, reference decks: A Pretty girl 2 VP, B Self-portrait 4 Thalers, C Pretty
+    girl 3 VP, C Self-portrait 5 Thalers; no card offers a choice ('portrait self-b vp' is refused)."""
+    g = portrait_game([cid], ["0-0-1-0-0", NOTHING, KEEP])
+    assert shows in card(g, cid)
+    for choice in ("vp", "thalers"):
+        with pytest.raises(affresco.IllegalAction):
+            g.apply(0, f"portrait {cid} {choice}")
+
+
+def test_pretty_girl_self_portrait_the_data_file_decides():
+    """M2: the component data, not code, says what a card gives: a user's component file whose
+    Self-portrait shows VP gives VP, and a card still written 'vp_or_thalers' is refused."""
+    import tomllib
+    from importlib import resources
+    raw = tomllib.loads(resources.files("affresco.rules").joinpath("data/portraits.toml").read_text())
+    for c in raw["cards"]:
+        if c["id"] == "self-b":
+            c["vp"] = c.pop("thalers")
+
+    def position():
+        pos = module_position(3, modules=["portraits"], seats=[dict(s) for s in GETUPS3],
+                              modules_state={"portraits": portraits_state(3, display=["self-b"])})
+        pos["components"] = {**affresco.load_components().raw, "portraits": raw}
+        return pos
+
+    g = load(position())
+    plan_all(g, "0-0-1-0-0", NOTHING, KEEP)
+    g.apply(0, "portrait self-b")
+    assert track(g, 0) == 4 and thalers(g, 0) == 12
+    for c in raw["cards"]:
+        if c["id"] == "girl-a":
+            c["vp_or_thalers"] = c.pop("vp")
+    with pytest.raises(affresco.StateError, match="vp_or_thalers"):
+        load(position())
 
 
 @pytest.mark.parametrize("start", [MIDDLE, BOTTOM, 1])
@@ -496,16 +529,23 @@ def test_leonardo_must_take_a_displayed_portrait_and_gains_only_vp():
     assert gone(g, "bishop-b")
 
 
-def test_leonardo_takes_vp_of_a_vp_or_thalers_card():
-    """Supplement Module 1 / R13: Leonardo gains the victory points a card grants (a 'VP or
-    Thalers' card gives him its VP)."""
+def test_leonardo_gains_any_victory_points_granted_by_the_card_none_from_a_thaler_card():
+    """Supplement Module 1: 'Leonardo gains any victory points granted by the card' (M3):
+    a Pretty girl (VP card) moves him by its VP; a Self-portrait (Thaler card) moves him not at
+    all (with self-b displayed he no longer scores 4)."""
     g = two(["girl-a"])
     leo_to_studio(g)
-    before = track(g, LEO)
-    vp = card(g, "girl-a")["vp_or_thalers"]
+    before, vp = track(g, LEO), card(g, "girl-a")["vp"]
     g.apply(0, "portrait girl-a")
     assert track(g, LEO) == before + vp
     assert gone(g, "girl-a")
+    g = two(["self-b"])
+    leo_to_studio(g)
+    before = track(g, LEO)
+    assert legal(g, 0) == {"portrait self-b"}
+    g.apply(0, "portrait self-b")
+    assert track(g, LEO) == before
+    assert gone(g, "self-b")
 
 
 def test_leonardo_keeps_no_permanent_card():

@@ -113,6 +113,28 @@ def test_non_text_action_is_refused(action):
     refused(g, 0, action)
 
 
+@pytest.mark.parametrize("action", [affresco.Action("getup", (5,)), affresco.Action("plan", None),
+                                    affresco.Action(5), affresco.Action("getup", "7:00"),
+                                    affresco.Action("getup", ("7:00", None)), affresco.Action("getup", ["7:00"])])
+def test_hand_built_action_with_non_text_arguments_is_refused(action):
+    """Issue #15 item 10: an Action is a kind and a tuple of text arguments; anything else is an
+    IllegalAction (not a TypeError), the state unchanged."""
+    g = game(3, phase="getup")
+    msg = refused(g, 0, action)
+    assert "tuple of text arguments" in msg
+
+
+def test_getup_with_an_extra_word_names_the_form_not_a_taken_space():
+    """Issue #15 item 14: 'getup 5:00 x' with 5:00 free is refused for its extra word, not as
+    'the 5:00 get-up space is taken'; a space really taken is named as taken."""
+    g = game(3, phase="getup")
+    msg = refused(g, 0, "getup 5:00 x")
+    assert "taken" not in msg and "'getup' takes 1 word" in msg
+    g.apply(0, "getup 5:00")
+    assert "the 5:00 get-up space is taken" in refused(g, 1, "getup 5:00")
+    assert "is not a get-up time" in refused(g, 1, "getup 4:00")
+
+
 def test_action_object_is_accepted():
     """The API takes an Action as well as its notation."""
     g = game(3, phase="getup")

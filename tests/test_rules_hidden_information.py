@@ -61,3 +61,49 @@ def test_legal_actions_only_for_the_seat_to_act():
     plan_all(g, "0-0-1-0-0", "0-0-0-0-0", "0-0-0-0-0")
     assert {str(a) for a in g.legal_actions(0)} == {"studio", "pass"}
     assert g.legal_actions(1) == [] and g.legal_actions(2) == []
+
+
+def _trace(g, seat_to_pass, viewers):
+    """What the others see: every view before and after the pass, and who is to act."""
+    out = [(g.to_act, [g.view(v) for v in viewers])]
+    g.apply(seat_to_pass, "pass")
+    out.append((g.to_act, [g.view(v) for v in viewers]))
+    return out
+
+
+def test_a_forced_pass_leaves_the_same_public_trace_as_a_chosen_one():
+    """'Performing actions': a player who cannot pay 'must forfeit' the action; R22: his paints
+    are secret. Issue #15 item 4: whether seat 0 passes in the cathedral because it cannot pay
+    (no paint) or by choice (it could restore A1), the others see the same: seat 0 to act, then
+    its public 'pass', the same views and log (N2)."""
+    traces = []
+    for paints in ("", "YY"):
+        g = game(3, seats=[dict(getup="7:00", paints=paints), dict(getup="8:00"), dict(getup="9:00")],
+                 fresco={"A1": "3:YY"})
+        plan_all(g, "0-1-0-0-0", "0-0-1-0-0", "0-0-0-0-0")
+        assert g.to_act == (0,)
+        assert ({str(a) for a in g.legal_actions(0)} == {"pass"}) == (paints == "")
+        traces.append(_trace(g, 0, [1, 2, None]))
+    assert traces[0] == traces[1]
+    assert any("passes" in line for line in traces[0][1][1][2]["log"])
+
+
+def test_a_forced_pass_in_the_workshop_is_the_players_own():
+    """The same in the workshop: nothing to blend (secret paints) is a pass of the player's own."""
+    traces = []
+    for paints in ("R", "RY"):
+        g = game(3, seats=[dict(getup="7:00", paints=paints), dict(getup="8:00"), dict(getup="9:00")])
+        plan_all(g, "0-0-0-1-0", "0-0-1-0-0", "0-0-0-0-0")
+        assert g.to_act == (1,)
+        g.apply(1, "studio")
+        assert g.to_act == (0,)
+        traces.append(_trace(g, 0, [1, 2, None]))
+    assert traces[0] == traces[1]
+
+
+def test_a_market_without_tiles_is_skipped_for_everyone_to_see():
+    """R5: 'If no booth has tiles, the visit does nothing': public, so it is skipped (N2)."""
+    g = game(3, seats=[dict(getup="7:00"), dict(getup="8:00"), dict(getup="9:00")], booths=[[], [], []],
+             bag=["YYY", "RR", "BB", "RRR", "YB", "O", "BBB", "YY", "G", "RY", "RB"])
+    plan_all(g, "1-0-0-0-0", "0-0-1-0-0", "0-0-0-0-0")
+    assert g.to_act == (1,)

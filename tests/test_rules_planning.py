@@ -126,7 +126,10 @@ def test_workshop_comes_after_the_cathedral_on_side_one():
     blend made there cannot pay for a restoration in the same round."""
     g = game(3, seats=[dict(paints="RYY")], fresco={"A1": "5:OY"})
     plan_all(g, "0-1-0-1-0", "0-0-0-0-0", "0-0-0-0-0")
-    # the cathedral visit is forfeited (no tile affordable, no altar): workshop next
+    # nothing to do in the cathedral (no tile affordable, no altar): the player passes (N2),
+    # then the workshop
+    assert legal(g, 0) == {"pass"}
+    g.apply(0, "pass")
     assert data(g)["turn"]["location"] == 3
     assert "restore A1" not in legal(g, 0)
     g.apply(0, "blend O")
@@ -176,9 +179,12 @@ def test_players_may_forfeit_actions():
 
 def test_action_that_cannot_be_paid_is_forfeited():
     """'Performing actions': a player lacking the money or paint for an action must forfeit
-    it: with no paint at the cathedral he is never asked there."""
+    it: with no paint at the cathedral his only action is 'pass', which he makes himself (N2:
+    the others must not learn that he could not pay, R22)."""
     g = game(3, seats=[dict(getup="7:00", paints=""), dict(getup="8:00"), dict(getup="9:00")])
     plan_all(g, "0-1-0-0-0", "0-0-1-0-0", "0-0-0-0-0")
+    assert only_actor(g) == 0 and legal(g, 0) == {"pass"}
+    g.apply(0, "pass")
     assert only_actor(g) == 1
     assert data(g)["turn"]["location"] == 2
 

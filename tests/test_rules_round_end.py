@@ -82,32 +82,63 @@ def test_get_up_spaces_are_freed_and_last_position_chooses_first():
     assert len(legal(g, 1)) == 5
 
 
-def test_start_space_rotation_three_players():
-    """Note on start spaces / R2: players still on start spaces change places: the one on
-    the lowest start space moves to the highest occupied one, the others move down one."""
+def test_start_space_rotation_the_first_one_is_moved_to_the_end_of_the_line_three_figures():
+    """'In case 2 or more master painters are still standing on the starting spaces they will
+    change places. The first one is moved to the end of the line and the others are moved one
+    space forward' (R2 revised: S1 is the last position, so the first one is on the highest
+    start space). A on S1, B on S2, C on S3 become C on S1, A on S2, B on S3."""
     g = game(3, seats=[dict(getup="7:00", track="S1"), dict(getup="8:00", track="S2"),
                        dict(getup="9:00", track="S3")])
     plan_all(g, NOTHING, NOTHING, NOTHING)
-    assert [track(g, f) for f in range(3)] == ["S3", "S1", "S2"]
-    assert g.to_act == (1,)
+    assert [track(g, f) for f in range(3)] == ["S2", "S3", "S1"]
+    assert g.to_act == (2,)                         # C holds last position: C chooses first
+
+
+def test_start_space_rotation_the_first_one_is_moved_to_the_end_of_the_line_four_figures():
+    """R2 revised with 4 figures: A S1, B S2, C S3, D S4 become D S1, A S2, B S3, C S4."""
+    g = game(4, seats=[dict(getup="7:00", track="S1"), dict(getup="8:00", track="S2"),
+                       dict(getup="9:00", track="S3"), dict(getup="6:00", track="S4")])
+    plan_all(g, NOTHING, NOTHING, NOTHING, NOTHING)
+    assert [track(g, f) for f in range(4)] == ["S2", "S3", "S4", "S1"]
+    assert g.to_act == (3,) and data(g)["round"] == 2
+
+
+def test_start_space_rotation_four_figures_cycles_back_after_four_rounds():
+    """R2 revised: every round the figure on the highest start space drops to S1, so after four
+    rounds on the start spaces each of four figures is back where it began, and each was last
+    (on S1) exactly once."""
+    g = game(4, phase="getup")
+    start = [track(g, f) for f in range(4)]
+    last = []
+    for _ in range(4):
+        while data(g)["phase"] == "getup":
+            seat = only_actor(g)
+            g.apply(seat, sorted(legal(g, seat))[0])
+        plan_all(g, NOTHING, NOTHING, NOTHING, NOTHING)
+        last.append(next(f for f in range(4) if track(g, f) == "S1"))
+    assert [track(g, f) for f in range(4)] == start
+    assert sorted(last) == [0, 1, 2, 3]
+    assert last == [3, 2, 1, 0]                     # S4, then (moved up to S4) S3's, ...
 
 
 def test_start_space_rotation_skips_players_on_the_track():
-    """R2 with one player already on the VP track (4 players, S3 left): S1 -> S4 (the highest
-    occupied), S2 -> S1, S4 -> S3."""
+    """R2 revised with one player already on the VP track (4 players, S3 left): the first one
+    (S4) goes to the end of the line (S1), the others move one space forward: S1 -> S2,
+    S2 -> S3."""
     g = game(4, seats=[dict(getup="7:00", track="S1"), dict(getup="8:00", track="S2"),
                        dict(getup="9:00", track=5), dict(getup="6:00", track="S4")])
     plan_all(g, NOTHING, NOTHING, NOTHING, NOTHING)
-    assert [track(g, f) for f in range(4)] == ["S4", "S1", 5, "S3"]
+    assert [track(g, f) for f in range(4)] == ["S2", "S3", 5, "S1"]
 
 
 def test_start_space_rotation_after_a_player_scored_this_round():
-    """R2: the rotation concerns the players still on start spaces at the end of the round."""
+    """R2: the rotation concerns the players still on start spaces at the end of the round
+    (S1 and S3 left: S3 goes to S1, S1 moves forward to S2)."""
     g = game(3, seats=[dict(getup="7:00", track="S1"), dict(getup="8:00", track="S2", paints="YY"),
                        dict(getup="9:00", track="S3")], fresco={"A1": "3:YY"})
     plan_all(g, NOTHING, "0-1-0-0-0", NOTHING)
     g.apply(1, "restore A1")
-    assert [track(g, f) for f in range(3)] == ["S3", 3, "S2"]
+    assert [track(g, f) for f in range(3)] == ["S2", 3, "S1"]
     assert g.to_act == (2,)
 
 
@@ -159,7 +190,9 @@ def test_final_round_second_cathedral_comes_after_the_workshop():
     g = final_round([dict(getup="7:00", paints="RYY"), dict(getup="8:00"), dict(getup="9:00")])
     plan_all(g, "0-0-0-1-1", NOTHING, NOTHING)
     assert g.view(0)["location"] == "workshop"
-    g.apply(0, "blend O")       # Y, O left: no second blend possible, the visit ends
+    g.apply(0, "blend O")       # Y, O left: no second blend possible
+    assert legal(g, 0) == {"pass"}
+    g.apply(0, "pass")
     assert g.view(0)["location"] == "cathedral"
     g.apply(0, "restore A1")
     assert fig(g, 0)["tiles"] == ["5:OY"]
@@ -184,6 +217,8 @@ def test_final_round_has_no_theater():
     plan_all(g, "0-0-1-0-1", NOTHING, NOTHING)
     assert "theater" not in legal(g, 0)
     g.apply(0, "studio")
+    assert legal(g, 0) == {"pass"}                  # the second cathedral: no paint
+    g.apply(0, "pass")
     assert mood(g, 0) == 5
     assert g.is_over
 

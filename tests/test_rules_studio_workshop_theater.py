@@ -133,9 +133,9 @@ def test_theater_effect_on_apprentices_waits_for_next_phase_one():
     assert d["neutral_apprentice"] is False   # not yet (the round ended: phase 1 of round 2)
     assert data(g)["phase"] == "getup" and data(g)["round"] == 2
     assert g.view(0)["figures"][0]["apprentices"] == 5
-    # round 2, phase 1: the players rotated on the start spaces (R2): seat 0 chooses last
-    act(g, "getup 7:00")
-    act(g, "getup 6:00")
+    # round 2, phase 1: the players rotated on the start spaces (R2): seat 2 (now S1) chooses
+    # first, then seat 0 (now S2)
+    assert act(g, "getup 7:00") == 2
     assert only_actor(g) == 0
     g.apply(0, "getup 8:00")
     assert fig(g, 0)["neutral_apprentice"] is True
@@ -150,8 +150,7 @@ def test_theater_out_of_minus_one_zone_returns_apprentice_only_next_phase_one():
     g.apply(0, "theater")               # 5 -> 3
     assert mood(g, 0) == 3
     assert fig(g, 0)["apprentice_set_aside"] is True
-    assert act(g, "getup 7:00") == 1    # R2 rotation: seat 1 now on S1, seat 2 on S2
-    assert act(g, "getup 6:00") == 2
+    assert act(g, "getup 7:00") == 2    # R2 rotation: seat 2 now on S1, seat 0 on S2, seat 1 on S3
     g.apply(0, "getup 8:00")
     assert fig(g, 0)["apprentice_set_aside"] is False
     assert g.view(0)["figures"][0]["apprentices"] == 5

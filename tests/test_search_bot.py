@@ -148,9 +148,9 @@ def test_search_bot_registered_with_options():
     assert "search:0.5" in BOTS and "search" in BOTS and "alphazero:1" not in BOTS
     with pytest.raises(BotError, match="unknown bot"):
         make_bot("alphazero:1")
-    with pytest.raises(BotError, match="no budget"):
+    with pytest.raises(BotError, match="no time budget"):
         make_bot("heuristic:0.5")
-    with pytest.raises(BotError, match="bad options"):
+    with pytest.raises(BotError, match="no option 'depth'"):
         make_bot("search:depth=3")
 
 

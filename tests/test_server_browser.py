@@ -40,13 +40,36 @@ MY_TURN = ("() => { const a = document.querySelector('[data-testid=app]');"
            " return a && a.dataset.yourTurn === 'true' && a.dataset.busy === 'false'; }")
 
 
+# the catalogues: with the engine's renderer (affresco.i18n), served at /static/i18n/
+CATALOGS = Path(affresco.__file__).parent / "i18n"
+if not (CATALOGS / "en.json").exists():
+    CATALOGS = STATIC / "i18n"
+
+
 def cat(lang: str) -> dict[str, str]:
     return json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
 
 
-def fill(template: str, **params) -> str:
-    """i18n.js fill() for plain {name} placeholders."""
-    return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), template)
+def _plural(lang: str, n: int) -> str:
+    n = abs(int(n))
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        return "few" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "many"
+    return "one" if (n in (0, 1) if lang == "fr" else n == 1) else "other"
+
+
+def fill(template: str, lang: str = "en", **params) -> str:
+    """i18n.js fill(): {name} placeholders and {n|one:...|other:...} plural words."""
+    def one(m):
+        name, forms = m.group(1), m.group(2)
+        if name not in params:
+            return m.group(0)
+        if forms:
+            table = dict(f.split(":", 1) for f in forms[1:].split("|"))
+            return table.get(_plural(lang, params[name]), table.get("other", ""))
+        return str(params[name])
+    return re.sub(r"\{(\w+)((?:\|[a-z]+:[^|}]*)+)?\}", one, template)
 
 
 # ------------------------------------------------------------------------------ fixtures
@@ -211,7 +234,7 @@ HUMAN = {"name": "Anna", "kind": "human"}
 
 
 def vs_bots(server, seed: int, **spec) -> dict:
-    return create(server, [HUMAN, {"name": "Bruno", "kind": "bot", "bot": "greedy"},
+    return create(server, [HUMAN, {"name": "Bruno", "kind": "bot", "bot": "heuristic"},
                            {"name": "Carla", "kind": "bot", "bot": "random"}], seed=seed, **spec)
 
 
@@ -350,25 +373,30 @@ def test_create_a_game_against_bots_and_play_a_round_by_clicking(page, server):
     assert p.tid("seat-row-2").count() and not p.tid("seat-row-3").count()
     p.tid("seat-name-0").fill("Anna")
     assert p.tid("seat-kind-0").input_value() == "human"
-    for i, bot, name in ((1, "greedy", "Bruno"), (2, "random", "Carla")):
+    # one bot menu with user-facing names; "greedy" (the heuristic bot's former name) is not listed
+    p.tid("seat-kind-1").select_option("bot")
+    menu = p.tid("seat-bot-1").locator("option").evaluate_all("os => os.map(o => [o.value, o.textContent])")
+    assert [v for v, _ in menu][0] == "heuristic" and "greedy" not in [v for v, _ in menu], menu
+    assert all(label and "Bot" not in label and ":" not in label for _, label in menu), menu
+    assert p.tid("seat-bot-desc-1").inner_text() == cat("en")["botdesc.heuristic"]
+    for i, bot, name in ((1, "heuristic", "Bruno"), (2, "random", "Carla")):
         p.tid(f"seat-kind-{i}").select_option("bot")
         p.tid(f"seat-bot-{i}").select_option(bot)
         p.tid(f"seat-name-{i}").fill(name)
         assert not p.tid(f"seat-seconds-{i}").count()            # quick bots: no time per move
     p.tid("seed").fill("11")
     p.shot("home")
+    # the creator is seated straight away; the invitation card holds the spectators' link
     p.tid("create-game").click()
+    p.pg.wait_for_selector("[data-testid=app][data-page=play]")
     created = p.tid("created")
     created.wait_for()
-    text = created.inner_text()
-    game_id = re.search(r"Game (\S+) created", text).group(1)
-    assert "Anna" in text and cat("en")["home.bot_seat"] in text
-    link = p.tid("seat-0-link").input_value()
+    game_id = re.search(r"Game (\S+) created", created.inner_text()).group(1)
+    link = p.pg.url
     assert link.startswith(p.base + "/#/play/") and not p.tid("seat-1-link").count()
     assert p.tid("watch-link").input_value() == f"{p.base}/#/watch/{game_id}"
     p.shot("created")
 
-    p.tid("open-seat-0").click()
     st = p.wait_my_turn()
     assert p.app("data-page") == "play" and st["game_id"] == game_id and st["seat"] == 0
     assert p.pg.url == link
@@ -440,7 +468,7 @@ def test_language_switch_changes_the_visible_text(page, server):
     st = p.wait_my_turn()
     assert st["view"]["phase"] == "plan"
     assert p.tid("plan-confirm").inner_text() == ru["plan.confirm"]
-    assert p.tid("prompt").inner_text() == fill(ru["prompt.plan"], n=st["view"]["figures"][0]["apprentices"])
+    assert p.tid("prompt").inner_text() == fill(ru["prompt.plan"], "ru", n=st["view"]["figures"][0]["apprentices"])
     p.tid("lang-en").click()
     p.pg.wait_for_function("(s) => document.querySelector('[data-testid=plan-confirm]').innerText === s",
                            arg=en["plan.confirm"])
@@ -463,7 +491,10 @@ def test_reload_mid_game_restores_the_state_and_play_goes_on(page, server):
         "log": p.pg.locator("[data-testid=log] li").all_inner_texts(), "legal": st["legal"],
         "screen": p.tid("my-screen").inner_text(),
     }
-    assert f"you plan {plan[5:]}" in before["log"]       # the seat's own line, kept across the reload
+    # the seat's own (private) plan line, in words, kept across the reload
+    counts = plan[5:].split("-")
+    mine = [x for x in before["log"] if x.startswith("you plan")]
+    assert mine and all(f" {n}" in mine[-1] for n in counts), before["log"]
     p.shot("before-reload")
     p.pg.reload()
     p.wait_version(f"v === {before['version']}")

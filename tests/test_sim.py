@@ -16,7 +16,7 @@ import affresco
 from affresco.sim import report
 from affresco.cli import app
 from affresco.errors import FrescoError
-from affresco.bots import BOTS, BotError, BotSpec, parse_spec
+from affresco.bots import BOTS, BotError, BotSpec, make_bot, parse_spec, play_game
 
 
 def bot_label(spec):
@@ -27,7 +27,7 @@ def build_bot(spec, seed=0):
     return parse_spec(spec).make(seed)
 from affresco.sim import (FIELDS, SOURCES, ResultsWriter, game_seed, lineup,
                           play_one, read_records, read_rows, records_path, rows_from_record, run_tournament,
-                          vp_sources, write_results)
+                          vp_columns, write_results)
 
 BOTS4 = ["greedy", "random", "random", "random"]
 
@@ -100,15 +100,16 @@ def test_leonardo_has_his_own_row(duo):
     assert duo[0]["modules"] == "portraits+requests+scrolls+bishops_favour"
 
 
-def test_vp_sources_from_log_lines():
-    log = ["A scores 5 VP (restores C3: 5)", "B scores 3 VP (final scoring: Thalers)",
-           "A scores 6 VP (restores the altar with RBG)", "A scores 10 VP (purple request with YYY RB OG)",
-           "B scores 8 VP (scroll at C3)", "B scores 2 VP (portrait Bishop)", "A scores 1 VP (the bishop's favour)",
-           "A stops behind on space 4", "A B scores 7 VP (general request with X)"]
-    a, b, ab = vp_sources(log, ["A", "B", "A B"])
-    assert (a["fresco"], a["altar"], a["requests"], a["favour"]) == (5, 6, 10, 1)
-    assert (b["money"], b["scrolls"], b["portraits"]) == (3, 8, 2)
-    assert ab["requests"] == 7 and sum(ab.values()) == 7
+def test_vp_columns_are_the_engines_sources():
+    """The columns are Game.vp_sources() (one place in the engine); a source with no column of
+    its own (a newer module's) counts as 'other', so the columns still add up."""
+    g = affresco.new_game(3, ["portraits", "scrolls"], seed=4)
+    play_game(g, [make_bot("heuristic", s) for s in range(3)])
+    for fig, sources in enumerate(g.vp_sources()):
+        cols = vp_columns(sources)
+        assert sum(cols.values()) == g.scores()[fig]
+        assert all(cols[s] == v for s, v in sources.items() if s in SOURCES)
+    assert vp_columns({"tile": 7, "bells": 3}) == dict(dict.fromkeys(SOURCES, 0), tile=7, other=3)
 
 
 def test_csv_and_jsonl_written_and_records_replay(small, tmp_path):
@@ -122,7 +123,7 @@ def test_csv_and_jsonl_written_and_records_replay(small, tmp_path):
         k = rec["tournament"]["game"]
         scores = [r["score"] for r in rows if r["game"] == k]
         assert affresco.replay(rec).scores() == scores
-        assert json.loads(json.dumps(rec))["format"] == "affresco-record/1"
+        assert json.loads(json.dumps(rec))["format"] == "affresco-record/2"
 
 
 def test_interrupt_keeps_finished_games():
@@ -194,7 +195,7 @@ def test_cli_tournament_and_report(tmp_path):
 
     res = runner.invoke(app, ["report", str(out)], env={"COLUMNS": "160"})
     assert res.exit_code == 0, res.output
-    for text in ("greedy", "random", "95% CI", "Seat advantage", "fresco", "money"):
+    for text in ("greedy", "random", "95% CI", "Seat advantage", "tile", "money"):
         assert text in res.output
     rows = read_rows(out)
     st = report.by_bot(rows)["greedy"]
@@ -239,10 +240,10 @@ def test_restorations_split_into_tile_bishop_and_special(colourful, duo):
     # the bishop bonus (2 adjacent, 3 on the segment; +1 with the portrait) and pink/brown
     # bonus (+3/+5 each) are both seen, in their own columns
     assert any(r["vp_bishop"] for r in colourful) and any(r["vp_bishop"] for r in duo)
-    specials = {r["vp_special"] for r in colourful}
+    specials = {r["vp_special_colours"] for r in colourful}
     assert specials - {0} and all(any(v == 3 * a + 5 * b for a in range(8) for b in range(8)) for v in specials)
-    assert all(r["vp_special"] == 0 for r in duo)  # the option is off there
-    assert sum(r["vp_portraits"] for r in colourful) > 0 and sum(r["vp_requests"] for r in colourful) > 0
+    assert all(r["vp_special_colours"] == 0 for r in duo)  # the option is off there
+    assert sum(r["vp_portrait"] for r in colourful) > 0 and sum(r["vp_request"] for r in colourful) > 0
 
 
 def test_rows_rebuilt_from_records(colourful, duo):

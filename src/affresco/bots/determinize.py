@@ -47,7 +47,6 @@ parts sampled here; nothing here writes the engine's state format.
 from __future__ import annotations
 
 import random
-import re
 from typing import Any, Mapping, Sequence
 
 from ..rules import Game, parse_tile_text
@@ -59,96 +58,62 @@ from .model import module, numbers, round_start
 __all__ = ["determinize", "estimate_hidden"]
 
 
-_BUY = re.compile(r"^(.+) buys (.+) at booth \S+$")
-_GETUP = re.compile(r"^(.+) gets up at (\S+)$")
-_STUDIO = re.compile(r"^(.+) earns (\d+) Thalers in the studio$")
-_INCOME = re.compile(r"^(.+) receives (\d+) Thalers income$")
-_BISHOP = re.compile(r"^(.+) moves the bishop to \S+$")
-_SEXTON = re.compile(r"^(.+) \(Sexton\) moves the bishop to \S+$")
-_BLEND = re.compile(r"^(.+) blends (\S)$")
-_ALTAR = re.compile(r"^(.+) scores \d+ VP \(restores the altar with (\S+)\)$")
-_RESTORE = re.compile(r"^(.+) scores \d+ VP \(restores ([A-E][1-5])(?::[^)]*)?\)$")  # 'restores C3: 7 + bishop 2'
-_FAVOUR = re.compile(r"^(.+) takes the bishop's favour: (\w+) (\S+)$")
-_PORTRAIT = re.compile(r"^(.+) paints the portrait (.+)$")
-_REQUEST = re.compile(r"^(.+) scores \d+ VP \((\w+) request with .*\)$")
-_GENERAL = re.compile(r"^(.+) takes a basic paint for the general request$")
-
-
 def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
-    """Public estimates of every seat's (Thalers, paints) replayed from the log (see module doc)."""
+    """Public estimates of every seat's (Thalers, paints) replayed from the events the seat saw
+    (see the module doc)."""
     k = numbers(view)
-    seats = [f["name"] for f in view["figures"] if not f["leonardo"]]
-    idx = {name: i for i, name in enumerate(seats)}
-    thalers = [k.start_thalers] * len(seats)
-    paints = [list(k.comp.start_paints) for _ in seats]
+    n = sum(not f["leonardo"] for f in view["figures"])
+    thalers = [k.start_thalers] * n
+    paints = [list(k.comp.start_paints) for _ in range(n)]
     price = {h["time"]: h["price"] for h in view["hostel"]}
     bishop_cost = k.cathedral["bishop_move_cost"]
     blend_inputs = {PAINTS[out]: PAINTS[a] + PAINTS[b] for out, (a, b) in k.blend_inputs.items()}
     special = view.get("special_colours")
     if isinstance(special, Mapping):  # the special colours' blends, as the view names them ('K': 'P+R')
         blend_inputs.update({out: ins.replace("+", "") for out, ins in (special.get("blends") or {}).items()})
-    getup_price = [0] * len(seats)
-    cards = None
-    if "portraits" in view:
-        cards = {c.name: c for c in k.module("portraits").cards.values()}
+    getup_price = [0] * n
+    cards = k.module("portraits").cards if "portraits" in view else None
+    owned = view.get("portraits", {}).get("owned", [[]] * n)
 
     def add(i, text, sign=1):
         for c in text:
             paints[i][PAINTS.index(c)] += sign
 
-    for line in view["log"]:
-        m = _GETUP.match(line)
-        if m and m.group(1) in idx:
-            getup_price[idx[m.group(1)]] = price.get(m.group(2), 0)
+    for e in view["events"]:
+        i = e.get("figure")
+        if not isinstance(i, int) or not 0 <= i < n:
             continue
-        m = _BUY.match(line)
-        if m and m.group(1) in idx:
-            i = idx[m.group(1)]
-            tiles = m.group(2).split()
-            thalers[i] -= getup_price[i] * len(tiles)
-            for t in tiles:
+        kind = e["kind"]
+        if kind == "getup":
+            getup_price[i] = price.get(e["time"], 0)
+        elif kind == "buy":
+            thalers[i] -= getup_price[i] * len(e["tiles"])
+            for t in e["tiles"]:
                 add(i, t)
-            continue
-        m = _SEXTON.match(line)
-        if m and m.group(1) in idx:
-            i = idx[m.group(1)]
-            owned = view.get("portraits", {}).get("owned", [[]] * len(seats))[i]
-            thalers[i] -= sum(c.get("sexton", 0) for c in owned if isinstance(c.get("sexton", 0), int))
-            continue
-        m = _BISHOP.match(line)
-        if m and m.group(1) in idx:
-            thalers[idx[m.group(1)]] -= bishop_cost
-            continue
-        m = _STUDIO.match(line) or _INCOME.match(line)
-        if m and m.group(1) in idx:
-            thalers[idx[m.group(1)]] += int(m.group(2))
-            continue
-        m = _BLEND.match(line)
-        if m and m.group(1) in idx and m.group(2) in blend_inputs:
-            i = idx[m.group(1)]
-            add(i, blend_inputs[m.group(2)], -1)
-            add(i, m.group(2))
-            continue
-        m = _ALTAR.match(line)
-        if m and m.group(1) in idx:
-            add(idx[m.group(1)], "".join(c for c in m.group(2) if c in PAINTS), -1)
-            continue
-        m = _FAVOUR.match(line)
-        if m and m.group(1) in idx:
-            i = idx[m.group(1)]
-            if m.group(2) == "thalers":
-                thalers[i] += int(m.group(3))
-            elif m.group(2) == "paint" and m.group(3) in PAINTS:
-                add(i, m.group(3))
-            continue
-        m = _PORTRAIT.match(line)
-        if m and m.group(1) in idx and cards is not None and m.group(2) in cards:
-            eff = cards[m.group(2)].effects
+        elif kind == "bishop_move":
+            if e.get("sexton"):
+                thalers[i] -= sum(c.get("sexton", 0) for c in owned[i] if isinstance(c.get("sexton", 0), int))
+            else:
+                thalers[i] -= bishop_cost
+        elif kind in ("studio", "income"):
+            thalers[i] += int(e["amount"])
+        elif kind == "blend":
+            if e["paint"] in blend_inputs:
+                add(i, blend_inputs[e["paint"]], -1)
+                add(i, e["paint"])
+        elif kind == "score" and e.get("for") == "altar":
+            add(i, "".join(c for c in e["paid"] if c in PAINTS), -1)
+        elif kind == "favour":
+            if e["effect"] == "thalers":
+                thalers[i] += int(e["value"])
+            elif e["effect"] == "paint" and e["value"] in PAINTS:
+                add(i, e["value"])
+        elif kind == "portrait" and cards is not None and e["card"] in cards:
+            eff = cards[e["card"]].effects
             if isinstance(eff.get("thalers"), int):
-                thalers[idx[m.group(1)]] += eff["thalers"]
-            continue
+                thalers[i] += eff["thalers"]
     # paints spent on restorations: the tiles in front of each seat (and under its requests)
-    for i, fig in enumerate(view["figures"][:len(seats)]):
+    for i, fig in enumerate(view["figures"][:n]):
         restored = list(fig["tiles"])
         if "requests" in view:
             restored += [t for d in view["requests"]["fulfilled"][i] for t in d["tiles"]]
@@ -183,13 +148,12 @@ def _medico_state(mv: Mapping[str, Any], data) -> dict:
 def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal: Sequence | None = None,
                 plan_chooser=None, keep_log: bool = True, log_from: int = 0) -> Game:
     """A full game consistent with ``view`` = ``game.view(seat)`` (see the module doc), built
-    with :meth:`affresco.Game.from_view`.  ``log_from``: keep the view's log from this index."""
+    with :meth:`affresco.Game.from_view`.  ``log_from``: keep the view's events from this index."""
     figs = view["figures"]
     n = sum(not f["leonardo"] for f in figs)
-    names = [f["name"] for f in figs]
     rnd = view["round"]
-    log = list(view["log"])
-    cur = log[round_start(log):]
+    events = view["events"]
+    cur = events[round_start(events):]
     est_thalers, est_paints = estimate_hidden(view)
 
     hidden_plan = []
@@ -201,8 +165,6 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
                 hidden_plan.append(f)
 
     mstate: dict[str, Any] = {}
-    idx = {name: i for i, name in enumerate(names)}
-
     if "portraits" in view:
         pv = view["portraits"]
         data = module("portraits", view)
@@ -213,23 +175,20 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
             deck += rng.sample(pool, min(pv["deck_left"].get(dk, 0), len(pool)))
         taken = [0] * len(figs)
         sexton = [0] * n
-        for line in cur:
-            m = _PORTRAIT.match(line)
-            if m and m.group(1) in idx:
-                taken[idx[m.group(1)]] = rnd
-            m = _SEXTON.match(line)
-            if m and m.group(1) in idx and idx[m.group(1)] < n:
-                sexton[idx[m.group(1)]] = rnd
+        for e in cur:
+            if e["kind"] == "portrait":
+                taken[e["figure"]] = rnd
+            elif e["kind"] == "bishop_move" and e.get("sexton") and e["figure"] < n:
+                sexton[e["figure"]] = rnd
         mstate["portraits"] = {"deck": deck, "display": [c["id"] for c in pv["display"]],
                                "owned": [[c["id"] for c in o] for o in pv["owned"]],
                                "taken": taken, "sexton": sexton}
     if "requests" in view:
         rv = view["requests"]
         last = [0] * len(figs)
-        for line in cur:
-            m = _REQUEST.match(line)
-            if m and m.group(1) in idx:
-                last[idx[m.group(1)]] = rnd
+        for e in cur:
+            if e["kind"] == "score" and e.get("for") == "request":
+                last[e["figure"]] = rnd
         mstate["requests"] = {"stacks": {t: list(v) for t, v in rv["stacks"].items()},
                               "fulfilled": [[[d["type"], d["vp"], list(d["tiles"])] for d in done]
                                             for done in rv["fulfilled"]],
@@ -238,10 +197,10 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
         mstate["special_colours"] = None
     if "bishops_favour" in view:
         pool = list(module("bishops_favour", view).tokens)
-        for line in log:
-            m = _FAVOUR.match(line)
-            if m and f"{m.group(2)}:{m.group(3)}" in pool:
-                pool.remove(f"{m.group(2)}:{m.group(3)}")
+        for e in events:
+            token = f"{e['effect']}:{e['value']}" if e["kind"] == "favour" else None
+            if token in pool:
+                pool.remove(token)
         left = view["bishops_favour"]["tokens_left"]
         mstate["bishops_favour"] = sorted(rng.sample(pool, min(left, len(pool))))
     if "scrolls" in view:
@@ -273,7 +232,8 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
 
     hidden = {"figures": secret, "modules": mstate}
     seed = rng.getrandbits(48)
-    kept = [[rnd, seat, text] for text in log[log_from:]] if keep_log else []
+    kept = [[e["round"], seat, {k: v for k, v in e.items() if k != "round"}] for e in events[log_from:]] \
+        if keep_log else []
     if hidden_plan:
         # draw the committed-but-secret plans: legal plans of an uncommitted copy
         probe = Game.from_view(view, seat, hidden, seed=seed, log=kept)

@@ -104,10 +104,10 @@ def module(name: str, view: Mapping[str, Any] | None = None):
     return numbers(view).module(name)
 
 
-def round_start(log) -> int:
-    """Index of the current round's 'round N begins' line in a log's texts (0 if none)."""
-    for i in range(len(log) - 1, -1, -1):
-        if log[i].startswith("round "):
+def round_start(events) -> int:
+    """Index of the current round's ``round_begins`` event in a list of events (0 if none)."""
+    for i in range(len(events) - 1, -1, -1):
+        if events[i]["kind"] == "round_begins":
             return i
     return 0
 
@@ -284,8 +284,8 @@ class Model:
         self.scroll_row = mine["row"] - 1 if mine and mine.get("row") else None
         self.scroll_col = COLUMNS.index(mine["column"]) if mine and mine.get("column") else None
         self.requests = view.get("requests")
-        log = view.get("log") or ()
-        self.round_log = log[round_start(log):]
+        events = view.get("events") or ()
+        self.round_events = events[round_start(events):]
 
     # --- derived, for the modules ------------------------------------------------------
     def bonus(self, bishop: int, segment: int) -> int:
@@ -293,10 +293,11 @@ class Model:
         b = self.rules.bishop_bonus(bishop, segment)
         return b + self.abbot if b else 0
 
-    def done_this_round(self, text: str) -> bool:
-        """Whether a public log line of this round starts with my name and contains ``text``."""
-        me = self.names[self.seat]
-        return any(line.startswith(me + " ") and text in line for line in self.round_log)
+    def done_this_round(self, kind: str, occasion: str | None = None) -> bool:
+        """Whether I had an event of ``kind`` this round (a ``score`` event: for ``occasion``)."""
+        me = self.seat
+        return any(e["kind"] == kind and e.get("figure") == me and (occasion is None or e.get("for") == occasion)
+                   for e in self.round_events)
 
     def altar_vp(self, paints: str) -> int:
         return self.rules.altar_vp(paints, self.special)

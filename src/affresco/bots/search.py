@@ -149,7 +149,7 @@ class SearchBot(Bot):
     def _determinize(self, view, seat, rng, legal):
         # keep only this round's log lines (what the heuristic reads; views get cheaper)
         return determinize(view, seat, rng, legal=legal, plan_chooser=self._plan_chooser,
-                           log_from=round_start(view["log"]))
+                           log_from=round_start(view["events"]))
 
     def _plan_chooser(self, probe, figure: int, options: Sequence[Action], rng: random.Random) -> Action:
         """A committed secret plan of another seat: from its heuristic ranking."""

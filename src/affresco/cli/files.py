@@ -8,10 +8,8 @@ from typing import Any
 from rich.console import Console
 
 from ..errors import FrescoError
-from ..rules import Game, replay
-
-RECORD_FORMAT = "affresco-record/1"
-from ..rules.serialize import FORMAT as STATE_FORMAT, OLD_FORMATS as OLD_STATE_FORMATS
+from ..rules import OLD_STATE_FORMATS, RECORD_FORMAT, STATE_FORMAT, Game, replay
+from ..rules.game import RECORD_FORMATS, upgrade_record
 
 
 def read_json(path: Path) -> dict[str, Any]:
@@ -32,7 +30,7 @@ def load_game(path: Path) -> Game:
     """A saved game (``to_json``) or a game record (``record()``), as a game in progress."""
     data = read_json(path)
     fmt = data.get("format")
-    if fmt == RECORD_FORMAT:
+    if fmt in RECORD_FORMATS:
         return replay(data)
     if fmt == STATE_FORMAT or fmt in OLD_STATE_FORMATS:
         return Game.from_json(json.dumps(data))
@@ -43,8 +41,8 @@ def load_record(path: Path) -> dict[str, Any]:
     """The game record of a record file or of a saved game (its history)."""
     data = read_json(path)
     fmt = data.get("format")
-    if fmt == RECORD_FORMAT:
-        return data
+    if fmt in RECORD_FORMATS:
+        return upgrade_record(data)[0]  # an old record: forced passes made, up to a revised rule
     if fmt == STATE_FORMAT or fmt in OLD_STATE_FORMATS:
         return Game.from_json(json.dumps(data)).record()
     raise FrescoError(f"{path}: format {fmt!r} is neither {STATE_FORMAT!r} (saved game) nor {RECORD_FORMAT!r} (record)")

@@ -44,12 +44,13 @@ class Session:
         self.human = human
         self.bots = bots
         self.read = read
-        self.seen = max(0, len(game.view(human)["log"]) - 12)  # on load: show some context
+        self.seen = max(0, len(game.events(human)) - 12)  # on load: show some context
         self.adviser = HeuristicBot(seed=f"advice:{game.seed}")
 
     # --- output ----------------------------------------------------------------------
     def new_log(self) -> list[str]:
-        return self.game.view(self.human)["log"][self.seen:]
+        """What happened since the person's last decision, as sentences (from the events)."""
+        return render.event_lines(self.game.events(self.human)[self.seen:], self.game.names)
 
     def show_screen(self) -> None:
         view = self.game.view(self.human)
@@ -124,7 +125,7 @@ class Session:
     def human_turn(self) -> bool:
         """One decision of the person; False if they quit."""
         self.show_screen()
-        self.seen = len(self.game.view(self.human)["log"])
+        self.seen = len(self.game.events(self.human))
         while True:
             text = self.read("> ").strip()
             if not text:
@@ -134,9 +135,10 @@ class Session:
                 self.offer_save()
                 return False
             if word in ("help", "?", "h"):
-                self.console.print(HELP)
+                # plain text: rich markup would swallow '[bishop <seg>]' and '[choice]'
+                self.console.print(HELP, markup=False, highlight=False)
                 for line in KINDS.values():
-                    self.console.print("  " + line, style="dim", highlight=False)
+                    self.console.print("  " + line, style="dim", markup=False, highlight=False)
                 continue
             if word == "board":
                 self.console.print(render.screen(self.game.view(self.human), self.human))

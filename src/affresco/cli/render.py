@@ -15,6 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..i18n import render_event, text as i18n_text
 from ..rules import parse_tile_text
 from ..rules.board import COLUMNS, SIZE
 
@@ -389,6 +390,17 @@ def private_panel(view: Mapping[str, Any], seat: int, title: str | None = None) 
     return Panel(t, title=title, border_style="green", expand=False)
 
 
+def event_lines(events: Iterable[Mapping[str, Any]], names: Sequence[str], lang: str = "en") -> list[str]:
+    """The events as sentences (``affresco.i18n``: the catalogue the browser uses too)."""
+    return [render_event(e, names, lang) for e in events]
+
+
+def vp_sources_text(sources: Mapping[str, int], lang: str = "en") -> str:
+    """A figure's VP by source (``view["vp_sources"]``), largest first: 'tile 50 + bishop 18'."""
+    parts = sorted(((v, k) for k, v in sources.items() if v), key=lambda vk: -abs(vk[0]))
+    return " + ".join(i18n_text(f"vp_source.{k}", lang, n=v) for v, k in parts) or "-"
+
+
 def log_panel(lines: Sequence[str], title: str = "Since your last decision") -> Panel:
     body = Text("\n".join(lines) if lines else "(nothing)", style="" if lines else "dim")
     return Panel(body, title=title, border_style="blue", expand=False)
@@ -439,10 +451,12 @@ def scores_table(view: Mapping[str, Any], ranking: Sequence[int], scores: Sequen
     t.add_column("Name")
     t.add_column("VP", justify="right")
     t.add_column("Fresco tiles", justify="right")
+    t.add_column("VP by source")
+    sources = view.get("vp_sources") or [{} for _ in view["figures"]]
     for place, fig in enumerate(ranking, start=1):
         f = view["figures"][fig]
         t.add_row(str(place), f["name"], str(scores[fig]), str(len(f.get("tiles") or [])),
-                  style="bold green" if place == 1 else "")
+                  vp_sources_text(sources[fig]), style="bold green" if place == 1 else "")
     return t
 
 

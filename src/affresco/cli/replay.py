@@ -49,7 +49,7 @@ class Replayer:
         self.console.rule(f"Move {i} of {total}")
         if i == 0:
             self.console.print("Start of the game.")
-            new_lines = view["log"]
+            new = view["events"]
         else:
             before = self.view(self.game_at(i - 1))
             seat, notation = self.actions[i - 1]
@@ -59,14 +59,14 @@ class Replayer:
                 who += f" for {game.names[figure]}"
             self.console.print(Text.assemble(("Move ", ""), (str(i), "bold"), (f": {who} (seat {seat}): ", ""),
                                              (notation, "bold green")))
-            new_lines = view["log"][len(before["log"]):]
+            new = view["events"][len(before["events"]):]
         self.console.print(render.board(view))
         if self.everything:
             for s in range(game.players):
                 self.console.print(render.private_panel(view, s, title=f"{game.names[s]} (seat {s})"))
         elif self.seat is not None:
             self.console.print(render.private_panel(view, self.seat, title=f"{game.names[self.seat]} (seat {self.seat})"))
-        self.console.print(render.log_panel(new_lines, title="What happened"))
+        self.console.print(render.log_panel(render.event_lines(new, game.names), title="What happened"))
         if game.is_over:
             self.console.print(render.scores_table(view, game.ranking(), game.scores()))
 

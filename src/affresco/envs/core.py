@@ -19,19 +19,17 @@ import numpy as np
 import affresco
 from affresco import Action, Game
 
-try:  # the engine's one tile codec (public from the h-arch API work on)
-    from affresco.rules import parse_tile_text as _parse_tile_text
-except ImportError:  # pragma: no cover - older engines
-    _parse_tile_text = None
+from affresco.rules import parse_tile_text as _parse_tile_text
+from affresco.rules.board import COLUMNS
+from affresco.rules.paints import BLENDED, PAINTS
 
 #: The version of the encoding (action order and observation layout): env ids end in it.
 ENCODING_VERSION = 0
 
 REWARDS = ("margin", "rank", "win")
-PAINTS = "RYBOGPKN"
 PHASES = ("getup", "plan", "visits", "over")
 COLUMN_NAMES = ("market", "cathedral", "studio", "workshop", "theater")
-SEGMENTS = tuple(f"{c}{r}" for r in range(1, 6) for c in "ABCDE")
+SEGMENTS = tuple(f"{c}{r}" for r in range(1, 6) for c in COLUMNS)
 SEGMENT_INDEX = {s: i for i, s in enumerate(SEGMENTS)}
 MODULE_FEATURES = 64  # hashed features per module (see ObservationEncoder)
 
@@ -116,21 +114,15 @@ def _tiles_block(tiles: tuple[str, ...]) -> list[float]:
         vp, _, splashes = _tile(t)
         vps += vp
         for c in splashes:
-            spl["OGP".index(c)] += 1
+            spl[BLENDED.index(c)] += 1
     return [len(tiles) / 10, vps / 50] + [v / 5 for v in spl]
 
 
 @functools.lru_cache(maxsize=4096)
 def _tile(text: str) -> tuple[int, str, str]:
     """'VP:PAINTS[/SPLASHES]' (the engine's tile notation) -> (vp, paints, splashes), by the
-    engine's tile codec where it has one."""
-    if _parse_tile_text is not None:
-        return _parse_tile_text(text)
-    vp, _, rest = text.partition(":")
-    paints, slash, splashes = rest.partition("/")
-    if not slash:
-        splashes = "".join(c for c in "OGP" if c in paints)
-    return int(vp), paints, splashes
+    engine's one tile codec."""
+    return _parse_tile_text(text)
 
 
 class ObservationEncoder:

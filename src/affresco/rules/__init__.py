@@ -1,10 +1,11 @@
 """The rules engine of Fresco: pure Python, no I/O, deterministic for a seed and actions."""
 from .actions import KINDS, Action, parse
 from .components import Components, load_components, reference
-from .game import Game, new_game, replay
+from .game import RECORD_FORMAT, Game, new_game, replay
+from .serialize import FORMAT as STATE_FORMAT, OLD_FORMATS as OLD_STATE_FORMATS
 from .tiles import parse_tile_text, tile_text
 from .hooks import MODULES, Module
 from . import modules  # noqa: F401,E402  (registers the modules in MODULES)
 
-__all__ = ["KINDS", "Action", "Components", "Game", "MODULES", "Module", "load_components", "new_game",
+__all__ = ["KINDS", "OLD_STATE_FORMATS", "RECORD_FORMAT", "STATE_FORMAT", "Action", "Components", "Game", "MODULES", "Module", "load_components", "new_game",
            "parse", "parse_tile_text", "reference", "replay", "tile_text"]

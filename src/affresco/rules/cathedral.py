@@ -108,10 +108,17 @@ def legal(s: State, fig: int) -> list[Action]:
     return [PASS, *restore_actions(s, fig), *altar_actions(s, fig)]
 
 
-def restore(s: State, fig: int, segment: int, sources: dict[str, int]) -> None:
-    """Take the tile of ``segment`` for ``fig``, score ``sources`` (tile VP, bishop bonus and
-    what modules add: one move, R8) and move the bishop there."""
+def restore(s: State, fig: int, segment: int, paid: str | None) -> None:
+    """Take the tile of ``segment`` for ``fig`` (who paid ``paid``; Leonardo None), score the
+    tile's VP, the bishop bonus and what modules add, as ONE move on the track (R8, R18), and
+    move the bishop there; the ``score`` event names each source (docs/events.md)."""
     tile = s.fresco[segment]
+    sources = {"tile": tile.vp}
+    bonus = bishop_bonus(s, segment, fig)
+    if bonus:
+        sources["bishop"] = bonus
+    for hook in s.hooks.restoration_vp:
+        hook(s, fig, segment, tile, paid, sources)
     bishop_on = s.bishop == segment
     s.fresco[segment] = None
     s.tiles[fig] = s.tiles[fig] + (tile,)
@@ -140,8 +147,5 @@ def apply(s: State, fig: int, action: Action) -> None:
         tile = s.fresco[segment]
         paid = extra.get("using", tile.paints)
         s.paints[fig] = minus(s.paints[fig], paint_vector(paid))
-        sources = {"tile": tile.vp, "bishop": bishop_bonus(s, segment, fig)}
-        for hook in s.hooks.restoration_vp:
-            hook(s, fig, segment, tile, paid, sources)
-        restore(s, fig, segment, sources)
+        restore(s, fig, segment, paid)
     s.left -= 1

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from ..errors import StateError
 from .hooks import ORDER
+from .serialize import FORMAT
 
 __all__ = ["state_from_view"]
 
@@ -29,7 +30,8 @@ def state_from_view(view: Mapping[str, Any], seat: int, hidden: Mapping[str, Any
       other seats (``paints`` and ``thalers`` are required; a committed plan not given leaves the
       figure uncommitted, so ``legal_actions(figure)`` lists the plans it could have made);
     * ``hidden["modules"]``: ``{module: state}`` in the module's saved format (its secrets drawn).
-    ``log``: the log entries ``[round, seat, entry]`` to keep (default: those of the view).
+    ``log``: the log entries ``[round, seat, event]`` to keep (default: the view's events, as
+    the seat's own).
     """
     hidden = hidden or {}
     figs = view["figures"]
@@ -80,9 +82,9 @@ def state_from_view(view: Mapping[str, Any], seat: int, hidden: Mapping[str, Any
     pend = view["pending_track"]
     rnd = view["round"]
     if log is None:
-        log = [[rnd, seat, entry] for entry in view.get("log", ())]
+        log = [[e["round"], seat, {k: v for k, v in e.items() if k != "round"}] for e in view.get("events", ())]
     return {
-        "format": "affresco-state/1",
+        "format": FORMAT,
         "setup": {"determinized": True},
         "players": names[:n],
         "modules": modules,
@@ -102,7 +104,8 @@ def state_from_view(view: Mapping[str, Any], seat: int, hidden: Mapping[str, Any
                                          "controller": view["leonardo_controller"]},
         "turn": turn,
         "pending_track": None if pend is None else {"figure": pend["figure_index"], "behind": pend["behind"],
-                                                    "ahead": pend["ahead"]},
+                                                    "ahead": pend["ahead"],
+                                                    **({"target": pend["target"]} if "target" in pend else {})},
         "queued_moves": [],
         "asks": [list(a) for a in view.get("asks", ())],
         "modules_state": mstate,

@@ -24,11 +24,17 @@ def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
                 else "choosing get-up time" if s.phase == GETUP else "planning" if s.phase == PLAN
                 else f"the {s.columns()[s.loc]} visit" if 0 <= s.loc < len(s.columns()) else "this decision")
         return f"'{a.kind}' is not an action of {what}"
+    same = [x for x in legal if x.kind == a.kind]
+    if a.kind not in ("buy", "restore", "request") and len(a.args) not in {len(x.args) for x in same}:
+        counts = " or ".join(str(n) for n in sorted({len(x.args) for x in same}))
+        return f"'{a.kind}' takes {counts} word{'s' * (counts != '1')} after it, e.g. '{same[0]}'"
     if a.kind == "getup":
         times = [h.time for h in s.comp.hostel]
-        if not a.args or a.args[0] not in times:
-            return f"{' '.join(a.args)!r} is not a get-up time ({', '.join(times)})"
-        return f"the {a.args[0]} get-up space is taken"
+        if a.args[0] not in times:
+            return f"{a.args[0]!r} is not a get-up time ({', '.join(times)})"
+        if a.args[0] in {h.time for i, h in enumerate(s.comp.hostel) if i in set(s.getup)}:
+            return f"the {a.args[0]} get-up space is taken"
+        return None
     if a.kind == "plan":
         from .planning import refusal
         return refusal(s, seat, a) or "the plan is not legal now"

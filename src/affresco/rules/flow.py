@@ -3,8 +3,9 @@
 Decisions in round order: get-up space (phase 1, furthest behind first), the secret plans
 (all seats at once), then the visits location by location in get-up order, with the choice
 of where to stop on an occupied VP-track space whenever it arises.  Steps without a choice
-(mood, reveal, income, round preparation...) run by themselves; a visit whose only legal
-action is 'pass' is skipped (the player must forfeit it, rulebook 'Performing actions').
+(mood, reveal, income, round preparation...) run by themselves.  A visit whose only legal
+action is 'pass' is forfeited ('Performing actions'): skipped when everyone can see it
+(Leonardo, a market without tiles), else the player passes themselves (:func:`idle_is_public`).
 """
 from __future__ import annotations
 
@@ -139,15 +140,24 @@ def advance(s: State) -> None:
         if s.actor >= 0:
             if s.left > 0:
                 actions = legal_for_figure(s)
-                if actions and actions != [PASS]:
+                if actions and (actions != [PASS] or not idle_is_public(s)):
                     return
-                s.left = 0  # nothing can be done: the visit is forfeited
+                s.left = 0  # nothing can be done, and everyone can see it: the visit is forfeited
             fig, s.actor = s.actor, -1
             for hook in s.hooks.after_visit:
                 hook(s, fig, s.columns()[s.loc])
             continue
         if not _next_visitor(s):
             preparation.end_round(s)
+
+
+def idle_is_public(s: State) -> bool:
+    """Whether everyone can see that the visitor has nothing to do (rules notes N2; R22, issue
+    #15 item 4): Leonardo has no secrets, and a market without tiles offers nothing to anyone.
+    Otherwise a player whose only legal action is 'pass' must pass themselves: a forced pass
+    then leaves the same public trace (the seat to act, then its 'pass') as a chosen one, and
+    reveals nothing about the paints and Thalers that forced it."""
+    return s.actor >= s.n or (s.columns()[s.loc] == "market" and not any(s.booths))
 
 
 def _next_visitor(s: State) -> bool:

@@ -11,8 +11,8 @@ import secrets
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import ConfigError, FrescoError, IllegalAction, StateError
-from . import explain, flow, legacy_log, serialize, track
-from .actions import Action, parse
+from . import explain, flow, house, legacy_log, serialize, track
+from .actions import PASS, Action, parse
 from .components import Components, load_components, reference
 from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
@@ -20,7 +20,10 @@ from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
 from .view import events as _events, full_view as _full_view, view as _view
 
-RECORD_FORMAT = "affresco-record/1"
+RECORD_FORMAT = "affresco-record/2"
+# /1: written before forced passes were the player's own action (rules notes N2): replaying one
+# makes those passes where the record leaves them out.
+RECORD_FORMATS = ("affresco-record/1", RECORD_FORMAT)
 
 
 def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Components) -> tuple:
@@ -34,10 +37,14 @@ def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Compone
             raise ConfigError(f"unknown module {name!r}; available modules: {known}")
     allowed = {o: m for m in modules for o in MODULES[m].options}
     for key, value in options.items():
+        if key in house.HOUSE_RULES:
+            house.check(key, value)
+            continue
         if key not in allowed:
             every = sorted(o for cls in MODULES.values() for o in cls.options)
             raise ConfigError(f"unknown rule option {key!r} for modules {list(modules)!r}; options: "
-                              f"{', '.join(every) or 'none'} (each needs its module)")
+                              f"{', '.join(every) or 'none'} (each needs its module); house rules: "
+                              f"{', '.join(house.HOUSE_RULES)}")
         if not isinstance(value, bool):
             raise ConfigError(f"rule option {key!r} is on or off (true/false), not {value!r}")
     for name in ordered(modules):
@@ -120,6 +127,10 @@ class Game:
             action = parse(action)
         elif not isinstance(action, Action):
             raise IllegalAction(f"an action must be an Action or notation text, not {type(action).__name__}")
+        elif (len(action) != 2 or not isinstance(action.kind, str) or not isinstance(action.args, tuple)
+              or not all(isinstance(x, str) for x in action.args)):
+            raise IllegalAction(f"an Action is a kind and a tuple of text arguments, e.g. Action('getup', "
+                                f"('7:00',)), not {tuple(action)!r}")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
             raise IllegalAction(f"seat must be 0..{s.n - 1}, not {seat!r}")
         if s.phase == OVER:
@@ -302,15 +313,26 @@ class Game:
         return f"<affresco.Game {s.n} players, round {s.round}, {s.phase}, to act {list(self.to_act)}>"
 
 
+def _forced_passes(g: Game) -> None:
+    """An ``affresco-record/1`` record (before forced passes were the player's own, rules notes
+    N2) leaves them out: while a single seat is to act whose only legal action is 'pass', it
+    passes."""
+    while not g.is_over and len(g.to_act) == 1 and g.legal_actions(g.to_act[0]) == [PASS]:
+        g.apply(g.to_act[0], PASS)
+
+
 def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
-    """Rebuild a game from its record (optionally only the first ``upto`` actions)."""
+    """Rebuild a game from its record (optionally only the first ``upto`` actions).  An
+    ``affresco-record/1`` record, written before a forced pass became the player's own action
+    (rules notes N2), still replays: those passes are made where it leaves them out."""
     if isinstance(record, str):
         try:
             record = json.loads(record)
         except ValueError as e:
             raise StateError(f"game record: not valid JSON: {e}") from None
-    if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
+    if not isinstance(record, Mapping) or record.get("format") not in RECORD_FORMATS:
         raise StateError(f"game record: expected an object with format {RECORD_FORMAT!r}")
+    legacy = record.get("format") != RECORD_FORMAT
     setup = record.get("setup")
     actions = record.get("actions")
     if not isinstance(setup, Mapping) or not isinstance(actions, list):
@@ -332,8 +354,34 @@ def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
     for i, entry in enumerate(actions[:upto]):
         if not (isinstance(entry, list) and len(entry) == 2):
             raise StateError(f"game record: action {i}: {entry!r} is not [seat, notation]")
+        if legacy:
+            _forced_passes(g)
         try:
             g.apply(entry[0], entry[1])
         except IllegalAction as e:
             raise StateError(f"game record: action {i} ({entry[1]!r} by seat {entry[0]}) is illegal: {e}") from None
+    if legacy and (upto is None or upto >= len(actions)):
+        _forced_passes(g)
     return g
+
+
+def upgrade_record(record: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+    """An ``affresco-record/1`` record as an ``affresco-record/2`` one (its forced passes made,
+    rules notes N2), for tools that step through records action by action.  Stops before the
+    first action the current rules refuse (a record played under a rule revised since, e.g. M2);
+    returns the new record and how many of the old actions it keeps.  A /2 record is returned
+    as it is."""
+    if record.get("format") == RECORD_FORMAT:
+        return dict(record), len(record.get("actions") or [])
+    g = replay(record, upto=0)
+    kept = 0
+    for seat, notation in record.get("actions") or []:
+        _forced_passes(g)
+        try:
+            g.apply(seat, notation)
+        except (IllegalAction, TypeError, ValueError):
+            break
+        kept += 1
+    else:
+        _forced_passes(g)
+    return g.record(), kept

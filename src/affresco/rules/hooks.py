@@ -121,9 +121,11 @@ class Module:
     def payments(self, state, fig: int, tile, payments: list[str]) -> None:
         """Cathedral: add other ways (paint texts) to pay for a fresco tile."""
 
-    def restoration_vp(self, state, fig: int, segment: int, tile, paid: str, sources: dict[str, int]) -> None:
-        """Cathedral: add VP sources to a restoration paid with ``paid`` (e.g. special colours),
-        before its single move on the track (R8)."""
+    def restoration_vp(self, state, fig: int, segment: int, tile, paid: str | None, sources: dict) -> None:
+        """Cathedral: add this module's VP to a segment restoration's single move on the track
+        (R8): ``sources`` maps source names to VP (``tile``, ``bishop``; special colours add
+        ``special_colours``, the bishop's favour ``favour``).  ``paid``: the paints paid, None
+        for Leonardo.  Called after any bishop move, before the bishop goes onto ``segment``."""
 
     def after_restore(self, state, fig: int, segment: int, tile, bishop_on: bool) -> None:
         """Cathedral, after a segment was restored (tile: the fresco tile taken)."""
@@ -167,14 +169,23 @@ class Module:
     def answer(self, state, ask: tuple, action) -> None:
         """Carry out the answer to a queued ask."""
 
+    def valid_ask(self, state, fig: int, payload) -> bool:
+        """Whether a saved ask ``(fig, this module, payload)`` is one this module can answer
+        (checked on load, after the module's state is read)."""
+        return False
+
     # --- saving -----------------------------------------------------------------------
     def dump(self, state) -> Any:
         """This module's part of ``state.mods`` as JSON data."""
         return state.mods.get(self.name)
 
     def load(self, state, data: Any) -> None:
-        """Read this module's part back (validate; raise StateError naming the bad field)."""
-        state.mods[self.name] = data
+        """Read this module's part back: ``data`` is None when a hand-written position leaves it
+        out (give the documented default), else validate it completely (raise StateError naming
+        the bad field), so that no later step can fail on it (docs/state-format.md)."""
+        if data is not None:
+            from ..errors import StateError
+            raise StateError(f"saved state: modules_state.{self.name}: this module keeps no state")
 
 
 HOOK_POINTS = ("setup", "after_getup", "apprentices", "plan_options", "plan_refusal", "placed_off_sheet",

@@ -58,9 +58,8 @@ class Cathedral:
     @staticmethod
     def apply(s: State, fig: int, action: Action) -> None:
         segment = INDEX[action.args[0]]
-        bonus = cathedral.bishop_bonus(s, segment, fig)
         s.leo_pos = segment
-        cathedral.restore(s, fig, segment, {"tile": s.fresco[segment].vp, "bishop": bonus})
+        cathedral.restore(s, fig, segment, None)
         s.left = 0
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import random
 
-from . import market, scoring
-from .state import GETUP, OVER, State
+from . import house, market, scoring
+from .state import GETUP, OVER, State, start_pos
 
 
 def chance(s: State) -> random.Random:
@@ -26,15 +26,16 @@ def income(s: State) -> None:
 
 
 def rotate_start_spaces(s: State) -> None:
-    """R2: figures still on start spaces rotate: the one on the lowest start space moves to the
-    highest occupied start space, the others move down one."""
+    """R2 (revised): 'The first one is moved to the end of the line and the others are moved one
+    space forward.'  S1 is the last position, so the first one is the figure on the highest
+    occupied start space: it goes to S1, and every other figure on a start space moves one start
+    space forward, towards the track (S1 to S2, S2 to S3, ...)."""
     waiting = sorted((f for f in range(s.figures) if s.pos[f] <= 0), key=lambda f: s.pos[f])
     if len(waiting) < 2:
         return
-    top = s.pos[waiting[-1]]
-    for f in waiting[1:]:
-        s.pos[f] -= 1
-    s.pos[waiting[0]] = top
+    for f in waiting[:-1]:
+        s.pos[f] += 1
+    s.pos[waiting[-1]] = start_pos(1)
 
 
 def end_round(s: State) -> None:
@@ -58,9 +59,10 @@ def end_round(s: State) -> None:
 
 
 def start_round(s: State) -> None:
-    """R11: the final round is checked at the start of a round."""
+    """R11: the final round is checked at the start of a round (with the house rule
+    ``max_rounds``, also by its number)."""
     if (s.tiles_on_board() <= s.comp.rules["end"]["final_round_tiles_left"]
-            or any(hook(s) for hook in s.hooks.is_final_round)):
+            or any(hook(s) for hook in s.hooks.is_final_round) or house.last_round(s)):
         s.final = s.side2 = True
     s.phase = GETUP
     s.actor = -1

@@ -24,11 +24,14 @@ FORMAT = "affresco-state/2"
 # The first format kept the log as English lines; they load as ``{"kind": "text", "text": line}``
 # events (docs/events.md), which no layer interprets.
 OLD_FORMATS = ("affresco-state/1",)
-_NUMBER = re.compile(r"^[0-9]{1,3}$")
 
 
-def _whole(v) -> bool:
+def whole(v) -> bool:
+    """An integer that is not a bool (JSON true/false)."""
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+_whole = whole
 
 
 def to_dict(s: State) -> dict[str, Any]:
@@ -303,19 +306,23 @@ def from_dict(data: Any, hooks_for) -> State:
                 and m[1] > 0 and isinstance(m[2], bool)):
             raise r.fail(f"queued_moves[{i}]", f"{m!r}: [figure, vp > 0, final]")
     s.moves = tuple(tuple(m) for m in moves)
-    asks = r.get(data, "asks", "", list, [])
-    names = [m.name for m in hooks]
-    for i, a in enumerate(asks):
-        if not (isinstance(a, list) and len(a) == 3 and _whole(a[0]) and 0 <= a[0] < figs and a[1] in names):
-            raise r.fail(f"asks[{i}]", f"{a!r}: [figure, module in play, payload]")
-    s.asks = tuple(tuple(a) for a in asks)
     s.mods = {}
     mstate = r.get(data, "modules_state", "", dict, {})
+    names = [m.name for m in hooks]
+    for key in mstate:
+        if key not in names:
+            raise r.fail(f"modules_state.{key}", f"the module is not in play (modules: {', '.join(names) or 'none'})")
     for m in hooks:
         m.load(s, mstate.get(m.name))
     for f, plan in enumerate(s.plan[:n]):
         if plan is not None and sum(plan) > s.apprentices(f):
             raise r.fail(f"figures[{f}].plan", f"{list(plan)!r} uses more apprentices than the player has")
+    asks = r.get(data, "asks", "", list, [])
+    for i, a in enumerate(asks):
+        if not (isinstance(a, list) and len(a) == 3 and _whole(a[0]) and 0 <= a[0] < figs and a[1] in names
+                and hooks[names.index(a[1])].valid_ask(s, a[0], a[2])):
+            raise r.fail(f"asks[{i}]", f"{a!r}: [figure, module in play, a payload that module asks about]")
+    s.asks = tuple(tuple(a) for a in asks)
     hist = r.get(data, "history", "", list, [])
     for i, h in enumerate(hist):
         if not (isinstance(h, list) and len(h) == 2 and isinstance(h[0], int) and isinstance(h[1], str)):

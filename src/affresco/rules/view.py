@@ -10,11 +10,12 @@ from typing import Any
 
 from .board import NAMES, SIZE
 from .market import BOOTHS
+from . import house
 from .paints import paint_text
 from . import legacy_log
 from .state import PLAN, State, cons_to_list
-from .track import vp_sources
 from .tiles import tile_text as _tile_text
+from .track import vp_sources
 
 
 def track_label(pos: int) -> str | int:
@@ -120,8 +121,9 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
         "figures": figures,
         "pending_track": None if s.pending is None else {
             "figure": s.names[s.pending[0]], "figure_index": s.pending[0], "behind": s.pending[1],
-            "ahead": s.pending[2]},
+            "ahead": s.pending[2], "target": s.pending[3]},
         "is_over": s.phase == "over",
+        "house_rules": house.in_play(s),
         "deciding": flow.deciding(s),
         "asks": [_plain(a) for a in s.asks],
         "modules": list(s.modules),
@@ -146,7 +148,7 @@ def components_of(s: State) -> str | dict:
 
 def full_view(s: State) -> dict[str, Any]:
     """Everything face up, for replays and post-game analysis: the spectator's view with every
-    seat's paints, Thalers and plan in its figure, every log entry (private ones too), and
+    seat's paints, Thalers and plan in its figure, every event (private ones too), and
     ``secrets``: per seat, the parts of module views that only that seat sees (e.g. its scrolls)."""
     out = view(s, None, log=False)
     secrets = []

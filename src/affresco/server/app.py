@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from fastapi import FastAPI
 
 from .guard import Guard, Limits, Proxies, guarded_h11
+from .notify import SmtpSettings, make_notifier
 from .routes import add_routes
 from .service import GameService
 from .store import Store
@@ -44,31 +45,38 @@ class JsonLogFormatter(logging.Formatter):
 def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = None, bot_processes: int = 1,
                bot_delay: float = 0.0, resume: bool = True, fixed_seeds: bool = False,
                trusted_proxies: Iterable[str] = (), allowed_hosts: Iterable[str] = (),
-               api_docs: bool = False, max_rounds: int | None = None) -> FastAPI:
+               api_docs: bool = False, max_rounds: int | None = None,
+               smtp: "SmtpSettings | None | bool" = None) -> FastAPI:
     """The app on database URL ``db`` (``sqlite:///file.db`` or ``postgresql://...``).
     ``fixed_seeds``: let a creator choose the seed even in a game with several people (for
     tests: whoever knows the seed knows every draw).  ``trusted_proxies``: addresses or networks
     whose ``X-Forwarded-For`` is believed (none by default).  ``allowed_hosts``: the host names
     the server answers for (any by default).  ``api_docs``: serve the OpenAPI description at
     ``/api/openapi.json`` (no documentation page with third-party scripts is ever served).
-    ``max_rounds``: a game still going after this round is abandoned (stalled; default 200)."""
+    ``max_rounds``: a game still going after this round is abandoned (stalled; default 200).
+    ``smtp``: e-mail notification settings (None: from the environment, see server/notify.py;
+    False: none)."""
     limits = limits or Limits()
     proxies = Proxies(trusted_proxies)
     hosts = tuple(allowed_hosts)
     store = Store(_normalise_url(db))
     service = GameService(store, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds,
                           **({} if max_rounds is None else {"max_rounds": max_rounds}))
+    notifier = make_notifier(service, store, smtp)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         if resume:
             await service.start()
         yield
+        if notifier is not None:
+            await notifier.drain()
         await service.stop()
 
     app = FastAPI(title="affresco", version=service.meta()["version"], lifespan=lifespan,
                   docs_url=None, redoc_url=None, openapi_url="/api/openapi.json" if api_docs else None)
     app.state.service = service
+    app.state.notifier = notifier
     app.state.limits = limits
     app.state.proxies = proxies
     add_routes(app, service, limits, hosts)

@@ -26,7 +26,7 @@ from typing import Any
 from .. import parse
 from .store import SeatInfo
 
-__all__ = ["BotRunner", "bot_kinds", "decide", "TIMED_SLACK"]
+__all__ = ["BotRunner", "bot_kinds", "known_bots", "decide", "TIMED_SLACK"]
 
 log = logging.getLogger("affresco.server")
 
@@ -38,6 +38,12 @@ def bot_kinds() -> dict[str, dict[str, Any]]:
     """The bots offered to players (the one bot menu: name, title, description, timed, options)."""
     from ..bots.specs import bot_menu
     return {b["name"]: b for b in bot_menu()}
+
+
+def known_bots() -> dict[str, bool]:
+    """Every bot kind a game may seat (former names too, for old specs), -> takes seconds per move."""
+    from ..bots.specs import KINDS
+    return {k.name: k.budget is not None for k in KINDS.values()}
 
 
 def decide(bot: str, seed: str, seconds: float | None, view: dict, legal: list, seat: int) -> str:

@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.requests import ClientDisconnect
 
+from .extras import add_seat_extras
 from .guard import Limits, same_origin
 from .service import BAD_UNICODE, GameService, ServiceError, check_text
 from .store import hash_token
@@ -181,6 +182,10 @@ def add_routes(app: FastAPI, service: GameService, limits: Limits, allowed_hosts
         rate_ip(request)
         live = await service.get(game_id)
         return await asyncio.to_thread(service.replay_step, live, step)
+
+    # the web client's seat extras (issue 13): scoring previews, e-mail notification
+    add_seat_extras(app, seat_of=seat_of, body_of=body_of, bearer=bearer,
+                    notifier=getattr(app.state, "notifier", None))
 
     @app.post("/api/my-games")
     async def my_games(request: Request):

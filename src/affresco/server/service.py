@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 
 from .. import MODULES, FrescoError, Game, __version__, new_game, parse, replay
 from ..rules.game import RECORD_FORMAT
-from .bots import INLINE_BOTS, BotRunner, bot_kinds
+from .bots import INLINE_BOTS, BotRunner, bot_kinds, known_bots
 from .live import LiveGame, Subscriber
 from .store import SNAPSHOT_EVERY, BrokenGame, SeatInfo, Store, Writer
 
@@ -95,6 +95,7 @@ class GameService:
         self.bots = BotRunner(bot_processes, bot_delay)
         self.writer = Writer(store)
         self.kinds = bot_kinds()
+        self.known = known_bots()
         self.closing = False
         self.listeners: list[Callable[[LiveGame], None]] = []   # told of every move and undo
 
@@ -154,12 +155,12 @@ class GameService:
             if kind == "human":
                 seats.append(SeatInfo(i, name, "human"))
             elif kind == "bot":
-                bot = p.get("bot", "heuristic" if "heuristic" in self.kinds else "greedy")
-                if bot not in self.kinds:
+                bot = p.get("bot", "heuristic")
+                if not isinstance(bot, str) or bot not in self.known:
                     raise ServiceError("bad_request", f"players[{i}].bot: unknown bot {bot!r}; bots: "
                                        + ", ".join(self.kinds))
                 seconds = p.get("seconds")
-                if self.kinds[bot]["timed"]:
+                if self.known[bot]:
                     seconds = 1.0 if seconds is None else seconds
                     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
                             or not math.isfinite(seconds) or not 0 < seconds <= MAX_SECONDS:

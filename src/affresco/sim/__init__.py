@@ -28,17 +28,16 @@ imported only when asked for; the cluster's nodes need affresco installed.
 
 Each game gives one row per figure (in a 2-player game Leonardo has his own row, bot
 ``leonardo``) with its score, its rank (1 = winner, Leonardo counted), its get-up time in the
-final round, its Thalers left at the end and its VP by source (:data:`SOURCES`).  The sources
-are read from the game's public log (``"X scores 9 VP (restores C3: 7 + bishop 2)"``): each
-restoration is split into the tile's printed value (``fresco``), the bishop bonus (``bishop``, portraits'
-extra bishop bonus included) and the special-colours bonus for pink/brown paid on a fresco
-tile (``special``, option ``special_colours_on_fresco``).  ``money`` is the final 1 VP per
-2 Thalers; ``track`` is what the VP track added or took away beyond the points scored (stopping
-behind or ahead on an occupied space), so that the sources always add up to the score.
+final round, its Thalers left at the end and its VP by source (:data:`SOURCES`), taken from
+the engine (``Game.vp_sources()``, docs/events.md): the tile's printed value (``tile``), the
+bishop bonus (``bishop``), pink/brown on a fresco tile (``special_colours``), the bishop's favour,
+the altar, portraits, requests, scrolls, the final 1 VP per 2 Thalers (``money``) and what the
+VP track added or took away beyond the points scored (``track``: stopping behind or ahead), so
+that the sources always add up to the score.
 
 Files: the rows go to a table (CSV, or Parquet when the name ends in ``.parquet`` and pyarrow
 is installed) and every game's record to JSON lines beside it (``results.jsonl``): each line
-is an ``affresco-record/1`` game record (``affresco replay`` takes one line as a file; ``affresco
+is an ``affresco-record/2`` game record (``affresco replay`` takes one line as a file; ``affresco
 report RESULTS --game K`` writes game K out) with a ``"tournament"`` entry (game index, the
 tournament's seed, the bots by seat).  :class:`ResultsWriter` streams both files while the
 tournament runs, so that finished games survive even a hard kill, then rewrites them sorted.
@@ -46,11 +45,11 @@ tournament runs, so that finished games survive even a hard kill, then rewrites 
 from __future__ import annotations
 
 from .backends import require_ray
-from .games import game_seed, lineup, play_one, rows_from_record, vp_sources
+from .games import game_seed, lineup, play_one, rows_from_record, vp_columns
 from .results import (FIELDS, SOURCES, ResultsWriter, read_records, read_rows, records_path, table_format,
                       write_results)
 from .tournament import TournamentResult, run_tournament
 
 __all__ = ["SOURCES", "FIELDS", "TournamentResult", "ResultsWriter", "game_seed", "lineup", "play_one",
-           "rows_from_record", "run_tournament", "vp_sources", "write_results", "read_rows", "read_records",
+           "rows_from_record", "run_tournament", "vp_columns", "write_results", "read_rows", "read_records",
            "records_path", "table_format", "require_ray"]

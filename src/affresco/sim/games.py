@@ -3,23 +3,12 @@ source per figure)."""
 from __future__ import annotations
 
 import hashlib
-import re
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..bots import parse_spec, play_game
 from ..errors import FrescoError
 from ..rules import Game, new_game, replay
 from .results import LEONARDO, SOURCES
-
-_RESTORATION = re.compile(r"^restores [A-E][1-5]: (\d+)(?: \+ bishop (\d+))?(?: \+ special colours (\d+))?$")
-_WHY = (("altar", re.compile(r"^restores the altar\b")),
-        ("fresco", re.compile(r"^restores\b")),
-        ("requests", re.compile(r"\brequest\b")),
-        ("portraits", re.compile(r"^portrait\b")),
-        ("scrolls", re.compile(r"^scrolls?\b")),
-        ("favour", re.compile(r"^the bishop's favour\b")),
-        ("money", re.compile(r"^final scoring: Thalers\b")))
-
 
 def game_seed(seed: int, k: int) -> int:
     """The seed of game ``k`` of a tournament with seed ``seed`` (a 63-bit integer)."""
@@ -33,29 +22,12 @@ def lineup(bots: Sequence[str], k: int) -> list[str]:
     return [bots[(s + k) % n] for s in range(n)]
 
 
-def vp_sources(log: Iterable[str], names: Sequence[str]) -> list[dict[str, int]]:
-    """VP per source per figure, from the public log lines (without the ``track`` column).  A
-    restoration's line explains its VP ('restores C3: 7 + bishop 2 + special colours 3'): the
-    tile's value counts as ``fresco``, the rest as ``bishop`` and ``special``."""
-    out = [dict.fromkeys(SOURCES, 0) for _ in names]
-    who = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    pattern = re.compile(rf"^({who}) scores (\d+) VP \((.*)\)$")
-    index = {n: i for i, n in enumerate(names)}
-    for line in log:
-        m = pattern.match(line)
-        if not m:
-            continue
-        why = m.group(3)
-        fig = index[m.group(1)]
-        parts = _RESTORATION.match(why)
-        if parts:
-            bishop, special = int(parts.group(2) or 0), int(parts.group(3) or 0)
-            out[fig]["fresco"] += int(m.group(2)) - bishop - special
-            out[fig]["bishop"] += bishop
-            out[fig]["special"] += special
-            continue
-        source = next((name for name, rx in _WHY if rx.search(why)), "other")
-        out[fig][source] += int(m.group(2))
+def vp_columns(sources: Mapping[str, int]) -> dict[str, int]:
+    """A figure's VP by source (``Game.vp_sources()``, docs/events.md) as the table's columns:
+    one per source of :data:`SOURCES`, the sources of no column (a newer module's) in ``other``."""
+    out = dict.fromkeys(SOURCES, 0)
+    for source, vp in sources.items():
+        out[source if source in out else "other"] += vp
     return out
 
 
@@ -64,11 +36,10 @@ def _rows(game: Game, kinds: Sequence[str], k: int) -> list[dict]:
     n = game.players
     scores = game.scores()
     rank = {fig: i + 1 for i, fig in enumerate(game.ranking())}
-    sources = vp_sources(game.view(None)["log"], game.names)
+    sources = game.vp_sources()
     rows = []
     for fig, name in enumerate(game.names):
-        vp = sources[fig]
-        vp["track"] = scores[fig] - sum(vp.values())
+        vp = vp_columns(sources[fig])
         row = {"game": k, "seed": game.seed,
                "players": n, "modules": "+".join(view["modules"]),
                "bot": kinds[fig] if fig < n else LEONARDO, "seat": fig, "name": name,

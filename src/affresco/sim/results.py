@@ -12,9 +12,11 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ..errors import ConfigError
 from .interrupts import sigint_deferred
 
-#: VP sources, in column order (``vp_<source>`` columns).
-SOURCES = ("fresco", "bishop", "special", "altar", "requests", "portraits", "scrolls", "favour", "money",
-           "other", "track")
+#: VP sources (``vp_<source>`` columns, in this order): the engine's source names
+#: (docs/events.md; ``Game.vp_sources()``), ``position`` for points a loaded position already had,
+#: and ``other`` for the sources of a module with no column here.  They add up to the score.
+SOURCES = ("tile", "bishop", "special_colours", "favour", "altar", "portrait", "request", "scroll", "money",
+           "track", "position", "other")
 FIELDS = ("game", "seed", "players", "modules", "bot", "seat", "name", "getup", "score", "rank", "rounds",
           "thalers", *(f"vp_{s}" for s in SOURCES))
 INT_FIELDS = ("game", "seed", "players", "seat", "score", "rank", "rounds", "thalers",

@@ -62,7 +62,7 @@ class ModuleValuation:
 
     def best_portrait(self, m: Model, hz: Horizon) -> float:
         """Worth of the best displayed portrait (0 if none, or one painted this round)."""
-        if m.portraits is None or not m.portraits["display"] or m.done_this_round("paints the portrait"):
+        if m.portraits is None or not m.portraits["display"] or m.done_this_round("portrait"):
             return 0.0
         return max(self.card_value(m, c, ch, hz) for c in m.portraits["display"] for ch in self.card_choices(c))
 

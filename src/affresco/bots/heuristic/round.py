@@ -199,7 +199,7 @@ class RoundSimulation:
         display = tuple(c["id"] for c in m.portraits["display"]) if m.portraits else ()
         stacks = tuple((t, len(v)) for t, v in m.requests["stacks"].items()) if m.requests else ()
         return (display, stacks, tuple(m.me.get("tiles", ())), m.favour_left, m.abbot, m.sexton_cost,
-                m.theater_steps, m.done_this_round("paints the portrait"), m.done_this_round(" request with "))
+                m.theater_steps, m.done_this_round("portrait"), m.done_this_round("score", "request"))
 
     def _chain(self, m: Model, apprentices: int, price: int, mood: int, size: int, variant: int = 0):
         """Simulate the round with ``size`` market tiles; variant 1 keeps paints (no altar,
@@ -225,7 +225,7 @@ class RoundSimulation:
         left -= c1
         counts = {"market": size, "cathedral": c1, "studio": 0, "workshop": 0, "theater": 0, "cathedral2": 0}
         # workshop: a request first when one pays (the tiles restored this round count)
-        if left and m.requests is not None and not m.done_this_round(" request with "):
+        if left and m.requests is not None and not m.done_this_round("score", "request"):
             restored = [t for t in m.tiles if t not in tiles]
             options = self.request_options(m, m.my_tiles() + restored + self.wall_request_tiles(m))
             if options:

@@ -2,7 +2,8 @@
 
 A face-down favour token lies on every fresco tile.  Restoring the segment the bishop stands
 on (after any move) gives its token, whose effect applies at once (1 or 5 Thalers, +1 VP,
-mood +1, a paint); otherwise the token is discarded unseen with the tile.  Leonardo's token
+mood +1, a paint; the VP as part of the restoration's single move on the track, R18 revised);
+otherwise the token is discarded unseen with the tile.  Leonardo's token
 is discarded unless it gives VP (R13).
 
 No token is assigned to a tile before it is restored: the token of a restored tile is drawn
@@ -14,7 +15,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ...errors import ComponentError, StateError
-from .. import track
 from ..board import NAMES
 from ..hooks import Module, register
 from ..hostel import change_mood
@@ -60,7 +60,10 @@ class BishopsFavour(Module):
     def setup(self, s, rng) -> None:
         s.mods[self.name] = self.data.tokens  # tokens not yet drawn (no order)
 
-    def after_restore(self, s, fig: int, segment: int, tile, bishop_on: bool) -> None:
+    def restoration_vp(self, s, fig: int, segment: int, tile, paid, sources: dict) -> None:
+        """The restored tile's token: taken if the bishop stands on the segment (after any
+        move), and it acts at once; its +1 VP is part of the restoration's move (R18, R8)."""
+        bishop_on = s.bishop == segment
         pool = list(s.mods[self.name])
         if not pool:
             return
@@ -74,7 +77,7 @@ class BishopsFavour(Module):
         if effect == "thalers":
             s.thalers[fig] += int(value)
         elif effect == "vp":
-            track.gain(s, fig, {"favour": int(value)}, "favour")
+            sources["favour"] = sources.get("favour", 0) + int(value)
         elif effect == "mood":
             change_mood(s, fig, int(value))
         else:
@@ -87,6 +90,15 @@ class BishopsFavour(Module):
         return list(s.mods[self.name])
 
     def load(self, s, data) -> None:
-        if not isinstance(data, list) or any(t not in self.data.tokens for t in data):
-            raise StateError("saved state: modules_state.bishops_favour: a list of tokens of this edition")
-        s.mods[self.name] = tuple(data)
+        """Read ``modules_state.bishops_favour``: the tokens not yet drawn, e.g. ``["vp:1",
+        "paint:R"]`` (a multiset: no order).  Left out: every token of the edition (drawing from
+        all 25 is the same as drawing from the random rest; N9)."""
+        if data is None:
+            s.mods[self.name] = self.data.tokens
+            return
+        kinds = sorted(set(self.data.tokens))
+        if not isinstance(data, list) or any(not isinstance(t, str) or t not in kinds for t in data) \
+                or len(data) > len(self.data.tokens):
+            raise StateError(f"saved state: modules_state.bishops_favour: {data!r}: a list of at most "
+                             f"{len(self.data.tokens)} tokens of this edition ({', '.join(kinds)})")
+        s.mods[self.name] = tuple(sorted(data))

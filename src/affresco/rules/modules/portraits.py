@@ -3,7 +3,8 @@
 Decks A, B, C (A on top); two cards on display.  In the studio one apprentice may paint one
 displayed portrait instead of earning 3 Thalers (at most one per visit, R14).  Permanent
 cards (God's servant, Actor, Abbot, Sexton) stay with their owner; one-time cards pay at once
-(the owner chooses the Merchant's paints and "VP or Thalers").  At round preparation the
+(the owner chooses the Merchant's paints; Pretty girl and Self-portrait give the VP or the
+Thalers their card shows, M2).  At round preparation the
 leftover cards are removed and two new ones revealed; the round after the last two cards
 were revealed is the final round.  Leonardo gets a studio apprentice and must paint a
 displayed portrait if any (VP only).
@@ -21,9 +22,11 @@ from ..hooks import Module, register
 from ..hostel import change_mood
 from ..paints import BASIC, PAINTS, add_one
 from ..components import check_provenance as provenance_ok
+from ..preparation import chance
+from ..serialize import whole as _whole
 
 EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints",
-           "vp_or_thalers", "mood", "mood_top")
+           "mood", "mood_top")
 PERMANENT = ("income", "theater", "bishop_bonus", "sexton")
 
 
@@ -64,6 +67,9 @@ class Portraits(Module):
                 raise ComponentError(f"component file: {w}.id: {c.get('id')!r} must be a unique word")
             if c.get("deck") not in ("A", "B", "C") or c.get("kind") not in ("permanent", "once"):
                 raise ComponentError(f"component file: {w}: deck A/B/C and kind permanent/once")
+            if "vp_or_thalers" in c:
+                raise ComponentError(f"component file: {w}.vp_or_thalers: each card gives what it shows "
+                                     "(supplement, 'Pretty girl / Self-portrait'): write vp or thalers")
             eff = {k: c[k] for k in EFFECTS if k in c}
             if not eff or any(k not in EFFECTS for k in c if k not in ("id", "name", "deck", "kind", "provenance")):
                 raise ComponentError(f"component file: {w}: effects must be among {', '.join(EFFECTS)}")
@@ -88,7 +94,7 @@ class Portraits(Module):
     def put(self, s, **kw) -> None:
         s.mods[self.name] = self.st(s)._replace(**kw)
 
-    def _reveal(self, s, rng) -> None:
+    def _reveal(self, s, rng, log: bool = True) -> None:
         p = self.st(s)
         deck, display = list(p.deck), []
         for _ in range(self.data.display):
@@ -99,7 +105,7 @@ class Portraits(Module):
             deck.remove(card)
             display.append(card)
         self.put(s, deck=tuple(deck), display=tuple(display))
-        if display:
+        if display and log:
             s.log_event("portraits_revealed", cards=list(display))
 
     def owns(self, s, fig: int, effect: str) -> int:
@@ -158,8 +164,6 @@ class Portraits(Module):
                 elif "basic_paints" in eff:
                     for combo in combinations_with_replacement(BASIC, eff["basic_paints"]):
                         actions.append(Action("portrait", (cid, "".join(combo))))
-                elif "vp_or_thalers" in eff:
-                    actions.extend(Action("portrait", (cid, x)) for x in ("vp", "thalers"))
                 else:
                     actions.append(Action("portrait", (cid,)))
         elif column == "cathedral" and fig < s.n and p.sexton[fig] != s.round:
@@ -200,10 +204,9 @@ class Portraits(Module):
         self.put(s, display=display, taken=tuple(taken), owned=owned)
         s.log_event("portrait", figure=fig, card=cid)
         choice = action.args[1] if len(action.args) > 1 else None
-        vp = eff.get("vp", 0) + (eff.get("vp_or_thalers", 0) if choice == "vp" or fig >= s.n else 0)
-        if fig < s.n:  # Leonardo gains only the VP (supplement, 2 players)
-            thalers = eff.get("thalers", 0) + (eff.get("vp_or_thalers", 0) if choice == "thalers" else 0)
-            s.thalers[fig] += thalers
+        vp = eff.get("vp", 0)
+        if fig < s.n:  # Leonardo gains only the VP a card shows (supplement, 2 players; M3)
+            s.thalers[fig] += eff.get("thalers", 0)
             gained = [c for c in ((eff.get("paint") or "") + (choice if "basic_paints" in eff else ""))]
             for c in gained:
                 s.paints[fig] = add_one(s.paints[fig], c)
@@ -230,16 +233,40 @@ class Portraits(Module):
                 "taken": list(p.taken), "sexton": list(p.sexton)}
 
     def load(self, s, data) -> None:
-        if data is None:
-            raise StateError("saved state: modules_state.portraits: missing")
-        try:
-            p = PState(tuple(data["deck"]), tuple(data["display"]), tuple(tuple(o) for o in data["owned"]),
-                       tuple(data.get("taken", [0] * s.figures)), tuple(data.get("sexton", [0] * s.n)))
-        except (KeyError, TypeError) as e:
-            raise StateError(f"saved state: modules_state.portraits: malformed ({e})") from None
-        every = list(p.deck) + list(p.display) + [c for o in p.owned for c in o]
-        if any(c not in self.data.cards for c in every) or len(set(every)) != len(every):
-            raise StateError("saved state: modules_state.portraits: unknown or repeated card")
-        if len(p.owned) != s.n or len(p.taken) != s.figures:
-            raise StateError("saved state: modules_state.portraits: one entry per seat")
-        s.mods[self.name] = p
+        """Read ``modules_state.portraits`` (docs/state-format.md).  Every field may be left out
+        (the whole entry too): ``owned`` none, ``taken`` and ``sexton`` all 0, ``deck`` every card
+        not on display or owned, ``display`` revealed from the deck as at set-up (one chance
+        draw of the game's seed)."""
+        where = "saved state: modules_state.portraits"
+        data = {} if data is None else data
+        if not isinstance(data, dict) or set(data) - {"deck", "display", "owned", "taken", "sexton"}:
+            raise StateError(f"{where}: an object with deck, display, owned, taken, sexton")
+        cards = self.data.cards
+
+        def ids(v, name):
+            if not isinstance(v, list) or any(not isinstance(c, str) or c not in cards for c in v):
+                raise StateError(f"{where}.{name}: {v!r}: a list of card ids of this edition")
+            return tuple(v)
+
+        def rounds(v, name, count):
+            if not isinstance(v, list) or len(v) != count or any(not _whole(x) or not 0 <= x <= s.round for x in v):
+                raise StateError(f"{where}.{name}: {v!r}: {count} round numbers 0..{s.round} (0: never)")
+            return tuple(v)
+
+        owned = data.get("owned", [[]] * s.n)
+        if not isinstance(owned, list) or len(owned) != s.n:
+            raise StateError(f"{where}.owned: {owned!r}: one list of cards per seat")
+        owned = tuple(ids(o, f"owned[{i}]") for i, o in enumerate(owned))
+        display = ids(data["display"], "display") if "display" in data else ()
+        held = set(display) | {c for o in owned for c in o}
+        deck = ids(data["deck"], "deck") if "deck" in data else tuple(sorted(c for c in cards if c not in held))
+        every = list(deck) + list(display) + [c for o in owned for c in o]
+        if len(set(every)) != len(every):
+            raise StateError(f"{where}: a card is in two places")
+        if len(display) > self.data.display:
+            raise StateError(f"{where}.display: at most {self.data.display} cards are on display")
+        s.mods[self.name] = PState(deck, display, owned,
+                                   rounds(data.get("taken", [0] * s.figures), "taken", s.figures),
+                                   rounds(data.get("sexton", [0] * s.n), "sexton", s.n))
+        if "display" not in data:
+            self._reveal(s, chance(s), log=False)

@@ -20,6 +20,7 @@ from ..hooks import Module, ask, register
 from ..paints import BASIC, BLENDED, add_one
 from ..view import tile_text
 from ..components import check_provenance as provenance_ok
+from ..serialize import _Reader, parse_tile, whole
 
 
 def _text(x) -> str:
@@ -162,6 +163,9 @@ class Requests(Module):
     def ask_actions(self, s, a) -> list:
         return [Action("income", (c,)) for c in BASIC]
 
+    def valid_ask(self, s, fig: int, payload) -> bool:
+        return fig < s.n and payload == "general"
+
     def answer(self, s, a, action) -> None:
         s.paints[a[0]] = add_one(s.paints[a[0]], action.args[0])
         s.log_event("general_request_paint", figure=a[0])
@@ -181,17 +185,45 @@ class Requests(Module):
                 "last": list(r.last)}
 
     def load(self, s, data) -> None:
-        from ..serialize import parse_tile, _Reader
-        if data is None:
-            raise StateError("saved state: modules_state.requests: missing")
-        try:
-            stacks = tuple((t, tuple(sorted(v))) for t, v in data["stacks"].items())  # top = highest
-            done = tuple(tuple((t, vp, tuple(parse_tile(x, "requests", _Reader(data)) if x[:1].isdigit() else x
-                                               for x in tiles))
-                               for t, vp, tiles in d) for d in data["fulfilled"])
-            last = tuple(data.get("last", [0] * s.figures))
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise StateError(f"saved state: modules_state.requests: malformed ({e})") from None
-        if len(done) != s.figures or any(t not in self.data.stacks for t, _ in stacks):
-            raise StateError("saved state: modules_state.requests: one entry per figure, known types")
-        s.mods[self.name] = RState(stacks, done, last)
+        """Read ``modules_state.requests`` (docs/state-format.md).  Every field may be left out
+        (the whole entry too): ``stacks`` the edition's full stacks (a type left out: its full
+        stack), ``fulfilled`` none, ``last`` all 0."""
+        where = "saved state: modules_state.requests"
+        data = {} if data is None else data
+        if not isinstance(data, dict) or set(data) - {"stacks", "fulfilled", "last"}:
+            raise StateError(f"{where}: an object with stacks, fulfilled, last")
+        given = data.get("stacks", {})
+        if not isinstance(given, dict) or any(t not in self.data.stacks for t in given):
+            raise StateError(f"{where}.stacks: {given!r}: an object of request types "
+                             f"({', '.join(self.data.stacks)}) with their VP values left")
+        stacks = []
+        for t, full in self.data.stacks.items():
+            v = given.get(t, list(full))
+            if not isinstance(v, list) or any(not whole(x) or x < 1 for x in v):
+                raise StateError(f"{where}.stacks.{t}: {v!r}: a list of VP values (whole numbers >= 1)")
+            stacks.append((t, tuple(sorted(v))))  # the highest value is on top
+        fulfilled = data.get("fulfilled", [[]] * s.figures)
+        if not isinstance(fulfilled, list) or len(fulfilled) != s.figures:
+            raise StateError(f"{where}.fulfilled: one list per figure ({s.figures})")
+        done = []
+        for f, d in enumerate(fulfilled):
+            w = f"{where}.fulfilled[{f}]"
+            if not isinstance(d, list):
+                raise StateError(f"{w}: a list of [type, vp, [tiles]]")
+            entries = []
+            for i, e in enumerate(d):
+                if not (isinstance(e, list) and len(e) == 3 and e[0] in self.data.stacks and whole(e[1])
+                        and e[1] >= 1 and isinstance(e[2], list) and len(e[2]) == self.data.per):
+                    raise StateError(f"{w}[{i}]: {e!r}: [type, vp, [{self.data.per} fresco tiles]]")
+                tiles = tuple(parse_tile(x, f"modules_state.requests.fulfilled[{f}][{i}]", _Reader(data))
+                              if not isinstance(x, str) or x[:1].isdigit() else x   # other modules' tiles: text
+                              for x in e[2])
+                if any(x is None for x in tiles):
+                    raise StateError(f"{w}[{i}]: null is not a tile")
+                entries.append((e[0], e[1], tiles))
+            done.append(tuple(entries))
+        last = data.get("last", [0] * s.figures)
+        if not isinstance(last, list) or len(last) != s.figures or any(not whole(x) or not 0 <= x <= s.round
+                                                                      for x in last):
+            raise StateError(f"{where}.last: {last!r}: {s.figures} round numbers 0..{s.round} (0: never)")
+        s.mods[self.name] = RState(tuple(stacks), tuple(done), tuple(last))

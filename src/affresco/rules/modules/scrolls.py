@@ -18,6 +18,8 @@ from ..actions import Action
 from ..board import COLUMNS, NAMES, SIZE
 from ..hooks import Module, ask, register
 from ..components import check_provenance as provenance_ok
+from ..preparation import chance
+from ..serialize import whole
 
 
 class Data(NamedTuple):
@@ -116,12 +118,28 @@ class Scrolls(Module):
     def dump(self, s):
         return [self._label(*h) for h in s.mods[self.name]]
 
+    def valid_ask(self, s, fig: int, payload) -> bool:
+        return fig < s.n and whole(payload) and 0 <= payload < SIZE * SIZE
+
     def load(self, s, data) -> None:
-        try:
-            held = tuple((h["row"] - 1 if h["row"] else -1, COLUMNS.index(h["column"]) if h["column"] else -1)
-                         for h in data)
-        except (TypeError, KeyError, ValueError) as e:
-            raise StateError(f"saved state: modules_state.scrolls: malformed ({e})") from None
-        if len(held) != s.n:
-            raise StateError("saved state: modules_state.scrolls: one entry per seat")
-        s.mods[self.name] = held
+        """Read ``modules_state.scrolls``: per seat ``{"row": 1..5 or null, "column": "A".."E"
+        or null}`` (null: played, or never held).  Left out: the scrolls are dealt as at set-up
+        (one chance draw of the game's seed)."""
+        where = "saved state: modules_state.scrolls"
+        if data is None:
+            self.setup(s, chance(s))
+            return
+        if not isinstance(data, list) or len(data) != s.n:
+            raise StateError(f"{where}: {data!r}: one entry per seat ({s.n})")
+        held = []
+        for i, h in enumerate(data):
+            if not isinstance(h, dict) or set(h) != {"row", "column"}:
+                raise StateError(f"{where}[{i}]: {h!r}: {{'row': 1..5 or null, 'column': 'A'..'E' or null}}")
+            row, col = h["row"], h["column"]
+            if row is not None and (not whole(row) or row - 1 not in self.data.rows):
+                raise StateError(f"{where}[{i}].row: {row!r}: a row scroll of this edition (1..5) or null")
+            if col is not None and (not isinstance(col, str) or col not in COLUMNS
+                                    or COLUMNS.index(col) not in self.data.columns):
+                raise StateError(f"{where}[{i}].column: {col!r}: a column scroll of this edition (A..E) or null")
+            held.append((row - 1 if row is not None else -1, COLUMNS.index(col) if col is not None else -1))
+        s.mods[self.name] = tuple(held)

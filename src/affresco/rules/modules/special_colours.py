@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import product
 from typing import NamedTuple
 
-from ...errors import ComponentError
+from ...errors import ComponentError, StateError
 from .. import workshop
 from ..actions import Action
 from ..board import CENTRE
@@ -94,7 +94,7 @@ class SpecialColours(Module):
             return
         texts = set()
         for tile in space.fresco_tiles:
-            choices = [(c, "K", "N") if c in "OGP" else (c,) for c in tile.paints]
+            choices = [(c, *SPECIAL) if c in BLENDED else (c,) for c in tile.paints]
             texts.update({canonical("".join(c)) for c in product(*choices)} - {canonical(tile.paints)})
         texts = sorted(texts, key=lambda t: (len(t), [PAINT[c] for c in t]))
         for a in space.restores():
@@ -120,17 +120,31 @@ class SpecialColours(Module):
                 known.add(text)
                 payments.append(text)
 
-    def restoration_vp(self, s, fig: int, segment: int, tile, paid: str, sources: dict[str, int]) -> None:
+    def restoration_vp(self, s, fig: int, segment: int, tile, paid: str | None, sources: dict) -> None:
         """Option: +3 per pink and +5 per brown paid in place of an O, G or P shown (a K or N
         the tile itself shows earns nothing extra)."""
-        sources["special_colours"] = sum(bonus * max(0, paid.count(c) - tile.paints.count(c))
-                                         for c, bonus in self.data.fresco_bonus.items())
+        if paid is None:
+            return
+        extra = sum(bonus * max(0, paid.count(c) - tile.paints.count(c)) for c, bonus in self.data.fresco_bonus.items())
+        if extra:
+            sources["special_colours"] = extra
 
     def apply_action(self, s, fig: int, action: Action) -> bool:
         if action.kind == "blend" and action.args[0] in self.data.blends:
             workshop.blend(s, fig, action.args[0], self.data.blends[action.args[0]])
             return True
         return False
+
+    def dump(self, s):
+        return {}
+
+    def load(self, s, data) -> None:
+        """Nothing to read: the special tiles are on the fresco and the paints with the players
+        (``modules_state.special_colours`` is ``{}`` or left out)."""
+        if data not in (None, {}):
+            raise StateError(f"saved state: modules_state.special_colours: {data!r}: the module keeps no "
+                             "state of its own ({} or left out)")
+        s.mods.pop(self.name, None)
 
     def view(self, s, seat, out) -> None:
         out["special_colours"] = {"on_fresco": bool(self.opts.get(OPTION)),

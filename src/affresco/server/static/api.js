@@ -149,3 +149,10 @@ export class Live {
     this.ws = null;
   }
 }
+
+/** What each scoring choice of this seat would score now: {version, previews}. */
+export const getPreview = (token) => api("GET", "/api/me/preview", { token });
+
+/** E-mail notification of this seat: {enabled, email}; ``setNotify`` gives or clears it. */
+export const getNotify = (token) => api("GET", "/api/me/notify", { token });
+export const setNotify = (token, email) => api("POST", "/api/me/notify", { token, body: { email } });

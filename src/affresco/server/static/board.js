@@ -55,8 +55,10 @@ function bishopSvg(x, y) {
 function clickAttrs(id, ctx, testid, label) {
   const hot = ctx.hot.has(id);
   const sel = ctx.selected.has(id);
-  const cls = [hot ? "hot" : "", sel ? "sel" : ""].filter(Boolean).join(" ");
-  return `data-click="${esc(id)}" data-testid="${esc(testid)}" class="area ${cls}"`
+  const changed = ctx.changed && ctx.changed.has(id);
+  const cls = [hot ? "hot" : "", sel ? "sel" : "", changed ? "changed" : "", changed && ctx.flash ? "flash" : ""]
+    .filter(Boolean).join(" ");
+  return `data-click="${esc(id)}" data-testid="${esc(testid)}" class="area ${cls}"${changed ? ` data-last-move="true"` : ""}`
     + (hot ? ` role="button" tabindex="0" aria-label="${esc(label)}"` : ` aria-disabled="true"`)
     + (sel ? ` aria-pressed="true"` : "");
 }
@@ -188,18 +190,18 @@ function studioWorkshop(view, ctx) {
   y += 62;
   const blends = allBlends(view);
   const names = Object.keys(blends);
-  const h = 30 + names.length * 32;
+  const h = 30 + names.length * 40;
   out += `<g transform="translate(${HX},${y})"><rect class="place" x="0" y="0" width="${HW}" height="${h}" rx="8"/>`
     + `<text class="subtitle" x="12" y="22">${esc(t("board.workshop"))}</text></g>`;
   names.forEach((p, i) => {
     const [a, b] = blends[p];
-    const ry = y + 30 + i * 32;
+    const ry = y + 30 + i * 40;
     out += `<g ${clickAttrs(`blend:${p}`, ctx, `blend-${p}`, t("board.blend_label", { a, b, p }))} transform="translate(${HX + 8},${ry})">`
-      + `<rect class="blend-row" x="0" y="0" width="${HW - 16}" height="28" rx="5"/>`
-      + paintChip(10, 3, a, 22) + `<text class="op" x="44" y="20">+</text>` + paintChip(56, 3, b, 22)
-      + `<text class="op" x="90" y="20">=</text>` + paintChip(104, 3, p, 22)
-      + `<text class="small muted" x="136" y="19">${esc(t(`paint.${p}`))}</text>`
-      + `<rect class="hit" x="0" y="0" width="${HW - 16}" height="28"/></g>`;
+      + `<rect class="blend-row" x="0" y="0" width="${HW - 16}" height="36" rx="5"/>`
+      + paintChip(10, 7, a, 22) + `<text class="op" x="44" y="24">+</text>` + paintChip(56, 7, b, 22)
+      + `<text class="op" x="90" y="24">=</text>` + paintChip(104, 7, p, 22)
+      + `<text class="small muted" x="136" y="23">${esc(t(`paint.${p}`))}</text>`
+      + `<rect class="hit" x="0" y="0" width="${HW - 16}" height="36"/></g>`;
   });
   return { svg: out, bottom: y + h };
 }
@@ -234,6 +236,7 @@ function theater(view, ctx, top) {
     });
     if (f.mood !== undefined && f.mood !== null) {
       const yy = y + headH + f.mood * sp + sp / 2 - 1;
+      if (ctx.changed && ctx.changed.has(`mood:${fi}`)) out += `<circle class="moved-ring${ctx.flash ? " flash" : ""}" cx="${cx}" cy="${yy}" r="15" data-last-move="true"/>`;
       out += figureSvg(cx, yy, 11, ctx.labels[fi], figureColour(view, fi),
         t("board.mood_of", { name: ctx.figName(fi), zone: signed(f.mood_zone || 0) }));
     }
@@ -247,7 +250,7 @@ function theater(view, ctx, top) {
   return { svg: out, bottom: y + h };
 }
 
-function trackLayout(view) {
+function trackLayout(view, perRow) {
   let startSpaces = view.figures.length;
   for (const f of view.figures) {
     const m = /^S(\d+)$/.exec(String(f.track));
@@ -256,19 +259,19 @@ function trackLayout(view) {
   const maxVp = Math.max(0, ...view.figures.map((f) => f.vp || 0));
   const pending = view.pending_track ? Math.max(view.pending_track.ahead || 0, view.pending_track.behind || 0) : 0;
   const need = startSpaces + Math.max(maxVp, pending) + 10;
-  const rows = Math.max(3, Math.ceil(need / TRACK_PER_ROW));
+  const rows = Math.max(3, Math.ceil(need / perRow));
   return { startSpaces, rows };
 }
 
-function track(view, ctx, TRACK_Y) {
-  const { startSpaces, rows } = trackLayout(view);
+function track(view, ctx, TRACK_Y, perRow = TRACK_PER_ROW) {
+  const { startSpaces, rows } = trackLayout(view, perRow);
   let out = title(FX - 30, TRACK_Y - 10, t("board.track"));
   const where = {};
   view.figures.forEach((f, i) => { where[String(f.track)] = i; });
   const pend = view.pending_track;
-  const total = rows * TRACK_PER_ROW;
+  const total = rows * perRow;
   for (let k = 0; k < total; k++) {
-    const r = Math.floor(k / TRACK_PER_ROW), c = k % TRACK_PER_ROW;
+    const r = Math.floor(k / perRow), c = k % perRow;
     const x = FX + c * TRACK_CELL, y = TRACK_Y + r * 48;
     const label = k < startSpaces ? `S${k + 1}` : String(k - startSpaces + 1);
     const num = k < startSpaces ? null : k - startSpaces + 1;
@@ -278,6 +281,8 @@ function track(view, ctx, TRACK_Y) {
       + `<text class="track-num" x="${x + TRACK_CELL / 2}" y="${y + 12}" text-anchor="middle">${label}</text></g>`;
     const fi = where[label];
     if (fi !== undefined) {
+      const moved = ctx.changed && ctx.changed.has(`track:${fi}`);
+      if (moved) out += `<circle class="moved-ring${ctx.flash ? " flash" : ""}" cx="${x + TRACK_CELL / 2}" cy="${y + 28}" r="16" data-last-move="true"/>`;
       out += figureSvg(x + TRACK_CELL / 2, y + 28, 12, ctx.labels[fi], figureColour(view, fi),
         t("board.track_of", { name: ctx.figName(fi), vp: view.figures[fi].vp || 0 }));
     }
@@ -285,33 +290,59 @@ function track(view, ctx, TRACK_Y) {
   return { svg: out, bottom: TRACK_Y + rows * 48 };
 }
 
-/** The whole board as an SVG string. */
-export function boardSvg(view, ctx) {
-  let body = fresco(view, ctx) + market(view, ctx) + hostel(view, ctx);
+/** The whole board as an SVG string and the box of each location (for showing one at a
+ *  time on a phone).  ``trackPerRow``: spaces per row of the VP track. */
+export function boardSvg(view, ctx, { region = null, trackPerRow = TRACK_PER_ROW } = {}) {
+  // each location carries its explanation as a tooltip (hover); phones have the ⓘ button
+  const tip = (key, svg) => {
+    const text = ctx.help ? ctx.help(key) : "";
+    return text ? `<g class="loc"><title>${esc(text)}</title>${svg}</g>` : svg;
+  };
+  let body = tip("cathedral", fresco(view, ctx)) + tip("market", market(view, ctx)) + tip("hostel", hostel(view, ctx));
   const sw = studioWorkshop(view, ctx);
-  body += sw.svg;
+  body += tip("workshop", sw.svg);
   const booths = Object.keys(view.booths || {}).length;
-  const th = theater(view, ctx, Math.max(50 + booths * 86 + 22, 300));
-  body += th.svg;
+  const marketBottom = 50 + booths * 86 + 22;
+  const th = theater(view, ctx, Math.max(marketBottom, 300));
+  body += tip("theater", th.svg);
   const altarBottom = FY + 5 * CELL + 12 + 84;
-  const tr = track(view, ctx, Math.max(altarBottom, sw.bottom, th.bottom) + 40);
-  body += tr.svg;
+  const trackY = Math.max(altarBottom, sw.bottom, th.bottom) + 40;
+  const tr = track(view, ctx, trackY, trackPerRow);
+  body += tip("track", tr.svg);
   const height = Math.max(tr.bottom, sw.bottom, th.bottom) + 16;
-  return `<svg class="board" viewBox="0 0 ${W} ${height}" xmlns="http://www.w3.org/2000/svg" role="group" aria-label="${esc(t("board.aria"))}">${body}</svg>`;
+  const hostelBottom = 50 + 24 + (view.hostel || []).length * 44;
+  const regions = {
+    cathedral: [8, 8, 5 * CELL + 58, altarBottom + 4],
+    market: [MX - 8, 8, MW + 16, marketBottom - 4],
+    hostel: [HX - 8, 8, HW + 16, hostelBottom + 4],
+    studio: [HX - 8, hostelBottom + 6, HW + 16, sw.bottom - hostelBottom + 2],
+    theater: [MX - 8, Math.max(marketBottom, 300) - 8, MW + 16, th.bottom - Math.max(marketBottom, 300) + 16],
+    track: [8, trackY - 34, Math.min(W, FX + trackPerRow * TRACK_CELL + 8) - 8, tr.bottom - trackY + 42],
+  };
+  const box = region && regions[region] ? regions[region] : [0, 0, W, height];
+  // one location: the picture keeps the location's own proportions (no neighbours at the sides)
+  const fit = region ? ` style="max-width: calc(62vh * ${(box[2] / box[3]).toFixed(3)}); aspect-ratio: ${box[2]} / ${box[3]}"` : "";
+  const svg = `<svg class="board${region ? " region" : ""}"${fit} viewBox="${box.join(" ")}" xmlns="http://www.w3.org/2000/svg" role="group" aria-label="${esc(t("board.aria"))}">${body}</svg>`;
+  return { svg, regions };
 }
 
 /** The board element with keyboard and mouse clicks wired to ``onClick(id)``. */
-export function renderBoard(view, ctx, onClick) {
+export function renderBoard(view, ctx, onClick, options = {}) {
   const wrap = document.createElement("div");
   wrap.className = "board-wrap";
-  wrap.innerHTML = boardSvg(view, ctx);
+  wrap.innerHTML = boardSvg(view, ctx, options).svg;
   const fire = (ev) => {
     // the innermost clickable area that is live (a booth's tile passes its click to the booth)
-    let el = ev.target.closest("[data-click]");
+    const first = ev.target.closest("[data-click]");
+    let el = first;
     while (el && !ctx.hot.has(el.getAttribute("data-click"))) {
       el = el.parentElement ? el.parentElement.closest("[data-click]") : null;
     }
-    if (!el) return;
+    if (!el) {
+      // a place that cannot be chosen now: the caller may say why
+      if (first && ctx.onMiss) ctx.onMiss(first.getAttribute("data-click"));
+      return;
+    }
     ev.preventDefault();
     onClick(el.getAttribute("data-click"));
   };

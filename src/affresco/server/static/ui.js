@@ -162,3 +162,18 @@ export function copyText(text) {
   try { document.execCommand("copy"); } finally { ta.remove(); }
   return Promise.resolve();
 }
+
+const ICONS = {
+  sound: '<path d="M3 9v6h4l5 4V5L7 9H3z"/><path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2"/>',
+  mute: '<path d="M3 9v6h4l5 4V5L7 9H3z"/><path d="M16 9l6 6M22 9l-6 6" fill="none" stroke="currentColor" stroke-width="2"/>',
+  bell: '<path d="M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6z"/><path d="M10 19a2 2 0 0 0 4 0z"/>',
+};
+
+/** A small inline icon (no font needed), hidden from screen readers: label its button. */
+export function icon(name) {
+  const span = document.createElement("span");
+  span.className = "icon";
+  span.setAttribute("aria-hidden", "true");
+  span.innerHTML = `<svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor">${ICONS[name] || ""}</svg>`;
+  return span;
+}

@@ -47,8 +47,12 @@ export function describe(notation, view, fig) {
       return t("act.pass");
     case "getup": {
       const row = (view.hostel || []).find((r) => r.time === args[0]);
+      const f = view.figures[fig] || {};
+      if (f.leonardo) return t("act.getup_leo", { time: args[0] });
       if (!row) return t("act.getup", { time: args[0] });
-      return t("act.getup_full", { time: row.time, mood: signed(row.mood), price: row.price });
+      const zone = moodZoneAfter(view, fig, row.mood);
+      const effect = zone > 0 ? t("act.getup_zone_up") : zone < 0 ? t("act.getup_zone_down") : "";
+      return t("act.getup_full", { time: row.time, mood: signed(row.mood), price: row.price }) + effect;
     }
     case "plan": {
       const counts = (args[0] || "").split("-").map(Number);
@@ -64,7 +68,7 @@ export function describe(notation, view, fig) {
       return t("act.buy_cost", { booth: args[0], tiles, n, cost: price * n });
     }
     case "close":
-      return t("act.close", { booth: args[0] });
+      return (view.figures[fig] || {}).leonardo ? t("act.close_leo", { booth: args[0] }) : t("act.close", { booth: args[0] });
     case "restore": {
       const seg = args[0];
       const tile = frescoTile(view, seg);
@@ -138,4 +142,22 @@ export function allBlends(view) {
   const extra = view.special_colours && view.special_colours.blends;
   if (extra) for (const [k, v] of Object.entries(extra)) out[k] = v.split("+");
   return out;
+}
+
+/** The mood zone (+1, 0, -1) a figure's marker ends in after moving ``steps`` (R3: excess
+ *  movement is lost).  The zone takes effect right after the get-up choice. */
+export function moodZoneAfter(view, fig, steps) {
+  const f = view.figures[fig];
+  const spaces = view.mood_display || [];
+  if (!f || f.mood === undefined || f.mood === null || !spaces.length) return 0;
+  const i = Math.max(0, Math.min(spaces.length - 1, f.mood - steps));
+  return spaces[i];
+}
+
+/** " → 6 VP (tile 4, bishop bonus 2)": what a scoring choice brings, from the server's preview. */
+export function previewText(p) {
+  if (!p) return "";
+  const parts = Object.entries(p.sources || {}).filter(([, vp]) => vp).map(([k, vp]) => `${t(`source.${k}`)} ${vp}`);
+  const total = t("preview.vp", { n: p.vp });
+  return parts.length > 1 ? ` → ${total} (${parts.join(", ")})` : ` → ${total}`;
 }

@@ -1,0 +1,44 @@
+"""What a seat's scoring choices would score, before it chooses (issue 13).
+
+The engine itself answers: each choice is played on a copy of the game (public API only:
+``clone``, ``apply``, ``events_since``) and the points it brings are read from the
+copy, with their sources (tile, bishop bonus, special colours, scroll, favour...).  Nothing of
+the rules is repeated here or in the browser.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+# the kinds of action that can score at once
+PREVIEW_KINDS = frozenset({"restore", "altar", "scroll", "request", "portrait"})
+MAX_PREVIEWS = 150
+
+
+def previews(game: Any, seat: int) -> dict[str, dict[str, Any]]:
+    """``{notation: {"vp": total, "sources": {source: vp}}}`` for the seat's legal actions that
+    score (at most ``MAX_PREVIEWS``); empty when none can.  A choice that scores nothing has
+    ``vp`` 0."""
+    legal = [a for a in game.legal_actions(seat) if a.kind in PREVIEW_KINDS][:MAX_PREVIEWS]
+    if not legal or not hasattr(game, "events_since"):     # an engine without events: no preview
+        return {}
+    mark = game.events_since(seat, None)[1]
+    out: dict[str, dict[str, Any]] = {}
+    for action in legal:
+        g = game.clone()
+        g.apply(seat, action)
+        out[str(action)] = _scored(g, seat, mark)
+    return out
+
+
+def _scored(g: Any, seat: int, mark: Any) -> dict[str, Any]:
+    """The points of the score events the action caused (R8: each is one move on the track)."""
+    new, _ = g.events_since(seat, mark)
+    sources: dict[str, int] = {}
+    total = 0
+    for e in new or ():
+        if e.get("kind") != "score":
+            continue
+        total += int(e.get("vp", 0))
+        for name, vp in (e.get("sources") or {}).items():
+            sources[name] = sources.get(name, 0) + int(vp)
+    return {"vp": total, "sources": sources}

@@ -1,0 +1,235 @@
+// The decision area: the prompt, the choices in words, the buy and plan widgets.
+import { paintMark, t, tOr } from "./i18n.js";
+import { actingFigure, chips, columnLabel, h, hostelPrice, rich, sortBuyTiles, testid } from "./ui.js";
+import { describe, previewText } from "./words.js";
+import { S, figureName, render, request, send, sendUndo } from "./store.js";
+import { bishopTargets, filterActions } from "./game.js";
+import { infoButton, placeHelp } from "./help.js";
+
+export function decisionPanel(st, ctx) {
+  const v = st.view;
+  const legal = st.legal || [];
+  const body = [];
+  const fig = actingFigure(v, st.seat);
+  const forLeo = legal.length && v.figures[fig] && v.figures[fig].leonardo;
+  if (!legal.length) {
+    body.push(h("p", st.is_over ? t("status.over") : waitingText(st)));
+    if (v.phase === "plan" && v.figures[st.seat] && v.figures[st.seat].plan) {
+      body.push(h("p.muted", t("plan.yours", { plan: planWords(v, v.figures[st.seat].plan) })));
+    }
+  } else {
+    if (forLeo) body.push(h("p.leo-note", t("decide.for_leonardo")));
+    body.push(h("p.prompt", { "data-testid": "prompt" }, promptText(st, fig)));
+    if (S.note) body.push(h("p.note", { role: "status", "data-testid": "note" }, S.note));
+    const plans = legal.filter((a) => a.startsWith("plan "));
+    if (plans.length) body.push(planWidget(st, plans));
+    const rest = legal.filter((a) => !a.startsWith("plan "));
+    if (S.selection && S.selection.type === "booth") body.push(buyWidget(st));
+    if (rest.length) body.push(actionList(st, rest, fig));
+  }
+  const undoBtn = st.undo ? h("button.undo", {
+    type: "button", "data-testid": "undo", disabled: S.busy, onclick: sendUndo,
+  }, "↶ ", t("game.undo")) : null;
+  const collapsed = !!S.sheetCollapsed;
+  const handle = h("button.sheet-handle", {
+    type: "button", "data-testid": "sheet-handle", "aria-expanded": collapsed ? "false" : "true",
+    "aria-label": t(collapsed ? "decide.expand" : "decide.collapse"),
+    onclick: () => { S.sheetCollapsed = !collapsed; render(); },
+  }, h("span", { "aria-hidden": "true" }));
+  return h("section.card.decision", {
+    "data-testid": "decision", class: [legal.length ? "active" : "", collapsed ? "collapsed" : ""].join(" "),
+    "aria-label": legal.length ? t("decide.title") : t("decide.waiting_title"),
+  },
+  handle,
+  h("div.card-head", h("h2", legal.length ? t("decide.title") : t("decide.waiting_title")), undoBtn),
+  body);
+}
+
+export function waitingText(st) {
+  const v = st.view;
+  if (v.phase === "plan") {
+    const waiting = (st.to_act || []).map((s) => figureName(st, s));
+    return t("decide.wait_plans", { names: waiting.join(", ") || "—" });
+  }
+  const names = (st.to_act || []).map((s) => figureName(st, s));
+  return names.length ? t("status.waiting", { names: names.join(", ") }) : t("decide.nothing");
+}
+
+export function promptText(st, fig) {
+  const v = st.view;
+  const legal = st.legal;
+  const kinds = new Set(legal.map((a) => a.split(" ")[0]));
+  const left = v.visit_left;
+  if ((v.figures[fig] || {}).leonardo && !v.pending_track) {
+    if (kinds.has("getup")) return t("prompt.leo.getup");
+    if (kinds.has("close")) return t("prompt.leo.market");
+    if (kinds.has("restore")) return t("prompt.leo.cathedral");
+    return t("prompt.leo.generic");
+  }
+  if (v.pending_track && kinds.has("track")) return t("prompt.track", { behind: v.pending_track.behind, ahead: v.pending_track.ahead });
+  if (kinds.has("plan")) return t("prompt.plan", { n: v.figures[st.seat].apprentices });
+  if (kinds.has("getup")) return t("prompt.getup");
+  if (kinds.has("income")) return t("prompt.income");
+  if (kinds.has("scroll")) return t("prompt.scroll");
+  if (S.selection && S.selection.type === "segment") {
+    const targets = bishopTargets(legal, S.selection.id);
+    return targets.size ? t("prompt.segment_bishop", { seg: S.selection.id }) : t("prompt.segment", { seg: S.selection.id });
+  }
+  if (S.selection && S.selection.type === "booth") return t("prompt.booth", { booth: S.selection.id, n: left ?? 1 });
+  const col = v.location;
+  if (col === "market") return t("prompt.market", { n: left ?? 1 });
+  if (col === "cathedral") return t("prompt.cathedral", { n: left ?? 1 });
+  if (col === "studio") return kinds.has("portrait") ? t("prompt.studio_portrait", { n: left ?? 1 }) : t("prompt.studio", { n: left ?? 1 });
+  if (col === "workshop") return kinds.has("blend") ? t("prompt.workshop", { n: left ?? 1 }) : t("prompt.workshop_request");
+  if (col === "theater") return t("prompt.theater", { n: left ?? 1 });
+  return t("prompt.generic");
+}
+
+export const KIND_ORDER = ["track", "getup", "buy", "close", "restore", "altar", "studio", "portrait", "blend", "request",
+  "theater", "income", "scroll", "pass"];
+
+/** One button per booth and per segment with several ways, instead of every combination:
+ *  the first step of a long choice (the second is the board's or the filtered list's). */
+function stepButtons(st, actions, fig) {
+  const v = st.view;
+  const groups = new Map();
+  for (const a of actions) {
+    const w = a.split(" ");
+    let key = null;
+    if (w[0] === "buy" || w[0] === "close") key = `booth:${w[1]}`;
+    else if (w[0] === "restore") key = `segment:${w[1]}`;
+    else if (w[0] === "altar") key = "altar:altar";
+    if (!key) continue;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(a);
+  }
+  const steps = [];
+  const folded = new Set();
+  for (const [key, acts] of groups) {
+    if (acts.length < 2) continue;
+    const [type, id] = key.split(":");
+    acts.forEach((a) => folded.add(a));
+    let label;
+    if (type === "booth") {
+      const tiles = (v.booths[id] || []).map(paintMark).join(" ");
+      label = acts.some((a) => a.startsWith("buy ")) ? t("step.booth", { booth: id, tiles }) : describe(acts[0], v, fig);
+    } else if (type === "segment") {
+      const vps = acts.map((a) => S.preview && S.preview[a] ? S.preview[a].vp : null).filter((x) => x !== null);
+      const range = vps.length ? ` → ${t("preview.vp", { n: Math.min(...vps) === Math.max(...vps) ? Math.max(...vps) : `${Math.min(...vps)}–${Math.max(...vps)}` })}` : "";
+      label = describe(`restore ${id}`, v, fig) + range + t("step.ways", { n: acts.length });
+    } else {
+      label = t("step.altar", { n: acts.length });
+    }
+    steps.push({ type, id, label, n: acts.length, first: acts[0] });
+  }
+  return { steps, folded };
+}
+
+export function actionList(st, actions, fig) {
+  const v = st.view;
+  const sel = S.selection;
+  let shown = filterActions(actions, sel);
+  if (sel && !shown.length) shown = actions;
+  let stepEls = [];
+  if (!sel && shown.length > 6) {
+    const { steps, folded } = stepButtons(st, shown, fig);
+    shown = shown.filter((a) => !folded.has(a));
+    stepEls = steps.map((s) => h("button.action.step", {
+      type: "button", "data-testid": `step-${s.type}-${s.id}`, disabled: S.busy,
+      onclick: () => { S.selection = { type: s.type, id: s.id, tiles: [] }; render(); },
+    }, rich(s.label), h("span.step-arrow", { "aria-hidden": "true" }, " ▸")));
+  }
+  const byKind = new Map();
+  for (const a of shown) {
+    const k = a.split(" ")[0];
+    if (!byKind.has(k)) byKind.set(k, []);
+    byKind.get(k).push(a);
+  }
+  const kinds = [...byKind.keys()].sort((a, b) => {
+    const ia = KIND_ORDER.indexOf(a), ib = KIND_ORDER.indexOf(b);
+    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
+  });
+  const groups = kinds.map((k) => h("div.action-group",
+    byKind.size + (stepEls.length ? 1 : 0) > 1 ? h("h3", tOr(`kind.${k}`, k)) : null,
+    byKind.get(k).map((a) => h("button.action", {
+      type: "button", "data-testid": testid(a), "data-action": a, disabled: S.busy,
+      class: a === "pass" ? "pass" : "",
+      onclick: () => send(a),
+    }, rich(describe(a, v, fig) + previewText(S.preview && S.preview[a]))))));
+  return h("div.actions-box",
+    sel ? h("div.filter-note", t("decide.filtered", { n: shown.length, all: actions.length }),
+      h("button.small.ghost", { type: "button", "data-testid": "selection-clear", onclick: () => { S.selection = null; render(); } }, t("decide.show_all"))) : null,
+    h("div.action-list", { role: "group", "aria-label": t("decide.choices") },
+      stepEls.length ? h("div.action-group", h("h3", t("step.title")), stepEls) : null, groups));
+}
+
+export function buyWidget(st) {
+  const v = st.view;
+  const sel = S.selection;
+  const tiles = v.booths[sel.id] || [];
+  const chosen = sel.tiles.map((j) => tiles[j]).filter(Boolean);
+  const fig = actingFigure(v, st.seat);
+  const price = hostelPrice(v, fig);
+  const notation = chosen.length ? `buy ${sel.id} ${sortBuyTiles(chosen).join(" ")}` : null;
+  const ok = notation && st.legal.includes(notation);
+  const canBuy = st.legal.some((a) => a.startsWith(`buy ${sel.id} `));
+  if (!canBuy) return null;
+  return h("div.buy-widget", { "data-testid": "buy-widget" },
+    h("p.hint", t("buy.hint", { booth: sel.id }),
+      price !== null ? ` ${t("buy.price", { price, n: (v.figures[fig] || {}).thalers ?? 0 })}` : ""),
+    h("div.buy-line",
+      h("span", chosen.length ? chosen.map((c) => h("span.paints", chips(c))) : t("buy.none")),
+      h("button.primary", {
+        type: "button", "data-testid": "buy-confirm", disabled: !ok || S.busy,
+        onclick: () => ok && send(notation),
+      }, price !== null && chosen.length
+        ? t("buy.confirm_cost", { n: chosen.length, cost: price * chosen.length })
+        : t("buy.confirm", { n: chosen.length }))));
+}
+
+export function planWidget(st, plans) {
+  const v = st.view;
+  const cols = v.columns || [];
+  const key = `${st.game_id}:${v.round}:${cols.length}`;
+  if (!S.plan || S.plan.key !== key) S.plan = { key, counts: cols.map(() => 0) };
+  const counts = S.plan.counts;
+  let perColumn = 0;
+  let available = 0;
+  for (const p of plans) {
+    const c = p.slice(5).split("-").map(Number);
+    perColumn = Math.max(perColumn, ...c);
+    available = Math.max(available, c.reduce((a, b) => a + b, 0));
+  }
+  const used = counts.reduce((a, b) => a + b, 0);
+  const notation = `plan ${counts.join("-")}`;
+  const ok = plans.includes(notation);
+  const colEls = cols.map((name, i) => h("div.plan-col", { "data-testid": `plan-col-${i}`, title: placeHelp(`col.${name}`) },
+    h("div.plan-name", columnLabel(v, i)),
+    h("button.plan-btn", {
+      type: "button", "data-testid": `plan-inc-${i}`, "aria-label": t("plan.inc", { col: columnLabel(v, i) }),
+      disabled: counts[i] >= perColumn || used >= available || S.busy,
+      onclick: () => { counts[i] += 1; render(); },
+    }, "+"),
+    h("div.plan-slots", { "aria-label": t("plan.count", { n: counts[i] }) },
+      Array.from({ length: perColumn }, (_, k) => h("span.slot", { class: k < counts[i] ? "full" : "" }))),
+    h("div.plan-count", { "data-testid": `plan-count-${i}` }, String(counts[i])),
+    h("button.plan-btn", {
+      type: "button", "data-testid": `plan-dec-${i}`, "aria-label": t("plan.dec", { col: columnLabel(v, i) }),
+      disabled: counts[i] <= 0 || S.busy,
+      onclick: () => { counts[i] -= 1; render(); },
+    }, "−")));
+  return h("div.plan-widget", { "data-testid": "plan-widget" },
+    h("div.plan-sheet", colEls),
+    h("p.plan-help.small", t("help.columns"), infoButton("columns", [...new Set(cols)].map((c) => `col.${c}`))),
+    h("p.plan-used", t("plan.used", { used, n: available })),
+    h("div.plan-actions",
+      h("button.ghost", { type: "button", "data-testid": "plan-reset", onclick: () => { S.plan.counts = cols.map(() => 0); render(); } }, t("plan.reset")),
+      h("button.primary", {
+        type: "button", "data-testid": "plan-confirm", "data-action": notation, disabled: !ok || S.busy,
+        onclick: () => ok && send(notation),
+      }, t("plan.confirm"))));
+}
+
+export function planWords(v, plan) {
+  return plan.map((n, i) => `${columnLabel(v, i)} ${n}`).join(", ");
+}

@@ -1,0 +1,60 @@
+// The engine's structured events (docs/events.md) as sentences in the interface language, by
+// the same rules as affresco.i18n.render_event: the key event.<kind> (or event.<kind>.<variant>
+// for the kinds in VARIANTS), the event's fields as placeholders plus "who", lists joined with
+// spaces, "sources" through vp_source.<name>, cards through card.<id without deck letter>.
+// Paints and tiles become chips (paint marks) here; nothing parses text.
+import { has, paintMark, t, tileWords } from "./i18n.js";
+import { columnLabel } from "./ui.js";
+
+export const VARIANTS = { score: "for", track: "choice", round_begins: "final", bishop_move: "sexton" };
+
+export function eventKey(e) {
+  const field = VARIANTS[e.kind];
+  return field ? `event.${e.kind}.${String(e[field]).toLowerCase()}` : `event.${e.kind}`;
+}
+
+const cardName = (id) => t(`card.${String(id).split("-")[0]}`);
+const PAINT_FIELDS = new Set(["paints", "paint", "value"]);
+
+/** One event as a sentence (with paint marks); ``names``: the figures' names (Leonardo too). */
+export function renderEvent(e, names, view = null) {
+  const params = {};
+  for (const [k, v] of Object.entries(e)) {
+    if (k === "plan" && typeof v === "string" && view && view.columns) {
+      // "2-1-2-1-0" -> "Market 2, Cathedral 1, ..." (the columns of this action sheet)
+      params[k] = v.split("-").map((n, i) => `${columnLabel(view, i)} ${n}`).join(", ");
+    } else if (k === "sources" && v && typeof v === "object") {
+      params[k] = Object.entries(v).map(([s, n]) => t(`vp_source.${s}`, { n })).join(" + ");
+    } else if (k === "card" && typeof v === "string") {
+      params[k] = cardName(v);
+    } else if (Array.isArray(v)) {
+      params[k] = v.map((x) => (k === "cards" ? cardName(x) : k === "tiles" ? tileWords(String(x)) : String(x))).join(" ");
+    } else if (k === "tile" && typeof v === "string") {
+      params[k] = tileWords(v);
+    } else if (PAINT_FIELDS.has(k) && typeof v === "string" && /^[RYBOGPKN]+$/.test(v)) {
+      params[k] = paintMark(v);
+    } else {
+      params[k] = v;
+    }
+  }
+  if (Number.isInteger(e.figure) && e.figure >= 0 && e.figure < names.length) params.who = names[e.figure];
+  const key = eventKey(e);
+  if (!has(key)) return `${e.kind} ${JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "kind")))}`;
+  return t(key, params);
+}
+
+/** The board areas an event touched (click ids of board.js), for the last-move marker. */
+export function eventAreas(e) {
+  const out = [];
+  if (e.kind === "getup") out.push(`hostel:${e.time}`);
+  if ((e.kind === "buy" || e.kind === "close") && e.booth) out.push(`booth:${e.booth}`);
+  if (e.kind === "score" && e.segment) out.push(`segment:${e.segment}`);
+  if (e.kind === "score" && e.for === "altar") out.push("altar");
+  if (e.kind === "bishop_move" && e.segment) out.push(`segment:${e.segment}`);
+  if (e.kind === "blend" && e.paint) out.push(`blend:${e.paint}`);
+  if (e.kind === "studio") out.push("loc:studio");
+  if (e.kind === "theater") out.push("loc:theater");
+  if (Number.isInteger(e.figure) && (e.kind === "score" || e.kind === "track")) out.push(`track:${e.figure}`);
+  if (Number.isInteger(e.figure) && (e.kind === "getup" || e.kind === "theater")) out.push(`mood:${e.figure}`);
+  return out;
+}
