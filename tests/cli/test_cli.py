@@ -1,0 +1,208 @@
+"""The terminal interface: playing against bots, saving and resuming, replaying."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import affresco
+from affresco import __version__
+from affresco.bots import GreedyBot, RandomBot, play_game
+from affresco.cli import app
+
+runner = CliRunner()
+ONES = "1\n" * 3000  # always the first numbered choice (while planning: the suggested plan)
+
+
+def invoke(args, text=""):
+    result = runner.invoke(app, args, input=text)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result
+
+
+def test_version():
+    result = invoke(["--version"])
+    assert result.exit_code == 0
+    assert __version__ in result.output
+
+
+def test_play_a_whole_two_player_game_typing_numbers(tmp_path):
+    rec = tmp_path / "record.json"
+    result = invoke(["play", "--players", "2", "--seed", "4", "--bots", "greedy", "--record", str(rec)], ONES)
+    assert result.exit_code == 0, result.output
+    assert "Game over" in result.output and "Final ranking" in result.output
+    assert "Planning" in result.output and "plan a-b-c-d-e" in result.output
+    record = json.loads(rec.read_text())
+    g = affresco.replay(record)
+    assert g.is_over and g.history() == [tuple(a) for a in record["actions"]]
+
+
+def test_illegal_input_is_explained_and_the_game_goes_on():
+    text = "getup 4:00\nfly away\n77\n\u00b2\ngetup \u00b2\n\nhelp\nboard\nactions\n1\n1\n1\nquit\n\n"
+    result = invoke(["play", "--players", "2", "--seed", "11", "--bots", "random", "--seat", "1"], text)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Not possible" in out and "'getup 4:00' is not legal" in out
+    assert "'fly' is not an action kind" in out
+    assert "No action number 77" in out
+    assert out.count("Not possible") == 4  # odd digits are refused, never a crash
+    assert "Commands:" in out
+    # the action kinds' syntax, brackets included (rich markup once swallowed them)
+    assert "[bishop <seg>]" in out and "[choice]" in out
+    assert out.count("You: ") == 3  # the game went on after the refused inputs
+    assert "Not saved" in out
+
+
+def test_notation_and_plan_shorthand_are_accepted():
+    g = affresco.new_game(players=3, seed=2)
+    while 0 not in g.to_act:  # the bots choose get-up times before seat 0 here
+        seat = g.to_act[0]
+        g.apply(seat, g.legal_actions(seat)[0])
+    getup = str(g.legal_actions(0)[-1])
+    text = f"{getup}\n0-0-3-0-0\nquit\n\n"
+    result = invoke(["play", "--players", "3", "--seed", "2", "--bots", "random"], text)
+    assert result.exit_code == 0, result.output
+    assert f"You: {getup}" in result.output
+    assert "You: plan 0-0-3-0-0" in result.output
+
+
+def test_tile_letters_in_any_order_are_understood(tmp_path):
+    """'buy III RY' means the booth's tile YR (the engine's parse sorts paint letters)."""
+    g = affresco.new_game(players=2, seed=1)
+    while not (g.phase == "visits" and any(a.kind == "buy" for a in g.legal_actions(g.to_act[0]))):
+        seat = g.to_act[0]
+        legal = g.legal_actions(seat)
+        plans = [a for a in legal if a.kind == "plan" and a.args[0].startswith("3-")]
+        g.apply(seat, plans[0] if plans else legal[-1] if legal[0].kind == "getup" else legal[0])
+    seat = g.to_act[0]
+    changed = 0
+    for a in g.legal_actions(seat):
+        if a.kind == "buy":
+            scrambled = "buy " + a.args[0] + " " + " ".join(t[::-1] for t in reversed(a.args[1:]))
+            changed += scrambled != str(a)
+            assert affresco.parse(scrambled) == a
+    assert changed
+
+
+def test_save_then_load_resumes(tmp_path):
+    save = tmp_path / "game.json"
+    result = invoke(["play", "--players", "3", "--seed", "9", "--bots", "random"],
+                    f"1\n1\nsave {save}\nquit\n\n")
+    assert result.exit_code == 0, result.output
+    assert "Saved to" in result.output
+    saved = affresco.Game.from_json(save.read_text())
+    assert not saved.is_over and len(saved.history()) > 0
+    result = invoke(["play", "--load", str(save), "--bots", "greedy"], "1\n1\nquit\n\n")
+    assert result.exit_code == 0, result.output
+    assert "Resumed" in result.output and result.output.count("You: ") == 2
+    # the resumed game continues from the saved position, not from the start
+    assert f"round {saved.round}" in result.output.lower()
+
+
+def test_quit_offers_to_save(tmp_path):
+    save = tmp_path / "q.json"
+    result = invoke(["play", "--seed", "3"], f"quit\n{save}\n")
+    assert result.exit_code == 0
+    assert save.exists() and "Saved to" in result.output
+
+
+def test_end_of_input_exits_cleanly():
+    result = invoke(["play", "--seed", "3"], "")
+    assert result.exit_code == 0
+    assert "Input closed" in result.output and "Not saved" in result.output
+
+
+def test_bad_options_are_reported(tmp_path):
+    assert invoke(["play", "--bots", "nobot"]).exit_code != 0
+    assert invoke(["play", "--players", "2", "--seat", "3"]).exit_code == 1
+    missing = invoke(["play", "--load", str(tmp_path / "none.json")])
+    assert missing.exit_code == 1 and "cannot read" in missing.output
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something"}')
+    assert invoke(["replay", str(bad)]).exit_code == 1
+
+
+@pytest.fixture(scope="module")
+def finished_game():
+    g = affresco.new_game(players=2, seed=21)
+    play_game(g, [GreedyBot(1), RandomBot(2)])
+    return g
+
+
+def test_replay_steps_forward_and_back(tmp_path, finished_game):
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(finished_game.record()))
+    total = len(finished_game.record()["actions"])
+    result = invoke(["replay", str(path)], "\n\nb\n5\nzz\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert f"Move 0 of {total}" in out and f"Move 2 of {total}" in out and f"Move 5 of {total}" in out
+    assert out.index(f"Move 2 of {total}") < out.rindex(f"Move 1 of {total}")  # 'b' went back
+    first = finished_game.record()["actions"][0]
+    assert first[1] in out
+
+
+def test_replay_to_the_end_of_a_saved_game(tmp_path, finished_game):
+    path = tmp_path / "saved.json"
+    path.write_text(finished_game.to_json())
+    total = len(finished_game.history())
+    result = invoke(["replay", str(path), "--all", "--to", str(total + 10)])
+    assert result.exit_code == 0, result.output
+    assert f"Move {total} of {total}" in result.output and "Final ranking" in result.output
+    result = invoke(["replay", str(path), "--seat", "1", "--to", "3"])
+    assert result.exit_code == 0 and "Move 3 of" in result.output
+    assert invoke(["replay", str(path), "--seat", "1", "--all"]).exit_code == 1
+
+
+def test_replay_runs_to_the_end_with_enter(tmp_path, finished_game):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(finished_game.record()))
+    n = len(finished_game.history())
+    result = invoke(["replay", str(path), "--seat", "0"], f"{n - 1}\n\n\n")
+    assert result.exit_code == 0
+    assert f"Move {n} of {n}" in result.output and "End of the record" in result.output
+
+
+def test_replay_end_of_input_and_back_at_start(tmp_path, finished_game):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(finished_game.record()))
+    result = invoke(["replay", str(path)], "b\n")
+    assert result.exit_code == 0 and "Already at the start" in result.output
+
+
+def test_play_a_whole_game_with_the_medico_typing_numbers():
+    """Module 10 in the terminal: the medico board (infection, display, bottles and ill
+    apprentices) is shown, planning explains the 'ill' and 'medico' words, and a whole game
+    is played through every medico decision the bot suggests."""
+    result = invoke(["play", "--players", "3", "--seed", "5", "--bots", "greedy", "--modules", "medico"], ONES)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Game over" in out and "─ Medico ─" in out and "Medico's display" in out
+    assert "ill a-b-c-d-e" in out and "visit the medico" in out
+    assert "Infected:" in out
+
+
+def test_replay_and_play_load_files_written_before_the_events():
+    """Issue #11: a saved game and a record written by the code before structured events
+    (tests/data/before-events, affresco-state/1 and affresco-record/1) still load."""
+    data = Path(__file__).parents[1] / "data" / "before-events"
+    record = json.loads((data / "record-3p-modules.json").read_text())
+    # The record was played under the old portrait rule ('portrait self-b vp', a Thaler card
+    # taken as VP): it replays up to that move, which the revised rule refuses (rules notes M2,
+    # issue #10); the forced passes it leaves out are made (N2).
+    g = affresco.replay(record, upto=68)
+    assert not g.is_over and g.round > 1
+    with pytest.raises(affresco.StateError, match="action 68 .'portrait self-b vp'"):
+        affresco.replay(record)
+    result = invoke(["replay", str(data / "record-3p-modules.json"), "--all", "--to", "40"])
+    assert result.exit_code == 0, result.output
+    assert "Move 40 of" in result.output
+    result = invoke(["replay", str(data / "save-3p-modules.json"), "--to", "3"])
+    assert result.exit_code == 0, result.output
+    saved = affresco.Game.from_json((data / "save-3p-modules.json").read_text())
+    assert not saved.is_over and len(saved.history()) == 120
+    result = invoke(["play", "--load", str(data / "save-3p-modules.json"), "--bots", "random"], "quit\n\n")
+    assert result.exit_code == 0, result.output
+    assert "Resumed" in result.output

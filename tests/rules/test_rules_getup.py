@@ -1,0 +1,167 @@
+"""Rulebook phase 1 'Choosing get up time and adjusting mood' (R2, R3): who chooses when,
+one painter per get-up space, the mood change, the neutral apprentice and the set-aside
+apprentice, the phase 2 player order."""
+from __future__ import annotations
+
+
+import pytest
+
+import affresco
+
+from positions import BOTTOM, MIDDLE, TOP, act, data, fig, game, legal, mood, only_actor  # noqa: E402
+
+
+def choose_all(g, *times):
+    """Let the figures choose get-up times in the order the engine asks; return the order
+    of the figures that chose."""
+    who = []
+    for t in times:
+        who.append(act(g, f"getup {t}"))
+    return who
+
+
+def apprentices(g, seat):
+    return g.view(seat)["figures"][seat]["apprentices"]
+
+
+def test_furthest_behind_chooses_first_start_spaces_behind_track():
+    """Phase 1 / R2: the player holding last position on the VP track goes first, then the
+    others from second last to first; players on start spaces are behind everyone on the
+    track, S1 furthest behind."""
+    g = game(4, phase="getup", seats=[dict(track="S2"), dict(track=5), dict(track="S1"), dict(track=2)])
+    assert g.to_act == (2,)
+    order = choose_all(g, "7:00", "8:00", "6:00", "9:00")
+    assert order == [2, 0, 3, 1]
+
+
+def test_get_up_choice_order_by_track_three_players():
+    """Phase 1 / R2: last position first; S1 behind track space 4 behind track space 10."""
+    g = game(3, phase="getup", seats=[dict(track=10), dict(track="S1"), dict(track=4)])
+    assert choose_all(g, "8:00", "7:00", "6:00") == [1, 2, 0]
+
+
+def test_only_one_painter_per_get_up_space():
+    """Phase 1: 'Only one painter may occupy any single get up space' - a taken space is not
+    offered and is refused."""
+    g = game(3, phase="getup")
+    first = act(g, "getup 7:00")
+    assert first == 0
+    nxt = only_actor(g)
+    assert "getup 7:00" not in legal(g, nxt)
+    assert {"getup 8:00", "getup 6:00"} <= legal(g, nxt)
+    before = g.to_json()
+    with pytest.raises(affresco.IllegalAction):
+        g.apply(nxt, "getup 7:00")
+    assert g.to_json() == before
+    act(g, "getup 8:00")
+    assert {"getup 7:00", "getup 8:00"}.isdisjoint(legal(g, only_actor(g)))
+
+
+def test_rulebook_example_7_00_lowers_mood_by_one():
+    """Phase 1 example: Red places his painter on 7 o'clock: his mood changes for the worse
+    by 1 (he moves his figure in the theater down 1 space)."""
+    g = game(3, phase="getup")
+    act(g, "getup 7:00")
+    assert mood(g, 0) == MIDDLE + 1
+    assert fig(g, 0)["getup"] == "7:00"
+
+
+def test_8_00_keeps_mood_and_6_00_lowers_it_by_two():
+    """Phase 1, hostel table: 8:00 mood change 0, 6:00 mood change -2."""
+    g = game(3, phase="getup")
+    act(g, "getup 8:00")
+    act(g, "getup 6:00")
+    assert mood(g, 0) == MIDDLE
+    assert mood(g, 1) == MIDDLE + 2
+
+
+def test_mood_is_clamped_at_the_bottom():
+    """Phase 1 / R3: 'A figure may never be moved beyond the top or bottom space of a
+    column'; excess movement is lost."""
+    g = game(3, phase="getup", seats=[dict(mood=BOTTOM - 1, aside=True), dict(mood=BOTTOM, aside=True)])
+    act(g, "getup 6:00")   # -2 from the second-lowest space
+    act(g, "getup 7:00")   # -1 from the lowest space
+    assert mood(g, 0) == BOTTOM
+    assert mood(g, 1) == BOTTOM
+
+
+def test_plus_one_zone_gives_the_neutral_apprentice():
+    """Phase 1 '+1 spaces': a painter on one of the two +1 spaces takes the natural-colored
+    apprentice: 6 actions."""
+    g = game(3, phase="getup", seats=[dict(mood=1), dict(mood=TOP)])
+    act(g, "getup 8:00")
+    act(g, "getup 7:00")   # top space, -1: the second +1 space
+    assert fig(g, 0)["neutral_apprentice"] is True
+    assert fig(g, 1)["neutral_apprentice"] is True
+    assert apprentices(g, 0) == 6 and apprentices(g, 1) == 6
+    act(g, "getup 6:00")
+    g.apply(0, "plan 2-2-1-1-0")   # 6 apprentices
+    g.apply(1, "plan 1-1-1-1-2")
+
+
+def test_leaving_the_plus_one_zone_returns_the_neutral_apprentice():
+    """Phase 1 '+1 spaces': the player keeps the extra apprentice until leaving the +1 spaces,
+    then returns him."""
+    g = game(3, phase="getup", seats=[dict(mood=1, neutral=True)])
+    act(g, "getup 6:00")   # 1 -> 3
+    assert mood(g, 0) == 3
+    assert fig(g, 0)["neutral_apprentice"] is False
+    assert apprentices(g, 0) == 5
+
+
+def test_minus_one_zone_sets_an_apprentice_aside():
+    """Phase 1 '-1 spaces': a painter on one of the two -1 spaces sets one own apprentice
+    aside: only 4 actions in phase 2."""
+    g = game(3, phase="getup", seats=[dict(mood=4)])
+    act(g, "getup 7:00")   # 4 -> 5, a -1 space
+    assert mood(g, 0) == 5
+    assert fig(g, 0)["apprentice_set_aside"] is True
+    act(g, "getup 8:00")
+    act(g, "getup 6:00")
+    assert apprentices(g, 0) == 4
+    with pytest.raises(affresco.IllegalAction):
+        g.apply(0, "plan 1-1-1-1-1")
+    g.apply(0, "plan 1-1-1-1-0")
+
+
+def test_zero_zone_means_five_apprentices():
+    """Phase 1: between the +1 and -1 spaces the player has his 5 apprentices."""
+    g = game(3, phase="getup", seats=[dict(mood=2)])
+    act(g, "getup 7:00")   # 2 -> 3
+    d = fig(g, 0)
+    assert d["neutral_apprentice"] is False and d["apprentice_set_aside"] is False
+    assert apprentices(g, 0) == 5
+
+
+def test_leaving_the_minus_one_zone_takes_the_apprentice_back():
+    """Phase 1 '-1 spaces' / R3: a player whose marker was lifted out of the -1 spaces (by
+    the theater last round) takes the apprentice back in phase 1."""
+    g = game(3, phase="getup", seats=[dict(mood=3, aside=True)])
+    act(g, "getup 8:00")
+    assert fig(g, 0)["apprentice_set_aside"] is False
+    assert apprentices(g, 0) == 5
+
+
+def test_staying_in_minus_one_zone_keeps_the_apprentice_aside():
+    """Phase 1 '-1 spaces': the apprentice comes back only when leaving the -1 spaces."""
+    g = game(3, phase="getup", seats=[dict(mood=5, aside=True)])
+    act(g, "getup 8:00")
+    assert fig(g, 0)["apprentice_set_aside"] is True
+    assert apprentices(g, 0) == 4
+
+
+def test_phase_two_order_is_by_get_up_time():
+    """'Player order': the player with the earliest get-up time is first in phase 2, the
+    others follow in ascending order of get-up time (not the choosing order)."""
+    g = game(3, phase="getup", seats=[dict(track="S1"), dict(track="S2"), dict(track="S3")])
+    choose_all(g, "8:00", "7:00", "6:00")   # seats 0, 1, 2 choose in that order
+    assert data(g)["turn"]["order"] == [2, 1, 0]
+    assert g.view(None)["order"] == ["P2", "P1", "P0"]
+    assert data(g)["phase"] == "plan"
+
+
+def test_all_five_get_up_spaces_are_offered_at_first():
+    """Hostel: the first chooser may choose any get-up space (5 spaces on the board)."""
+    g = game(4, phase="getup")
+    assert len(legal(g, only_actor(g))) == 5
+    assert {"getup 6:00", "getup 7:00", "getup 8:00"} <= legal(g, only_actor(g))

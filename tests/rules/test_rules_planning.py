@@ -1,0 +1,195 @@
+"""Rulebook phase 2 'Planning actions' and 'Performing actions' (R1, R4): secret and
+simultaneous plans, the action sheet limits, visiting the locations in order."""
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+
+import affresco
+
+from positions import act, data, fig, game, legal, only_actor, paints, plan_all, thalers, tile_at  # noqa: E402
+
+
+def test_planning_is_simultaneous():
+    """'Planning actions' / R4: all players plan at the same time: every seat without a
+    committed plan is to act."""
+    g = game(3)
+    assert g.to_act == (0, 1, 2)
+    g.apply(1, "plan 0-0-1-0-0")
+    assert g.to_act == (0, 2)
+    g.apply(2, "plan 0-0-1-0-0")
+    assert g.to_act == (0,)
+
+
+def test_plans_are_secret_until_all_committed():
+    """R4 / R22: a plan is private until every player has committed; then all are revealed
+    ('they remove their small screens')."""
+    g = game(3)
+    g.apply(1, "plan 0-0-2-0-0")
+    # others do not see it (only that a plan was committed)
+    for viewer in (0, 2, None):
+        other = g.view(viewer)["figures"][1]
+        assert "plan" not in other
+        assert other["plan_committed"] is True
+    assert g.view(1)["figures"][1]["plan"] == [0, 0, 2, 0, 0]
+    assert not any("0-0-2-0-0" in line for line in g.view(0)["log"])
+    g.apply(0, "plan 0-0-1-0-0")
+    assert "plan" not in g.view(2)["figures"][0]
+    g.apply(2, "plan 0-0-1-0-0")
+    # revealed: everybody sees every plan
+    for viewer in (0, 2, None):
+        figs = g.view(viewer)["figures"]
+        assert figs[1]["plan"] == [0, 0, 2, 0, 0]
+        assert figs[0]["plan"] == [0, 0, 1, 0, 0]
+
+
+def test_committed_plan_cannot_be_changed():
+    """R4: a committed plan cannot be changed: a second plan is refused, state unchanged."""
+    g = game(3)
+    g.apply(0, "plan 1-1-1-1-1")
+    before = g.to_json()
+    with pytest.raises(affresco.IllegalAction):
+        g.apply(0, "plan 0-0-0-0-0")
+    assert g.to_json() == before
+    assert g.legal_actions(0) == []
+
+
+def test_at_most_three_apprentices_per_column():
+    """R1: 5 columns of 3 spaces; only one apprentice per space."""
+    g = game(3, phase="plan", seats=[dict(mood=0, neutral=True)])
+    assert g.view(0)["figures"][0]["apprentices"] == 6
+    for bad in ("plan 4-0-0-0-0", "plan 0-4-0-0-0", "plan 0-0-0-0-4", "plan 1-0-0-4-0"):
+        with pytest.raises(affresco.IllegalAction):
+            g.apply(0, bad)
+    g.apply(0, "plan 3-3-0-0-0")
+
+
+def test_no_more_apprentices_than_available():
+    """'Planning actions': the player deploys his available apprentices (5; 6 with the
+    neutral apprentice; 4 with one set aside)."""
+    g = game(3, seats=[{}, dict(mood=5, aside=True), dict(mood=1, neutral=True)])
+    with pytest.raises(affresco.IllegalAction):
+        g.apply(0, "plan 2-2-2-0-0")
+    with pytest.raises(affresco.IllegalAction):
+        g.apply(1, "plan 1-1-1-1-1")
+    with pytest.raises(affresco.IllegalAction):
+        g.apply(2, "plan 3-3-1-0-0")
+    g.apply(0, "plan 2-2-1-0-0")
+    g.apply(1, "plan 1-1-1-1-0")
+    g.apply(2, "plan 3-3-0-0-0")
+
+
+def test_legal_plans_are_exactly_the_sheet_limits():
+    """R1: every plan of 0..3 per column using at most the available apprentices is legal
+    (apprentices may be left unplaced), and nothing else."""
+    g = game(3)
+    expected = {"plan " + "-".join(map(str, c)) for c in product(range(4), repeat=5) if sum(c) <= 5}
+    assert legal(g, 0) == expected
+
+
+def test_apprentices_may_be_left_unplaced():
+    """R1: a player may leave apprentices unplaced, even all of them."""
+    g = game(3)
+    g.apply(0, "plan 0-0-0-0-0")
+    g.apply(1, "plan 1-0-0-0-0")
+    g.apply(2, "plan 0-0-0-0-1")
+
+
+def test_plan_needs_five_columns():
+    """R1: the action sheet has 5 columns."""
+    g = game(3)
+    for bad in ("plan 1-1-1-1", "plan 1-1-1-1-0-0"):
+        with pytest.raises(affresco.IllegalAction):
+            g.apply(0, bad)
+
+
+def test_locations_in_order_market_before_cathedral():
+    """'Performing actions': the locations are visited one after the other (market, then
+    cathedral): paint bought at the market can be used in the cathedral the same round."""
+    g = game(3, seats=[dict(getup="7:00", paints=""), dict(getup="8:00"), dict(getup="9:00")],
+             booths=[["YY", "RR", "BB"], ["RRR", "YB", "O"], ["BBB", "YYY", "G"]],
+             fresco={"A1": "3:YY"})
+    plan_all(g, "1-1-0-0-0", "0-0-0-0-0", "0-0-0-0-0")
+    g.apply(0, "buy I YY")
+    assert paints(g, 0) == "YY"
+    assert "restore A1" in legal(g, 0)
+    g.apply(0, "restore A1")
+    assert tile_at(g, "A1") is None
+
+
+def test_workshop_comes_after_the_cathedral_on_side_one():
+    """'Performing actions' / R1: on side 1 the workshop is visited after the cathedral, so a
+    blend made there cannot pay for a restoration in the same round."""
+    g = game(3, seats=[dict(paints="RYY")], fresco={"A1": "5:OY"})
+    plan_all(g, "0-1-0-1-0", "0-0-0-0-0", "0-0-0-0-0")
+    # nothing to do in the cathedral (no tile affordable, no altar): the player passes (N2),
+    # then the workshop
+    assert legal(g, 0) == {"pass"}
+    g.apply(0, "pass")
+    assert data(g)["turn"]["location"] == 3
+    assert "restore A1" not in legal(g, 0)
+    g.apply(0, "blend O")
+    assert tile_at(g, "A1") == "5:OY"
+    assert paints(g, 0) == "YO"
+
+
+def test_at_each_location_players_act_in_get_up_order():
+    """'Performing actions': at each location the attending players act in order of their
+    chosen get-up time."""
+    g = game(3, seats=[dict(getup="8:00"), dict(getup="9:00"), dict(getup="7:00")])
+    plan_all(g, "0-0-1-0-1", "0-0-1-0-1", "0-0-1-0-1")
+    seen = [act(g, "studio") for _ in range(3)]
+    assert seen == [2, 0, 1]
+    seen = [act(g, "theater") for _ in range(3)]
+    assert seen == [2, 0, 1]
+
+
+def test_player_without_apprentice_at_a_location_is_skipped():
+    """'Performing actions': a player who did not deploy an apprentice at a location is
+    simply skipped in the player order there."""
+    g = game(3, seats=[dict(getup="7:00"), dict(getup="8:00"), dict(getup="9:00")])
+    plan_all(g, "0-0-1-0-0", "0-0-0-0-1", "0-0-1-0-0")
+    assert act(g, "studio") == 0
+    assert act(g, "studio") == 2      # seat 1 skipped at the studio
+    assert act(g, "theater") == 1
+
+
+def test_active_player_does_all_actions_at_a_location_first():
+    """'Performing actions': the active player performs all his actions at a location before
+    the next player performs his."""
+    g = game(3, seats=[dict(getup="7:00", paints="RYBRYB"), dict(getup="8:00", paints="RYB"),
+                       dict(getup="9:00")])
+    plan_all(g, "0-2-0-0-0", "0-1-0-0-0", "0-0-0-0-0")
+    assert act(g, "altar RYB") == 0
+    assert act(g, "altar RYB") == 0
+    assert act(g, "altar RYB") == 1
+
+
+def test_players_may_forfeit_actions():
+    """'Performing actions': players are not forced to perform their chosen actions."""
+    g = game(3)
+    plan_all(g, "0-0-2-0-0", "0-0-0-0-0", "0-0-0-0-0")
+    g.apply(0, "pass")
+    assert thalers(g, 0) == 12
+
+
+def test_action_that_cannot_be_paid_is_forfeited():
+    """'Performing actions': a player lacking the money or paint for an action must forfeit
+    it: with no paint at the cathedral his only action is 'pass', which he makes himself (N2:
+    the others must not learn that he could not pay, R22)."""
+    g = game(3, seats=[dict(getup="7:00", paints=""), dict(getup="8:00"), dict(getup="9:00")])
+    plan_all(g, "0-1-0-0-0", "0-0-1-0-0", "0-0-0-0-0")
+    assert only_actor(g) == 0 and legal(g, 0) == {"pass"}
+    g.apply(0, "pass")
+    assert only_actor(g) == 1
+    assert data(g)["turn"]["location"] == 2
+
+
+def test_plan_phase_offers_only_plans():
+    """Phase 2 planning: the only decisions are plans; location actions are refused."""
+    g = game(3)
+    assert all(a.startswith("plan ") for a in legal(g, 0))
+    with pytest.raises(affresco.IllegalAction):
+        g.apply(0, "studio")
+    assert fig(g, 0)["plan"] is None

@@ -1,0 +1,535 @@
+"""The web client of ``affresco serve`` without a browser (issue 5): the static files are
+shipped in the package and served by the app, the three catalogs agree with each other and
+with the JavaScript that uses them, and the English ``log.*``/``why.*`` templates, compiled
+the way the client's i18n.js compiles them, recognise every line the engine writes.
+
+Browser tests of the same client: tests/test_server_browser.py.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+import tomllib
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+import affresco
+
+from server_support import api_client, sqlite_url  # noqa: E402,F401
+
+STATIC = resources.files("affresco.server") / "static"
+CATALOGS = resources.files("affresco.i18n")
+LANGS = ("en", "fr", "ru")
+DATA = resources.files("affresco.rules") / "data"
+
+
+def static_text(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
+def js_files() -> list[str]:
+    return sorted(p.name for p in STATIC.iterdir() if p.name.endswith(".js"))
+
+
+def _no_duplicates(pairs):
+    keys = [k for k, _ in pairs]
+    dup = sorted({k for k in keys if keys.count(k) > 1})
+    assert not dup, f"duplicate keys in a catalog: {dup}"
+    return dict(pairs)
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str) -> dict[str, str]:
+    data = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"),
+                      object_pairs_hook=_no_duplicates)
+    assert isinstance(data, dict)
+    return data
+
+
+# ----------------------------------------------------------------------- shipped and served
+def test_static_files_are_in_the_package():
+    assert STATIC.is_dir()
+    for name in ("index.html", "app.js", "api.js", "board.js", "i18n.js", "ui.js", "words.js", "style.css"):
+        assert (STATIC / name).is_file(), name
+        assert (STATIC / name).read_text(encoding="utf-8").strip(), f"{name} is empty"
+    for lang in LANGS:
+        assert (CATALOGS / f"{lang}.json").is_file(), lang
+    # the package data patterns of pyproject.toml ship them in a wheel
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    if pyproject.is_file():
+        package_data = tomllib.loads(pyproject.read_text())["tool"]["setuptools"]["package-data"]["affresco"]
+        assert "server/static/*" in package_data and "server/static/**/*" in package_data
+
+
+def test_static_files_are_served(sqlite_url):  # noqa: F811
+    with api_client(sqlite_url) as c:
+        r = c.get("/")
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/html")
+        assert r.text == static_text("index.html")
+        for name in js_files():
+            r = c.get(f"/static/{name}")
+            assert r.status_code == 200, name
+            assert "javascript" in r.headers["content-type"], (name, r.headers["content-type"])
+            assert r.text == static_text(name)
+        r = c.get("/static/style.css")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/css")
+        for lang in LANGS:
+            r = c.get(f"/static/i18n/{lang}.json")
+            assert r.status_code == 200
+            assert r.json() == catalog(lang)
+        assert c.get("/static/nothing.js").status_code == 404
+        assert c.get("/static/../app.py").status_code == 404
+        meta = c.get("/api/meta").json()
+        assert meta["languages"] == list(LANGS)
+
+
+def test_every_module_import_resolves():
+    """Each ES module imports only files that exist, and only names they export."""
+    exports: dict[str, set[str]] = {}
+    for name in js_files():
+        text = static_text(name)
+        exports[name] = set(re.findall(r"export\s+(?:async\s+)?(?:function|const|let|class)\s+(\w+)", text))
+    for name in js_files():
+        text = static_text(name)
+        for names, path in re.findall(r"import\s*\{([^}]*)\}\s*from\s*\"\./([\w.]+)\"", text):
+            assert path in exports, f"{name} imports a missing file {path}"
+            for n in names.replace("\n", " ").split(","):
+                n = n.strip()
+                if n:
+                    assert n in exports[path], f"{name} imports {n!r}, which {path} does not export"
+        for path in re.findall(r"import\s+\*\s+as\s+\w+\s+from\s+\"\./([\w.]+)\"", text):
+            assert path in exports, f"{name} imports a missing file {path}"
+
+
+# -------------------------------------------------------------------------- local assets only
+URL = re.compile(r"https?://[^\s\"'<>)`]+")
+XMLNS = re.compile(r"xmlns=[\"']$")     # an XML namespace name is an identifier, not a download
+
+
+def _strip_block_comments(text: str, open_: str, close: str) -> str:
+    """Blank out comments, keeping line numbers and positions."""
+    out, i = [], 0
+    while True:
+        j = text.find(open_, i)
+        if j < 0:
+            out.append(text[i:])
+            return "".join(out)
+        k = text.find(close, j + len(open_))
+        k = len(text) if k < 0 else k + len(close)
+        out.append(text[i:j])
+        out.append(re.sub(r"[^\n]", " ", text[j:k]))
+        i = k
+
+
+def _code_urls(name: str, text: str) -> list[str]:
+    if name.endswith(".html"):
+        text = _strip_block_comments(text, "<!--", "-->")
+    elif name.endswith((".js", ".css")):
+        text = _strip_block_comments(text, "/*", "*/")
+    found = []
+    for line in text.splitlines():
+        if name.endswith(".js"):
+            m = re.search(r"(?<![:\\])//", line)        # a line comment (not the // of a URL)
+            if m and not URL.search(line[:m.start() + 2]):
+                line = line[:m.start()]
+        for u in URL.finditer(line):
+            if XMLNS.search(line[:u.start()]):
+                continue
+            found.append(u.group())
+    return found
+
+
+def test_no_remote_urls_in_static_files():
+    for path in sorted(_all_static()):
+        rel = path.relative_to(Path(str(STATIC)))
+        text = path.read_text(encoding="utf-8")
+        assert _code_urls(path.name, text) == [], f"{rel} refers to a remote address"
+
+
+def _all_static() -> list[Path]:
+    root = Path(str(STATIC))
+    return [p for p in root.rglob("*") if p.is_file() and p.suffix in (".html", ".js", ".css", ".json")]
+
+
+def test_index_html_loads_only_local_assets():
+    html = static_text("index.html")
+    refs = re.findall(r"\b(?:src|href)\s*=\s*\"([^\"]*)\"", html)
+    assert refs, "index.html loads nothing?"
+    root = Path(str(STATIC))
+    for ref in refs:
+        if ref.startswith("data:"):
+            continue
+        assert ref.startswith("/static/"), f"index.html loads {ref!r} from elsewhere"
+        assert (root / ref[len("/static/"):]).is_file(), f"index.html loads a missing file {ref}"
+    assert '<script type="module" src="/static/app.js">' in html
+    # the client talks only to its own server: relative fetches, a WebSocket on this host
+    js = {name: static_text(name) for name in js_files()}
+    fetches = [(n, arg.strip()) for n, text in js.items() for arg in re.findall(r"fetch\(\s*([^,)]*)", text)]
+    assert fetches
+    for name, arg in fetches:
+        assert "//" not in arg and "http" not in arg, (name, arg)
+    for path in re.findall(r"api\(\s*\"[A-Z]+\",\s*[`\"]([^`\"]*)", js["api.js"]):
+        assert path.startswith("/api/"), path
+    sockets = [m for text in js.values() for m in re.findall(r"new WebSocket\(([^)]*)\)", text)]
+    assert sockets == ["`${proto}://${location.host}/ws`"], sockets
+
+
+def test_the_control_url_test_catches_remote_urls():
+    """The URL check itself: a remote script is caught, a comment or a namespace is not."""
+    assert _code_urls("x.js", 'import x from "https://cdn.example/x.js";') == ["https://cdn.example/x.js"]
+    assert _code_urls("x.js", "// see https://example.org/docs") == []
+    assert _code_urls("x.js", "/* https://example.org */ const a = 1;") == []
+    assert _code_urls("x.js", 'const s = `<svg xmlns="http://www.w3.org/2000/svg">`;') == []
+    assert _code_urls("x.html", '<!-- https://x.org --><script src="https://x.org/a.js"></script>') == [
+        "https://x.org/a.js"]
+    assert _code_urls("x.css", "@import url(https://fonts.example/f.css);") == ["https://fonts.example/f.css"]
+
+
+# ------------------------------------------------------------------------------ catalogs
+PLACEHOLDER = re.compile(r"\{(\w+)((?:\|[a-z]+:[^|}]*)+)?\}")    # i18n.js fill()
+
+
+def placeholders(template: str) -> set[str]:
+    return {m.group(1) for m in PLACEHOLDER.finditer(template)}
+
+
+def test_catalogs_have_the_same_keys():
+    en = set(catalog("en"))
+    for lang in ("fr", "ru"):
+        keys = set(catalog(lang))
+        assert keys == en, f"{lang}: missing {sorted(en - keys)}, extra {sorted(keys - en)}"
+
+
+def test_catalogs_have_the_same_placeholders_per_key():
+    bad = []
+    for key, en in catalog("en").items():
+        for lang in ("fr", "ru"):
+            if placeholders(catalog(lang)[key]) != placeholders(en):
+                bad.append((lang, key, sorted(placeholders(en)), sorted(placeholders(catalog(lang)[key]))))
+    assert not bad, bad
+
+
+def test_catalog_values_are_non_empty_strings():
+    for lang in LANGS:
+        for key, value in catalog(lang).items():
+            assert isinstance(value, str), (lang, key)
+            assert value.strip(), f"{lang}: {key} is empty"
+            assert re.fullmatch(r"[a-z_]+(\.[A-Za-z0-9_]+)*", key), (lang, key)
+
+
+def test_plural_forms_are_well_formed():
+    """{n|one:...|other:...}: every plural word has an 'other' form and only CLDR categories."""
+    cats = {"zero", "one", "two", "few", "many", "other"}
+    for lang in LANGS:
+        for key, value in catalog(lang).items():
+            for m in PLACEHOLDER.finditer(value):
+                if not m.group(2):
+                    continue
+                forms = dict(f.split(":", 1) for f in m.group(2)[1:].split("|"))
+                assert "other" in forms and set(forms) <= cats, (lang, key, value)
+            # no stray braces: every { opens a placeholder the client fills
+            rest = PLACEHOLDER.sub("", value)
+            assert "{" not in rest and "}" not in rest, (lang, key, value)
+    # Russian plurals need one/few/many where English has one/other
+    for key, value in catalog("ru").items():
+        for m in PLACEHOLDER.finditer(value):
+            if m.group(2):
+                forms = dict(f.split(":", 1) for f in m.group(2)[1:].split("|"))
+                assert {"one", "few", "many"} <= set(forms), (key, value)
+
+
+def test_translations_are_translated():
+    """French and Russian are not English left in place (except names and short codes)."""
+    same = {lang: [k for k, v in catalog(lang).items() if v == catalog("en")[k]] for lang in ("fr", "ru")}
+    for lang, keys in same.items():
+        # names of languages, the title, and tiny strings (units, letters) may coincide
+        odd = [k for k in keys if not k.startswith("lang.") and k != "app.title" and len(catalog("en")[k]) > 6]
+        assert len(odd) <= 12, f"{lang}: {len(odd)} values identical to English: {odd}"
+    ru = catalog("ru")
+    cyrillic = sum(bool(re.search(r"[а-яА-ЯёЁ]", v)) for v in ru.values())
+    assert cyrillic > 0.8 * len(ru)
+
+
+def _call_args(text: str, fn: str) -> list[str]:
+    """The first argument's source text of every call ``fn(`` (not ``.fn(`` or ``xfn(``)."""
+    out = []
+    for m in re.finditer(rf"(?<![\w.$]){fn}\(", text):
+        i, depth, start = m.end(), 0, m.end()
+        quote = None
+        while i < len(text):
+            c = text[i]
+            if quote:
+                if c == "\\":
+                    i += 1
+                elif c == quote:
+                    quote = None
+            elif c in "\"'`":
+                quote = c
+            elif c in "([{":
+                depth += 1
+            elif c in ")]}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif c == "," and depth == 0:
+                break
+            i += 1
+        out.append(text[start:i].strip())
+    return out
+
+
+STRING = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|`([^`]*)`")
+
+
+def _keys_used() -> tuple[set[str], set[str]]:
+    """(literal keys, static prefixes of template keys) passed to t/tOr/has in the client."""
+    literal, prefixes = set(), set()
+    for name in js_files():
+        text = _strip_block_comments(static_text(name), "/*", "*/")
+        for fn in ("t", "tOr", "has"):
+            for arg in _call_args(text, fn):
+                for m in STRING.finditer(arg):
+                    s = next(g for g in m.groups() if g is not None)
+                    if m.group(3) is not None and "${" in s:
+                        prefixes.add(s.split("${", 1)[0])
+                    elif re.fullmatch(r"[a-z_]+\.[\w.]+", s):
+                        literal.add(s)
+    return literal, prefixes
+
+
+def test_every_key_used_in_the_js_exists():
+    literal, prefixes = _keys_used()
+    assert len(literal) > 150, f"found only {len(literal)} keys: is the scan broken?"
+    en = catalog("en")
+    missing = sorted(k for k in literal if k not in en)
+    assert not missing, f"keys used by the client but missing from en.json: {missing}"
+    for p in prefixes:
+        assert p and any(k.startswith(p) for k in en), f"no catalog key starts with {p!r}"
+
+
+def test_key_scan_sees_ternaries_and_templates():
+    assert _call_args('x(t(r.timer ? "replay.pause" : "replay.play"))', "t") == [
+        'r.timer ? "replay.pause" : "replay.play"']
+    assert _call_args("a.t(1); fit(2); t(`col.${c}`, {n: f(1, 2)})", "t") == ["`col.${c}`"]
+    literal, _ = _keys_used()
+    assert {"replay.pause", "replay.play", "status.round", "plan.confirm"} <= literal
+
+
+def test_catalog_keys_are_used():
+    """Keys that no code can reach are dead text for translators (log.*/why.* are patterns)."""
+    literal, prefixes = _keys_used()
+    js = "\n".join(static_text(n) for n in js_files())
+    built = set(re.findall(r"`([a-z_]+\.[a-z_]*)\$\{", js))
+    unused = []
+    for key in catalog("en"):
+        if key in literal or any(key.startswith(p) for p in prefixes) or key.split(".")[0] in ("log", "why", "event", "vp_source"):
+            continue  # log/why: patterns; event/vp_source: rendered from events (affresco.i18n, docs/events.md)
+        if False:
+            continue
+        if f'"{key}"' in js:      # e.g. compared with a parsed log key
+            continue
+        if any(key.startswith(p) for p in built):      # const key = `error.${code}`; has(key)
+            continue
+        unused.append(key)
+    assert len(unused) <= 3, f"catalog keys no code uses: {unused}"
+
+
+def _toml(name: str) -> dict:
+    return tomllib.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+def test_dynamic_key_families_cover_the_engine_and_the_server(sqlite_url):  # noqa: F811
+    """Keys built at run time (t(`phase.${...}`), tOr(`module.${...}`)...) exist for every
+    value the engine or the server can produce: the fallbacks would show raw English."""
+    en = catalog("en")
+    g = affresco.new_game(players=3, modules=list(affresco.MODULES), seed=1)
+    v = g.view(0)
+    need = set()
+    need |= {f"phase.{p}" for p in ("getup", "plan", "visits", "over")}
+    need |= {f"col.{c}" for c in v["columns"]}
+    need |= {f"paint.{p}" for p in "RYBOGPKN"}
+    need |= {f"conn.{s}" for s in ("connecting", "connected", "disconnected")}
+    need |= {f"lang.{lang}" for lang in LANGS}
+    need |= {f"word.{w}" for w in ("behind", "ahead")}
+    need |= {f"act.scroll_{w}" for w in ("none", "row", "column", "both")}
+    need |= {f"module.{m}" for m in affresco.MODULES}
+    need |= {f"request.{s['type']}" for s in _toml("requests.toml")["stacks"]}
+    need |= {f"favour.{t['effect']}" for t in _toml("bishops_favour.toml")["tokens"]}
+    cards = _toml("portraits.toml")["cards"]
+    need |= {f"card.{re.sub(r'-[a-z]$', '', c['id'])}" for c in cards}
+    effects = {k for c in cards for k in c if k not in ("id", "name", "deck", "kind", "provenance")}
+    need |= {f"eff.{e}" for e in effects}
+    need |= {f"source.{s}" for s in ("fresco", "altar", "thalers", "favour", "portraits", "requests", "scrolls",
+                                      "other")}
+    need |= {f"error.{c}" for c in ("stale", "illegal", "bad_token", "no_undo", "not_over", "network")}
+    with api_client(sqlite_url) as c:
+        meta = c.get("/api/meta").json()
+    need |= {f"bot.{b['name']}" for b in meta["bots"]}
+    need |= {f"option.{o['name']}" for o in meta["options"]}
+    need |= {f"module.{m['name']}" for m in meta["modules"]}
+    missing = sorted(need - set(en))
+    assert not missing, missing
+    # the English card names are the engine's, so a revealed card's name finds its key
+    names = {v: k for k, v in en.items() if k.startswith("card.")}
+    for card in cards:
+        assert names.get(card["name"]) == f"card.{re.sub(r'-[a-z]$', '', card['id'])}", card["name"]
+
+
+# ------------------------------------------------------------------- engine log templates
+def _i18n_slots() -> dict[str, str]:
+    """The SLOT table of i18n.js, read from the file (so the test follows the client)."""
+    text = static_text("i18n.js")
+    block = re.search(r"const SLOT = \{(.*?)\};", text, re.S)
+    assert block, "i18n.js has no SLOT table"
+    slots = {}
+    for name, value in re.findall(r"(\w+):\s*\"((?:[^\"\\]|\\.)*)\"", block.group(1)):
+        slots[name] = json.loads(f'"{value}"')       # the JS string's value: "\\d" -> \d
+    return slots
+
+
+# The client's table, ported (kept in sync with i18n.js by test_slot_table_is_the_clients).
+SLOT = {
+    "who": r"(.+?)", "n": r"(\d+)", "vp": r"(\d+)", "seg": r"([A-E][1-5])", "booth": r"(IV|III|II|I)",
+    "time": r"(\d{1,2}:\d\d)", "plan": r"([\d-]+)", "tiles": r"(.+?)", "paints": r"([RYBOGPKN]+)",
+    "paint": r"([RYBOGPKN]+)", "why": r"(.+)", "dir": r"(behind|ahead)", "effect": r"([a-z_]+)", "value": r"(.*?)",
+    "cards": r"(.+)", "card": r"(.+?)", "type": r"([a-z_]+)", "tile": r"(\d+)", "bonus": r"(\d+)",
+    "special": r"(\d+)",
+}
+
+
+def test_slot_table_is_the_clients():
+    assert _i18n_slots() == SLOT
+
+
+def compile_patterns(slots=SLOT) -> list[dict]:
+    """i18n.js compile(): the English log.*/why.* templates as anchored regexes, the ones
+    with the most literal text first."""
+    out = []
+    for key, tpl in catalog("en").items():
+        family = key.split(".")[0]
+        if family not in ("log", "why"):
+            continue
+        names, rx, literal = [], "", 0
+        for part in re.split(r"(\{\w+\})", tpl):
+            m = re.fullmatch(r"\{(\w+)\}", part)
+            if m:
+                names.append(m.group(1))
+                rx += slots.get(m.group(1), "(.+?)")
+            else:
+                rx += re.escape(part)
+                literal += len(part)
+        out.append({"key": key, "names": names, "re": re.compile(f"^{rx}$"), "literal": literal,
+                    "family": family})
+    out.sort(key=lambda p: -p["literal"])      # Array.sort is stable, like Python's
+    return out
+
+
+def match(text: str, family: str, patterns: list[dict]):
+    for p in patterns:
+        if p["family"] != family:
+            continue
+        m = p["re"].match(text)
+        if m:
+            return p["key"], dict(zip(p["names"], m.groups()))
+    return None
+
+
+def _random_games(n: int = 24):
+    """Finished games with every module (random, mostly productive play), and a few lines
+    only a seat sees."""
+    for seed in range(n):
+        rng = random.Random(seed)
+        g = affresco.new_game(players=["Anna", "Boris Godunov", "Cé", "D'Artagnan"][:2 + seed % 3],
+                              modules=list(affresco.MODULES), seed=seed,
+                              options={"special_colours_on_fresco": seed % 2 == 0})
+        while not g.is_over:
+            seat = g.to_act[0]
+            legal = g.legal_actions(seat)
+            good = [a for a in legal if str(a).split()[0] in
+                    ("restore", "altar", "buy", "blend", "portrait", "request", "scroll", "studio")]
+            if good and rng.random() < 0.75:
+                # scrolls: play one when possible, it scores
+                scrolls = [a for a in good if str(a).startswith("scroll ") and str(a) != "scroll none"]
+                g.apply(seat, rng.choice(scrolls or good))
+            else:
+                g.apply(seat, rng.choice(legal))
+        yield g
+
+
+@pytest.fixture(scope="module")
+def engine_lines() -> dict[str, list[str]]:
+    public, private = [], []
+    for g in _random_games():
+        public += g.view(None)["log"]
+        for seat in range(sum(not f.get("leonardo") for f in g.view(None)["figures"])):
+            private += [x for x in g.view(seat)["log"] if x.startswith("you ")]
+    return {"public": public, "private": private}
+
+
+def test_english_templates_match_every_engine_log_line(engine_lines):
+    patterns = compile_patterns()
+    unmatched, why_unmatched, seen = [], [], set()
+    for line in engine_lines["public"] + engine_lines["private"]:
+        hit = match(line, "log", patterns)
+        if hit is None:
+            unmatched.append(line)
+            continue
+        key, params = hit
+        seen.add(key)
+        if "why" in params:
+            why = match(params["why"], "why", patterns)
+            if why is None:
+                why_unmatched.append(params["why"])
+            else:
+                seen.add(why[0])
+    assert not unmatched, f"engine log lines no template matches: {sorted(set(unmatched))[:20]}"
+    assert not why_unmatched, f"scoring reasons no template matches: {sorted(set(why_unmatched))[:20]}"
+    # the games are varied enough to try most templates
+    assert len(seen) >= 30, sorted(seen)
+
+
+def test_log_lines_are_parsed_into_the_right_parts(engine_lines):
+    """The first template the client tries is the right one: parsing, then filling the same
+    English template, gives the line back, and slots hold what their names say."""
+    patterns = compile_patterns()
+    en = catalog("en")
+    names = {"Anna", "Boris Godunov", "Cé", "D'Artagnan", "Leonardo"}
+    for line in engine_lines["public"]:
+        key, params = match(line, "log", patterns)
+        assert PLACEHOLDER.sub(lambda m: params[m.group(1)], en[key]) == line
+        if "who" in params:
+            assert params["who"] in names, (line, key, params)
+        if key == "log.scores":
+            why_key, why = match(params["why"], "why", patterns)
+            if why_key.startswith("why.restores"):
+                assert re.fullmatch(r"\d+", why["tile"]), (line, why_key, why)
+    samples = {
+        "Anna scores 9 VP (restores C3: 7 + bishop 2)": ("log.scores", "why.restores_bishop"),
+        "Anna scores 12 VP (restores C3: 7 + bishop 2 + special colours 3)": ("log.scores",
+                                                                              "why.restores_bishop_special"),
+        "Boris Godunov scores 4 VP (restores A1: 4)": ("log.scores", "why.restores"),
+        "Leonardo closes booth III": ("log.closes", None),
+        "round 6 begins (final round)": ("log.round_final", None),
+    }
+    for line, (key, why_key) in samples.items():
+        hit = match(line, "log", patterns)
+        assert hit and hit[0] == key, (line, hit)
+        if why_key:
+            assert match(hit[1]["why"], "why", patterns)[0] == why_key
+
+
+def test_translated_log_lines_leave_no_placeholder(engine_lines):
+    """Every engine line, translated into French and Russian the way translateLog does,
+    has every placeholder filled."""
+    patterns = compile_patterns()
+    for lang in ("fr", "ru"):
+        cat = catalog(lang)
+        for line in set(engine_lines["public"]):
+            key, params = match(line, "log", patterns)
+            text = PLACEHOLDER.sub(lambda m: "X" if m.group(1) in params else m.group(0), cat[key])
+            assert "{" not in text, (lang, key, cat[key])

@@ -1,0 +1,56 @@
+"""Decisions show their consequences (issue 13): ``GET /api/me/preview`` says what each scoring
+choice of a seat would score, and playing the choice scores exactly that."""
+from __future__ import annotations
+
+import os
+import random
+import sys
+
+import pytest
+
+from server_support import api_client, auth  # noqa: E402
+
+
+def test_the_preview_of_each_scoring_choice_is_what_it_scores(tmp_path):
+    """Played on the real game, each previewed choice scores its preview, source by source
+    (the track's behind/ahead difference, R8, aside)."""
+    import affresco
+    if not hasattr(affresco.Game, "events_since"):
+        pytest.skip("this engine has no events yet (docs/events.md)")
+    checked = 0
+    with api_client(f"sqlite:///{tmp_path / 'g.db'}") as c:
+        r = c.post("/api/games", json={"players": [{"name": "Anna"}, {"name": "Bea"}, {"name": "Cleo"}],
+                                       "modules": ["special_colours", "bishops_favour", "scrolls"], "seed": 6})
+        tokens = [s["token"] for s in r.json()["seats"]]
+        rng = random.Random(4)
+        states = {tok: c.get("/api/me", headers=auth(tok)).json() for tok in tokens}
+        for _ in range(2000):
+            tok = next((t for t in tokens if states[t]["legal"]), None)
+            if tok is None or checked >= 12:
+                break
+            me = states[tok]
+            seat = me["seat"]
+            scoring = [a for a in me["legal"] if a.split()[0] in ("restore", "altar", "scroll")]
+            want = None
+            if scoring and not me["view"].get("pending_track"):
+                pre = c.get("/api/me/preview", headers=auth(tok)).json()
+                assert pre["version"] == me["version"] and set(pre["previews"]) >= set(scoring)
+                action = rng.choice(scoring)
+                want = pre["previews"][action]
+                assert want["vp"] == sum(want["sources"].values())
+            else:
+                good = [a for a in me["legal"] if a.split()[0] in ("buy", "restore", "altar", "blend")]
+                action = rng.choice(good or me["legal"])
+            before = me["view"]["vp_sources"][seat]
+            r = c.post("/api/me/act", headers=auth(tok), json={"action": action, "version": me["version"]})
+            assert r.status_code == 200, r.text
+            after = r.json()
+            if want is not None and not after["view"].get("pending_track"):
+                now = after["view"]["vp_sources"][seat]
+                gained = {k: now.get(k, 0) - before.get(k, 0) for k in set(now) | set(before) if k != "track"}
+                assert {k: v for k, v in gained.items() if v} == {k: v for k, v in want["sources"].items() if v}, \
+                    (action, want, gained)
+                checked += want["vp"] > 0
+            states = {t: c.get("/api/me", headers=auth(t)).json() for t in tokens}
+        assert c.get("/api/me/preview").status_code == 401          # for seats only
+    assert checked >= 12
