@@ -25,7 +25,7 @@ def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
                 else f"the {s.columns()[s.loc]} visit" if 0 <= s.loc < len(s.columns()) else "this decision")
         return f"'{a.kind}' is not an action of {what}"
     same = [x for x in legal if x.kind == a.kind]
-    if a.kind not in ("buy", "restore", "request") and len(a.args) not in {len(x.args) for x in same}:
+    if a.kind not in ("buy", "restore", "request", "plan") and len(a.args) not in {len(x.args) for x in same}:
         counts = " or ".join(str(n) for n in sorted({len(x.args) for x in same}))
         return f"'{a.kind}' takes {counts} word{'s' * (counts != '1')} after it, e.g. '{same[0]}'"
     if a.kind == "getup":

@@ -23,6 +23,11 @@ from ..components import check_provenance as provenance_ok
 from ..serialize import _Reader, parse_tile, whole
 
 
+def _module_tile(x) -> bool:
+    """Another module's tile counted for requests (R15), written '<letter>:...' ('W:P/R')."""
+    return isinstance(x, str) and len(x) > 2 and x[0].isalpha() and x[1] == ":"
+
+
 def _text(x) -> str:
     """A stacked tile's text: a fresco tile's, or another module's tile kept as text."""
     return x if isinstance(x, str) else tile_text(x)
@@ -216,7 +221,7 @@ class Requests(Module):
                         and e[1] >= 1 and isinstance(e[2], list) and len(e[2]) == self.data.per):
                     raise StateError(f"{w}[{i}]: {e!r}: [type, vp, [{self.data.per} fresco tiles]]")
                 tiles = tuple(parse_tile(x, f"modules_state.requests.fulfilled[{f}][{i}]", _Reader(data))
-                              if not isinstance(x, str) or x[:1].isdigit() else x   # other modules' tiles: text
+                              if not _module_tile(x) else x   # other modules' tiles ('W:P/R'): text
                               for x in e[2])
                 if any(x is None for x in tiles):
                     raise StateError(f"{w}[{i}]: null is not a tile")

@@ -3,15 +3,12 @@ the search's determinization rebuilds the wall from the view only (R22)."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import sys
 
 import affresco
 from affresco.bots.determinize import determinize
 from affresco.bots.heuristic import HeuristicBot
 
-sys.path.insert(0, os.path.dirname(__file__))
 from positions import module_game, plan_all, wall_state  # noqa: E402
 
 NOTHING = "0-0-0-0-0"
