@@ -570,3 +570,17 @@ def test_with_the_medico_the_wall_restoration_happens_at_the_covered_column():
     assert "wall A3" in walls(g)
     g.apply(0, "wall A3")
     assert wall_view(g)["tiles"][0] == ["W:P/R"] and g.vp_sources()[0].get("wall") == 4
+
+
+def test_a_game_waiting_on_the_wall_visit_survives_save_and_load():
+    """The wall ask (at the covered column's turn) is saved with the game and accepted on load
+    (asks are checked by their module); a forged wall ask for a seat without the tile is refused."""
+    g = wall_game(seats=[dict(getup="7:00", paints="PP"), dict(getup="8:00"), dict(getup="9:00")])
+    plan_all(g, "0-0-0-0-0 wall cathedral", NOTHING, KEEP)
+    d = json.loads(g.to_json())
+    assert d["asks"] == [[0, "wall_fresco", "wall"]]
+    h = affresco.Game.from_json(g.to_json())
+    assert legal(h, 0) == legal(g, 0)
+    d["asks"] = [[1, "wall_fresco", "wall"]]
+    with pytest.raises(affresco.StateError, match="asks"):
+        affresco.Game.from_json(json.dumps(d))

@@ -311,6 +311,10 @@ class WallFresco(Module):
         fig = a[0]
         return [PASS, *(Action(TILE, (self.data.name(c),)) for c in self.restorable(s, fig))]
 
+    def valid_ask(self, s, fig: int, payload) -> bool:
+        """A saved wall ask: a seat whose wall tile covers the current column."""
+        return payload == TILE and fig < s.n and 0 <= s.loc == self.st(s).placed[fig]
+
     def answer(self, s, a, action: Action) -> None:
         if action.kind == TILE:
             self.restore(s, a[0], self.data.cell(action.args[0]))
