@@ -554,6 +554,16 @@ class Medico(Module):
         return out
 
     # ------------------------------------------------------------------ asks
+    def valid_ask(self, s, fig: int, payload) -> bool:
+        """A saved medico ask: 'medicine', 'heal', 'aside' or ['illness', count, column] of a seat."""
+        if not 0 <= fig < s.n:
+            return False
+        if payload in ("medicine", "heal", "aside"):
+            return True
+        return (isinstance(payload, (list, tuple)) and len(payload) == 3 and payload[0] == "illness"
+                and isinstance(payload[1], int) and not isinstance(payload[1], bool) and payload[1] >= 1
+                and payload[2] in s.columns())
+
     def ask_actions(self, s, a) -> list:
         fig, _, what = a
         if what == "medicine":
