@@ -371,3 +371,12 @@ def answer_tracks(g: affresco.Game, choice: str = "ahead") -> None:
     """Answer any pending VP-track choice ('track ahead' by default)."""
     while data(g)["pending_track"] is not None:
         act(g, "track " + choice)
+
+
+def possible_plans(g, f: int) -> list[list[int]]:
+    """Every plan (counts per column) seat ``f`` could commit with its apprentices now."""
+    from itertools import product
+    s = g.state
+    sheet = s.comp.rules["action_sheet"]
+    return [list(c) for c in product(range(sheet["spaces_per_column"] + 1), repeat=sheet["columns"])
+            if sum(c) <= s.apprentices(f)]

@@ -68,8 +68,7 @@ import time  # noqa: E402
 from typing import Any, Iterator  # noqa: E402
 
 PAYLOAD_KEYS = {"type", "game_id", "seat", "version", "names", "seats", "setup", "view", "legal", "to_act",
-                "committed", "undo", "is_over", "abandoned", "scores", "ranking", "events", "events_total", "log",
-                "log_total"}
+                "committed", "undo", "is_over", "abandoned", "scores", "ranking", "events", "events_total"}
 
 
 def fast_limits(**kw):
@@ -301,9 +300,7 @@ def expected_payload(g, seat: int | None, *, game_id: str, version: int, seats: 
     """The state message ``seat`` should get at this version, from the engine alone: its view,
     its legal actions and public facts (names, seat kinds, who is connected, the version)."""
     view = g.view(seat)
-    lines = view.pop("log")
     events = view.pop("events")
-    start = 0 if full else max(0, len(lines) - log_tail)
     first = 0 if full else max(0, len(events) - log_tail)
     over = g.is_over
     return {
@@ -319,8 +316,6 @@ def expected_payload(g, seat: int | None, *, game_id: str, version: int, seats: 
         "scores": g.scores() if over else None, "ranking": g.ranking() if over else None,
         "events": [{"i": i, **events[i]} for i in range(first, len(events))],
         "events_total": len(events),
-        "log": [{"i": i, "text": lines[i]} for i in range(start, len(lines))],
-        "log_total": len(lines),
     }
 
 

@@ -1,4 +1,4 @@
-"""Game.view(seat, log=False) and Game.log_since: following the log cheaply (R22 per seat)."""
+"""Game.view(seat, log=False) and Game.events_since: following the events cheaply (R22 per seat)."""
 import random
 
 import affresco
@@ -12,30 +12,31 @@ def _play(g, n, rng):
         g.apply(seat, rng.choice(g.legal_actions(seat)))
 
 
-def test_view_without_log_is_the_view_minus_its_log():
+def test_view_without_log_is_the_view_minus_its_events():
     g = affresco.new_game(3, seed=4)
     _play(g, 60, random.Random(1))
     for seat in (None, 0, 1, 2):
         full = g.view(seat)
         lean = g.view(seat, log=False)
-        assert "log" not in lean
-        full.pop("log")
-        full.pop("events")
+        assert "events" not in lean and "log" not in full
+        assert full.pop("events") == g.events(seat)
         assert lean == full
 
 
-def test_log_since_follows_each_seat_incrementally_and_detects_a_rewind():
+def test_events_since_follows_each_seat_incrementally_and_detects_a_rewind():
     rng = random.Random(2)
     g = affresco.new_game(4, ["scrolls"], seed=9)
     marks = {s: (None, []) for s in (None, 0, 1, 2, 3)}
     for _ in range(40):
         _play(g, 7, rng)
-        for seat, (mark, lines) in marks.items():
-            new, mark = g.log_since(seat, mark)
+        for seat, (mark, evs) in marks.items():
+            new, mark = g.events_since(seat, mark)
             assert new is not None
-            lines = lines + new
-            assert lines == g.view(seat)["log"]          # private lines only for their seat
-            marks[seat] = (mark, lines)
+            evs = evs + new
+            assert evs == g.view(seat)["events"]          # private events only for their seat
+            marks[seat] = (mark, evs)
+    assert any(e["kind"] == "plan_chosen" for e in marks[0][1])
+    assert not any(e["kind"] == "plan_chosen" for e in marks[None][1])
     earlier = affresco.replay(g.record(), upto=20)         # another position: the mark is not in it
-    assert earlier.log_since(0, marks[0][0]) == (None, earlier.log_since(0, None)[1])
-    assert earlier.log_since(0, None)[0] == earlier.view(0)["log"]
+    assert earlier.events_since(0, marks[0][0]) == (None, earlier.events_since(0, None)[1])
+    assert earlier.events_since(0, None)[0] == earlier.view(0)["events"]

@@ -294,7 +294,5 @@ def test_the_scroll_decision_does_not_reveal_the_scrolls(viewer):
     for held in ((3, "C"), (1, "A")):       # matching / not matching C3
         g = scroll_game(held, {"C3": "3:YY"}, bishop_at="C3")
         g.apply(0, "restore C3")             # seat 0's only cathedral action
-        v = g.view(viewer)
-        v.pop("log", None)
-        views.append(v)
+        views.append(g.view(viewer))
     assert views[0] == views[1]

@@ -33,7 +33,7 @@ def test_plans_are_secret_until_all_committed():
         assert "plan" not in other
         assert other["plan_committed"] is True
     assert g.view(1)["figures"][1]["plan"] == [0, 0, 2, 0, 0]
-    assert not any("0-0-2-0-0" in line for line in g.view(0)["log"])
+    assert not any(e.get("plan") == "0-0-2-0-0" for e in g.view(0)["events"])
     g.apply(0, "plan 0-0-1-0-0")
     assert "plan" not in g.view(2)["figures"][0]
     g.apply(2, "plan 0-0-1-0-0")

@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import affresco
+from positions import possible_plans
 from affresco import Game
 from affresco.rules.paints import PAINTS, paint_text
 from affresco.rules.state import cons_to_list
@@ -175,7 +176,7 @@ def perturb(data: dict, g: Game, targets: list[int], rng: random.Random) -> dict
         fig["paints"] = other_paints(rng, fig["paints"], grow)
         if s.phase == "plan" and fig["plan"] is not None:
             # another legal plan, still secret
-            legal = [p for p in _plans(g, f) if p != fig["plan"]]
+            legal = [p for p in possible_plans(g, f) if p != fig["plan"]]
             if legal:
                 fig["plan"] = rng.choice(legal)
     # the targets' plans in the action history (the history is not part of any view)
@@ -184,14 +185,6 @@ def perturb(data: dict, g: Game, targets: list[int], rng: random.Random) -> dict
     # private log lines of the targets
     d["log"] = [[r, who, {"kind": "text", "text": f"secret {rng.random()}"} if who in targets else text] for r, who, text in data["log"]]
     return d
-
-
-def _plans(g: Game, f: int) -> list[list[int]]:
-    s = g.state
-    sheet = s.comp.rules["action_sheet"]
-    from itertools import product
-    return [list(c) for c in product(range(sheet["spaces_per_column"] + 1), repeat=sheet["columns"])
-            if sum(c) <= s.apprentices(f)]
 
 
 def check_perturbations(g: Game, rng: random.Random, data: dict | None = None, own: bool = True) -> None:
@@ -279,7 +272,7 @@ def test_plans_secret_until_every_plan_is_committed(n):
                     assert v["figures"][s2]["plan"] == counts
                 else:
                     assert "plan" not in v["figures"][s2]
-            assert sum(line.startswith("you plan") for line in v["log"]) == (viewer in committed)
+            assert sum(e["kind"] == "plan_chosen" for e in v["events"]) == (viewer in committed)
         check_perturbations(g, rng)
     # the last plan reveals every plan (R4): public for everyone from now on
     last = n - 1
@@ -322,7 +315,7 @@ def test_views_are_json_serialisable_and_independent():
             v2 = copy.deepcopy(v)
             v["figures"].clear()
             v["fresco"][0][0] = "changed"
-            v["log"].append("changed")
+            v["events"].append({"kind": "changed"})
             assert g.to_json() == before
             assert g.view(viewer) == v2
 

@@ -1,14 +1,13 @@
 """The web client of ``affresco serve`` without a browser (issue 5): the static files are
 shipped in the package and served by the app, the three catalogs agree with each other and
-with the JavaScript that uses them, and the English ``log.*``/``why.*`` templates, compiled
-the way the client's i18n.js compiles them, recognise every line the engine writes.
+with the JavaScript that uses them; the game log is rendered from the engine's events
+(``event.*`` keys, tests/rules/test_events.py), never from English lines.
 
-Browser tests of the same client: tests/test_server_browser.py.
+Browser tests of the same client: tests/server/test_server_browser.py.
 """
 from __future__ import annotations
 
 import json
-import random
 import re
 import tomllib
 from functools import lru_cache
@@ -321,17 +320,15 @@ def test_key_scan_sees_ternaries_and_templates():
 
 
 def test_catalog_keys_are_used():
-    """Keys that no code can reach are dead text for translators (log.*/why.* are patterns)."""
+    """Keys that no code can reach are dead text for translators."""
     literal, prefixes = _keys_used()
     js = "\n".join(static_text(n) for n in js_files())
     built = set(re.findall(r"`([a-z_]+\.[a-z_]*)\$\{", js))
     unused = []
     for key in catalog("en"):
-        if key in literal or any(key.startswith(p) for p in prefixes) or key.split(".")[0] in ("log", "why", "event", "vp_source"):
-            continue  # log/why: patterns; event/vp_source: rendered from events (affresco.i18n, docs/events.md)
-        if False:
-            continue
-        if f'"{key}"' in js:      # e.g. compared with a parsed log key
+        if key in literal or any(key.startswith(p) for p in prefixes) or key.split(".")[0] in ("event", "vp_source"):
+            continue  # rendered from events (affresco.i18n, events.js, docs/events.md)
+        if f'"{key}"' in js:
             continue
         if any(key.startswith(p) for p in built):      # const key = `error.${code}`; has(key)
             continue
@@ -355,7 +352,6 @@ def test_dynamic_key_families_cover_the_engine_and_the_server(sqlite_url):  # no
     need |= {f"paint.{p}" for p in "RYBOGPKN"}
     need |= {f"conn.{s}" for s in ("connecting", "connected", "disconnected")}
     need |= {f"lang.{lang}" for lang in LANGS}
-    need |= {f"word.{w}" for w in ("behind", "ahead")}
     need |= {f"act.scroll_{w}" for w in ("none", "row", "column", "both")}
     need |= {f"module.{m}" for m in affresco.MODULES}
     need |= {f"request.{s['type']}" for s in _toml("requests.toml")["stacks"]}
@@ -378,158 +374,3 @@ def test_dynamic_key_families_cover_the_engine_and_the_server(sqlite_url):  # no
     names = {v: k for k, v in en.items() if k.startswith("card.")}
     for card in cards:
         assert names.get(card["name"]) == f"card.{re.sub(r'-[a-z]$', '', card['id'])}", card["name"]
-
-
-# ------------------------------------------------------------------- engine log templates
-def _i18n_slots() -> dict[str, str]:
-    """The SLOT table of i18n.js, read from the file (so the test follows the client)."""
-    text = static_text("i18n.js")
-    block = re.search(r"const SLOT = \{(.*?)\};", text, re.S)
-    assert block, "i18n.js has no SLOT table"
-    slots = {}
-    for name, value in re.findall(r"(\w+):\s*\"((?:[^\"\\]|\\.)*)\"", block.group(1)):
-        slots[name] = json.loads(f'"{value}"')       # the JS string's value: "\\d" -> \d
-    return slots
-
-
-# The client's table, ported (kept in sync with i18n.js by test_slot_table_is_the_clients).
-SLOT = {
-    "who": r"(.+?)", "n": r"(\d+)", "vp": r"(\d+)", "seg": r"([A-E][1-5])", "booth": r"(IV|III|II|I)",
-    "time": r"(\d{1,2}:\d\d)", "plan": r"([\d-]+)", "tiles": r"(.+?)", "paints": r"([RYBOGPKN]+)",
-    "paint": r"([RYBOGPKN]+)", "why": r"(.+)", "dir": r"(behind|ahead)", "effect": r"([a-z_]+)", "value": r"(.*?)",
-    "cards": r"(.+)", "card": r"(.+?)", "type": r"([a-z_]+)", "tile": r"(\d+)", "bonus": r"(\d+)",
-    "special": r"(\d+)",
-}
-
-
-def test_slot_table_is_the_clients():
-    assert _i18n_slots() == SLOT
-
-
-def compile_patterns(slots=SLOT) -> list[dict]:
-    """i18n.js compile(): the English log.*/why.* templates as anchored regexes, the ones
-    with the most literal text first."""
-    out = []
-    for key, tpl in catalog("en").items():
-        family = key.split(".")[0]
-        if family not in ("log", "why"):
-            continue
-        names, rx, literal = [], "", 0
-        for part in re.split(r"(\{\w+\})", tpl):
-            m = re.fullmatch(r"\{(\w+)\}", part)
-            if m:
-                names.append(m.group(1))
-                rx += slots.get(m.group(1), "(.+?)")
-            else:
-                rx += re.escape(part)
-                literal += len(part)
-        out.append({"key": key, "names": names, "re": re.compile(f"^{rx}$"), "literal": literal,
-                    "family": family})
-    out.sort(key=lambda p: -p["literal"])      # Array.sort is stable, like Python's
-    return out
-
-
-def match(text: str, family: str, patterns: list[dict]):
-    for p in patterns:
-        if p["family"] != family:
-            continue
-        m = p["re"].match(text)
-        if m:
-            return p["key"], dict(zip(p["names"], m.groups()))
-    return None
-
-
-def _random_games(n: int = 24):
-    """Finished games with every module (random, mostly productive play), and a few lines
-    only a seat sees."""
-    for seed in range(n):
-        rng = random.Random(seed)
-        g = affresco.new_game(players=["Anna", "Boris Godunov", "Cé", "D'Artagnan"][:2 + seed % 3],
-                              modules=list(affresco.MODULES), seed=seed,
-                              options={"special_colours_on_fresco": seed % 2 == 0})
-        while not g.is_over:
-            seat = g.to_act[0]
-            legal = g.legal_actions(seat)
-            good = [a for a in legal if str(a).split()[0] in
-                    ("restore", "altar", "buy", "blend", "portrait", "request", "scroll", "studio")]
-            if good and rng.random() < 0.75:
-                # scrolls: play one when possible, it scores
-                scrolls = [a for a in good if str(a).startswith("scroll ") and str(a) != "scroll none"]
-                g.apply(seat, rng.choice(scrolls or good))
-            else:
-                g.apply(seat, rng.choice(legal))
-        yield g
-
-
-@pytest.fixture(scope="module")
-def engine_lines() -> dict[str, list[str]]:
-    public, private = [], []
-    for g in _random_games():
-        public += g.view(None)["log"]
-        for seat in range(sum(not f.get("leonardo") for f in g.view(None)["figures"])):
-            private += [x for x in g.view(seat)["log"] if x.startswith("you ")]
-    return {"public": public, "private": private}
-
-
-def test_english_templates_match_every_engine_log_line(engine_lines):
-    patterns = compile_patterns()
-    unmatched, why_unmatched, seen = [], [], set()
-    for line in engine_lines["public"] + engine_lines["private"]:
-        hit = match(line, "log", patterns)
-        if hit is None:
-            unmatched.append(line)
-            continue
-        key, params = hit
-        seen.add(key)
-        if "why" in params:
-            why = match(params["why"], "why", patterns)
-            if why is None:
-                why_unmatched.append(params["why"])
-            else:
-                seen.add(why[0])
-    assert not unmatched, f"engine log lines no template matches: {sorted(set(unmatched))[:20]}"
-    assert not why_unmatched, f"scoring reasons no template matches: {sorted(set(why_unmatched))[:20]}"
-    # the games are varied enough to try most templates
-    assert len(seen) >= 30, sorted(seen)
-
-
-def test_log_lines_are_parsed_into_the_right_parts(engine_lines):
-    """The first template the client tries is the right one: parsing, then filling the same
-    English template, gives the line back, and slots hold what their names say."""
-    patterns = compile_patterns()
-    en = catalog("en")
-    names = {"Anna", "Boris Godunov", "Cé", "D'Artagnan", "Leonardo"}
-    for line in engine_lines["public"]:
-        key, params = match(line, "log", patterns)
-        assert PLACEHOLDER.sub(lambda m: params[m.group(1)], en[key]) == line
-        if "who" in params:
-            assert params["who"] in names, (line, key, params)
-        if key == "log.scores":
-            why_key, why = match(params["why"], "why", patterns)
-            if why_key.startswith("why.restores"):
-                assert re.fullmatch(r"\d+", why["tile"]), (line, why_key, why)
-    samples = {
-        "Anna scores 9 VP (restores C3: 7 + bishop 2)": ("log.scores", "why.restores_bishop"),
-        "Anna scores 12 VP (restores C3: 7 + bishop 2 + special colours 3)": ("log.scores",
-                                                                              "why.restores_bishop_special"),
-        "Boris Godunov scores 4 VP (restores A1: 4)": ("log.scores", "why.restores"),
-        "Leonardo closes booth III": ("log.closes", None),
-        "round 6 begins (final round)": ("log.round_final", None),
-    }
-    for line, (key, why_key) in samples.items():
-        hit = match(line, "log", patterns)
-        assert hit and hit[0] == key, (line, hit)
-        if why_key:
-            assert match(hit[1]["why"], "why", patterns)[0] == why_key
-
-
-def test_translated_log_lines_leave_no_placeholder(engine_lines):
-    """Every engine line, translated into French and Russian the way translateLog does,
-    has every placeholder filled."""
-    patterns = compile_patterns()
-    for lang in ("fr", "ru"):
-        cat = catalog(lang)
-        for line in set(engine_lines["public"]):
-            key, params = match(line, "log", patterns)
-            text = PLACEHOLDER.sub(lambda m: "X" if m.group(1) in params else m.group(0), cat[key])
-            assert "{" not in text, (lang, key, cat[key])

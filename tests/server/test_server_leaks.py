@@ -149,8 +149,8 @@ class Viewer:
 
 # ------------------------------------------------------------------------------ perturbation
 def other_plans(g: Game, f: int) -> list[list[int]]:
-    from test_view_secrecy import _plans          # every plan the seat could have committed
-    return _plans(g, f)
+    from positions import possible_plans          # every plan the seat could have committed
+    return possible_plans(g, f)
 
 
 def perturbed(g: Game, seat: int | None, rng: random.Random) -> Game:
@@ -237,7 +237,7 @@ class Checker:
         return expected_payload(g, seat, game_id=self.gid, version=msg["version"],
                                 seats=public_seats(self.created), setup=self.journal.setups[self.gid],
                                 connected=connected, undo=self.undo_flag(seat, msg["version"]),
-                                full=len(msg["log"]) == msg["log_total"] and len(msg["events"]) == msg["events_total"],
+                                full=len(msg["events"]) == msg["events_total"],
                                 log_tail=LOG_TAIL)
 
     def scan(self, seat, text: str, obj) -> None:
@@ -502,7 +502,7 @@ def test_the_checker_catches_planted_leaks(server):
     other = g.state.thalers[1]
     assert "figure 1" in verdict(planted(lambda m: m["view"]["figures"][1].__setitem__("thalers", other)))
     assert "not the engine" in verdict(planted(lambda m: m["view"].__setitem__("bag_size", m["view"]["bag_size"] + 1)))
-    assert "token" in verdict(planted(lambda m: m["log"].append({"i": 999, "text": viewers[1].token})))
+    assert "token" in verdict(planted(lambda m: m["events"].append({"i": 999, "kind": "pass", "figure": 0, "round": 1, "note": viewers[1].token})))
     assert "seed" in verdict(planted(lambda m: m["setup"].__setitem__("seed", 51)))
     assert "not the engine" in verdict(planted(lambda m: m["legal"].append("pass")))
     # a leak in the view itself: the sum of everyone's Thalers, in the bytes and in the

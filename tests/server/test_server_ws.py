@@ -39,7 +39,7 @@ def check(srv, created, seat, msg, full: bool | None = None):
     """``msg`` is exactly the engine's state for ``seat`` at its version."""
     gid = created["game_id"]
     g = srv.journal.game(gid, msg["version"])
-    full = (len(msg["log"]) == msg["log_total"] and len(msg["events"]) == msg["events_total"]) if full is None else full
+    full = (len(msg["events"]) == msg["events_total"]) if full is None else full
     exp = expected_payload(g, seat, game_id=gid, version=msg["version"], seats=public_seats(created),
                            setup=srv.journal.setups[gid], connected=[s["connected"] for s in msg["seats"]],
                            undo=msg["undo"], full=full, log_tail=LOG_TAIL)
@@ -212,12 +212,12 @@ def test_act_ack_push_to_everyone_and_errors(db_url):
                 for ws, seat in zip(everyone, seats):
                     msg = boxes[id(ws)].get(is_state(version))
                     check(srv, out, seat, msg)
-                    assert len(msg["log"]) == min(LOG_TAIL, msg["log_total"])   # pushes: the log's tail
+                    assert len(msg["events"]) == min(LOG_TAIL, msg["events_total"])   # pushes: the log's tail
             # the spectator never gets anyone's paints or Thalers
             spec.send(json.dumps({"type": "state"}))
-            full = boxes[id(spec)].get(lambda m: m.get("type") == "state" and m["log_total"] == len(m["log"])
+            full = boxes[id(spec)].get(lambda m: m.get("type") == "state" and m["events_total"] == len(m["events"])
                                        and m["version"] == version)
-            assert full["log_total"] == len(full["log"])
+            assert full["events_total"] == len(full["events"])
             check(srv, out, None, full, full=True)
             assert "thalers" not in json.dumps(full["view"]) and "paints" not in json.dumps(full["view"])
         finally:
@@ -281,7 +281,7 @@ def test_connected_flags_and_reconnect(server):
         assert first["version"] <= rest["version"]
         if first["version"] == rest["version"]:
             assert first == rest
-        assert first["log_total"] == len(first["log"]) and first["version"] > 0
+        assert first["events_total"] == len(first["events"]) and first["version"] > 0
         check(server, out, 0, first, full=True)
 
 

@@ -265,7 +265,7 @@ def status_line(view: Mapping[str, Any]) -> Text:
 # view keys shown by the functions above; anything else (modules) goes to extras_panel
 BASE_KEYS = {"seat", "round", "final_round", "action_sheet_side", "columns", "phase", "to_act", "actor", "actor_figure", "column", "visit_left",
              "location", "fresco", "bishop", "leonardo_painter", "leonardo_controller", "booths", "bag_size",
-             "hostel", "mood_display", "order", "figures", "pending_track", "log", "is_over",
+             "hostel", "mood_display", "order", "figures", "pending_track", "is_over",
              "deciding", "asks", "modules", "options", "components", "secrets", "events", "vp_sources"}
 DRAWN_KEYS = {"wall_fresco", "medico"}   # module parts of the view drawn by their own tables
 BASE_FIGURE_KEYS = {"name", "track", "vp", "getup", "tiles", "leonardo", "mood", "mood_zone", "neutral_apprentice",

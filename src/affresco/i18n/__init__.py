@@ -91,6 +91,8 @@ def render_event(event: Mapping[str, Any], names: Sequence[str], lang: str = "en
             params[k] = " + ".join(text(f"vp_source.{s}", lang, n=n) for s, n in v.items())
         elif k == "card" and isinstance(v, str):
             params[k] = text(f"card.{v.split('-')[0]}", lang)
+        elif k == "effect" and isinstance(v, str) and f"favour.{v}" in catalog("en"):
+            params[k] = text(f"favour.{v}", lang)
         elif isinstance(v, (list, tuple)):
             params[k] = " ".join(text(f"card.{c.split('-')[0]}", lang) if k == "cards" else str(c) for c in v)
         else:

@@ -11,7 +11,7 @@ import secrets
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import ConfigError, FrescoError, IllegalAction, StateError
-from . import explain, flow, house, legacy_log, serialize, track
+from . import explain, flow, house, serialize, track
 from .actions import PASS, Action, parse
 from .components import Components, load_components, reference
 from .hooks import MODULES, HookTable, ordered
@@ -210,13 +210,13 @@ class Game:
 
     def view(self, seat: int | None, log: bool = True) -> dict[str, Any]:
         """A JSON-ready dict of what ``seat`` may see (None: a spectator), R22.  ``log=False``
-        leaves out the log lines (see :meth:`log_since` to follow them cheaply)."""
+        leaves out the events (see :meth:`events_since` to follow them cheaply)."""
         self._check_seat(seat)
         return _view(self._s, seat, log)
 
     def full_view(self) -> dict[str, Any]:
         """Everything face up, for replays and analysis (never for a seat in a live game): the
-        spectator's view with every seat's paints, Thalers and plan, every log entry, and
+        spectator's view with every seat's paints, Thalers and plan, every event, and
         ``secrets`` (per seat, the module parts only it sees, e.g. its scrolls)."""
         return _full_view(self._s)
 
@@ -238,11 +238,6 @@ class Game:
         self._check_seat(seat)
         new, head = self._since(mark)
         return (None if new is None else _events(new, seat)), head
-
-    def log_since(self, seat: int | None, mark: Any = None) -> tuple[list[str] | None, Any]:
-        """TRANSITION (issue #11): the old English log lines since ``mark``; use events_since."""
-        new, head = self._since(mark)
-        return (None if new is None else legacy_log.lines(self._s, new, seat)), head
 
     def _since(self, mark: Any) -> tuple[list | None, Any]:
         node = head = self._s.log

@@ -12,7 +12,6 @@ from .board import NAMES, SIZE
 from .market import BOOTHS
 from . import house
 from .paints import paint_text
-from . import legacy_log
 from .state import PLAN, State, cons_to_list
 from .tiles import tile_text as _tile_text
 from .track import vp_sources
@@ -132,9 +131,7 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
     }
     out["vp_sources"] = vp_sources(s)
     if log:
-        entries = cons_to_list(s.log)
-        out["events"] = events(entries, seat)
-        out["log"] = legacy_log.lines(s, entries, seat)   # TRANSITION (issue #11): old English lines
+        out["events"] = events(cons_to_list(s.log), seat)
     for hook in s.hooks.view:
         hook(s, seat, out)
     return out
@@ -162,5 +159,4 @@ def full_view(s: State) -> dict[str, Any]:
     out["secrets"] = secrets
     entries = [(r, None, e) for r, _, e in cons_to_list(s.log)]
     out["events"] = events(entries, None)
-    out["log"] = legacy_log.lines(s, entries, None)   # TRANSITION (issue #11)
     return out

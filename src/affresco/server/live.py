@@ -77,7 +77,6 @@ class LiveGame:
     cache: dict[Any, str] = field(default_factory=dict)   # (seat, full) -> payload JSON at this version
     bot_task: asyncio.Task | None = None
     recent: list[tuple[int, int, str]] = field(default_factory=list)   # (version, seat, kind), latest moves
-    logs: dict[Any, tuple[Any, list[str]]] = field(default_factory=dict)  # seat -> (log mark, lines)
     events: dict[Any, tuple[Any, list[dict]]] = field(default_factory=dict)  # seat -> (mark, events)
     abandoned: bool = False                            # stalled past the round limit: no more moves
     shown: tuple[bool, ...] = ()                       # the connected flags last pushed
@@ -137,24 +136,13 @@ class LiveGame:
 
     def payload(self, seat: int | None, full: bool = True) -> str:
         """The STATE message for ``seat`` as JSON text, cached per version.  ``full``: the
-        whole log; otherwise its last ``LOG_TAIL`` lines (pushes: the client keeps the rest)."""
+        whole log; otherwise its last ``LOG_TAIL`` events (pushes: the client keeps the rest)."""
         key = (seat, full)
         text = self.cache.get(key)
         if text is None:
             text = _JSON.encode(self.message(seat, full)).decode()
             self.cache[key] = text
         return text
-
-    def _log(self, seat: int | None) -> list[str]:
-        """The seat's log lines, followed incrementally (a push costs the new lines only)."""
-        mark, lines = self.logs.get(seat, (None, []))
-        new, mark = self.game.log_since(seat, mark)
-        if new is None:                       # an undo: the log no longer extends what we had
-            new, mark = self.game.log_since(seat, None)
-            lines = []
-        lines.extend(new)
-        self.logs[seat] = (mark, lines)
-        return lines
 
     def _events(self, seat: int | None) -> list[dict]:
         """The seat's events (``Game.events_since``), followed incrementally."""
@@ -170,9 +158,7 @@ class LiveGame:
     def message(self, seat: int | None, full: bool = True) -> dict[str, Any]:
         g = self.game
         view = g.view(seat, log=False)
-        lines = self._log(seat)
         evs = self._events(seat)
-        start = 0 if full else max(0, len(lines) - LOG_TAIL)
         first = 0 if full else max(0, len(evs) - LOG_TAIL)
         over = g.is_over
         connected = self.connected()
@@ -197,6 +183,4 @@ class LiveGame:
             "ranking": g.ranking() if over else None,
             "events": [{"i": i, **evs[i]} for i in range(first, len(evs))],
             "events_total": len(evs),
-            "log": [{"i": i, "text": lines[i]} for i in range(start, len(lines))],   # TRANSITION (issue #11)
-            "log_total": len(lines),
         }

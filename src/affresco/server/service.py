@@ -500,7 +500,7 @@ class GameService:
         return live.game.record()
 
     def replay_step(self, live: LiveGame, step: Any) -> dict[str, Any]:
-        """The finished game after ``step`` actions, every hidden item revealed."""
+        """The finished game after ``step`` actions, every hidden item revealed (every event too)."""
         rec = self.record(live)
         total = len(rec["actions"])
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= total:
@@ -508,8 +508,6 @@ class GameService:
         g = replay(rec, upto=step)
         view = g.full_view()
         secrets = view.pop("secrets", [])
-        view.pop("log", None)
-        view.pop("events", None)
         hands = {str(s): part for s, part in enumerate(secrets) if part}
         if hands:
             view["hands"] = hands        # each seat's module items (scrolls, requests...)

@@ -1,7 +1,8 @@
 // The engine's structured events (docs/events.md) as sentences in the interface language, by
 // the same rules as affresco.i18n.render_event: the key event.<kind> (or event.<kind>.<variant>
 // for the kinds in VARIANTS), the event's fields as placeholders plus "who", lists joined with
-// spaces, "sources" through vp_source.<name>, cards through card.<id without deck letter>.
+// spaces, "sources" through vp_source.<name>, cards through card.<id without deck letter>,
+// a favour's effect through favour.<effect>.
 // Paints and tiles become chips (paint marks) here; nothing parses text.
 import { has, paintMark, t, tileWords } from "./i18n.js";
 import { columnLabel } from "./ui.js";
@@ -27,6 +28,8 @@ export function renderEvent(e, names, view = null) {
       params[k] = Object.entries(v).map(([s, n]) => t(`vp_source.${s}`, { n })).join(" + ");
     } else if (k === "card" && typeof v === "string") {
       params[k] = cardName(v);
+    } else if (k === "effect" && typeof v === "string" && has(`favour.${v}`)) {
+      params[k] = t(`favour.${v}`);
     } else if (Array.isArray(v)) {
       params[k] = v.map((x) => (k === "cards" ? cardName(x) : k === "tiles" ? tileWords(String(x)) : String(x))).join(" ");
     } else if (k === "tile" && typeof v === "string") {

@@ -85,11 +85,11 @@ export function newState(old, st) {
     const { ids, tabs } = changes(old.view, st.view);
     // a state right after this seat's own move shows that move: nothing to point out
     const own = mine(old) && st.version === old.version + 1;
-    // the last move in words: the log entries it added (events, or an old server's lines)
+    // the last move in words: the events it added
     if (!own && old.logCount !== undefined && st.logCount > old.logCount) {
       const fresh = logOf(st).filter((l) => l.i >= old.logCount);
       S.lastMove = fresh;
-      for (const l of fresh) if (l.event) eventAreas(l.event).forEach((a) => ids.add(a));
+      for (const l of fresh) eventAreas(l.event).forEach((a) => ids.add(a));
     }
     if (ids.size && !own) {
       S.changed = ids;

@@ -174,7 +174,7 @@ export function modulesPanel(v, ctx) {
   // anything a module adds that has no widget of its own: shown as plain text
   const known = new Set(["seat", "round", "final_round", "action_sheet_side", "columns", "phase", "to_act", "actor",
     "actor_figure", "location", "column", "visit_left", "fresco", "bishop", "leonardo_painter", "leonardo_controller",
-    "booths", "bag_size", "hostel", "mood_display", "order", "figures", "pending_track", "log", "is_over", "legal_actions", "events", "vp_sources",
+    "booths", "bag_size", "hostel", "mood_display", "order", "figures", "pending_track", "is_over", "legal_actions", "events", "vp_sources",
     "portraits", "requests", "special_colours", "bishops_favour", "scrolls", "hands"]);
   for (const key of Object.keys(v).filter((k) => !known.has(k)).sort()) {
     parts.push(h("div.module", { "data-testid": `module-view-${key}` },

@@ -74,7 +74,6 @@ export function replayPage() {
   const st = {
     type: "replay", game_id: r.gameId, seat: null, version: d.step, names: d.names, seats: [], view: v,
     legal: [], to_act: v.to_act || [], is_over: d.step >= (r.max ?? d.steps), scores: d.scores, ranking: d.ranking,
-    log: (v.log || []).map((text, i) => ({ i, text })),
   };
   const ctx = boardCtx(st);
   const max = r.max ?? d.steps;

@@ -42,12 +42,10 @@ export function learnSegments(view) {
 // The log: the engine's events (docs/events.md).  A full payload carries them all (in
 // ``view.events``, or as ``events`` items {i, event} with ``events_total``); later pushes
 // carry only the last ones with their index ``i``, and the client keeps the rest.
-// TRANSITION: a server without events sends English ``log`` lines ({i, text}) instead.
 function entriesOf(st) {
   if (Array.isArray(st.events)) return { list: st.events.map((x, k) => (x && x.event ? x : { i: k, event: x })), total: st.events_total };
   if (st.view && Array.isArray(st.view.events)) return { list: st.view.events.map((event, i) => ({ i, event })), total: st.view.events.length };
-  const lines = st.log || (st.view && st.view.log ? st.view.log.map((text, i) => ({ i, text })) : []);
-  return { list: lines, total: st.log_total };
+  return { list: [], total: 0 };
 }
 
 export function mergeLog(st) {
@@ -67,7 +65,7 @@ export function mergeLog(st) {
   st.logCount = total;
 }
 
-/** The log entries of a state: {i, event} (or, from an old server, {i, text}). */
+/** The log entries of a state: {i, event}. */
 export function logOf(st) {
   if (S.route.page === "replay" || !S.logLines) return entriesOf(st).list;
   const out = [];
