@@ -42,7 +42,7 @@ TARGET_CLONES = 100_000
 
 ALL_MODULES = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour")
 # modules 8-10 (issue #12), each alone and with the five above
-NEW_MODULES = ("bells", "medico")
+NEW_MODULES = ("bells", "wall_fresco", "medico")
 MODULE_SETS = ([()] + [(m,) for m in ALL_MODULES] + [ALL_MODULES] + [(m,) for m in NEW_MODULES]
                + [ALL_MODULES + NEW_MODULES])
 MAX_MODULE_SLOWDOWN = 1.5   # issue target: all five modules within 1.5x of the base game

@@ -282,6 +282,28 @@ def bells_state(players: int = 3, *, display=(), stack=(), under=(), holdings: d
             "audience": [audience.get(i) for i in range(players)], "asked": asked, "track": None}
 
 
+WALL_FILL = "W:P/R"
+
+
+def wall_state(players: int = 3, *, board: dict[str, str | None] | None = None, fill: str | None = WALL_FILL,
+               tiles: dict | None = None, exchange: dict | None = None, action_tile: dict | None = None,
+               supply: dict | None = None) -> dict:
+    """Wall fresco (reference 4 x 5 board, A4 and B4 restored): ``fill`` on every other
+    section, then ``board`` {section: tile text or None}; ``tiles`` {seat: [tile, ...]} in front
+    of the screens; ``exchange`` {seat: 'OG'}; ``action_tile`` {seat: column index}."""
+    grid: list[list] = [[fill] * 5 for _ in range(4)]
+    grid[3][0] = grid[3][1] = None
+    for seg, tile in (board or {}).items():
+        grid[int(seg[1]) - 1][COLUMNS.index(seg[0])] = tile
+    tiles = {int(k): list(v) for k, v in (tiles or {}).items()}
+    exchange = {int(k): v for k, v in (exchange or {}).items()}
+    placed = {int(k): v for k, v in (action_tile or {}).items()}
+    out = {"board": grid, "tiles": [tiles.get(i, []) for i in range(players)],
+           "exchange_tiles": [exchange.get(i, "") for i in range(players)],
+           "action_tile": [placed.get(i, -1) for i in range(players)]}
+    if supply is not None:
+        out["supply"] = dict(supply)
+    return out
 def medico_state(players: int = 3, *, pile=None, infected=None, tile=None, display=None, held=None, sick=None,
                  ill=None, discard=(), draw=None, neutral_ill=None, spent=()) -> dict:
     """Medico: ``pile`` the infection tiles left (default the edition's 9), ``infected`` the
@@ -315,6 +337,8 @@ def medico_bottles_rest(*used) -> list[str]:
 def default_module_state(players: int, name: str):
     if name == "bells":
         return bells_state(players)
+    if name == "wall_fresco":
+        return wall_state(players)
     if name == "portraits":
         return portraits_state(players)
     if name == "requests":

@@ -33,6 +33,12 @@ def medico_game(players=3, state=None, modules=("medico",), seats=None, **kw):
     return module_game(players, modules=list(modules), modules_state=ms, seats=seats, **kw)
 
 
+def forced_passes(g):
+    """Play the forced passes (N2: a player whose only action is 'pass' passes himself)."""
+    while g.to_act and legal(g, g.to_act[0]) == {"pass"}:
+        g.apply(g.to_act[0], "pass")
+
+
 # ---------------------------------------------------------------------------- set-up
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_setup_black_apprentices_bottles_and_infection_tiles(players):
@@ -100,6 +106,7 @@ def test_an_apprentice_falls_ill_even_if_the_actions_are_forfeited():
     apprentices assigned to this location becomes ill.'"""
     g = medico_game(state=dict(pile=["cathedral", "cathedral"]), seats=[dict(paints="")])
     plan_all(g, "0-1-0-0-0", NOTHING, KEEP)            # seat 0 can pay for nothing: forfeits
+    forced_passes(g)
     assert med(g)["sick"][0] == 1
 
 
@@ -137,6 +144,7 @@ def test_when_more_fall_ill_than_own_apprentices_are_there_the_neutral_one_is_am
     healthy apprentices holds the neutral one; both fall ill without a question."""
     g = medico_game(state=dict(pile=["studio", "studio"], sick={0: 4}), seats=[dict(neutral=True, paints="")])
     plan_all(g, "0-3-0-0-0 ill 0-1-0-0-0", NOTHING, KEEP)
+    forced_passes(g)
     m = med(g)
     assert m["sick"][0] == 5 and m["ill"][0] == 6 and m["neutral_ill"][0] == 1
 
@@ -310,6 +318,7 @@ def test_mixed_location_every_healthy_apprentice_there_becomes_ill():
     cathedral; both healthy ones get ill, wherever the infection tile lies)"""
     g = medico_game(state=dict(pile=["market", "market"], sick={0: 1}), seats=[dict(paints="")])
     plan_all(g, "0-3-0-0-0 ill 0-1-0-0-0", NOTHING, KEEP)
+    forced_passes(g)
     m = med(g)
     assert m["sick"][0] == 3 and m["ill"][0] == 3
 
@@ -415,6 +424,7 @@ def test_healing_in_the_final_round_after_the_final_cathedral():
     g = medico_game(state=dict(pile=["market"], sick={0: 1}, held={0: ["1"]}), final=True, side=2,
                     seats=[dict(paints=""), dict(paints=""), dict(paints="")])
     plan_all(g, NOTHING, NOTHING, "0-0-0-0-1")
+    forced_passes(g)
     assert legal(g, 0) == {"heal none", "heal 1"}
     act(g, "heal 1")
     assert g.is_over and med(g)["sick"][0] == 0

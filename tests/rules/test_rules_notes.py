@@ -56,7 +56,7 @@ def test_n10_nearest_free_space_behind_may_be_the_movers_own_space():
     plan_all(g, "0-1-0-0-0", NOTHING, NOTHING)
     g.apply(0, "restore A1")
     assert legal(g, 0) == {"track behind", "track ahead"}
-    assert g.view(0)["pending_track"] == {"figure": "P0", "figure_index": 0, "behind": 10, "ahead": 13}
+    assert g.view(0)["pending_track"] == {"figure": "P0", "figure_index": 0, "behind": 10, "ahead": 13, "target": 11}
     assert affresco.Game.from_json(g.to_json()).to_json() == g.to_json()   # a state that saves and loads
     g.apply(0, "track behind")
     assert track(g, 0) == 10

@@ -16,7 +16,7 @@ from affresco import Game, StateError
 
 from positions import answer_tracks, legal, plan_all, thalers, track  # noqa: E402
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "state-format.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "state-format.md"
 MODULES = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour")
 NOTHING = "0-0-0-0-0"
 

@@ -31,7 +31,10 @@ What is sampled (the approximations):
   favour tokens left from the 25 printed less those taken (logged); the other seats' scrolls
   from the rows/columns the seat does not hold (as many as they still hold, distinct).
   The 'one portrait / one request / one Sexton move this round' marks come from the log of
-  the current round.
+  the current round.  The wall fresco is public (board, wall and exchange tiles) but for
+  where other seats' wall tiles lie while plans are secret: that comes with the drawn plan.
+  Wall paints: what the view's public accounts say was paid for sections and received as
+  wall income.
 * **Decisions waiting** (a module's question, ``view["asks"]``) and who decides are public:
   the engine rebuilds them from the view.
 * Not rebuilt: scoring events queued behind a pending VP-track choice (rare; they are lost),
@@ -49,6 +52,7 @@ from typing import Any, Mapping, Sequence
 from ..rules import Game, parse_tile_text
 from ..rules.board import COLUMNS
 from ..rules.paints import PAINTS, paint_text
+from ..rules.modules.wall_fresco import column_words_of, state_from_view as wall_state_from_view
 from .model import module, numbers, round_start
 
 __all__ = ["determinize", "estimate_hidden"]
@@ -118,8 +122,11 @@ def estimate_hidden(view: Mapping[str, Any]) -> tuple[list[int], list[str]]:
         if "requests" in view:
             restored += [t for d in view["requests"]["fulfilled"][i] for t in d["tiles"]]
         for t in restored:
-            shown = parse_tile_text(t)[1]
-            add(i, shown, -1)
+            if not t.startswith("W:"):  # wall tiles under requests: paid below
+                add(i, parse_tile_text(t)[1], -1)
+        if "wall_fresco" in view:  # wall fresco (module 9): its public accounts of paints
+            add(i, view["wall_fresco"]["paid"][i], -1)
+            add(i, view["wall_fresco"]["received"][i])
     thalers = [max(0, t) for t in thalers]
     texts = [paint_text([max(0, x) for x in p]) for p in paints]
     return thalers, texts
@@ -254,6 +261,8 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
 
     if "bells" in view:
         mstate["bells"] = _bells_state(view, seat, rng)
+    if "wall_fresco" in view:  # all public but the other seats' secret wall-tile placements
+        mstate["wall_fresco"] = wall_state_from_view(view, seat)
     if "medico" in view:
         mstate["medico"] = _medico_state(view["medico"], module("medico", view))
 
@@ -274,6 +283,11 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
             if "bells" in view:      # the plan's audience tile ('audience <column>')
                 words = choice.args[1:]
                 mstate["bells"]["audience"][f] = words[words.index("audience") + 1] if "audience" in words else None
+            if "wall_fresco" in mstate:  # where the drawn plan puts the wall tile ('wall <column>')
+                columns = column_words_of(view["columns"])
+                rest = choice.args[1:]
+                col = rest[rest.index("wall") + 1] if "wall" in rest[:-1] else None
+                mstate["wall_fresco"]["action_tile"][f] = columns.index(col) if col in columns else -1
             if "medico" in view:     # the plan's medico words (ill apprentices, medico tile)
                 words = choice.args[1:]
                 ill = [int(x) for x in words[words.index("ill") + 1].split("-")] if "ill" in words \

@@ -18,13 +18,14 @@ from . import render
 from .app import app
 from .files import load_game, save_game
 
-PLAN_SHORTHAND = re.compile(r"^\d(?:[-,.]?\d){4}$", re.ASCII)
+PLAN_SHORTHAND = re.compile(r"^\d(?:[-,.]?\d){4}(?:\s+[a-z]+\s+[a-z]+2?)*$", re.ASCII | re.IGNORECASE)
 
 HELP = """\
 Commands:
   <number>          the numbered action (while planning: the numbered example plan)
   <notation>        an action in notation, e.g. 'getup 8:00', 'buy II YYY RB', 'restore C3 bishop D2'
   1-2-0-1-1         while planning, the same as 'plan 1-2-0-1-1'
+                    (module action tiles follow: '1-0-2-1-0 wall theater')
   board             show the board again
   actions           show the legal actions again
   save FILE         save the game (resume with: affresco play --load FILE)
@@ -69,6 +70,11 @@ class Session:
             action = Action("plan", ("-".join(map(str, counts)),))
             if action in legal and all(str(action) != a for a, _ in out):
                 out.append((str(action), why))
+        # module action tiles: one example with the wall tile on an empty column
+        walled = next((a for a in legal if "wall" in a.args and a.args[0] == "0-2-0-1-0"), None) or \
+            next((a for a in legal if "wall" in a.args), None)
+        if walled is not None and all(str(walled) != a for a, _ in out):
+            out.append((str(walled), "with the wall tile: restore a wall section"))
         return out
 
     def choices(self, view: dict[str, Any]) -> list[str]:

@@ -20,7 +20,7 @@ from ..rules import parse_tile_text
 from ..rules.board import COLUMNS, SIZE
 
 __all__ = ["PAINT_STYLES", "paints_text", "fresco_table", "market_table", "hostel_table", "figures_table",
-           "track_line", "extras_panel", "board", "private_panel", "log_panel", "actions_panel", "plan_panel", "scores_table",
+           "track_line", "extras_panel", "wall_table", "board", "private_panel", "log_panel", "actions_panel", "plan_panel", "scores_table",
            "column_label", "screen", "medico_panel", "bells_panel"]
 
 PAINT_STYLES = {
@@ -86,6 +86,54 @@ def fresco_table(view: Mapping[str, Any]) -> Table:
                 cell.append(label, style=style)
             cells.append(cell)
         t.add_row(ROWS[r], *cells)
+    return t
+
+
+def wall_table(view: Mapping[str, Any]) -> Table:
+    """Module wall fresco: the wall board (each section's paint to pay -> the basic paint of its
+    back; restorable sections marked), then the wall tiles, exchange tiles and wall action tiles
+    of the players."""
+    w = view["wall_fresco"]
+    t = Table(title=f"Wall fresco ({w['vp_per_section']} VP a section)", box=box.SQUARE, show_lines=False,
+              padding=(0, 1), title_style="bold")
+    t.add_column("", justify="right", style="dim")
+    for c in range(w["columns"]):
+        t.add_column("ABCDEFGHIJ"[c], justify="center", min_width=6)
+    restorable = set(w["restorable"])
+    for r, row in enumerate(w["board"]):
+        cells: list[RenderableType] = []
+        for c, tile in enumerate(row):
+            name = f"{'ABCDEFGHIJ'[c]}{r + 1}"
+            cell = Text()
+            if tile is None:
+                cell.append("restored", style="dim")
+            else:
+                front, back = tile[2:].split("/")[:2]
+                cell.append_text(paints_text(front))
+                cell.append("→", style="dim")
+                cell.append_text(paints_text(back))
+                if name in restorable:
+                    cell.append(" ✓", style="bold green")
+            cells.append(cell)
+        t.add_row(str(r + 1), *cells)
+    lines = []
+    for f, fig in enumerate(view["figures"][:len(w["tiles"])]):
+        backs = Text()
+        for i, tile in enumerate(w["tiles"][f]):
+            if i:
+                backs.append(" ")
+            backs.append_text(paints_text(tile[2:].split("/")[1]))
+        parts = [f"{fig['name']}: "]
+        line = Text("".join(parts), style="bold")
+        line.append_text(backs if w["tiles"][f] else Text("no wall tiles", style="dim"))
+        if w["exchange_tiles"][f]:
+            line.append("  exchange ")
+            line.append_text(paints_text("".join(w["exchange_tiles"][f])))
+        if w["action_tile"][f]:
+            line.append(f"  wall tile on {w['action_tile'][f]}", style="italic")
+        lines.append(line)
+    supply = " ".join(f"{k}×{v}" for k, v in w["supply"].items())
+    t.caption = Text("\n").join(lines + [Text(f"✓ restorable; exchange tiles at the workshop: {supply}", style="dim")])
     return t
 
 
@@ -219,6 +267,7 @@ BASE_KEYS = {"seat", "round", "final_round", "action_sheet_side", "columns", "ph
              "location", "fresco", "bishop", "leonardo_painter", "leonardo_controller", "booths", "bag_size",
              "hostel", "mood_display", "order", "figures", "pending_track", "is_over",
              "deciding", "asks", "modules", "options", "components", "secrets", "events", "vp_sources"}
+DRAWN_KEYS = {"wall_fresco", "medico"}   # module parts of the view drawn by their own tables
 BASE_FIGURE_KEYS = {"name", "track", "vp", "getup", "tiles", "leonardo", "mood", "mood_zone", "neutral_apprentice",
                     "apprentice_set_aside", "apprentices", "plan_committed", "plan", "paints", "thalers"}
 
@@ -338,7 +387,7 @@ def extras_panel(view: Mapping[str, Any]) -> Panel | None:
     """What modules add to the view (game-wide and per painter), as plain text (modules with a
     panel of their own apart)."""
     lines = Text()
-    for key in sorted(set(view) - BASE_KEYS - {"bells", "medico"}):
+    for key in sorted(set(view) - BASE_KEYS - DRAWN_KEYS - {"bells"}):
         lines.append(f"{key}: ", style="bold")
         lines.append(_short(view[key]) + "\n")
     for f in view["figures"]:
@@ -365,6 +414,8 @@ def board(view: Mapping[str, Any]) -> Group:
     legend = Text(f"{BISHOP} bishop   L Leonardo's master painter   "
                   "mood: + = extra apprentice, - = one apprentice less", style="dim")
     parts: list[RenderableType] = [status_line(view), top, legend, figures_table(view), track_line(view)]
+    if "wall_fresco" in view:
+        parts.append(wall_table(view))
     for panel in (bells_panel(view), medico_panel(view), extras_panel(view)):
         if panel is not None:
             parts.append(panel)
@@ -433,6 +484,11 @@ def plan_panel(view: Mapping[str, Any], seat: int, examples: Sequence[tuple[str,
         lines.append("audience <column>", style="bold")
         lines.append(" to cover an empty column, e.g. ")
         lines.append("plan 1-1-0-0-1 audience studio", style="bold")
+    if "wall_fresco" in view:
+        lines.append("\nWall fresco: add ", style="")
+        lines.append("wall <column>", style="bold")
+        lines.append(" to cover that column with your wall tile (one more apprentice on it, none "
+                     "in the column), e.g. 'plan 1-0-2-1-0 wall theater'.")
     mv = view.get("medico")
     if mv is not None:
         me = view["seat"] if view.get("seat") is not None else seat

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 
 LANGS = ("en", "fr", "ru")
 VARIANTS = {"score": "for", "track": "choice", "round_begins": "final", "bishop_move": "sexton",
+            "wall_tile": "column",
             "medico_infection": "tile", "medico_plan": "medico", "medico_ill": "neutral",
             "medico_ill_apprentice": "action", "medico_buy": "bottle"}
 

@@ -47,7 +47,7 @@ KINDS: dict[str, str] = {
     "scroll": "scroll none|row|column|both  play scrolls after a restoration (module scrolls)",
     "pass": "pass                     forfeit the rest of this visit",
 }
-_UPPER = re.compile(r"^([a-e][1-5]|i|ii|iii|iv|[rybogpkn]+|\d+:[a-z0-9/:]*)$", re.IGNORECASE)
+_UPPER = re.compile(r"^([a-e][1-5]|i|ii|iii|iv|[rybogpkn]+|\d+:[a-z0-9/:]*|w:[a-z/]+)$", re.IGNORECASE)
 
 
 _DIGITS = re.compile(r"^[0-9]{1,3}$")

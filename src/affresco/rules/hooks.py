@@ -8,6 +8,7 @@ Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, plann
 (``plan_options``, ``plan_refusal``, ``placed_off_sheet``, ``plan_apply``), ``leonardo_plan``,
 ``after_planning``, ``visit_start`` (each figure's turn at a column), ``visit_actions``,
 ``apply_action``, ``after_action``, ``bishop_bonus``, ``altar_values``, ``theater_steps``, ``after_restore``,
+``request_tiles`` / ``take_request_tile`` (other modules' tiles usable for requests),
 ``thalers_earned`` (R10), ``after_visit``, ``after_location``, ``round_preparation``, ``income``, ``is_final_round``
 (end conditions), ``final_scoring``, ``view``, ``refusal`` (why an action is illegal), ``reveals``.
 """
@@ -135,6 +136,15 @@ class Module:
         elsewhere, e.g. onto a partly paid bell certificate)."""
         return amount
 
+    def request_tiles(self, state, fig: int, tiles: list[tuple[str, str]]) -> None:
+        """Requests (R15): append this module's tiles of ``fig`` that count as fresco tiles for
+        requests, one ``(tile text, splashes on its back)`` per tile held."""
+
+    def take_request_tile(self, state, fig: int, text: str) -> bool:
+        """Requests: ``fig`` stacks one of this module's tiles ``text`` under a request (it
+        leaves the player's tiles); return True if the tile was this module's."""
+        return False
+
     def round_preparation(self, state, rng) -> None:
         """Round preparation, after the market is refilled."""
 
@@ -188,7 +198,8 @@ HOOK_POINTS = ("setup", "after_getup", "apprentices", "plan_options", "plan_refu
                "plan_apply", "after_planning", "visit_start", "after_action", "after_visit", "after_location", "refusal",
                "leonardo_plan", "visit_actions", "apply_action", "bishop_bonus",
                "altar_values", "theater_steps", "payments", "restoration_vp", "after_restore",
-               "thalers_earned", "round_preparation", "income", "is_final_round", "final_scoring", "view", "reveals")
+               "request_tiles", "take_request_tile", "thalers_earned", "round_preparation", "income", "is_final_round",
+               "final_scoring", "view", "reveals")
 
 
 class HookTable(tuple):

@@ -14,15 +14,16 @@ from .medico import KINDS as MEDICO_KINDS
 from .modules import ModuleValuation
 from .round import RoundSimulation
 from .valuation import Valuation
+from .wall import WallValuation, request_splashes
 from .weights import DEFAULT_WEIGHTS, NEVER, Horizon, Weights
 
 __all__ = ["HeuristicBot", "KNOWN_KINDS"]
 
 KNOWN_KINDS = frozenset({"getup", "plan", "buy", "close", "restore", "altar", "studio", "blend", "theater", "track",
-                         "pass", "portrait", "request", "income", "scroll"}) | MEDICO_KINDS | BELLS_KINDS
+                         "pass", "portrait", "request", "income", "scroll", "wall", "exchange"}) | MEDICO_KINDS | BELLS_KINDS
 
 
-class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, LeonardoPlay, Bot):
+class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, WallValuation, LeonardoPlay, Bot):
     """One-step lookahead on a hand-made value (see the module docstring and :class:`Weights`)."""
 
     name = "heuristic"
@@ -133,6 +134,10 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
             return self._portrait_score(m, a, hz)
         if kind == "request":
             return self._request_score(m, a, hz, base)
+        if kind == "wall":
+            return self._wall_score(m, a, hz, base)
+        if kind == "exchange":
+            return self._exchange_score(m, a, hz)
         return None
 
     def _restore_score(self, m: Model, a: Action, hz: Horizon, base: float) -> float | None:
@@ -182,7 +187,7 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
         if not values:
             return None
         colour = m.rules.module("requests").paint.get(t)
-        splashes = sum(len(parse_tile(x).splashes) for x in a.args[1:])
+        splashes = sum(len(request_splashes(x) or parse_tile(x).splashes) for x in a.args[1:])
         if m.final:
             worth = float(values[-1]) - self.w.splash_final * splashes
         else:

@@ -227,7 +227,7 @@ class RoundSimulation:
         # workshop: a request first when one pays (the tiles restored this round count)
         if left and m.requests is not None and not m.done_this_round("score", "request"):
             restored = [t for t in m.tiles if t not in tiles]
-            options = self.request_options(m, m.my_tiles() + restored)
+            options = self.request_options(m, m.my_tiles() + restored + self.wall_request_tiles(m))
             if options:
                 worth = max(options)[0] if not final else max(
                     m.requests["stacks"][t][-1] for _, t in options)
@@ -312,6 +312,7 @@ class RoundSimulation:
             else:  # should not happen; take the nearest legal plan
                 out.append((score - self.w.off_plan, min((a for a in legal if a.kind == "plan"),
                                              key=lambda a: _plan_distance(a, counts))))
+        out.extend(self.wall_plans(m, options, legal_set, apprentices))
         return self.audience_plans(m, out, legal)
 
     # ------------------------------------------------------------------ get-up time

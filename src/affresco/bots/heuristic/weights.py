@@ -40,6 +40,11 @@ class Weights:
     request_keep: float = 0.15     # per splash of the tiles stacked under a general request (kept for special ones)
     scroll_keep: float = 0.45      # share of a line's best scroll VP that keeping the scroll is worth
     scroll_chance: float = 0.6     # how much an unrestored segment of the line counts in that best VP
+    wall_paint: float = 0.55       # wall fresco: a basic paint cube at each income (a wall tile of a new colour)
+    wall_spare_tile: float = 0.05  # wall fresco: per income, a wall tile of a colour I already receive (exchanges, requests)
+    wall_blend: float = 0.9        # wall fresco: a blended cube at each income (an exchange tile)
+    wall_plan_share: float = 0.8   # share of the best wall restoration counted when planning (others may take it)
+    wall_displace: float = 1.2     # taking a studio or theater apprentice for the wall tile
     medico_apprentice: float = 4.0  # an own apprentice kept healthy for the rest of the game (beside its 5 Thalers)
     medico_infection_risk: float = 0.2  # chance that a healthy apprentice's column is infected
     medico_juice: float = 0.8      # a raspberry juice used (one mood step)

@@ -23,7 +23,7 @@ def _reference_raw(name: str) -> dict | None:
     return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
-from . import bells, bishops_favour, medico, portraits, requests, scrolls, special_colours  # noqa: E402,F401  (registration)
+from . import bells, bishops_favour, medico, portraits, requests, scrolls, special_colours, wall_fresco  # noqa: E402,F401  (registration)
 
 _BUILT: dict[tuple[str, str], Any] = {}
 

@@ -556,11 +556,14 @@ class Medico(Module):
 
     # ------------------------------------------------------------------ asks
     def valid_ask(self, s, fig: int, payload) -> bool:
-        """A saved medico question: 'medicine', 'heal', 'aside' or ['illness', n, column]."""
+        """A saved medico ask: 'medicine', 'heal', 'aside' or ['illness', count, column] of a seat."""
+        if not 0 <= fig < s.n:
+            return False
         if payload in ("medicine", "heal", "aside"):
-            return 0 <= fig < s.figures
+            return True
         return (isinstance(payload, (list, tuple)) and len(payload) == 3 and payload[0] == "illness"
-                and isinstance(payload[1], int) and isinstance(payload[2], (int, str)))
+                and isinstance(payload[1], int) and not isinstance(payload[1], bool) and payload[1] >= 1
+                and payload[2] in s.columns())
 
     def ask_actions(self, s, a) -> list:
         fig, _, what = a

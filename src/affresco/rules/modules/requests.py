@@ -23,6 +23,16 @@ from ..components import check_provenance as provenance_ok
 from ..serialize import _Reader, parse_tile, whole
 
 
+def _module_tile(x) -> bool:
+    """Another module's tile counted for requests (R15), written '<letter>:...' ('W:P/R')."""
+    return isinstance(x, str) and len(x) > 2 and x[0].isalpha() and x[1] == ":"
+
+
+def _text(x) -> str:
+    """A stacked tile's text: a fresco tile's, or another module's tile kept as text."""
+    return x if isinstance(x, str) else tile_text(x)
+
+
 class Data(NamedTuple):
     stacks: dict[str, tuple[int, ...]]   # type -> values, lowest first (the top is last)
     paint: dict[str, str | None]         # type -> splash/paint (None: general)
@@ -84,15 +94,18 @@ class Requests(Module):
 
     def options_for(self, s, fig: int) -> list[Action]:
         out = []
-        owned = sorted(s.tiles[fig], key=lambda t: tile_text_key(tile_text(t)))
+        owned = [(tile_text(x), x.splashes) for x in s.tiles[fig]]
+        for hook in s.hooks.request_tiles:     # other modules' tiles that count (wall fresco, R15)
+            hook(s, fig, owned)
+        owned.sort(key=lambda x: tile_text_key(x[0]))
         for t, values in self.st(s).stacks:
             if not values:
                 continue
             colour = self.data.paint[t]
-            usable = [x for x in owned if colour is None or colour in x.splashes]
+            usable = [x for x in owned if colour is None or colour in x[1]]
             seen = set()
             for combo in combinations(usable, self.data.per):
-                texts = tuple(tile_text(x) for x in combo)
+                texts = tuple(x[0] for x in combo)
                 if texts not in seen:
                     seen.add(texts)
                     out.append(Action("request", (t, *texts)))
@@ -121,7 +134,11 @@ class Requests(Module):
         stacks[t] = stacks[t][:-1]
         tiles, stacked = list(s.tiles[fig]), []
         for text in texts:
-            x = next(x for x in tiles if tile_text(x) == text)
+            x = next((x for x in tiles if tile_text(x) == text), None)
+            if x is None:               # another module's tile (wall fresco, R15): kept as its text
+                any(hook(s, fig, text) for hook in s.hooks.take_request_tile)
+                stacked.append(text)
+                continue
             tiles.remove(x)
             stacked.append(x)
         s.tiles[fig] = tuple(tiles)
@@ -162,14 +179,14 @@ class Requests(Module):
         r = self.st(s)
         out["requests"] = {
             "stacks": {t: list(v) for t, v in r.stacks},
-            "fulfilled": [[{"type": t, "vp": vp, "tiles": [tile_text(x) for x in tiles]} for t, vp, tiles in d]
+            "fulfilled": [[{"type": t, "vp": vp, "tiles": [_text(x) for x in tiles]} for t, vp, tiles in d]
                           for d in r.done],
         }
 
     def dump(self, s):
         r = self.st(s)
         return {"stacks": {t: list(v) for t, v in r.stacks},
-                "fulfilled": [[[t, vp, [tile_text(x) for x in tiles]] for t, vp, tiles in d] for d in r.done],
+                "fulfilled": [[[t, vp, [_text(x) for x in tiles]] for t, vp, tiles in d] for d in r.done],
                 "last": list(r.last)}
 
     def load(self, s, data) -> None:
@@ -204,6 +221,7 @@ class Requests(Module):
                         and e[1] >= 1 and isinstance(e[2], list) and len(e[2]) == self.data.per):
                     raise StateError(f"{w}[{i}]: {e!r}: [type, vp, [{self.data.per} fresco tiles]]")
                 tiles = tuple(parse_tile(x, f"modules_state.requests.fulfilled[{f}][{i}]", _Reader(data))
+                              if not _module_tile(x) else x   # other modules' tiles ('W:P/R'): text
                               for x in e[2])
                 if any(x is None for x in tiles):
                     raise StateError(f"{w}[{i}]: null is not a tile")
