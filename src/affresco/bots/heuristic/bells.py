@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...rules import Action
+from ...rules.actions import parse
 from ..model import Model
 from .weights import NEVER
 
@@ -131,7 +132,9 @@ class BellsValuation:
             empty = [i for i, x in enumerate(counts) if x == "0"]
             if not empty:
                 continue
-            with_tile = Action("plan", (a.args[0], "audience", words[empty[-1]], *a.args[1:]))
+            if "audience" in a.args or words[empty[-1]] in a.args[1:]:
+                continue   # a column another action tile covers stays as it is
+            with_tile = parse(" ".join(("plan", a.args[0], "audience", words[empty[-1]], *a.args[1:])))
             if with_tile in legal_set:
                 out.append((score + self.w.bell_audience_share * best, with_tile))
         return out

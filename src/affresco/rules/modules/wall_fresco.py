@@ -559,7 +559,13 @@ def _with_wall(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
         if sum(map(int, counts)) + 1 > available or TILE in a.args[1:]:
             continue
         rest = a.args[1:]
-        cut = next((i for i, w in enumerate(rest) if PLAN_WORDS.get(w, (0, rank + 1))[1] > rank), len(rest))
+        cut, i = len(rest), 0
+        while i < len(rest):          # word groups (a word, then its arguments: 'audience theater')
+            arity, r = PLAN_WORDS.get(rest[i], (0, rank + 1))
+            if r > rank:
+                cut = i
+                break
+            i += 1 + arity
         for col, w in enumerate(words):
             if counts[col] == "0" and w not in rest:
                 out.append(Action("plan", (a.args[0], *rest[:cut], TILE, w, *rest[cut:])))
