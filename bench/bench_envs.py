@@ -35,7 +35,9 @@ except ImportError:  # a checkout without installing
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
     import affresco
 
-ALL = tuple(sorted(affresco.MODULES))
+from affresco.rules.action_space import supported_modules  # noqa: E402
+
+ALL = tuple(sorted(supported_modules()))
 
 
 def engine(n, mods, games):

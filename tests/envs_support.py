@@ -7,7 +7,9 @@ import os
 
 import affresco
 
-ALL = tuple(sorted(affresco.MODULES))
+from affresco.rules.action_space import supported_modules
+
+ALL = tuple(sorted(supported_modules()))
 # Every player count with the base game and with all modules; CI runs a sample unless
 # AFFRESCO_ENVS_ALL=1.
 FULL = [(n, mods) for n in (2, 3, 4) for mods in ((), ALL)]

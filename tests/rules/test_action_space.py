@@ -5,10 +5,11 @@ import random
 import pytest
 
 import affresco
-from affresco.rules.action_space import VERSION, action_space
+from affresco.errors import ConfigError
+from affresco.rules.action_space import VERSION, action_space, supported_modules
 
-SETUPS = [(n, ()) for n in (2, 3, 4)] + [(n, (m,)) for n in (2, 4) for m in sorted(affresco.MODULES)] + \
-         [(n, tuple(sorted(affresco.MODULES))) for n in (2, 3, 4)]
+SETUPS = [(n, ()) for n in (2, 3, 4)] + [(n, (m,)) for n in (2, 4) for m in sorted(supported_modules())] + \
+         [(n, tuple(sorted(supported_modules()))) for n in (2, 3, 4)]
 
 
 def _play(n, modules, seed, options=None):
@@ -52,13 +53,20 @@ def test_the_order_is_fixed_and_independent_of_the_seed():
 
 @pytest.mark.parametrize("n", (2, 3, 4))
 def test_every_entry_is_notation_that_reads_back(n):
-    for a in action_space(n, tuple(affresco.MODULES)):
+    for a in action_space(n, tuple(supported_modules())):
         assert affresco.parse(str(a)) == a
 
 
 def test_modules_extend_the_base_space_and_keep_its_prefix():
     base = action_space(4)
-    every = action_space(4, tuple(affresco.MODULES))
+    every = action_space(4, tuple(supported_modules()))
     assert every[:len(base)] == base
     kinds = {a.kind for a in every[len(base):]}
     assert {"portrait", "request", "income", "scroll"} <= kinds
+
+
+def test_a_module_without_a_fixed_action_space_is_refused_with_the_supported_list():
+    lacking = sorted(set(affresco.MODULES) - set(supported_modules()))
+    for m in lacking:
+        with pytest.raises(ConfigError, match="no fixed action space yet"):
+            action_space(2, (m,))

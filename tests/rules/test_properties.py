@@ -173,7 +173,7 @@ def check_step(g: Game, seat: int, action: Action, b: dict) -> None:
     kind, args = action.kind, action.args
     if b["pending"] is not None:
         assert kind == "track"
-        _, behind, ahead = b["pending"]
+        _, behind, ahead = b["pending"][:3]
         if not g.is_over:  # (final scoring may follow at once)
             assert s.pos[fig] == (behind if args == ("behind",) else ahead)
     elif kind == "getup":
@@ -265,7 +265,7 @@ def check_step(g: Game, seat: int, action: Action, b: dict) -> None:
     if gain is not None and not g.is_over:
         target, behind, ahead = landing(b["pos"], fig, gain)
         if s.pending is not None and s.pending[0] == fig:
-            assert behind is not None and s.pending[1:] == (behind, ahead)
+            assert behind is not None and s.pending[1:3] == (behind, ahead)
             assert s.pos[fig] == b["pos"][fig]
         else:
             assert behind is None, f"{action}: landing on an occupied space needs the mover's choice (R8)"

@@ -92,6 +92,11 @@ _CACHE: dict[tuple, tuple[Action, ...]] = {}
 def _build(players: int, modules: tuple[str, ...], options: tuple, comp: Components) -> tuple[Action, ...]:
     from .game import _hooks_for
     hooks = _hooks_for(modules, dict(options), comp)
+    lacking = [m.name for m in hooks if not m.fixed_action_space]
+    if lacking:
+        from ..errors import ConfigError
+        raise ConfigError(f"no fixed action space yet for the module(s) {', '.join(lacking)}; "
+                          f"modules with one: {', '.join(supported_modules())}")
     extra = tuple(t for m in hooks for t in m.fresco_tiles())
     sp = ActionSpace(players, comp, dict(options), tuple(comp.fresco_tiles) + extra)
     _base(sp)
@@ -116,3 +121,9 @@ def action_space(players: int, modules=(), options=None, components: Components 
             _CACHE.clear()
         _CACHE[key] = _build(*key[:3], comp)
     return _CACHE[key]
+
+
+def supported_modules() -> tuple[str, ...]:
+    """The modules whose actions the fixed action space lists (the environments accept these)."""
+    from .hooks import MODULES, ordered
+    return tuple(ordered(m for m, cls in MODULES.items() if cls.fixed_action_space))

@@ -42,6 +42,10 @@ class Module:
         """Fresco tiles this module brings into the game (beyond the base game's)."""
         return ()
 
+    # whether the module lists its actions for the fixed action space (action_space below);
+    # a set-up with a module that does not is refused by rules.action_space (ConfigError)
+    fixed_action_space = True
+
     def action_space(self, space) -> None:
         """Append to ``space.actions`` every action of this module's kinds, and its variants of
         base kinds, that a game may ever offer (a superset; see rules/action_space.py)."""

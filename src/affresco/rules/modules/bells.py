@@ -80,6 +80,8 @@ class BState(NamedTuple):
 
 @register
 class Bells(Module):
+
+    fixed_action_space = False   # its plans and audience decisions are not in rules.action_space yet
     name = NAME
     plan_words = (TILE,)
 
