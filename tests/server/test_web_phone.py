@@ -248,11 +248,12 @@ def test_a_whole_two_player_game_at_phone_size_by_tapping(device, server):
     check_breakdown(p, st)
 
 
-def test_a_whole_four_player_game_with_modules_at_tablet_size_by_tapping(device, server):
+@pytest.mark.parametrize("size", [PHONE, TABLET], ids=["phone", "tablet"])
+def test_a_whole_four_player_game_with_modules_at_phone_and_tablet_size_by_tapping(device, server, size):
     modules = ["portraits", "requests", "special_colours", "scrolls", "bishops_favour"]
     g = create(server, [{"name": "Anna", "kind": "human"}] + [
         {"name": n, "kind": "bot", "bot": "heuristic"} for n in ("Bruno", "Carla", "Dario")], seed=8, modules=modules)
-    p = device(TABLET)
+    p = device(size)
     p.goto(g["seats"][0]["url"])
     p.wait_my_turn()
     seen = play_out(p, seed=2)
