@@ -75,6 +75,11 @@ def test_resample_keeps_the_information_state():
 
 
 def test_ismcts_plays_a_whole_game_against_the_heuristic_bot():
-    import ismcts_vs_heuristic
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "examples" / "ismcts_vs_heuristic.py"
+    spec = importlib.util.spec_from_file_location("ismcts_vs_heuristic", path)
+    ismcts_vs_heuristic = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ismcts_vs_heuristic)
     returns = ismcts_vs_heuristic.play(players=2, simulations=3, seed=2)
     assert sorted(returns) == [-1.0, 1.0]
