@@ -16,6 +16,7 @@ Reward 0 until the end, then ``margin``, ``rank`` or ``win`` (see affresco.envs.
 """
 from __future__ import annotations
 
+import sys
 import random
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -108,7 +109,7 @@ class FrescoEnv(gymnasium.Env):
     def render(self):
         text = render_text(self.game, self.seat) if self.game is not None else ""
         if self.render_mode == "human":
-            print(text)
+            sys.stdout.write(text + "\n")   # render_mode "human": the terminal, as the libraries expect
             return None
         return text
 

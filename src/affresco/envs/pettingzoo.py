@@ -24,6 +24,7 @@ steps).  ``illegal`` says what an action the mask forbids does: ``"raise"`` (def
 """
 from __future__ import annotations
 
+import sys
 import functools
 import random
 from typing import Any, Iterable, Mapping
@@ -123,7 +124,7 @@ class _Common:
             return None
         text = render_text(self.game)
         if self.render_mode == "human":
-            print(text)
+            sys.stdout.write(text + "\n")   # render_mode "human": the terminal, as the libraries expect
             return None
         return text
 
