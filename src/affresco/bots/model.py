@@ -210,12 +210,20 @@ class Tile:
     need: Paints
     items: tuple = ()
     splashes: str = ""  # the blended colours on the back (requests module)
+    code: int = -1      # the same for tiles needing the same paints (a small int, for memos)
 
     @classmethod
     def make(cls, segment: int, vp: int, need: Paints, splashes: str | None = None) -> "Tile":
         if splashes is None:
             splashes = "".join(c for c in BLENDED if need[PAINTS.index(c)])
-        return cls(segment, vp, need, _items(need), splashes)
+        items = _items(need)
+        code = _NEED_CODES.get(items)
+        if code is None:
+            code = _NEED_CODES[items] = len(_NEED_CODES)
+        return cls(segment, vp, need, items, splashes, code)
+
+
+_NEED_CODES: dict[tuple, int] = {}
 
 
 def parse_tile(text: str, segment: int = -1) -> Tile:

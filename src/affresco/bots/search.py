@@ -46,6 +46,40 @@ from .model import round_start
 __all__ = ["SearchBot"]
 
 
+_EVENT_MODULES = frozenset({"portraits", "requests"})  # the heuristic reads this round's events for them
+
+
+class _RolloutViews:
+    """The views a rollout's decisions are made on: ``game.view(seat)`` with only the events
+    the heuristic reads (its own this round), followed cheaply with ``events_since`` and only
+    where a module in play makes them matter (portraits, requests); the same rankings as on
+    full views, without rebuilding the log into every view."""
+
+    __slots__ = ("game", "follow", "logs")
+
+    def __init__(self, game, follow: bool):
+        self.game, self.follow = game, follow
+        self.logs: dict[int, tuple[Any, list]] = {}
+
+    def view(self, seat: int) -> dict[str, Any]:
+        v = self.game.view(seat, log=False)
+        if self.follow:
+            mark, seen = self.logs.get(seat, (None, []))
+            new, mark = self.game.events_since(seat, mark)
+            if new is None:  # pragma: no cover - a rollout only moves forward
+                new, seen = self.game.events(seat), []
+            if new:
+                seen = seen + new
+                start = round_start(seen)
+                if start:
+                    seen = seen[start:]
+            self.logs[seat] = (mark, seen)
+            v["events"] = seen
+        else:
+            v["events"] = []
+        return v
+
+
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x)) if x > -50 else 0.0
 
@@ -72,6 +106,7 @@ class SearchBot(Bot):
         self.max_rollout_actions = int(max_rollout_actions)
         self.heuristic = HeuristicBot(seed, weights)      # ranks the root candidates
         self.policy = HeuristicBot(seed, weights)         # plays every figure in the rollouts
+        self._follow_events = True
         self.last_stats: dict[str, list] = {}
         self.last_iterations = 0
 
@@ -93,6 +128,7 @@ class SearchBot(Bot):
         if len(cands) == 1 or "track" in kinds:
             return cands[0]
         rng = random.Random(self.rng.getrandbits(64))
+        self._follow_events = bool(_EVENT_MODULES & set(view.get("modules", ())))
         deadline = None if self.simulations is not None else start + self.seconds
         budget = self.simulations
         n = len(cands)
@@ -165,6 +201,7 @@ class SearchBot(Bot):
         stop = g.round + self.horizon
         steps = 0
         policy = self.policy
+        views = _RolloutViews(g, self._follow_events)
         while not g.is_over and g.round < stop and steps < self.max_rollout_actions:
             acting = g.to_act
             who = acting[0]
@@ -172,7 +209,7 @@ class SearchBot(Bot):
             if len(legal) == 1:
                 action = legal[0]
             else:
-                ranked = policy.rank(g.view(who), legal, who)
+                ranked = policy.rank(views.view(who), legal, who)
                 action = ranked[0][1]
                 if who != seat and len(ranked) > 1 and rng.random() < self.epsilon:
                     action = ranked[1][1]
@@ -184,7 +221,8 @@ class SearchBot(Bot):
         """The heuristic's position value of every figure (final scores once the game is over)."""
         if g.is_over:
             return [float(x) for x in g.scores()]
-        out = [self.policy.position_value(g.view(f), f) for f in range(g.players)]
+        # the leaf value reads no events: views without the log
+        out = [self.policy.position_value(g.view(f, log=False), f) for f in range(g.players)]
         out += [float(vp) for vp in g.scores()[g.players:]]  # Leonardo: his VP
         return out
 
