@@ -17,6 +17,7 @@ class Valuation:
 
     _context = None  # (edition numbers, blending table) the game-long memos were made for
     _board: list = []
+    memo_limit = _MEMO_LIMIT  # entries of a game-long memo before it is emptied (< 0: every decision)
 
     def money(self, m: Model, thalers: int, final: bool) -> float:
         if final:
@@ -46,7 +47,7 @@ class Valuation:
         self._memo, self._keys = {}, {}
         board = self._board
         fresh = self._context is None or self._context[0] is not m.rules or self._context[1] != m.blends \
-            or max(len(self._potentials), len(self._holdings), len(self._covers)) > _MEMO_LIMIT
+            or max(len(self._potentials), len(self._holdings), len(self._covers)) > self.memo_limit
         if not fresh:
             for t in m.tiles:
                 known = board[t.segment]
