@@ -26,8 +26,10 @@ are used; the hidden state is never read):
    one is left.  Play the best mean (the heuristic's first choice gets ``prior`` extra, so
    the search departs from the heuristic only on evidence).
 
-Budget: ``seconds`` of wall time per decision, or ``simulations`` rollouts (then the bot is
-deterministic for its seed).  ``make_bot("search", seed, seconds=0.5)`` or ``"search:0.5"``.
+Budget: ``seconds`` of wall time per decision (``clock="cpu"``: of the process's CPU time, for
+measurements on a busy machine), or ``simulations`` rollouts (then the bot is deterministic for
+its seed).  ``make_bot("search", seed, seconds=0.5)`` or ``"search:0.5"``.  ``workers=2``
+searches on a helper process too (root-parallel, ``bots/parallel.py``): ``"search:1.0:workers=2"``.
 """
 from __future__ import annotations
 
@@ -92,15 +94,20 @@ class SearchBot(Bot):
     def __init__(self, seed: int | str | None = 0, seconds: float = 1.0, simulations: int | None = None,
                  horizon: int = 1, candidates: int = 5, epsilon: float = 0.15, prior: float = 0.02,
                  prune: float = 0.12, scale: float = 8.0, plan_top: float = 0.5,
-                 weights: Weights | None = None, max_rollout_actions: int = 3000, workers: int = 1):
+                 weights: Weights | None = None, max_rollout_actions: int = 3000, workers: int = 1,
+                 clock: str = "wall"):
         super().__init__(seed)
         if int(workers) < 1:
             raise ValueError(f"workers must be 1 or more, not {workers!r}")
+        if clock not in ("wall", "cpu"):
+            raise ValueError(f"clock is 'wall' or 'cpu', not {clock!r}")
         self.workers = int(workers)
+        self.clock = clock  # what 'seconds' counts: wall time, or this process's CPU time (a busy machine)
+        self._clock = time.perf_counter if clock == "wall" else time.process_time
         # what a helper process needs to build the same bot (root-parallel search, workers > 1)
         self._options = dict(seconds=seconds, simulations=simulations, horizon=horizon, candidates=candidates,
                              epsilon=epsilon, prior=prior, prune=prune, scale=scale, plan_top=plan_top,
-                             weights=weights, max_rollout_actions=max_rollout_actions)
+                             weights=weights, max_rollout_actions=max_rollout_actions, clock=clock)
         self.seconds = float(seconds)
         self.simulations = None if simulations is None else int(simulations)
         self.horizon = int(horizon)
@@ -124,7 +131,8 @@ class SearchBot(Bot):
         legal = list(legal)
         if len(legal) == 1:
             return legal[0]
-        start = time.perf_counter()
+        clock = self._clock
+        start = clock()
         ranked = self.heuristic.rank(view, legal, seat)
         kinds = {a.kind for a in legal}
         cands: list[Action] = []
@@ -159,7 +167,8 @@ class SearchBot(Bot):
     def _search(self, view, legal, seat: int, cands: list[Action], rng: random.Random, budget: int | None,
                 deadline: float | None) -> tuple[list[float], list[int], int]:
         """Steps 2-5 of the module doc: (total reward, rollouts) per candidate and rollouts done,
-        within ``budget`` rollouts or until ``deadline`` (``time.perf_counter()``)."""
+        within ``budget`` rollouts or until ``deadline`` (on the bot's clock)."""
+        clock = self._clock
         self._follow_events = bool(_EVENT_MODULES & set(view.get("modules", ())))
         self._root = None
         n = len(cands)
@@ -170,14 +179,14 @@ class SearchBot(Bot):
         while len(alive) > 1:
             if budget is not None and used >= budget:
                 break
-            if deadline is not None and dets > 0 and time.perf_counter() >= deadline:
+            if deadline is not None and dets > 0 and clock() >= deadline:
                 break
             g = self._determinize(view, seat, rng, legal)
             stream = rng.getrandbits(64)
             done_all = True
             for i in alive:
                 if budget is not None and used >= budget or deadline is not None and dets > 0 \
-                        and time.perf_counter() >= deadline:
+                        and clock() >= deadline:
                     done_all = False
                     break
                 sim = g.clone()
@@ -215,15 +224,17 @@ class SearchBot(Bot):
         else:
             shares = [None] * w
         pool = helpers(w - 1)
-        # the helpers stop at the same moment (time.monotonic() is the same clock in every process)
-        until = None if self.simulations is not None else \
-            time.monotonic() + max(0.0, start + self.seconds - time.perf_counter())
+        # the helpers stop at the same moment (time.monotonic() is the same clock in every
+        # process), or after the same CPU time of their own
+        left = None if self.simulations is not None else max(0.0, start + self.seconds - self._clock())
+        until = left if left is None or self.clock == "cpu" else time.monotonic() + left
         jobs = [pool.submit(self._options, view, legal, seat, cands, seed, share, until)
                 for seed, share in zip(seeds, shares[1:])]
         deadline = None if until is None else start + self.seconds
         total, count, used = self._search(view, legal, seat, cands, rng, shares[0], deadline)
         for job in jobs:
-            got = pool.result(job, None if deadline is None else max(0.0, deadline - time.perf_counter()) + 0.25)
+            wait = None if deadline is None or self.clock == "cpu" else max(0.0, deadline - self._clock()) + 0.25
+            got = pool.result(job, wait)
             if got is None:  # a helper that is late (still starting) is left out of this decision
                 continue
             t, c, u = got
@@ -235,8 +246,14 @@ class SearchBot(Bot):
     def search_share(self, view, legal, seat: int, cands: list[Action], seed: int, budget: int | None,
                      until: float | None) -> tuple[list[float], list[int], int]:
         """One helper process's part of a root-parallel search (see :meth:`_search_parallel`):
-        ``budget`` rollouts, or until ``until`` (``time.monotonic()``)."""
-        deadline = None if until is None else time.perf_counter() + (until - time.monotonic())
+        ``budget`` rollouts, or until ``until`` (``time.monotonic()``; with the CPU clock, for
+        ``until`` seconds of this process's CPU time)."""
+        if until is None:
+            deadline = None
+        elif self.clock == "cpu":
+            deadline = self._clock() + until
+        else:
+            deadline = time.perf_counter() + (until - time.monotonic())
         return self._search(view, list(legal), seat, list(cands), random.Random(seed), budget, deadline)
 
     # ------------------------------------------------------------------ determinization
