@@ -173,6 +173,7 @@ class FrescoState(pyspiel.State):
         self._g = _Box(owner=game)
         self._started = False
         self._public: list[str] = []
+        self._legal_at = None   # (player, legal indices) of this position
 
     @property
     def fresco(self):
@@ -194,7 +195,10 @@ class FrescoState(pyspiel.State):
         return min(acting)
 
     def _legal_actions(self, player):
-        return sorted(self.get_game().codec.indices(self.fresco.legal_actions(player)))
+        hit = self._legal_at
+        if hit is None or hit[0] != player:
+            hit = self._legal_at = (player, sorted(self.get_game().codec.indices(self.fresco.legal_actions(player))))
+        return hit[1]
 
     def _apply_action(self, action):
         self._apply(self.current_player(), action)
@@ -208,9 +212,10 @@ class FrescoState(pyspiel.State):
         action = self.get_game().codec.actions[index]
         draws, phase = g.chance_events, g.phase
         g.apply(seat, action)
+        self._legal_at = None
         self._public.append(f"{seat}:plan" if action.kind == "plan" else f"{seat}:{action}")
         if phase == "plan" and g.phase != "plan":
-            v = g.view(None, log=False)
+            v = g.view(None, log=False, lean=True)
             self._public.append("plans " + json.dumps([f.get("plan") for f in v["figures"]]))
         self._note_chance(draws)
 
@@ -218,7 +223,7 @@ class FrescoState(pyspiel.State):
         """Perfect recall of chance: when a chance event happened, note what everyone saw."""
         g = self._g.game
         if g.chance_events != draws_before:
-            v = g.view(None, log=False)
+            v = g.view(None, log=False, lean=True)
             seen = {k: v[k] for k in ("booths", "fresco", "bag_size")}
             for k in self.get_game().encoder.module_keys:
                 seen[k] = v.get(k)
@@ -276,7 +281,7 @@ class FrescoObserver:
         self._encoder = game.encoder
 
     def set_from(self, state: FrescoState, player: int):
-        self.tensor[:] = self._encoder.encode(state._g.peek().view(player, log=False), player)
+        self.tensor[:] = self._encoder.observe(state._g.peek(), player)
 
     def string_from(self, state: FrescoState, player: int):
         text = state.observation_json(player)
