@@ -279,7 +279,7 @@ class ObservationEncoder:
             start = o[f"module:{key}"]
             for i, v in self._module_pairs(key, view.get(key), seat):
                 x[start + i] += v
-        return np.frombuffer(x, dtype=np.float32)
+        return np.frombuffer(x, _F32)
 
     def _fresco_block(self, fresco) -> array:
         key = tuple(map(tuple, fresco))
@@ -315,6 +315,7 @@ class ObservationEncoder:
         return pairs
 
 
+_F32 = np.dtype(np.float32)
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _PAINT_INDEX = {c: i for i, c in enumerate(PAINTS)}
 
@@ -349,6 +350,18 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
 @functools.lru_cache(maxsize=16384)
 def _slot(text: str) -> int:
     return zlib.crc32(text.encode()) % MODULE_FEATURES
+
+
+@functools.lru_cache(maxsize=32)
+def _tables(players: int, modules: tuple[str, ...], options: tuple) -> tuple[ActionCodec, ObservationEncoder]:
+    cfg = Config.of(players, modules, dict(options))
+    return ActionCodec(cfg), ObservationEncoder(cfg)
+
+
+def tables(config: Config) -> tuple[ActionCodec, ObservationEncoder]:
+    """The set-up's codec and encoder, built once per set-up and shared by every env of it
+    (the encoder's caches hold only pure functions of their keys)."""
+    return _tables(config.players, config.modules, tuple(sorted(config.options.items())))
 
 
 def final_rewards(game: Game, reward: str) -> list[float]:

@@ -27,7 +27,7 @@ from gymnasium import spaces
 
 from affresco import IllegalAction
 from affresco.bots import make_bot
-from .core import ENCODING_VERSION, ActionCodec, Config, ObservationEncoder, check_reward, final_rewards, render_text
+from .core import ENCODING_VERSION, Config, check_reward, final_rewards, render_text, tables
 
 __all__ = ["FrescoEnv", "ENV_ID"]
 
@@ -49,8 +49,7 @@ class FrescoEnv(gymnasium.Env):
                  options: Mapping[str, bool] | None = None, reward: str = "margin", seat: int | None = 0,
                  illegal: str = "raise", render_mode: str | None = None):
         self.config = Config.of(players, modules, options)
-        self.codec = ActionCodec(self.config)
-        self.encoder = ObservationEncoder(self.config)
+        self.codec, self.encoder = tables(self.config)
         self.reward_kind = check_reward(reward)
         others = players - 1
         self.opponent_specs = [opponents] * others if isinstance(opponents, str) else list(opponents)

@@ -26,7 +26,6 @@ steps).  ``illegal`` says what an action the mask forbids does: ``"raise"`` (def
 from __future__ import annotations
 
 import sys
-import functools
 import random
 from typing import Any, Iterable, Mapping
 
@@ -35,16 +34,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from affresco import IllegalAction
-from .core import ActionCodec, Config, ObservationEncoder, check_reward, final_rewards, render_text
+from .core import Config, check_reward, final_rewards, render_text, tables
 
 __all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
-
-
-@functools.lru_cache(maxsize=32)
-def _tables(config_key) -> tuple[ActionCodec, ObservationEncoder]:
-    players, modules, options = config_key
-    cfg = Config.of(players, modules, dict(options))
-    return ActionCodec(cfg), ObservationEncoder(cfg)
 
 
 class _Common:
@@ -52,8 +44,7 @@ class _Common:
 
     def _setup(self, players, modules, options, reward, max_cycles, illegal, render_mode):
         self.config = Config.of(players, modules, options)
-        self.codec, self.encoder = _tables((self.config.players, self.config.modules,
-                                            tuple(sorted(self.config.options.items()))))
+        self.codec, self.encoder = tables(self.config)
         self.reward_kind = check_reward(reward)
         if illegal not in ("raise", "substitute"):
             raise ValueError(f"illegal must be 'raise' or 'substitute', not {illegal!r}")
