@@ -40,6 +40,9 @@ def serve(
     api_docs: bool = typer.Option(False, "--api-docs", help="Serve the OpenAPI description at /api/openapi.json."),
     max_rounds: int = typer.Option(200, "--max-rounds", min=1,
                                    help="A game still going after this round is stalled and abandoned."),
+    bots: str = typer.Option("local", "--bots",
+                             help="Where bot decisions run: local (a process pool here), ray-local (Ray started "
+                                  "here) or ray://HOST:PORT (a Ray cluster)."),
 ) -> None:
     """Play Fresco in the browser: a web server with live games, friends and bots."""
     import logging
@@ -56,13 +59,23 @@ def serve(
     server_log.handlers[:] = [handler]
     server_log.setLevel(log_level.upper())
     server_log.propagate = False
+    from ..server.bots import check_backend
+    from ..server.store import DatabaseInUse
+    try:
+        check_backend(bots)
+    except ValueError as e:
+        Console(stderr=True).print(f"[red]{e}[/]")
+        raise typer.Exit(2)
     try:
         limits = Limits(rate=rate, burst=max(10, int(rate * 3)), create_per_minute=games_per_minute,
                         conns_per_client=conns_per_client, header_timeout=header_timeout,
                         body_timeout=body_timeout, keep_alive=idle_timeout)
         web = create_app(db, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds,
                          limits=limits, trusted_proxies=trusted_proxy, allowed_hosts=allowed_host,
-                         api_docs=api_docs, max_rounds=max_rounds)
+                         api_docs=api_docs, max_rounds=max_rounds, bots=bots)
+    except DatabaseInUse as e:
+        Console(stderr=True).print(f"[red]{e}[/]")
+        raise typer.Exit(1)
     except Exception as e:  # noqa: BLE001 - a bad --db must say why, not dump a trace
         Console(stderr=True).print(f"[red]Cannot open the database {db!r}: {e}[/]")
         raise typer.Exit(1)
