@@ -43,6 +43,9 @@ def serve(
     bots: str = typer.Option("local", "--bots",
                              help="Where bot decisions run: local (a process pool here), ray-local (Ray started "
                                   "here) or ray://HOST:PORT (a Ray cluster)."),
+    lease_seconds: float = typer.Option(3.0, "--lease-seconds", min=0.5,
+                                        help="PostgreSQL, several processes: seconds after which the bots of a "
+                                             "process that stopped answering move on another process."),
 ) -> None:
     """Play Fresco in the browser: a web server with live games, friends and bots."""
     import logging
@@ -72,7 +75,8 @@ def serve(
                         body_timeout=body_timeout, keep_alive=idle_timeout)
         web = create_app(db, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds,
                          limits=limits, trusted_proxies=trusted_proxy, allowed_hosts=allowed_host,
-                         api_docs=api_docs, max_rounds=max_rounds, bots=bots)
+                         api_docs=api_docs, max_rounds=max_rounds, bots=bots,
+                         lease_seconds=lease_seconds)
     except DatabaseInUse as e:
         Console(stderr=True).print(f"[red]{e}[/]")
         raise typer.Exit(1)
