@@ -499,3 +499,53 @@ def check_history(record: dict, seen: list[tuple[int | None, dict]]) -> None:
         assert s["events_total"] == len(events)
         assert [{k: v for k, v in e.items() if k != "i"} for e in s["events"]] == events[first:]
         assert s["legal"] == ([str(a) for a in g.legal_actions(seat)] if seat is not None else [])
+
+
+# --------------------------------------------------------------------------- bot answer times
+# (issue #15.3; test_server_bot_timing, test_server_ray)
+import asyncio  # noqa: E402
+import functools  # noqa: E402
+
+SECRET_KINDS = ("scroll", "restore", "blend", "altar", "portrait", "request")
+
+
+@functools.lru_cache(maxsize=1)
+def decision_points(per_label: int = 2) -> dict[str, list]:
+    """(view, legal, seat) of decisions from random games, labelled by what the legal set shows
+    (issue #15.3: decisions whose legal set depends on secrets)."""
+    from affresco import new_game
+    found: dict[str, list] = {}
+    for seed in range(40):
+        g = new_game(3, ["scrolls", "portraits", "requests", "special_colours", "bishops_favour"], seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            seat = g.to_act[0]
+            legal = g.legal_actions(seat)
+            kinds = {a.kind for a in legal}
+            for kind in SECRET_KINDS:
+                if kind in kinds:
+                    label = f"{kind}:{'forced' if len(legal) == 1 else 'choice'}"
+                    if len(found.setdefault(label, [])) < per_label:
+                        found[label].append((g.view(seat), legal, seat))
+            if "restore" not in kinds and "pass" in kinds and len(found.setdefault("no-restore", [])) < per_label:
+                found["no-restore"].append((g.view(seat), legal, seat))
+            g.apply(seat, rng.choice(legal))
+        if all(len(found.get(f"{k}:choice", [])) >= per_label for k in ("scroll", "restore", "blend")) \
+                and len(found.get("scroll:forced", [])) >= per_label:
+            break
+    return found
+
+
+async def answer_times(runner, info, points: dict[str, list]) -> dict[str, list[float]]:
+    """Seconds from asking ``runner`` for each decision of ``points`` to its answer, by label."""
+    loop = asyncio.get_running_loop()
+    out: dict[str, list[float]] = {}
+    for label, pts in points.items():
+        for i, (view, legal, seat) in enumerate(pts):
+            t0 = loop.time()
+            choice = await runner.decide(info, f"t:{label}:{i}", view, legal, seat)
+            out.setdefault(label, []).append(loop.time() - t0)
+            assert choice in [str(a) for a in legal]
+    return out
+
+

@@ -153,11 +153,16 @@ def check_backend(backend: str) -> str:
 
 
 class RayBots:
-    """Bot decisions as Ray tasks (``decide`` above, run in Ray's workers)."""
+    """Bot decisions as Ray tasks (``decide`` above, run in Ray's workers).
+
+    Ray is started, and shut down, by one thread that lives as long as the runner: the
+    processes ``ray-local`` starts share the fate of the thread that started them (Linux
+    parent-death signal), so that thread must not end before them."""
 
     def __init__(self, backend: str, cpus: int = 1):
         self.backend, self.cpus = check_backend(backend), cpus
         self._ready = threading.Event()
+        self._stop = threading.Event()
         self._error: BaseException | None = None
         self._task = None
         self._thread: threading.Thread | None = None
@@ -182,8 +187,11 @@ class RayBots:
         except BaseException as e:  # noqa: BLE001 - reported to every decision (and logged)
             self._error = e
             log.error("Ray could not be started", extra={"event": "ray_error", "error": repr(e)})
+            return
         finally:
             self._ready.set()
+        self._stop.wait()
+        ray.shutdown()
 
     async def decide(self, bot: str, seed: str, seconds: float | None, view: dict, legal: list[str],
                      seat: int) -> str:
@@ -195,6 +203,6 @@ class RayBots:
         return await self._task.remote(bot, seed, seconds, view, legal, seat)
 
     def close(self) -> None:
-        if self._ready.is_set() and self._error is None:
-            import ray
-            ray.shutdown()
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=60)
