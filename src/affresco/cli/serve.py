@@ -39,7 +39,8 @@ def serve(
                                        help="Seconds an idle keep-alive connection stays open."),
     api_docs: bool = typer.Option(False, "--api-docs", help="Serve the OpenAPI description at /api/openapi.json."),
     max_rounds: int = typer.Option(200, "--max-rounds", min=1,
-                                   help="A game still going after this round is stalled and abandoned."),
+                                   help="Games end by this round (house rule max_rounds, then final scoring); "
+                                        "an older game still going after it is abandoned."),
     bots: str = typer.Option("local", "--bots",
                              help="Where bot decisions run: local (a process pool here), ray-local (Ray started "
                                   "here) or ray://HOST:PORT (a Ray cluster)."),

@@ -120,7 +120,10 @@ def add_routes(app: FastAPI, service: GameService, limits: Limits, allowed_hosts
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz():
-        return {"ok": True, "games_in_memory": len(service.live), "games_set_aside": len(service.broken)}
+        out = {"ok": True, "games_in_memory": len(service.live), "games_set_aside": len(service.broken)}
+        if service.cluster is not None:      # several processes on PostgreSQL
+            out["bot_leases_held"] = len(service.cluster.held)
+        return out
 
     # --- API ---------------------------------------------------------------------
     @app.get("/api/meta")

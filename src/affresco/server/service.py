@@ -34,7 +34,7 @@ __all__ = ["ServiceError", "GameService", "LiveGame", "clean_name"]
 log = logging.getLogger("affresco.server")
 
 MAX_NAME = 24
-MAX_ROUNDS = 200         # a game still going after this many rounds is stalled: abandoned (docs/server.md)
+MAX_ROUNDS = 200         # games end (house rule max_rounds) by this round; older ones past it are abandoned
 MAX_LIVE = 2000          # games kept in memory; idle ones beyond this are dropped (reloaded on demand)
 IDLE_SECONDS = 120
 MAX_SECONDS = 30.0
@@ -212,6 +212,11 @@ class GameService:
 
     async def create(self, spec: Mapping[str, Any]) -> dict[str, Any]:
         seats, modules, options, seed = self._check_spec(spec)
+        # house rule H1: the game ends (final scoring) at the server's round limit at the latest
+        limit = options.get("max_rounds", self.max_rounds)
+        if isinstance(limit, int) and not isinstance(limit, bool) and limit > self.max_rounds:
+            raise ServiceError("bad_request", f"options.max_rounds: at most this server's limit, {self.max_rounds}")
+        options["max_rounds"] = limit
         try:
             game = new_game([s.name for s in seats], modules, seed, options)
         except FrescoError as e:
