@@ -52,20 +52,31 @@ _EVENT_MODULES = frozenset({"portraits", "requests"})  # the heuristic reads thi
 
 
 class _RolloutViews:
-    """The views a rollout's decisions are made on: ``game.view(seat)`` with only the events
-    the heuristic reads (its own this round), followed cheaply with ``events_since`` and only
-    where a module in play makes them matter (portraits, requests); the same rankings as on
-    full views, without rebuilding the log into every view."""
+    """The views a rollout's decisions are made on: ``game.view(seat, log=False, lean=True)``
+    completed from the searched decision's view with what never changes in a game (the
+    edition, the mood display, the modules...; the hostel's spaces, with who took each
+    worked out from the figures' get-up times), and with only the events the heuristic reads
+    (this round's), followed cheaply with ``events_since`` and only where a module in play
+    makes them matter (portraits, requests).  The heuristic ranks the same on them as on
+    full views (``vp_sources``, which it does not read, is left out)."""
 
-    __slots__ = ("game", "follow", "logs")
+    __slots__ = ("game", "follow", "logs", "fixed", "hostel")
 
-    def __init__(self, game, follow: bool):
+    def __init__(self, game, follow: bool, root: Mapping[str, Any]):
         self.game, self.follow = game, follow
         self.logs: dict[int, tuple[Any, list]] = {}
+        lean = game.view(0, log=False, lean=True)
+        self.fixed = {k: v for k, v in root.items() if k not in lean and k not in ("events", "vp_sources", "hostel")}
+        self.hostel = [(h["time"], h["mood"], h["price"]) for h in root["hostel"]]
 
-    def view(self, seat: int) -> dict[str, Any]:
-        v = self.game.view(seat, log=False)
-        if self.follow:
+    def view(self, seat: int, events: bool = True) -> dict[str, Any]:
+        v = self.game.view(seat, log=False, lean=True)
+        v.update(self.fixed)
+        figures = v["figures"]
+        v["hostel"] = [{"time": time, "mood": mood, "price": price,
+                        "taken_by": next((f["name"] for f in figures if f["getup"] == time), None)}
+                       for time, mood, price in self.hostel]
+        if self.follow and events:
             mark, seen = self.logs.get(seat, (None, []))
             new, mark = self.game.events_since(seat, mark)
             if new is None:  # pragma: no cover - a rollout only moves forward
@@ -121,6 +132,7 @@ class SearchBot(Bot):
         self.heuristic = HeuristicBot(seed, weights)      # ranks the root candidates
         self.policy = HeuristicBot(seed, weights)         # plays every figure in the rollouts
         self._follow_events = True
+        self._root_view: Mapping[str, Any] = {}
         self._root: Any = None            # the view of the decision being searched, and what
         self._root_facts: tuple = ()      # determinize() needs of it every time
         self.last_stats: dict[str, list] = {}
@@ -170,6 +182,7 @@ class SearchBot(Bot):
         within ``budget`` rollouts or until ``deadline`` (on the bot's clock)."""
         clock = self._clock
         self._follow_events = bool(_EVENT_MODULES & set(view.get("modules", ())))
+        self._root_view = view
         self._root = None
         n = len(cands)
         total = [0.0] * n
@@ -281,7 +294,7 @@ class SearchBot(Bot):
         stop = g.round + self.horizon
         steps = 0
         policy = self.policy
-        views = _RolloutViews(g, self._follow_events)
+        views = _RolloutViews(g, self._follow_events, self._root_view)
         while not g.is_over and g.round < stop and steps < self.max_rollout_actions:
             acting = g.to_act
             who = acting[0]
@@ -295,19 +308,20 @@ class SearchBot(Bot):
                     action = ranked[1][1]
             g.apply(who, action)
             steps += 1
-        return self._reward(g, seat)
+        return self._reward(g, seat, views)
 
-    def values(self, g) -> list[float]:
+    def values(self, g, views: _RolloutViews | None = None) -> list[float]:
         """The heuristic's position value of every figure (final scores once the game is over)."""
         if g.is_over:
             return [float(x) for x in g.scores()]
-        # the leaf value reads no events: views without the log
-        out = [self.policy.position_value(g.view(f, log=False), f) for f in range(g.players)]
+        # the leaf value reads no events
+        out = [self.policy.position_value(views.view(f, events=False) if views else g.view(f, log=False), f)
+               for f in range(g.players)]
         out += [float(vp) for vp in g.scores()[g.players:]]  # Leonardo: his VP
         return out
 
-    def _reward(self, g, seat: int) -> float:
-        v = self.values(g)
+    def _reward(self, g, seat: int, views: _RolloutViews | None = None) -> float:
+        v = self.values(g, views)
         mine = v[seat]
         others = [x for f, x in enumerate(v) if f != seat]
         best = _sigmoid((mine - max(others)) / self.scale)
