@@ -86,8 +86,10 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
             self.fallbacks += 1  # a kind of action this bot does not know (should not happen)
         if not scored:  # then take the first action that is not 'pass'
             scored = [(0.0, next((a for a in legal if a.kind != "pass"), legal[0]))]
-        order = {id(a): i for i, a in enumerate(legal)}
-        scored.sort(key=lambda sa: (-sa[0], order.get(id(sa[1]), len(legal))))
+        scored.sort(key=lambda sa: -sa[0])  # stable: the order built
+        if any(scored[i][0] == scored[i + 1][0] for i in range(len(scored) - 1)):
+            order = {id(a): i for i, a in enumerate(legal)}  # ties keep the legal order
+            scored.sort(key=lambda sa: (-sa[0], order.get(id(sa[1]), len(legal))))
         return scored
 
     # ------------------------------------------------------------------ visits

@@ -343,6 +343,10 @@ class RoundSimulation:
         free = [t for t in all_times if taken[t] is None]
         scores = {}
         for time in times:
+            hit = self._memo.get(("getup", time))  # Leonardo's controller asks twice a decision
+            if hit is not None:
+                scores[time] = hit
+                continue
             h = next(x for x in m.hostel if x["time"] == time)
             mood = m.mood_after(h["mood"])
             apprentices = (m.me.get("apprentices", m.rules.start_apprentices) - (1 if m.me.get("neutral_apprentice") else 0)
@@ -352,7 +356,7 @@ class RoundSimulation:
             later_taken = sum(1 for t in all_times[pos + 1:] if taken[t] is not None)
             later_free = sum(1 for t in free if all_times.index(t) > pos)
             expected_later = later_taken + (waiting * later_free / max(1, len(free) - 1))
-            scores[time] = value + w.early * expected_later
+            scores[time] = self._memo[("getup", time)] = value + w.early * expected_later
         return scores
 
 
