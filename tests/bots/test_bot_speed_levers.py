@@ -63,6 +63,22 @@ def test_rollout_views_are_full_views_but_for_the_log_and_vp_sources(players, mo
         checked += 1
 
 
+def test_rollouts_reusing_rankings_on_paths_met_again_choose_and_score_as_recomputing_them():
+    """A rollout path met again on another sample (only the seed differs, no chance event yet)
+    reuses the rankings and leaf values found the first time: the same rollout rewards, so the
+    same statistics and choice as recomputing them, in 2-4 players with and without modules."""
+    checked = 0
+    for players, modules, seed in ((2, [], 21), (4, [], 22), (3, ["bishops_favour", "scrolls"], 23)):
+        for g, seat in _decisions(players, modules, seed, limit=120)[3::40]:
+            view, legal = g.view(seat), g.legal_actions(seat)
+            fast, slow = SearchBot(5, simulations=16), SearchBot(5, simulations=16)
+            slow.reuse_paths = False
+            assert fast.choose(view, legal, seat) == slow.choose(view, legal, seat)
+            assert fast.last_stats == slow.last_stats
+            checked += bool(fast._known)
+    assert checked  # paths were met again
+
+
 def test_search_on_two_workers_uses_the_whole_budget_and_is_deterministic_for_its_seed():
     """search:simulations=N:workers=2 shares the N rollouts between this process and a helper
     process (root-parallel) and answers the same for the same seed."""

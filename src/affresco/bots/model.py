@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import json
+from operator import add as _add, sub as _sub
 from typing import Any, Mapping
 
 from ..rules import Components, load_components, parse_tile_text, reference
@@ -142,11 +143,11 @@ def text(p: Paints) -> str:
 
 
 def add(a: Paints, b: Paints) -> Paints:
-    return tuple(x + y for x, y in zip(a, b))
+    return tuple(map(_add, a, b))
 
 
 def sub(a: Paints, b: Paints) -> Paints:
-    return tuple(x - y for x, y in zip(a, b))
+    return tuple(map(_sub, a, b))
 
 
 Blends = dict  # output paint index -> (input index, input index)

@@ -133,6 +133,9 @@ class SearchBot(Bot):
         self.policy = HeuristicBot(seed, weights)         # plays every figure in the rollouts
         self._follow_events = True
         self._root_view: Mapping[str, Any] = {}
+        self._paths: dict = {}
+        self._known: dict = {}
+        self.reuse_paths = True  # reuse rankings on a rollout path met again (see _rollout); False: recompute
         self._root: Any = None            # the view of the decision being searched, and what
         self._root_facts: tuple = ()      # determinize() needs of it every time
         self.last_stats: dict[str, list] = {}
@@ -184,6 +187,8 @@ class SearchBot(Bot):
         self._follow_events = bool(_EVENT_MODULES & set(view.get("modules", ())))
         self._root_view = view
         self._root = None
+        self._paths: dict = {}    # (path, seat, action) -> path: the action paths of this decision's rollouts
+        self._known: dict = {}    # (path, seat) -> ranking, and (path, None) -> leaf values (see _rollout)
         n = len(cands)
         total = [0.0] * n
         count = [0] * n
@@ -194,7 +199,7 @@ class SearchBot(Bot):
                 break
             if deadline is not None and dets > 0 and clock() >= deadline:
                 break
-            g = self._determinize(view, seat, rng, legal)
+            g, sample = self._determinize(view, seat, rng, legal)
             stream = rng.getrandbits(64)
             done_all = True
             for i in alive:
@@ -204,10 +209,11 @@ class SearchBot(Bot):
                     break
                 sim = g.clone()
                 try:
-                    sim.apply(seat, cands[i])
+                    revealed = sim.apply(seat, cands[i])
                 except FrescoError:  # the sample contradicts the decision (should not happen)
                     continue
-                total[i] += self._rollout(sim, seat, random.Random(stream))
+                node = None if revealed or not self.reuse_paths else self._node((sample, i))
+                total[i] += self._rollout(sim, seat, random.Random(stream), node)
                 count[i] += 1
                 used += 1
             if not done_all:
@@ -278,7 +284,7 @@ class SearchBot(Bot):
             self._root_facts = (round_start(view["events"]), estimate_hidden(view))
         log_from, estimates = self._root_facts
         return determinize(view, seat, rng, legal=legal, plan_chooser=self._plan_chooser,
-                           log_from=log_from, estimates=estimates)
+                           log_from=log_from, estimates=estimates, with_key=True)
 
     def _plan_chooser(self, probe, figure: int, options: Sequence[Action], rng: random.Random) -> Action:
         """A committed secret plan of another seat: from its heuristic ranking."""
@@ -290,25 +296,41 @@ class SearchBot(Bot):
         return ranked[1 + rng.randrange(min(3, len(ranked) - 1))]
 
     # ------------------------------------------------------------------ rollout and value
-    def _rollout(self, g, seat: int, rng: random.Random) -> float:
+    def _node(self, key) -> int:
+        paths = self._paths
+        node = paths.get(key)
+        if node is None:
+            node = paths[key] = len(paths)
+        return node
+
+    def _rollout(self, g, seat: int, rng: random.Random, node: int | None = None) -> float:
+        """Play the heuristic (the others with ``epsilon`` second choices) to the end of the
+        horizon.  ``node`` names the path from the searched decision (the sample's hidden parts,
+        the candidate, the actions since) while no chance event has happened: the same path then
+        gives the same views (only the seed differs), so the ranking of each decision and the
+        leaf values met again on it (on other samples) are reused instead of recomputed."""
         stop = g.round + self.horizon
         steps = 0
         policy = self.policy
         views = _RolloutViews(g, self._follow_events, self._root_view)
+        known = self._known
         while not g.is_over and g.round < stop and steps < self.max_rollout_actions:
-            acting = g.to_act
-            who = acting[0]
-            legal = g.legal_actions(who)
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                ranked = policy.rank(views.view(who), legal, who)
-                action = ranked[0][1]
-                if who != seat and len(ranked) > 1 and rng.random() < self.epsilon:
-                    action = ranked[1][1]
-            g.apply(who, action)
+            who = g.to_act[0]
+            ranked = known.get((node, who)) if node is not None else None
+            if ranked is None:
+                legal = g.legal_actions(who)
+                ranked = [(0.0, legal[0])] if len(legal) == 1 else policy.rank(views.view(who), legal, who)
+                if node is not None:
+                    known[(node, who)] = ranked
+            action = ranked[0][1]
+            if who != seat and len(ranked) > 1 and rng.random() < self.epsilon:
+                action = ranked[1][1]
+            if g.apply(who, action):
+                node = None  # hidden information came out: the paths part
+            elif node is not None:
+                node = self._node((node, who, action))
             steps += 1
-        return self._reward(g, seat, views)
+        return self._reward(g, seat, views, node)
 
     def values(self, g, views: _RolloutViews | None = None) -> list[float]:
         """The heuristic's position value of every figure (final scores once the game is over)."""
@@ -320,8 +342,12 @@ class SearchBot(Bot):
         out += [float(vp) for vp in g.scores()[g.players:]]  # Leonardo: his VP
         return out
 
-    def _reward(self, g, seat: int, views: _RolloutViews | None = None) -> float:
-        v = self.values(g, views)
+    def _reward(self, g, seat: int, views: _RolloutViews | None = None, node: int | None = None) -> float:
+        v = self._known.get((node, None)) if node is not None else None
+        if v is None:
+            v = self.values(g, views)
+            if node is not None:
+                self._known[(node, None)] = v
         mine = v[seat]
         others = [x for f, x in enumerate(v) if f != seat]
         best = _sigmoid((mine - max(others)) / self.scale)
