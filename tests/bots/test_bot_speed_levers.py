@@ -101,3 +101,12 @@ def test_search_on_two_workers_uses_the_whole_budget_and_is_deterministic_for_it
         assert answers[0] == answers[1]
     finally:
         close_helpers()
+
+
+def test_a_two_worker_search_bot_in_a_tournament_worker_process_ends_with_it():
+    """A tournament on worker processes with a search bot on 2 workers: each worker process
+    starts its own helper and ends it when it ends (it once waited for it for ever)."""
+    from affresco.sim import run_tournament
+    result = run_tournament(2, ["random", "search:simulations=4:workers=2"], 2, seed=3, workers=2)
+    assert len(result.records) == 2 and not result.interrupted
+
