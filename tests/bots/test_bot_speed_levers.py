@@ -68,7 +68,8 @@ def test_rollouts_reusing_rankings_on_paths_met_again_choose_and_score_as_recomp
     reuses the rankings and leaf values found the first time: the same rollout rewards, so the
     same statistics and choice as recomputing them, in 2-4 players with and without modules."""
     checked = 0
-    for players, modules, seed in ((2, [], 21), (4, [], 22), (3, ["bishops_favour", "scrolls"], 23)):
+    for players, modules, seed in ((2, [], 21), (4, ["portraits", "bishops_favour"], 22),
+                                   (3, ["bells", "scrolls", "medico"], 23)):
         for g, seat in _decisions(players, modules, seed, limit=120)[3::40]:
             view, legal = g.view(seat), g.legal_actions(seat)
             fast, slow = SearchBot(5, simulations=16), SearchBot(5, simulations=16)
