@@ -171,7 +171,7 @@ class FrescoState(pyspiel.State):
         super().__init__(game)
         self._g = _Box(owner=game)
         self._started = False
-        self._public: list = []   # the public history: text, or (label, JSON data) rendered when asked
+        self._public: list = []   # the public history, rendered as text when asked (_public_text)
         self._moves = 0           # actions applied: the position's identity for the observer's cache
         self._legal_at = None   # (player, legal indices) of this position
 
@@ -214,7 +214,7 @@ class FrescoState(pyspiel.State):
         g.apply(seat, action)
         self._legal_at = None
         self._moves += 1
-        self._public.append(f"{seat}:plan" if action.kind == "plan" else f"{seat}:{action}")
+        self._public.append((seat, action))
         if phase == "plan" and g.phase != "plan":
             v = g.view(None, log=False, lean=True)
             self._public.append(("plans", [f.get("plan") for f in v["figures"]]))
@@ -272,6 +272,15 @@ class FrescoState(pyspiel.State):
         return clone
 
 
+def _public_text(entry) -> str:
+    """One entry of the public history: an action ('1:restore C3', a plan only as '1:plan'
+    until the reveal), the revealed plans, or what a chance event showed everyone."""
+    who, what = entry
+    if who.__class__ is int:
+        return f"{who}:plan" if what.kind == "plan" else f"{who}:{what}"
+    return f"{who} {json.dumps(what, sort_keys=True)}"
+
+
 class FrescoObserver:
     """Observation (perfect_recall False) or information state (True) of a seat."""
 
@@ -293,8 +302,7 @@ class FrescoObserver:
     def string_from(self, state: FrescoState, player: int):
         text = state.observation_json(player)
         if self.perfect_recall:
-            return text + "\n" + "\n".join(p if p.__class__ is str else f"{p[0]} {json.dumps(p[1], sort_keys=True)}"
-                                           for p in state._public)
+            return text + "\n" + "\n".join(map(_public_text, state._public))
         return text
 
 
