@@ -217,11 +217,15 @@ class Game:
         s = self._s
         return sorted(range(s.figures), key=lambda f: -s.pos[f])
 
-    def view(self, seat: int | None, log: bool = True) -> dict[str, Any]:
+    def view(self, seat: int | None, log: bool = True, lean: bool = False) -> dict[str, Any]:
         """A JSON-ready dict of what ``seat`` may see (None: a spectator), R22.  ``log=False``
-        leaves out the events (see :meth:`events_since` to follow them cheaply)."""
+        leaves out the events (see :meth:`events_since` to follow them cheaply).  ``lean=True``
+        also leaves out what never changes during a game and what the history gives
+        (``view.FIXED_KEYS``: hostel, mood_display, house_rules, modules, options, components,
+        vp_sources), for code that reads a view at every decision (``affresco.envs``); the rest
+        is the same as the full view's."""
         self._check_seat(seat)
-        return _view(self._s, seat, log)
+        return _view(self._s, seat, log, lean)
 
     def full_view(self) -> dict[str, Any]:
         """Everything face up, for replays and analysis (never for a seat in a live game): the

@@ -101,7 +101,11 @@ def is_legal(s: State, seat: int, action: Action) -> bool:
 def column_words(s: State) -> tuple[str, ...]:
     """The columns of this round's action sheet as plan-word arguments: the location's name, a
     repeated location numbered ('cathedral2', the final round's second cathedral column)."""
-    cols = s.columns()
+    return column_words_of(s.columns())
+
+
+def column_words_of(cols: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`column_words` of an action sheet side's columns (``state.SIDE1``/``SIDE2``)."""
     return tuple(c if c not in cols[:i] else f"{c}{cols[:i].count(c) + 1}" for i, c in enumerate(cols))
 
 

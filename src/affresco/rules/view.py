@@ -92,7 +92,12 @@ def seat_events(log, seat: int | None) -> list[dict[str, Any]]:
 _EVENTS: dict[tuple[int, int | None], tuple[Any, list]] = {}
 
 
-def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
+# What ``view(..., lean=True)`` leaves out: what never changes during a game, and what is
+# derived from the history (the VP by source, who took which get-up space).
+FIXED_KEYS = ("hostel", "mood_display", "house_rules", "modules", "options", "components", "vp_sources")
+
+
+def view(s: State, seat: int | None, log: bool = True, lean: bool = False) -> dict[str, Any]:
     from . import flow
 
     hostel = s.comp.hostel
@@ -125,10 +130,6 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
         figures.append(fig)
     to_act = flow.to_act(s)
     texts = [tile_text(t) for t in s.fresco]
-    taken: dict[int, str] = {}
-    for f in range(s.figures - 1, -1, -1):     # the first figure on a space names it
-        if s.getup[f] >= 0:
-            taken[s.getup[f]] = s.names[f]
     out: dict[str, Any] = {
         "seat": seat,
         "round": s.round,
@@ -148,23 +149,32 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
         "leonardo_controller": s.leo_ctrl if s.leonardo is not None else None,
         "booths": {BOOTHS[b]: list(t) for b, t in enumerate(s.booths)},
         "bag_size": len(s.bag),
-        "hostel": [{"time": h.time, "mood": h.mood, "price": h.price, "taken_by": taken.get(i)}
-                   for i, h in enumerate(hostel)],
-        "mood_display": list(s.comp.mood_spaces),
+    }
+    if not lean:
+        taken: dict[int, str] = {}
+        for f in range(s.figures - 1, -1, -1):     # the first figure on a space names it
+            if s.getup[f] >= 0:
+                taken[s.getup[f]] = s.names[f]
+        out["hostel"] = [{"time": h.time, "mood": h.mood, "price": h.price, "taken_by": taken.get(i)}
+                         for i, h in enumerate(hostel)]
+        out["mood_display"] = list(s.comp.mood_spaces)
+    out.update({
         "order": [s.names[f] for f in s.order],
         "figures": figures,
         "pending_track": None if s.pending is None else {
             "figure": s.names[s.pending[0]], "figure_index": s.pending[0], "behind": s.pending[1],
             "ahead": s.pending[2], "target": s.pending[3]},
         "is_over": s.phase == "over",
-        "house_rules": house.in_play(s),
-        "deciding": flow.deciding(s),
-        "asks": [_plain(a) for a in s.asks],
-        "modules": list(s.modules),
-        "options": dict(s.options),
-        "components": components_of(s),
-    }
-    out["vp_sources"] = vp_sources(s)
+    })
+    if not lean:
+        out["house_rules"] = house.in_play(s)
+    out["deciding"] = flow.deciding(s)
+    out["asks"] = [_plain(a) for a in s.asks]
+    if not lean:
+        out["modules"] = list(s.modules)
+        out["options"] = dict(s.options)
+        out["components"] = components_of(s)
+        out["vp_sources"] = vp_sources(s)
     if log:
         out["events"] = seat_events(s.log, seat)
     for hook in s.hooks.view:
