@@ -111,8 +111,11 @@ class Game:
         return flow.to_act(self._s)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """The legal actions of ``seat`` now ([] if it is not to act)."""
-        return flow.legal(self._s, seat)
+        """The legal actions of ``seat`` now ([] if it is not to act): a new list."""
+        s = self._s
+        if s.phase != PLAN and type(seat) is int and seat in flow.to_act(s):
+            return flow.legal_for_figure(s)[:]   # the usual case, in one step
+        return flow.legal(s, seat)
 
     def apply(self, seat: int, action: Action | str) -> bool:
         """Carry out ``action`` (an Action or its notation) for ``seat``.
@@ -133,7 +136,7 @@ class Game:
         figure = flow.deciding(s) if reveals else None
         flow.apply(s, seat, action)
         return (s.draws != draws or (planning and s.phase != PLAN)
-                or any(hook(s, seat if figure is None else figure, action) for hook in reveals))
+                or bool(reveals) and any(hook(s, seat if figure is None else figure, action) for hook in reveals))
 
     def _check(self, seat: Any, action: Any) -> None:
         """Raise IllegalAction unless ``seat`` may carry out ``action`` (an Action) now."""
