@@ -9,7 +9,8 @@ Invariants, checked on the saved state (docs/state-format.md) after every action
     or partly paid ones); a partly paid one holds less than its price; the Thalers that went
     onto certificates are accounted: what a figure has put into certificates (paid onto
     partly paid ones + the price of face-down ones) grows by exactly the Thalers its
-    purchase, instalment and deposit events name; a player holding a partly paid certificate
+    purchase, instalment and deposit events name, and an audience or a deposit from behind
+    the screen takes exactly those Thalers from the player; a player holding a partly paid certificate
     gains no Thaler unless one is paid up (every Thaler earned goes onto it); at the end one
     figure per bell-track space (the bishop's included);
   * wall fresco: the 18 wall tiles are on the board, in front of a screen, under a fulfilled
@@ -80,19 +81,23 @@ def put_into_certificates(ms: dict) -> list[int]:
             for h in ms["bells"]["holdings"]]
 
 
-def certificate_thalers(events: list[dict], fig: int) -> tuple[int, bool]:
-    """Thalers a figure's new events put onto certificates, and whether one was paid up."""
-    paid, done = 0, False
+def certificate_thalers(events: list[dict], fig: int) -> tuple[int, int, bool]:
+    """Thalers a figure's new events put onto certificates, how many of them from its own
+    money (a purchase, an instalment, a deposit from behind the screen), and whether one was
+    paid up."""
+    paid, own, done = 0, 0, False
     for e in events:
         if e.get("figure") != fig:
             continue
         if e["kind"] in ("bells_full_certificate", "bells_instalment"):
             paid += e["paid"]
+            own += e["paid"]
         elif e["kind"] == "bells_deposit":
             paid += e["thalers"]
+            own += e["thalers"] if e["source"] == "own" else 0
         elif e["kind"] == "bells_paid":
             done = True
-    return paid, done
+    return paid, own, done
 
 
 def check_state(d: dict, n: int, first: dict) -> None:
@@ -134,9 +139,14 @@ def check_step(g, before: dict, after: dict, new_events: list[list[dict]], n: in
     if "bells" not in ms0:
         return
     into0, into1 = put_into_certificates(ms0), put_into_certificates(ms1)
+    seat, action = g.history()[-1]
     for fig in range(n):
-        paid, done = certificate_thalers(new_events[fig], fig)
+        paid, own, done = certificate_thalers(new_events[fig], fig)
         assert into1[fig] - into0[fig] == paid, f"certificate deposits of figure {fig} not accounted"
+        if fig == seat and action.split()[0] in ("audience", "deposit") and before["round"] == after["round"] \
+                and not g.is_over:
+            assert after["figures"][fig]["thalers"] == before["figures"][fig]["thalers"] - own, \
+                f"{action}: the Thalers paid are not the Thalers that left the player"
         if ms0["bells"]["holdings"][fig]["partly_paid"] and not g.is_over and not done:
             assert after["figures"][fig]["thalers"] <= before["figures"][fig]["thalers"], \
                 "a Thaler earned did not go onto the partly paid certificate"
@@ -146,7 +156,8 @@ def snapshot(g) -> dict:
     """The parts of the saved state (docs/state-format.md) the invariants read, without the
     whole log (``to_json`` after every action would cost most of the sweep's time)."""
     s = g.state
-    return {"figures": [{"track": s.pos[f], "thalers": s.thalers[f] if f < s.n else 0} for f in range(len(s.pos))],
+    return {"round": g.round,
+            "figures": [{"track": s.pos[f], "thalers": s.thalers[f] if f < s.n else 0} for f in range(len(s.pos))],
             "modules_state": {m.name: m.dump(s) for m in s.hooks}}
 
 
