@@ -116,7 +116,8 @@ function stepButtons(st, actions, fig) {
   const folded = new Set();
   for (const [key, acts] of groups) {
     if (acts.length < 2) continue;
-    const [type, id] = key.split(":");
+    const cut = key.indexOf(":");
+    const type = key.slice(0, cut), id = key.slice(cut + 1);       // a certificate's id has colons
     acts.forEach((a) => folded.add(a));
     let label;
     if (type === "booth") {

@@ -22,7 +22,7 @@ export function myScreen(st, ctx) {
     [t("screen.thalers"), f.thalers !== undefined ? h("span.thalers", { "data-testid": "my-thalers" }, String(f.thalers)) : "?"],
     [t("screen.apprentices"), apprenticeText(f)],
   ];
-  if (f.plan) rows.push([t("screen.plan"), planWords(v, f.plan)]);
+  if (f.plan) rows.push([t("screen.plan"), [planWords(v, f.plan), ...planTiles(v, st.seat).map((x) => `; ${x}`)]]);
   rows.push(...moduleScreenRows(v, st.seat));
   const scrolls = v.scrolls && v.scrolls.mine;
   if (scrolls) rows.push([t("screen.scrolls"), scrollText(scrolls)]);
@@ -30,6 +30,21 @@ export function myScreen(st, ctx) {
   return h("section.card.screen", { "data-testid": "my-screen" },
     h("h2", t("screen.title", { name: ctx.figName(st.seat) }), infoButton("screen", "screen")),
     h("dl.kv", rows.map(([k, val]) => [h("dt", k), h("dd", val)])));
+}
+
+/** Where this figure's module tiles lie in its plan (its own, or everyone's once revealed). */
+export function planTiles(v, i) {
+  const out = [];
+  const aud = v.bells && (v.bells.audience || [])[i];
+  if (aud) out.push(t("plan.tile_audience", { col: t(`col.${aud}`) }));
+  const wall = v.wall_fresco && (v.wall_fresco.action_tile || [])[i];
+  if (wall) out.push(t("plan.tile_wall", { col: t(`col.${wall}`) }));
+  const med = v.medico && (v.medico.plans || [])[i];
+  if (med && med.ill && med.ill.some((n) => n)) {
+    out.push(t("plan.ill_words", { cols: med.ill.map((n, k) => (n ? `${t(`col.${v.columns[k]}`)} ${n}` : null)).filter(Boolean).join(", ") }));
+  }
+  if (med && med.medico) out.push(t("plan.tile_medico"));
+  return out;
 }
 
 /** The seat's own module items behind and in front of the screen (bells, wall, medico). */
@@ -94,7 +109,9 @@ export function playersPanel(st, ctx) {
     lines.push(h("div.facts", facts.join(" · ")));
     if (f.paints !== undefined && i !== st.seat) lines.push(h("div", t("screen.paints"), ": ", f.paints ? h("span.paints", chips(f.paints, { grouped: true })) : "—"));
     // plan: public once revealed; while planning only whether it is committed
-    if (f.plan && (i !== st.seat || st.seat === null)) lines.push(h("div.plan-line", t("players.plan", { plan: planWords(v, f.plan) })));
+    if (f.plan && (i !== st.seat || st.seat === null)) {
+      lines.push(h("div.plan-line", t("players.plan", { plan: [planWords(v, f.plan), ...planTiles(v, i)].join("; ") })));
+    }
     else if (v.phase === "plan" && !f.leonardo) {
       lines.push(h("div.plan-line", { "data-testid": `committed-${i}` },
         (f.plan_committed ?? (st.committed || [])[i]) ? h("span.ok", "✓ ", t("players.committed"))

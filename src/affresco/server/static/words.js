@@ -82,7 +82,7 @@ export function describe(notation, view, fig) {
       return text;
     }
     case "altar":
-      return t("act.altar", { paints: paintMark(args[0] || "") }) + (args[1] === "ill" ? t("act.by_ill") : "");
+      return t("act.altar", { paints: paintMark(args[0] || "") }) + (args[1] === "ill" ? t("act.by_ill_altar") : "");
     case "studio":
       return view.visit_left ? t("act.studio_n", { n: 3 * view.visit_left }) : t("act.studio");
     case "blend": {
