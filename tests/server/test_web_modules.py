@@ -20,7 +20,7 @@ import pytest
 from test_server_browser import (  # noqa: F401  (fixtures)
     artifacts, browser, cat, create, fill, server,
 )
-from test_web_phone import DESKTOP, MY_OR_OVER, PHONE, SHOTS, device  # noqa: F401
+from test_web_phone import DESKTOP, MY_OR_OVER, PHONE, SHOTS, axe_source, device, serious  # noqa: F401
 
 MODULE_KINDS = {"bells": ("audience", "deposit"), "wall_fresco": ("wall", "exchange"),
                 "medico": ("medicine", "illness", "heal", "aside", "saints")}
@@ -246,6 +246,7 @@ def play_module(device, server, module: str, players: int, seed: int, size: dict
             assert q.tid(f"tab-{name}").get_attribute("aria-selected") == "true"
             assert not q.layout_problems(), q.layout_problems()
         q.keep(f"module-{name}")
+        assert not serious(q, axe_source()), serious(q, axe_source())      # axe-core on the module's board
         q.context.close()
 
     seen = play_module_game(p, server, token, module, seed=seed, shots=((f"module-{name}", shot_kind),),
@@ -289,13 +290,20 @@ def test_wall_fresco_a_whole_game_by_tapping_the_wall_board_at_phone_size(device
     restored = sum(cell is None for row in w["board"] for cell in row)
     p.tid("tab-wall").tap()
     assert p.pg.locator("[data-testid=wall-panel] .wall-cell.restored").count() == restored
+    # the income of the wall and exchange tiles: one cube per basic colour shown, one per exchange tile
+    for i, tiles in enumerate(w["tiles"]):
+        if tiles or w["exchange_tiles"][i]:
+            basics = {x.split("/")[1] for x in tiles}
+            expect = "".join(c for c in "RYB" if c in basics) + "".join(w["exchange_tiles"][i])
+            shown = p.tid(f"wall-income-{i}").inner_text().split(":")[-1]
+            assert re.sub(r"[^RYBOGP]", "", shown) == expect, (tiles, shown)
 
 
-def test_medico_a_whole_game_by_tapping_the_medico_board(device, server):
+def test_medico_a_whole_game_by_tapping_the_medico_board_at_phone_size(device, server):
     """The medico tile and ill apprentices placed in the plan; a displayed bottle tapped on the
     medico board; who falls ill, which bottles to use and setting an ill apprentice aside chosen
     in the decision area; the infection shown."""
-    p, st, seen = play_module(device, server, "medico", 3, 5, DESKTOP_TOUCH, "medicine")
+    p, st, seen = play_module(device, server, "medico", 3, 5, PHONE, "medicine")
     assert seen.get("plan-medico") and seen.get("medicine"), seen
     m = st["view"]["medico"]
     assert p.tid("infection").count() and p.tid("medico-display").count()

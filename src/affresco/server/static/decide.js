@@ -1,7 +1,7 @@
 // The decision area: the prompt, the choices in words, the buy and plan widgets.
 import { paintMark, t, tOr } from "./i18n.js";
 import { actingFigure, chips, columnLabel, h, hostelPrice, rich, sortBuyTiles, testid } from "./ui.js";
-import { certWords, describe, parseCert, planText, previewText } from "./words.js";
+import { certWords, describe, parseCert, planTiles, previewText } from "./words.js";
 import { S, figureName, render, request, send, sendUndo } from "./store.js";
 import { bishopTargets, filterActions } from "./game.js";
 import { infoButton, placeHelp } from "./help.js";
@@ -15,7 +15,7 @@ export function decisionPanel(st, ctx) {
   if (!legal.length) {
     body.push(h("p", st.is_over ? t("status.over") : waitingText(st)));
     if (v.phase === "plan" && v.figures[st.seat] && v.figures[st.seat].plan) {
-      body.push(h("p.muted", t("plan.yours", { plan: planWords(v, v.figures[st.seat].plan) })));
+      body.push(h("p.muted", t("plan.yours", { plan: [planWords(v, v.figures[st.seat].plan), ...planTiles(v, st.seat)].join("; ") })));
     }
   } else {
     if (forLeo) body.push(h("p.leo-note", t("decide.for_leonardo")));

@@ -1,7 +1,7 @@
 // The seat's own screen, the painters' cards and the module panels.
 import { t, tOr } from "./i18n.js";
 import { chips, figureColour, h, parseTile, plain, rich } from "./ui.js";
-import { cardEffects, cardTitle, signed } from "./words.js";
+import { cardEffects, cardTitle, planTiles, signed } from "./words.js";
 import * as API from "./api.js";
 import { planWords } from "./decide.js";
 import { S, render } from "./store.js";
@@ -30,21 +30,6 @@ export function myScreen(st, ctx) {
   return h("section.card.screen", { "data-testid": "my-screen" },
     h("h2", t("screen.title", { name: ctx.figName(st.seat) }), infoButton("screen", "screen")),
     h("dl.kv", rows.map(([k, val]) => [h("dt", k), h("dd", val)])));
-}
-
-/** Where this figure's module tiles lie in its plan (its own, or everyone's once revealed). */
-export function planTiles(v, i) {
-  const out = [];
-  const aud = v.bells && (v.bells.audience || [])[i];
-  if (aud) out.push(t("plan.tile_audience", { col: t(`col.${aud}`) }));
-  const wall = v.wall_fresco && (v.wall_fresco.action_tile || [])[i];
-  if (wall) out.push(t("plan.tile_wall", { col: t(`col.${wall}`) }));
-  const med = v.medico && (v.medico.plans || [])[i];
-  if (med && med.ill && med.ill.some((n) => n)) {
-    out.push(t("plan.ill_words", { cols: med.ill.map((n, k) => (n ? `${t(`col.${v.columns[k]}`)} ${n}` : null)).filter(Boolean).join(", ") }));
-  }
-  if (med && med.medico) out.push(t("plan.tile_medico"));
-  return out;
 }
 
 /** The seat's own module items behind and in front of the screen (bells, wall, medico). */
