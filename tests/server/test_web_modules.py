@@ -136,27 +136,31 @@ def tap_module_move(p, st: dict, rng: random.Random, module: str, seen: dict) ->
     return kind
 
 
-def my_turn_by_api(server, token: str, st: dict | None = None) -> dict:
-    """This seat's state from the API once it has a decision (or the game is over)."""
-    import time
-    end = time.monotonic() + 60
-    while st is None or not (st["legal"] or st["is_over"]):
-        assert time.monotonic() < end, "the bots did not move in 60 s"
-        if st is not None:
-            time.sleep(0.02)
-        st = server.get("/api/me", headers={"Authorization": f"Bearer {token}"}).json()
-    return st
+def my_turn(p, st: dict | None = None) -> dict:
+    """This seat's next decision (or the end): ``st`` when it has one, else the page's state once
+    the bots' moves have reached it (the page follows the game over its WebSocket)."""
+    if st is not None and (st["legal"] or st["is_over"]):
+        return st
+    if st is not None:
+        p.wait_version(f"v > {st['version']}")
+    p.pg.wait_for_function(MY_OR_OVER, timeout=60_000)
+    return p.state()
 
 
-def api_move(server, token: str, st: dict, bot) -> dict:
+def api_move(p, server, token: str, st: dict, bot) -> dict:
     """A decision that is not the module's, sent through the seat's API by the heuristic bot
     (the base game's decisions are clicked in test_web_phone.py); returns the next state."""
+    import time
     from affresco import parse
     action = bot.choose(st["view"], [parse(a) for a in st["legal"]], st["seat"])
-    r = server.post("/api/me/act", json={"action": str(action), "version": st["version"]},
-                    headers={"Authorization": f"Bearer {token}"})
+    for _ in range(50):
+        r = server.post("/api/me/act", json={"action": str(action), "version": st["version"]},
+                        headers={"Authorization": f"Bearer {token}"})
+        if r.status_code != 429:       # the server's rate limit: wait a moment, as a client does
+            break
+        time.sleep(0.2)
     assert r.status_code == 200, r.text
-    return my_turn_by_api(server, token, r.json())
+    return my_turn(p, r.json())
 
 
 CLICKS_PER_KIND = 2      # each kind of module decision is tapped this often; later ones go through the API
@@ -182,7 +186,7 @@ def play_module_game(p, server, token: str, module: str, seed: int, shots: tuple
         whole = p.layout_problems
         p.layout_problems = lambda: [x for x in whole() if "sideways" in x]
     seen: dict = {"moves": 0, "api": 0, "offered": {}}
-    st = my_turn_by_api(server, token)
+    st = my_turn(p)
     for _ in range(max_moves):
         if st["is_over"]:
             p.wait_version(f"v >= {st['version']}")
@@ -210,9 +214,9 @@ def play_module_game(p, server, token: str, module: str, seed: int, shots: tuple
             assert not re.search(r"undefined|NaN|\[object", words), words
             if tap_module_move(p, st, rng, module, seen):
                 seen["moves"] += 1
-                st = my_turn_by_api(server, token)
+                st = my_turn(p)
                 continue
-        st = api_move(server, token, st, bot)
+        st = api_move(p, server, token, st, bot)
         seen["api"] += 1
     raise AssertionError(f"the game did not end in {max_moves} moves: {seen}")
 
@@ -306,6 +310,7 @@ def test_medico_a_whole_game_by_tapping_the_medico_board_at_phone_size(device, s
     p, st, seen = play_module(device, server, "medico", 3, 5, PHONE, "medicine")
     assert seen.get("plan-medico") and seen.get("medicine"), seen
     m = st["view"]["medico"]
+    p.tid("tab-medico").tap()
     assert p.tid("infection").count() and p.tid("medico-display").count()
     for i in range(3):
         assert p.tid(f"ill-{i}").inner_text() == fill(cat("en")["medico.ill"], n=m["ill"][i])
