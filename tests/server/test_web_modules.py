@@ -72,7 +72,10 @@ def tap_plan(p, st: dict, rng: random.Random, module: str, seen: dict) -> None:
     label = f"plan-tiles-{PANEL[module]}"
     if SHOTS and label not in seen and (module != "medico" or plan["ill"]):
         seen[label] = True
-        p.keep(label)          # the plan widget with the module's tile (and ill apprentices)
+        # the plan widget with the module's tile (and ill apprentices), scrolled to the tile's row
+        p.tid("plan-widget").evaluate("e => { const r = e.querySelectorAll('.plan-tiles');"
+                                      " if (r.length) r[r.length - 1].scrollIntoView({ block: 'end' }); }")
+        p.keep(label)
     confirm = p.tid("plan-confirm")
     assert confirm.get_attribute("data-action") == goal and confirm.is_enabled(), (goal, confirm.get_attribute("data-action"))
     seen["plan"] = seen.get("plan", 0) + 1

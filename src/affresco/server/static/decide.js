@@ -225,6 +225,27 @@ export function planNotation(p) {
 /** How the plan notation names the columns ("cathedral2" for the final round's second visit). */
 export const columnWords = (cols) => cols.map((c, i) => (cols.slice(0, i).includes(c) ? `${c}2` : c));
 
+let limitsOf = { st: null, limits: null };
+
+/** What the legal plans allow (apprentices per column and in all, where each tile may go, ill
+ *  apprentices per column, the medico tile), read once per state: a plan has thousands of ways. */
+function planLimits(st, plans, n) {
+  if (limitsOf.st === st) return limitsOf.limits;
+  const L = { perColumn: 0, available: 0, tileCols: { audience: new Set(), wall: new Set() },
+    illMax: Array.from({ length: n }, () => 0), medico: false };
+  for (const a of plans) {
+    const p = parsePlan(a);
+    L.perColumn = Math.max(L.perColumn, ...p.counts);
+    L.available = Math.max(L.available, p.counts.reduce((x, y) => x + y, 0));
+    if (p.audience) L.tileCols.audience.add(p.audience);
+    if (p.wall) L.tileCols.wall.add(p.wall);
+    if (p.ill) p.ill.forEach((k, i) => { L.illMax[i] = Math.max(L.illMax[i], k); });
+    L.medico = L.medico || p.medico;
+  }
+  limitsOf = { st, limits: L };
+  return L;
+}
+
 export function planWidget(st, plans) {
   const v = st.view;
   const cols = v.columns || [];
@@ -234,21 +255,7 @@ export function planWidget(st, plans) {
     S.plan = { key, counts: cols.map(() => 0), audience: null, wall: null, ill: cols.map(() => 0), medico: false };
   }
   const P = S.plan;
-  // what the legal plans allow: apprentices per column and in all, where each tile may go
-  let perColumn = 0;
-  let available = 0;
-  const tileCols = { audience: new Set(), wall: new Set() };
-  const illMax = cols.map(() => 0);
-  let medico = false;
-  for (const a of plans) {
-    const p = parsePlan(a);
-    perColumn = Math.max(perColumn, ...p.counts);
-    available = Math.max(available, p.counts.reduce((x, y) => x + y, 0));
-    if (p.audience) tileCols.audience.add(p.audience);
-    if (p.wall) tileCols.wall.add(p.wall);
-    if (p.ill) p.ill.forEach((n, i) => { illMax[i] = Math.max(illMax[i], n); });
-    medico = medico || p.medico;
-  }
+  const { perColumn, available, tileCols, illMax, medico } = planLimits(st, plans, cols.length);
   const counts = P.counts;
   const used = counts.reduce((a, b) => a + b, 0);
   const notation = planNotation(P);
