@@ -253,6 +253,8 @@ def play_module(device, server, module: str, players: int, seed: int, size: dict
             assert q.tid(f"tab-{name}").get_attribute("aria-selected") == "true"
             assert not q.layout_problems(), q.layout_problems()
         q.keep(f"module-{name}")
+        if module == "bells":      # which certificates a player holds is theirs alone (R22): only mine are listed
+            assert q.tid("bells-own-0").count() <= 1 and not q.tid("bells-own-1").count()
         assert not serious(q, axe_source()), serious(q, axe_source())      # axe-core on the module's board
         q.context.close()
 
