@@ -351,3 +351,13 @@ def test_every_new_decision_is_worded_in_english_french_and_russian(device, serv
     for i, n in enumerate(NEW_DECISIONS):
         assert texts["en"][i] != texts["fr"][i] != texts["ru"][i], (n, [texts[x][i] for x in texts])
     assert "4" in texts["en"][2] and "2" in texts["en"][2]          # 4 Thalers now: 2 VP
+
+
+def test_the_client_picks_event_variants_as_the_engine_does():
+    """events.js renders an event through the same catalogue key as affresco.i18n (the new
+    modules' wall_tile, medico_* variants included): the two VARIANTS tables agree."""
+    from affresco.i18n import VARIANTS
+    from test_server_browser import STATIC
+    text = (STATIC / "events.js").read_text(encoding="utf-8")
+    table = re.search(r"export const VARIANTS = \{(.*?)\};", text, re.S).group(1)
+    assert dict(re.findall(r"(\w+): \"(\w+)\"", table)) == VARIANTS
