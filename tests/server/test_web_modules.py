@@ -89,6 +89,11 @@ def tap_module_move(p, st: dict, rng: random.Random, module: str, seen: dict) ->
     if "plan" in kinds:
         tap_plan(p, st, rng, module, seen)
         return "plan"
+    if early_getup_for_aside(st, module, seen):
+        first = min((a for a in legal if a.startswith("getup ")), key=lambda a: int(a.split()[1].split(":")[0]))
+        seen["early-getup"] = seen.get("early-getup", 0) + 1
+        p.acting(p.tid(f"hostel-{first.split()[1]}").tap)
+        return "getup"
     mine = [k for k in MODULE_KINDS[module] if k in kinds]
     # the ill restoration / saints of the medico come with the location's other choices
     if module == "medico" and any(a.endswith(" ill") for a in legal):
@@ -169,7 +174,17 @@ def api_move(p, server, token: str, st: dict, bot) -> dict:
 CLICKS_PER_KIND = 2      # each kind of module decision is tapped this often; later ones go through the API
 
 
+def early_getup_for_aside(st: dict, module: str, seen: dict) -> bool:
+    """With ill apprentices, get up early (mood down) until a −1 space offers to set one aside."""
+    m = st["view"].get("medico")
+    return bool(module == "medico" and m and not seen.get("aside") and st["seat"] is not None
+                and m["ill"][st["seat"]] and any(a.startswith("getup ") for a in st["legal"])
+                and not st["view"]["figures"][st["view"].get("actor_figure") or st["seat"]].get("leonardo"))
+
+
 def module_choice(st: dict, module: str, seen: dict) -> bool:
+    if early_getup_for_aside(st, module, seen):
+        return True
     kinds = {k for k in (a.split()[0] for a in st["legal"]) if seen.get(k, 0) < CLICKS_PER_KIND}
     return bool(kinds & set(MODULE_KINDS[module])) or (
         module == "medico" and seen.get("ill-action", 0) < CLICKS_PER_KIND
@@ -310,10 +325,11 @@ def test_wall_fresco_a_whole_game_by_tapping_the_wall_board_at_phone_size(device
 
 def test_medico_a_whole_game_by_tapping_the_medico_board_at_phone_size(device, server):
     """The medico tile and ill apprentices placed in the plan; a displayed bottle tapped on the
-    medico board; who falls ill, which bottles to use and setting an ill apprentice aside chosen
-    in the decision area; the infection shown."""
+    medico board; who falls ill, which bottles to use and (after an early get-up onto a −1 space)
+    setting an ill apprentice aside chosen in the decision area; the infection shown."""
     p, st, seen = play_module(device, server, "medico", 3, 5, PHONE, "medicine")
-    assert seen.get("plan-medico") and seen.get("medicine"), seen
+    assert seen.get("plan-medico") and seen.get("medicine") and seen.get("illness") and seen.get("heal"), seen
+    assert seen.get("aside"), seen          # an early get-up onto a −1 space with an ill apprentice
     m = st["view"]["medico"]
     p.tid("tab-medico").tap()
     assert p.tid("infection").count() and p.tid("medico-display").count()
