@@ -303,6 +303,11 @@ def test_bells_a_whole_game_by_clicking_the_bell_board(device, server):
     assert p.pg.locator("[data-testid=bell-track] .bt-space.taken").count() == len(set(placed + [b["track"]["bishop"]]))
     assert p.pg.locator("[data-testid=bell-track] .bt-bishop").count() == 1
     assert "bells" in final_sources(p, 0) or b["figures"][0]["certificates"] == 0
+    # a spectator sees the same boards (after final scoring every certificate is revealed)
+    p.goto(f"/#/watch/{st['game_id']}")
+    p.tid("bell-track").wait_for()
+    assert p.pg.locator("[data-testid=bell-track] .bt-bishop").count() == 1
+    assert not p.pg.locator("[data-testid=bells-panel] button.cert.hot").count()
 
 
 def test_wall_fresco_a_whole_game_by_tapping_the_wall_board_at_phone_size(device, server):
