@@ -285,6 +285,9 @@ def play_module(device, server, module: str, players: int, seed: int, size: dict
 
 def final_sources(p, fig: int) -> dict:
     p.tid("final-scores").wait_for()
+    # every source of points is named in words (the catalogue's source.* keys), none by its code
+    heads = p.pg.locator("[data-testid=final-scores] th").all_inner_texts()
+    assert not {"money", "medico", "bells_track", "bells_rank", "wall"} & {x.strip() for x in heads}, heads
     cells = p.pg.locator(f"[data-testid=final-scores] td[data-figure='{fig}'][data-source]").evaluate_all(
         "els => els.map(e => [e.dataset.source, Number(e.innerText)])")
     return {k: v for k, v in cells if v}
@@ -316,6 +319,7 @@ def test_wall_fresco_a_whole_game_by_tapping_the_wall_board_at_phone_size(device
     p, st, seen = play_module(device, server, "wall_fresco", 3, 4, PHONE, "wall")
     assert seen.get("plan-wall") and seen.get("wall"), seen
     w = st["view"]["wall_fresco"]
+    assert final_sources(p, 0).get("wall", 0) >= 4 * seen["wall"]       # 4 VP per section restored
     restored = sum(cell is None for row in w["board"] for cell in row)
     p.tid("tab-wall").tap()
     assert p.pg.locator("[data-testid=wall-panel] .wall-cell.restored").count() == restored
@@ -336,6 +340,7 @@ def test_medico_a_whole_game_by_tapping_the_medico_board_at_phone_size(device, s
     assert seen.get("plan-medico") and seen.get("medicine") and seen.get("illness") and seen.get("heal"), seen
     assert seen.get("aside"), seen          # an early get-up onto a −1 space with an ill apprentice
     m = st["view"]["medico"]
+    assert "medico" in final_sources(p, 0)            # 5 Thalers per own apprentice not on the medico board
     p.tid("tab-medico").tap()
     assert p.tid("infection").count() and p.tid("medico-display").count()
     for i in range(3):
