@@ -174,6 +174,16 @@ def api_move(p, server, token: str, st: dict, bot) -> dict:
 CLICKS_PER_KIND = 2      # each kind of module decision is tapped this often; later ones go through the API
 
 
+def small_board_buttons(p) -> list[str]:
+    """On a phone, what can be tapped on a module's board is at least 44 px."""
+    if p.device["viewport"]["width"] >= 1000:
+        return []
+    return p.pg.evaluate("""() => [...document.querySelectorAll('.mod-panel button:not(:disabled)')].map((e) => {
+        const r = e.getBoundingClientRect();
+        return r.width && (r.width < 43.5 || r.height < 43.5) ? `${e.dataset.testid || e.className} is ${r.width}x${r.height}` : null;
+      }).filter(Boolean)""")
+
+
 def early_getup_for_aside(st: dict, module: str, seen: dict) -> bool:
     """With ill apprentices, get up early (mood down) until a −1 space offers to set one aside."""
     m = st["view"].get("medico")
@@ -225,7 +235,7 @@ def play_module_game(p, server, token: str, module: str, seed: int, shots: tuple
                     p.keep(shot)
                     if on_shot:
                         on_shot()
-            problems = p.layout_problems()
+            problems = p.layout_problems() + small_board_buttons(p)
             assert not problems, (st["view"]["phase"], st["legal"][:3], problems)
             panel = p.tid(f"{PANEL[module]}-panel")
             words = p.tid("decision").inner_text() + (panel.inner_text() if panel.count() else "")
@@ -370,6 +380,10 @@ def test_every_new_decision_is_worded_in_english_french_and_russian(device, serv
         texts[lang] = p.pg.evaluate("""async (ns) => { const w = await import('/static/words.js');
             const v = window.affresco.S.state.view;
             return ns.map((n) => w.describe(n, v, 0).replace(/[\\uE000\\uE001]/g, '')); }""", NEW_DECISIONS)
+        for tab in ("bells", "wall", "medico"):     # each board in each language fits the phone
+            p.tid(f"tab-{tab}").tap()
+            p.tid(f"{tab}-panel").wait_for()
+            assert not p.layout_problems() + small_board_buttons(p), (lang, tab)
         for n, text in zip(NEW_DECISIONS, texts[lang]):
             assert text and text != n and not text.startswith(n.split()[0] + " "), (lang, n, text)
             assert not re.search(r"\\b(act|bottle|bells|plan|col|medico|wall)\\.[a-z_0-9]+", text), (lang, n, text)
