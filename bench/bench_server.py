@@ -212,7 +212,7 @@ async def run(args) -> dict:
         db, schema = fresh_schema(args.db)
     servers = [] if args.port else [subprocess.Popen(
         [sys.executable, "-m", "affresco.cli", "serve", "--port", str(port), "--db", db, "--bot-delay", str(args.bot_delay), "--fixed-seeds", "--games-per-minute", "100000",
-         "--rate", "100000", "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+         "--rate", "100000", "--max-connections-per-client", "100000", "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         for port in ports]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     ws_urls = [f"ws://127.0.0.1:{port}/ws" for port in ports]
@@ -308,6 +308,7 @@ def compare(args) -> dict:
         "moves_per_s": med(c, lambda r: r["moves_per_s"]),
         "p50_ms": med(c, lambda r: r["latency_ms"]["p50"]), "p99_ms": med(c, lambda r: r["latency_ms"]["p99"]),
         "server_cpu_percent": med(c, lambda r: r["server_cpu_percent"]),
+        "server_cpu_ms_per_move": med(c, lambda r: r["server_cpu_ms_per_move"]),
         "load_generator_cpu_percent": med(c, lambda r: r["load_generator_cpu_percent"]),
         "machine_busy_percent": med(c, lambda r: r["machine_busy_percent"]),
         "scaling": round(med(c, lambda r: r["moves_per_s"]) / med(base, lambda r: r["moves_per_s"]), 2),
@@ -340,10 +341,11 @@ def main() -> None:
             return
         print(f"affresco serve on PostgreSQL, {args.games} client games + {args.bot_games} bot games, "
               f"{args.seconds} s per measurement, {args.rounds} per process count, {os.cpu_count()} cores")
-        print("processes  moves/s  p50 ms  p99 ms  servers CPU%  load gen CPU%  machine busy%  scaling")
+        print("processes  moves/s  p50 ms  p99 ms  servers CPU%  CPU ms/move  load gen CPU%  machine busy%  scaling")
         for c, m in out["summary"].items():
             print(f"{c:>9}  {m['moves_per_s']:>7}  {m['p50_ms']:>6}  {m['p99_ms']:>6}  {m['server_cpu_percent']:>12}"
-                  f"  {m['load_generator_cpu_percent']:>13}  {m['machine_busy_percent']:>13}  {m['scaling']:>7}")
+                  f"  {m['server_cpu_ms_per_move']:>11}  {m['load_generator_cpu_percent']:>13}"
+                  f"  {m['machine_busy_percent']:>13}  {m['scaling']:>7}")
         print("load average (1 min) before/after each run:",
               [r["load_average_1min"] for rs in out["runs"].values() for r in rs])
         return

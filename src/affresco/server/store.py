@@ -213,7 +213,10 @@ class Store:
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
-        metadata.create_all(self.engine)
+        with self.engine.begin() as c:
+            if self.postgres:        # several processes starting at once on a new database: one creates
+                c.execute(text("SELECT pg_advisory_xact_lock(17017017)"))
+            metadata.create_all(c)
 
     def close(self) -> None:
         self.engine.dispose()
