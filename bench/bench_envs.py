@@ -5,8 +5,8 @@ decisions per second, in the same run (goal: each wrapper at most 2x the engine'
 Every loop plays whole random games with the same choice rule (uniform among the legal
 actions, seeded):
   * engine: ``legal_actions`` + ``apply`` (bench_engine.py's decision);
-  * engine+view: the same plus ``view(seat, log=False)`` of the deciding seat, the floor of
-    any wrapper whose observations come from the seat's view;
+  * engine+view: the same plus ``view(seat, log=False)`` of the deciding seat (what a bot or
+    a person's client reads); engine+lean view: with ``lean=True``, what the wrappers read;
   * pettingzoo-aec: ``env.last()`` (observation vector + mask) + ``env.step(index)``;
   * pettingzoo-parallel: ``env.step(actions)`` (every agent's observation each step);
   * gymnasium: ``env.step(index)`` + ``action_masks()``, the other seats random bots
@@ -14,14 +14,19 @@ actions, seeded):
   * openspiel: ``state.legal_actions()`` + ``apply_action`` / ``apply_actions``, plus
     ``observation_tensor`` of the player to act (what a learning loop reads).
 
+Costs are per decision in this process's CPU time; blocks alternate the loops (engine, then
+each wrapper, again and again), and the machine's load is printed beside the numbers.
+
     python bench/bench_envs.py                 # 2 and 4 players, base and all modules
     python bench/bench_envs.py --quick
+    python bench/bench_envs.py --players 4 --modules base --only pettingzoo-aec
     python bench/bench_envs.py --json out.json
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -40,38 +45,47 @@ from affresco.rules.action_space import supported_modules  # noqa: E402
 ALL = tuple(sorted(supported_modules()))
 
 
-def engine(n, mods, games):
-    decisions, t0 = 0, time.perf_counter()
-    for seed in range(games):
+def _clock():
+    return time.process_time()   # CPU time of this process: other jobs on the machine do not inflate it
+
+
+def engine(n, mods, seeds):
+    decisions, t0 = 0, _clock()
+    for seed in seeds:
         g = affresco.new_game(n, mods, seed=seed)
         rng = random.Random(seed)
         while not g.is_over:
             seat = rng.choice(g.to_act)
             g.apply(seat, rng.choice(g.legal_actions(seat)))
             decisions += 1
-    return decisions, time.perf_counter() - t0
+    return decisions, _clock() - t0
 
 
-def engine_view(n, mods, games):
+def engine_view(n, mods, seeds, lean=False):
     """The engine plus ``view(seat)`` of the deciding seat: what any player reading its view
     pays (a bot, a person's client), the floor of a wrapper built on views."""
-    decisions, t0 = 0, time.perf_counter()
-    for seed in range(games):
+    decisions, t0 = 0, _clock()
+    for seed in seeds:
         g = affresco.new_game(n, mods, seed=seed)
         rng = random.Random(seed)
         while not g.is_over:
             seat = rng.choice(g.to_act)
-            g.view(seat, log=False)
+            g.view(seat, log=False, lean=lean)
             g.apply(seat, rng.choice(g.legal_actions(seat)))
             decisions += 1
-    return decisions, time.perf_counter() - t0
+    return decisions, _clock() - t0
 
 
-def aec(n, mods, games):
+def engine_lean_view(n, mods, seeds):
+    """The engine plus the lean view the wrappers' vectors are made from."""
+    return engine_view(n, mods, seeds, lean=True)
+
+
+def aec(n, mods, seeds):
     from affresco.envs.pettingzoo import env
     e = env(players=n, modules=mods)
-    decisions, t0 = 0, time.perf_counter()
-    for seed in range(games):
+    decisions, t0 = 0, _clock()
+    for seed in seeds:
         e.reset(seed=seed)
         rng = random.Random(seed)
         for agent in e.agent_iter():
@@ -81,14 +95,14 @@ def aec(n, mods, games):
                 continue
             e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
             decisions += 1
-    return decisions, time.perf_counter() - t0
+    return decisions, _clock() - t0
 
 
-def parallel(n, mods, games):
+def parallel(n, mods, seeds):
     from affresco.envs.pettingzoo import parallel_env
     p = parallel_env(players=n, modules=mods)
-    decisions, t0 = 0, time.perf_counter()
-    for seed in range(games):
+    decisions, t0 = 0, _clock()
+    for seed in seeds:
         obs, _ = p.reset(seed=seed)
         rng = random.Random(seed)
         while p.agents:
@@ -96,14 +110,14 @@ def parallel(n, mods, games):
             decisions += len(acting)
             acts = {a: rng.choice(np.flatnonzero(o["action_mask"]).tolist()) for a, o in obs.items()}
             obs, *_ = p.step(acts)
-    return decisions, time.perf_counter() - t0
+    return decisions, _clock() - t0
 
 
-def gym(n, mods, games):
+def gym(n, mods, seeds):
     from affresco.envs.gymnasium import FrescoEnv
     env = FrescoEnv(players=n, opponents="random", modules=mods)
-    decisions, t0 = 0, time.perf_counter()
-    for seed in range(games):
+    decisions, t0 = 0, _clock()
+    for seed in seeds:
         env.reset(seed=seed)
         rng = random.Random(seed)
         while True:
@@ -111,15 +125,15 @@ def gym(n, mods, games):
             if term:
                 break
         decisions += len(env.game.history())
-    return decisions, time.perf_counter() - t0
+    return decisions, _clock() - t0
 
 
-def openspiel(n, mods, games):
+def openspiel(n, mods, seeds):
     import pyspiel
     import affresco.envs.openspiel  # noqa: F401
     game = pyspiel.load_game("python_fresco", {"players": n, "modules": ",".join(mods), "rng_seed": 0})
-    decisions, t0 = 0, time.perf_counter()
-    for seed in range(games):
+    decisions, t0 = 0, _clock()
+    for seed in seeds:
         s = game.new_initial_state()
         rng = random.Random(seed)
         while not s.is_terminal():
@@ -131,41 +145,54 @@ def openspiel(n, mods, games):
                 s.observation_tensor(p)
                 s.apply_action(rng.choice(s.legal_actions()))
                 decisions += 1
-    return decisions, time.perf_counter() - t0
+    return decisions, _clock() - t0
 
 
-WRAPPERS = {"engine": engine, "engine+view": engine_view, "pettingzoo-aec": aec, "pettingzoo-parallel": parallel, "gymnasium": gym,
-            "openspiel": openspiel}
+WRAPPERS = {"engine": engine, "engine+view": engine_view, "engine+lean view": engine_lean_view,
+            "pettingzoo-aec": aec, "pettingzoo-parallel": parallel, "gymnasium": gym, "openspiel": openspiel}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=6)
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--games", type=int, default=2, help="games per wrapper per block")
+    ap.add_argument("--blocks", type=int, default=3, help="blocks; each runs every wrapper once, in turn")
+    ap.add_argument("--quick", action="store_true", help="1 game per block, 2 blocks")
     ap.add_argument("--players", type=int, nargs="*", default=[2, 4])
+    ap.add_argument("--modules", choices=("base", "all", "both"), default="both")
+    ap.add_argument("--only", nargs="*", default=None, help="wrappers to run (engine always runs)")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
-    games = 2 if args.quick else args.games
+    games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
+    names = [w for w in WRAPPERS if w == "engine" or args.only is None or w in args.only]
+    mod_sets = {"base": [()], "all": [ALL], "both": [(), ALL]}[args.modules]
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores; "
+          "times are this process's CPU time", flush=True)
     results = []
     for n in args.players:
-        for mods in ((), ALL):
+        for mods in mod_sets:
             label = f"{n}p {'all modules' if mods else 'base'}"
-            base = with_view = None
-            for name, fn in WRAPPERS.items():
-                fn(n, mods, 1)  # warm-up: imports, tables, caches
-                d, sec = fn(n, mods, games)
-                rate = d / sec
-                base = base or rate
-                if name == "engine+view":
-                    with_view = rate
-                vs_view = with_view / rate if with_view else None
-                results.append({"setup": label, "wrapper": name, "decisions": d, "seconds": round(sec, 3),
-                                "per_second": round(rate), "cost_vs_engine": round(base / rate, 2),
-                                "cost_vs_engine_view": round(vs_view, 2) if vs_view else None})
-                print(f"{label:<16} {name:<20} {rate:>9,.0f} decisions/s   {base / rate:5.2f}x the engine's cost"
-                      + (f"   {vs_view:5.2f}x engine+view" if vs_view else ""), flush=True)
+            totals = {w: [0, 0.0] for w in names}
+            for w in names:
+                WRAPPERS[w](n, mods, [10_000])  # warm-up: imports, tables, caches
+            for b in range(blocks):   # blocks alternate the wrappers: a change in load hits them all
+                seeds = range(b * games, (b + 1) * games)
+                for w in names:
+                    d, sec = WRAPPERS[w](n, mods, seeds)
+                    totals[w][0] += d
+                    totals[w][1] += sec
+            base = totals["engine"][1] / totals["engine"][0]
+            for w in names:
+                d, sec = totals[w]
+                per = sec / d
+                results.append({"setup": label, "wrapper": w, "decisions": d, "cpu_seconds": round(sec, 3),
+                                "us_per_decision": round(per * 1e6, 1), "cost_vs_engine": round(per / base, 2)})
+                print(f"{label:<16} {w:<20} {per * 1e6:9.1f} us/decision  {1 / per:9,.0f} decisions/s   "
+                      f"{per / base:5.2f}x the engine's cost", flush=True)
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=1))
+        Path(args.json).write_text(json.dumps({"load_end": load, "results": results}, indent=1))
 
 
 if __name__ == "__main__":

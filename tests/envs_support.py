@@ -24,8 +24,8 @@ def cfg_id(c) -> str:
 
 def perturbed(game: affresco.Game, seat: int) -> affresco.Game:
     """The same position with every *other* seat's secrets changed: Thalers, paints, a
-    committed plan before the reveal (with its medico words), secret scrolls, and the seed
-    (future chance)."""
+    committed plan before the reveal (with its medico words and audience tile), secret
+    scrolls, which bell certificates it holds face down, and the seed (future chance)."""
     d = json.loads(game.to_json(pretty=False))
     for f, fig in enumerate(d["figures"][:game.players]):
         if f == seat:
@@ -38,6 +38,15 @@ def perturbed(game: affresco.Game, seat: int) -> affresco.Game:
             if medico and medico["plans"][f] is not None:   # its secret plan words, fitting the new counts
                 medico["plans"][f] = {"ill": [0] * len(fig["plan"]), "medico": not medico["plans"][f]["medico"]
                                       and fig["plan"][0] <= 1}
+    bells = d.get("modules_state", {}).get("bells")
+    if bells:   # which certificates another seat holds face down (the count is public), its audience tile
+        for f, hold in enumerate(bells["holdings"][:game.players]):
+            if f != seat and hold["face_down"] and bells["stack"] and bells["stack"][0] != hold["face_down"][0]:
+                hold["face_down"][0], bells["stack"][0] = bells["stack"][0], hold["face_down"][0]
+        if d["phase"] == "plan":
+            for f, word in enumerate(bells["audience"]):
+                if f != seat and word is not None:
+                    bells["audience"][f] = None
     if isinstance(d.get("seed"), int):
         d["seed"] += 1
     else:

@@ -59,10 +59,10 @@ def test_figures_are_relative_to_the_observer():
 
 
 def test_versioned_ids():
-    assert Config.of(4).env_id == "Fresco-4p-v0"
-    assert Config.of(2, "scrolls+portraits").env_id == "Fresco-2p+portraits+scrolls-v0"
+    assert Config.of(4).env_id == "Fresco-4p-v1"
+    assert Config.of(2, "scrolls+portraits").env_id == "Fresco-2p+portraits+scrolls-v1"
     assert Config.of(2, ("special_colours",), {"special_colours_on_fresco": True}).env_id == \
-        "Fresco-2p+special_colours+special_colours_on_fresco-v0"
+        "Fresco-2p+special_colours+special_colours_on_fresco-v1"
     with pytest.raises(affresco.ConfigError):
         Config.of(5)
     with pytest.raises(affresco.ConfigError):

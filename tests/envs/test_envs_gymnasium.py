@@ -45,5 +45,5 @@ def test_opponent_specs_and_seat():
 
 
 def test_versioned_ids():
-    env = gymnasium.make("affresco/Fresco-4p-v0", opponents="random")
-    assert env.unwrapped.config.players == 4 and env.unwrapped.config.env_id == "Fresco-4p-v0"
+    env = gymnasium.make("affresco/Fresco-4p-v1", opponents="random")
+    assert env.unwrapped.config.players == 4 and env.unwrapped.config.env_id == "Fresco-4p-v1"

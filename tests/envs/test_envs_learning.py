@@ -1,6 +1,7 @@
 """The learning example's pieces work together: MaskablePPO reads the Gymnasium env's masks
 and never plays an illegal action (skipped without sb3-contrib, i.e. without the rl-train
 extra, which CI does not install: torch is large)."""
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,10 @@ def test_maskable_ppo_trains_and_plays_legal_actions():
     import torch
     from sb3_contrib import MaskablePPO
 
-    import maskable_ppo
+    path = Path(__file__).resolve().parents[2] / "examples" / "maskable_ppo.py"
+    spec = importlib.util.spec_from_file_location("maskable_ppo", path)
+    maskable_ppo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maskable_ppo)
     from affresco.envs.gymnasium import FrescoEnv
 
     torch.set_num_threads(1)

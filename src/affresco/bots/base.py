@@ -31,6 +31,8 @@ class Bot(ABC):
     """
 
     name: str = "bot"
+    # False for a bot whose choose() never reads its view (callers may then pass {})
+    reads_view: bool = True
 
     def __init__(self, seed: int | str | None = 0):
         self.seed = seed

@@ -180,15 +180,17 @@ def _medico_state(mv: Mapping[str, Any], data) -> dict:
 
 
 def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal: Sequence | None = None,
-                plan_chooser=None, keep_log: bool = True, log_from: int = 0) -> Game:
+                plan_chooser=None, keep_log: bool = True, log_from: int = 0,
+                estimates: tuple[list[int], list[str]] | None = None) -> Game:
     """A full game consistent with ``view`` = ``game.view(seat)`` (see the module doc), built
-    with :meth:`affresco.Game.from_view`.  ``log_from``: keep the view's events from this index."""
+    with :meth:`affresco.Game.from_view`.  ``log_from``: keep the view's events from this index.
+    ``estimates``: :func:`estimate_hidden` of this view, when the caller has it already."""
     figs = view["figures"]
     n = sum(not f["leonardo"] for f in figs)
     rnd = view["round"]
     events = view["events"]
     cur = events[round_start(events):]
-    est_thalers, est_paints = estimate_hidden(view)
+    est_thalers, est_paints = estimate_hidden(view) if estimates is None else estimates
 
     hidden_plan = []
     secret: dict[int, dict[str, Any]] = {}

@@ -13,6 +13,7 @@ class RandomBot(Bot):
     """Chooses uniformly among the legal actions."""
 
     name = "random"
+    reads_view = False
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], seat: int) -> Action:
         return legal[self.rng.randrange(len(legal))]

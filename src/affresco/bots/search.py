@@ -39,11 +39,45 @@ from typing import Any, Mapping, Sequence
 from ..errors import FrescoError
 from ..rules import Action
 from .base import Bot
-from .determinize import determinize
+from .determinize import determinize, estimate_hidden
 from .heuristic import HeuristicBot, Weights
 from .model import round_start
 
 __all__ = ["SearchBot"]
+
+
+_EVENT_MODULES = frozenset({"portraits", "requests"})  # the heuristic reads this round's events for them
+
+
+class _RolloutViews:
+    """The views a rollout's decisions are made on: ``game.view(seat)`` with only the events
+    the heuristic reads (its own this round), followed cheaply with ``events_since`` and only
+    where a module in play makes them matter (portraits, requests); the same rankings as on
+    full views, without rebuilding the log into every view."""
+
+    __slots__ = ("game", "follow", "logs")
+
+    def __init__(self, game, follow: bool):
+        self.game, self.follow = game, follow
+        self.logs: dict[int, tuple[Any, list]] = {}
+
+    def view(self, seat: int) -> dict[str, Any]:
+        v = self.game.view(seat, log=False)
+        if self.follow:
+            mark, seen = self.logs.get(seat, (None, []))
+            new, mark = self.game.events_since(seat, mark)
+            if new is None:  # pragma: no cover - a rollout only moves forward
+                new, seen = self.game.events(seat), []
+            if new:
+                seen = seen + new
+                start = round_start(seen)
+                if start:
+                    seen = seen[start:]
+            self.logs[seat] = (mark, seen)
+            v["events"] = seen
+        else:
+            v["events"] = []
+        return v
 
 
 def _sigmoid(x: float) -> float:
@@ -58,8 +92,15 @@ class SearchBot(Bot):
     def __init__(self, seed: int | str | None = 0, seconds: float = 1.0, simulations: int | None = None,
                  horizon: int = 1, candidates: int = 5, epsilon: float = 0.15, prior: float = 0.02,
                  prune: float = 0.12, scale: float = 8.0, plan_top: float = 0.5,
-                 weights: Weights | None = None, max_rollout_actions: int = 3000):
+                 weights: Weights | None = None, max_rollout_actions: int = 3000, workers: int = 1):
         super().__init__(seed)
+        if int(workers) < 1:
+            raise ValueError(f"workers must be 1 or more, not {workers!r}")
+        self.workers = int(workers)
+        # what a helper process needs to build the same bot (root-parallel search, workers > 1)
+        self._options = dict(seconds=seconds, simulations=simulations, horizon=horizon, candidates=candidates,
+                             epsilon=epsilon, prior=prior, prune=prune, scale=scale, plan_top=plan_top,
+                             weights=weights, max_rollout_actions=max_rollout_actions)
         self.seconds = float(seconds)
         self.simulations = None if simulations is None else int(simulations)
         self.horizon = int(horizon)
@@ -72,6 +113,9 @@ class SearchBot(Bot):
         self.max_rollout_actions = int(max_rollout_actions)
         self.heuristic = HeuristicBot(seed, weights)      # ranks the root candidates
         self.policy = HeuristicBot(seed, weights)         # plays every figure in the rollouts
+        self._follow_events = True
+        self._root: Any = None            # the view of the decision being searched, and what
+        self._root_facts: tuple = ()      # determinize() needs of it every time
         self.last_stats: dict[str, list] = {}
         self.last_iterations = 0
 
@@ -94,7 +138,30 @@ class SearchBot(Bot):
             return cands[0]
         rng = random.Random(self.rng.getrandbits(64))
         deadline = None if self.simulations is not None else start + self.seconds
-        budget = self.simulations
+        if self.workers > 1:
+            total, count, used = self._search_parallel(view, legal, seat, cands, rng, start)
+        else:
+            total, count, used = self._search(view, legal, seat, cands, rng, self.simulations, deadline)
+        n = len(cands)
+        self.last_iterations = used
+        self.last_stats = {str(cands[i]): [count[i], total[i]] for i in range(n)}
+        # compare on the determinizations every contender finished
+        most = max(count)
+        if most == 0:
+            return cands[0]
+        contenders = [i for i in range(n) if count[i] == most] or [0]
+
+        def score(i: int) -> float:
+            return total[i] / count[i] + (self.prior if i == 0 else 0.0)
+
+        return cands[max(contenders, key=lambda i: (score(i), -i))]
+
+    def _search(self, view, legal, seat: int, cands: list[Action], rng: random.Random, budget: int | None,
+                deadline: float | None) -> tuple[list[float], list[int], int]:
+        """Steps 2-5 of the module doc: (total reward, rollouts) per candidate and rollouts done,
+        within ``budget`` rollouts or until ``deadline`` (``time.perf_counter()``)."""
+        self._follow_events = bool(_EVENT_MODULES & set(view.get("modules", ())))
+        self._root = None
         n = len(cands)
         total = [0.0] * n
         count = [0] * n
@@ -132,24 +199,56 @@ class SearchBot(Bot):
                     if len(keep) < 2:
                         keep = sorted(alive, key=lambda i: -means.get(i, -1.0))[:2]
                     alive = sorted(keep)
-        self.last_iterations = used
-        self.last_stats = {str(cands[i]): [count[i], total[i]] for i in range(n)}
-        # compare on the determinizations every contender finished
-        most = max(count)
-        if most == 0:
-            return cands[0]
-        contenders = [i for i in range(n) if count[i] == most] or [0]
+        return total, count, used
 
-        def score(i: int) -> float:
-            return total[i] / count[i] + (self.prior if i == 0 else 0.0)
+    def _search_parallel(self, view, legal, seat: int, cands: list[Action], rng: random.Random,
+                         start: float) -> tuple[list[float], list[int], int]:
+        """Root-parallel search: ``workers - 1`` helper processes search the same candidates on
+        their own determinizations (their own seeds) while this one does; the rewards and
+        rollout counts are added up.  A fixed ``simulations`` budget is shared out (the same
+        total, deterministic for the seed); with ``seconds`` every process searches that long."""
+        from .parallel import helpers
+        w = self.workers
+        seeds = [self.rng.getrandbits(64) for _ in range(w - 1)]
+        if self.simulations is not None:
+            shares = [self.simulations // w + (1 if i < self.simulations % w else 0) for i in range(w)]
+        else:
+            shares = [None] * w
+        pool = helpers(w - 1)
+        # the helpers stop at the same moment (time.monotonic() is the same clock in every process)
+        until = None if self.simulations is not None else \
+            time.monotonic() + max(0.0, start + self.seconds - time.perf_counter())
+        jobs = [pool.submit(self._options, view, legal, seat, cands, seed, share, until)
+                for seed, share in zip(seeds, shares[1:])]
+        deadline = None if until is None else start + self.seconds
+        total, count, used = self._search(view, legal, seat, cands, rng, shares[0], deadline)
+        for job in jobs:
+            got = pool.result(job, None if deadline is None else max(0.0, deadline - time.perf_counter()) + 0.25)
+            if got is None:  # a helper that is late (still starting) is left out of this decision
+                continue
+            t, c, u = got
+            total = [a + b for a, b in zip(total, t)]
+            count = [a + b for a, b in zip(count, c)]
+            used += u
+        return total, count, used
 
-        return cands[max(contenders, key=lambda i: (score(i), -i))]
+    def search_share(self, view, legal, seat: int, cands: list[Action], seed: int, budget: int | None,
+                     until: float | None) -> tuple[list[float], list[int], int]:
+        """One helper process's part of a root-parallel search (see :meth:`_search_parallel`):
+        ``budget`` rollouts, or until ``until`` (``time.monotonic()``)."""
+        deadline = None if until is None else time.perf_counter() + (until - time.monotonic())
+        return self._search(view, list(legal), seat, list(cands), random.Random(seed), budget, deadline)
 
     # ------------------------------------------------------------------ determinization
     def _determinize(self, view, seat, rng, legal):
-        # keep only this round's log lines (what the heuristic reads; views get cheaper)
+        # keep only this round's events (what the heuristic reads; views get cheaper); the
+        # public estimates of the other seats' holdings are the same for every sample
+        if self._root is not view:
+            self._root = view
+            self._root_facts = (round_start(view["events"]), estimate_hidden(view))
+        log_from, estimates = self._root_facts
         return determinize(view, seat, rng, legal=legal, plan_chooser=self._plan_chooser,
-                           log_from=round_start(view["events"]))
+                           log_from=log_from, estimates=estimates)
 
     def _plan_chooser(self, probe, figure: int, options: Sequence[Action], rng: random.Random) -> Action:
         """A committed secret plan of another seat: from its heuristic ranking."""
@@ -165,6 +264,7 @@ class SearchBot(Bot):
         stop = g.round + self.horizon
         steps = 0
         policy = self.policy
+        views = _RolloutViews(g, self._follow_events)
         while not g.is_over and g.round < stop and steps < self.max_rollout_actions:
             acting = g.to_act
             who = acting[0]
@@ -172,7 +272,7 @@ class SearchBot(Bot):
             if len(legal) == 1:
                 action = legal[0]
             else:
-                ranked = policy.rank(g.view(who), legal, who)
+                ranked = policy.rank(views.view(who), legal, who)
                 action = ranked[0][1]
                 if who != seat and len(ranked) > 1 and rng.random() < self.epsilon:
                     action = ranked[1][1]
@@ -184,7 +284,8 @@ class SearchBot(Bot):
         """The heuristic's position value of every figure (final scores once the game is over)."""
         if g.is_over:
             return [float(x) for x in g.scores()]
-        out = [self.policy.position_value(g.view(f), f) for f in range(g.players)]
+        # the leaf value reads no events: views without the log
+        out = [self.policy.position_value(g.view(f, log=False), f) for f in range(g.players)]
         out += [float(vp) for vp in g.scores()[g.players:]]  # Leonardo: his VP
         return out
 

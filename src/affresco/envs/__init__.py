@@ -9,6 +9,6 @@ engine API:
   as ``affresco/Fresco-v0``;
 * :mod:`affresco.envs.openspiel`: importing it registers ``python_fresco``.
 """
-from .core import ENCODING_VERSION, REWARDS, ActionCodec, Config, ObservationEncoder, final_rewards
+from .core import ENCODING_VERSION, REWARDS, ActionCodec, Config, ObservationEncoder, final_rewards, tables
 
-__all__ = ["ENCODING_VERSION", "REWARDS", "ActionCodec", "Config", "ObservationEncoder", "final_rewards"]
+__all__ = ["ENCODING_VERSION", "REWARDS", "ActionCodec", "Config", "ObservationEncoder", "final_rewards", "tables"]

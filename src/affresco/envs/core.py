@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import zlib
+from array import array
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -24,7 +25,7 @@ from affresco.rules.board import COLUMNS
 from affresco.rules.paints import BLENDED, PAINTS
 
 #: The version of the encoding (action order and observation layout): env ids end in it.
-ENCODING_VERSION = 0
+ENCODING_VERSION = 1
 
 REWARDS = ("margin", "rank", "win")
 PHASES = ("getup", "plan", "visits", "over")
@@ -99,15 +100,20 @@ class ActionCodec:
         idx = self.index
         return [idx[a] for a in legal]
 
-    def mask(self, legal: Sequence[Action]) -> np.ndarray:
-        m = np.zeros(self.size, dtype=np.int8)
+    def index_array(self, legal: Sequence[Action]) -> np.ndarray:
+        """The indices of ``legal`` as an integer array (in its order)."""
+        return np.fromiter(map(self.index.__getitem__, legal), dtype=np.intp, count=len(legal))
+
+    def mask(self, legal: Sequence[Action], extra: int = 0) -> np.ndarray:
+        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end)."""
+        m = np.zeros(self.size + extra, dtype=np.int8)
         if legal:
-            m[self.indices(legal)] = 1
+            m[self.index_array(legal)] = 1
         return m
 
 
 @functools.lru_cache(maxsize=4096)
-def _tiles_block(tiles: tuple[str, ...]) -> list[float]:
+def _tiles_block(tiles: tuple[str, ...]) -> array:
     """A figure's tiles: count / 10, VP / 50, O, G, P splashes / 5."""
     vps, spl = 0, [0, 0, 0]
     for t in tiles:
@@ -115,7 +121,7 @@ def _tiles_block(tiles: tuple[str, ...]) -> list[float]:
         vps += vp
         for c in splashes:
             spl[BLENDED.index(c)] += 1
-    return [len(tiles) / 10, vps / 50] + [v / 5 for v in spl]
+    return array("f", [len(tiles) / 10, vps / 50] + [v / 5 for v in spl])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -170,39 +176,52 @@ class ObservationEncoder:
         self.size = pos
         self._fresco_cache: dict = {}
         self._module_cache: dict = {}
+        self._zeros = array("f", [0.0]) * self.size
+        self._rel = [{f: i for i, f in enumerate(self.relative(seat))} for seat in range(self.n)]
 
     def relative(self, seat: int) -> list[int]:
         """Figure indexes in observer order."""
         n = self.n
         return [(seat + i) % n for i in range(n)] + list(range(n, self.F))
 
+    def observe(self, game: Game, seat: int) -> np.ndarray:
+        """The seat's vector from its lean view (``game.view(seat, log=False, lean=True)``:
+        the view without what never changes and without the history, which the vector does
+        not read): what the wrappers call at every decision."""
+        return self.encode(game.view(seat, log=False, lean=True), seat)
+
     def encode(self, view: Mapping[str, Any], seat: int) -> np.ndarray:
-        x = [0.0] * self.size
+        """The seat's vector from ``view`` = ``game.view(seat)`` (full or lean)."""
+        x = self._zeros * 1                 # a float32 buffer (array.array: cheap writes)
         o = self.offsets
         F = self.F
-        order = self.relative(seat)
-        rel = {f: i for i, f in enumerate(order)}
-        x[o["seat"] + seat] = 1
-        x[o["phase"] + PHASES.index(view["phase"])] = 1
-        x[o["round"]:o["round"] + 3] = [view["round"] / 10, float(bool(view["final_round"])),
-                                        float(view["action_sheet_side"] == 2)]
-        x[o["to_act"]] = float(seat in view["to_act"])
+        rel = self._rel[seat]
+        x[o["seat"] + seat] = 1.0
+        x[o["phase"] + _PHASE_INDEX[view["phase"]]] = 1.0
+        p = o["round"]
+        x[p] = view["round"] / 10
+        if view["final_round"]:
+            x[p + 1] = 1.0
+        if view["action_sheet_side"] == 2:
+            x[p + 2] = 1.0
+        if seat in view["to_act"]:
+            x[o["to_act"]] = 1.0
         if view["actor_figure"] is not None:
-            x[o["actor"] + rel[view["actor_figure"]]] = 1
+            x[o["actor"] + rel[view["actor_figure"]]] = 1.0
         if view["column"] is not None:
-            x[o["column"] + view["column"]] = 1
+            x[o["column"] + view["column"]] = 1.0
         if view["visit_left"] is not None:
             x[o["visit_left"]] = view["visit_left"] / 6
         pt = view["pending_track"]
         if pt is not None:
             p = o["pending_track"]
-            x[p] = 1
-            x[p + 1 + rel[pt["figure_index"]]] = 1
+            x[p] = 1.0
+            x[p + 1 + rel[pt["figure_index"]]] = 1.0
             x[p + 1 + F] = pt["behind"] / 50
             x[p + 2 + F] = pt["ahead"] / 50
         order_pos = {name: i for i, name in enumerate(view["order"])}
-        H, M = len(self.hostel), self.mood_len
-        hostel_index, per_figure, base = self.hostel_index, self.per_figure, o["figures"]
+        M = self.mood_len
+        hostel_index, per_figure, base, H = self.hostel_index, self.per_figure, o["figures"], len(self.hostel)
         for f, fig in enumerate(view["figures"]):
             p = base + rel[f] * per_figure
             track = fig["track"]
@@ -227,23 +246,47 @@ class ObservationEncoder:
             plan = fig.get("plan")
             if plan is not None:
                 x[p] = 1.0
-                x[p + 1:p + 1 + len(plan)] = [v / 3 for v in plan]
+                for i, v in enumerate(plan, p + 1):
+                    x[i] = v / 3
             p += 6
             pos = order_pos.get(fig["name"])
             if pos is not None:
                 x[p + pos] = 1.0
-            x[p + F] = float(fig["leonardo"])
+            if fig["leonardo"]:
+                x[p + F] = 1.0
         me = view["figures"][seat]
         p = o["own_paints"]
         for c in me.get("paints", ""):
-            x[p + PAINTS.index(c)] += 0.2
+            x[p + _PAINT_INDEX[c]] += 0.2
         x[o["own_thalers"]] = me.get("thalers", 0) / 30
         p = o["fresco"]
-        fresco = tuple(map(tuple, view["fresco"]))
-        block = self._fresco_cache.get(fresco)
+        block = self._fresco_block(view["fresco"])
+        x[p:p + len(block)] = block
+        x[o["bishop"] + SEGMENT_INDEX[view["bishop"]]] = 1.0
+        if self.F > self.n:
+            p = o["leonardo"]
+            if view["leonardo_painter"] is not None:
+                x[p + SEGMENT_INDEX[view["leonardo_painter"]]] = 1.0
+            if view["leonardo_controller"] == seat:
+                x[p + 25] = 1.0
+        p = o["booths"]
+        T, market_index = len(self.market_types), self.market_index
+        for b, tiles in enumerate(view["booths"].values()):
+            for t in tiles:
+                x[p + b * T + market_index[t]] += 1.0
+        x[o["bag"]] = view["bag_size"] / 40
+        for key in self.module_keys:
+            start = o[f"module:{key}"]
+            for i, v in self._module_pairs(key, view.get(key), seat):
+                x[start + i] += v
+        return np.frombuffer(x, _F32)
+
+    def _fresco_block(self, fresco) -> array:
+        key = tuple(map(tuple, fresco))
+        block = self._fresco_cache.get(key)
         if block is None:
-            block = [0.0] * (25 * (2 + len(PAINTS)))
-            for r, row in enumerate(fresco):
+            block = array("f", [0.0]) * (25 * (2 + len(PAINTS)))
+            for r, row in enumerate(key):
                 for c, t in enumerate(row):
                     if t is None:
                         continue
@@ -252,38 +295,29 @@ class ObservationEncoder:
                     block[q] = 1.0
                     block[q + 1] = vp / 24
                     for ch in paints:
-                        block[q + 2 + PAINTS.index(ch)] += 1 / 3
+                        block[q + 2 + _PAINT_INDEX[ch]] += 1 / 3
             if len(self._fresco_cache) > 256:
                 self._fresco_cache.clear()
-            self._fresco_cache[fresco] = block
-        x[p:p + len(block)] = block
-        x[o["bishop"] + SEGMENT_INDEX[view["bishop"]]] = 1
-        if self.F > self.n:
-            p = o["leonardo"]
-            if view["leonardo_painter"] is not None:
-                x[p + SEGMENT_INDEX[view["leonardo_painter"]]] = 1
-            x[p + 25] = float(view["leonardo_controller"] == seat)
-        p = o["booths"]
-        T = len(self.market_types)
-        for b, name in enumerate(self.booths):
-            for t in view["booths"].get(name, ()):
-                x[p + b * T + self.market_index[t]] += 1
-        x[o["bag"]] = view["bag_size"] / 40
-        for key in self.module_keys:
-            value = view.get(key)
-            ck = (seat, key, repr(value))
-            pairs = self._module_cache.get(ck)
-            if pairs is None:
-                acc: dict[int, float] = {}
-                _hash_into(acc, key, value, seat, self.n)
-                pairs = tuple(acc.items())
-                if len(self._module_cache) > 4096:
-                    self._module_cache.clear()
-                self._module_cache[ck] = pairs
-            start = o[f"module:{key}"]
-            for i, v in pairs:
-                x[start + i] += v
-        return np.array(x, dtype=np.float32)
+            self._fresco_cache[key] = block
+        return block
+
+    def _module_pairs(self, key: str, value: Any, seat: int) -> tuple:
+        """(slot, value) pairs of a module's view part (feature hashing, cached per part)."""
+        ck = (seat, key, repr(value))
+        pairs = self._module_cache.get(ck)
+        if pairs is None:
+            acc: dict[int, float] = {}
+            _hash_into(acc, key, value, seat, self.n)
+            pairs = tuple(acc.items())
+            if len(self._module_cache) > 4096:
+                self._module_cache.clear()
+            self._module_cache[ck] = pairs
+        return pairs
+
+
+_F32 = np.dtype(np.float32)
+_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+_PAINT_INDEX = {c: i for i, c in enumerate(PAINTS)}
 
 
 def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
@@ -316,6 +350,18 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
 @functools.lru_cache(maxsize=16384)
 def _slot(text: str) -> int:
     return zlib.crc32(text.encode()) % MODULE_FEATURES
+
+
+@functools.lru_cache(maxsize=32)
+def _tables(players: int, modules: tuple[str, ...], options: tuple) -> tuple[ActionCodec, ObservationEncoder]:
+    cfg = Config.of(players, modules, dict(options))
+    return ActionCodec(cfg), ObservationEncoder(cfg)
+
+
+def tables(config: Config) -> tuple[ActionCodec, ObservationEncoder]:
+    """The set-up's codec and encoder, built once per set-up and shared by every env of it
+    (the encoder's caches hold only pure functions of their keys)."""
+    return _tables(config.players, config.modules, tuple(sorted(config.options.items())))
 
 
 def final_rewards(game: Game, reward: str) -> list[float]:

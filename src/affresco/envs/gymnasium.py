@@ -10,7 +10,8 @@
 Observation: the seat's float32 vector (:class:`affresco.envs.ObservationEncoder`); the
 action: an index into the set-up's fixed action space (:class:`affresco.envs.ActionCodec`);
 :meth:`FrescoEnv.action_masks` (sb3-contrib's MaskablePPO reads it) and ``info["action_mask"]``
-give the legal ones; ``info["view"]`` is ``game.view(seat)``.  The other seats' decisions,
+give the legal ones; ``info["view"]`` is the seat's lean view ``game.view(seat, log=False,
+lean=True)`` (what the vector is made from; ``env.game.view(seat)`` has the rest).  The other seats' decisions,
 including Leonardo's when a bot controls him, are made by bots between the agent's steps.
 Reward 0 until the end, then ``margin``, ``rank`` or ``win`` (see affresco.envs.core).
 """
@@ -26,7 +27,7 @@ from gymnasium import spaces
 
 from affresco import IllegalAction
 from affresco.bots import make_bot
-from .core import ActionCodec, Config, ObservationEncoder, check_reward, final_rewards, render_text
+from .core import ENCODING_VERSION, Config, check_reward, final_rewards, render_text, tables
 
 __all__ = ["FrescoEnv", "ENV_ID"]
 
@@ -48,8 +49,7 @@ class FrescoEnv(gymnasium.Env):
                  options: Mapping[str, bool] | None = None, reward: str = "margin", seat: int | None = 0,
                  illegal: str = "raise", render_mode: str | None = None):
         self.config = Config.of(players, modules, options)
-        self.codec = ActionCodec(self.config)
-        self.encoder = ObservationEncoder(self.config)
+        self.codec, self.encoder = tables(self.config)
         self.reward_kind = check_reward(reward)
         others = players - 1
         self.opponent_specs = [opponents] * others if isinstance(opponents, str) else list(opponents)
@@ -74,6 +74,7 @@ class FrescoEnv(gymnasium.Env):
         self._rng = random.Random(game_seed)
         self.seat = self.fixed_seat if self.fixed_seat is not None else self._rng.randrange(self.config.players)
         self.game = self.config.new_game(game_seed)
+        self._marker, self._legal_at = 0, (-1, [], None)
         others = [s for s in range(self.config.players) if s != self.seat]
         self.bots = {s: make_bot(spec, f"{game_seed}:{s}") for s, spec in zip(others, self.opponent_specs)}
         self._play_bots()
@@ -83,14 +84,16 @@ class FrescoEnv(gymnasium.Env):
     def step(self, action):
         if self.game is None or self.game.is_over:
             raise RuntimeError("call reset() first: the game is over")
-        legal = self.game.legal_actions(self.seat)
-        a = self.codec.actions[int(action)] if 0 <= int(action) < self.codec.size else None
+        legal, mask = self._legal()
+        i = int(action)
+        a = self.codec.actions[i] if 0 <= i < self.codec.size else None
         substituted = False
-        if a is None or a not in legal:
+        if a is None or not mask[i]:
             if self.illegal == "raise":
                 raise IllegalAction(f"action {action} ({a}) is not legal now; legal: {[str(x) for x in legal][:10]}...")
             a, substituted = self._rng.choice(legal), True
         self.game.apply(self.seat, a)
+        self._marker += 1
         self._play_bots()
         over = self.game.is_over
         reward = final_rewards(self.game, self.reward_kind)[self.seat] if over else 0.0
@@ -104,7 +107,7 @@ class FrescoEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as booleans (sb3-contrib's MaskablePPO calls this)."""
-        return self._mask().astype(bool)
+        return self._legal()[1].astype(bool)
 
     def render(self):
         text = render_text(self.game, self.seat) if self.game is not None else ""
@@ -115,7 +118,8 @@ class FrescoEnv(gymnasium.Env):
 
     # --- helpers ---------------------------------------------------------------------
     def _play_bots(self) -> None:
-        """Let the bots decide until the learner must (or the game is over)."""
+        """Let the bots decide until the learner must (or the game is over).  A bot that
+        does not read views (``Bot.reads_view`` False, e.g. the random bot) is given none."""
         g = self.game
         while not g.is_over:
             acting = g.to_act
@@ -123,23 +127,25 @@ class FrescoEnv(gymnasium.Env):
                 return
             seat = acting[0]
             bot = self.bots[seat]
-            g.apply(seat, bot.choose(g.view(seat), g.legal_actions(seat), seat))
+            g.apply(seat, bot.choose(g.view(seat) if bot.reads_view else {}, g.legal_actions(seat), seat))
+            self._marker += 1
 
-    def _mask(self) -> np.ndarray:
-        m = np.zeros(self.codec.size, dtype=np.int8)
-        if not self.game.is_over:
-            m[self.codec.indices(self.game.legal_actions(self.seat))] = 1
-        return m
+    def _legal(self) -> tuple[list, np.ndarray]:
+        """The learner's legal actions and mask, once per decision."""
+        if self._legal_at[0] != self._marker:
+            legal = [] if self.game.is_over else self.game.legal_actions(self.seat)
+            self._legal_at = (self._marker, legal, self.codec.mask(legal))
+        return self._legal_at[1], self._legal_at[2]
 
     def _obs(self) -> np.ndarray:
-        self._view = self.game.view(self.seat, log=False)
+        self._view = self.game.view(self.seat, log=False, lean=True)
         return self.encoder.encode(self._view, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask(), "view": self._view}
+        return {"action_mask": self._legal()[1], "view": self._view}
 
 
 gymnasium.register(id=ENV_ID, entry_point="affresco.envs.gymnasium:FrescoEnv")
 for _n in (2, 3, 4):  # the versioned ids of the base game per player count (docs/envs.md)
-    gymnasium.register(id=f"affresco/Fresco-{_n}p-v0", entry_point="affresco.envs.gymnasium:FrescoEnv",
+    gymnasium.register(id=f"affresco/Fresco-{_n}p-v{ENCODING_VERSION}", entry_point="affresco.envs.gymnasium:FrescoEnv",
                        kwargs={"players": _n})

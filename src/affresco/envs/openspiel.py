@@ -30,7 +30,7 @@ import weakref
 import numpy as np
 import pyspiel
 
-from .core import REWARDS, ActionCodec, Config, ObservationEncoder, final_rewards, render_text
+from .core import REWARDS, Config, final_rewards, render_text, tables
 
 __all__ = ["FrescoGame", "FrescoState", "SHORT_NAME", "TURNS_NAME"]
 
@@ -79,8 +79,7 @@ class FrescoGame(pyspiel.Game):
         self.reward_kind = params["reward"]
         if self.reward_kind not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {self.reward_kind!r}")
-        self.codec = ActionCodec(self.config)
-        self.encoder = ObservationEncoder(self.config)
+        self.codec, self.encoder = tables(self.config)
         lo, hi = (-1.0, 1.0) if self.reward_kind == "rank" else (0.0, 1.0) if self.reward_kind == "win" else (-300.0, 300.0)
         super().__init__(_TYPES[self.short_name], pyspiel.GameInfo(
             num_distinct_actions=self.codec.size, max_chance_outcomes=0, num_players=self.config.players,
@@ -172,7 +171,9 @@ class FrescoState(pyspiel.State):
         super().__init__(game)
         self._g = _Box(owner=game)
         self._started = False
-        self._public: list[str] = []
+        self._public: list = []   # the public history: text, or (label, JSON data) rendered when asked
+        self._moves = 0           # actions applied: the position's identity for the observer's cache
+        self._legal_at = None   # (player, legal indices) of this position
 
     @property
     def fresco(self):
@@ -194,7 +195,10 @@ class FrescoState(pyspiel.State):
         return min(acting)
 
     def _legal_actions(self, player):
-        return sorted(self.get_game().codec.indices(self.fresco.legal_actions(player)))
+        hit = self._legal_at
+        if hit is None or hit[0] != player:
+            hit = self._legal_at = (player, sorted(self.get_game().codec.indices(self.fresco.legal_actions(player))))
+        return hit[1]
 
     def _apply_action(self, action):
         self._apply(self.current_player(), action)
@@ -208,21 +212,23 @@ class FrescoState(pyspiel.State):
         action = self.get_game().codec.actions[index]
         draws, phase = g.chance_events, g.phase
         g.apply(seat, action)
+        self._legal_at = None
+        self._moves += 1
         self._public.append(f"{seat}:plan" if action.kind == "plan" else f"{seat}:{action}")
         if phase == "plan" and g.phase != "plan":
-            v = g.view(None, log=False)
-            self._public.append("plans " + json.dumps([f.get("plan") for f in v["figures"]]))
+            v = g.view(None, log=False, lean=True)
+            self._public.append(("plans", [f.get("plan") for f in v["figures"]]))
         self._note_chance(draws)
 
     def _note_chance(self, draws_before):
         """Perfect recall of chance: when a chance event happened, note what everyone saw."""
         g = self._g.game
         if g.chance_events != draws_before:
-            v = g.view(None, log=False)
+            v = g.view(None, log=False, lean=True)
             seen = {k: v[k] for k in ("booths", "fresco", "bag_size")}
             for k in self.get_game().encoder.module_keys:
                 seen[k] = v.get(k)
-            self._public.append("chance " + json.dumps(seen, sort_keys=True))
+            self._public.append(("chance", seen))
 
     def _action_to_string(self, player, action):
         return str(self.get_game().codec.actions[action])
@@ -274,14 +280,21 @@ class FrescoObserver:
         self.tensor = np.zeros(game.encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
         self._encoder = game.encoder
+        self._last = None   # (game, moves, player) the tensor holds
 
     def set_from(self, state: FrescoState, player: int):
-        self.tensor[:] = self._encoder.encode(state._g.peek().view(player, log=False), player)
+        game = state._g.peek()
+        last = self._last
+        if last is not None and last[0] is game and last[1] == state._moves and last[2] == player:
+            return                     # OpenSpiel asks twice per tensor: this one is set already
+        self.tensor[:] = self._encoder.observe(game, player)
+        self._last = (game, state._moves, player)
 
     def string_from(self, state: FrescoState, player: int):
         text = state.observation_json(player)
         if self.perfect_recall:
-            return text + "\n" + "\n".join(state._public)
+            return text + "\n" + "\n".join(p if p.__class__ is str else f"{p[0]} {json.dumps(p[1], sort_keys=True)}"
+                                           for p in state._public)
         return text
 
 

@@ -6,7 +6,8 @@
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seats).  Observations are dicts
 ``{"observation": float32 vector, "action_mask": int8 vector}``; ``infos[agent]["view"]`` is
-the seat's ``game.view(seat)``.  Actions are indices into the set-up's fixed action space
+the seat's lean view ``game.view(seat, log=False, lean=True)`` (what the vector is made from;
+``env.game.view(seat)`` has the rest).  Actions are indices into the set-up's fixed action space
 (:class:`affresco.envs.ActionCodec`) plus one last index, ``WAIT``, the only legal action of
 an agent that is not to decide now.  Rewards are 0 until the end, then the chosen final
 reward (``margin``, ``rank`` or ``win``).
@@ -25,7 +26,6 @@ steps).  ``illegal`` says what an action the mask forbids does: ``"raise"`` (def
 from __future__ import annotations
 
 import sys
-import functools
 import random
 from typing import Any, Iterable, Mapping
 
@@ -34,16 +34,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from affresco import IllegalAction
-from .core import ActionCodec, Config, ObservationEncoder, check_reward, final_rewards, render_text
+from .core import Config, check_reward, final_rewards, render_text, tables
 
 __all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
-
-
-@functools.lru_cache(maxsize=32)
-def _tables(config_key) -> tuple[ActionCodec, ObservationEncoder]:
-    players, modules, options = config_key
-    cfg = Config.of(players, modules, dict(options))
-    return ActionCodec(cfg), ObservationEncoder(cfg)
 
 
 class _Common:
@@ -51,8 +44,7 @@ class _Common:
 
     def _setup(self, players, modules, options, reward, max_cycles, illegal, render_mode):
         self.config = Config.of(players, modules, options)
-        self.codec, self.encoder = _tables((self.config.players, self.config.modules,
-                                            tuple(sorted(self.config.options.items()))))
+        self.codec, self.encoder = tables(self.config)
         self.reward_kind = check_reward(reward)
         if illegal not in ("raise", "substitute"):
             raise ValueError(f"illegal must be 'raise' or 'substitute', not {illegal!r}")
@@ -84,18 +76,32 @@ class _Common:
         self._rng = random.Random(f"affresco-envs:{seed}")
         self.game = self.config.new_game(seed)
         self._cache = {}
+        self._legal = {}
+
+    def _legal_of(self, seat: int) -> tuple[list, np.ndarray]:
+        """The seat's legal actions and mask (WAIT alone if it is not to decide), once per
+        decision (``_marker`` counts the actions applied)."""
+        hit = self._legal.get(seat)
+        if hit is not None and hit[0] == self._marker:
+            return hit[1], hit[2]
+        g = self.game
+        if seat in g.to_act:
+            legal = g.legal_actions(seat)
+            mask = self.codec.mask(legal, extra=1)
+        else:
+            legal = []
+            mask = np.zeros(self.codec.size + 1, dtype=np.int8)
+            if not g.is_over:
+                mask[self.WAIT] = 1
+        self._legal[seat] = (self._marker, legal, mask)
+        return legal, mask
 
     def _observe_seat(self, seat: int) -> dict:
         hit = self._cache.get(seat)
         if hit is not None and hit[0] == self._marker:
             return hit[1]
-        view = self.game.view(seat, log=False)
-        mask = np.zeros(self.codec.size + 1, dtype=np.int8)
-        if seat in self.game.to_act:
-            mask[self.codec.indices(self.game.legal_actions(seat))] = 1
-        elif not self.game.is_over:
-            mask[self.WAIT] = 1
-        obs = {"observation": self.encoder.encode(view, seat), "action_mask": mask}
+        view = self.game.view(seat, log=False, lean=True)
+        obs = {"observation": self.encoder.encode(view, seat), "action_mask": self._legal_of(seat)[1]}
         self._cache[seat] = (self._marker, obs, view)
         return obs
 
@@ -105,14 +111,17 @@ class _Common:
 
     def _act(self, seat: int, index) -> bool:
         """Apply the action ``index`` of ``seat`` (who is to act); True if it was substituted."""
-        legal = self.game.legal_actions(seat)
-        action = self.codec.actions[int(index)] if index is not None and 0 <= int(index) < self.codec.size else None
+        legal, mask = self._legal_of(seat)
+        ok = index is not None and 0 <= int(index) < self.codec.size and mask[int(index)]
         substituted = False
-        if action is None or action not in legal:
-            if self.illegal == "raise":
-                shown = "WAIT" if index == self.WAIT else (str(action) if action is not None else index)
-                raise IllegalAction(f"player_{seat}: action {index} ({shown}) is not legal now; legal indices: "
-                                    f"{sorted(self.codec.indices(legal))[:20]}...")
+        if ok:
+            action = self.codec.actions[int(index)]
+        elif self.illegal == "raise":
+            shown = "WAIT" if index == self.WAIT else (str(self.codec.actions[int(index)])
+                                                       if index is not None and 0 <= int(index) < self.codec.size else index)
+            raise IllegalAction(f"player_{seat}: action {index} ({shown}) is not legal now; legal indices: "
+                                f"{np.flatnonzero(mask[:-1]).tolist()[:20]}...")
+        else:
             action = self._rng.choice(legal)
             substituted = True
         self.game.apply(seat, action)

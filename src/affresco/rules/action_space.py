@@ -23,9 +23,9 @@ from .paints import PAINTS
 
 __all__ = ["VERSION", "ActionSpace", "action_space"]
 
-# Bump when the order or content of the base game's part changes (modules bump theirs via
-# the module list, which is part of every set-up's identity).
-VERSION = 0
+# Bump when the order or content of the space changes (1: the bells joined; the wall's plans
+# combine with the audience tile).
+VERSION = 1
 
 
 class ActionSpace:
@@ -50,6 +50,17 @@ class ActionSpace:
 
     def restores(self) -> list[Action]:
         return [a for a in self.actions if a.kind == "restore"]
+
+    def plans(self) -> list[Action]:
+        return [a for a in self.actions if a.kind == "plan"]
+
+    @staticmethod
+    def column_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The plan words naming the action sheet's columns (planning.column_words): on side 1
+        (every round but the last) and on side 2 (the final round, 'cathedral2')."""
+        from .planning import column_words_of
+        from .state import SIDE1, SIDE2
+        return column_words_of(SIDE1), column_words_of(SIDE2)
 
 
 def _multisets(items: list, k: int) -> list[tuple]:

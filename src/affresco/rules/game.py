@@ -123,15 +123,16 @@ class Game:
         it is malformed, not legal, or the seat is not to act.
         """
         s = self._s
-        if isinstance(action, str):
-            action = parse(action)
-        elif not isinstance(action, Action):
-            raise IllegalAction(f"an action must be an Action or notation text, not {type(action).__name__}")
-        elif (len(action) != 2 or not isinstance(action.kind, str) or not isinstance(action.args, tuple)
-              or not all(isinstance(x, str) for x in action.args)):
+        if type(action) is not Action:   # the usual case (an action from legal_actions) is fast
+            if isinstance(action, str):
+                action = parse(action)
+            elif not isinstance(action, Action):
+                raise IllegalAction(f"an action must be an Action or notation text, not {type(action).__name__}")
+        kind, args = action
+        if not (type(kind) is str or isinstance(kind, str)) or not isinstance(args, tuple) or not _texts(args):
             raise IllegalAction(f"an Action is a kind and a tuple of text arguments, e.g. Action('getup', "
                                 f"('7:00',)), not {tuple(action)!r}")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
+        if type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int)) or not 0 <= seat < s.n:
             raise IllegalAction(f"seat must be 0..{s.n - 1}, not {seat!r}")
         if s.phase == OVER:
             raise IllegalAction("the game is over")
@@ -141,10 +142,12 @@ class Game:
                                 + ", ".join(f"{f} ({s.names[f]})" for f in acting))
         if not flow.is_legal(s, seat, action, acting):
             raise IllegalAction(explain.why(s, seat, action, flow.legal(s, seat)))
-        draws, planning, figure = s.draws, s.phase == PLAN, flow.deciding(s)
+        reveals = s.hooks.reveals
+        draws, planning = s.draws, s.phase == PLAN
+        figure = flow.deciding(s) if reveals else None
         flow.apply(s, seat, action)
         return (s.draws != draws or (planning and s.phase != PLAN)
-                or any(hook(s, seat if figure is None else figure, action) for hook in s.hooks.reveals))
+                or any(hook(s, seat if figure is None else figure, action) for hook in reveals))
 
     @property
     def deciding(self) -> int | None:
@@ -208,11 +211,15 @@ class Game:
         s = self._s
         return sorted(range(s.figures), key=lambda f: -s.pos[f])
 
-    def view(self, seat: int | None, log: bool = True) -> dict[str, Any]:
+    def view(self, seat: int | None, log: bool = True, lean: bool = False) -> dict[str, Any]:
         """A JSON-ready dict of what ``seat`` may see (None: a spectator), R22.  ``log=False``
-        leaves out the events (see :meth:`events_since` to follow them cheaply)."""
+        leaves out the events (see :meth:`events_since` to follow them cheaply).  ``lean=True``
+        also leaves out what never changes during a game and what the history gives
+        (``view.FIXED_KEYS``: hostel, mood_display, house_rules, modules, options, components,
+        vp_sources), for code that reads a view at every decision (``affresco.envs``); the rest
+        is the same as the full view's."""
         self._check_seat(seat)
-        return _view(self._s, seat, log)
+        return _view(self._s, seat, log, lean)
 
     def full_view(self) -> dict[str, Any]:
         """Everything face up, for replays and analysis (never for a seat in a live game): the
@@ -295,7 +302,7 @@ class Game:
         return cls(serialize.from_dict(state_from_view(view, seat, hidden, seed, log), _hooks_for))
 
     def history(self) -> list[tuple[int, str]]:
-        return [tuple(h) for h in cons_to_list(self._s.history)]
+        return [(seat, str(action)) for seat, action in cons_to_list(self._s.history)]
 
     def record(self) -> dict[str, Any]:
         """The game record: its set-up and every action since, as notation."""
@@ -306,6 +313,14 @@ class Game:
     def __repr__(self) -> str:
         s = self._s
         return f"<affresco.Game {s.n} players, round {s.round}, {s.phase}, to act {list(self.to_act)}>"
+
+
+def _texts(args: tuple) -> bool:
+    """Whether every argument is text."""
+    for x in args:
+        if type(x) is not str and not isinstance(x, str):
+            return False
+    return True
 
 
 def _forced_passes(g: Game) -> None:

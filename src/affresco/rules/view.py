@@ -61,7 +61,12 @@ def events(entries, seat: int | None) -> list[dict[str, Any]]:
     return out
 
 
-def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
+# What ``view(..., lean=True)`` leaves out: what never changes during a game, and what is
+# derived from the history (the VP by source, who took which get-up space).
+FIXED_KEYS = ("hostel", "mood_display", "house_rules", "modules", "options", "components", "vp_sources")
+
+
+def view(s: State, seat: int | None, log: bool = True, lean: bool = False) -> dict[str, Any]:
     from . import flow
 
     hostel = s.comp.hostel
@@ -112,24 +117,29 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
         "leonardo_controller": s.leo_ctrl if s.leonardo is not None else None,
         "booths": {BOOTHS[b]: list(t) for b, t in enumerate(s.booths)},
         "bag_size": len(s.bag),
-        "hostel": [{"time": h.time, "mood": h.mood, "price": h.price,
-                    "taken_by": next((s.names[f] for f in range(s.figures) if s.getup[f] == i), None)}
-                   for i, h in enumerate(hostel)],
-        "mood_display": list(s.comp.mood_spaces),
+    }
+    if not lean:
+        out["hostel"] = [{"time": h.time, "mood": h.mood, "price": h.price,
+                          "taken_by": next((s.names[f] for f in range(s.figures) if s.getup[f] == i), None)}
+                         for i, h in enumerate(hostel)]
+        out["mood_display"] = list(s.comp.mood_spaces)
+    out.update({
         "order": [s.names[f] for f in s.order],
         "figures": figures,
         "pending_track": None if s.pending is None else {
             "figure": s.names[s.pending[0]], "figure_index": s.pending[0], "behind": s.pending[1],
             "ahead": s.pending[2], "target": s.pending[3]},
         "is_over": s.phase == "over",
-        "house_rules": house.in_play(s),
-        "deciding": flow.deciding(s),
-        "asks": [_plain(a) for a in s.asks],
-        "modules": list(s.modules),
-        "options": dict(s.options),
-        "components": components_of(s),
-    }
-    out["vp_sources"] = vp_sources(s)
+    })
+    if not lean:
+        out["house_rules"] = house.in_play(s)
+    out["deciding"] = flow.deciding(s)
+    out["asks"] = [_plain(a) for a in s.asks]
+    if not lean:
+        out["modules"] = list(s.modules)
+        out["options"] = dict(s.options)
+        out["components"] = components_of(s)
+        out["vp_sources"] = vp_sources(s)
     if log:
         out["events"] = events(cons_to_list(s.log), seat)
     for hook in s.hooks.view:

@@ -31,8 +31,11 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
     def __init__(self, seed: int | str | None = 0, weights: Weights | None = None):
         super().__init__(seed)
         self.w = weights or DEFAULT_WEIGHTS
-        self._memo: dict = {}        # potential() results, for one decision only
+        self._memo: dict = {}        # results that depend on the position, for one decision only
         self._keys: dict = {}        # tile-list masks, for one decision only
+        self._potentials: dict = {}  # potential(), holdings() and cover results: kept for the game
+        self._holdings: dict = {}    # (see Valuation.begin_decision)
+        self._covers: dict = {}
         self._plans: dict = {}       # plan_round() results, kept from the get-up choice to the plan
         self.fallbacks = 0           # decisions of a kind it does not know (should stay 0)
 
@@ -50,8 +53,8 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
         legal = list(legal)
         if len(legal) == 1:
             return [(0.0, legal[0])]
-        self._memo, self._keys = {}, {}
         m = Model(view, seat)
+        self.begin_decision(m)
         kinds = {a.kind for a in legal}
         if "track" in kinds:
             want = "behind" if m.for_leonardo() else "ahead"

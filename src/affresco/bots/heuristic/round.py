@@ -14,6 +14,8 @@ from .weights import Horizon
 
 __all__ = ["RoundSimulation"]
 
+_ALTAR_MEMO: dict[int, dict] = {}  # id(Numbers) -> (paints, special colours) -> best altar form
+
 
 class RoundSimulation:
     """Round-simulation methods of :class:`~affresco.bots.heuristic.HeuristicBot`."""
@@ -125,6 +127,18 @@ class RoundSimulation:
 
     @staticmethod
     def best_altar(m: Model, paints: Paints) -> str | None:
+        """The altar form these paints pay worth most (None: none); memoised per edition."""
+        key = (paints, m.special)
+        memo = _ALTAR_MEMO.setdefault(id(m.rules), {})
+        if key in memo:
+            return memo[key]
+        if len(memo) > 50_000:
+            memo.clear()
+        out = memo[key] = RoundSimulation._best_altar(m, paints)
+        return out
+
+    @staticmethod
+    def _best_altar(m: Model, paints: Paints) -> str | None:
         owned = [c for c, n in zip(PAINTS, paints) if n]
         best, form = 0, None
         for combo in combinations_with_replacement(owned, 3):

@@ -81,7 +81,6 @@ class BState(NamedTuple):
 @register
 class Bells(Module):
 
-    fixed_action_space = False   # its plans and audience decisions are not in rules.action_space yet
     name = NAME
     plan_words = (TILE,)
 
@@ -135,6 +134,23 @@ class Bells(Module):
         if (data.ranks["3"][0], data.ranks["3"][1], data.ranks["3"][3]) != (9, 5, 0):
             raise ComponentError(f"{w}.rank_points.3: {list(data.ranks['3'])}: ranks 1, 2 and 4 score the printed 9, 5, 0")
         return data
+
+    # --- the action index space (rules/action_space.py) ---------------------------------
+    def action_space(self, space) -> None:
+        """Plans with the audience tile on an empty column (the column words of either side of
+        the action sheet), then for every certificate of the component data 'audience C full',
+        'audience C pay K' (K = 0 .. price - 1), and 'deposit none', 'deposit C K'
+        (K = 1 .. price: what can be owed on it)."""
+        plans = tuple(space.plans())
+        for words in space.column_words():
+            space.actions.extend(_with_audience(plans, words))
+        kinds = sorted(set(self.data.certificates), key=cert)
+        for c in kinds:
+            space.actions.append(Action(TILE, (c, "full")))
+            space.actions.extend(Action(TILE, (c, "pay", str(k))) for k in range(cert(c)[0]))
+        space.actions.append(Action("deposit", ("none",)))
+        for c in kinds:
+            space.actions.extend(Action("deposit", (c, str(k))) for k in range(1, cert(c)[0] + 1))
 
     # --- helpers -----------------------------------------------------------------------
     @staticmethod

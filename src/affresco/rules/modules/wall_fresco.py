@@ -179,19 +179,14 @@ class WallFresco(Module):
 
     # --- the action index space (rules/action_space.py) ---------------------------------
     def action_space(self, space) -> None:
-        """Plans with the wall word on an empty column (any round's column words, the final
-        round's 'cathedral2' too), 'wall <section>' for every section, and 'exchange' for every
-        pair of printed wall tiles with different backs."""
-        plans = [a for a in space.actions if a.kind == "plan" and len(a.args) == 1]
-        words = column_words_of(("market", "cathedral", "studio", "workshop", "theater"))
-        final = column_words_of(("market", "cathedral", "studio", "workshop", "cathedral"))
-        for a in plans:
-            counts = a.args[0].split("-")
-            for col, w in enumerate(words):
-                if counts[col] == "0":
-                    space.actions.append(Action("plan", (a.args[0], TILE, w)))
-                    if final[col] != w:
-                        space.actions.append(Action("plan", (a.args[0], TILE, final[col])))
+        """Plans with the wall word on an empty column that no earlier module word names (the
+        plans so far, each with the column words of its side of the action sheet), 'wall
+        <section>' for every section, and 'exchange' for every pair of printed wall tiles with
+        different backs."""
+        plans = [a for a in space.plans() if TILE not in a.args]
+        for words in space.column_words():
+            named = set(words) | set(PLAN_WORDS)   # the earlier words' arguments name columns of this side
+            space.actions.extend(_with_wall(tuple(a for a in plans if named.issuperset(a.args[1:])), words, 99))
         d = self.data
         space.actions.extend(Action(TILE, (d.name(c),)) for c in range(d.rows * d.columns) if c not in d.restored)
         kinds = sorted(set(d.tiles))
@@ -263,7 +258,7 @@ class WallFresco(Module):
         columns not covered by another tile, if an apprentice is left for it."""
         if seat >= s.n:
             return plans
-        return plans + _with_wall(plans, column_words_of(s.columns()), s.apprentices(seat))
+        return _with_wall(plans, column_words_of(s.columns()), s.apprentices(seat))
 
     def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
         if TILE not in words:
@@ -545,9 +540,10 @@ _WALL_CACHE: dict = {}
 
 
 def _with_wall(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
-    """Each plan again with the wall tile (and its apprentice) on one of its empty columns
-    that no other module word names, if an apprentice is left for it ('wall' is written in
-    its rank among the plan words, actions.plan_word)."""
+    """The plans, then each again with the wall tile (and its apprentice) on one of its empty
+    columns that no other module word names, if an apprentice is left for it ('wall' is written
+    in its rank among the plan words, actions.plan_word).  Memoised on the identity of
+    ``plans``: the same tuple in gives the same tuple out, so the later hooks' memos hit too."""
     key = (id(plans), words, available)
     hit = _WALL_CACHE.get(key)
     if hit is not None and hit[0] is plans:
@@ -571,7 +567,7 @@ def _with_wall(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
                 out.append(Action("plan", (a.args[0], *rest[:cut], TILE, w, *rest[cut:])))
     if len(_WALL_CACHE) > 64:
         _WALL_CACHE.clear()
-    _WALL_CACHE[key] = (plans, tuple(out))
+    _WALL_CACHE[key] = (plans, plans + tuple(out))
     return _WALL_CACHE[key][1]
 
 
