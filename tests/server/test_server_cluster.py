@@ -196,3 +196,45 @@ def test_a_second_process_on_one_sqlite_file_is_refused_with_a_clear_error(tmp_p
     assert second.returncode == 1
     said = " ".join(second.stderr.split())
     assert "already served by another process" in said and "PostgreSQL" in said
+
+
+def test_a_games_bot_lease_is_held_by_one_process_and_taken_over_only_once_it_expires():
+    """The lease (server/cluster.py): one holder at a time; a holder that stops renewing loses
+    it to the first process that sees it expired, and learns it lost it when it renews again."""
+    import asyncio
+
+    from affresco.server.app import _normalise_url
+    from affresco.server.cluster import Cluster
+    from affresco.server.store import Store
+
+    store = Store(_normalise_url(postgres_url()))
+    a, b = Cluster(store, ttl=1.0), Cluster(store, ttl=1.0)
+    taken, lost = [], []
+
+    async def orphan(gid: str) -> None:
+        taken.append(gid)
+
+    async def until(cond, timeout: float = 30.0) -> None:
+        end = asyncio.get_running_loop().time() + timeout
+        while not cond():
+            assert asyncio.get_running_loop().time() < end, "timed out"
+            await asyncio.sleep(0.05)
+
+    async def main() -> None:
+        assert await a.claim("g1") and "g1" in a.held
+        assert not await b.claim("g1"), "two holders of one lease"
+        assert await a.claim("g1"), "the holder keeps its lease"
+        b.on_orphan, a.on_lost = orphan, lost.extend
+        b.start()                    # a does not renew: its lease expires and b takes the game over
+        await until(lambda: taken == ["g1"])
+        assert "g1" in b.held and not await a.claim("g1")
+        a.start()                    # a renews and finds the lease gone
+        await until(lambda: lost == ["g1"])
+        assert "g1" not in a.held
+        await b.stop()               # a graceful stop releases b's leases at once
+        assert await a.claim("g1")
+        await a.stop()
+    try:
+        asyncio.run(main())
+    finally:
+        store.close()
