@@ -161,7 +161,8 @@ async def watch_client(url: str, game_id: str, stop: asyncio.Event, done: asynci
 
 
 async def game_slot(https: list[httpx.AsyncClient], ws_urls: list[str], bots: bool, stats: Stats,
-                    rng: random.Random, stop: asyncio.Event, created: list[str], think: float = 0.0) -> None:
+                    rng: random.Random, stop: asyncio.Event, created: list[str], think: float = 0.0,
+                    together: bool = False) -> None:
     turn = rng.randrange(len(https))
     if True:
         while not stop.is_set():
@@ -180,8 +181,9 @@ async def game_slot(https: list[httpx.AsyncClient], ws_urls: list[str], bots: bo
             if bots:
                 tasks = [asyncio.create_task(watch_client(ws_urls[(turn + 1) % len(ws_urls)], game["game_id"],
                                                           stop, done))]
-            else:      # each seat's socket on the next process: moves cross processes
-                tasks = [asyncio.create_task(seat_client(ws_urls[(turn + i) % len(ws_urls)], s["token"], stats,
+            else:      # each seat's socket on the next process (moves cross processes), or all on one
+                tasks = [asyncio.create_task(seat_client(ws_urls[(turn + (0 if together else i)) % len(ws_urls)],
+                                                         s["token"], stats,
                                                          random.Random(rng.random()), stop, done, think))
                          for i, s in enumerate(game["seats"])]
             await asyncio.wait(tasks)
@@ -231,7 +233,7 @@ async def run(args) -> dict:
         rng = random.Random(args.seed)
         https = [httpx.AsyncClient(base_url=base, timeout=30) for base in bases]   # one client each
         slots = [asyncio.create_task(game_slot(https, ws_urls, False, stats, random.Random(rng.random()), stop,
-                                               created, args.think))
+                                               created, args.think, args.together))
                  for _ in range(args.games)]
         slots += [asyncio.create_task(game_slot(https, ws_urls, True, stats, random.Random(rng.random()), stop,
                                                 created))
@@ -332,6 +334,9 @@ def main() -> None:
     ap.add_argument("--processes", type=int, default=1, help="server processes on one PostgreSQL database")
     ap.add_argument("--compare", default=None, help="e.g. 1,2: measure these process counts in one run")
     ap.add_argument("--rounds", type=int, default=1, help="with --compare: measurements per process count")
+    ap.add_argument("--together", action="store_true",
+                    help="several processes: a game's sockets all on the process it was created on "
+                         "(a proxy with game affinity); default: spread over the processes (any proxy)")
     ap.add_argument("--json", action="store_true", help="print JSON only")
     args = ap.parse_args()
     if args.compare:
@@ -339,7 +344,8 @@ def main() -> None:
         if args.json:
             print(json.dumps(out))
             return
-        print(f"affresco serve on PostgreSQL, {args.games} client games + {args.bot_games} bot games, "
+        print(f"affresco serve on PostgreSQL, {'sockets of a game together' if args.together else 'sockets spread'}, "
+              f"{args.games} client games + {args.bot_games} bot games, "
               f"{args.seconds} s per measurement, {args.rounds} per process count, {os.cpu_count()} cores")
         print("processes  moves/s  p50 ms  p99 ms  servers CPU%  CPU ms/move  load gen CPU%  machine busy%  scaling")
         for c, m in out["summary"].items():
