@@ -174,6 +174,9 @@ async def game_slot(https: list[httpx.AsyncClient], ws_urls: list[str], bots: bo
             else:
                 players = [{"name": f"P{i}", "kind": "human"} for i in range(n)]
             r = await http.post("/api/games", json={"players": players, "seed": rng.randrange(10**9)})
+            if r.status_code == 429:            # the server's burst of new games: wait for the next one
+                await asyncio.sleep(0.1)
+                continue
             r.raise_for_status()
             game = r.json()
             created.append(game["game_id"])
@@ -199,6 +202,8 @@ async def total_versions(base: str, ids: list[str]) -> int:
         total = 0
         for gid in ids:
             r = await http.get(f"/api/games/{gid}")
+            if r.status_code != 200:
+                raise SystemExit(f"GET /api/games/{gid}: {r.status_code} {r.text[:300]}")
             total += r.json()["version"]
         return total
 
@@ -214,7 +219,8 @@ async def run(args) -> dict:
         db, schema = fresh_schema(args.db)
     servers = [] if args.port else [subprocess.Popen(
         [sys.executable, "-m", "affresco.cli", "serve", "--port", str(port), "--db", db, "--bot-delay", str(args.bot_delay), "--fixed-seeds", "--games-per-minute", "100000",
-         "--rate", "100000", "--max-connections-per-client", "100000", "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+         "--rate", "100000", "--max-connections-per-client", "100000", "--log-level", "warning"], stdout=subprocess.DEVNULL,
+        stderr=open(f"{tmp}/server-{port}.log", "wb"))       # a file: a full pipe would stop the server
         for port in ports]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     ws_urls = [f"ws://127.0.0.1:{port}/ws" for port in ports]
@@ -228,7 +234,8 @@ async def run(args) -> dict:
                     except httpx.TransportError:
                         await asyncio.sleep(0.1)
                 else:
-                    raise SystemExit("the server did not start: " + servers[i].stderr.read().decode()[-2000:])
+                    raise SystemExit("the server did not start: "
+                                     + Path(f"{tmp}/server-{ports[i]}.log").read_text()[-2000:])
         stats, stop, created = Stats(), asyncio.Event(), []
         rng = random.Random(args.seed)
         https = [httpx.AsyncClient(base_url=base, timeout=30) for base in bases]   # one client each

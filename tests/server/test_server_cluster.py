@@ -238,3 +238,46 @@ def test_a_games_bot_lease_is_held_by_one_process_and_taken_over_only_once_it_ex
         asyncio.run(main())
     finally:
         store.close()
+
+
+def test_a_game_read_while_another_process_writes_it_is_never_taken_for_damaged():
+    """Loading reads the game's row, its action rows and its snapshot from one snapshot of the
+    database: a move committed meanwhile by another process must not look like a missing or
+    extra row (which would set the game aside as damaged)."""
+    from affresco import new_game
+    from affresco.server.app import _normalise_url
+    from affresco.server.store import SeatInfo, Store
+
+    url = _normalise_url(postgres_url())
+    writer, reader = Store(url), Store(url)
+    g = new_game(2, [], 7)
+    writer.batch([("create", ("g1", g.record()["setup"], [SeatInfo(0, "A", "human"), SeatInfo(1, "B", "human")],
+                              {}, g.to_json(pretty=False)))])
+    rng = random.Random(7)
+    moves = []
+    while not g.is_over and len(moves) < 150:
+        seat = g.to_act[0]
+        action = rng.choice(g.legal_actions(seat))
+        g.apply(seat, action)
+        moves.append((seat, str(action)))
+    stop = threading.Event()
+    errors: list[Exception] = []
+
+    def write() -> None:
+        for i, (seat, notation) in enumerate(moves):
+            errors.extend(e for e in writer.batch([("append", ("g1", i + 1, i, seat, notation, False, False,
+                                                               None, None))]) if e is not None)
+        stop.set()
+    t = threading.Thread(target=write)
+    t.start()
+    loads = 0
+    try:
+        while not stop.is_set() or loads == 0:
+            stored = reader.load("g1")          # raises BrokenGame on an inconsistent read
+            assert len(stored.actions) == stored.version
+            loads += 1
+    finally:
+        t.join()
+        writer.close()
+        reader.close()
+    assert not errors and loads > 1
