@@ -1,6 +1,8 @@
 """Load benchmark of ``affresco serve``: many concurrent games on loopback.
 
-Starts the real server (uvicorn, one process) on a fresh database, then keeps ``--games`` games
+Starts the real server (uvicorn; ``--processes N`` processes on one PostgreSQL database, each
+client game created on the next process and each seat's socket opened on the next, so that
+moves, pushes and bots cross processes) on a fresh database, then keeps ``--games`` games
 running at once whose every seat is a WebSocket client that plays random legal actions as soon
 as its state arrives, plus ``--bot-games`` games of server-side random bots watched by a
 spectator socket.  Finished games are replaced by new ones.  It reports:
@@ -8,11 +10,17 @@ spectator socket.  Finished games are replaced by new ones.  It reports:
 - moves/s acknowledged by the server (every seat's and bot's move, all games),
 - latency of a client's move: from sending ``act`` to receiving the state that contains it
   (p50, p90, p99, max),
-- the server's resident memory (VmRSS/VmHWM) at the end.
+- the server's resident memory (VmRSS/VmHWM) at the end,
+- the server processes' CPU, the load generator's, and the machine's (busy % of all cores over
+  the measured time, and the 1-minute load average).
+
+``--compare 1,2`` measures 1 and then 2 processes (alternating, ``--rounds`` times each, a fresh
+PostgreSQL schema per measurement) in one run and gives the medians and the scaling ratio.
 
     python bench/bench_server.py                          # SQLite file, 60 client games, 20 s
     python bench/bench_server.py --db postgresql://affresco:affresco@localhost/affresco_bench
     python bench/bench_server.py --games 100 --bot-games 20 --seconds 30
+    python bench/bench_server.py --db postgresql://... --compare 1,2 --rounds 2
 
 The client runs in this process (asyncio + websockets) and shares the machine with the server:
 on 2 cores the numbers are a lower bound of what the server alone can do.
@@ -63,6 +71,35 @@ def rss(pid: int) -> dict[str, float]:
     except OSError:
         pass
     return out
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU jiffies of the whole machine so far (/proc/stat)."""
+    parts = [float(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = parts[3] + (parts[4] if len(parts) > 4 else 0.0)
+    return sum(parts) - idle, sum(parts)
+
+
+def load_average() -> float:
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+def fresh_schema(db: str) -> tuple[str, str]:
+    """A new schema on the PostgreSQL database ``db``: (its URL for the server, its name)."""
+    import secrets
+
+    import psycopg
+    name = "bench_" + secrets.token_hex(5)
+    with psycopg.connect(db, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {name}")
+    sep = "&" if "?" in db else "?"
+    return f"{db}{sep}options=-csearch_path%3D{name}", name
+
+
+def drop_schema(db: str, name: str) -> None:
+    import psycopg
+    with psycopg.connect(db, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {name} CASCADE")
 
 
 class Stats:
@@ -123,25 +160,35 @@ async def watch_client(url: str, game_id: str, stop: asyncio.Event, done: asynci
                 return
 
 
-async def game_slot(http: httpx.AsyncClient, ws_url: str, bots: bool, stats: Stats, rng: random.Random,
-                    stop: asyncio.Event, created: list[str], think: float = 0.0) -> None:
+async def game_slot(https: list[httpx.AsyncClient], ws_urls: list[str], bots: bool, stats: Stats,
+                    rng: random.Random, stop: asyncio.Event, created: list[str], think: float = 0.0,
+                    together: bool = False) -> None:
+    turn = rng.randrange(len(https))
     if True:
         while not stop.is_set():
+            turn += 1
+            http = https[turn % len(https)]
             n = rng.choice((2, 3, 4))
             if bots:
                 players = [{"name": f"B{i}", "kind": "bot", "bot": "random"} for i in range(n)]
             else:
                 players = [{"name": f"P{i}", "kind": "human"} for i in range(n)]
             r = await http.post("/api/games", json={"players": players, "seed": rng.randrange(10**9)})
+            if r.status_code == 429:            # the server's burst of new games: wait for the next one
+                await asyncio.sleep(0.1)
+                continue
             r.raise_for_status()
             game = r.json()
             created.append(game["game_id"])
             done = asyncio.Event()
             if bots:
-                tasks = [asyncio.create_task(watch_client(ws_url, game["game_id"], stop, done))]
-            else:
-                tasks = [asyncio.create_task(seat_client(ws_url, s["token"], stats, random.Random(rng.random()),
-                                                         stop, done, think)) for s in game["seats"]]
+                tasks = [asyncio.create_task(watch_client(ws_urls[(turn + 1) % len(ws_urls)], game["game_id"],
+                                                          stop, done))]
+            else:      # each seat's socket on the next process (moves cross processes), or all on one
+                tasks = [asyncio.create_task(seat_client(ws_urls[(turn + (0 if together else i)) % len(ws_urls)],
+                                                         s["token"], stats,
+                                                         random.Random(rng.random()), stop, done, think))
+                         for i, s in enumerate(game["seats"])]
             await asyncio.wait(tasks)
             for t in tasks:
                 if t.exception() is not None and not stop.is_set():
@@ -155,51 +202,68 @@ async def total_versions(base: str, ids: list[str]) -> int:
         total = 0
         for gid in ids:
             r = await http.get(f"/api/games/{gid}")
+            if r.status_code != 200:
+                raise SystemExit(f"GET /api/games/{gid}: {r.status_code} {r.text[:300]}")
             total += r.json()["version"]
         return total
 
 
 async def run(args) -> dict:
-    port = args.port or free_port()
+    n = 1 if args.port else args.processes
+    ports = [args.port] if args.port else [free_port() for _ in range(n)]
     tmp = tempfile.mkdtemp(prefix="affresco-bench-")
-    db = args.db or f"sqlite:///{tmp}/bench.db"
-    server = None if args.port else subprocess.Popen(
+    db, schema = args.db or f"sqlite:///{tmp}/bench.db", None
+    if n > 1 and not db.startswith("postgres"):
+        raise SystemExit("several processes need PostgreSQL: --db postgresql://...")
+    if db.startswith("postgres") and not args.port:
+        db, schema = fresh_schema(args.db)
+    servers = [] if args.port else [subprocess.Popen(
         [sys.executable, "-m", "affresco.cli", "serve", "--port", str(port), "--db", db, "--bot-delay", str(args.bot_delay), "--fixed-seeds", "--games-per-minute", "100000",
-         "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
+         "--rate", "100000", "--max-connections-per-client", "100000", "--log-level", "warning"], stdout=subprocess.DEVNULL,
+        stderr=open(f"{tmp}/server-{port}.log", "wb"))       # a file: a full pipe would stop the server
+        for port in ports]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    ws_urls = [f"ws://127.0.0.1:{port}/ws" for port in ports]
     try:
-        async with httpx.AsyncClient(base_url=base) as http:
-            for _ in range(300):
-                try:
-                    if (await http.get("/healthz")).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    await asyncio.sleep(0.1)
-            else:
-                raise SystemExit("the server did not start: " + server.stderr.read().decode()[-2000:])
+        for i, base in enumerate(bases):
+            async with httpx.AsyncClient(base_url=base) as http:
+                for _ in range(300):
+                    try:
+                        if (await http.get("/healthz")).status_code == 200:
+                            break
+                    except httpx.TransportError:
+                        await asyncio.sleep(0.1)
+                else:
+                    raise SystemExit("the server did not start: "
+                                     + Path(f"{tmp}/server-{ports[i]}.log").read_text()[-2000:])
         stats, stop, created = Stats(), asyncio.Event(), []
         rng = random.Random(args.seed)
-        http = httpx.AsyncClient(base_url=base, timeout=30)   # one client: TLS set-up is costly
-        slots = [asyncio.create_task(game_slot(http, ws_url, False, stats, random.Random(rng.random()), stop, created,
-                                               args.think))
+        https = [httpx.AsyncClient(base_url=base, timeout=30) for base in bases]   # one client each
+        slots = [asyncio.create_task(game_slot(https, ws_urls, False, stats, random.Random(rng.random()), stop,
+                                               created, args.think, args.together))
                  for _ in range(args.games)]
-        slots += [asyncio.create_task(game_slot(http, ws_url, True, stats, random.Random(rng.random()), stop, created))
+        slots += [asyncio.create_task(game_slot(https, ws_urls, True, stats, random.Random(rng.random()), stop,
+                                                created))
                   for _ in range(args.bot_games)]
         await asyncio.sleep(args.warmup)
-        v0 = await total_versions(base, list(created))
+        v0 = await total_versions(bases[0], list(created))
         ids0 = list(created)
         stats.latencies.clear()
-        server_pid = server.pid if server else None
-        cpu0, mine0 = cpu_seconds(server_pid), time.process_time()
+        pids = [s.pid for s in servers]
+        cpu0, mine0 = sum(cpu_seconds(p) for p in pids) if pids else float("nan"), time.process_time()
+        busy0, load0 = machine_busy(), load_average()
         t0 = time.perf_counter()
         await asyncio.sleep(args.seconds)
         elapsed = time.perf_counter() - t0
-        cpu1, mine1 = cpu_seconds(server_pid), time.process_time()
-        v1 = await total_versions(base, list(created))
+        cpu1, mine1 = sum(cpu_seconds(p) for p in pids) if pids else float("nan"), time.process_time()
+        busy1, load1 = machine_busy(), load_average()
+        v1 = await total_versions(bases[0], list(created))
         stop.set()
         await asyncio.gather(*slots, return_exceptions=True)
-        await http.aclose()
-        mem = rss(server.pid) if server else {}
+        for http in https:
+            await http.aclose()
+        mems = [rss(p) for p in pids]
+        mem = {k: sum(m.get(k, 0.0) for m in mems) for k in ("VmRSS", "VmHWM")} if mems else {}
         lat = sorted(stats.latencies)
 
         def pct(p: float) -> float:
@@ -207,6 +271,7 @@ async def run(args) -> dict:
 
         return {
             "db": "postgresql" if db.startswith("postgres") else "sqlite",
+            "processes": n,
             "client_games": args.games, "bot_games": args.bot_games, "seconds": round(elapsed, 1),
             "moves_per_s": round((v1 - v0) / elapsed, 1),
             "games_finished": stats.games_done, "games_created": len(created) - len(ids0) + len(ids0),
@@ -217,16 +282,46 @@ async def run(args) -> dict:
             "server_cpu_percent": round((cpu1 - cpu0) / elapsed * 100, 1),
             "server_cpu_ms_per_move": round((cpu1 - cpu0) / max(1, v1 - v0) * 1000, 3),
             "load_generator_cpu_percent": round((mine1 - mine0) / elapsed * 100, 1),
+            "machine_busy_percent": round((busy1[0] - busy0[0]) / max(1.0, busy1[1] - busy0[1]) * 100, 1),
+            "cores": os.cpu_count(),
+            "load_average_1min": [load0, load1],
             "errors": stats.errors,
             "server_memory_mb": {k: round(v, 1) for k, v in mem.items()},
         }
     finally:
-        if server is not None:      # an external server (--port) is left running
+        for server in servers:      # an external server (--port) is left running
             server.terminate()
+        for server in servers:
             try:
                 server.wait(10)
             except subprocess.TimeoutExpired:
                 server.kill()
+                server.wait(10)
+        if schema is not None:
+            drop_schema(args.db, schema)
+
+
+def compare(args) -> dict:
+    """1 and N processes alternately, ``--rounds`` times each, in one run: medians and ratios."""
+    counts = [int(x) for x in args.compare.split(",")]
+    runs: dict[int, list[dict]] = {c: [] for c in counts}
+    for _ in range(args.rounds):
+        for c in counts:
+            args.processes = c
+            runs[c].append(asyncio.run(run(args)))
+
+    def med(c: int, f) -> float:
+        return statistics.median(f(r) for r in runs[c])
+    base = counts[0]
+    return {"runs": runs, "summary": {c: {
+        "moves_per_s": med(c, lambda r: r["moves_per_s"]),
+        "p50_ms": med(c, lambda r: r["latency_ms"]["p50"]), "p99_ms": med(c, lambda r: r["latency_ms"]["p99"]),
+        "server_cpu_percent": med(c, lambda r: r["server_cpu_percent"]),
+        "server_cpu_ms_per_move": med(c, lambda r: r["server_cpu_ms_per_move"]),
+        "load_generator_cpu_percent": med(c, lambda r: r["load_generator_cpu_percent"]),
+        "machine_busy_percent": med(c, lambda r: r["machine_busy_percent"]),
+        "scaling": round(med(c, lambda r: r["moves_per_s"]) / med(base, lambda r: r["moves_per_s"]), 2),
+    } for c in counts}}
 
 
 def main() -> None:
@@ -243,13 +338,35 @@ def main() -> None:
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--port", type=int, default=None, help="use a server already running on this port")
+    ap.add_argument("--processes", type=int, default=1, help="server processes on one PostgreSQL database")
+    ap.add_argument("--compare", default=None, help="e.g. 1,2: measure these process counts in one run")
+    ap.add_argument("--rounds", type=int, default=1, help="with --compare: measurements per process count")
+    ap.add_argument("--together", action="store_true",
+                    help="several processes: a game's sockets all on the process it was created on "
+                         "(a proxy with game affinity); default: spread over the processes (any proxy)")
     ap.add_argument("--json", action="store_true", help="print JSON only")
     args = ap.parse_args()
+    if args.compare:
+        out = compare(args)
+        if args.json:
+            print(json.dumps(out))
+            return
+        print(f"affresco serve on PostgreSQL, {'sockets of a game together' if args.together else 'sockets spread'}, "
+              f"{args.games} client games + {args.bot_games} bot games, "
+              f"{args.seconds} s per measurement, {args.rounds} per process count, {os.cpu_count()} cores")
+        print("processes  moves/s  p50 ms  p99 ms  servers CPU%  CPU ms/move  load gen CPU%  machine busy%  scaling")
+        for c, m in out["summary"].items():
+            print(f"{c:>9}  {m['moves_per_s']:>7}  {m['p50_ms']:>6}  {m['p99_ms']:>6}  {m['server_cpu_percent']:>12}"
+                  f"  {m['server_cpu_ms_per_move']:>11}  {m['load_generator_cpu_percent']:>13}"
+                  f"  {m['machine_busy_percent']:>13}  {m['scaling']:>7}")
+        print("load average (1 min) before/after each run:",
+              [r["load_average_1min"] for rs in out["runs"].values() for r in rs])
+        return
     result = asyncio.run(run(args))
     if args.json:
         print(json.dumps(result))
         return
-    print(f"affresco serve load ({result['db']}): {result['client_games']} client games + "
+    print(f"affresco serve load ({result['db']}, {result['processes']} process(es)): {result['client_games']} client games + "
           f"{result['bot_games']} bot games, {result['seconds']} s")
     print(f"  moves/s           {result['moves_per_s']}")
     lat = result["latency_ms"]
@@ -257,6 +374,8 @@ def main() -> None:
           f"  ({result['client_moves_timed']} client moves)")
     print(f"  server CPU        {result['server_cpu_percent']}% of a core, "
           f"{result['server_cpu_ms_per_move']} ms per move; load generator {result['load_generator_cpu_percent']}%")
+    print(f"  machine           {result['machine_busy_percent']}% of {result['cores']} cores busy, "
+          f"load average {result['load_average_1min']}")
     print(f"  server memory MB  {result['server_memory_mb']}")
     print(f"  games finished    {result['games_finished']}; refusals {result['errors']}")
 

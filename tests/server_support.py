@@ -368,3 +368,184 @@ def live_server_fixture(name: str):
             srv.journal = Journal(srv.service)
             yield srv
     return server
+
+
+# --------------------------------------------------------------------------- real server processes
+# (``affresco serve`` as a subprocess: test_server_restart, test_server_soak, test_server_cluster)
+def _stat(pid: int) -> tuple[int, str] | None:
+    """(parent pid, state letter) of a live process, or None."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            text = f.read()
+    except OSError:
+        return None
+    rest = text[text.rindex(")") + 2:].split()
+    return int(rest[1]), rest[0]
+
+
+def descendants(pid: int) -> set[int]:
+    parents: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            st = _stat(int(name))
+            if st is not None:
+                parents[int(name)] = st[0]
+    out, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        for child, parent in parents.items():
+            if parent == p and child not in out:
+                out.add(child)
+                todo.append(child)
+    return out
+
+
+def alive(pids: set[int]) -> set[int]:
+    return {p for p in pids if (st := _stat(p)) is not None and st[1] != "Z"}
+
+
+def kill(proc) -> None:
+    """SIGKILL a server process (if still running) and reap it."""
+    import signal
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+
+
+def kill_and_check_orphans(proc, within: float = 10.0) -> None:
+    """SIGKILL the server; every process it started must be gone soon after (a worker still
+    importing when its server dies ends once its start-up is done: seconds on a loaded machine)."""
+    kids = descendants(proc.pid)
+    kill(proc)
+    end = time.monotonic() + within
+    while alive(kids):
+        assert time.monotonic() < end, f"orphans after kill -9: {sorted(alive(kids))}"
+        time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def serving(db: str, log_path, *extra: str, bot_delay: float = 0.0):
+    """``affresco serve`` on ``db`` as a subprocess; yields an httpx client on it (``.proc``,
+    ``.port``); always killed (SIGKILL) on the way out."""
+    import subprocess
+    import sys
+
+    import httpx
+    port = free_port()
+    with open(log_path, "ab") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "affresco.cli", "serve", "--port", str(port), "--db", db,
+                                 "--bot-delay", str(bot_delay), "--log-level", "warning", "--fixed-seeds", *extra],
+                                stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+    try:
+        wait_port(port, 60, proc)
+        c = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+        end = time.monotonic() + 30
+        while True:
+            try:
+                if c.get("/healthz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < end, "the server does not answer"
+            time.sleep(0.05)
+        c.proc, c.port = proc, port
+        try:
+            yield c
+        finally:
+            c.close()
+    finally:
+        kill(proc)
+
+
+def ws_connect(port: int, first: dict | None = None):
+    """A WebSocket client on a server process's /ws (websockets' sync client)."""
+    from websockets.sync.client import connect
+    kw = dict(max_size=2**22, open_timeout=10, close_timeout=2)
+    try:
+        ws = connect(f"ws://127.0.0.1:{port}/ws", legacy=True, **kw)
+    except TypeError:
+        ws = connect(f"ws://127.0.0.1:{port}/ws", **kw)
+    if first is not None:
+        ws.send(json.dumps(first))
+    return ws
+
+
+def wait_until(c, path, pred, headers=None, timeout=60.0) -> dict:
+    """Poll (within the server's default rate limit: 20 requests a second) until ``pred``."""
+    end = time.monotonic() + timeout
+    while True:
+        r = c.get(path, headers=headers)
+        if r.status_code == 429:
+            time.sleep(0.2)
+            continue
+        assert r.status_code == 200, r.text
+        s = r.json()
+        if pred(s):
+            return s
+        assert time.monotonic() < end, f"timed out at version {s['version']}"
+        time.sleep(0.03)
+
+
+def check_history(record: dict, seen: list[tuple[int | None, dict]]) -> None:
+    """Every state seen (seat or spectator) is the engine's view at that point of the record
+    (a socket's push carries the tail of the events: it is the tail of the record's)."""
+    import affresco
+    for seat, s in seen:
+        g = affresco.replay(record, upto=s["version"])
+        view = g.view(seat)
+        events = view.pop("events")
+        assert s["view"] == view, f"version {s['version']}: the state seen then is not in the stored history"
+        first = s["events"][0]["i"] if s["events"] else len(events)    # a push carries the log's tail
+        assert s["events_total"] == len(events)
+        assert [{k: v for k, v in e.items() if k != "i"} for e in s["events"]] == events[first:]
+        assert s["legal"] == ([str(a) for a in g.legal_actions(seat)] if seat is not None else [])
+
+
+# --------------------------------------------------------------------------- bot answer times
+# (issue #15.3; test_server_bot_timing, test_server_ray)
+import asyncio  # noqa: E402
+import functools  # noqa: E402
+
+SECRET_KINDS = ("scroll", "restore", "blend", "altar", "portrait", "request")
+
+
+@functools.lru_cache(maxsize=1)
+def decision_points(per_label: int = 2) -> dict[str, list]:
+    """(view, legal, seat) of decisions from random games, labelled by what the legal set shows
+    (issue #15.3: decisions whose legal set depends on secrets)."""
+    from affresco import new_game
+    found: dict[str, list] = {}
+    for seed in range(40):
+        g = new_game(3, ["scrolls", "portraits", "requests", "special_colours", "bishops_favour"], seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            seat = g.to_act[0]
+            legal = g.legal_actions(seat)
+            kinds = {a.kind for a in legal}
+            for kind in SECRET_KINDS:
+                if kind in kinds:
+                    label = f"{kind}:{'forced' if len(legal) == 1 else 'choice'}"
+                    if len(found.setdefault(label, [])) < per_label:
+                        found[label].append((g.view(seat), legal, seat))
+            if "restore" not in kinds and "pass" in kinds and len(found.setdefault("no-restore", [])) < per_label:
+                found["no-restore"].append((g.view(seat), legal, seat))
+            g.apply(seat, rng.choice(legal))
+        if all(len(found.get(f"{k}:choice", [])) >= per_label for k in ("scroll", "restore", "blend")) \
+                and len(found.get("scroll:forced", [])) >= per_label:
+            break
+    return found
+
+
+async def answer_times(runner, info, points: dict[str, list]) -> dict[str, list[float]]:
+    """Seconds from asking ``runner`` for each decision of ``points`` to its answer, by label."""
+    loop = asyncio.get_running_loop()
+    out: dict[str, list[float]] = {}
+    for label, pts in points.items():
+        for i, (view, legal, seat) in enumerate(pts):
+            t0 = loop.time()
+            choice = await runner.decide(info, f"t:{label}:{i}", view, legal, seat)
+            out.setdefault(label, []).append(loop.time() - t0)
+            assert choice in [str(a) for a in legal]
+    return out
+
+

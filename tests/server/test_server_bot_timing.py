@@ -10,56 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import functools
-import random
 import statistics
 import time
 
 import pytest
 
-from affresco import new_game
 from affresco.server.bots import BotRunner
 from affresco.server.store import SeatInfo
 
-SECRET_KINDS = ("scroll", "restore", "blend", "altar", "portrait", "request")
-
-
-@functools.lru_cache(maxsize=1)
-def decision_points(per_label: int = 2) -> dict[str, list]:
-    """(view, legal, seat) of decisions from random games, labelled by what the legal set shows."""
-    found: dict[str, list] = {}
-    for seed in range(40):
-        g = new_game(3, ["scrolls", "portraits", "requests", "special_colours", "bishops_favour"], seed)
-        rng = random.Random(seed)
-        while not g.is_over:
-            seat = g.to_act[0]
-            legal = g.legal_actions(seat)
-            kinds = {a.kind for a in legal}
-            for kind in SECRET_KINDS:
-                if kind in kinds:
-                    label = f"{kind}:{'forced' if len(legal) == 1 else 'choice'}"
-                    if len(found.setdefault(label, [])) < per_label:
-                        found[label].append((g.view(seat), legal, seat))
-            if "restore" not in kinds and "pass" in kinds and len(found.setdefault("no-restore", [])) < per_label:
-                found["no-restore"].append((g.view(seat), legal, seat))
-            g.apply(seat, rng.choice(legal))
-        if all(len(found.get(f"{k}:choice", [])) >= per_label for k in ("scroll", "restore", "blend")) \
-                and len(found.get("scroll:forced", [])) >= per_label:
-            break
-    return found
-
-
-async def _time(runner: BotRunner, info: SeatInfo, points: dict[str, list]) -> dict[str, list[float]]:
-    loop = asyncio.get_running_loop()
-    out: dict[str, list[float]] = {}
-    for label, pts in points.items():
-        for i, (view, legal, seat) in enumerate(pts):
-            t0 = loop.time()
-            choice = await runner.decide(info, f"t:{label}:{i}", view, legal, seat)
-            out.setdefault(label, []).append(loop.time() - t0)
-            assert choice in [str(a) for a in legal]
-    return out
-
+from server_support import answer_times as _time, decision_points  # noqa: E402
 
 @pytest.mark.parametrize("bot,seconds,delay", [("search", 0.05, 0.0), ("heuristic", None, 0.4)])
 def test_answer_time_does_not_depend_on_secrets(bot, seconds, delay):

@@ -119,23 +119,42 @@ def test_snapshots_do_not_carry_the_log_again(sqlite_url):
         assert s["version"] == len(c.app.state.service.live[gid].acts)
 
 
-def test_a_stalled_game_is_abandoned_after_the_round_limit(sqlite_url):
+def stall(c, toks: list[str], gid: str) -> dict:
+    """Everyone gets up first and plans nothing, round after round, until the game stops."""
+    for _ in range(400):
+        s = c.get(f"/api/games/{gid}").json()
+        if s["abandoned"] or s["is_over"]:
+            return s
+        seat = s["to_act"][0]
+        mine = c.get("/api/me", headers=auth(toks[seat])).json()
+        stalling = [a for a in mine["legal"] if a.startswith("plan 0-0") or a.startswith("getup")] or mine["legal"]
+        r = c.post("/api/me/act", headers=auth(toks[seat]), json={"action": stalling[0], "version": mine["version"]})
+        assert r.status_code == 200, r.text
+    raise AssertionError("the stalled game did not stop")
+
+
+def test_a_stalled_game_ends_with_final_scoring_at_the_servers_round_limit(sqlite_url):
     """Issue #15.2: with everyone getting up first and planning nothing, a game never ends.
-    The server's documented limit: past ``max_rounds`` it is abandoned (no more moves, its
-    record open), also after a restart."""
+    The server plays its games under the house rule max_rounds (H1) at its limit: the round
+    with that number is the final round, then final scoring."""
     with api_client(sqlite_url, max_rounds=2) as c:
         out = create(c, [HUMAN, HUMAN], seed=3)
-        toks = [s["token"] for s in out["seats"]]
-        gid = out["game_id"]
-        for _ in range(400):
-            s = c.get(f"/api/games/{gid}").json()
-            if s["abandoned"] or s["is_over"]:
-                break
-            seat = s["to_act"][0]
-            mine = c.get("/api/me", headers=auth(toks[seat])).json()
-            stall = [a for a in mine["legal"] if a.startswith("plan 0-0") or a.startswith("getup")] or mine["legal"]
-            r = c.post("/api/me/act", headers=auth(toks[seat]), json={"action": stall[0], "version": mine["version"]})
-            assert r.status_code == 200, r.text
+        s = stall(c, [s["token"] for s in out["seats"]], out["game_id"])
+        assert s["is_over"] and not s["abandoned"] and s["view"]["round"] == 2
+        assert s["view"]["house_rules"] == {"max_rounds": 2} and s["scores"] is not None
+        too_long = c.post("/api/games", json={"players": [HUMAN, HUMAN], "options": {"max_rounds": 3}})
+        assert too_long.status_code == 400 and "max_rounds" in too_long.json()["error"]["message"]
+
+
+def test_a_stalled_game_under_a_higher_limit_is_abandoned_after_the_servers_round_limit(sqlite_url):
+    """A game created under a higher limit (or before the house rule) that is still going after
+    the server's ``max_rounds`` is abandoned (no more moves, its record open), also after a restart."""
+    with api_client(sqlite_url, max_rounds=50) as c:
+        out = create(c, [HUMAN, HUMAN], seed=3)
+    toks = [s["token"] for s in out["seats"]]
+    gid = out["game_id"]
+    with api_client(sqlite_url, max_rounds=2) as c:
+        s = stall(c, toks, gid)
         assert s["abandoned"] and not s["is_over"] and s["view"]["round"] == 3
         mine = c.get("/api/me", headers=auth(toks[0])).json()
         assert mine["legal"] == [] and mine["abandoned"]

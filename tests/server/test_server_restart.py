@@ -10,82 +10,14 @@ and the game reaches its end.
 """
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
-import sys
 import time
-from contextlib import contextmanager
 
-import httpx
 import pytest
 
 import affresco
 
-from server_support import auth, eager_choice, free_port, postgres_url, wait_port  # noqa: E402
-
-
-@contextmanager
-def serving(db: str, log_path, bot_delay: float = 0.0):
-    """A server process on ``db``; always killed (SIGKILL) on the way out."""
-    port = free_port()
-    with open(log_path, "ab") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "affresco.cli", "serve", "--port", str(port), "--db", db,
-                                 "--bot-delay", str(bot_delay), "--log-level", "warning", "--fixed-seeds"],
-                                stdout=log, stderr=log, stdin=subprocess.DEVNULL)
-    try:
-        wait_port(port, 60, proc)
-        client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
-        end = time.monotonic() + 30
-        while True:
-            try:
-                if client.get("/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < end, "the server does not answer"
-            time.sleep(0.05)
-        client.proc = proc
-        try:
-            yield client
-        finally:
-            client.close()
-    finally:
-        kill(proc)
-
-
-def kill(proc) -> None:
-    if proc.poll() is None:
-        os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=30)
-
-
-def wait_until(c, path, pred, headers=None, timeout=60.0) -> dict:
-    """Poll (within the server's default rate limit: 20 requests a second) until ``pred``."""
-    end = time.monotonic() + timeout
-    while True:
-        r = c.get(path, headers=headers)
-        if r.status_code == 429:
-            time.sleep(0.2)
-            continue
-        assert r.status_code == 200, r.text
-        s = r.json()
-        if pred(s):
-            return s
-        assert time.monotonic() < end, f"timed out at version {s['version']}"
-        time.sleep(0.03)
-
-
-def check_history(record: dict, seen: list[tuple[int | None, dict]]) -> None:
-    """Every state seen (seat or spectator) is the engine's view at that point of the record."""
-    for seat, s in seen:
-        g = affresco.replay(record, upto=s["version"])
-        view = g.view(seat)
-        events = view.pop("events")
-        assert s["view"] == view, f"version {s['version']}: the state seen then is not in the stored history"
-        assert [{k: v for k, v in e.items() if k != "i"} for e in s["events"]] == events
-        assert s["legal"] == ([str(a) for a in g.legal_actions(seat)] if seat is not None else [])
+from server_support import auth, check_history, eager_choice, kill, postgres_url, serving, wait_until  # noqa: E402
 
 
 def human_and_bots(db: str, tmp_path, kills: int, seed: int) -> None:

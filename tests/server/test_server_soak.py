@@ -13,103 +13,24 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
-from contextlib import contextmanager
 
 import httpx
 import pytest
 
-from server_support import eager_choice, free_port, wait_port  # noqa: E402
+from server_support import alive, descendants, eager_choice, kill_and_check_orphans, serving  # noqa: E402
 
 
 # ------------------------------------------------------------------ processes
-def _stat(pid: int) -> tuple[int, str] | None:
-    """(parent pid, state letter) of a live process, or None."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            text = f.read()
-    except OSError:
-        return None
-    rest = text[text.rindex(")") + 2:].split()
-    return int(rest[1]), rest[0]
-
-
-def descendants(pid: int) -> set[int]:
-    parents: dict[int, int] = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            st = _stat(int(name))
-            if st is not None:
-                parents[int(name)] = st[0]
-    out, todo = set(), [pid]
-    while todo:
-        p = todo.pop()
-        for child, parent in parents.items():
-            if parent == p and child not in out:
-                out.add(child)
-                todo.append(child)
-    return out
-
-
-def alive(pids: set[int]) -> set[int]:
-    return {p for p in pids if (st := _stat(p)) is not None and st[1] != "Z"}
-
-
 def rss_mb(pid: int) -> float:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     raise AssertionError("no VmRSS")
-
-
-@contextmanager
-def serving(db: str, log_path, *extra: str):
-    port = free_port()
-    with open(log_path, "ab") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "affresco.cli", "serve", "--port", str(port), "--db", db,
-                                 "--bot-delay", "0", "--log-level", "warning", "--fixed-seeds", *extra],
-                                stdout=log, stderr=log, stdin=subprocess.DEVNULL)
-    try:
-        wait_port(port, 60, proc)
-        base = f"http://127.0.0.1:{port}"
-        c = httpx.Client(base_url=base, timeout=20)
-        end = time.monotonic() + 30
-        while True:
-            try:
-                if c.get("/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < end, "the server does not answer"
-            time.sleep(0.05)
-        c.proc, c.port = proc, port
-        try:
-            yield c
-        finally:
-            c.close()
-    finally:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
-
-
-def kill_and_check_orphans(proc, within: float = 10.0) -> None:
-    """SIGKILL the server; every process it started must be gone soon after (a worker still
-    importing when its server dies ends once its start-up is done: seconds on a loaded machine)."""
-    kids = descendants(proc.pid)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=30)
-    end = time.monotonic() + within
-    while alive(kids):
-        assert time.monotonic() < end, f"orphans after kill -9: {sorted(alive(kids))}"
-        time.sleep(0.1)
 
 
 def test_pool_workers_end_with_a_killed_server(tmp_path):

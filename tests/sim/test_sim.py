@@ -109,7 +109,59 @@ def test_vp_columns_are_the_engines_sources():
         cols = vp_columns(sources)
         assert sum(cols.values()) == g.scores()[fig]
         assert all(cols[s] == v for s, v in sources.items() if s in SOURCES)
-    assert vp_columns({"tile": 7, "bells": 3}) == dict(dict.fromkeys(SOURCES, 0), tile=7, other=3)
+    assert vp_columns({"tile": 7, "a_future_module": 3}) == dict(dict.fromkeys(SOURCES, 0), tile=7, other=3)
+
+
+@pytest.fixture(scope="module")
+def new_modules():
+    """2 heuristic-vs-random games with the bells, the wall fresco and the medico."""
+    return run_tournament(2, ["heuristic", "random"], games=2, seed=1,
+                          modules=("bells", "wall_fresco", "medico"))
+
+
+def test_bells_wall_and_medico_vp_have_their_own_columns(new_modules):
+    """Issue #12 'Tournaments and report: VP by source for bells, wall and medico (the Thalers
+    credit included)': each is its own column, none lands in 'other', and the medico column is
+    the VP of the medico's final Thalers credit (5 per own apprentice off the medico board,
+    1 VP per 2 Thalers)."""
+    new = ("bells", "bells_track", "bells_rank", "wall", "medico")
+    assert set(new) <= set(SOURCES)
+    for k, rows in by_game(new_modules).items():
+        game = affresco.replay(new_modules.records[k])
+        credit = {e["figure"]: e["amount"] for e in game.events(None) if e["kind"] == "medico_credit"}
+        for r, sources in zip(rows, game.vp_sources()):
+            assert r["vp_other"] == 0
+            assert all(r[f"vp_{s}"] == sources.get(s, 0) for s in SOURCES if s != "other")
+            assert r["vp_medico"] == credit.get(r["seat"], 0) // 2
+            assert sum(r[f"vp_{s}"] for s in SOURCES) == r["score"]
+    # over these games every new column scored (Leonardo's four certificates give him bell points)
+    assert all(any(r[f"vp_{s}"] for r in new_modules) for s in new)
+    assert any(r["vp_bells_track"] for r in new_modules if r["bot"] == "leonardo")
+
+
+def test_report_shows_the_new_modules_columns(new_modules, tmp_path):
+    csv_path, _ = write_results(new_modules, new_modules.records, tmp_path / "new.csv")
+    rows = read_rows(csv_path)
+    src = report.sources_by_bot(rows)
+    assert src["heuristic"]["bells"] > 0 and src["leonardo"]["bells_rank"] > 0
+    out = CliRunner().invoke(app, ["report", str(csv_path)], env={"COLUMNS": "300"})
+    assert out.exit_code == 0, out.output
+    for col in ("bells", "bells_track", "bells_rank", "wall", "medico"):
+        assert f" {col} " in out.output
+
+
+def test_a_table_written_before_the_new_columns_reads_back_with_them_at_zero(small, tmp_path):
+    """A results CSV from before the bells, wall and medico columns still reads (and reports)."""
+    csv_path, _ = write_results(small, small.records, tmp_path / "old.csv")
+    lines = csv_path.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    gone = [header.index(f"vp_{s}") for s in ("bells", "bells_track", "bells_rank", "wall", "medico")]
+    csv_path.write_text("\n".join(",".join(v for i, v in enumerate(line.split(",")) if i not in gone)
+                                   for line in lines) + "\n", encoding="utf-8")
+    rows = read_rows(csv_path)
+    assert all(r["vp_bells"] == r["vp_medico"] == 0 for r in rows)
+    assert [r["score"] for r in rows] == [r["score"] for r in small]
+    assert sum(report.sources_by_bot(rows)["greedy"].values()) > 0
 
 
 def test_csv_and_jsonl_written_and_records_replay(small, tmp_path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import json
+from operator import add as _add, sub as _sub
 from typing import Any, Mapping
 
 from ..rules import Components, load_components, parse_tile_text, reference
@@ -48,6 +49,7 @@ class Numbers:
         self.bishop_reach = (c["bishop_on_segment"], c["bishop_adjacent"], c["bishop_adjacent"] - c["bishop_move_cost"])
         self._altar_basic_bonus = {p: self.altar["basic_substitute_bonus"] for p in BLENDED}
         self._modules: dict[str, Any] = {}
+        self._altar_memo: dict[tuple[str, bool], int] = {}
 
     def module(self, name: str):
         """A module's component data in this edition."""
@@ -63,7 +65,14 @@ class Numbers:
 
     def altar_vp(self, paints: str, special: bool = False) -> int:
         """VP of an altar restoration with these three paints (R7); 0 if not a form.  K and N
-        (special colours, module 3) count only when that module is in play."""
+        (special colours, module 3) count only when that module is in play.  Memoised."""
+        key = (paints, special)
+        hit = self._altar_memo.get(key)
+        if hit is None:
+            hit = self._altar_memo[key] = self._altar_vp(paints, special)
+        return hit
+
+    def _altar_vp(self, paints: str, special: bool) -> int:
         bonus = self._altar_basic_bonus
         sc = self.module("special_colours") if special else None
         if special:
@@ -112,11 +121,21 @@ def round_start(events) -> int:
     return 0
 
 
+_VEC_MEMO: dict[str, Paints] = {}
+
+
 def vec(paints: str) -> Paints:
+    """Counts in PAINTS order of a paints text ('RRY' -> (2, 1, 0, ...)); memoised."""
+    hit = _VEC_MEMO.get(paints)
+    if hit is not None:
+        return hit
     v = [0] * NP
     for c in paints:
         v[PAINTS.index(c)] += 1
-    return tuple(v)
+    if len(_VEC_MEMO) > 100_000:
+        _VEC_MEMO.clear()
+    out = _VEC_MEMO[paints] = tuple(v)
+    return out
 
 
 def text(p: Paints) -> str:
@@ -124,11 +143,11 @@ def text(p: Paints) -> str:
 
 
 def add(a: Paints, b: Paints) -> Paints:
-    return tuple(x + y for x, y in zip(a, b))
+    return tuple(map(_add, a, b))
 
 
 def sub(a: Paints, b: Paints) -> Paints:
-    return tuple(x - y for x, y in zip(a, b))
+    return tuple(map(_sub, a, b))
 
 
 Blends = dict  # output paint index -> (input index, input index)
@@ -210,12 +229,20 @@ class Tile:
     need: Paints
     items: tuple = ()
     splashes: str = ""  # the blended colours on the back (requests module)
+    code: int = -1      # the same for tiles needing the same paints (a small int, for memos)
 
     @classmethod
     def make(cls, segment: int, vp: int, need: Paints, splashes: str | None = None) -> "Tile":
         if splashes is None:
             splashes = "".join(c for c in BLENDED if need[PAINTS.index(c)])
-        return cls(segment, vp, need, _items(need), splashes)
+        items = _items(need)
+        code = _NEED_CODES.get(items)
+        if code is None:
+            code = _NEED_CODES[items] = len(_NEED_CODES)
+        return cls(segment, vp, need, items, splashes, code)
+
+
+_NEED_CODES: dict[tuple, int] = {}
 
 
 def parse_tile(text: str, segment: int = -1) -> Tile:
@@ -224,14 +251,14 @@ def parse_tile(text: str, segment: int = -1) -> Tile:
     return Tile.make(segment, vp, vec(paints), splashes)
 
 
-_TILE_MEMO: dict[tuple[int, str], Tile] = {}
+_TILE_MEMO: list[dict[str, Tile]] = [{} for _ in range(SIZE * SIZE)]
 
 
 def board_tile(segment: int, text: str) -> Tile:
-    key = (segment, text)
-    t = _TILE_MEMO.get(key)
+    """The fresco tile ``text`` on ``segment`` (one object per segment and text)."""
+    t = _TILE_MEMO[segment].get(text)
     if t is None:
-        t = _TILE_MEMO[key] = parse_tile(text, segment)
+        t = _TILE_MEMO[segment][text] = parse_tile(text, segment)
     return t
 
 
@@ -249,21 +276,27 @@ class Model:
         self.paints: Paints = vec(self.me.get("paints", ""))
         self.thalers: int = self.me.get("thalers", 0)
         self.tiles: list[Tile] = []
-        for r, row in enumerate(view["fresco"]):
-            for c, t in enumerate(row):
+        memo = _TILE_MEMO
+        segment = 0
+        for row in view["fresco"]:
+            for t in row:
                 if t is not None:
-                    self.tiles.append(board_tile(r * SIZE + c, t))
+                    tile = memo[segment].get(t)
+                    self.tiles.append(tile if tile is not None else board_tile(segment, t))
+                segment += 1
         self.bishop = SEGMENT[view["bishop"]]
         self.final = bool(view.get("final_round"))
-        self.columns = list(view["columns"])
-        self.hostel = list(view["hostel"])
-        self.mood_display = list(view["mood_display"])
-        self.order = list(view.get("order") or [])
+        # the view's own lists (a Model only reads them)
+        self.columns = view["columns"]
+        self.hostel = view["hostel"]
+        self.mood_display = view["mood_display"]
+        self.order = view.get("order") or []
         self.plan = self.me.get("plan")
         special = view.get("special_colours")
         self.special = isinstance(special, Mapping)
-        self.blends: Blends = dict(k.blend_inputs)
+        self.blends: Blends = k.blend_inputs  # shared: copied before a change
         if self.special:
+            self.blends = dict(self.blends)
             for out, ins in (special.get("blends") or {}).items():
                 parts = ins.split("+")
                 if out in PAINTS and len(parts) == 2 and all(p in PAINTS for p in parts):
@@ -271,12 +304,16 @@ class Model:
 
         # --- modules (neutral values when a module is not in play) ---------------------
         portraits = view.get("portraits")
-        owned = portraits["owned"][seat] if portraits and seat < len(portraits["owned"]) else []
+        owned = portraits["owned"][seat] if portraits and seat < len(portraits["owned"]) else ()
         self.portraits = portraits
-        self.abbot = sum(int(c.get("bishop_bonus", 0)) for c in owned)
-        self.sexton_cost = sum(int(c.get("sexton", 0)) for c in owned)
-        self.income_extra = sum(int(c.get("income", 0)) for c in owned)
-        self.theater_steps = max([int(c["theater"]) for c in owned if c.get("theater")] or [k.theater_steps])
+        if owned:
+            self.abbot = sum(int(c.get("bishop_bonus", 0)) for c in owned)
+            self.sexton_cost = sum(int(c.get("sexton", 0)) for c in owned)
+            self.income_extra = sum(int(c.get("income", 0)) for c in owned)
+            self.theater_steps = max([int(c["theater"]) for c in owned if c.get("theater")] or [k.theater_steps])
+        else:
+            self.abbot = self.sexton_cost = self.income_extra = 0
+            self.theater_steps = k.theater_steps
         favour = view.get("bishops_favour")
         self.favour_left = favour["tokens_left"] if favour else 0
         scrolls = view.get("scrolls")

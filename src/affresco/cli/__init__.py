@@ -6,12 +6,12 @@ tournaments and read their reports, serve the browser game.
     affresco replay mygame.json --all
 
 Seats are numbered from 0 as in the engine: seat 0 is 'Player 1'.  One file per command
-(``play``, ``replay``, ``tournament``, ``report``, ``serve``), ``files`` (reading saved games
+(``play``, ``replay``, ``tournament``, ``ladder``, ``report``, ``serve``), ``files`` (reading saved games
 and records) and ``render`` (drawing views with rich).
 """
 from __future__ import annotations
 
-from . import play, replay, report, serve, tournament  # noqa: F401  (each registers its command)
+from . import ladder, play, replay, report, serve, tournament  # noqa: F401  (each registers its command)
 from .app import app
 
 __all__ = ["app"]

@@ -39,7 +39,14 @@ def serve(
                                        help="Seconds an idle keep-alive connection stays open."),
     api_docs: bool = typer.Option(False, "--api-docs", help="Serve the OpenAPI description at /api/openapi.json."),
     max_rounds: int = typer.Option(200, "--max-rounds", min=1,
-                                   help="A game still going after this round is stalled and abandoned."),
+                                   help="Games end by this round (house rule max_rounds, then final scoring); "
+                                        "an older game still going after it is abandoned."),
+    bots: str = typer.Option("local", "--bots",
+                             help="Where bot decisions run: local (a process pool here), ray-local (Ray started "
+                                  "here) or ray://HOST:PORT (a Ray cluster)."),
+    lease_seconds: float = typer.Option(3.0, "--lease-seconds", min=0.5,
+                                        help="PostgreSQL, several processes: seconds after which the bots of a "
+                                             "process that stopped answering move on another process."),
 ) -> None:
     """Play Fresco in the browser: a web server with live games, friends and bots."""
     import logging
@@ -56,13 +63,24 @@ def serve(
     server_log.handlers[:] = [handler]
     server_log.setLevel(log_level.upper())
     server_log.propagate = False
+    from ..server.bots import check_backend
+    from ..server.store import DatabaseInUse
+    try:
+        check_backend(bots)
+    except ValueError as e:
+        Console(stderr=True).print(f"[red]{e}[/]")
+        raise typer.Exit(2)
     try:
         limits = Limits(rate=rate, burst=max(10, int(rate * 3)), create_per_minute=games_per_minute,
                         conns_per_client=conns_per_client, header_timeout=header_timeout,
                         body_timeout=body_timeout, keep_alive=idle_timeout)
         web = create_app(db, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds,
                          limits=limits, trusted_proxies=trusted_proxy, allowed_hosts=allowed_host,
-                         api_docs=api_docs, max_rounds=max_rounds)
+                         api_docs=api_docs, max_rounds=max_rounds, bots=bots,
+                         lease_seconds=lease_seconds)
+    except DatabaseInUse as e:
+        Console(stderr=True).print(f"[red]{e}[/]")
+        raise typer.Exit(1)
     except Exception as e:  # noqa: BLE001 - a bad --db must say why, not dump a trace
         Console(stderr=True).print(f"[red]Cannot open the database {db!r}: {e}[/]")
         raise typer.Exit(1)

@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..errors import ComponentError
 from .paints import BASIC, BLENDED, PAINTS, canonical, paint_vector
@@ -64,6 +64,18 @@ class Components:
 
     def rule(self, section: str, key: str) -> int:
         return self.rules[section][key]
+
+    def derived(self, name: str, build: Callable[["Components"], Any]) -> Any:
+        """A table the engine derives from these components (e.g. the get-up actions), built
+        by ``build(self)`` once per edition and kept with it."""
+        tables = self.__dict__.get("_derived")
+        if tables is None:
+            tables = {}
+            object.__setattr__(self, "_derived", tables)
+        table = tables.get(name)
+        if table is None:
+            table = tables[name] = build(self)
+        return table
 
     def module(self, name: str) -> Any:
         """The validated component data of module ``name`` in this edition (the user's table

@@ -24,12 +24,20 @@ def location(s: State, fig: int):
 
 
 def to_act(s: State) -> tuple[int, ...]:
+    """The seats that must decide now (memoised until the state changes)."""
+    acting = s.acting
+    if acting is None:
+        acting = s.acting = _to_act(s)
+    return acting
+
+
+def _to_act(s: State) -> tuple[int, ...]:
     if s.pending is not None:
         return (s.controller(s.pending[0]),)
     if s.asks:
         return (s.controller(s.asks[0][0]),)
     if s.phase == PLAN:
-        return tuple(f for f in range(s.n) if s.plan[f] is None)
+        return tuple([f for f in range(s.n) if s.plan[f] is None])
     if s.phase in (GETUP, VISITS) and s.actor >= 0:
         return (s.controller(s.actor),)
     return ()
@@ -49,13 +57,12 @@ def deciding(s: State) -> int | None:
 
 
 def legal_for_figure(s: State) -> list[Action]:
-    """Legal actions of the figure whose decision it is (not for planning); memoised per
-    decision point (the memo travels with clones; the list must not be changed)."""
-    key = (s.nactions, s.phase, s.actor, s.loc, s.left, s.pending, s.asks)
-    if s.cache is not None and s.cache[0] == key:
-        return s.cache[1]
-    actions = _legal_for_figure(s)
-    s.cache = (key, actions)
+    """Legal actions of the figure whose decision it is (not for planning); computed once per
+    decision (the memo is cleared by :func:`advance` and travels with clones; the list must not
+    be changed)."""
+    actions = s.cache
+    if actions is None:
+        actions = s.cache = _legal_for_figure(s)
     return actions
 
 
@@ -81,17 +88,28 @@ def legal(s: State, seat: int) -> list[Action]:
     return list(legal_for_figure(s))
 
 
-def is_legal(s: State, seat: int, action: Action, acting: tuple[int, ...] | None = None) -> bool:
-    if seat not in (to_act(s) if acting is None else acting):
+def is_legal(s: State, seat: int, action: Action, acting: tuple[int, ...] | None = None,
+             quick: bool = False) -> bool:
+    """Whether ``seat`` may carry out ``action`` now.  ``quick``: the caller has checked the
+    seat, and only wants to know whether a well-formed action is legal (False may also mean
+    "could not tell": the caller checks it fully then)."""
+    if not quick and seat not in (to_act(s) if acting is None else acting):
         return False
     if s.phase == PLAN and s.pending is None and not s.asks:
+        if quick:
+            try:
+                return planning.is_legal(s, seat, action)
+            except (TypeError, ValueError, AttributeError):   # malformed: the full check says why
+                return False
         return planning.is_legal(s, seat, action)
     return action in legal_for_figure(s)
 
 
 def apply(s: State, seat: int, action: Action) -> None:
-    """Carry out a legal action (the caller has checked legality)."""
-    s.history = ((seat, str(action)), s.history)
+    """Carry out a legal action (the caller has checked legality).  The history keeps the
+    action itself; its notation is made when the history is read."""
+    s.acting = s.cache = None
+    s.history = ((seat, action), s.history)
     s.nactions += 1
     if s.pending is not None:
         track.apply(s, action)
@@ -116,11 +134,17 @@ def apply(s: State, seat: int, action: Action) -> None:
 
 
 def advance(s: State) -> None:
-    """Run the steps that need no decision, up to the next decision or the end."""
+    """Run the steps that need no decision, up to the next decision or the end; the legal
+    actions found on the way for that decision are kept (:func:`legal_for_figure`)."""
+    s.acting = s.cache = None
     while True:
         if s.moves and s.pending is None:
             track.resolve(s)
-        while s.pending is None and s.asks and not find(s, s.asks[0][1]).ask_actions(s, s.asks[0]):
+        while s.pending is None and s.asks:
+            actions = find(s, s.asks[0][1]).ask_actions(s, s.asks[0])
+            if actions:
+                s.cache = actions
+                return
             s.asks = s.asks[1:]   # a question an earlier answer left without choices (money spent): none
         if s.pending is not None or s.asks or s.phase == OVER:
             return
@@ -133,7 +157,7 @@ def advance(s: State) -> None:
             s.phase, s.actor = PLAN, -1
             continue
         if s.phase == PLAN:
-            if any(s.plan[f] is None for f in range(s.n)):
+            if None in s.plan[:s.n]:
                 return
             planning.reveal(s)
             s.phase, s.loc, s.visit, s.actor, s.left = VISITS, 0, -1, -1, 0
@@ -141,8 +165,9 @@ def advance(s: State) -> None:
         # VISITS
         if s.actor >= 0:
             if s.left > 0:
-                actions = legal_for_figure(s)
+                actions = _legal_for_figure(s)
                 if actions and (actions != [PASS] or not idle_is_public(s)):
+                    s.cache = actions
                     return
                 s.left = 0  # nothing can be done, and everyone can see it: the visit is forfeited
             fig, s.actor = s.actor, -1

@@ -18,7 +18,7 @@ from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
 from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
-from .view import events as _events, full_view as _full_view, view as _view
+from .view import events as _events, full_view as _full_view, seat_events, view as _view
 
 RECORD_FORMAT = "affresco-record/2"
 # /1: written before forced passes were the player's own action (rules notes N2): replaying one
@@ -111,8 +111,11 @@ class Game:
         return flow.to_act(self._s)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """The legal actions of ``seat`` now ([] if it is not to act)."""
-        return flow.legal(self._s, seat)
+        """The legal actions of ``seat`` now ([] if it is not to act): a new list."""
+        s = self._s
+        if s.phase != PLAN and type(seat) is int and seat in flow.to_act(s):
+            return flow.legal_for_figure(s)[:]   # the usual case, in one step
+        return flow.legal(s, seat)
 
     def apply(self, seat: int, action: Action | str) -> bool:
         """Carry out ``action`` (an Action or its notation) for ``seat``.
@@ -123,12 +126,25 @@ class Game:
         it is malformed, not legal, or the seat is not to act.
         """
         s = self._s
-        if isinstance(action, str):
+        if type(action) is not Action and isinstance(action, str):
             action = parse(action)
-        elif not isinstance(action, Action):
+        if not (type(seat) is int and type(action) is Action and seat in flow.to_act(s)
+                and flow.is_legal(s, seat, action, quick=True)):
+            self._check(seat, action)   # the usual case (an action from legal_actions) skips this
+        reveals = s.hooks.reveals
+        draws, planning = s.draws, s.phase == PLAN
+        figure = flow.deciding(s) if reveals else None
+        flow.apply(s, seat, action)
+        return (s.draws != draws or (planning and s.phase != PLAN)
+                or bool(reveals) and any(hook(s, seat if figure is None else figure, action) for hook in reveals))
+
+    def _check(self, seat: Any, action: Any) -> None:
+        """Raise IllegalAction unless ``seat`` may carry out ``action`` (an Action) now."""
+        s = self._s
+        if not isinstance(action, Action):
             raise IllegalAction(f"an action must be an Action or notation text, not {type(action).__name__}")
-        elif (len(action) != 2 or not isinstance(action.kind, str) or not isinstance(action.args, tuple)
-              or not all(isinstance(x, str) for x in action.args)):
+        if (len(action) != 2 or not isinstance(action.kind, str) or not isinstance(action.args, tuple)
+                or not all(isinstance(x, str) for x in action.args)):
             raise IllegalAction(f"an Action is a kind and a tuple of text arguments, e.g. Action('getup', "
                                 f"('7:00',)), not {tuple(action)!r}")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
@@ -141,10 +157,6 @@ class Game:
                                 + ", ".join(f"{f} ({s.names[f]})" for f in acting))
         if not flow.is_legal(s, seat, action, acting):
             raise IllegalAction(explain.why(s, seat, action, flow.legal(s, seat)))
-        draws, planning, figure = s.draws, s.phase == PLAN, flow.deciding(s)
-        flow.apply(s, seat, action)
-        return (s.draws != draws or (planning and s.phase != PLAN)
-                or any(hook(s, seat if figure is None else figure, action) for hook in s.hooks.reveals))
 
     @property
     def deciding(self) -> int | None:
@@ -232,7 +244,7 @@ class Game:
         """The events ``seat`` may see (None: a spectator), oldest first, as plain dicts with a
         ``kind`` and the ``round`` they happened in (docs/events.md)."""
         self._check_seat(seat)
-        return _events(cons_to_list(self._s.log), seat)
+        return [dict(e) for e in seat_events(self._s.log, seat)]
 
     def events_since(self, seat: int | None, mark: Any = None) -> tuple[list[dict[str, Any]] | None, Any]:
         """The events ``seat`` may see (as in :meth:`events`) added since ``mark``, and a new
@@ -299,7 +311,7 @@ class Game:
         return cls(serialize.from_dict(state_from_view(view, seat, hidden, seed, log), _hooks_for))
 
     def history(self) -> list[tuple[int, str]]:
-        return [tuple(h) for h in cons_to_list(self._s.history)]
+        return [(seat, str(action)) for seat, action in cons_to_list(self._s.history)]
 
     def record(self) -> dict[str, Any]:
         """The game record: its set-up and every action since, as notation."""

@@ -12,17 +12,27 @@ from .state import State
 
 
 def next_chooser(s: State) -> int | None:
-    waiting = [f for f in range(s.figures) if s.getup[f] < 0]
-    return min(waiting, key=lambda f: s.pos[f]) if waiting else None
+    best = None
+    for f, space in enumerate(s.getup):
+        if space < 0 and (best is None or s.pos[f] < s.pos[best]):
+            best = f
+    return best
+
+
+def _getup_actions(comp) -> tuple[tuple[Action, ...], dict[str, int]]:
+    """The get-up action of every space of the hostel, and each time's space."""
+    return (tuple(Action("getup", (h.time,)) for h in comp.hostel),
+            {h.time: i for i, h in enumerate(comp.hostel)})
 
 
 def legal(s: State, fig: int) -> list[Action]:
-    taken = set(s.getup)
-    return [Action("getup", (h.time,)) for i, h in enumerate(s.comp.hostel) if i not in taken]
+    actions = s.comp.derived("getup_actions", _getup_actions)[0]
+    taken = s.getup
+    return [a for i, a in enumerate(actions) if i not in taken]
 
 
 def apply(s: State, fig: int, action: Action) -> None:
-    space = next(i for i, h in enumerate(s.comp.hostel) if h.time == action.args[0])
+    space = s.comp.derived("getup_actions", _getup_actions)[1][action.args[0]]
     s.getup[fig] = space
     s.log_event("getup", figure=fig, time=action.args[0])
     if fig < s.n:
@@ -41,4 +51,4 @@ def change_mood(s: State, seat: int, steps: int) -> None:
 
 def action_order(s: State) -> tuple[int, ...]:
     """Phase 2 player order: earliest get-up time first."""
-    return tuple(sorted(range(s.figures), key=lambda f: s.getup[f]))
+    return tuple(sorted(range(s.figures), key=s.getup.__getitem__))

@@ -26,14 +26,21 @@ def plan_set(available: int, columns: int, per_column: int) -> frozenset[Action]
     return frozenset(plans(available, columns, per_column))
 
 
+@lru_cache(maxsize=4096)
+def _counts(text: str) -> tuple[int, ...] | None:
+    try:
+        return tuple(int(x) for x in text.split("-"))
+    except ValueError:
+        return None
+
+
 def read(action: Action) -> tuple[tuple[int, ...], dict[str, tuple[str, ...]]] | None:
     """A plan's counts per column and its module words (word -> arguments), or None if the
     text is no plan ('plan 1-2-0-1-1 ill 0-1-0-0-0 medico')."""
     if action.kind != "plan" or not action.args:
         return None
-    try:
-        counts = tuple(int(x) for x in action.args[0].split("-"))
-    except ValueError:
+    counts = _counts(action.args[0])
+    if counts is None:
         return None
     words: dict[str, tuple[str, ...]] = {}
     rest = action.args[1:]
@@ -84,8 +91,10 @@ def refusal(s: State, seat: int, action: Action) -> str | None:
 def is_legal(s: State, seat: int, action: Action) -> bool:
     sheet = s.comp.rules["action_sheet"]
     if len(action.args) == 1:
-        return action in plan_set(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"]) \
-            and refusal(s, seat, action) is None
+        if action not in plan_set(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"]):
+            return False
+        if not s.hooks.plan_refusal and not s.hooks.placed_off_sheet:
+            return True   # a plan of the base game's legal plans: nothing more to check
     return refusal(s, seat, action) is None
 
 

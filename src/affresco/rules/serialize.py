@@ -71,7 +71,7 @@ def to_dict(s: State) -> dict[str, Any]:
         "queued_moves": [list(m) for m in s.moves],
         "asks": [list(a) for a in s.asks],
         "modules_state": {m.name: m.dump(s) for m in s.hooks},
-        "history": [list(h) for h in cons_to_list(s.history)],
+        "history": [[seat, str(action)] for seat, action in cons_to_list(s.history)],
         "log": [list(e) for e in cons_to_list(s.log)],
     }
 
@@ -329,7 +329,7 @@ def from_dict(data: Any, hooks_for) -> State:
             raise r.fail(f"history[{i}]", f"{h!r}: [seat, notation]")
     s.history = list_to_cons(tuple(h) for h in hist)
     s.nactions = len(hist)
-    s.cache = None
+    s.acting = s.cache = None
     s.log = list_to_cons(_log_entries(r, r.get(data, "log", "", list, []), fmt != FORMAT, s.n))
     if s.setup is None:
         s.setup = {"position": {k: v for k, v in data.items() if k not in ("history", "log")},

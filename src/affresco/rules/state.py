@@ -46,8 +46,9 @@ class State:
         "loc", "visit", "actor", "left", "moves", "pending", "asks",
         # modules, history
         "mods", "history", "nactions", "log",
-        # memo of the legal actions of the current decision (key, actions)
-        "cache",
+        # memo of the current decision, cleared whenever the state changes (flow.advance): the
+        # seats to act, and the legal actions of the deciding figure (not for planning)
+        "acting", "cache",
     )
 
     def clone(self) -> "State":
@@ -63,7 +64,7 @@ class State:
         c.loc = self.loc; c.visit = self.visit; c.actor = self.actor; c.left = self.left
         c.moves = self.moves; c.pending = self.pending; c.asks = self.asks
         c.mods = dict(self.mods); c.history = self.history; c.nactions = self.nactions; c.log = self.log
-        c.cache = self.cache
+        c.acting = self.acting; c.cache = self.cache
         return c
 
     # --- derived facts -------------------------------------------------------------
@@ -91,15 +92,13 @@ class State:
         return n
 
     def tiles_on_board(self) -> int:
-        return sum(t is not None for t in self.fresco)
+        return len(self.fresco) - self.fresco.count(None)
 
     def log_event(self, kind: str, seat: int | None = None, **params) -> None:
         """Append a structured event (docs/events.md): ``{"kind": kind, **params}``, public
         (seat None) or for that seat's eyes only.  Parameters are JSON data: figures as figure
         indexes, segments as names, tiles as tile text, paints as paint text."""
-        event = {"kind": kind}
-        event.update(params)
-        self.log = ((self.round, seat, event), self.log)
+        self.log = ((self.round, seat, {"kind": kind, **params}), self.log)
 
 
 def cons_to_list(cons) -> list:

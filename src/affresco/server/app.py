@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from fastapi import FastAPI
 
+from .bots import check_backend
 from .guard import Guard, Limits, Proxies, guarded_h11
 from .notify import SmtpSettings, make_notifier
 from .routes import add_routes
@@ -46,7 +47,8 @@ def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = Non
                bot_delay: float = 0.0, resume: bool = True, fixed_seeds: bool = False,
                trusted_proxies: Iterable[str] = (), allowed_hosts: Iterable[str] = (),
                api_docs: bool = False, max_rounds: int | None = None,
-               smtp: "SmtpSettings | None | bool" = None) -> FastAPI:
+               smtp: "SmtpSettings | None | bool" = None, bots: str = "local",
+               lease_seconds: float | None = None) -> FastAPI:
     """The app on database URL ``db`` (``sqlite:///file.db`` or ``postgresql://...``).
     ``fixed_seeds``: let a creator choose the seed even in a game with several people (for
     tests: whoever knows the seed knows every draw).  ``trusted_proxies``: addresses or networks
@@ -55,13 +57,20 @@ def create_app(db: str = "sqlite:///affresco.db", *, limits: Limits | None = Non
     ``/api/openapi.json`` (no documentation page with third-party scripts is ever served).
     ``max_rounds``: a game still going after this round is abandoned (stalled; default 200).
     ``smtp``: e-mail notification settings (None: from the environment, see server/notify.py;
-    False: none)."""
+    False: none).  ``bots``: where bot decisions run (``local``: a process pool here;
+    ``ray-local`` or ``ray://HOST:PORT``: Ray).  On PostgreSQL several processes may serve one
+    database (``lease_seconds``: how long a dead process's games wait before another takes
+    their bots over); an SQLite file is locked for this process (``DatabaseInUse``)."""
     limits = limits or Limits()
     proxies = Proxies(trusted_proxies)
     hosts = tuple(allowed_hosts)
-    store = Store(_normalise_url(db))
+    check_backend(bots)
+    store = Store(_normalise_url(db), exclusive=True)
+    extra: dict[str, Any] = {} if max_rounds is None else {"max_rounds": max_rounds}
+    if lease_seconds is not None:
+        extra["lease_seconds"] = lease_seconds
     service = GameService(store, bot_processes=bot_processes, bot_delay=bot_delay, fixed_seeds=fixed_seeds,
-                          **({} if max_rounds is None else {"max_rounds": max_rounds}))
+                          bots=bots, **extra)
     notifier = make_notifier(service, store, smtp)
 
     @asynccontextmanager

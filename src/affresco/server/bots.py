@@ -12,6 +12,12 @@ overruns its budget is logged (``bot_overrun``).
 
 **No orphans.**  Pool workers watch their parent: when the server dies (even by ``kill -9``)
 they exit within a second, and with them the ``resource_tracker`` they hold open.
+
+**Ray.**  ``backend="ray://HOST:PORT"`` (a Ray cluster, through Ray Client) or ``"ray-local"``
+(a Ray started by this process) runs the decisions of timed and thread bots as Ray tasks
+instead, off the web processes; the budget above is kept the same way (the answer waits for
+the end of the seat's budget, whatever the task took).  Ray is started when the server starts,
+never inside a decision's budget.
 """
 from __future__ import annotations
 
@@ -26,7 +32,7 @@ from typing import Any
 from .. import parse
 from .store import SeatInfo
 
-__all__ = ["BotRunner", "bot_kinds", "known_bots", "decide", "TIMED_SLACK"]
+__all__ = ["BotRunner", "RayBots", "check_backend", "bot_kinds", "known_bots", "decide", "TIMED_SLACK"]
 
 log = logging.getLogger("affresco.server")
 
@@ -72,9 +78,17 @@ def _watch_parent(parent: int) -> None:
 class BotRunner:
     """Bot decisions for the service, each answered at the end of its seat's fixed budget."""
 
-    def __init__(self, processes: int = 1, delay: float = 0.0, slack: float = TIMED_SLACK):
+    def __init__(self, processes: int = 1, delay: float = 0.0, slack: float = TIMED_SLACK, backend: str = "local"):
         self.processes, self.delay, self.slack = processes, delay, slack
         self._pool: Executor | None = None
+        self.ray: RayBots | None = None
+        if backend != "local":
+            self.ray = RayBots(backend, processes)
+
+    def start(self) -> None:
+        """Start what decisions need before any decision's budget runs (Ray, when chosen)."""
+        if self.ray is not None:
+            self.ray.start()
 
     def budget(self, info: SeatInfo) -> float:
         """Seconds from the request of a decision to its answer: fixed per seat, never
@@ -101,6 +115,8 @@ class BotRunner:
     async def _decide(self, info: SeatInfo, seed: str, view: dict, legal: list, seat: int) -> str:
         if len(legal) == 1:            # forced: no thinking, but the same wait (above)
             return str(legal[0])
+        if self.ray is not None and info.bot not in INLINE_BOTS:
+            return await self.ray.decide(info.bot, seed, info.seconds, view, [str(a) for a in legal], seat)
         if info.seconds is not None:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self.pool(), decide, info.bot, seed, info.seconds, view,
@@ -109,7 +125,9 @@ class BotRunner:
             return decide(info.bot, seed, None, view, legal, seat)
         return await asyncio.to_thread(decide, info.bot, seed, None, view, legal, seat)
 
-    def pool(self) -> Executor:
+    def pool(self) -> Executor | None:
+        if self.ray is not None:
+            return None
         if self._pool is None:
             import multiprocessing as mp
             self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=mp.get_context("spawn"),
@@ -122,3 +140,70 @@ class BotRunner:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        if self.ray is not None:
+            self.ray.close()
+
+
+def check_backend(backend: str) -> str:
+    """``local``, ``ray-local`` or ``ray://HOST:PORT``; ValueError otherwise."""
+    if backend in ("local", "ray-local") or (backend.startswith("ray://") and len(backend) > 6):
+        return backend
+    raise ValueError(f"--bots {backend!r}: 'local' (a process pool here), 'ray-local' (Ray started here) "
+                     "or 'ray://HOST:PORT' (a Ray cluster's client address)")
+
+
+class RayBots:
+    """Bot decisions as Ray tasks (``decide`` above, run in Ray's workers).
+
+    Ray is started, and shut down, by one thread that lives as long as the runner: the
+    processes ``ray-local`` starts share the fate of the thread that started them (Linux
+    parent-death signal), so that thread must not end before them."""
+
+    def __init__(self, backend: str, cpus: int = 1):
+        self.backend, self.cpus = check_backend(backend), cpus
+        self._ready = threading.Event()
+        self._stop = threading.Event()
+        self._error: BaseException | None = None
+        self._task = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._connect, name="affresco-ray", daemon=True)
+            self._thread.start()
+
+    def _connect(self) -> None:
+        try:
+            import ray
+            if self.backend == "ray-local":
+                ray.init(num_cpus=self.cpus, include_dashboard=False, log_to_driver=False,
+                         ignore_reinit_error=True, configure_logging=False,
+                         object_store_memory=100 * 2**20)     # views and choices are small
+            else:
+                ray.init(address=self.backend, log_to_driver=False, ignore_reinit_error=True,
+                         configure_logging=False)
+            self._task = ray.remote(num_cpus=1, max_retries=2)(decide)
+            ray.get(self._task.remote("random", "warm", None, {}, ["pass"], 0))   # a worker imports us now
+            log.info("bots run on Ray", extra={"event": "ray_ready", "status": self.backend})
+        except BaseException as e:  # noqa: BLE001 - reported to every decision (and logged)
+            self._error = e
+            log.error("Ray could not be started", extra={"event": "ray_error", "error": repr(e)})
+            return
+        finally:
+            self._ready.set()
+        self._stop.wait()
+        ray.shutdown()
+
+    async def decide(self, bot: str, seed: str, seconds: float | None, view: dict, legal: list[str],
+                     seat: int) -> str:
+        if not self._ready.is_set():
+            self.start()
+            await asyncio.to_thread(self._ready.wait)
+        if self._error is not None:
+            raise RuntimeError(f"Ray is not available ({self._error!r})")
+        return await self._task.remote(bot, seed, seconds, view, legal, seat)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=60)

@@ -81,6 +81,7 @@ class LiveGame:
     abandoned: bool = False                            # stalled past the round limit: no more moves
     shown: tuple[bool, ...] = ()                       # the connected flags last pushed
     presence_task: asyncio.Task | None = None
+    refresh_task: asyncio.Task | None = None           # reloading moves another process made
 
     @property
     def humans(self) -> list[int]:

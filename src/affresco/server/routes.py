@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnected
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.requests import ClientDisconnect
@@ -120,7 +121,10 @@ def add_routes(app: FastAPI, service: GameService, limits: Limits, allowed_hosts
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz():
-        return {"ok": True, "games_in_memory": len(service.live), "games_set_aside": len(service.broken)}
+        out = {"ok": True, "games_in_memory": len(service.live), "games_set_aside": len(service.broken)}
+        if service.cluster is not None:      # several processes on PostgreSQL
+            out["bot_leases_held"] = len(service.cluster.held)
+        return out
 
     # --- API ---------------------------------------------------------------------
     @app.get("/api/meta")
@@ -157,8 +161,9 @@ def add_routes(app: FastAPI, service: GameService, limits: Limits, allowed_hosts
 
     @app.post("/api/me/act")
     async def act(request: Request):
-        return await seat_request(request, '{"action": ..., "version": ...}',
-                                  lambda live, seat, b: service.act(live, seat, b.get("action"), b.get("version")))
+        return await seat_request(request, '{"action": ..., "version": ..., "client_id": ...}',
+                                  lambda live, seat, b: service.act(live, seat, b.get("action"), b.get("version"),
+                                                                    b.get("client_id")))
 
     @app.post("/api/me/undo")
     async def undo(request: Request):
@@ -201,8 +206,8 @@ def add_routes(app: FastAPI, service: GameService, limits: Limits, allowed_hosts
         await socket.accept()
         try:
             await _ws_session(socket, service, limits)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            pass        # the client left (even while its move was being stored): not a server error
 
 
 async def _ws_session(socket: WebSocket, service: GameService, limits: Limits) -> None:
@@ -283,7 +288,8 @@ async def _ws_session(socket: WebSocket, service: GameService, limits: Limits) -
                 if kind in ("act", "undo") and seat is None:
                     raise ServiceError("forbidden", "spectators cannot act", 403)
                 if kind == "act":
-                    version = await service.act(live, seat, msg.get("action"), msg.get("version"))
+                    version = await service.act(live, seat, msg.get("action"), msg.get("version"),
+                                                msg.get("client_id"))
                     await socket.send_text(json.dumps({"type": "ack", "of": "act", "version": version}))
                 elif kind == "undo":
                     version = await service.undo(live, seat, msg.get("version"))

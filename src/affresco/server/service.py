@@ -4,6 +4,12 @@ Each live game (``live.LiveGame``) is held in memory behind an asyncio lock and 
 the store's one ``Writer`` before a move is acknowledged.  Bots move through the ``BotRunner``.
 A game whose stored rows are damaged is set aside (named in the log, answered with
 ``broken_game``); every other game starts.
+
+On PostgreSQL the service is one of possibly several processes (``cluster.Cluster``): its
+in-memory copies are caches of the database, brought up to date when another process's move is
+announced (NOTIFY) or when a write finds the stored version moved on (``Conflict``); a game's
+bots run in the process holding the game's lease.  A move may carry a ``client_id``: a retry of
+an acknowledged move (same id) is acknowledged again, never played twice.
 """
 from __future__ import annotations
 
@@ -19,15 +25,16 @@ from typing import Any, Callable, Mapping
 from .. import MODULES, FrescoError, Game, __version__, new_game, parse, replay
 from ..rules.game import RECORD_FORMAT
 from .bots import INLINE_BOTS, BotRunner, bot_kinds, known_bots
+from .cluster import LEASE_SECONDS, Cluster
 from .live import LiveGame, Subscriber
-from .store import SNAPSHOT_EVERY, BrokenGame, SeatInfo, Store, Writer
+from .store import SNAPSHOT_EVERY, BrokenGame, Conflict, SeatInfo, Store, Writer
 
 __all__ = ["ServiceError", "GameService", "LiveGame", "clean_name"]
 
 log = logging.getLogger("affresco.server")
 
 MAX_NAME = 24
-MAX_ROUNDS = 200         # a game still going after this many rounds is stalled: abandoned (docs/server.md)
+MAX_ROUNDS = 200         # games end (house rule max_rounds) by this round; older ones past it are abandoned
 MAX_LIVE = 2000          # games kept in memory; idle ones beyond this are dropped (reloaded on demand)
 IDLE_SECONDS = 120
 MAX_SECONDS = 30.0
@@ -85,15 +92,17 @@ def check_text(value: Any) -> None:
 
 class GameService:
     def __init__(self, store: Store, *, bot_processes: int = 1, bot_delay: float = 0.0, fixed_seeds: bool = False,
-                 max_rounds: int = MAX_ROUNDS):
+                 max_rounds: int = MAX_ROUNDS, bots: str = "local", lease_seconds: float = LEASE_SECONDS):
         self.fixed_seeds = fixed_seeds
         self.max_rounds = max_rounds
         self.store = store
         self.live: dict[str, LiveGame] = {}
         self.broken: dict[str, str] = {}          # game id -> why it cannot be loaded (set aside)
         self._loading: dict[str, asyncio.Lock] = {}
-        self.bots = BotRunner(bot_processes, bot_delay)
+        self.bots = BotRunner(bot_processes, bot_delay, backend=bots)
         self.writer = Writer(store)
+        # several processes share a PostgreSQL database; an SQLite file serves this process alone
+        self.cluster: Cluster | None = Cluster(store, ttl=lease_seconds) if store.postgres else None
         self.kinds = bot_kinds()
         self.known = known_bots()
         self.closing = False
@@ -102,7 +111,15 @@ class GameService:
     # --- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
         """Resume the bots of every unfinished game (after a restart).  A game that cannot be
-        loaded is set aside (logged with its id); the others start."""
+        loaded is set aside (logged with its id); the others start.  On PostgreSQL, start
+        listening and keeping leases first (a game's bots then run where its lease is)."""
+        if self.cluster is not None:
+            self.cluster.on_moved = self._on_moved
+            self.cluster.on_orphan = self._take_over
+            self.cluster.on_lost = self._on_lost
+            self.cluster.on_resync = self._resync
+            self.cluster.start()
+        self.bots.start()
         for gid in await asyncio.to_thread(self.store.active_games):
             try:
                 live = await self.get(gid)
@@ -121,6 +138,8 @@ class GameService:
                 await t
             except BaseException:  # noqa: BLE001 - we are closing
                 pass
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.bots.close()
         self.store.close()
 
@@ -193,6 +212,11 @@ class GameService:
 
     async def create(self, spec: Mapping[str, Any]) -> dict[str, Any]:
         seats, modules, options, seed = self._check_spec(spec)
+        # house rule H1: the game ends (final scoring) at the server's round limit at the latest
+        limit = options.get("max_rounds", self.max_rounds)
+        if isinstance(limit, int) and not isinstance(limit, bool) and limit > self.max_rounds:
+            raise ServiceError("bad_request", f"options.max_rounds: at most this server's limit, {self.max_rounds}")
+        options["max_rounds"] = limit
         try:
             game = new_game([s.name for s in seats], modules, seed, options)
         except FrescoError as e:
@@ -277,7 +301,7 @@ class GameService:
         now = time.time()
         idle = sorted((lg.updated, gid) for gid, lg in self.live.items()
                       if not lg.subs and lg.bot_task is None and not lg.lock.locked()
-                      and now - lg.updated > IDLE_SECONDS)
+                      and now - lg.updated > IDLE_SECONDS and not self._held(gid))
         for _, gid in idle[:max(1, len(self.live) - MAX_LIVE + 1 + MAX_LIVE // 10)]:
             del self.live[gid]
 
@@ -330,20 +354,44 @@ class GameService:
             raise ServiceError("stale", f"the game has moved on (version {live.version}, you saw {version});"
                                " nothing was changed", 409, version=live.version)
 
-    async def act(self, live: LiveGame, seat: int, action: Any, version: Any) -> int:
-        """Play ``action`` for ``seat``; returns the new version."""
+    async def act(self, live: LiveGame, seat: int, action: Any, version: Any, client_id: Any = None) -> int:
+        """Play ``action`` for ``seat``; returns the new version.  With ``client_id`` (the
+        client's id for this move), a retry of a move already acknowledged is acknowledged
+        again with its version, and not played twice."""
         if not isinstance(action, str) or not action.strip() or len(action) > 200:
             raise ServiceError("bad_request", "action: the notation of one of your legal actions")
         check_text(action)
+        if client_id is not None and (not isinstance(client_id, str) or not _ID.fullmatch(client_id)):
+            raise ServiceError("bad_request", "client_id: 1 to 64 letters, digits, '-' or '_' (your id for this move)")
         async with live.lock:
-            self._refuse_abandoned(live)
-            self._check_version(live, version, seat)
-            if live.seats[seat].kind != "human":
-                raise ServiceError("forbidden", "this seat is played by a bot", 403)
-            await self._commit(live, seat, action)
-            return live.version
+            for _ in range(5):
+                if self.cluster is not None and isinstance(version, int) and version > live.version:
+                    await self._refresh(live)      # the client saw a move another process made
+                try:
+                    self._refuse_abandoned(live)
+                    self._check_version(live, version, seat)
+                except ServiceError as e:
+                    done = await self._receipt(live, seat, client_id) if e.code in ("stale", "abandoned") else None
+                    if done is not None:
+                        return done
+                    raise
+                if live.seats[seat].kind != "human":
+                    raise ServiceError("forbidden", "this seat is played by a bot", 403)
+                try:
+                    await self._commit(live, seat, action, client_id)
+                    return live.version
+                except Conflict:                    # another process moved the game first
+                    await self._refresh(live, force=True)
+            raise ServiceError("busy", "the game is changing too fast; nothing was changed, try again", 503)
 
-    async def _commit(self, live: LiveGame, seat: int, notation: str) -> None:
+    async def _receipt(self, live: LiveGame, seat: int, client_id: str | None) -> int | None:
+        """The version at which this seat's move ``client_id`` was acknowledged, if it was."""
+        if client_id is None:
+            return None
+        found = await asyncio.to_thread(self.store.receipt, live.id, client_id)
+        return found[1] if found is not None and found[0] == seat else None
+
+    async def _commit(self, live: LiveGame, seat: int, notation: str, client_id: str | None = None) -> None:
         """Apply, store, then acknowledge; the caller holds the lock."""
         t0 = time.perf_counter()
         before = live.game
@@ -359,7 +407,7 @@ class GameService:
         snapshot = after.to_json(pretty=False) if (idx + 1) % SNAPSHOT_EVERY == 0 or after.is_over or stalled \
             else None
         await self.writer.write("append", live.id, version, idx, seat, str(action), revealed,
-                                after.is_over or stalled, snapshot)
+                                after.is_over or stalled, snapshot, client_id)
         if stalled:
             live.abandoned = True
             if live.bot_task is not None and live.bot_task is not asyncio.current_task():
@@ -375,6 +423,7 @@ class GameService:
                                 "version": version, "ms": round((time.perf_counter() - t0) * 1000, 2)})
         self._changed(live)
         self._schedule_bots(live)
+        self._settle(live)
 
     def _refuse_abandoned(self, live: LiveGame) -> None:
         if live.abandoned:
@@ -384,6 +433,8 @@ class GameService:
     async def undo(self, live: LiveGame, seat: int, version: Any) -> int:
         """Take back ``seat``'s last move (and the bots' after it); returns the new version."""
         async with live.lock:
+            if self.cluster is not None and isinstance(version, int) and version > live.version:
+                await self._refresh(live)
             self._check_version(live, version)
             keep = self.undo_target(live, seat)
             if keep is None:
@@ -395,7 +446,13 @@ class GameService:
             acts = live.acts[:keep]
             game = await asyncio.to_thread(self._rebuild, live.setup, acts, None)
             version = live.version + 1
-            await self.writer.write("truncate", live.id, version, keep)
+            try:
+                await self.writer.write("truncate", live.id, version, keep)
+            except Conflict:
+                await self._refresh(live, force=True)
+                self._schedule_bots(live)
+                raise ServiceError("stale", f"the game has moved on (version {live.version}); nothing was changed",
+                                   409, version=live.version) from None
             live.game, live.version, live.acts, live.recent = game, version, acts, []
             log.info("undo", extra={"event": "undo", "game_id": live.id, "seat": seat, "version": version})
             self._changed(live)
@@ -415,6 +472,10 @@ class GameService:
 
     async def _bot_loop(self, live: LiveGame) -> None:
         me = asyncio.current_task()
+        if self.cluster is not None and not await self.cluster.claim(live.id):
+            if live.bot_task is me:      # another live process holds the game's lease: its bots play there
+                live.bot_task = None
+            return
         try:
             while True:
                 async with live.lock:
@@ -443,6 +504,8 @@ class GameService:
                     if seat in g.to_act and parse(choice) in g.legal_actions(seat):
                         try:
                             await self._commit(live, seat, choice)
+                        except Conflict:           # another process moved the game: decide again on it
+                            await self._refresh(live, force=True)
                         except ServiceError as e:  # pragma: no cover - checked legal just above
                             log.error("bot move refused", extra={"event": "bot_error", "game_id": live.id,
                                                                  "error": e.message})
@@ -454,10 +517,109 @@ class GameService:
             live.bot_task = None
             raise e
 
-    def _changed(self, live: LiveGame) -> None:
+    def _changed(self, live: LiveGame, local: bool = True) -> None:
         live.changed()
-        for listener in self.listeners:
-            listener(live)
+        if local:         # moves made here (another process tells its own listeners of its moves)
+            for listener in self.listeners:
+                listener(live)
+
+    # --- several processes (PostgreSQL) --------------------------------------------------
+    def _held(self, gid: str) -> bool:
+        return self.cluster is not None and gid in self.cluster.held
+
+    def _settle(self, live: LiveGame) -> None:
+        """A finished or abandoned game needs no lease any more."""
+        if (live.game.is_over or live.abandoned) and self._held(live.id) and not self.closing:
+            asyncio.get_running_loop().create_task(self.cluster.release(live.id))
+
+    async def _refresh(self, live: LiveGame, force: bool = False) -> None:
+        """Bring the copy up to the stored game (another process moved it); the caller holds
+        the lock.  Appended actions are replayed on a clone; anything else (an undo) reloads."""
+        head = await asyncio.to_thread(self.store.head, live.id, len(live.acts))
+        if head is None or (head[0] == live.version and not force):
+            return
+        version, count, over, rows = head
+        added = count - len(live.acts)
+        if version == live.version and added == 0:
+            return
+        try:
+            if added >= 0 and version - live.version == added == len(rows):
+                game = live.game.clone()
+                for seat, notation, _ in rows:
+                    game.apply(seat, notation)
+                acts = live.acts + rows
+            else:
+                fresh = await asyncio.to_thread(self._load, live.id)
+                if fresh is None:
+                    return
+                game, acts, rows = fresh.game, fresh.acts, []
+                live.recent = []
+                if live.bot_task is not None and live.bot_task is not asyncio.current_task():
+                    live.bot_task.cancel()          # an undo elsewhere: a decision under way is for a lost position
+                    live.bot_task = None
+        except (FrescoError, BrokenGame) as e:
+            log.error("game reload failed", extra={"event": "reload_error", "game_id": live.id, "error": str(e)})
+            self.live.pop(live.id, None)
+            return
+        first = live.version + 1
+        live.recent = (live.recent + [(first + i, seat, parse(n).kind) for i, (seat, n, _) in enumerate(rows)])[-8:]
+        live.game, live.version, live.acts = game, version, acts
+        live.abandoned = over and not game.is_over
+        if live.abandoned and live.bot_task is not None and live.bot_task is not asyncio.current_task():
+            live.bot_task.cancel()
+            live.bot_task = None
+        live.updated = time.time()
+        self._changed(live, local=False)
+        self._schedule_bots(live)
+        self._settle(live)
+
+    def _on_moved(self, gid: str, version: int) -> None:
+        """A move was committed (by any process): refresh the games we serve or play the
+        bots of; forget the others (reloaded on demand)."""
+        live = self.live.get(gid)
+        if live is None or version <= live.version:
+            return
+        if not live.subs and live.bot_task is None and not live.lock.locked() and not self._held(gid):
+            del self.live[gid]
+            return
+        self._refresh_soon(live)
+
+    def _refresh_soon(self, live: LiveGame) -> None:
+        if live.refresh_task is None or live.refresh_task.done():
+            live.refresh_task = asyncio.get_running_loop().create_task(self._refresh_locked(live))
+
+    async def _refresh_locked(self, live: LiveGame) -> None:
+        async with live.lock:
+            await self._refresh(live)
+
+    def _resync(self) -> None:
+        """Our listening connection was lost a while: some moves may not have been announced."""
+        for gid, live in list(self.live.items()):
+            if live.subs or live.bot_task is not None or self._held(gid):
+                self._refresh_soon(live)
+            elif not live.lock.locked():
+                del self.live[gid]
+
+    async def _take_over(self, gid: str) -> None:
+        """We hold the lease of a game whose process died: play its bots here."""
+        try:
+            live = self.live.get(gid)
+            if live is None:
+                live = await self.get(gid)
+            async with live.lock:
+                await self._refresh(live)
+                self._schedule_bots(live)
+                self._settle(live)
+        except ServiceError:        # gone or broken (logged): nobody should keep taking it over
+            await self.cluster.release(gid)
+
+    def _on_lost(self, gids: set[str]) -> None:
+        """Another process took these games' leases (we paused too long): stop our bots there."""
+        for gid in gids:
+            live = self.live.get(gid)
+            if live is not None and live.bot_task is not None:
+                live.bot_task.cancel()
+                live.bot_task = None
 
     # --- sockets -----------------------------------------------------------------------
     def subscribe(self, live: LiveGame, seat: int | None) -> Subscriber:

@@ -13,10 +13,14 @@ from ..errors import ConfigError
 from .interrupts import sigint_deferred
 
 #: VP sources (``vp_<source>`` columns, in this order): the engine's source names
-#: (docs/events.md; ``Game.vp_sources()``), ``position`` for points a loaded position already had,
-#: and ``other`` for the sources of a module with no column here.  They add up to the score.
-SOURCES = ("tile", "bishop", "special_colours", "favour", "altar", "portrait", "request", "scroll", "money",
-           "track", "position", "other")
+#: (docs/events.md; ``Game.vp_sources()``): the bells' certificates and instalments (``bells``),
+#: their final scoring's threshold and rank points (``bells_track``, ``bells_rank``), the wall
+#: fresco's sections (``wall``), the VP of the medico's 5 Thalers per healthy own apprentice
+#: (``medico``, told apart from ``money``); ``position`` for points a loaded position already
+#: had, and ``other`` for the sources of a module with no column here.  They add up to the score.
+#: A table written before a column existed reads back with that column 0 (:func:`read_rows`).
+SOURCES = ("tile", "bishop", "special_colours", "favour", "altar", "portrait", "request", "scroll",
+           "bells", "bells_track", "bells_rank", "wall", "medico", "money", "track", "position", "other")
 FIELDS = ("game", "seed", "players", "modules", "bot", "seat", "name", "getup", "score", "rank", "rounds",
           "thalers", *(f"vp_{s}" for s in SOURCES))
 INT_FIELDS = ("game", "seed", "players", "seat", "score", "rank", "rounds", "thalers",
@@ -181,7 +185,7 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
     kind = table_format(path)
     if kind == "parquet":
         pa = _pyarrow()
-        return pa.parquet.read_table(path).to_pylist()
+        return _with_all_sources(pa.parquet.read_table(path).to_pylist())
     if kind == "jsonl":
         from .games import rows_from_record
         return [row for rec in read_records(path) for row in rows_from_record(rec)]
@@ -194,6 +198,15 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
         for key in INT_FIELDS:
             if key in row:
                 row[key] = int(row[key]) if row[key] not in (None, "") else None
+    return _with_all_sources(rows)
+
+
+def _with_all_sources(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A table written before a source had its column: that column is 0 in each row (none of
+    its games had the module)."""
+    for row in rows:
+        for source in SOURCES:
+            row.setdefault(f"vp_{source}", 0)
     return rows
 
 

@@ -31,8 +31,11 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
     def __init__(self, seed: int | str | None = 0, weights: Weights | None = None):
         super().__init__(seed)
         self.w = weights or DEFAULT_WEIGHTS
-        self._memo: dict = {}        # potential() results, for one decision only
+        self._memo: dict = {}        # results that depend on the position, for one decision only
         self._keys: dict = {}        # tile-list masks, for one decision only
+        self._potentials: dict = {}  # potential(), holdings() and cover results: kept for the game
+        self._holdings: dict = {}    # (see Valuation.begin_decision)
+        self._covers: dict = {}
         self._plans: dict = {}       # plan_round() results, kept from the get-up choice to the plan
         self.fallbacks = 0           # decisions of a kind it does not know (should stay 0)
 
@@ -50,27 +53,28 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
         legal = list(legal)
         if len(legal) == 1:
             return [(0.0, legal[0])]
-        self._memo, self._keys = {}, {}
         m = Model(view, seat)
+        self.begin_decision(m)
         kinds = {a.kind for a in legal}
+        in_order = True  # scored lists its actions in the legal order (most kinds of decision)
         if "track" in kinds:
             want = "behind" if m.for_leonardo() else "ahead"
             scored = [(1.0 if a.args == (want,) else 0.0, a) for a in legal]
         elif m.for_leonardo():
-            scored = self._leonardo(m, legal)
+            scored, in_order = self._leonardo(m, legal), False
         elif "getup" in kinds:
             scores = self.getup_scores(m, [a.args[0] for a in legal if a.kind == "getup"])
             scored = [(scores.get(a.args[0], NEVER) if a.kind == "getup" else NEVER, a) for a in legal]
         elif "plan" in kinds:
-            scored = self._plans_ranked(m, legal)
+            scored, in_order = self._plans_ranked(m, legal), False
         elif "income" in kinds:
             scored = self._income(m, legal)
         elif "scroll" in kinds:
             scored = self._scroll(m, legal)
         elif kinds & BELLS_KINDS:
-            scored = self.bells_ranked(m, legal)
+            scored, in_order = self.bells_ranked(m, legal), False
         elif kinds & {"medicine", "heal", "aside", "illness"}:
-            scored = medico.score_decision(self, m, legal)
+            scored, in_order = medico.score_decision(self, m, legal), False
         else:
             hz = self.horizon(m)
             base = self.value(m, m.paints, m.thalers, m.tiles, m.bishop, hz)
@@ -83,8 +87,10 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
             self.fallbacks += 1  # a kind of action this bot does not know (should not happen)
         if not scored:  # then take the first action that is not 'pass'
             scored = [(0.0, next((a for a in legal if a.kind != "pass"), legal[0]))]
-        order = {id(a): i for i, a in enumerate(legal)}
-        scored.sort(key=lambda sa: (-sa[0], order.get(id(sa[1]), len(legal))))
+        scored.sort(key=lambda sa: -sa[0])  # stable: ties keep the order built
+        if not in_order and any(scored[i][0] == scored[i + 1][0] for i in range(len(scored) - 1)):
+            order = {id(a): i for i, a in enumerate(legal)}  # ties keep the legal order
+            scored.sort(key=lambda sa: (-sa[0], order.get(id(sa[1]), len(legal))))
         return scored
 
     # ------------------------------------------------------------------ visits

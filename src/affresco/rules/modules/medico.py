@@ -169,7 +169,7 @@ class Medico(Module):
         allowed = tuple(i != 0 for i in range(len(_counts(plans[0].args[0]))))
         for a in plans:
             counts = _counts(a.args[0])
-            for extra in _ill_words(counts, allowed, sum(counts), 0):
+            for _, extra in _ill_words(counts, allowed, sum(counts)):
                 space.actions.append(Action("plan", a.args + extra))
                 if counts[0] <= 1:
                     space.actions.append(Action("plan", a.args + extra + _TILE))
@@ -336,6 +336,10 @@ class Medico(Module):
         return None
 
     def plan_options(self, s, seat: int, plans: tuple) -> tuple:
+        """Each plan with every way of naming its ill apprentices (MD1) that the seat's healthy
+        and ill apprentices allow, each also with the medico tile where it may go (W10: the
+        apprentice on the wall tile is a healthy one).  Memoised on the identity of ``plans``
+        (the earlier hooks memoise theirs) and the seat's limits."""
         limits = self._plan_limits(s, seat)
         healthy, black, allowed, tile_ok, market = limits
         if not black and not tile_ok:
@@ -345,28 +349,22 @@ class Medico(Module):
         if hit is not None and hit[0] is plans:
             _OPTIONS.move_to_end(key)
             return hit[1]
-        from ..planning import read
-        off_hooks = s.hooks.placed_off_sheet
         out = []
         append = out.append
-        for action in plans:
-            if off_hooks:
-                counts, words = read(action)
-                off = sum(h(s, seat, words) for h in off_hooks)
-            else:
-                counts, off = _counts(action.args[0]), 0
-            slack = sum(counts) + off - healthy       # how many must be ill at least
-            args = action.args
+        for args, counts, n, variants in _parsed(plans, s, seat):
             tile = tile_ok and counts[market] <= 1
-            for extra in _ill_words(counts, allowed, black, slack):
-                full = args + extra
-                append(_new(Action, ("plan", full)))       # Action("plan", full), without the call overhead
-                if tile:
-                    append(_new(Action, ("plan", full + _TILE)))
+            for k, extra in _ill_words(counts, allowed, black):
+                if n - k <= healthy:
+                    v = variants.get(extra)
+                    if v is None:      # made once per plan and ill word: later seats and rounds share them
+                        full = args + extra
+                        v = variants[extra] = (_new(Action, ("plan", full)), _new(Action, ("plan", full + _TILE)))
+                        _VARIANTS[0] += 1
+                    append(v[0])
+                    if tile:
+                        append(v[1])
         out = tuple(out)
-        _OPTIONS[key] = (plans, out)
-        if len(_OPTIONS) > 48:
-            _OPTIONS.popitem(last=False)
+        _remember(key, plans, out)
         return out
 
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
@@ -767,6 +765,19 @@ class Medico(Module):
 
 
 _OPTIONS: OrderedDict = OrderedDict()   # plan_options memo, least recently used first
+_OPTIONS_HELD = [0]                      # how many plans _OPTIONS holds
+_OPTIONS_MAX = 2_000_000                 # at most this many (references to _parsed's variants)
+_VARIANTS = [0]                          # plan actions _parsed's variants hold
+_VARIANTS_MAX = 400_000                  # beyond: forgotten (tens of MB)
+
+
+def _remember(key, plans: tuple, out: tuple) -> None:
+    """Keep ``out`` in the plan_options memo, forgetting the least recently used beyond
+    :data:`_OPTIONS_MAX` plans held."""
+    _OPTIONS[key] = (plans, out)
+    _OPTIONS_HELD[0] += len(out)
+    while _OPTIONS_HELD[0] > _OPTIONS_MAX and len(_OPTIONS) > 1:
+        _OPTIONS_HELD[0] -= len(_OPTIONS.popitem(last=False)[1][1])
 _TILE = (TILE_WORD,)
 _BOTTLE_NAMES = {"3": "a bottle of 3 portions", "2": "a bottle of 2 portions", "1": "a bottle of 1 portion",
                  "juice": "a raspberry juice"}
@@ -778,14 +789,50 @@ def _counts(text: str) -> tuple[int, ...]:
     return tuple(map(int, text.split("-")))
 
 
-@lru_cache(maxsize=65536)
-def _ill_words(counts: tuple, allowed: tuple, black: int, slack: int) -> tuple:
-    """The 'ill a-b-c-d-e' words (() for none) a plan with these counts may carry: ill ones
-    only in allowed columns, at most ``black`` of them and at least ``slack``."""
+@lru_cache(maxsize=8192)
+def _ill_words(counts: tuple, allowed: tuple, black: int) -> tuple:
+    """``(k, word)`` for every way of naming ``k`` ill apprentices, at most ``black``, among a
+    plan's ``counts``: ill ones only in allowed columns; the word is 'ill a-b-c-d-e' (() for
+    none), in product order."""
     ranges = [range(min(n, black) + 1) if ok else range(1) for n, ok in zip(counts, allowed)]
     out = []
     for ill in product(*ranges):
         k = sum(ill)
-        if slack <= k <= black:
-            out.append((ILL_WORD, "-".join(map(str, ill))) if k else ())
+        if k <= black:
+            out.append((k, (ILL_WORD, "-".join(map(str, ill))) if k else ()))
     return tuple(out)
+
+
+_PARSED: dict = {}
+
+
+def _parsed(plans: tuple, s, seat: int) -> tuple:
+    """``(args, counts, apprentices used, variants)`` of each plan (the apprentices placed off
+    the sheet included, hook ``placed_off_sheet``; ``variants``: ill word -> the plan with it,
+    without and with the medico tile, filled by :meth:`Medico.plan_options`), memoised on the
+    identity of ``plans``.  Sharing the variants keeps a memo miss from making new actions
+    (and the garbage collector from walking ever more of them)."""
+    hit = _PARSED.get(id(plans))
+    if hit is not None and hit[0] is plans:
+        return hit[1]
+    if _VARIANTS[0] > _VARIANTS_MAX:
+        _PARSED.clear()
+        _OPTIONS.clear()
+        _OPTIONS_HELD[0] = _VARIANTS[0] = 0
+    from ..planning import read
+    off_hooks = s.hooks.placed_off_sheet
+    out = []
+    for action in plans:
+        if off_hooks:
+            counts, words = read(action)
+            n = sum(counts) + sum(h(s, seat, words) for h in off_hooks)
+        else:
+            counts = _counts(action.args[0])
+            n = sum(counts)
+        out.append((action.args, counts, n, {}))
+    if len(_PARSED) > 32:
+        _PARSED.clear()
+        _OPTIONS.clear()
+        _OPTIONS_HELD[0] = _VARIANTS[0] = 0
+    hit = _PARSED[id(plans)] = (plans, tuple(out))
+    return hit[1]

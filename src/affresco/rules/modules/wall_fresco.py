@@ -258,7 +258,7 @@ class WallFresco(Module):
         columns not covered by another tile, if an apprentice is left for it."""
         if seat >= s.n:
             return plans
-        return plans + _with_wall(plans, column_words_of(s.columns()), s.apprentices(seat))
+        return _with_wall(plans, column_words_of(s.columns()), s.apprentices(seat))
 
     def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
         if TILE not in words:
@@ -540,9 +540,10 @@ _WALL_CACHE: dict = {}
 
 
 def _with_wall(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
-    """Each plan again with the wall tile (and its apprentice) on one of its empty columns
-    that no other module word names, if an apprentice is left for it ('wall' is written in
-    its rank among the plan words, actions.plan_word)."""
+    """The plans, then each again with the wall tile (and its apprentice) on one of its empty
+    columns that no other module word names, if an apprentice is left for it ('wall' is written
+    in its rank among the plan words, actions.plan_word).  Memoised on the identity of
+    ``plans``: the same tuple in gives the same tuple out, so the later hooks' memos hit too."""
     key = (id(plans), words, available)
     hit = _WALL_CACHE.get(key)
     if hit is not None and hit[0] is plans:
@@ -566,7 +567,7 @@ def _with_wall(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
                 out.append(Action("plan", (a.args[0], *rest[:cut], TILE, w, *rest[cut:])))
     if len(_WALL_CACHE) > 64:
         _WALL_CACHE.clear()
-    _WALL_CACHE[key] = (plans, tuple(out))
+    _WALL_CACHE[key] = (plans, plans + tuple(out))
     return _WALL_CACHE[key][1]
 
 

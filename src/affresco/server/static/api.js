@@ -30,7 +30,21 @@ export async function api(method, path, { body, token } = {}) {
 export const getMeta = () => api("GET", "/api/meta");
 export const createGame = (body) => api("POST", "/api/games", { body });
 export const getMe = (token) => api("GET", "/api/me", { token });
-export const act = (token, action, version) => api("POST", "/api/me/act", { token, body: { action, version } });
+/** A move, sent with a fresh client id.  If the connection fails (a server process behind the
+ * proxy died), it is sent once more with the same id: the server plays it at most once
+ * (docs/server.md, "Several processes"). */
+export async function act(token, action, version) {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  const body = { action, version, client_id: Array.from(bytes, (x) => x.toString(16).padStart(2, "0")).join("") };
+  try {
+    return await api("POST", "/api/me/act", { token, body });
+  } catch (e) {
+    if (e.code !== "network" && ![502, 503, 504].includes(e.status)) throw e;
+    await new Promise((done) => setTimeout(done, 1000));
+    return api("POST", "/api/me/act", { token, body });
+  }
+}
 export const undo = (token, version) => api("POST", "/api/me/undo", { token, body: { version } });
 export const getGame = (gameId) => api("GET", `/api/games/${encodeURIComponent(gameId)}`);
 export const getReplay = (gameId, step) =>

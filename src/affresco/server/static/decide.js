@@ -1,7 +1,7 @@
 // The decision area: the prompt, the choices in words, the buy and plan widgets.
 import { paintMark, t, tOr } from "./i18n.js";
 import { actingFigure, chips, columnLabel, h, hostelPrice, rich, sortBuyTiles, testid } from "./ui.js";
-import { describe, previewText } from "./words.js";
+import { certWords, describe, parseCert, planTiles, previewText } from "./words.js";
 import { S, figureName, render, request, send, sendUndo } from "./store.js";
 import { bishopTargets, filterActions } from "./game.js";
 import { infoButton, placeHelp } from "./help.js";
@@ -15,7 +15,7 @@ export function decisionPanel(st, ctx) {
   if (!legal.length) {
     body.push(h("p", st.is_over ? t("status.over") : waitingText(st)));
     if (v.phase === "plan" && v.figures[st.seat] && v.figures[st.seat].plan) {
-      body.push(h("p.muted", t("plan.yours", { plan: planWords(v, v.figures[st.seat].plan) })));
+      body.push(h("p.muted", t("plan.yours", { plan: [planWords(v, v.figures[st.seat].plan), ...planTiles(v, st.seat)].join("; ") })));
     }
   } else {
     if (forLeo) body.push(h("p.leo-note", t("decide.for_leonardo")));
@@ -68,6 +68,13 @@ export function promptText(st, fig) {
   }
   if (v.pending_track && kinds.has("track")) return t("prompt.track", { behind: v.pending_track.behind, ahead: v.pending_track.ahead });
   if (kinds.has("plan")) return t("prompt.plan", { n: v.figures[st.seat].apprentices });
+  if (S.selection && S.selection.type === "cert") {
+    return kinds.has("deposit") ? t("prompt.deposit_cert") : t("prompt.audience_cert");
+  }
+  for (const k of ["audience", "deposit", "wall", "medicine", "illness", "heal", "aside"]) {
+    if (kinds.has(k)) return t(`prompt.${k}`);
+  }
+  if (kinds.has("saints") && !kinds.has("studio")) return t("prompt.saints");
   if (kinds.has("getup")) return t("prompt.getup");
   if (kinds.has("income")) return t("prompt.income");
   if (kinds.has("scroll")) return t("prompt.scroll");
@@ -85,8 +92,9 @@ export function promptText(st, fig) {
   return t("prompt.generic");
 }
 
-export const KIND_ORDER = ["track", "getup", "buy", "close", "restore", "altar", "studio", "portrait", "blend", "request",
-  "theater", "income", "scroll", "pass"];
+export const KIND_ORDER = ["track", "getup", "audience", "deposit", "wall", "medicine", "buy", "close", "restore", "altar",
+  "studio", "saints", "portrait", "blend", "exchange", "request", "theater", "income", "scroll", "illness", "heal", "aside",
+  "pass"];
 
 /** One button per booth and per segment with several ways, instead of every combination:
  *  the first step of a long choice (the second is the board's or the filtered list's). */
@@ -99,6 +107,7 @@ function stepButtons(st, actions, fig) {
     if (w[0] === "buy" || w[0] === "close") key = `booth:${w[1]}`;
     else if (w[0] === "restore") key = `segment:${w[1]}`;
     else if (w[0] === "altar") key = "altar:altar";
+    else if ((w[0] === "audience" || w[0] === "deposit") && w[1] !== "none") key = `cert:${w[1]}`;
     if (!key) continue;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(a);
@@ -107,7 +116,8 @@ function stepButtons(st, actions, fig) {
   const folded = new Set();
   for (const [key, acts] of groups) {
     if (acts.length < 2) continue;
-    const [type, id] = key.split(":");
+    const cut = key.indexOf(":");
+    const type = key.slice(0, cut), id = key.slice(cut + 1);       // a certificate's id has colons
     acts.forEach((a) => folded.add(a));
     let label;
     if (type === "booth") {
@@ -117,6 +127,8 @@ function stepButtons(st, actions, fig) {
       const vps = acts.map((a) => S.preview && S.preview[a] ? S.preview[a].vp : null).filter((x) => x !== null);
       const range = vps.length ? ` → ${t("preview.vp", { n: Math.min(...vps) === Math.max(...vps) ? Math.max(...vps) : `${Math.min(...vps)}–${Math.max(...vps)}` })}` : "";
       label = describe(`restore ${id}`, v, fig) + range + t("step.ways", { n: acts.length });
+    } else if (type === "cert") {
+      label = t(acts[0].startsWith("deposit ") ? "step.deposit" : "step.cert", { cert: certWords(parseCert(id)), n: acts.length });
     } else {
       label = t("step.altar", { n: acts.length });
     }
@@ -131,7 +143,7 @@ export function actionList(st, actions, fig) {
   let shown = filterActions(actions, sel);
   if (sel && !shown.length) shown = actions;
   let stepEls = [];
-  if (!sel && shown.length > 6) {
+  if (!sel && (shown.length > 6 || shown.some((a) => a.startsWith("audience ") || a.startsWith("deposit ")))) {
     const { steps, folded } = stepButtons(st, shown, fig);
     shown = shown.filter((a) => !folded.has(a));
     stepEls = steps.map((s) => h("button.action.step", {
@@ -187,23 +199,72 @@ export function buyWidget(st) {
         : t("buy.confirm", { n: chosen.length }))));
 }
 
+/** A plan notation (docs/notation.md) -> its parts: counts, the audience and wall tiles'
+ *  columns, the ill apprentices per column, the medico tile. */
+export function parsePlan(notation) {
+  const w = notation.trim().split(/\s+/).slice(1);
+  const out = { counts: w[0].split("-").map(Number), audience: null, wall: null, ill: null, medico: false };
+  for (let i = 1; i < w.length; i++) {
+    if (w[i] === "audience" || w[i] === "wall") out[w[i]] = w[++i];
+    else if (w[i] === "ill") out.ill = w[++i].split("-").map(Number);
+    else if (w[i] === "medico") out.medico = true;
+  }
+  return out;
+}
+
+/** The plan notation of the widget's choices, in the engine's canonical word order. */
+export function planNotation(p) {
+  let n = `plan ${p.counts.join("-")}`;
+  if (p.audience) n += ` audience ${p.audience}`;
+  if (p.wall) n += ` wall ${p.wall}`;
+  if (p.ill && p.ill.some((x) => x)) n += ` ill ${p.ill.join("-")}`;
+  if (p.medico) n += " medico";
+  return n;
+}
+
+/** How the plan notation names the columns ("cathedral2" for the final round's second visit). */
+export const columnWords = (cols) => cols.map((c, i) => (cols.slice(0, i).includes(c) ? `${c}2` : c));
+
+let limitsOf = { st: null, limits: null };
+
+/** What the legal plans allow (apprentices per column and in all, where each tile may go, ill
+ *  apprentices per column, the medico tile), read once per state: a plan has thousands of ways. */
+function planLimits(st, plans, n) {
+  if (limitsOf.st === st) return limitsOf.limits;
+  const L = { perColumn: 0, available: 0, tileCols: { audience: new Set(), wall: new Set() },
+    illMax: Array.from({ length: n }, () => 0), medico: false };
+  for (const a of plans) {
+    const p = parsePlan(a);
+    L.perColumn = Math.max(L.perColumn, ...p.counts);
+    L.available = Math.max(L.available, p.counts.reduce((x, y) => x + y, 0));
+    if (p.audience) L.tileCols.audience.add(p.audience);
+    if (p.wall) L.tileCols.wall.add(p.wall);
+    if (p.ill) p.ill.forEach((k, i) => { L.illMax[i] = Math.max(L.illMax[i], k); });
+    L.medico = L.medico || p.medico;
+  }
+  limitsOf = { st, limits: L };
+  return L;
+}
+
 export function planWidget(st, plans) {
   const v = st.view;
   const cols = v.columns || [];
+  const words = columnWords(cols);
   const key = `${st.game_id}:${v.round}:${cols.length}`;
-  if (!S.plan || S.plan.key !== key) S.plan = { key, counts: cols.map(() => 0) };
-  const counts = S.plan.counts;
-  let perColumn = 0;
-  let available = 0;
-  for (const p of plans) {
-    const c = p.slice(5).split("-").map(Number);
-    perColumn = Math.max(perColumn, ...c);
-    available = Math.max(available, c.reduce((a, b) => a + b, 0));
+  if (!S.plan || S.plan.key !== key) {
+    S.plan = { key, counts: cols.map(() => 0), audience: null, wall: null, ill: cols.map(() => 0), medico: false };
   }
+  const P = S.plan;
+  const { perColumn, available, tileCols, illMax, medico } = planLimits(st, plans, cols.length);
+  const counts = P.counts;
   const used = counts.reduce((a, b) => a + b, 0);
-  const notation = `plan ${counts.join("-")}`;
+  const notation = planNotation(P);
   const ok = plans.includes(notation);
-  const colEls = cols.map((name, i) => h("div.plan-col", { "data-testid": `plan-col-${i}`, title: placeHelp(`col.${name}`) },
+  const anyIll = illMax.some((n) => n);
+  const colEls = cols.map((name, i) => h("div.plan-col", {
+    "data-testid": `plan-col-${i}`, title: placeHelp(`col.${name}`),
+    class: [P.audience === words[i] ? "covered-audience" : "", P.wall === words[i] ? "covered-wall" : ""].join(" "),
+  },
     h("div.plan-name", columnLabel(v, i)),
     h("button.plan-btn", {
       type: "button", "data-testid": `plan-inc-${i}`, "aria-label": t("plan.inc", { col: columnLabel(v, i) }),
@@ -211,23 +272,67 @@ export function planWidget(st, plans) {
       onclick: () => { counts[i] += 1; render(); },
     }, "+"),
     h("div.plan-slots", { "aria-label": t("plan.count", { n: counts[i] }) },
-      Array.from({ length: perColumn }, (_, k) => h("span.slot", { class: k < counts[i] ? "full" : "" }))),
+      Array.from({ length: perColumn }, (_, k) => h("span.slot", { class: k < counts[i] - (P.ill[i] || 0) ? "full" : k < counts[i] ? "full ill" : "" }))),
     h("div.plan-count", { "data-testid": `plan-count-${i}` }, String(counts[i])),
     h("button.plan-btn", {
       type: "button", "data-testid": `plan-dec-${i}`, "aria-label": t("plan.dec", { col: columnLabel(v, i) }),
       disabled: counts[i] <= 0 || S.busy,
-      onclick: () => { counts[i] -= 1; render(); },
-    }, "−")));
+      onclick: () => { counts[i] -= 1; P.ill[i] = Math.min(P.ill[i], counts[i]); render(); },
+    }, "−"),
+    anyIll && illMax[i] ? h("button.plan-btn.ill-btn", {
+      type: "button", "data-testid": `plan-ill-${i}`, "aria-pressed": P.ill[i] ? "true" : "false",
+      "aria-label": t("plan.ill_toggle", { col: columnLabel(v, i), n: P.ill[i] }),
+      disabled: S.busy || (!P.ill[i] && !counts[i]),
+      // each tap makes one more of this column's apprentices an ill (black) one, then none again
+      onclick: () => { P.ill[i] = P.ill[i] >= Math.min(counts[i], illMax[i]) ? 0 : P.ill[i] + 1; render(); },
+    }, `☣ ${P.ill[i]}`) : null));
+  const tileRow = (tile) => {
+    if (!tileCols[tile].size) return null;
+    const choose = (w) => () => { P[tile] = P[tile] === w ? null : w; render(); };
+    return h("div.plan-tiles", { role: "group", "aria-label": t(`plan.tile_${tile}_title`), "data-testid": `plan-${tile}` },
+      h("span.plan-tiles-name", t(`plan.tile_${tile}_title`), infoButton(`plan-${tile}`, `module.${tile === "audience" ? "bells" : "wall_fresco"}`)),
+      h("button.tile-opt", {
+        type: "button", "data-testid": `plan-${tile}-none`, "aria-pressed": P[tile] ? "false" : "true",
+        onclick: () => { P[tile] = null; render(); },
+      }, t("plan.tile_none")),
+      words.filter((w) => tileCols[tile].has(w)).map((w) => h("button.tile-opt", {
+        type: "button", "data-testid": `plan-${tile}-${w}`, "aria-pressed": P[tile] === w ? "true" : "false",
+        onclick: choose(w),
+      }, columnLabel(v, words.indexOf(w)))));
+  };
+  const medicoRow = medico ? h("div.plan-tiles", { "data-testid": "plan-medico" },
+    h("span.plan-tiles-name", t("plan.tile_medico_title"), infoButton("plan-medico", "module.medico")),
+    h("button.tile-opt", {
+      type: "button", "data-testid": "plan-medico-toggle", "aria-pressed": P.medico ? "true" : "false",
+      onclick: () => { P.medico = !P.medico; render(); },
+    }, P.medico ? t("plan.medico_on") : t("plan.medico_off"))) : null;
   return h("div.plan-widget", { "data-testid": "plan-widget" },
     h("div.plan-sheet", colEls),
     h("p.plan-help.small", t("help.columns"), infoButton("columns", [...new Set(cols)].map((c) => `col.${c}`))),
+    anyIll ? h("p.plan-help.small", t("plan.ill_help")) : null,
+    tileRow("audience"), tileRow("wall"), medicoRow,
     h("p.plan-used", t("plan.used", { used, n: available })),
+    !ok && used + (P.audience ? 1 : 0) + (P.medico ? 1 : 0) ? h("p.hint", { "data-testid": "plan-why" }, planHint(P, words)) : null,
     h("div.plan-actions",
-      h("button.ghost", { type: "button", "data-testid": "plan-reset", onclick: () => { S.plan.counts = cols.map(() => 0); render(); } }, t("plan.reset")),
+      h("button.ghost", {
+        type: "button", "data-testid": "plan-reset",
+        onclick: () => { S.plan = null; render(); },
+      }, t("plan.reset")),
       h("button.primary", {
         type: "button", "data-testid": "plan-confirm", "data-action": notation, disabled: !ok || S.busy,
         onclick: () => ok && send(notation),
       }, t("plan.confirm"))));
+}
+
+/** Why the widget's plan cannot be confirmed, from the rules the module tiles add. */
+function planHint(P, words) {
+  const at = (w) => P.counts[words.indexOf(w)];
+  if (P.audience && at(P.audience)) return t("plan.why_audience");
+  if (P.wall && at(P.wall) !== 1) return t("plan.why_wall");
+  if (P.wall && P.ill[words.indexOf(P.wall)]) return t("plan.why_wall_ill");
+  if (P.medico && at("market") > 1) return t("plan.why_medico");
+  if (P.ill.some((n, i) => n && ["market", "theater"].includes(words[i]))) return t("plan.why_ill");
+  return t("plan.why");
 }
 
 export function planWords(v, plan) {

@@ -7,7 +7,9 @@
 import { has, paintMark, t, tileWords } from "./i18n.js";
 import { columnLabel } from "./ui.js";
 
-export const VARIANTS = { score: "for", track: "choice", round_begins: "final", bishop_move: "sexton" };
+export const VARIANTS = { score: "for", track: "choice", round_begins: "final", bishop_move: "sexton",
+  wall_tile: "column", medico_infection: "tile", medico_plan: "medico", medico_ill: "neutral",
+  medico_ill_apprentice: "action", medico_buy: "bottle" };
 
 export function eventKey(e) {
   const field = VARIANTS[e.kind];

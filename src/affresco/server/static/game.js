@@ -4,7 +4,7 @@ import { t } from "./i18n.js";
 import { h } from "./ui.js";
 import { S, boardCtx, errorBox, logOf, render, send } from "./store.js";
 import { decisionPanel } from "./decide.js";
-import { modulesPanel, myScreen, playersPanel } from "./players.js";
+import { MODULE_BOARDS, MODULE_VIEW_KEY, modulesPanel, myScreen, playersPanel } from "./players.js";
 import { entryText, logPanel } from "./log.js";
 import { finalPanel } from "./final.js";
 import { inviteCard } from "./home.js";
@@ -24,16 +24,30 @@ export const isPhone = () => !!PHONE.matches;
 
 export const TABS = ["cathedral", "market", "hostel", "studio", "theater", "track"];
 
+/** The tabs of this game: the board's places, then the boards of modules 8-10 it plays with. */
+export function tabsOf(v) {
+  return [...TABS, ...Object.keys(MODULE_BOARDS).filter((k) => v[MODULE_VIEW_KEY[k]])];
+}
+
+/** The module board a decision is made on (the kind of its legal actions), or null. */
+const MODULE_TAB = { audience: "bells", deposit: "bells", wall: "wall", medicine: "medico", heal: "medico",
+  illness: "medico", aside: "medico" };
+
 /** The location of the board where the current decision is made. */
 export function decisionTab(st) {
   const v = st.view;
   if (v.pending_track) return "track";
+  for (const a of st.legal || []) {
+    const tab = MODULE_TAB[a.split(" ")[0]];
+    if (tab) return tab;
+  }
   if (v.phase === "getup") return "hostel";
   if (v.phase === "visits" && v.location) return v.location === "workshop" ? "studio" : v.location;
   return null;
 }
 
 function tabOfClick(id) {
+  if (id.startsWith("module:")) return id.slice(7);
   const kind = id.split(":")[0];
   return { hostel: "hostel", booth: "market", tile: "market", segment: "cathedral", target: "cathedral",
     altar: "cathedral", blend: "studio", loc: id.endsWith("theater") ? "theater" : "studio" }[kind];
@@ -43,7 +57,7 @@ function boardTabs(st, hot, current) {
   const live = new Set([...hot].map(tabOfClick));
   const changed = S.changedTabs || new Set();
   return h("nav.board-tabs", { role: "tablist", "aria-label": t("board.aria"), "data-testid": "board-tabs" },
-    TABS.map((name) => h("button.tab", {
+    tabsOf(st.view).map((name) => h("button.tab", {
       type: "button", role: "tab", "data-testid": `tab-${name}`, "aria-selected": name === current ? "true" : "false",
       class: [live.has(name) ? "live" : "", changed.has(name) ? "changed" : ""].join(" "),
       onclick: () => { S.tab = name; render(); },
@@ -69,8 +83,10 @@ export function gamePage() {
     h("span.lm-tag", t("game.last_move")), S.lastMove.slice(-3).map((x, k) => [k ? " · " : "", rich(entryText(x, ctx))])) : null;
   let left;
   if (phone) {
-    const tab = TABS.includes(S.tab) ? S.tab : decisionTab(st) || "cathedral";
-    const board = renderBoard(v, ctx, onBoardClick, { region: tab, trackPerRow: 10 });
+    const tab = tabsOf(v).includes(S.tab) ? S.tab : decisionTab(st) || "cathedral";
+    let board;
+    if (MODULE_BOARDS[tab]) board = h("div.module-tab", MODULE_BOARDS[tab](st, ctx));
+    else board = renderBoard(v, ctx, onBoardClick, { region: tab, trackPerRow: 10 });
     board.setAttribute("role", "tabpanel");
     const about = { cathedral: ["cathedral", "altar"], studio: ["studio", "workshop"] }[tab] || [tab];
     // at the end, the end screen comes first
@@ -87,7 +103,7 @@ export function gamePage() {
     seated ? (st.is_over ? null : decisionPanel(st, ctx)) : spectatorNote(st),
     seated ? myScreen(st, ctx) : null,
     playersPanel(st, ctx),
-    phone ? modulesPanel(v, ctx) : null,
+    phone ? modulesPanel(v, ctx, { boards: false }) : null,
     logPanel(logOf(st), ctx, st));
   return h("div.game", { class: phone ? "phone" : "" }, left, side);
 }
@@ -112,6 +128,7 @@ export function interaction(st) {
     else if (w[0] === "blend") hot.add(`blend:${w[1]}`);
     else if (w[0] === "studio") hot.add("loc:studio");
     else if (w[0] === "theater") hot.add("loc:theater");
+    else if (MODULE_TAB[w[0]] && w[0] !== "heal" && w[0] !== "illness" && w[0] !== "aside") hot.add(`module:${MODULE_TAB[w[0]]}`);
   }
   const sel = S.selection;
   if (sel && sel.type === "booth") {
@@ -144,6 +161,7 @@ export function filterActions(legal, sel) {
     if (sel.type === "booth") return (w[0] === "buy" || w[0] === "close") && w[1] === sel.id;
     if (sel.type === "segment") return w[0] === "restore" && w[1] === sel.id;
     if (sel.type === "altar") return w[0] === "altar";
+    if (sel.type === "cert") return (w[0] === "audience" || w[0] === "deposit") && w[1] === sel.id;
     return true;
   });
 }

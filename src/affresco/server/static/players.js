@@ -1,11 +1,14 @@
 // The seat's own screen, the painters' cards and the module panels.
 import { t, tOr } from "./i18n.js";
 import { chips, figureColour, h, parseTile, plain, rich } from "./ui.js";
-import { cardEffects, cardTitle, signed } from "./words.js";
+import { cardEffects, cardTitle, planTiles, signed } from "./words.js";
 import * as API from "./api.js";
 import { planWords } from "./decide.js";
 import { S, render } from "./store.js";
 import { infoButton } from "./help.js";
+import { bellsLine, bellsPanel } from "./bells.js";
+import { wallLine, wallPanel } from "./wall.js";
+import { medicoLine, medicoPanel } from "./medico.js";
 
 // ---------------------------------------------------------------------------------------
 // the seat's screen, the painters, module items
@@ -19,13 +22,41 @@ export function myScreen(st, ctx) {
     [t("screen.thalers"), f.thalers !== undefined ? h("span.thalers", { "data-testid": "my-thalers" }, String(f.thalers)) : "?"],
     [t("screen.apprentices"), apprenticeText(f)],
   ];
-  if (f.plan) rows.push([t("screen.plan"), planWords(v, f.plan)]);
+  if (f.plan) rows.push([t("screen.plan"), [planWords(v, f.plan), ...planTiles(v, st.seat).map((x) => `; ${x}`)]]);
+  rows.push(...moduleScreenRows(v, st.seat));
   const scrolls = v.scrolls && v.scrolls.mine;
   if (scrolls) rows.push([t("screen.scrolls"), scrollText(scrolls)]);
   if (S.mail && S.mail.enabled) rows.push([t("mail.label"), mailForm()]);
   return h("section.card.screen", { "data-testid": "my-screen" },
     h("h2", t("screen.title", { name: ctx.figName(st.seat) }), infoButton("screen", "screen")),
     h("dl.kv", rows.map(([k, val]) => [h("dt", k), h("dd", val)])));
+}
+
+/** The seat's own module items behind and in front of the screen (bells, wall, medico). */
+function moduleScreenRows(v, seat) {
+  const rows = [];
+  const b = v.bells && v.bells.figures && v.bells.figures[seat];
+  if (b) {
+    const own = b.face_down_certificates || [];
+    const bells = own.reduce((a, c) => a + c.bells, 0);
+    const up = (b.partly_paid || []).map((c) => t("bells.paid", { paid: c.paid, price: c.price })).join(", ");
+    rows.push([t("module.bells"), h("span", { "data-testid": "my-bells" },
+      t("bells.yours", { n: own.length, bells }), up ? ` · ${t("bells.partly")} ${up}` : "")]);
+  }
+  const w = v.wall_fresco;
+  if (w) {
+    const tiles = (w.tiles || [])[seat] || [];
+    const ex = (w.exchange_tiles || [])[seat] || [];
+    rows.push([t("module.wall_fresco"), h("span", { "data-testid": "my-wall" },
+      t("wall.tiles", { n: tiles.length }), ex.length ? ` · ${t("wall.exchange_tiles")} ${ex.join(" ")}` : "")]);
+  }
+  const m = v.medico;
+  if (m) {
+    const held = (m.held || [])[seat] || [];
+    rows.push([t("module.medico"), h("span", { "data-testid": "my-medico" },
+      t("medico.ill", { n: (m.ill || [])[seat] || 0 }), held.length ? ` · ${t("medico.held")} ${held.map((x) => t(`bottle.${x}`)).join(", ")}` : "")]);
+  }
+  return rows;
 }
 
 export function scrollText(s) {
@@ -63,7 +94,9 @@ export function playersPanel(st, ctx) {
     lines.push(h("div.facts", facts.join(" · ")));
     if (f.paints !== undefined && i !== st.seat) lines.push(h("div", t("screen.paints"), ": ", f.paints ? h("span.paints", chips(f.paints, { grouped: true })) : "—"));
     // plan: public once revealed; while planning only whether it is committed
-    if (f.plan && (i !== st.seat || st.seat === null)) lines.push(h("div.plan-line", t("players.plan", { plan: planWords(v, f.plan) })));
+    if (f.plan && (i !== st.seat || st.seat === null)) {
+      lines.push(h("div.plan-line", t("players.plan", { plan: [planWords(v, f.plan), ...planTiles(v, i)].join("; ") })));
+    }
     else if (v.phase === "plan" && !f.leonardo) {
       lines.push(h("div.plan-line", { "data-testid": `committed-${i}` },
         (f.plan_committed ?? (st.committed || [])[i]) ? h("span.ok", "✓ ", t("players.committed"))
@@ -126,6 +159,7 @@ export function moduleLines(v, i) {
   if (sc && sc.unplayed && sc.unplayed[i] !== undefined && !v.figures[i].leonardo) {
     out.push(h("div.muted", t("players.scrolls", { n: sc.unplayed[i] })));
   }
+  for (const line of [bellsLine(v, i), wallLine(v, i), medicoLine(v, i)]) if (line) out.push(line);
   // replay of a finished game: each seat's own module items ("hands")
   const hand = v.hands && v.hands[String(i)];
   if (hand && hand.scrolls && hand.scrolls.mine) {
@@ -134,8 +168,20 @@ export function moduleLines(v, i) {
   return out;
 }
 
-export function modulesPanel(v, ctx) {
+/** The boards of modules 8-10 (bells, wall fresco, medico), each a panel with what can be clicked. */
+export const MODULE_BOARDS = { bells: bellsPanel, wall: wallPanel, medico: medicoPanel };
+export const MODULE_VIEW_KEY = { bells: "bells", wall: "wall_fresco", medico: "medico" };
+
+export function modulesPanel(v, ctx, { boards = true } = {}) {
   const parts = [];
+  if (boards) {
+    // the live state's legal actions when this is its view (a replay's view has none)
+    const st = S.state && S.state.view === v ? S.state : { view: v, seat: null, legal: [] };
+    for (const make of Object.values(MODULE_BOARDS)) {
+      const el = make(st, ctx);
+      if (el) parts.push(el);
+    }
+  }
   const p = v.portraits;
   if (p) {
     const left = p.deck_left ? Object.entries(p.deck_left).map(([d, n]) => `${d}: ${n}`).join(", ") : "";
@@ -175,7 +221,8 @@ export function modulesPanel(v, ctx) {
   const known = new Set(["seat", "round", "final_round", "action_sheet_side", "columns", "phase", "to_act", "actor",
     "actor_figure", "location", "column", "visit_left", "fresco", "bishop", "leonardo_painter", "leonardo_controller",
     "booths", "bag_size", "hostel", "mood_display", "order", "figures", "pending_track", "is_over", "legal_actions", "events", "vp_sources",
-    "portraits", "requests", "special_colours", "bishops_favour", "scrolls", "hands"]);
+    "portraits", "requests", "special_colours", "bishops_favour", "scrolls", "hands", "bells", "wall_fresco", "medico",
+    "asks", "components", "deciding", "house_rules", "modules", "options"]);
   for (const key of Object.keys(v).filter((k) => !known.has(k)).sort()) {
     parts.push(h("div.module", { "data-testid": `module-view-${key}` },
       h("h3", tOr(`module.${key}`, key), infoButton(`module-${key}`, `module.${key}`)), h("p.small", shortText(v[key]))));

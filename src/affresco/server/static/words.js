@@ -54,12 +54,8 @@ export function describe(notation, view, fig) {
       const effect = zone > 0 ? t("act.getup_zone_up") : zone < 0 ? t("act.getup_zone_down") : "";
       return t("act.getup_full", { time: row.time, mood: signed(row.mood), price: row.price }) + effect;
     }
-    case "plan": {
-      const counts = (args[0] || "").split("-").map(Number);
-      const cols = view.columns || [];
-      const parts = counts.map((n, i) => `${t(`col.${cols[i]}`)} ${n}`);
-      return t("act.plan", { plan: parts.join(", ") });
-    }
+    case "plan":
+      return t("act.plan", { plan: planText(view, notation) });
     case "buy": {
       const price = hostelPrice(view, fig);
       const tiles = args.slice(1).map(paintMark).join(" ");
@@ -70,6 +66,8 @@ export function describe(notation, view, fig) {
     case "close":
       return (view.figures[fig] || {}).leonardo ? t("act.close_leo", { booth: args[0] }) : t("act.close", { booth: args[0] });
     case "restore": {
+      const ill = args[args.length - 1] === "ill";
+      if (ill) args.pop();
       const seg = args[0];
       const tile = frescoTile(view, seg);
       const extra = {};
@@ -80,10 +78,11 @@ export function describe(notation, view, fig) {
       if (extra.bishop) text += t("act.with_bishop", { to: extra.bishop });
       if (extra.sexton) text += t("act.with_sexton", { to: extra.sexton });
       if (extra.using) text += t("act.with_using", { paints: paintMark(extra.using) });
+      if (ill) text += t("act.by_ill");
       return text;
     }
     case "altar":
-      return t("act.altar", { paints: paintMark(args[0] || "") });
+      return t("act.altar", { paints: paintMark(args[0] || "") }) + (args[1] === "ill" ? t("act.by_ill_altar") : "");
     case "studio":
       return view.visit_left ? t("act.studio_n", { n: 3 * view.visit_left }) : t("act.studio");
     case "blend": {
@@ -120,8 +119,110 @@ export function describe(notation, view, fig) {
     case "scroll":
       return t(`act.scroll_${args[0]}`);
     default:
-      return notation;
+      return moduleAction(kind, args, view, fig) ?? notation;
   }
+}
+
+/** A certificate 'price:vp:bells' -> {price, vp, bells}. */
+export function parseCert(text) {
+  const [price, vp, bells] = String(text).split(":").map(Number);
+  return { certificate: text, price, vp, bells };
+}
+
+/** A certificate in words: "5 bells (price 5, 5 VP)". */
+export function certWords(c) {
+  return t("bells.cert", { bells: c.bells, price: c.price, vp: c.vp });
+}
+
+/** A wall tile 'W:P/R[/G]' -> {paint (front: what it costs), income (back), splash}. */
+export function parseWallTile(text) {
+  const [paint, income, splash] = String(text).replace(/^W:/, "").split("/");
+  return { paint, income, splash: splash || paint };
+}
+
+export const bottleWords = (b) => t(`bottle.${b}`);
+
+/** A plan notation with the modules' words (docs/notation.md) as words. */
+export function planText(view, notation) {
+  const words = notation.trim().split(/\s+/).slice(1);
+  const cols = view.columns || [];
+  const counts = (words[0] || "").split("-").map(Number);
+  const parts = [counts.map((n, i) => `${t(`col.${cols[i]}`)} ${n}`).join(", ")];
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    if (w === "audience" || w === "wall") {
+      parts.push(t(`plan.tile_${w}`, { col: columnWord(words[i + 1]) }));
+      i += 1;
+    } else if (w === "ill") {
+      const ill = words[i + 1].split("-").map(Number);
+      parts.push(t("plan.ill_words", { cols: ill.map((n, k) => (n ? `${t(`col.${cols[k]}`)} ${n}` : null)).filter(Boolean).join(", ") }));
+      i += 1;
+    } else if (w === "medico") {
+      parts.push(t("plan.tile_medico"));
+    }
+  }
+  return parts.join("; ");
+}
+
+/** The new modules' actions (bells, wall fresco, medico) in words. */
+function moduleAction(kind, args, view, fig) {
+  const bells = view.bells || {};
+  const med = view.medico || {};
+  switch (kind) {
+    case "audience": {
+      const c = parseCert(args[0]);
+      if (args[1] === "full") return t("act.audience_full", { cert: certWords(c), price: c.price, vp: c.vp });
+      const k = Number(args[2]);
+      return t("act.audience_pay", { cert: certWords(c), k, vp: Math.floor(k / (bells.thalers_per_vp || 2)), left: c.price - k });
+    }
+    case "deposit": {
+      if (args[0] === "none") return t("act.deposit_none");
+      const c = parseCert(args[0]);
+      const mine = (((bells.figures || [])[fig] || {}).partly_paid || []).find((x) => x.certificate === args[0]);
+      const k = Number(args[1]);
+      const left = mine ? c.price - mine.paid - k : null;
+      return left === null ? t("act.deposit", { cert: certWords(c), k }) : t("act.deposit_left", { cert: certWords(c), k, left });
+    }
+    case "wall": {
+      const w = view.wall_fresco;
+      const cell = w && wallCell(w, args[0]);
+      return cell ? t("act.wall", { section: args[0], paint: paintMark(parseWallTile(cell).paint), vp: w.vp_per_section })
+        : t("act.wall_short", { section: args[0] });
+    }
+    case "exchange": {
+      const [a, b] = args.map(parseWallTile);
+      return t("act.exchange", { a: paintMark(a.income), b: paintMark(b.income), blend: paintMark(blendOf(a.income, b.income) || "?") });
+    }
+    case "illness":
+      return t(`act.illness_${args[0]}`);
+    case "medicine": {
+      const place = (med.display || [])[Number(args[0]) - 1];
+      return place ? t("act.medicine", { bottle: bottleWords(place.bottle), price: place.price, place: args[0] })
+        : t("act.medicine_short", { place: args[0] });
+    }
+    case "heal":
+      if (args[0] === "none") return t("act.heal_none");
+      return t("act.heal", { bottles: args.map(bottleWords).join(", ") });
+    case "aside":
+      return t(`act.aside_${args[0]}`);
+    case "saints":
+      return t("act.saints", { paint: paintMark(args[0]) });
+    default:
+      return null;
+  }
+}
+
+/** The wall tile on section 'A3' (null once restored). */
+export function wallCell(w, section) {
+  const c = "ABCDEFGH".indexOf(section[0]);
+  const r = Number(section.slice(1)) - 1;
+  return (w.board[r] || [])[c] ?? null;
+}
+
+/** The blend of two basic paints (R+Y orange, R+B purple, Y+B green). */
+export function blendOf(a, b) {
+  for (const [out, [x, y]] of Object.entries(BASE_BLENDS)) if ((a === x && b === y) || (a === y && b === x)) return out;
+  return null;
 }
 
 export function signed(n) {
@@ -160,4 +261,25 @@ export function previewText(p) {
   const parts = Object.entries(p.sources || {}).filter(([, vp]) => vp).map(([k, vp]) => `${t(`source.${k}`)} ${vp}`);
   const total = t("preview.vp", { n: p.vp });
   return parts.length > 1 ? ` → ${total} (${parts.join(", ")})` : ` → ${total}`;
+}
+
+/** Where this figure's module tiles lie in its plan (its own, or everyone's once revealed). */
+export function planTiles(v, i) {
+  const out = [];
+  const aud = v.bells && (v.bells.audience || [])[i];
+  if (aud) out.push(t("plan.tile_audience", { col: columnWord(aud) }));
+  const wall = v.wall_fresco && (v.wall_fresco.action_tile || [])[i];
+  if (wall) out.push(t("plan.tile_wall", { col: columnWord(wall) }));
+  const med = v.medico && (v.medico.plans || [])[i];
+  if (med && med.ill && med.ill.some((n) => n)) {
+    out.push(t("plan.ill_words", { cols: med.ill.map((n, k) => (n ? `${t(`col.${v.columns[k]}`)} ${n}` : null)).filter(Boolean).join(", ") }));
+  }
+  if (med && med.medico) out.push(t("plan.tile_medico"));
+  return out;
+}
+
+/** A column as the plan notation names it ("cathedral2": the final round's second visit) in words. */
+export function columnWord(word) {
+  const m = /^(.*\D)2$/.exec(word);
+  return m ? t("col.second_visit", { name: t(`col.${m[1]}`) }) : t(`col.${word}`);
 }

@@ -1,0 +1,33 @@
+"""``affresco ladder``: one command plays the round robin, shows the ratings and writes the
+table and the plot into the docs (issue #16)."""
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from affresco.cli import app
+
+runner = CliRunner()
+
+
+def test_the_ladder_command_plays_rates_and_writes_the_docs_section_and_plot(tmp_path):
+    out, doc, png = tmp_path / "ladder.jsonl", tmp_path / "bots.md", tmp_path / "img" / "ladder.png"
+    args = ["ladder", "--bots", "random,greedy,search:simulations=2", "--formats", "2", "--rounds", "1",
+            "--seed", "4", "--out", str(out), "--docs", str(doc), "--plot", str(png), "--note", "tiny test run"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "3 game(s) played" in result.output and "search:simulations=2" in result.output
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert lines[0]["format"] == "affresco-ladder/1" and len(lines) == 4
+    text = doc.read_text()
+    assert "<!-- ladder:begin -->" in text and "tiny test run" in text and "![ladder ratings](img/ladder.png)" in text
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    again = runner.invoke(app, args)  # resumed: nothing left to play
+    assert again.exit_code == 0 and "0 game(s) played" in again.output
+
+
+def test_the_ladder_command_refuses_a_bad_entrant_before_playing(tmp_path):
+    result = runner.invoke(app, ["ladder", "--bots", "random,nobody", "--out", str(tmp_path / "l.jsonl")])
+    assert result.exit_code == 1 and "unknown bot" in result.output
+    assert not (tmp_path / "l.jsonl").exists()

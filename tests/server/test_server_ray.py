@@ -1,0 +1,84 @@
+"""Issue #17: bot decisions on Ray (``affresco serve --bots ray-local`` / ``ray://ADDRESS``).
+
+One test (starting Ray is slow): a server whose bots decide on a local Ray plays a game with a
+quick and a timed bot.  The decisions are Ray's (the in-process decision function is broken
+once Ray is up, and nothing fails), they are the same as the bot decides locally from the same
+view and seed, and every answer still comes at the end of its seat's fixed budget, whatever the
+bot knows (the decisions of issue #15.3 whose legal set depends on secrets).
+"""
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+import random
+
+import pytest
+
+import affresco
+from affresco.server import bots as bots_module
+from affresco.server.store import SeatInfo
+
+from server_support import answer_times, api_client, auth, decision_points, eager_choice, need, sqlite_url  # noqa: E402,F401
+
+
+def test_bot_decisions_run_on_a_local_ray_at_the_fixed_budget(sqlite_url, monkeypatch, caplog):
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        need("Ray (the ray extra)")
+    caplog.set_level(logging.WARNING, logger="affresco.server")
+    with api_client(sqlite_url, bots="ray-local", bot_delay=0.05) as c:
+        service = c.app.state.service
+        runner = service.bots
+        assert runner.ray is not None and runner.ray._ready.wait(180), "Ray did not start"
+        assert runner.ray._error is None, runner.ray._error
+        real = bots_module.decide
+
+        def not_here(*args, **kw):
+            raise AssertionError("a bot decided in the web process")
+        monkeypatch.setattr(bots_module, "decide", not_here)    # Ray's workers have their own copy
+
+        r = c.post("/api/games", json={"players": [{"name": "Ann"}, {"kind": "bot", "bot": "heuristic"},
+                                                   {"kind": "bot", "bot": "search", "seconds": 0.05}],
+                                       "modules": ["scrolls"], "seed": 1717})
+        assert r.status_code == 201
+        gid, tok = r.json()["game_id"], r.json()["seats"][0]["token"]
+        rng = random.Random(17)
+        moves = 0
+        while moves < 12:
+            s = c.get("/api/me", headers=auth(tok)).json()
+            if s["is_over"]:
+                break
+            if not s["legal"]:
+                asyncio.run(asyncio.sleep(0.05))
+                continue
+            r = c.post("/api/me/act", headers=auth(tok),
+                       json={"action": eager_choice(rng, s["legal"]), "version": s["version"]})
+            moves += r.status_code == 200
+        game = service.live[gid].game
+        record = game.record()
+        assert runner._pool is None, "a local process pool was started"
+        assert not [r for r in caplog.records if getattr(r, "event", "") in ("bot_error", "bot_crash")]
+
+        # the heuristic's moves are what it decides from the same view and seed
+        g = affresco.replay({**record, "actions": []})
+        checked = 0
+        for i, (seat, notation) in enumerate(record["actions"]):
+            if seat == 1 and len(g.legal_actions(seat)) > 1:
+                assert real("heuristic", f"{g.seed}:{seat}:{i}", None, g.view(seat), g.legal_actions(seat),
+                            seat) == notation
+                checked += 1
+            g.apply(seat, notation)
+        assert checked >= 5
+
+        # every answer at the end of its seat's budget, forced or not, whatever the secret
+        points = {k: v for k, v in copy.deepcopy(decision_points()).items()
+                  if k in ("scroll:forced", "scroll:choice", "restore:choice", "no-restore")}
+        info = SeatInfo(1, "B", "bot", "search", 0.05)
+        budget = runner.budget(info)
+        times = c.portal.call(answer_times, runner, info, points)
+        every = [t for ts in times.values() for t in ts]
+        assert min(every) >= budget - 0.002, times
+        assert sum(t <= budget + 0.1 for t in every) >= 0.75 * len(every), times
+    assert not ray.is_initialized(), "Ray was not shut down with the server"
