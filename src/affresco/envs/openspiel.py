@@ -289,15 +289,20 @@ class FrescoObserver:
         self.tensor = np.zeros(game.encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
         self._encoder = game.encoder
-        self._last = None   # (game, moves, player) the tensor holds
+        self._recent: dict = {}   # (id(game), moves, player) -> (game, vector)
 
     def set_from(self, state: FrescoState, player: int):
+        """OpenSpiel sets the tensor of a throw-away new state before each state's own: the
+        last few vectors are kept (by game, actions applied, player) and copied back."""
         game = state._g.peek()
-        last = self._last
-        if last is not None and last[0] is game and last[1] == state._moves and last[2] == player:
-            return                     # OpenSpiel asks twice per tensor: this one is set already
-        self.tensor[:] = self._encoder.observe(game, player)
-        self._last = (game, state._moves, player)
+        key = (id(game), state._moves, player)
+        hit = self._recent.get(key)
+        if hit is None or hit[0] is not game:
+            hit = (game, self._encoder.observe(game, player))
+            if len(self._recent) >= 4:
+                del self._recent[next(iter(self._recent))]
+            self._recent[key] = hit
+        self.tensor[:] = hit[1]
 
     def string_from(self, state: FrescoState, player: int):
         text = state.observation_json(player)
