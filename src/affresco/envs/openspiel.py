@@ -163,6 +163,29 @@ def _unbox(text: str) -> _Box:
     return _Box(Game.from_json(text))
 
 
+class _Ref:
+    """A reference that OpenSpiel's clones (deep copies of a state's attributes) share."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):        # a serialized state finds its game again (FrescoState.owner)
+        return _Ref, (None,)
+
+
+class _History(list):
+    """The public history: entries are never changed once added, so a clone copies the list
+    and shares the entries."""
+
+    def __deepcopy__(self, memo):
+        return _History(self)
+
+
 class FrescoState(pyspiel.State):
     """One position.  The affresco game is built on first use, so OpenSpiel's clones (which
     copy the attributes onto a fresh state) never set up a game they throw away."""
@@ -171,9 +194,19 @@ class FrescoState(pyspiel.State):
         super().__init__(game)
         self._g = _Box(owner=game)
         self._started = False
-        self._public: list = []   # the public history, rendered as text when asked (_public_text)
+        self._public = _History()  # the public history, rendered as text when asked (_public_text)
         self._moves = 0           # actions applied: the position's identity for the observer's cache
         self._legal_at = None   # (player, legal indices) of this position
+        self._player = None     # current_player() of this position (OpenSpiel asks it often)
+        self._owner = _Ref(game)  # get_game() crosses into C++ at every call
+
+    @property
+    def owner(self) -> FrescoGame:
+        """This state's game (``get_game()`` without crossing into OpenSpiel each time)."""
+        ref = self._owner
+        if ref.obj is None:
+            ref.obj = self.get_game()
+        return ref.obj
 
     @property
     def fresco(self):
@@ -186,18 +219,24 @@ class FrescoState(pyspiel.State):
 
     # --- OpenSpiel API ---------------------------------------------------------------
     def current_player(self):
+        if self._player is not None:
+            return self._player
         g = self.fresco
         if g.is_over:
-            return pyspiel.PlayerId.TERMINAL
-        acting = g.to_act
-        if self.get_game().simultaneous and g.phase == "plan" and len(acting) == g.players:
-            return pyspiel.PlayerId.SIMULTANEOUS
-        return min(acting)
+            p = pyspiel.PlayerId.TERMINAL
+        else:
+            acting = g.to_act
+            if self.owner.simultaneous and g.phase == "plan" and len(acting) == g.players:
+                p = pyspiel.PlayerId.SIMULTANEOUS
+            else:
+                p = min(acting)
+        self._player = p
+        return p
 
     def _legal_actions(self, player):
         hit = self._legal_at
         if hit is None or hit[0] != player:
-            hit = self._legal_at = (player, sorted(self.get_game().codec.indices(self.fresco.legal_actions(player))))
+            hit = self._legal_at = (player, sorted(self.owner.codec.indices(self.fresco.legal_actions(player))))
         return hit[1]
 
     def _apply_action(self, action):
@@ -209,10 +248,10 @@ class FrescoState(pyspiel.State):
 
     def _apply(self, seat, index):
         g = self.fresco
-        action = self.get_game().codec.actions[index]
+        action = self.owner.codec.actions[index]
         draws, phase = g.chance_events, g.phase
         g.apply(seat, action)
-        self._legal_at = None
+        self._legal_at = self._player = None
         self._moves += 1
         self._public.append((seat, action))
         if phase == "plan" and g.phase != "plan":
@@ -268,7 +307,7 @@ class FrescoState(pyspiel.State):
         clone = self.get_game().new_initial_state()
         clone._g = _Box(det)
         clone._started = True
-        clone._public = list(self._public)
+        clone._public = _History(self._public)
         return clone
 
 
