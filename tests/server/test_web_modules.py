@@ -390,6 +390,15 @@ def test_every_new_decision_is_worded_in_english_french_and_russian(device, serv
             assert "{" not in text and "undefined" not in text and "NaN" not in text, (lang, n, text)
     for i, n in enumerate(NEW_DECISIONS):
         assert texts["en"][i] != texts["fr"][i] != texts["ru"][i], (n, [texts[x][i] for x in texts])
+    # another player's move on a module board: its tab is marked, a restored wall section outlined
+    marked = p.pg.evaluate("""async () => { const m = await import('/static/moves.js');
+        const a = window.affresco.S.state.view; const b = JSON.parse(JSON.stringify(a));
+        b.wall_fresco.board[2][0] = null; b.medico.ill[1] += 1; b.bells.display = b.bells.display.slice(1);
+        const { ids, tabs } = m.changes(a, b); return [[...ids], [...tabs]]; }""")
+    assert "wall:A3" in marked[0] and {"wall", "medico", "bells"} <= set(marked[1]), marked
+    p.tid("tab-wall").tap()
+    p.pg.evaluate("() => { const S = window.affresco.S; S.changed = new Set(['wall:A4']); window.affresco.render(); }")
+    assert p.tid("wall-A4").get_attribute("data-last-move") == "true"
     assert "4" in texts["en"][2] and "2" in texts["en"][2]          # 4 Thalers now: 2 VP
 
 
