@@ -196,3 +196,88 @@ def test_a_second_process_on_one_sqlite_file_is_refused_with_a_clear_error(tmp_p
     assert second.returncode == 1
     said = " ".join(second.stderr.split())
     assert "already served by another process" in said and "PostgreSQL" in said
+
+
+def test_a_games_bot_lease_is_held_by_one_process_and_taken_over_only_once_it_expires():
+    """The lease (server/cluster.py): one holder at a time; a holder that stops renewing loses
+    it to the first process that sees it expired, and learns it lost it when it renews again."""
+    import asyncio
+
+    from affresco.server.app import _normalise_url
+    from affresco.server.cluster import Cluster
+    from affresco.server.store import Store
+
+    store = Store(_normalise_url(postgres_url()))
+    a, b = Cluster(store, ttl=1.0), Cluster(store, ttl=1.0)
+    taken, lost = [], []
+
+    async def orphan(gid: str) -> None:
+        taken.append(gid)
+
+    async def until(cond, timeout: float = 30.0) -> None:
+        end = asyncio.get_running_loop().time() + timeout
+        while not cond():
+            assert asyncio.get_running_loop().time() < end, "timed out"
+            await asyncio.sleep(0.05)
+
+    async def main() -> None:
+        assert await a.claim("g1") and "g1" in a.held
+        assert not await b.claim("g1"), "two holders of one lease"
+        assert await a.claim("g1"), "the holder keeps its lease"
+        b.on_orphan, a.on_lost = orphan, lost.extend
+        b.start()                    # a does not renew: its lease expires and b takes the game over
+        await until(lambda: taken == ["g1"])
+        assert "g1" in b.held and not await a.claim("g1")
+        a.start()                    # a renews and finds the lease gone
+        await until(lambda: lost == ["g1"])
+        assert "g1" not in a.held
+        await b.stop()               # a graceful stop releases b's leases at once
+        assert await a.claim("g1")
+        await a.stop()
+    try:
+        asyncio.run(main())
+    finally:
+        store.close()
+
+
+def test_a_game_read_while_another_process_writes_it_is_never_taken_for_damaged():
+    """Loading reads the game's row, its action rows and its snapshot from one snapshot of the
+    database: a move committed meanwhile by another process must not look like a missing or
+    extra row (which would set the game aside as damaged)."""
+    from affresco import new_game
+    from affresco.server.app import _normalise_url
+    from affresco.server.store import SeatInfo, Store
+
+    url = _normalise_url(postgres_url())
+    writer, reader = Store(url), Store(url)
+    g = new_game(2, [], 7)
+    writer.batch([("create", ("g1", g.record()["setup"], [SeatInfo(0, "A", "human"), SeatInfo(1, "B", "human")],
+                              {}, g.to_json(pretty=False)))])
+    rng = random.Random(7)
+    moves = []
+    while not g.is_over and len(moves) < 150:
+        seat = g.to_act[0]
+        action = rng.choice(g.legal_actions(seat))
+        g.apply(seat, action)
+        moves.append((seat, str(action)))
+    stop = threading.Event()
+    errors: list[Exception] = []
+
+    def write() -> None:
+        for i, (seat, notation) in enumerate(moves):
+            errors.extend(e for e in writer.batch([("append", ("g1", i + 1, i, seat, notation, False, False,
+                                                               None, None))]) if e is not None)
+        stop.set()
+    t = threading.Thread(target=write)
+    t.start()
+    loads = 0
+    try:
+        while not stop.is_set() or loads == 0:
+            stored = reader.load("g1")          # raises BrokenGame on an inconsistent read
+            assert len(stored.actions) == stored.version
+            loads += 1
+    finally:
+        t.join()
+        writer.close()
+        reader.close()
+    assert not errors and loads > 1

@@ -554,6 +554,9 @@ class GameService:
                     return
                 game, acts, rows = fresh.game, fresh.acts, []
                 live.recent = []
+                if live.bot_task is not None and live.bot_task is not asyncio.current_task():
+                    live.bot_task.cancel()          # an undo elsewhere: a decision under way is for a lost position
+                    live.bot_task = None
         except (FrescoError, BrokenGame) as e:
             log.error("game reload failed", extra={"event": "reload_error", "game_id": live.id, "error": str(e)})
             self.live.pop(live.id, None)
