@@ -171,7 +171,7 @@ class FrescoState(pyspiel.State):
         super().__init__(game)
         self._g = _Box(owner=game)
         self._started = False
-        self._public: list = []   # the public history: text, or (label, JSON data) rendered when asked
+        self._public: list = []   # the public history, rendered as text when asked (_public_text)
         self._moves = 0           # actions applied: the position's identity for the observer's cache
         self._legal_at = None   # (player, legal indices) of this position
 
@@ -214,7 +214,7 @@ class FrescoState(pyspiel.State):
         g.apply(seat, action)
         self._legal_at = None
         self._moves += 1
-        self._public.append(f"{seat}:plan" if action.kind == "plan" else f"{seat}:{action}")
+        self._public.append((seat, action))
         if phase == "plan" and g.phase != "plan":
             v = g.view(None, log=False, lean=True)
             self._public.append(("plans", [f.get("plan") for f in v["figures"]]))
@@ -272,6 +272,15 @@ class FrescoState(pyspiel.State):
         return clone
 
 
+def _public_text(entry) -> str:
+    """One entry of the public history: an action ('1:restore C3', a plan only as '1:plan'
+    until the reveal), the revealed plans, or what a chance event showed everyone."""
+    who, what = entry
+    if who.__class__ is int:
+        return f"{who}:plan" if what.kind == "plan" else f"{who}:{what}"
+    return f"{who} {json.dumps(what, sort_keys=True)}"
+
+
 class FrescoObserver:
     """Observation (perfect_recall False) or information state (True) of a seat."""
 
@@ -280,21 +289,25 @@ class FrescoObserver:
         self.tensor = np.zeros(game.encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
         self._encoder = game.encoder
-        self._last = None   # (game, moves, player) the tensor holds
+        self._recent: dict = {}   # (id(game), moves, player) -> (game, vector)
 
     def set_from(self, state: FrescoState, player: int):
+        """OpenSpiel sets the tensor of a throw-away new state before each state's own: the
+        last few vectors are kept (by game, actions applied, player) and copied back."""
         game = state._g.peek()
-        last = self._last
-        if last is not None and last[0] is game and last[1] == state._moves and last[2] == player:
-            return                     # OpenSpiel asks twice per tensor: this one is set already
-        self.tensor[:] = self._encoder.observe(game, player)
-        self._last = (game, state._moves, player)
+        key = (id(game), state._moves, player)
+        hit = self._recent.get(key)
+        if hit is None or hit[0] is not game:
+            hit = (game, self._encoder.observe(game, player))
+            if len(self._recent) >= 4:
+                del self._recent[next(iter(self._recent))]
+            self._recent[key] = hit
+        self.tensor[:] = hit[1]
 
     def string_from(self, state: FrescoState, player: int):
         text = state.observation_json(player)
         if self.perfect_recall:
-            return text + "\n" + "\n".join(p if p.__class__ is str else f"{p[0]} {json.dumps(p[1], sort_keys=True)}"
-                                           for p in state._public)
+            return text + "\n" + "\n".join(map(_public_text, state._public))
         return text
 
 
