@@ -136,7 +136,9 @@ def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path)
     acked: list[tuple[int, str]] = []
     seen: list[tuple[int | None, dict]] = []
     with serving(db, log_b, *FAST, bot_delay=0.01) as b:
-        with serving(db, log_a, *FAST, "--bot-processes", "1", bot_delay=0.01) as a:
+        # A's bots take 0.3 s a move: when A is killed right after the person's move, they are
+        # still to move, so only B's takeover (once A's lease expires) can get the game going
+        with serving(db, log_a, *FAST, "--bot-processes", "1", bot_delay=0.3) as a:
             r = a.post("/api/games", json={"players": [{"name": "Ann"}, {"kind": "bot", "bot": "heuristic"},
                                                        {"kind": "bot", "bot": "random"}],
                                            "modules": ["portraits"], "seed": 181})
@@ -162,6 +164,7 @@ def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path)
                 if len(acked) >= 4 and 0 not in after["to_act"]:
                     kill_and_check_orphans(a.proc)        # its bots are thinking (A holds the lease)
                     killed = True
+                    killed_at = after["version"]
         # the game goes on through B alone
         while True:
             s = wait_until(b, "/api/me", lambda s: s["legal"] or s["is_over"], auth(tok), timeout=90)
@@ -181,6 +184,7 @@ def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path)
         record = b.get(f"/api/games/{gid}/record").json()
     takeovers = [json.loads(line) for line in log_b.read_text().splitlines() if '"takeover"' in line]
     assert gid in [t["game_id"] for t in takeovers], "B did not take the game's bots over"
+    assert record["actions"][killed_at][0] != 0, "the bots were not the next to move after the kill"
     assert len(record["actions"]) == final["version"]
     for version, action in acked:
         assert record["actions"][version - 1] == [0, action], f"acknowledged move {version} ({action}) is lost"
