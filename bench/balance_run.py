@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from affresco.sim import ResultsWriter, play_one  # noqa: E402
+from affresco.sim import ResultsWriter, play_one, read_records  # noqa: E402
 
 
 def _play(job):
@@ -42,14 +42,22 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="runs")
     ap.add_argument("--until", type=float, default=None, metavar="UNIX_TIME",
                     help="start no game after this time (finished games are kept)")
+    ap.add_argument("--skip-done", metavar="DIR", default=None,
+                    help="skip the games already in DIR/NAME.jsonl (an earlier run; merge the files after)")
     args = ap.parse_args(argv)
     settings = []
     for text in args.settings:
         name, players, modules = text.split(":")
         settings.append((name, int(players), tuple(m for m in modules.split(",") if m)))
     writers = {name: ResultsWriter(Path(args.out) / f"{name}.csv") for name, _, _ in settings}
+    done_before = {name: set() for name in writers}
+    if args.skip_done:
+        for name in done_before:
+            old = Path(args.skip_done) / f"{name}.jsonl"
+            if old.exists():
+                done_before[name] = {r["tournament"]["game"] for r in read_records(old)}
     jobs = iter([(name, p, [args.bot] * p, mods, args.seed, k)
-                 for k in range(args.games) for name, p, mods in settings])
+                 for k in range(args.games) for name, p, mods in settings if k not in done_before[name]])
     done = {name: 0 for name in writers}
     start = time.time()
     try:

@@ -136,7 +136,9 @@ def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path)
     acked: list[tuple[int, str]] = []
     seen: list[tuple[int | None, dict]] = []
     with serving(db, log_b, *FAST, bot_delay=0.01) as b:
-        with serving(db, log_a, *FAST, "--bot-processes", "1", bot_delay=0.01) as a:
+        # A's bots take 0.3 s a move: when A is killed right after the person's move, they are
+        # still to move, so only B's takeover (once A's lease expires) can get the game going
+        with serving(db, log_a, *FAST, "--bot-processes", "1", bot_delay=0.3) as a:
             r = a.post("/api/games", json={"players": [{"name": "Ann"}, {"kind": "bot", "bot": "heuristic"},
                                                        {"kind": "bot", "bot": "random"}],
                                            "modules": ["portraits"], "seed": 181})
@@ -162,6 +164,7 @@ def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path)
                 if len(acked) >= 4 and 0 not in after["to_act"]:
                     kill_and_check_orphans(a.proc)        # its bots are thinking (A holds the lease)
                     killed = True
+                    killed_at = after["version"]
         # the game goes on through B alone
         while True:
             s = wait_until(b, "/api/me", lambda s: s["legal"] or s["is_over"], auth(tok), timeout=90)
@@ -181,6 +184,7 @@ def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path)
         record = b.get(f"/api/games/{gid}/record").json()
     takeovers = [json.loads(line) for line in log_b.read_text().splitlines() if '"takeover"' in line]
     assert gid in [t["game_id"] for t in takeovers], "B did not take the game's bots over"
+    assert record["actions"][killed_at][0] != 0, "the bots were not the next to move after the kill"
     assert len(record["actions"]) == final["version"]
     for version, action in acked:
         assert record["actions"][version - 1] == [0, action], f"acknowledged move {version} ({action}) is lost"
@@ -281,3 +285,49 @@ def test_a_game_read_while_another_process_writes_it_is_never_taken_for_damaged(
         writer.close()
         reader.close()
     assert not errors and loads > 1
+
+
+def test_an_undo_through_one_process_is_followed_by_the_other(tmp_path):
+    """A person's undo sent to B: A's copy (held for a spectator's socket and the bot) is
+    reloaded from the database, its socket shows the state after the undo, and the next move
+    through A is played on it."""
+    db = postgres_url()
+    log = tmp_path / "servers.log"
+    rng = random.Random(19)
+    with serving(db, log, *FAST) as a, serving(db, log, *FAST) as b:
+        r = a.post("/api/games", json={"players": [{"name": "Ann"}, {"kind": "bot", "bot": "random"}], "seed": 191})
+        gid, tok = r.json()["game_id"], r.json()["seats"][0]["token"]
+        watcher = Follower(a.port, {"type": "watch", "game_id": gid})
+        for _ in range(200):                          # play through A until an undo is offered
+            s = wait_until(a, "/api/me", lambda s: s["legal"] or s["is_over"], auth(tok))
+            assert not s["is_over"]
+            if s["undo"] and s["to_act"] == [0] and s["version"] >= 3:     # (the bot waits for Ann)
+                break
+            r = a.post("/api/me/act", headers=auth(tok), json={"action": eager_choice(rng, s["legal"]),
+                                                               "version": s["version"]})
+            assert r.status_code in (200, 409), r.text
+        else:
+            raise AssertionError("no undo was offered")
+        before = s["version"]
+        s_b = wait_until(b, "/api/me", lambda x: x["version"] == before, auth(tok))
+        r = b.post("/api/me/undo", headers=auth(tok), json={"version": s_b["version"]})
+        assert r.status_code == 200, r.text
+        undone = r.json()
+        assert undone["version"] == before + 1 and undone["events_total"] < s["events_total"]
+        seen = watcher.wait(lambda m: m["version"] >= undone["version"])
+        mine = wait_until(a, "/api/me", lambda x: x["version"] >= undone["version"] and x["legal"], auth(tok))
+        r = a.post("/api/me/act", headers=auth(tok), json={"action": mine["legal"][0], "version": mine["version"]})
+        assert r.status_code == 200, r.text
+        watcher.close()
+    # what A showed after the undo is the stored game (the actions kept, then the later ones)
+    from affresco.rules.game import RECORD_FORMAT
+    from affresco.server.app import _normalise_url
+    from affresco.server.store import Store
+    store = Store(_normalise_url(db))
+    stored = store.load(gid)
+    store.close()
+    record = {"format": RECORD_FORMAT, "setup": stored.setup, "actions": [[s, n] for s, n, _ in stored.actions]}
+    # after the undo every version is one action: the state at version v has this many actions
+    upto = {st["version"]: len(record["actions"]) - (stored.version - st["version"]) for st in (seen, mine)}
+    assert len(record["actions"]) < stored.version - 1, "the undo took nothing back"
+    check_history(record, [(seat, {**st, "version": upto[st["version"]]}) for seat, st in ((None, seen), (0, mine))])

@@ -1,21 +1,23 @@
 """Modules 8-10 in the browser (issue 12): the bells, the wall fresco and the medico.
 
-A person plays a whole game with each module against a bot by clicking, in Debian's chromium:
-the plan widget places the module's action tile (the audience tile, the wall fresco tile, the
-medico tile) and marks ill apprentices; each new decision is taken where a person would take it
-(a certificate on the bell board and then how much to pay, a wall section on the wall board, a
-bottle on the medico board, the other choices in the decision area).  Every decision the page
-offers comes from the server's legal actions: the widget's plan must be one of them, and every
-module decision the server offers is taken by a click.  At phone size (390x844) the page never
-scrolls sideways and every control is at least 44 px.  The module boards are photographed at
-desktop and phone size (AFFRESCO_SCREENSHOTS=docs/screenshots writes them for the README).
+A whole game with each module is played to the end against heuristic bots in Debian's chromium.
+The module's part is played by tapping, where a person would: the plan widget places the
+module's action tile (the audience tile, the wall fresco tile, the medico tile) and marks ill
+apprentices, and its notation must be one of the server's legal plans; a certificate is tapped
+on the bell board and then how much to pay, a wall section on the wall board, a bottle on the
+medico board, the other new choices (who falls ill, which bottles, setting an apprentice aside,
+exchanging wall tiles, extra payments) in the decision area.  Each kind of module decision is
+tapped the first CLICKS_PER_KIND times it is offered; the base game's decisions (tapped in
+test_web_phone.py) and later repeats go through the seat's API while the page follows the game
+over its WebSocket, so that the three games fit the time the CI allows.  At phone size (390x844)
+the page never scrolls sideways and every control is at least 44 px; axe-core checks each
+board.  The boards are photographed at desktop and phone size
+(AFFRESCO_SCREENSHOTS=docs/screenshots writes them for the README).
 """
 from __future__ import annotations
 
 import random
 import re
-
-import pytest
 
 from test_server_browser import (  # noqa: F401  (fixtures)
     artifacts, browser, cat, create, fill, server,
@@ -367,7 +369,9 @@ NEW_DECISIONS = [
 
 def test_every_new_decision_is_worded_in_english_french_and_russian(device, server):
     """Each kind of decision of modules 8-10 reads as a sentence of the catalogue in each
-    language (never the notation, never a missing key), as the decision area shows it."""
+    language (never the notation, never a missing key), as the decision area shows it; each
+    module board fits the phone in each language; another player's move marks the board's tab
+    and outlines a restored wall section."""
     g = create(server, [{"name": "Anna", "kind": "human"}, {"name": "Bruno", "kind": "bot", "bot": "heuristic"}],
                seed=7, modules=["bells", "wall_fresco", "medico"])
     p = device(PHONE)
@@ -390,6 +394,15 @@ def test_every_new_decision_is_worded_in_english_french_and_russian(device, serv
             assert "{" not in text and "undefined" not in text and "NaN" not in text, (lang, n, text)
     for i, n in enumerate(NEW_DECISIONS):
         assert texts["en"][i] != texts["fr"][i] != texts["ru"][i], (n, [texts[x][i] for x in texts])
+    # another player's move on a module board: its tab is marked, a restored wall section outlined
+    marked = p.pg.evaluate("""async () => { const m = await import('/static/moves.js');
+        const a = window.affresco.S.state.view; const b = JSON.parse(JSON.stringify(a));
+        b.wall_fresco.board[2][0] = null; b.medico.ill[1] += 1; b.bells.display = b.bells.display.slice(1);
+        const { ids, tabs } = m.changes(a, b); return [[...ids], [...tabs]]; }""")
+    assert "wall:A3" in marked[0] and {"wall", "medico", "bells"} <= set(marked[1]), marked
+    p.tid("tab-wall").tap()
+    p.pg.evaluate("() => { const S = window.affresco.S; S.changed = new Set(['wall:A4']); window.affresco.render(); }")
+    assert p.tid("wall-A4").get_attribute("data-last-move") == "true"
     assert "4" in texts["en"][2] and "2" in texts["en"][2]          # 4 Thalers now: 2 VP
 
 

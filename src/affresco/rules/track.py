@@ -73,7 +73,7 @@ def vp_sources(s: State) -> list[dict[str, int]]:
         return _vp_sources_walk(s)
     memo = _SOURCES.get(id(s.log))
     if memo is not None and memo[0] is s.log and memo[1] == s.pos:
-        return [dict(d) for d in memo[2]]
+        return list(map(dict.copy, memo[2]))
     totals = _totals(s.log, s.figures)[1]
     out = []
     for f in range(s.figures):
@@ -87,7 +87,7 @@ def vp_sources(s: State) -> list[dict[str, int]]:
     if len(_SOURCES) > 4096:
         _SOURCES.clear()
     _SOURCES[id(s.log)] = (s.log, list(s.pos), out)
-    return [dict(d) for d in out]
+    return list(map(dict.copy, out))
 
 
 def _newest_first(item) -> tuple[int, int]:

@@ -22,8 +22,12 @@ export function wallPanel(st, ctx) {
       const sec = `${COLS[c]}${r + 1}`;
       const cell = (w.board[r] || [])[c];
       const hot = legal.includes(`wall ${sec}`);
+      const changed = ctx.changed && ctx.changed.has(`wall:${sec}`) ? "changed" : "";
       if (cell === null || cell === undefined) {
-        grid.push(h("div.wall-cell.restored", { "data-testid": `wall-${sec}`, title: t("wall.restored", { section: sec }) }, h("span.wall-sec", sec)));
+        grid.push(h("div.wall-cell.restored", {
+          "data-testid": `wall-${sec}`, title: t("wall.restored", { section: sec }), class: changed,
+          "data-last-move": changed ? "true" : null,
+        }, h("span.wall-sec", sec)));
         continue;
       }
       const tile = parseWallTile(cell);
