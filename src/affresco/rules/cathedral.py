@@ -12,7 +12,7 @@ from itertools import combinations_with_replacement
 
 from . import track
 from .actions import PASS, Action
-from .board import INDEX, NAMES, NEIGHBOURS8
+from .board import CELLS, INDEX, NAMES, NEIGHBOURS8
 from .paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, covers, minus, paint_vector
 from .state import State
 from .view import tile_text
@@ -38,6 +38,42 @@ def bishop_bonus(s: State, segment: int, fig: int) -> int:
 def restore_actions(s: State, fig: int) -> list[Action]:
     """Every segment the player can pay for, without or with a one-step bishop move first;
     'using PAINTS' names a payment other than the paints shown (modules)."""
+    if s.hooks.payments:
+        return _restore_actions_paid(s, fig)
+    out: list[Action] = []
+    have = s.paints[fig]
+    table = _RESTORE_MOVING[s.bishop] if s.thalers[fig] >= s.comp.rules["cathedral"]["bishop_move_cost"] \
+        else _RESTORE
+    payable = _PAYABLE.get(have)
+    if payable is None:
+        if len(_PAYABLE) > 8192:
+            _PAYABLE.clear()
+        payable = _PAYABLE[have] = {}
+    for i, tile in enumerate(s.fresco):
+        if tile is not None:
+            ok = payable.get(tile.paints)
+            if ok is None:
+                ok = payable[tile.paints] = covers(have, tile.vector)
+            if ok:
+                out.extend(table[i])
+    return out
+
+
+# paints held -> {a tile's paints: whether they cover them}
+_PAYABLE: dict[tuple[int, ...], dict[str, bool]] = {}
+
+
+# the restore actions of a segment: alone, and (per bishop square) with each one-step bishop move
+_RESTORE = tuple((Action("restore", (NAMES[i],)),) for i in range(CELLS))
+_RESTORE_MOVING = tuple(
+    tuple((Action("restore", (NAMES[i],)),
+           *(Action("restore", (NAMES[i], "bishop", NAMES[b])) for b in NEIGHBOURS8[bishop]))
+          for i in range(CELLS))
+    for bishop in range(CELLS))
+
+
+def _restore_actions_paid(s: State, fig: int) -> list[Action]:
+    """:func:`restore_actions` when a module adds ways to pay (hook ``payments``)."""
     out = []
     have = s.paints[fig]
     can_move = s.thalers[fig] >= s.comp.rules["cathedral"]["bishop_move_cost"]
@@ -87,10 +123,30 @@ def _altar_score(paints: str, basic_items: tuple, blend_items: tuple, basic_vp: 
     return best
 
 
-def altar_actions(s: State, fig: int) -> list[Action]:
-    a = s.comp.rules["altar"]
-    basic, blend = altar_values(s)
-    return list(_altar_actions(s.paints[fig], tuple(basic.items()), tuple(blend.items()), a["basic_vp"], a["blend_vp"]))
+def altar_actions(s: State, fig: int) -> tuple[Action, ...]:
+    have = s.paints[fig]
+    if s.hooks.altar_values:
+        a = s.comp.rules["altar"]
+        basic, blend = altar_values(s)
+        return _altar_actions(have, tuple(basic.items()), tuple(blend.items()), a["basic_vp"], a["blend_vp"])
+    by_paints = s.comp.derived("altar_actions", _base_altar_table)   # the base game's forms
+    hit = by_paints[1].get(have)
+    if hit is None:
+        if len(by_paints[1]) > 8192:
+            by_paints[1].clear()
+        hit = by_paints[1][have] = _altar_actions(have, *by_paints[0])
+    return hit
+
+
+def _base_altar_table(comp) -> tuple[tuple, dict]:
+    """The key of :func:`_altar_actions` for the base game's forms, and a memo by paints held."""
+    return _base_altar_forms(comp), {}
+
+
+def _base_altar_forms(comp) -> tuple:
+    """The altar's forms of the base game (no module's hook): the key of :func:`_altar_actions`."""
+    a = comp.rules["altar"]
+    return (tuple((c, a["basic_substitute_bonus"]) for c in BLENDED), (), a["basic_vp"], a["blend_vp"])
 
 
 @lru_cache(maxsize=8192)
@@ -105,7 +161,10 @@ def _altar_actions(have: tuple, basic_items: tuple, blend_items: tuple, basic_vp
 
 
 def legal(s: State, fig: int) -> list[Action]:
-    return [PASS, *restore_actions(s, fig), *altar_actions(s, fig)]
+    out = [PASS]
+    out += restore_actions(s, fig)
+    out += altar_actions(s, fig)
+    return out
 
 
 def restore(s: State, fig: int, segment: int, paid: str | None) -> None:

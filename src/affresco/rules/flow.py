@@ -37,7 +37,7 @@ def _to_act(s: State) -> tuple[int, ...]:
     if s.asks:
         return (s.controller(s.asks[0][0]),)
     if s.phase == PLAN:
-        return tuple(f for f in range(s.n) if s.plan[f] is None)
+        return tuple([f for f in range(s.n) if s.plan[f] is None])
     if s.phase in (GETUP, VISITS) and s.actor >= 0:
         return (s.controller(s.actor),)
     return ()
@@ -88,10 +88,19 @@ def legal(s: State, seat: int) -> list[Action]:
     return list(legal_for_figure(s))
 
 
-def is_legal(s: State, seat: int, action: Action, acting: tuple[int, ...] | None = None) -> bool:
-    if seat not in (to_act(s) if acting is None else acting):
+def is_legal(s: State, seat: int, action: Action, acting: tuple[int, ...] | None = None,
+             quick: bool = False) -> bool:
+    """Whether ``seat`` may carry out ``action`` now.  ``quick``: the caller has checked the
+    seat, and only wants to know whether a well-formed action is legal (False may also mean
+    "could not tell": the caller checks it fully then)."""
+    if not quick and seat not in (to_act(s) if acting is None else acting):
         return False
     if s.phase == PLAN and s.pending is None and not s.asks:
+        if quick:
+            try:
+                return planning.is_legal(s, seat, action)
+            except (TypeError, ValueError, AttributeError):   # malformed: the full check says why
+                return False
         return planning.is_legal(s, seat, action)
     return action in legal_for_figure(s)
 
@@ -148,7 +157,7 @@ def advance(s: State) -> None:
             s.phase, s.actor = PLAN, -1
             continue
         if s.phase == PLAN:
-            if any(s.plan[f] is None for f in range(s.n)):
+            if None in s.plan[:s.n]:
                 return
             planning.reveal(s)
             s.phase, s.loc, s.visit, s.actor, s.left = VISITS, 0, -1, -1, 0

@@ -18,7 +18,7 @@ from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
 from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
-from .view import events as _events, full_view as _full_view, view as _view
+from .view import events as _events, full_view as _full_view, seat_events, view as _view
 
 RECORD_FORMAT = "affresco-record/2"
 # /1: written before forced passes were the player's own action (rules notes N2): replaying one
@@ -111,8 +111,11 @@ class Game:
         return flow.to_act(self._s)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """The legal actions of ``seat`` now ([] if it is not to act)."""
-        return flow.legal(self._s, seat)
+        """The legal actions of ``seat`` now ([] if it is not to act): a new list."""
+        s = self._s
+        if s.phase != PLAN and type(seat) is int and seat in flow.to_act(s):
+            return flow.legal_for_figure(s)[:]   # the usual case, in one step
+        return flow.legal(s, seat)
 
     def apply(self, seat: int, action: Action | str) -> bool:
         """Carry out ``action`` (an Action or its notation) for ``seat``.
@@ -123,16 +126,28 @@ class Game:
         it is malformed, not legal, or the seat is not to act.
         """
         s = self._s
-        if type(action) is not Action:   # the usual case (an action from legal_actions) is fast
-            if isinstance(action, str):
-                action = parse(action)
-            elif not isinstance(action, Action):
-                raise IllegalAction(f"an action must be an Action or notation text, not {type(action).__name__}")
-        kind, args = action
-        if not (type(kind) is str or isinstance(kind, str)) or not isinstance(args, tuple) or not _texts(args):
+        if type(action) is not Action and isinstance(action, str):
+            action = parse(action)
+        if not (type(seat) is int and type(action) is Action and seat in flow.to_act(s)
+                and flow.is_legal(s, seat, action, quick=True)):
+            self._check(seat, action)   # the usual case (an action from legal_actions) skips this
+        reveals = s.hooks.reveals
+        draws, planning = s.draws, s.phase == PLAN
+        figure = flow.deciding(s) if reveals else None
+        flow.apply(s, seat, action)
+        return (s.draws != draws or (planning and s.phase != PLAN)
+                or bool(reveals) and any(hook(s, seat if figure is None else figure, action) for hook in reveals))
+
+    def _check(self, seat: Any, action: Any) -> None:
+        """Raise IllegalAction unless ``seat`` may carry out ``action`` (an Action) now."""
+        s = self._s
+        if not isinstance(action, Action):
+            raise IllegalAction(f"an action must be an Action or notation text, not {type(action).__name__}")
+        if (len(action) != 2 or not isinstance(action.kind, str) or not isinstance(action.args, tuple)
+                or not all(isinstance(x, str) for x in action.args)):
             raise IllegalAction(f"an Action is a kind and a tuple of text arguments, e.g. Action('getup', "
                                 f"('7:00',)), not {tuple(action)!r}")
-        if type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int)) or not 0 <= seat < s.n:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
             raise IllegalAction(f"seat must be 0..{s.n - 1}, not {seat!r}")
         if s.phase == OVER:
             raise IllegalAction("the game is over")
@@ -142,12 +157,6 @@ class Game:
                                 + ", ".join(f"{f} ({s.names[f]})" for f in acting))
         if not flow.is_legal(s, seat, action, acting):
             raise IllegalAction(explain.why(s, seat, action, flow.legal(s, seat)))
-        reveals = s.hooks.reveals
-        draws, planning = s.draws, s.phase == PLAN
-        figure = flow.deciding(s) if reveals else None
-        flow.apply(s, seat, action)
-        return (s.draws != draws or (planning and s.phase != PLAN)
-                or any(hook(s, seat if figure is None else figure, action) for hook in reveals))
 
     @property
     def deciding(self) -> int | None:
@@ -235,7 +244,7 @@ class Game:
         """The events ``seat`` may see (None: a spectator), oldest first, as plain dicts with a
         ``kind`` and the ``round`` they happened in (docs/events.md)."""
         self._check_seat(seat)
-        return _events(cons_to_list(self._s.log), seat)
+        return [dict(e) for e in seat_events(self._s.log, seat)]
 
     def events_since(self, seat: int | None, mark: Any = None) -> tuple[list[dict[str, Any]] | None, Any]:
         """The events ``seat`` may see (as in :meth:`events`) added since ``mark``, and a new
@@ -313,14 +322,6 @@ class Game:
     def __repr__(self) -> str:
         s = self._s
         return f"<affresco.Game {s.n} players, round {s.round}, {s.phase}, to act {list(self.to_act)}>"
-
-
-def _texts(args: tuple) -> bool:
-    """Whether every argument is text."""
-    for x in args:
-        if type(x) is not str and not isinstance(x, str):
-            return False
-    return True
 
 
 def _forced_passes(g: Game) -> None:

@@ -12,8 +12,11 @@ from .state import State
 
 
 def next_chooser(s: State) -> int | None:
-    waiting = [f for f in range(s.figures) if s.getup[f] < 0]
-    return min(waiting, key=lambda f: s.pos[f]) if waiting else None
+    best = None
+    for f, space in enumerate(s.getup):
+        if space < 0 and (best is None or s.pos[f] < s.pos[best]):
+            best = f
+    return best
 
 
 def _getup_actions(comp) -> tuple[tuple[Action, ...], dict[str, int]]:
@@ -48,4 +51,4 @@ def change_mood(s: State, seat: int, steps: int) -> None:
 
 def action_order(s: State) -> tuple[int, ...]:
     """Phase 2 player order: earliest get-up time first."""
-    return tuple(sorted(range(s.figures), key=lambda f: s.getup[f]))
+    return tuple(sorted(range(s.figures), key=s.getup.__getitem__))

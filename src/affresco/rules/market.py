@@ -17,7 +17,15 @@ BOOTHS = ("I", "II", "III", "IV")
 
 def tile_key(t: str):
     """Canonical order of market tiles in notation: larger tiles first, then by paint."""
-    return (-len(t), [PAINTS.index(c) for c in t])
+    key = _TILE_KEYS.get(t)
+    if key is None:
+        if len(_TILE_KEYS) > 4096:
+            _TILE_KEYS.clear()
+        key = _TILE_KEYS[t] = (-len(t), tuple(PAINTS.index(c) for c in t))
+    return key
+
+
+_TILE_KEYS: dict[str, tuple] = {}
 
 
 def price(s: State, seat: int) -> int:
@@ -33,18 +41,34 @@ def legal(s: State, fig: int) -> list[Action]:
     cost = price(s, fig)
     money = s.thalers[fig]
     for b, tiles in enumerate(s.booths):
-        if not tiles:
-            continue
-        out.append(Action("close", (BOOTHS[b],)))
-        for k in range(1, min(s.left, len(tiles)) + 1):
-            if cost * k > money:
-                break
+        if tiles:
+            most = min(s.left, len(tiles))
+            if cost:
+                most = min(most, money // cost)
+            out += booth_actions(b, tiles, most)
+    return out
+
+
+def booth_actions(b: int, tiles: tuple[str, ...], most: int) -> tuple[Action, ...]:
+    """Closing booth ``b`` and every purchase of 1..``most`` of its ``tiles`` (kept in
+    canonical tile order, so each purchase is listed once); memoised per booth."""
+    key = (b, tiles, most)
+    hit = _BOOTH_ACTIONS.get(key)
+    if hit is None:
+        out = [Action("close", (BOOTHS[b],))]
+        for k in range(1, most + 1):
             seen = set()
-            for combo in combinations(tiles, k):  # booths are kept in canonical tile order
+            for combo in combinations(tiles, k):
                 if combo not in seen:
                     seen.add(combo)
                     out.append(Action("buy", (BOOTHS[b], *combo)))
-    return out
+        if len(_BOOTH_ACTIONS) > 8192:
+            _BOOTH_ACTIONS.clear()
+        hit = _BOOTH_ACTIONS[key] = tuple(out)
+    return hit
+
+
+_BOOTH_ACTIONS: dict[tuple, tuple[Action, ...]] = {}
 
 
 def return_booth(s: State, b: int) -> None:

@@ -1,6 +1,7 @@
 """Paint codes (components.md): R Y B basic, O G P blended, K N special colours."""
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import ge, sub, add
 
 PAINTS = "RYBOGPKN"
@@ -21,6 +22,11 @@ def paint_vector(text: str) -> tuple[int, ...]:
 
 def paint_text(vector) -> str:
     """The inverse of :func:`paint_vector`, in PAINTS order."""
+    return _paint_text(vector if type(vector) is tuple else tuple(vector))
+
+
+@lru_cache(maxsize=8192)
+def _paint_text(vector: tuple[int, ...]) -> str:
     return "".join(c * n for c, n in zip(PAINTS, vector))
 
 

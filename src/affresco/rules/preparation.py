@@ -19,8 +19,11 @@ def chance(s: State) -> random.Random:
 def income(s: State) -> None:
     """R10: 1 Thaler per face-down fresco tile, plus module income.  Leonardo has none."""
     per = s.comp.rules["income"]["thalers_per_tile"]
+    hooks = s.hooks.income
     for seat in range(s.n):
-        gained = per * len(s.tiles[seat]) + sum(hook(s, seat) for hook in s.hooks.income)
+        gained = per * len(s.tiles[seat])
+        if hooks:
+            gained += sum(hook(s, seat) for hook in hooks)
         if gained:
             earn(s, seat, gained)
             s.log_event("income", figure=seat, amount=gained)

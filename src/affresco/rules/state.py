@@ -92,7 +92,7 @@ class State:
         return n
 
     def tiles_on_board(self) -> int:
-        return sum(t is not None for t in self.fresco)
+        return len(self.fresco) - self.fresco.count(None)
 
     def log_event(self, kind: str, seat: int | None = None, **params) -> None:
         """Append a structured event (docs/events.md): ``{"kind": kind, **params}``, public

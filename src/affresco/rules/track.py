@@ -67,11 +67,75 @@ def vp_sources(s: State) -> list[dict[str, int]]:
     """VP per source for every figure (as ``scores()``), from the ``score`` and ``track``
     events: the one place VP are split by source (docs/events.md).  Moves still queued or
     waiting for a behind/ahead choice are not counted yet; VP a loaded position had without
-    its events count as ``position``, so each figure's sources add up to its score."""
-    key = (s.log, s.moves, s.pending)
+    its events count as ``position``, so each figure's sources add up to its score.  Each
+    figure's sources are in the order of their latest event, newest first."""
+    if s.moves or s.pending is not None:
+        return _vp_sources_walk(s)
     memo = _SOURCES.get(id(s.log))
-    if memo is not None and memo[0][0] is s.log and memo[0][1:] == key[1:] and memo[2] == s.pos:
-        return [dict(d) for d in memo[1]]
+    if memo is not None and memo[0] is s.log and memo[1] == s.pos:
+        return list(map(dict.copy, memo[2]))
+    totals = _totals(s.log, s.figures)[1]
+    out = []
+    for f in range(s.figures):
+        d = totals[f]
+        mine = {k: v[0] for k, v in sorted(d.items(), key=_newest_first)} if len(d) > 1 else \
+            {k: v[0] for k, v in d.items()}
+        rest = vp_of(s.pos[f]) - sum(mine.values())
+        if rest:
+            mine["position"] = rest
+        out.append(mine)
+    if len(_SOURCES) > 4096:
+        _SOURCES.clear()
+    _SOURCES[id(s.log)] = (s.log, list(s.pos), out)
+    return list(map(dict.copy, out))
+
+
+def _newest_first(item) -> tuple[int, int]:
+    return -item[1][1], item[1][2]
+
+
+def _totals(log, figures: int) -> tuple[int, list[dict[str, tuple[int, int, int]]]]:
+    """VP by source over every ``score`` and ``track`` event of the log whose newest entry is
+    ``log``: (events counted, per figure source -> (VP, number of its latest event, place in
+    that event)).  Built from the totals of an earlier position of the same log (shared by
+    clones), so following a game adds the new events only."""
+    hit = _TOTALS.get(id(log))
+    if hit is not None and hit[0] is log:
+        return hit[1]
+    chain = []
+    node, base = log, None
+    while node is not None:
+        hit = _TOTALS.get(id(node))
+        if hit is not None and hit[0] is node:
+            base = hit[1]
+            break
+        chain.append(node[0][2])
+        node = node[1]
+    if base is None:
+        seq, totals = 0, [{} for _ in range(figures)]
+    else:
+        seq, totals = base[0], [dict(d) for d in base[1]]
+    for e in reversed(chain):
+        seq += 1
+        kind = e["kind"]
+        if kind == "score":
+            mine = totals[e["figure"]]
+            for i, (k, v) in enumerate(e["sources"].items()):
+                old = mine.get(k)
+                mine[k] = (v + old[0] if old else v, seq, i)
+        elif kind == "track" and e["delta"]:
+            mine = totals[e["figure"]]
+            old = mine.get("track")
+            mine["track"] = (e["delta"] + old[0] if old else e["delta"], seq, 0)
+    if len(_TOTALS) > 4096:
+        _TOTALS.clear()
+    _TOTALS[id(log)] = (log, (seq, totals))
+    return seq, totals
+
+
+def _vp_sources_walk(s: State) -> list[dict[str, int]]:
+    """:func:`vp_sources` while scoring moves are queued or pending: the newest of the score
+    events are not counted yet."""
     out: list[dict[str, int]] = [{} for _ in range(s.figures)]
     unresolved = len(s.moves) + (s.pending is not None)
     node = s.log
@@ -93,12 +157,10 @@ def vp_sources(s: State) -> list[dict[str, int]]:
         rest = vp_of(s.pos[f]) - sum(mine.values())
         if rest:
             mine["position"] = rest
-    if len(_SOURCES) > 4096:
-        _SOURCES.clear()
-    _SOURCES[id(s.log)] = (key, out, list(s.pos))
-    return [dict(d) for d in out]
+    return out
 
 
-# memo of vp_sources by log head (the log is an immutable cons list shared by clones): views of
-# the same position, or of every seat, split the log once
+# memos by log head (the log is an immutable cons list shared by clones; each entry keeps its
+# head, so an id is not reused): vp_sources of a position, and the running totals
 _SOURCES: dict[int, tuple] = {}
+_TOTALS: dict[int, tuple] = {}

@@ -9,16 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from .board import NAMES, SIZE
+from .components import reference
 from .market import BOOTHS
 from . import house
 from .paints import paint_text
-from .state import PLAN, State, cons_to_list
+from .state import PLAN, START_OFFSET, State, cons_to_list
 from .tiles import tile_text as _tile_text
 from .track import vp_sources
 
 
 def track_label(pos: int) -> str | int:
-    from .state import START_OFFSET
     return pos if pos > 0 else f"S{pos + START_OFFSET}"
 
 
@@ -61,6 +61,37 @@ def events(entries, seat: int | None) -> list[dict[str, Any]]:
     return out
 
 
+def seat_events(log, seat: int | None) -> list[dict[str, Any]]:
+    """The events ``seat`` may see of the log whose newest entry is ``log`` (a cons list), as
+    :func:`events` gives them, in a list of this call's own whose dicts are shared with other
+    views of the same game (read them, never change them).  Built incrementally: from the
+    list of an earlier position of the same log, so following a game costs the new events only."""
+    hit = _EVENTS.get((id(log), seat))
+    if hit is not None and hit[0] is log:
+        return hit[1][:]
+    new = []
+    node, older = log, []
+    while node is not None:
+        hit = _EVENTS.get((id(node), seat))
+        if hit is not None and hit[0] is node:
+            older = hit[1]
+            break
+        rnd, who, e = node[0]
+        if who is None or who == seat:
+            new.append({"round": rnd, **e})
+        node = node[1]
+    new.reverse()
+    out = older + new
+    if len(_EVENTS) > 1024:
+        _EVENTS.clear()
+    _EVENTS[(id(log), seat)] = (log, out)
+    return out[:]
+
+
+# seat_events' lists by (id of the log's head, seat); each keeps its head, so an id is not reused
+_EVENTS: dict[tuple[int, int | None], tuple[Any, list]] = {}
+
+
 # What ``view(..., lean=True)`` leaves out: what never changes during a game, and what is
 # derived from the history (the VP by source, who took which get-up space).
 FIXED_KEYS = ("hostel", "mood_display", "house_rules", "modules", "options", "components", "vp_sources")
@@ -98,6 +129,7 @@ def view(s: State, seat: int | None, log: bool = True, lean: bool = False) -> di
             fig["plan"] = list(s.plan[f])
         figures.append(fig)
     to_act = flow.to_act(s)
+    texts = [tile_text(t) for t in s.fresco]
     out: dict[str, Any] = {
         "seat": seat,
         "round": s.round,
@@ -111,7 +143,7 @@ def view(s: State, seat: int | None, log: bool = True, lean: bool = False) -> di
         "location": s.columns()[s.loc] if s.phase == "visits" and 0 <= s.loc < len(s.columns()) else None,
         "column": s.loc if s.phase == "visits" and 0 <= s.loc < len(s.columns()) else None,
         "visit_left": s.left if s.phase == "visits" and s.actor >= 0 else None,
-        "fresco": [[tile_text(s.fresco[r * SIZE + c]) for c in range(SIZE)] for r in range(SIZE)],
+        "fresco": [texts[r:r + SIZE] for r in range(0, SIZE * SIZE, SIZE)],
         "bishop": NAMES[s.bishop],
         "leonardo_painter": NAMES[s.leo_pos] if s.leo_pos >= 0 else None,
         "leonardo_controller": s.leo_ctrl if s.leonardo is not None else None,
@@ -119,8 +151,11 @@ def view(s: State, seat: int | None, log: bool = True, lean: bool = False) -> di
         "bag_size": len(s.bag),
     }
     if not lean:
-        out["hostel"] = [{"time": h.time, "mood": h.mood, "price": h.price,
-                          "taken_by": next((s.names[f] for f in range(s.figures) if s.getup[f] == i), None)}
+        taken: dict[int, str] = {}
+        for f in range(s.figures - 1, -1, -1):     # the first figure on a space names it
+            if s.getup[f] >= 0:
+                taken[s.getup[f]] = s.names[f]
+        out["hostel"] = [{"time": h.time, "mood": h.mood, "price": h.price, "taken_by": taken.get(i)}
                          for i, h in enumerate(hostel)]
         out["mood_display"] = list(s.comp.mood_spaces)
     out.update({
@@ -141,7 +176,7 @@ def view(s: State, seat: int | None, log: bool = True, lean: bool = False) -> di
         out["components"] = components_of(s)
         out["vp_sources"] = vp_sources(s)
     if log:
-        out["events"] = events(cons_to_list(s.log), seat)
+        out["events"] = seat_events(s.log, seat)
     for hook in s.hooks.view:
         hook(s, seat, out)
     return out
@@ -149,7 +184,6 @@ def view(s: State, seat: int | None, log: bool = True, lean: bool = False) -> di
 
 def components_of(s: State) -> str | dict:
     """The set-up's components: "reference" (the printed edition) or the table in use."""
-    from .components import reference
     return "reference" if s.comp is reference() else s.comp.raw
 
 

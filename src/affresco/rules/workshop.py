@@ -17,10 +17,15 @@ def start(s: State, fig: int, count: int) -> None:
 def legal(s: State, fig: int) -> list[Action]:
     have = s.paints[fig]
     out = [PASS]
-    for output, (a, b) in s.comp.blends.items():
+    for action, a, b in s.comp.derived("blend_actions", _blend_actions):
         if (have[a] >= 2) if a == b else (have[a] and have[b]):
-            out.append(Action("blend", (output,)))
+            out.append(action)
     return out
+
+
+def _blend_actions(comp) -> tuple[tuple[Action, int, int], ...]:
+    """Each blend of the blending table as (its action, the two input paint indexes)."""
+    return tuple((Action("blend", (output,)), a, b) for output, (a, b) in comp.blends.items())
 
 
 def blend(s: State, fig: int, output: str, inputs: tuple[int, int]) -> None:
