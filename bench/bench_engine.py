@@ -91,11 +91,12 @@ def work_players(players: int, games: int, seed: int, sample_every: int, seconds
     import affresco
     gc.collect()
     decisions, total, samples = 0, 0.0, []
-    for k in range(games):
-        d, sec, smp, _ = _random_game(affresco, players, seed + k, (), sample_every)
+    for k in range(games):     # timed without sampling: kept positions would slow the collector
+        d, sec, _, _ = _random_game(affresco, players, seed + k, ())
         decisions += d
         total += sec
-        samples.extend(smp)
+    for k in range(games):     # the same games again, for the positions of the other measures
+        samples.extend(_random_game(affresco, players, seed + k, (), sample_every)[2])
     # views: every seat's view of every sampled position, each position once (fresh positions,
     # as a server or a searching bot meets them)
     fresh = [g.clone() for g in samples[::max(1, len(samples) // 400)]]
@@ -168,15 +169,16 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--baseline", default=BASELINE_REV, help=f"baseline revision (default {BASELINE_REV})")
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4])
-    ap.add_argument("--games", type=int, default=10, help="random games per block and player count (default 10)")
-    ap.add_argument("--blocks", type=int, default=7, help="alternating blocks per tree (default 7)")
+    ap.add_argument("--games", type=int, default=3, help="random games per block and player count (default 3)")
+    ap.add_argument("--blocks", type=int, default=15,
+                    help="alternating blocks per tree (default 15: many short blocks follow the load best)")
     ap.add_argument("--seed", type=int, default=1, help="first seed (games use seed, seed+1, ...)")
-    ap.add_argument("--seconds", type=float, default=0.5, help="minimum time per clone/json measurement")
+    ap.add_argument("--seconds", type=float, default=0.3, help="minimum time per clone/json measurement")
     ap.add_argument("--sample-every", type=int, default=4,
                     help="sample a position every N decisions for the clone/view/json measurements")
-    ap.add_argument("--module-games", type=int, default=3,
+    ap.add_argument("--module-games", type=int, default=1,
                     help="4-player random games per module set and block (0: no module table)")
-    ap.add_argument("--module-blocks", type=int, default=5, help="alternating blocks of the module table")
+    ap.add_argument("--module-blocks", type=int, default=9, help="alternating blocks of the module table")
     ap.add_argument("--quick", action="store_true", help="about 40 seconds: 3 blocks of 4 games, 1 module block")
     ap.add_argument("--wall", action="store_true", help="time with the wall clock (default: the CPU time)")
     ap.add_argument("--pin", action="store_true", help="pin each worker to one CPU core (Linux)")
@@ -187,7 +189,7 @@ def main(argv=None) -> int:
         worker(args.worker)
         return 0
     if args.quick:
-        args.games, args.blocks, args.seconds, args.module_games, args.module_blocks = 4, 3, 0.2, 1, 3
+        args.games, args.blocks, args.seconds, args.module_games, args.module_blocks = 2, 5, 0.2, 1, 3
 
     trees = {"new": SRC, "baseline": source_tree(args.baseline)}
     me = [sys.executable, str(Path(__file__).resolve())]
