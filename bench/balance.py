@@ -5,6 +5,9 @@
     ...
     python bench/balance.py runs/p2_base.csv runs/p2_portraits.csv ... > tables.md
 
+Several settings can be played side by side (game k of each before game k+1 of any, so that
+a run cut short leaves every setting about as many games): ``bench/balance_run.py``.
+
 The first file is the baseline of the module comparison.  For each file: games, rounds, win
 rate by start space (drawn at set-up: it sets the first round's order; Wilson 95% interval),
 mean score by start space (95% interval), and mean VP by source;

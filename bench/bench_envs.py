@@ -14,8 +14,9 @@ actions, seeded):
   * openspiel: ``state.legal_actions()`` + ``apply_action`` / ``apply_actions``, plus
     ``observation_tensor`` of the player to act (what a learning loop reads).
 
-Costs are per decision in this process's CPU time; blocks alternate the loops (engine, then
-each wrapper, again and again), and the machine's load is printed beside the numbers.
+Costs are per decision in this process's CPU time; blocks alternate the loops (every loop
+once per block, each block starting with the next loop), and the machine's load is printed
+beside the numbers.
 
     python bench/bench_envs.py                 # 2 and 4 players, base and all modules
     python bench/bench_envs.py --quick
@@ -67,7 +68,7 @@ def engine_view(n, mods, seeds, lean=False):
     decisions, t0 = 0, _clock()
     for seed in seeds:
         g = affresco.new_game(n, mods, seed=seed)
-        rng = random.Random(seed)
+        rng = random.Random(f"view:{seed}")   # not the engine loop's game: its memoised plans would be warm
         while not g.is_over:
             seat = rng.choice(g.to_act)
             g.view(seat, log=False, lean=lean)
@@ -177,7 +178,7 @@ def main() -> None:
                 WRAPPERS[w](n, mods, [10_000])  # warm-up: imports, tables, caches
             for b in range(blocks):   # blocks alternate the wrappers: a change in load hits them all
                 seeds = range(b * games, (b + 1) * games)
-                for w in names:
+                for w in names[b % len(names):] + names[:b % len(names)]:   # each block starts elsewhere
                     d, sec = WRAPPERS[w](n, mods, seeds)
                     totals[w][0] += d
                     totals[w][1] += sec

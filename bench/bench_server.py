@@ -161,7 +161,8 @@ async def watch_client(url: str, game_id: str, stop: asyncio.Event, done: asynci
 
 
 async def game_slot(https: list[httpx.AsyncClient], ws_urls: list[str], bots: bool, stats: Stats,
-                    rng: random.Random, stop: asyncio.Event, created: list[str], think: float = 0.0) -> None:
+                    rng: random.Random, stop: asyncio.Event, created: list[str], think: float = 0.0,
+                    together: bool = False) -> None:
     turn = rng.randrange(len(https))
     if True:
         while not stop.is_set():
@@ -173,6 +174,9 @@ async def game_slot(https: list[httpx.AsyncClient], ws_urls: list[str], bots: bo
             else:
                 players = [{"name": f"P{i}", "kind": "human"} for i in range(n)]
             r = await http.post("/api/games", json={"players": players, "seed": rng.randrange(10**9)})
+            if r.status_code == 429:            # the server's burst of new games: wait for the next one
+                await asyncio.sleep(0.1)
+                continue
             r.raise_for_status()
             game = r.json()
             created.append(game["game_id"])
@@ -180,8 +184,9 @@ async def game_slot(https: list[httpx.AsyncClient], ws_urls: list[str], bots: bo
             if bots:
                 tasks = [asyncio.create_task(watch_client(ws_urls[(turn + 1) % len(ws_urls)], game["game_id"],
                                                           stop, done))]
-            else:      # each seat's socket on the next process: moves cross processes
-                tasks = [asyncio.create_task(seat_client(ws_urls[(turn + i) % len(ws_urls)], s["token"], stats,
+            else:      # each seat's socket on the next process (moves cross processes), or all on one
+                tasks = [asyncio.create_task(seat_client(ws_urls[(turn + (0 if together else i)) % len(ws_urls)],
+                                                         s["token"], stats,
                                                          random.Random(rng.random()), stop, done, think))
                          for i, s in enumerate(game["seats"])]
             await asyncio.wait(tasks)
@@ -197,6 +202,8 @@ async def total_versions(base: str, ids: list[str]) -> int:
         total = 0
         for gid in ids:
             r = await http.get(f"/api/games/{gid}")
+            if r.status_code != 200:
+                raise SystemExit(f"GET /api/games/{gid}: {r.status_code} {r.text[:300]}")
             total += r.json()["version"]
         return total
 
@@ -212,7 +219,8 @@ async def run(args) -> dict:
         db, schema = fresh_schema(args.db)
     servers = [] if args.port else [subprocess.Popen(
         [sys.executable, "-m", "affresco.cli", "serve", "--port", str(port), "--db", db, "--bot-delay", str(args.bot_delay), "--fixed-seeds", "--games-per-minute", "100000",
-         "--rate", "100000", "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+         "--rate", "100000", "--max-connections-per-client", "100000", "--log-level", "warning"], stdout=subprocess.DEVNULL,
+        stderr=open(f"{tmp}/server-{port}.log", "wb"))       # a file: a full pipe would stop the server
         for port in ports]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     ws_urls = [f"ws://127.0.0.1:{port}/ws" for port in ports]
@@ -226,12 +234,13 @@ async def run(args) -> dict:
                     except httpx.TransportError:
                         await asyncio.sleep(0.1)
                 else:
-                    raise SystemExit("the server did not start: " + servers[i].stderr.read().decode()[-2000:])
+                    raise SystemExit("the server did not start: "
+                                     + Path(f"{tmp}/server-{ports[i]}.log").read_text()[-2000:])
         stats, stop, created = Stats(), asyncio.Event(), []
         rng = random.Random(args.seed)
         https = [httpx.AsyncClient(base_url=base, timeout=30) for base in bases]   # one client each
         slots = [asyncio.create_task(game_slot(https, ws_urls, False, stats, random.Random(rng.random()), stop,
-                                               created, args.think))
+                                               created, args.think, args.together))
                  for _ in range(args.games)]
         slots += [asyncio.create_task(game_slot(https, ws_urls, True, stats, random.Random(rng.random()), stop,
                                                 created))
@@ -308,6 +317,7 @@ def compare(args) -> dict:
         "moves_per_s": med(c, lambda r: r["moves_per_s"]),
         "p50_ms": med(c, lambda r: r["latency_ms"]["p50"]), "p99_ms": med(c, lambda r: r["latency_ms"]["p99"]),
         "server_cpu_percent": med(c, lambda r: r["server_cpu_percent"]),
+        "server_cpu_ms_per_move": med(c, lambda r: r["server_cpu_ms_per_move"]),
         "load_generator_cpu_percent": med(c, lambda r: r["load_generator_cpu_percent"]),
         "machine_busy_percent": med(c, lambda r: r["machine_busy_percent"]),
         "scaling": round(med(c, lambda r: r["moves_per_s"]) / med(base, lambda r: r["moves_per_s"]), 2),
@@ -331,6 +341,9 @@ def main() -> None:
     ap.add_argument("--processes", type=int, default=1, help="server processes on one PostgreSQL database")
     ap.add_argument("--compare", default=None, help="e.g. 1,2: measure these process counts in one run")
     ap.add_argument("--rounds", type=int, default=1, help="with --compare: measurements per process count")
+    ap.add_argument("--together", action="store_true",
+                    help="several processes: a game's sockets all on the process it was created on "
+                         "(a proxy with game affinity); default: spread over the processes (any proxy)")
     ap.add_argument("--json", action="store_true", help="print JSON only")
     args = ap.parse_args()
     if args.compare:
@@ -338,12 +351,14 @@ def main() -> None:
         if args.json:
             print(json.dumps(out))
             return
-        print(f"affresco serve on PostgreSQL, {args.games} client games + {args.bot_games} bot games, "
+        print(f"affresco serve on PostgreSQL, {'sockets of a game together' if args.together else 'sockets spread'}, "
+              f"{args.games} client games + {args.bot_games} bot games, "
               f"{args.seconds} s per measurement, {args.rounds} per process count, {os.cpu_count()} cores")
-        print("processes  moves/s  p50 ms  p99 ms  servers CPU%  load gen CPU%  machine busy%  scaling")
+        print("processes  moves/s  p50 ms  p99 ms  servers CPU%  CPU ms/move  load gen CPU%  machine busy%  scaling")
         for c, m in out["summary"].items():
             print(f"{c:>9}  {m['moves_per_s']:>7}  {m['p50_ms']:>6}  {m['p99_ms']:>6}  {m['server_cpu_percent']:>12}"
-                  f"  {m['load_generator_cpu_percent']:>13}  {m['machine_busy_percent']:>13}  {m['scaling']:>7}")
+                  f"  {m['server_cpu_ms_per_move']:>11}  {m['load_generator_cpu_percent']:>13}"
+                  f"  {m['machine_busy_percent']:>13}  {m['scaling']:>7}")
         print("load average (1 min) before/after each run:",
               [r["load_average_1min"] for rs in out["runs"].values() for r in rs])
         return

@@ -2,7 +2,10 @@
 rollouts' views without the log, and root-parallel search (``search:...:workers=2``)."""
 from __future__ import annotations
 
+import pytest
+
 import affresco
+from affresco.rules import MODULES
 from affresco.bots import HeuristicBot, make_bot
 from affresco.bots.parallel import close_helpers
 from affresco.bots.search import SearchBot, _RolloutViews
@@ -38,22 +41,42 @@ def test_heuristic_memos_kept_across_decisions_and_games_change_no_ranking():
     assert len(kept._potentials) > len(emptied._potentials)  # the kept memos did serve
 
 
-def test_rollout_views_carry_the_events_a_full_view_has_this_round():
-    """A rollout's views (no log; this round's events followed with events_since) give the
-    heuristic the same round events as game.view(seat)."""
-    g = affresco.new_game(3, ["portraits", "requests"], seed=5)
-    views = _RolloutViews(g, follow=True)
-    bots = [HeuristicBot(s) for s in range(3)]
+@pytest.mark.parametrize("players,modules,limit", [(3, ["portraits", "requests"], 150), (2, sorted(MODULES), 50)])
+def test_rollout_views_are_full_views_but_for_the_log_and_vp_sources(players, modules, limit):
+    """A rollout's views (lean views completed from the root view; this round's events followed
+    with events_since) are game.view(seat) but for the events before this round and
+    vp_sources, which the heuristic does not read."""
+    g = affresco.new_game(players, modules, seed=5)
+    views = _RolloutViews(g, True, g.view(0))
+    bots = [HeuristicBot(s) for s in range(players)]
     checked = 0
-    while not g.is_over and checked < 300:
+    while not g.is_over and checked < limit:
         who = g.to_act[0]
         cheap, full = views.view(who), g.view(who)
         rb = max((i for i, e in enumerate(full["events"]) if e["kind"] == "round_begins"), default=0)
         cheap_rb = max((i for i, e in enumerate(cheap["events"]) if e["kind"] == "round_begins"), default=0)
         assert cheap["events"][cheap_rb:] == full["events"][rb:]
-        assert {k: v for k, v in cheap.items() if k != "events"} == {k: v for k, v in full.items() if k != "events"}
+        assert "vp_sources" not in cheap
+        assert {k: v for k, v in cheap.items() if k != "events"} == \
+            {k: v for k, v in full.items() if k not in ("events", "vp_sources")}
         g.apply(who, bots[who].choose(full, g.legal_actions(who), who))
         checked += 1
+
+
+def test_rollouts_reusing_rankings_on_paths_met_again_choose_and_score_as_recomputing_them():
+    """A rollout path met again on another sample (only the seed differs, no chance event yet)
+    reuses the rankings and leaf values found the first time: the same rollout rewards, so the
+    same statistics and choice as recomputing them, in 2-4 players with and without modules."""
+    checked = 0
+    for players, modules, seed in ((2, [], 21), (4, [], 22), (3, ["bishops_favour", "scrolls"], 23)):
+        for g, seat in _decisions(players, modules, seed, limit=120)[3::40]:
+            view, legal = g.view(seat), g.legal_actions(seat)
+            fast, slow = SearchBot(5, simulations=16), SearchBot(5, simulations=16)
+            slow.reuse_paths = False
+            assert fast.choose(view, legal, seat) == slow.choose(view, legal, seat)
+            assert fast.last_stats == slow.last_stats
+            checked += bool(fast._known)
+    assert checked  # paths were met again
 
 
 def test_search_on_two_workers_uses_the_whole_budget_and_is_deterministic_for_its_seed():

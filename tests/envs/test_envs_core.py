@@ -20,7 +20,8 @@ def test_index_and_action_both_ways_and_the_mask(n, mods):
         legal = g.legal_actions(seat)
         idx = [codec.encode(a) for a in legal]
         assert [codec.decode(i) for i in idx] == legal
-        assert [codec.encode(str(a)) for a in legal] == idx   # notation text too
+        some = rng.sample(range(len(legal)), min(len(legal), 40))   # notation text too (a sample: plans run to 20,000)
+        assert [codec.encode(str(legal[i])) for i in some] == [idx[i] for i in some]
         mask = codec.mask(legal)
         assert set(np.flatnonzero(mask)) == set(idx) and mask.sum() == len(set(legal))
         g.apply(seat, rng.choice(legal))

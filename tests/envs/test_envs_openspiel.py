@@ -46,7 +46,7 @@ def test_serialization_round_trips_at_every_step(name):
     state = game.new_initial_state()
     rng = random.Random(0)
     steps = 0
-    while not state.is_terminal() and steps < 400:
+    while not state.is_terminal() and steps < 200:
         copy = game.deserialize_state(state.serialize())
         assert str(copy) == str(state) and copy.history() == state.history()
         assert json.loads(copy.fresco.to_json()) == json.loads(state.fresco.to_json())

@@ -118,6 +118,19 @@ def perturbations(g):
             if new != plan:
                 e["modules_state"]["medico"]["plans"][x] = new
                 out.append((f"seat {x} medico plan words", e, {x}))
+    if ms.get("bells") and ms["bells"]["stack"] and not g.is_over:
+        # R22: which face-down certificates a seat holds is its own (their count is public);
+        # swap one for a never-revealed certificate of the stack (kept in no order)
+        for x, held in enumerate(ms["bells"]["holdings"]):         # Leonardo's too (seen by nobody)
+            down = held["face_down"]
+            other = next((c for c in ms["bells"]["stack"] if down and c != down[0]), None)
+            if other is None:      # (an acting seat's too: face-down bells decide nothing until the end)
+                continue
+            e = json.loads(json.dumps(d))
+            b = e["modules_state"]["bells"]
+            b["stack"][b["stack"].index(other)] = down[0]
+            b["holdings"][x]["face_down"][0] = other
+            out.append((f"figure {x} face-down certificates", e, {x} if x < n else set()))
     if len(d["market"]["bag"]) >= 1:
         e = json.loads(json.dumps(d))
         e["market"]["bag"] = ["O" if t != "O" else "G" for t in e["market"]["bag"]]
@@ -306,6 +319,20 @@ def test_leak_check_notices_a_public_change():
     h = load(d)
     assert h.view(0) != g.view(0)
     assert h.view(2)["figures"][2]["thalers"] == g.view(2)["figures"][2]["thalers"] + 5
+
+
+def test_the_bells_perturbation_is_seen_by_the_owner_only():
+    """The no-leak check swaps a face-down certificate of another seat (R22): the owner's view
+    shows the change (so the check is not empty), every other view stays the same."""
+    from positions import bells_state
+    g = module_game(3, modules=["bells"], modules_state={"bells": bells_state(
+        3, holdings={1: dict(face_down=["3:3:3"])}, display=["5:5:4"], stack=["6:6:4", "2:2:1"])})
+    swaps = [(what, e, who) for what, e, who in perturbations(g) if "certificates" in what]
+    assert [what for what, _, _ in swaps] == ["figure 1 face-down certificates"]
+    _, edited, _ = swaps[0]
+    h = load(edited)
+    assert h.view(1)["bells"] != g.view(1)["bells"]
+    assert all(h.view(v) == g.view(v) for v in (0, 2, None))
 
 
 def test_all_five_modules_at_one_restoration():

@@ -101,6 +101,20 @@ def test_after_the_final_action_at_the_infected_location_one_healthy_apprentice_
     assert g.view(0)["figures"][0]["apprentices"] == 5   # the own one became a black one
 
 
+def test_worked_example_the_market_is_infected_and_yellow_falls_ill_after_buying_paint():
+    """Example: 'The market infection tile was drawn. After yellow has bought paint, one of his
+    apprentices gets ill. He places one of his apprentices onto the "medico" board, exchanging
+    it for one black apprentice.'"""
+    g = medico_game(state=dict(pile=["market", "market"]))
+    plan_all(g, "1-0-0-0-0", NOTHING, KEEP)
+    assert med(g)["infected"] == "market"
+    buy = sorted(a for a in legal(g, 0) if a.startswith("buy"))[0]
+    act(g, buy)
+    m = med(g)
+    assert m["sick"] == [1, 0, 0] and m["ill"] == [1, 0, 0]
+    assert g.view(2)["medico"]["black_on_board"] == 14
+
+
 def test_an_apprentice_falls_ill_even_if_the_actions_are_forfeited():
     """'Note: Even if a player forfeits actions at an infected location, one of his
     apprentices assigned to this location becomes ill.'"""

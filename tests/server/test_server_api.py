@@ -218,8 +218,8 @@ def test_create_defaults_and_names(sqlite_url):
         assert len(out["game_id"]) >= 16
         s = me(c, seats[0]["token"])
         assert s["seat"] == 0 and s["names"] == ["Ann Lee", "Bot 2", "Player 3", "Bot 4"]
-        assert s["setup"] == {"players": ["Ann Lee", "Bot 2", "Player 3", "Bot 4"],
-                              "modules": ["portraits", "scrolls"], "options": {}}
+        assert s["setup"] == {"players": ["Ann Lee", "Bot 2", "Player 3", "Bot 4"],      # the server's round
+                              "modules": ["portraits", "scrolls"], "options": {"max_rounds": 200}}  # limit (H1)
         assert "seed" not in json.dumps(s)
         # the seed given is the seed of the engine game: same set-up as affresco.new_game
         g = affresco.new_game(["Ann Lee", "Bot 2", "Player 3", "Bot 4"], ["scrolls", "portraits"], 3)

@@ -136,7 +136,9 @@ def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path)
     acked: list[tuple[int, str]] = []
     seen: list[tuple[int | None, dict]] = []
     with serving(db, log_b, *FAST, bot_delay=0.01) as b:
-        with serving(db, log_a, *FAST, "--bot-processes", "1", bot_delay=0.01) as a:
+        # A's bots take 0.3 s a move: when A is killed right after the person's move, they are
+        # still to move, so only B's takeover (once A's lease expires) can get the game going
+        with serving(db, log_a, *FAST, "--bot-processes", "1", bot_delay=0.3) as a:
             r = a.post("/api/games", json={"players": [{"name": "Ann"}, {"kind": "bot", "bot": "heuristic"},
                                                        {"kind": "bot", "bot": "random"}],
                                            "modules": ["portraits"], "seed": 181})
@@ -162,6 +164,7 @@ def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path)
                 if len(acked) >= 4 and 0 not in after["to_act"]:
                     kill_and_check_orphans(a.proc)        # its bots are thinking (A holds the lease)
                     killed = True
+                    killed_at = after["version"]
         # the game goes on through B alone
         while True:
             s = wait_until(b, "/api/me", lambda s: s["legal"] or s["is_over"], auth(tok), timeout=90)
@@ -181,6 +184,7 @@ def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path)
         record = b.get(f"/api/games/{gid}/record").json()
     takeovers = [json.loads(line) for line in log_b.read_text().splitlines() if '"takeover"' in line]
     assert gid in [t["game_id"] for t in takeovers], "B did not take the game's bots over"
+    assert record["actions"][killed_at][0] != 0, "the bots were not the next to move after the kill"
     assert len(record["actions"]) == final["version"]
     for version, action in acked:
         assert record["actions"][version - 1] == [0, action], f"acknowledged move {version} ({action}) is lost"
@@ -196,3 +200,134 @@ def test_a_second_process_on_one_sqlite_file_is_refused_with_a_clear_error(tmp_p
     assert second.returncode == 1
     said = " ".join(second.stderr.split())
     assert "already served by another process" in said and "PostgreSQL" in said
+
+
+def test_a_games_bot_lease_is_held_by_one_process_and_taken_over_only_once_it_expires():
+    """The lease (server/cluster.py): one holder at a time; a holder that stops renewing loses
+    it to the first process that sees it expired, and learns it lost it when it renews again."""
+    import asyncio
+
+    from affresco.server.app import _normalise_url
+    from affresco.server.cluster import Cluster
+    from affresco.server.store import Store
+
+    store = Store(_normalise_url(postgres_url()))
+    a, b = Cluster(store, ttl=1.0), Cluster(store, ttl=1.0)
+    taken, lost = [], []
+
+    async def orphan(gid: str) -> None:
+        taken.append(gid)
+
+    async def until(cond, timeout: float = 30.0) -> None:
+        end = asyncio.get_running_loop().time() + timeout
+        while not cond():
+            assert asyncio.get_running_loop().time() < end, "timed out"
+            await asyncio.sleep(0.05)
+
+    async def main() -> None:
+        assert await a.claim("g1") and "g1" in a.held
+        assert not await b.claim("g1"), "two holders of one lease"
+        assert await a.claim("g1"), "the holder keeps its lease"
+        b.on_orphan, a.on_lost = orphan, lost.extend
+        b.start()                    # a does not renew: its lease expires and b takes the game over
+        await until(lambda: taken == ["g1"])
+        assert "g1" in b.held and not await a.claim("g1")
+        a.start()                    # a renews and finds the lease gone
+        await until(lambda: lost == ["g1"])
+        assert "g1" not in a.held
+        await b.stop()               # a graceful stop releases b's leases at once
+        assert await a.claim("g1")
+        await a.stop()
+    try:
+        asyncio.run(main())
+    finally:
+        store.close()
+
+
+def test_a_game_read_while_another_process_writes_it_is_never_taken_for_damaged():
+    """Loading reads the game's row, its action rows and its snapshot from one snapshot of the
+    database: a move committed meanwhile by another process must not look like a missing or
+    extra row (which would set the game aside as damaged)."""
+    from affresco import new_game
+    from affresco.server.app import _normalise_url
+    from affresco.server.store import SeatInfo, Store
+
+    url = _normalise_url(postgres_url())
+    writer, reader = Store(url), Store(url)
+    g = new_game(2, [], 7)
+    writer.batch([("create", ("g1", g.record()["setup"], [SeatInfo(0, "A", "human"), SeatInfo(1, "B", "human")],
+                              {}, g.to_json(pretty=False)))])
+    rng = random.Random(7)
+    moves = []
+    while not g.is_over and len(moves) < 150:
+        seat = g.to_act[0]
+        action = rng.choice(g.legal_actions(seat))
+        g.apply(seat, action)
+        moves.append((seat, str(action)))
+    stop = threading.Event()
+    errors: list[Exception] = []
+
+    def write() -> None:
+        for i, (seat, notation) in enumerate(moves):
+            errors.extend(e for e in writer.batch([("append", ("g1", i + 1, i, seat, notation, False, False,
+                                                               None, None))]) if e is not None)
+        stop.set()
+    t = threading.Thread(target=write)
+    t.start()
+    loads = 0
+    try:
+        while not stop.is_set() or loads == 0:
+            stored = reader.load("g1")          # raises BrokenGame on an inconsistent read
+            assert len(stored.actions) == stored.version
+            loads += 1
+    finally:
+        t.join()
+        writer.close()
+        reader.close()
+    assert not errors and loads > 1
+
+
+def test_an_undo_through_one_process_is_followed_by_the_other(tmp_path):
+    """A person's undo sent to B: A's copy (held for a spectator's socket and the bot) is
+    reloaded from the database, its socket shows the state after the undo, and the next move
+    through A is played on it."""
+    db = postgres_url()
+    log = tmp_path / "servers.log"
+    rng = random.Random(19)
+    with serving(db, log, *FAST) as a, serving(db, log, *FAST) as b:
+        r = a.post("/api/games", json={"players": [{"name": "Ann"}, {"kind": "bot", "bot": "random"}], "seed": 191})
+        gid, tok = r.json()["game_id"], r.json()["seats"][0]["token"]
+        watcher = Follower(a.port, {"type": "watch", "game_id": gid})
+        for _ in range(200):                          # play through A until an undo is offered
+            s = wait_until(a, "/api/me", lambda s: s["legal"] or s["is_over"], auth(tok))
+            assert not s["is_over"]
+            if s["undo"] and s["to_act"] == [0] and s["version"] >= 3:     # (the bot waits for Ann)
+                break
+            r = a.post("/api/me/act", headers=auth(tok), json={"action": eager_choice(rng, s["legal"]),
+                                                               "version": s["version"]})
+            assert r.status_code in (200, 409), r.text
+        else:
+            raise AssertionError("no undo was offered")
+        before = s["version"]
+        s_b = wait_until(b, "/api/me", lambda x: x["version"] == before, auth(tok))
+        r = b.post("/api/me/undo", headers=auth(tok), json={"version": s_b["version"]})
+        assert r.status_code == 200, r.text
+        undone = r.json()
+        assert undone["version"] == before + 1 and undone["events_total"] < s["events_total"]
+        seen = watcher.wait(lambda m: m["version"] >= undone["version"])
+        mine = wait_until(a, "/api/me", lambda x: x["version"] >= undone["version"] and x["legal"], auth(tok))
+        r = a.post("/api/me/act", headers=auth(tok), json={"action": mine["legal"][0], "version": mine["version"]})
+        assert r.status_code == 200, r.text
+        watcher.close()
+    # what A showed after the undo is the stored game (the actions kept, then the later ones)
+    from affresco.rules.game import RECORD_FORMAT
+    from affresco.server.app import _normalise_url
+    from affresco.server.store import Store
+    store = Store(_normalise_url(db))
+    stored = store.load(gid)
+    store.close()
+    record = {"format": RECORD_FORMAT, "setup": stored.setup, "actions": [[s, n] for s, n, _ in stored.actions]}
+    # after the undo every version is one action: the state at version v has this many actions
+    upto = {st["version"]: len(record["actions"]) - (stored.version - st["version"]) for st in (seen, mine)}
+    assert len(record["actions"]) < stored.version - 1, "the undo took nothing back"
+    check_history(record, [(seat, {**st, "version": upto[st["version"]]}) for seat, st in ((None, seen), (0, mine))])

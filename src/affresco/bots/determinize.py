@@ -46,6 +46,7 @@ parts sampled here; nothing here writes the engine's state format.
 """
 from __future__ import annotations
 
+import json
 import random
 from typing import Any, Mapping, Sequence
 
@@ -181,10 +182,13 @@ def _medico_state(mv: Mapping[str, Any], data) -> dict:
 
 def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal: Sequence | None = None,
                 plan_chooser=None, keep_log: bool = True, log_from: int = 0,
-                estimates: tuple[list[int], list[str]] | None = None) -> Game:
+                estimates: tuple[list[int], list[str]] | None = None, with_key: bool = False):
     """A full game consistent with ``view`` = ``game.view(seat)`` (see the module doc), built
     with :meth:`affresco.Game.from_view`.  ``log_from``: keep the view's events from this index.
-    ``estimates``: :func:`estimate_hidden` of this view, when the caller has it already."""
+    ``estimates``: :func:`estimate_hidden` of this view, when the caller has it already.
+    ``with_key``: return ``(game, key)``, where ``key`` (text) is the same for two samples
+    that differ only by their seed (the same sampled hidden parts): until a chance event,
+    the same actions then lead to the same views."""
     figs = view["figures"]
     n = sum(not f["leonardo"] for f in figs)
     rnd = view["round"]
@@ -295,4 +299,7 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
                 ill = [int(x) for x in words[words.index("ill") + 1].split("-")] if "ill" in words \
                     else [0] * len(secret[f]["plan"])
                 mstate["medico"]["plans"][f] = {"ill": ill, "medico": "medico" in words}
-    return Game.from_view(view, seat, hidden, seed=seed, log=kept)
+    game = Game.from_view(view, seat, hidden, seed=seed, log=kept)
+    if with_key:
+        return game, json.dumps(hidden, sort_keys=True, default=str)
+    return game

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import json
+from operator import add as _add, sub as _sub
 from typing import Any, Mapping
 
 from ..rules import Components, load_components, parse_tile_text, reference
@@ -142,11 +143,11 @@ def text(p: Paints) -> str:
 
 
 def add(a: Paints, b: Paints) -> Paints:
-    return tuple(x + y for x, y in zip(a, b))
+    return tuple(map(_add, a, b))
 
 
 def sub(a: Paints, b: Paints) -> Paints:
-    return tuple(x - y for x, y in zip(a, b))
+    return tuple(map(_sub, a, b))
 
 
 Blends = dict  # output paint index -> (input index, input index)
@@ -285,10 +286,11 @@ class Model:
                 segment += 1
         self.bishop = SEGMENT[view["bishop"]]
         self.final = bool(view.get("final_round"))
-        self.columns = list(view["columns"])
-        self.hostel = list(view["hostel"])
-        self.mood_display = list(view["mood_display"])
-        self.order = list(view.get("order") or [])
+        # the view's own lists (a Model only reads them)
+        self.columns = view["columns"]
+        self.hostel = view["hostel"]
+        self.mood_display = view["mood_display"]
+        self.order = view.get("order") or []
         self.plan = self.me.get("plan")
         special = view.get("special_colours")
         self.special = isinstance(special, Mapping)
@@ -302,12 +304,16 @@ class Model:
 
         # --- modules (neutral values when a module is not in play) ---------------------
         portraits = view.get("portraits")
-        owned = portraits["owned"][seat] if portraits and seat < len(portraits["owned"]) else []
+        owned = portraits["owned"][seat] if portraits and seat < len(portraits["owned"]) else ()
         self.portraits = portraits
-        self.abbot = sum(int(c.get("bishop_bonus", 0)) for c in owned)
-        self.sexton_cost = sum(int(c.get("sexton", 0)) for c in owned)
-        self.income_extra = sum(int(c.get("income", 0)) for c in owned)
-        self.theater_steps = max([int(c["theater"]) for c in owned if c.get("theater")] or [k.theater_steps])
+        if owned:
+            self.abbot = sum(int(c.get("bishop_bonus", 0)) for c in owned)
+            self.sexton_cost = sum(int(c.get("sexton", 0)) for c in owned)
+            self.income_extra = sum(int(c.get("income", 0)) for c in owned)
+            self.theater_steps = max([int(c["theater"]) for c in owned if c.get("theater")] or [k.theater_steps])
+        else:
+            self.abbot = self.sexton_cost = self.income_extra = 0
+            self.theater_steps = k.theater_steps
         favour = view.get("bishops_favour")
         self.favour_left = favour["tokens_left"] if favour else 0
         scrolls = view.get("scrolls")

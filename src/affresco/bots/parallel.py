@@ -19,13 +19,15 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-__all__ = ["Helpers", "close_helpers", "helpers"]
+__all__ = ["Helpers", "close_helpers", "follow_parent", "helpers"]
 
 _POOLS: dict[int, "Helpers"] = {}
 _BOTS: dict[str, Any] = {}  # in a helper: the SearchBot built for each set of options
 
 
-def _init(parent: int) -> None:  # pragma: no cover - runs in the helper processes
+def follow_parent(parent: int) -> None:  # pragma: no cover - runs in worker processes
+    """Set up a worker process of ``parent``: it ignores Ctrl-C (the parent decides and ends
+    it) and ends itself within a second once the parent is gone (killed outright, crashed)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
@@ -33,7 +35,7 @@ def _init(parent: int) -> None:  # pragma: no cover - runs in the helper process
             time.sleep(0.5)
         os._exit(1)
 
-    threading.Thread(target=watch, name="affresco-search-helper-watch", daemon=True).start()
+    threading.Thread(target=watch, name="affresco-parent-watch", daemon=True).start()
 
 
 def _ready() -> bool:  # pragma: no cover - runs in the helper processes
@@ -65,7 +67,7 @@ class Helpers:
     def __init__(self, n: int):
         self.n = n
         self.pool = ProcessPoolExecutor(max_workers=n, mp_context=_context(),
-                                        initializer=_init, initargs=(os.getpid(),))
+                                        initializer=follow_parent, initargs=(os.getpid(),))
         self.warm = [self.pool.submit(_ready) for _ in range(n)]
 
     def submit(self, options: dict, view, legal, seat: int, cands, seed: int, budget: int | None,

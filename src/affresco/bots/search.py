@@ -26,8 +26,10 @@ are used; the hidden state is never read):
    one is left.  Play the best mean (the heuristic's first choice gets ``prior`` extra, so
    the search departs from the heuristic only on evidence).
 
-Budget: ``seconds`` of wall time per decision, or ``simulations`` rollouts (then the bot is
-deterministic for its seed).  ``make_bot("search", seed, seconds=0.5)`` or ``"search:0.5"``.
+Budget: ``seconds`` of wall time per decision (``clock="cpu"``: of the process's CPU time, for
+measurements on a busy machine), or ``simulations`` rollouts (then the bot is deterministic for
+its seed).  ``make_bot("search", seed, seconds=0.5)`` or ``"search:0.5"``.  ``workers=2``
+searches on a helper process too (root-parallel, ``bots/parallel.py``): ``"search:1.0:workers=2"``.
 """
 from __future__ import annotations
 
@@ -50,20 +52,31 @@ _EVENT_MODULES = frozenset({"portraits", "requests"})  # the heuristic reads thi
 
 
 class _RolloutViews:
-    """The views a rollout's decisions are made on: ``game.view(seat)`` with only the events
-    the heuristic reads (its own this round), followed cheaply with ``events_since`` and only
-    where a module in play makes them matter (portraits, requests); the same rankings as on
-    full views, without rebuilding the log into every view."""
+    """The views a rollout's decisions are made on: ``game.view(seat, log=False, lean=True)``
+    completed from the searched decision's view with what never changes in a game (the
+    edition, the mood display, the modules...; the hostel's spaces, with who took each
+    worked out from the figures' get-up times), and with only the events the heuristic reads
+    (this round's), followed cheaply with ``events_since`` and only where a module in play
+    makes them matter (portraits, requests).  The heuristic ranks the same on them as on
+    full views (``vp_sources``, which it does not read, is left out)."""
 
-    __slots__ = ("game", "follow", "logs")
+    __slots__ = ("game", "follow", "logs", "fixed", "hostel")
 
-    def __init__(self, game, follow: bool):
+    def __init__(self, game, follow: bool, root: Mapping[str, Any]):
         self.game, self.follow = game, follow
         self.logs: dict[int, tuple[Any, list]] = {}
+        lean = game.view(0, log=False, lean=True)
+        self.fixed = {k: v for k, v in root.items() if k not in lean and k not in ("events", "vp_sources", "hostel")}
+        self.hostel = [(h["time"], h["mood"], h["price"]) for h in root["hostel"]]
 
-    def view(self, seat: int) -> dict[str, Any]:
-        v = self.game.view(seat, log=False)
-        if self.follow:
+    def view(self, seat: int, events: bool = True) -> dict[str, Any]:
+        v = self.game.view(seat, log=False, lean=True)
+        v.update(self.fixed)
+        figures = v["figures"]
+        v["hostel"] = [{"time": time, "mood": mood, "price": price,
+                        "taken_by": next((f["name"] for f in figures if f["getup"] == time), None)}
+                       for time, mood, price in self.hostel]
+        if self.follow and events:
             mark, seen = self.logs.get(seat, (None, []))
             new, mark = self.game.events_since(seat, mark)
             if new is None:  # pragma: no cover - a rollout only moves forward
@@ -92,15 +105,20 @@ class SearchBot(Bot):
     def __init__(self, seed: int | str | None = 0, seconds: float = 1.0, simulations: int | None = None,
                  horizon: int = 1, candidates: int = 5, epsilon: float = 0.15, prior: float = 0.02,
                  prune: float = 0.12, scale: float = 8.0, plan_top: float = 0.5,
-                 weights: Weights | None = None, max_rollout_actions: int = 3000, workers: int = 1):
+                 weights: Weights | None = None, max_rollout_actions: int = 3000, workers: int = 1,
+                 clock: str = "wall"):
         super().__init__(seed)
         if int(workers) < 1:
             raise ValueError(f"workers must be 1 or more, not {workers!r}")
+        if clock not in ("wall", "cpu"):
+            raise ValueError(f"clock is 'wall' or 'cpu', not {clock!r}")
         self.workers = int(workers)
+        self.clock = clock  # what 'seconds' counts: wall time, or this process's CPU time (a busy machine)
+        self._clock = time.perf_counter if clock == "wall" else time.process_time
         # what a helper process needs to build the same bot (root-parallel search, workers > 1)
         self._options = dict(seconds=seconds, simulations=simulations, horizon=horizon, candidates=candidates,
                              epsilon=epsilon, prior=prior, prune=prune, scale=scale, plan_top=plan_top,
-                             weights=weights, max_rollout_actions=max_rollout_actions)
+                             weights=weights, max_rollout_actions=max_rollout_actions, clock=clock)
         self.seconds = float(seconds)
         self.simulations = None if simulations is None else int(simulations)
         self.horizon = int(horizon)
@@ -114,6 +132,10 @@ class SearchBot(Bot):
         self.heuristic = HeuristicBot(seed, weights)      # ranks the root candidates
         self.policy = HeuristicBot(seed, weights)         # plays every figure in the rollouts
         self._follow_events = True
+        self._root_view: Mapping[str, Any] = {}
+        self._paths: dict = {}
+        self._known: dict = {}
+        self.reuse_paths = True  # reuse rankings on a rollout path met again (see _rollout); False: recompute
         self._root: Any = None            # the view of the decision being searched, and what
         self._root_facts: tuple = ()      # determinize() needs of it every time
         self.last_stats: dict[str, list] = {}
@@ -124,7 +146,8 @@ class SearchBot(Bot):
         legal = list(legal)
         if len(legal) == 1:
             return legal[0]
-        start = time.perf_counter()
+        clock = self._clock
+        start = clock()
         ranked = self.heuristic.rank(view, legal, seat)
         kinds = {a.kind for a in legal}
         cands: list[Action] = []
@@ -159,9 +182,13 @@ class SearchBot(Bot):
     def _search(self, view, legal, seat: int, cands: list[Action], rng: random.Random, budget: int | None,
                 deadline: float | None) -> tuple[list[float], list[int], int]:
         """Steps 2-5 of the module doc: (total reward, rollouts) per candidate and rollouts done,
-        within ``budget`` rollouts or until ``deadline`` (``time.perf_counter()``)."""
+        within ``budget`` rollouts or until ``deadline`` (on the bot's clock)."""
+        clock = self._clock
         self._follow_events = bool(_EVENT_MODULES & set(view.get("modules", ())))
+        self._root_view = view
         self._root = None
+        self._paths: dict = {}    # (path, seat, action) -> path: the action paths of this decision's rollouts
+        self._known: dict = {}    # (path, seat) -> ranking, and (path, None) -> leaf values (see _rollout)
         n = len(cands)
         total = [0.0] * n
         count = [0] * n
@@ -170,22 +197,23 @@ class SearchBot(Bot):
         while len(alive) > 1:
             if budget is not None and used >= budget:
                 break
-            if deadline is not None and dets > 0 and time.perf_counter() >= deadline:
+            if deadline is not None and dets > 0 and clock() >= deadline:
                 break
-            g = self._determinize(view, seat, rng, legal)
+            g, sample = self._determinize(view, seat, rng, legal)
             stream = rng.getrandbits(64)
             done_all = True
             for i in alive:
                 if budget is not None and used >= budget or deadline is not None and dets > 0 \
-                        and time.perf_counter() >= deadline:
+                        and clock() >= deadline:
                     done_all = False
                     break
                 sim = g.clone()
                 try:
-                    sim.apply(seat, cands[i])
+                    revealed = sim.apply(seat, cands[i])
                 except FrescoError:  # the sample contradicts the decision (should not happen)
                     continue
-                total[i] += self._rollout(sim, seat, random.Random(stream))
+                node = None if revealed or not self.reuse_paths else self._node((sample, i))
+                total[i] += self._rollout(sim, seat, random.Random(stream), node)
                 count[i] += 1
                 used += 1
             if not done_all:
@@ -215,15 +243,17 @@ class SearchBot(Bot):
         else:
             shares = [None] * w
         pool = helpers(w - 1)
-        # the helpers stop at the same moment (time.monotonic() is the same clock in every process)
-        until = None if self.simulations is not None else \
-            time.monotonic() + max(0.0, start + self.seconds - time.perf_counter())
+        # the helpers stop at the same moment (time.monotonic() is the same clock in every
+        # process), or after the same CPU time of their own
+        left = None if self.simulations is not None else max(0.0, start + self.seconds - self._clock())
+        until = left if left is None or self.clock == "cpu" else time.monotonic() + left
         jobs = [pool.submit(self._options, view, legal, seat, cands, seed, share, until)
                 for seed, share in zip(seeds, shares[1:])]
         deadline = None if until is None else start + self.seconds
         total, count, used = self._search(view, legal, seat, cands, rng, shares[0], deadline)
         for job in jobs:
-            got = pool.result(job, None if deadline is None else max(0.0, deadline - time.perf_counter()) + 0.25)
+            wait = None if deadline is None or self.clock == "cpu" else max(0.0, deadline - self._clock()) + 0.25
+            got = pool.result(job, wait)
             if got is None:  # a helper that is late (still starting) is left out of this decision
                 continue
             t, c, u = got
@@ -235,8 +265,14 @@ class SearchBot(Bot):
     def search_share(self, view, legal, seat: int, cands: list[Action], seed: int, budget: int | None,
                      until: float | None) -> tuple[list[float], list[int], int]:
         """One helper process's part of a root-parallel search (see :meth:`_search_parallel`):
-        ``budget`` rollouts, or until ``until`` (``time.monotonic()``)."""
-        deadline = None if until is None else time.perf_counter() + (until - time.monotonic())
+        ``budget`` rollouts, or until ``until`` (``time.monotonic()``; with the CPU clock, for
+        ``until`` seconds of this process's CPU time)."""
+        if until is None:
+            deadline = None
+        elif self.clock == "cpu":
+            deadline = self._clock() + until
+        else:
+            deadline = time.perf_counter() + (until - time.monotonic())
         return self._search(view, list(legal), seat, list(cands), random.Random(seed), budget, deadline)
 
     # ------------------------------------------------------------------ determinization
@@ -248,7 +284,7 @@ class SearchBot(Bot):
             self._root_facts = (round_start(view["events"]), estimate_hidden(view))
         log_from, estimates = self._root_facts
         return determinize(view, seat, rng, legal=legal, plan_chooser=self._plan_chooser,
-                           log_from=log_from, estimates=estimates)
+                           log_from=log_from, estimates=estimates, with_key=True)
 
     def _plan_chooser(self, probe, figure: int, options: Sequence[Action], rng: random.Random) -> Action:
         """A committed secret plan of another seat: from its heuristic ranking."""
@@ -260,37 +296,58 @@ class SearchBot(Bot):
         return ranked[1 + rng.randrange(min(3, len(ranked) - 1))]
 
     # ------------------------------------------------------------------ rollout and value
-    def _rollout(self, g, seat: int, rng: random.Random) -> float:
+    def _node(self, key) -> int:
+        paths = self._paths
+        node = paths.get(key)
+        if node is None:
+            node = paths[key] = len(paths)
+        return node
+
+    def _rollout(self, g, seat: int, rng: random.Random, node: int | None = None) -> float:
+        """Play the heuristic (the others with ``epsilon`` second choices) to the end of the
+        horizon.  ``node`` names the path from the searched decision (the sample's hidden parts,
+        the candidate, the actions since) while no chance event has happened: the same path then
+        gives the same views (only the seed differs), so the ranking of each decision and the
+        leaf values met again on it (on other samples) are reused instead of recomputed."""
         stop = g.round + self.horizon
         steps = 0
         policy = self.policy
-        views = _RolloutViews(g, self._follow_events)
+        views = _RolloutViews(g, self._follow_events, self._root_view)
+        known = self._known
         while not g.is_over and g.round < stop and steps < self.max_rollout_actions:
-            acting = g.to_act
-            who = acting[0]
-            legal = g.legal_actions(who)
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                ranked = policy.rank(views.view(who), legal, who)
-                action = ranked[0][1]
-                if who != seat and len(ranked) > 1 and rng.random() < self.epsilon:
-                    action = ranked[1][1]
-            g.apply(who, action)
+            who = g.to_act[0]
+            ranked = known.get((node, who)) if node is not None else None
+            if ranked is None:
+                legal = g.legal_actions(who)
+                ranked = [(0.0, legal[0])] if len(legal) == 1 else policy.rank(views.view(who), legal, who)
+                if node is not None:
+                    known[(node, who)] = ranked
+            action = ranked[0][1]
+            if who != seat and len(ranked) > 1 and rng.random() < self.epsilon:
+                action = ranked[1][1]
+            if g.apply(who, action):
+                node = None  # hidden information came out: the paths part
+            elif node is not None:
+                node = self._node((node, who, action))
             steps += 1
-        return self._reward(g, seat)
+        return self._reward(g, seat, views, node)
 
-    def values(self, g) -> list[float]:
+    def values(self, g, views: _RolloutViews | None = None) -> list[float]:
         """The heuristic's position value of every figure (final scores once the game is over)."""
         if g.is_over:
             return [float(x) for x in g.scores()]
-        # the leaf value reads no events: views without the log
-        out = [self.policy.position_value(g.view(f, log=False), f) for f in range(g.players)]
+        # the leaf value reads no events
+        out = [self.policy.position_value(views.view(f, events=False) if views else g.view(f, log=False), f)
+               for f in range(g.players)]
         out += [float(vp) for vp in g.scores()[g.players:]]  # Leonardo: his VP
         return out
 
-    def _reward(self, g, seat: int) -> float:
-        v = self.values(g)
+    def _reward(self, g, seat: int, views: _RolloutViews | None = None, node: int | None = None) -> float:
+        v = self._known.get((node, None)) if node is not None else None
+        if v is None:
+            v = self.values(g, views)
+            if node is not None:
+                self._known[(node, None)] = v
         mine = v[seat]
         others = [x for f, x in enumerate(v) if f != seat]
         best = _sigmoid((mine - max(others)) / self.scale)

@@ -51,7 +51,9 @@ KINDS: dict[str, BotKind] = {k.name: k for k in (
                      "simulations": "a fixed number of simulated games per decision instead (deterministic)",
                      "horizon": "rounds each simulated game looks ahead (default 1)",
                      "candidates": "moves compared per decision (default 5)",
-                     "workers": "processes searching each decision together (default 1; 2 uses both cores)"}),
+                     "workers": "processes searching each decision together (default 1; 2 uses both cores)",
+                     "clock": "what the seconds count: wall (default) or cpu (the bot's own CPU time, for "
+                              "measurements on a busy machine)"}),
     BotKind("greedy", "Greedy", "The heuristic bot under its former name.", GreedyBot, listed=False),
 )}
 

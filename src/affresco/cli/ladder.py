@@ -107,8 +107,12 @@ def ladder(
                           str(r["wins"]), f"{r['mean_place']:.2f}")
         console.print(table)
     if plot is not None and results:
-        plot_ratings(spec, results, plot)
-        console.print(f"Plot: {plot}")
+        try:
+            plot_ratings(spec, results, plot)
+            console.print(f"Plot: {plot}")
+        except ImportError:
+            console.print("[yellow]The plot needs matplotlib: pip install 'affresco[sim]'.[/]")
+            plot = None
     if docs is not None and results:
         link = None
         if plot is not None:

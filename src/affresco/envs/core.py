@@ -301,15 +301,24 @@ class ObservationEncoder:
             self._fresco_cache[key] = block
         return block
 
-    def _module_pairs(self, key: str, value: Any, seat: int) -> tuple:
-        """(slot, value) pairs of a module's view part (feature hashing, cached per part)."""
-        ck = (seat, key, repr(value))
+    def _module_pairs(self, key: str, value: Any, seat: int) -> list:
+        """(slot, value) pairs of a module's view part (feature hashing), cached per entry of
+        the part: most entries stay the same from one decision to the next."""
+        if type(value) is not dict:
+            return self._hashed(key, value, seat)
+        out: list = []
+        for k, v in value.items():
+            out.extend(self._hashed(f"{key}.{k}", v, seat))
+        return out
+
+    def _hashed(self, path: str, value: Any, seat: int) -> tuple:
+        ck = (seat, path, repr(value))
         pairs = self._module_cache.get(ck)
         if pairs is None:
             acc: dict[int, float] = {}
-            _hash_into(acc, key, value, seat, self.n)
+            _hash_into(acc, path, value, seat, self.n)
             pairs = tuple(acc.items())
-            if len(self._module_cache) > 4096:
+            if len(self._module_cache) > 16384:
                 self._module_cache.clear()
             self._module_cache[ck] = pairs
         return pairs

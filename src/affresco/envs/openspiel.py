@@ -163,6 +163,29 @@ def _unbox(text: str) -> _Box:
     return _Box(Game.from_json(text))
 
 
+class _Ref:
+    """A reference that OpenSpiel's clones (deep copies of a state's attributes) share."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):        # a serialized state finds its game again (FrescoState.owner)
+        return _Ref, (None,)
+
+
+class _History(list):
+    """The public history: entries are never changed once added, so a clone copies the list
+    and shares the entries."""
+
+    def __deepcopy__(self, memo):
+        return _History(self)
+
+
 class FrescoState(pyspiel.State):
     """One position.  The affresco game is built on first use, so OpenSpiel's clones (which
     copy the attributes onto a fresh state) never set up a game they throw away."""
@@ -171,9 +194,19 @@ class FrescoState(pyspiel.State):
         super().__init__(game)
         self._g = _Box(owner=game)
         self._started = False
-        self._public: list = []   # the public history: text, or (label, JSON data) rendered when asked
+        self._public = _History()  # the public history, rendered as text when asked (_public_text)
         self._moves = 0           # actions applied: the position's identity for the observer's cache
         self._legal_at = None   # (player, legal indices) of this position
+        self._player = None     # current_player() of this position (OpenSpiel asks it often)
+        self._owner = _Ref(game)  # get_game() crosses into C++ at every call
+
+    @property
+    def owner(self) -> FrescoGame:
+        """This state's game (``get_game()`` without crossing into OpenSpiel each time)."""
+        ref = self._owner
+        if ref.obj is None:
+            ref.obj = self.get_game()
+        return ref.obj
 
     @property
     def fresco(self):
@@ -186,18 +219,24 @@ class FrescoState(pyspiel.State):
 
     # --- OpenSpiel API ---------------------------------------------------------------
     def current_player(self):
+        if self._player is not None:
+            return self._player
         g = self.fresco
         if g.is_over:
-            return pyspiel.PlayerId.TERMINAL
-        acting = g.to_act
-        if self.get_game().simultaneous and g.phase == "plan" and len(acting) == g.players:
-            return pyspiel.PlayerId.SIMULTANEOUS
-        return min(acting)
+            p = pyspiel.PlayerId.TERMINAL
+        else:
+            acting = g.to_act
+            if self.owner.simultaneous and g.phase == "plan" and len(acting) == g.players:
+                p = pyspiel.PlayerId.SIMULTANEOUS
+            else:
+                p = min(acting)
+        self._player = p
+        return p
 
     def _legal_actions(self, player):
         hit = self._legal_at
         if hit is None or hit[0] != player:
-            hit = self._legal_at = (player, sorted(self.get_game().codec.indices(self.fresco.legal_actions(player))))
+            hit = self._legal_at = (player, sorted(self.owner.codec.indices(self.fresco.legal_actions(player))))
         return hit[1]
 
     def _apply_action(self, action):
@@ -209,12 +248,12 @@ class FrescoState(pyspiel.State):
 
     def _apply(self, seat, index):
         g = self.fresco
-        action = self.get_game().codec.actions[index]
+        action = self.owner.codec.actions[index]
         draws, phase = g.chance_events, g.phase
         g.apply(seat, action)
-        self._legal_at = None
+        self._legal_at = self._player = None
         self._moves += 1
-        self._public.append(f"{seat}:plan" if action.kind == "plan" else f"{seat}:{action}")
+        self._public.append((seat, action))
         if phase == "plan" and g.phase != "plan":
             v = g.view(None, log=False, lean=True)
             self._public.append(("plans", [f.get("plan") for f in v["figures"]]))
@@ -268,8 +307,17 @@ class FrescoState(pyspiel.State):
         clone = self.get_game().new_initial_state()
         clone._g = _Box(det)
         clone._started = True
-        clone._public = list(self._public)
+        clone._public = _History(self._public)
         return clone
+
+
+def _public_text(entry) -> str:
+    """One entry of the public history: an action ('1:restore C3', a plan only as '1:plan'
+    until the reveal), the revealed plans, or what a chance event showed everyone."""
+    who, what = entry
+    if who.__class__ is int:
+        return f"{who}:plan" if what.kind == "plan" else f"{who}:{what}"
+    return f"{who} {json.dumps(what, sort_keys=True)}"
 
 
 class FrescoObserver:
@@ -280,21 +328,25 @@ class FrescoObserver:
         self.tensor = np.zeros(game.encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
         self._encoder = game.encoder
-        self._last = None   # (game, moves, player) the tensor holds
+        self._recent: dict = {}   # (id(game), moves, player) -> (game, vector)
 
     def set_from(self, state: FrescoState, player: int):
+        """OpenSpiel sets the tensor of a throw-away new state before each state's own: the
+        last few vectors are kept (by game, actions applied, player) and copied back."""
         game = state._g.peek()
-        last = self._last
-        if last is not None and last[0] is game and last[1] == state._moves and last[2] == player:
-            return                     # OpenSpiel asks twice per tensor: this one is set already
-        self.tensor[:] = self._encoder.observe(game, player)
-        self._last = (game, state._moves, player)
+        key = (id(game), state._moves, player)
+        hit = self._recent.get(key)
+        if hit is None or hit[0] is not game:
+            hit = (game, self._encoder.observe(game, player))
+            if len(self._recent) >= 4:
+                del self._recent[next(iter(self._recent))]
+            self._recent[key] = hit
+        self.tensor[:] = hit[1]
 
     def string_from(self, state: FrescoState, player: int):
         text = state.observation_json(player)
         if self.perfect_recall:
-            return text + "\n" + "\n".join(p if p.__class__ is str else f"{p[0]} {json.dumps(p[1], sort_keys=True)}"
-                                           for p in state._public)
+            return text + "\n" + "\n".join(map(_public_text, state._public))
         return text
 
 

@@ -177,7 +177,8 @@ class RayBots:
             import ray
             if self.backend == "ray-local":
                 ray.init(num_cpus=self.cpus, include_dashboard=False, log_to_driver=False,
-                         ignore_reinit_error=True, configure_logging=False)
+                         ignore_reinit_error=True, configure_logging=False,
+                         object_store_memory=100 * 2**20)     # views and choices are small
             else:
                 ray.init(address=self.backend, log_to_driver=False, ignore_reinit_error=True,
                          configure_logging=False)

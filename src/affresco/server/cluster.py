@@ -42,7 +42,8 @@ _CLAIM = text(f"""
     ON CONFLICT (game_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
     WHERE leases.owner = excluded.owner OR leases.expires < {_NOW}
     RETURNING owner""")
-_RENEW = text(f"UPDATE leases SET expires = {_NOW} + :ttl WHERE owner = :me RETURNING game_id")
+_RENEW = text(f"UPDATE leases SET expires = {_NOW} + :ttl WHERE owner = :me AND game_id = ANY(:ids) "
+              "RETURNING game_id")
 _RELEASE = text("DELETE FROM leases WHERE game_id = :g AND owner = :me")
 _RELEASE_ALL = text("DELETE FROM leases WHERE owner = :me")
 _EXPIRED = text(f"SELECT game_id FROM leases WHERE expires < {_NOW} LIMIT 500")
@@ -116,8 +117,12 @@ class Cluster:
             try:
                 if loop.time() - last_renew >= self.ttl / 3:
                     last_renew = loop.time()
-                    kept = {r[0] for r in await asyncio.to_thread(self._run, _RENEW, me=self.me, ttl=self.ttl)}
-                    lost = self.held - kept
+                    # only the leases we hold are renewed (a row of ours we gave up expires and is
+                    # taken over like any other); a lease claimed while we renew is not lost
+                    before = set(self.held)
+                    kept = {r[0] for r in await asyncio.to_thread(self._run, _RENEW, me=self.me, ttl=self.ttl,
+                                                                   ids=sorted(before))} if before else set()
+                    lost = (before - kept) & self.held
                     if lost:
                         self.held -= lost
                         log.warning("game leases lost", extra={"event": "lease_lost", "game_id": sorted(lost)})

@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnected
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.requests import ClientDisconnect
@@ -205,8 +206,8 @@ def add_routes(app: FastAPI, service: GameService, limits: Limits, allowed_hosts
         await socket.accept()
         try:
             await _ws_session(socket, service, limits)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            pass        # the client left (even while its move was being stored): not a server error
 
 
 async def _ws_session(socket: WebSocket, service: GameService, limits: Limits) -> None:

@@ -103,6 +103,7 @@ class GameService:
         self.writer = Writer(store)
         # several processes share a PostgreSQL database; an SQLite file serves this process alone
         self.cluster: Cluster | None = Cluster(store, ttl=lease_seconds) if store.postgres else None
+        self._heard: dict[str, int] = {}          # game -> version announced while it was not in memory
         self.kinds = bot_kinds()
         self.known = known_bots()
         self.closing = False
@@ -264,6 +265,8 @@ class GameService:
                     if live is None:
                         raise ServiceError("not_found", "no such game", 404)
                     self.live[gid] = live
+                    if self._heard.pop(gid, -1) > live.version:   # moved on while we were reading it
+                        self._refresh_soon(live)
         finally:      # also when the game is not found: unknown ids must not pile up here
             self._loading.pop(gid, None)
         return live
@@ -554,6 +557,9 @@ class GameService:
                     return
                 game, acts, rows = fresh.game, fresh.acts, []
                 live.recent = []
+                if live.bot_task is not None and live.bot_task is not asyncio.current_task():
+                    live.bot_task.cancel()          # an undo elsewhere: a decision under way is for a lost position
+                    live.bot_task = None
         except (FrescoError, BrokenGame) as e:
             log.error("game reload failed", extra={"event": "reload_error", "game_id": live.id, "error": str(e)})
             self.live.pop(live.id, None)
@@ -574,7 +580,13 @@ class GameService:
         """A move was committed (by any process): refresh the games we serve or play the
         bots of; forget the others (reloaded on demand)."""
         live = self.live.get(gid)
-        if live is None or version <= live.version:
+        if live is None:
+            if gid in self._loading:          # being read now: it may have read the version before this one
+                if len(self._heard) > 10_000:
+                    self._heard.clear()
+                self._heard[gid] = max(version, self._heard.get(gid, -1))
+            return
+        if version <= live.version:
             return
         if not live.subs and live.bot_task is None and not live.lock.locked() and not self._held(gid):
             del self.live[gid]

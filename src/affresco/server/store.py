@@ -100,6 +100,10 @@ leases = Table(                                     # which process runs a game'
 )
 
 
+_HEAD = text("SELECT g.version, g.actions, g.over, a.seat, a.notation, a.reveals FROM games g "
+             "LEFT JOIN actions a ON a.game_id = g.id AND a.idx >= :k WHERE g.id = :g ORDER BY a.idx")
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -213,7 +217,10 @@ class Store:
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
-        metadata.create_all(self.engine)
+        with self.engine.begin() as c:
+            if self.postgres:        # several processes starting at once on a new database: one creates
+                c.execute(text("SELECT pg_advisory_xact_lock(17017017)"))
+            metadata.create_all(c)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -349,8 +356,9 @@ class Store:
     def load(self, game_id: str) -> StoredGame | None:
         """The game with its latest snapshot and the actions after it (all actions' seats and
         reveal flags are needed for undo, so every action row is read).  Raises BrokenGame
-        if a row is damaged or missing (e.g. a deleted action row)."""
-        with self.engine.connect() as c:
+        if a row is damaged or missing (e.g. a deleted action row).  On PostgreSQL the rows are
+        read from one snapshot (another process may be writing the game meanwhile)."""
+        with self.engine.connect() as c, self._snapshot(c):
             g = c.execute(select(games).where(games.c.id == game_id)).first()
             if g is None:
                 return None
@@ -385,18 +393,21 @@ class Store:
             actions=[(r[1], r[2], bool(r[3])) for r in rows],
             snapshot=(snap[0], snap[1]) if snap else None)
 
+    def _snapshot(self, c):
+        """A read-only transaction that sees one snapshot of the database (PostgreSQL)."""
+        if self.postgres:
+            c.execution_options(isolation_level="REPEATABLE READ")
+        return c.begin()
+
     def head(self, game_id: str, known: int) -> tuple[int, int, bool, list[tuple[int, str, bool]]] | None:
         """The game's (version, actions, over) and its action rows from index ``known`` on:
         what another process added since this one's copy (None if the game is gone)."""
-        with self.engine.connect() as c:
-            g = c.execute(select(games.c.version, games.c.actions, games.c.over)
-                          .where(games.c.id == game_id)).first()
-            if g is None:
-                return None
-            rows = c.execute(select(actions.c.seat, actions.c.notation, actions.c.reveals)
-                             .where(actions.c.game_id == game_id, actions.c.idx >= known)
-                             .order_by(actions.c.idx)).all()
-        return g[0], g[1], bool(g[2]), [(r[0], r[1], bool(r[2])) for r in rows]
+        with self.engine.connect() as c:       # one round trip: this runs in every process, for every move
+            rows = c.execute(_HEAD, {"g": game_id, "k": known}).all()
+        if not rows:
+            return None
+        version, count, over = rows[0][:3]
+        return version, count, bool(over), [(r[3], r[4], bool(r[5])) for r in rows if r[3] is not None]
 
     def receipt(self, game_id: str, client_id: str) -> tuple[int, int] | None:
         """(seat, version) of the move acknowledged under ``client_id`` in this game, if any."""

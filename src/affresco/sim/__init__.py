@@ -31,7 +31,11 @@ Each game gives one row per figure (in a 2-player game Leonardo has his own row,
 final round, its Thalers left at the end and its VP by source (:data:`SOURCES`), taken from
 the engine (``Game.vp_sources()``, docs/events.md): the tile's printed value (``tile``), the
 bishop bonus (``bishop``), pink/brown on a fresco tile (``special_colours``), the bishop's favour,
-the altar, portraits, requests, scrolls, the final 1 VP per 2 Thalers (``money``) and what the
+the altar, portraits, requests, scrolls, the bells (``bells``: certificates and instalments;
+``bells_track``, ``bells_rank``: final bell scoring), the wall fresco (``wall``), the medico's
+final credit of 5 Thalers per own apprentice (``medico``, its 1 VP per 2), the final 1 VP per 2
+Thalers left (``money``), points a loaded position already had (``position``), any newer
+module's (``other``) and what the
 VP track added or took away beyond the points scored (``track``: stopping behind or ahead), so
 that the sources always add up to the score.
 

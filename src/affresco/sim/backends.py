@@ -6,12 +6,10 @@ import contextlib
 import logging
 import multiprocessing
 import os
-import signal
-import threading
-import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Callable, Iterable
 
+from ..bots.parallel import follow_parent
 from ..errors import ConfigError
 from .games import play_one
 from .interrupts import sigint_deferred
@@ -20,14 +18,7 @@ def _worker_init(parent: int) -> None:  # pragma: no cover - runs in the worker 
     """Workers leave Ctrl-C to the parent, which stops the tournament and ends them.  A parent
     killed outright (SIGKILL, a crash) cannot end them: they then end themselves within a
     second instead of playing on unseen."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="affresco-parent-watch", daemon=True).start()
+    follow_parent(parent)
 
 
 class ProcessBackend:

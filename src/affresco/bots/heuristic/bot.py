@@ -56,24 +56,25 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
         m = Model(view, seat)
         self.begin_decision(m)
         kinds = {a.kind for a in legal}
+        in_order = True  # scored lists its actions in the legal order (most kinds of decision)
         if "track" in kinds:
             want = "behind" if m.for_leonardo() else "ahead"
             scored = [(1.0 if a.args == (want,) else 0.0, a) for a in legal]
         elif m.for_leonardo():
-            scored = self._leonardo(m, legal)
+            scored, in_order = self._leonardo(m, legal), False
         elif "getup" in kinds:
             scores = self.getup_scores(m, [a.args[0] for a in legal if a.kind == "getup"])
             scored = [(scores.get(a.args[0], NEVER) if a.kind == "getup" else NEVER, a) for a in legal]
         elif "plan" in kinds:
-            scored = self._plans_ranked(m, legal)
+            scored, in_order = self._plans_ranked(m, legal), False
         elif "income" in kinds:
             scored = self._income(m, legal)
         elif "scroll" in kinds:
             scored = self._scroll(m, legal)
         elif kinds & BELLS_KINDS:
-            scored = self.bells_ranked(m, legal)
+            scored, in_order = self.bells_ranked(m, legal), False
         elif kinds & {"medicine", "heal", "aside", "illness"}:
-            scored = medico.score_decision(self, m, legal)
+            scored, in_order = medico.score_decision(self, m, legal), False
         else:
             hz = self.horizon(m)
             base = self.value(m, m.paints, m.thalers, m.tiles, m.bishop, hz)
@@ -86,8 +87,10 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
             self.fallbacks += 1  # a kind of action this bot does not know (should not happen)
         if not scored:  # then take the first action that is not 'pass'
             scored = [(0.0, next((a for a in legal if a.kind != "pass"), legal[0]))]
-        order = {id(a): i for i, a in enumerate(legal)}
-        scored.sort(key=lambda sa: (-sa[0], order.get(id(sa[1]), len(legal))))
+        scored.sort(key=lambda sa: -sa[0])  # stable: ties keep the order built
+        if not in_order and any(scored[i][0] == scored[i + 1][0] for i in range(len(scored) - 1)):
+            order = {id(a): i for i, a in enumerate(legal)}  # ties keep the legal order
+            scored.sort(key=lambda sa: (-sa[0], order.get(id(sa[1]), len(legal))))
         return scored
 
     # ------------------------------------------------------------------ visits

@@ -64,7 +64,12 @@ class ModuleValuation:
         """Worth of the best displayed portrait (0 if none, or one painted this round)."""
         if m.portraits is None or not m.portraits["display"] or m.done_this_round("portrait"):
             return 0.0
-        return max(self.card_value(m, c, ch, hz) for c in m.portraits["display"] for ch in self.card_choices(c))
+        key = ("portrait", hz)  # the same for every plan of this decision
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = max(self.card_value(m, c, ch, hz) for c in m.portraits["display"]
+                                        for ch in self.card_choices(c))
+        return hit
 
     # ------------------------------------------------------------------ requests
     def request_options(self, m: Model, tiles: Sequence[Tile]) -> list[tuple[float, str]]:

@@ -50,21 +50,26 @@ class RoundSimulation:
     def best_combo(self, m: Model, paints: Paints, size: int, hz: Horizon):
         """The purchase of exactly ``size`` tiles whose paints are worth most (price apart: it
         is the same for every purchase of that size): (worth of the paints after, paints after)."""
-        key = ("buy", paints, size, hz)
-        hit = self._memo.get(key)
-        if hit is not None or key in self._memo:
+        booths = self._memo.get("booths")
+        if booths is None:
+            booths = self._memo["booths"] = tuple((b, tuple(t)) for b, t in m.view["booths"].items())
+        # a pure function of the booths, the fresco, the bishop and the arguments: kept for the game
+        key = (paints, size, hz, booths, self._tiles_key(m.tiles), m.bishop)
+        memo = self._holdings
+        hit = memo.get(key)
+        if hit is not None or key in memo:
             return hit
         best = None
-        for booth, combo in self.buys(m, size):
-            if len(combo) != size:
-                continue
-            after = paints
-            for t in combo:
-                after = add(after, vec(t))
+        options = memo.get((booths, size))
+        if options is None:  # the paints of each purchase of exactly ``size`` tiles, in buys() order
+            options = memo[(booths, size)] = [
+                vec("".join(combo)) for _, combo in self.buys(m, size) if len(combo) == size]
+        for bought in options:
+            after = add(paints, bought)
             worth = self.holdings(m, after, m.tiles, m.bishop, hz)
             if best is None or worth > best[0]:
                 best = (worth, after)
-        self._memo[key] = best
+        memo[key] = best
         return best
 
     # ------------------------------------------------------------------ cathedral helpers
@@ -338,6 +343,10 @@ class RoundSimulation:
         free = [t for t in all_times if taken[t] is None]
         scores = {}
         for time in times:
+            hit = self._memo.get(("getup", time))  # Leonardo's controller asks twice a decision
+            if hit is not None:
+                scores[time] = hit
+                continue
             h = next(x for x in m.hostel if x["time"] == time)
             mood = m.mood_after(h["mood"])
             apprentices = (m.me.get("apprentices", m.rules.start_apprentices) - (1 if m.me.get("neutral_apprentice") else 0)
@@ -347,7 +356,7 @@ class RoundSimulation:
             later_taken = sum(1 for t in all_times[pos + 1:] if taken[t] is not None)
             later_free = sum(1 for t in free if all_times.index(t) > pos)
             expected_later = later_taken + (waiting * later_free / max(1, len(free) - 1))
-            scores[time] = value + w.early * expected_later
+            scores[time] = self._memo[("getup", time)] = value + w.early * expected_later
         return scores
 
 

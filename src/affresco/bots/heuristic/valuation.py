@@ -4,13 +4,14 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...rules.board import SIZE
-from ..model import CHEB, Model, Paints, Tile, cover
+from ..model import CHEB, Model, Paints, Tile, _cover
 from .weights import Horizon
 
 __all__ = ["Valuation"]
 
 _MISS = object()
 _MEMO_LIMIT = 200_000  # entries of a game-long memo before it is emptied
+_COVER_ROWS: dict[tuple, dict] = {}  # blending table -> paints -> tile need code -> cover()
 
 class Valuation:
     """Valuation methods of :class:`~affresco.bots.heuristic.HeuristicBot` (``self.w``: its Weights)."""
@@ -47,7 +48,7 @@ class Valuation:
         self._memo, self._keys = {}, {}
         board = self._board
         fresh = self._context is None or self._context[0] is not m.rules or self._context[1] != m.blends \
-            or max(len(self._potentials), len(self._holdings), len(self._covers)) > self.memo_limit
+            or max(len(self._potentials), len(self._holdings)) > self.memo_limit
         if not fresh:
             for t in m.tiles:
                 known = board[t.segment]
@@ -58,7 +59,14 @@ class Valuation:
                     board[t.segment] = t
         if fresh:
             self._context = (m.rules, dict(m.blends))
-            self._potentials, self._holdings, self._covers = {}, {}, {}
+            self._potentials, self._holdings = {}, {}
+            # cover() results by paints and tile need: shared by every bot of this process
+            # that plays with the same blending table
+            table = tuple(sorted(m.blends.items()))
+            rows = _COVER_ROWS.get(table)
+            if rows is None or len(rows) > self.memo_limit:
+                rows = _COVER_ROWS[table] = {}
+            self._covers = rows
             board = self._board = [None] * (SIZE * SIZE)
             for t in m.tiles:
                 board[t.segment] = t
@@ -103,7 +111,7 @@ class Valuation:
             for t in candidates:
                 res = row.get(t.code, _MISS)
                 if res is _MISS:
-                    res = row[t.code] = cover(have, t, blends)
+                    res = row[t.code] = _cover(have, t.items, blends)
                 if res is None or (res[0] and not with_blends):
                     continue
                 reachable.append(t)

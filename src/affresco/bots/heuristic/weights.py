@@ -3,6 +3,7 @@ paints are still good for at a point of the round (:class:`Horizon`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["DEFAULT_WEIGHTS", "NEVER", "Horizon", "Weights"]
 
@@ -86,10 +87,10 @@ NEVER = -1e9  # the score of an action a ranking must not choose
 DEFAULT_WEIGHTS = Weights()
 
 
-@dataclass(frozen=True, slots=True)
-class Horizon:
+class Horizon(NamedTuple):
     """What the paints are still good for: ``k`` restorations, worth ``share`` of their VP,
-    ``blends`` whether a workshop visit comes before them."""
+    ``blends`` whether a workshop visit comes before them.  (A named tuple: it is part of the
+    heuristic's memo keys, and hashes fast.)"""
 
     k: int
     share: float

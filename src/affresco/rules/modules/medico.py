@@ -351,14 +351,18 @@ class Medico(Module):
             return hit[1]
         out = []
         append = out.append
-        for args, counts, n in _parsed(plans, s, seat):
+        for args, counts, n, variants in _parsed(plans, s, seat):
             tile = tile_ok and counts[market] <= 1
             for k, extra in _ill_words(counts, allowed, black):
                 if n - k <= healthy:
-                    full = args + extra
-                    append(_new(Action, ("plan", full)))       # Action("plan", full), without the call
+                    v = variants.get(extra)
+                    if v is None:      # made once per plan and ill word: later seats and rounds share them
+                        full = args + extra
+                        v = variants[extra] = (_new(Action, ("plan", full)), _new(Action, ("plan", full + _TILE)))
+                        _VARIANTS[0] += 1
+                    append(v[0])
                     if tile:
-                        append(_new(Action, ("plan", full + _TILE)))
+                        append(v[1])
         out = tuple(out)
         _remember(key, plans, out)
         return out
@@ -762,7 +766,9 @@ class Medico(Module):
 
 _OPTIONS: OrderedDict = OrderedDict()   # plan_options memo, least recently used first
 _OPTIONS_HELD = [0]                      # how many plans _OPTIONS holds
-_OPTIONS_MAX = 200_000                   # at most this many (tens of MB; unbounded, hundreds)
+_OPTIONS_MAX = 2_000_000                 # at most this many (references to _parsed's variants)
+_VARIANTS = [0]                          # plan actions _parsed's variants hold
+_VARIANTS_MAX = 400_000                  # beyond: forgotten (tens of MB)
 
 
 def _remember(key, plans: tuple, out: tuple) -> None:
@@ -801,11 +807,18 @@ _PARSED: dict = {}
 
 
 def _parsed(plans: tuple, s, seat: int) -> tuple:
-    """``(args, counts, apprentices used)`` of each plan (the apprentices placed off the sheet
-    included, hook ``placed_off_sheet``), memoised on the identity of ``plans``."""
+    """``(args, counts, apprentices used, variants)`` of each plan (the apprentices placed off
+    the sheet included, hook ``placed_off_sheet``; ``variants``: ill word -> the plan with it,
+    without and with the medico tile, filled by :meth:`Medico.plan_options`), memoised on the
+    identity of ``plans``.  Sharing the variants keeps a memo miss from making new actions
+    (and the garbage collector from walking ever more of them)."""
     hit = _PARSED.get(id(plans))
     if hit is not None and hit[0] is plans:
         return hit[1]
+    if _VARIANTS[0] > _VARIANTS_MAX:
+        _PARSED.clear()
+        _OPTIONS.clear()
+        _OPTIONS_HELD[0] = _VARIANTS[0] = 0
     from ..planning import read
     off_hooks = s.hooks.placed_off_sheet
     out = []
@@ -816,8 +829,10 @@ def _parsed(plans: tuple, s, seat: int) -> tuple:
         else:
             counts = _counts(action.args[0])
             n = sum(counts)
-        out.append((action.args, counts, n))
+        out.append((action.args, counts, n, {}))
     if len(_PARSED) > 32:
         _PARSED.clear()
+        _OPTIONS.clear()
+        _OPTIONS_HELD[0] = _VARIANTS[0] = 0
     hit = _PARSED[id(plans)] = (plans, tuple(out))
     return hit[1]

@@ -5,7 +5,7 @@
 // (pay in full, or how much of an instalment) in the decision area.
 import { t } from "./i18n.js";
 import { figureColour, h, icon } from "./ui.js";
-import { certWords } from "./words.js";
+import { certWords, columnWord } from "./words.js";
 import { S, render } from "./store.js";
 import { infoButton } from "./help.js";
 
@@ -49,7 +49,7 @@ export function bellsPanel(st, ctx) {
     const e = b.figures[i] || {};
     const parts = [t("bells.count", { n: e.certificates || 0 })];
     const aud = (b.audience || [])[i];
-    if (aud) parts.push(t("bells.audience_at", { col: t(`col.${aud}`) }));
+    if (aud) parts.push(t("bells.audience_at", { col: columnWord(aud) }));
     const up = (e.partly_paid || []).map((c, k) => certCard(c, {
       hot: i === st.seat && payable.has(c.certificate), selected: i === st.seat && sel === c.certificate,
       testid: `partly-${i}-${k}`, paid: c.paid, onclick: select(c.certificate),

@@ -1,7 +1,7 @@
 // The decision area: the prompt, the choices in words, the buy and plan widgets.
 import { paintMark, t, tOr } from "./i18n.js";
 import { actingFigure, chips, columnLabel, h, hostelPrice, rich, sortBuyTiles, testid } from "./ui.js";
-import { certWords, describe, parseCert, planText, previewText } from "./words.js";
+import { certWords, describe, parseCert, planTiles, previewText } from "./words.js";
 import { S, figureName, render, request, send, sendUndo } from "./store.js";
 import { bishopTargets, filterActions } from "./game.js";
 import { infoButton, placeHelp } from "./help.js";
@@ -15,7 +15,7 @@ export function decisionPanel(st, ctx) {
   if (!legal.length) {
     body.push(h("p", st.is_over ? t("status.over") : waitingText(st)));
     if (v.phase === "plan" && v.figures[st.seat] && v.figures[st.seat].plan) {
-      body.push(h("p.muted", t("plan.yours", { plan: planWords(v, v.figures[st.seat].plan) })));
+      body.push(h("p.muted", t("plan.yours", { plan: [planWords(v, v.figures[st.seat].plan), ...planTiles(v, st.seat)].join("; ") })));
     }
   } else {
     if (forLeo) body.push(h("p.leo-note", t("decide.for_leonardo")));
@@ -116,7 +116,8 @@ function stepButtons(st, actions, fig) {
   const folded = new Set();
   for (const [key, acts] of groups) {
     if (acts.length < 2) continue;
-    const [type, id] = key.split(":");
+    const cut = key.indexOf(":");
+    const type = key.slice(0, cut), id = key.slice(cut + 1);       // a certificate's id has colons
     acts.forEach((a) => folded.add(a));
     let label;
     if (type === "booth") {
@@ -224,6 +225,27 @@ export function planNotation(p) {
 /** How the plan notation names the columns ("cathedral2" for the final round's second visit). */
 export const columnWords = (cols) => cols.map((c, i) => (cols.slice(0, i).includes(c) ? `${c}2` : c));
 
+let limitsOf = { st: null, limits: null };
+
+/** What the legal plans allow (apprentices per column and in all, where each tile may go, ill
+ *  apprentices per column, the medico tile), read once per state: a plan has thousands of ways. */
+function planLimits(st, plans, n) {
+  if (limitsOf.st === st) return limitsOf.limits;
+  const L = { perColumn: 0, available: 0, tileCols: { audience: new Set(), wall: new Set() },
+    illMax: Array.from({ length: n }, () => 0), medico: false };
+  for (const a of plans) {
+    const p = parsePlan(a);
+    L.perColumn = Math.max(L.perColumn, ...p.counts);
+    L.available = Math.max(L.available, p.counts.reduce((x, y) => x + y, 0));
+    if (p.audience) L.tileCols.audience.add(p.audience);
+    if (p.wall) L.tileCols.wall.add(p.wall);
+    if (p.ill) p.ill.forEach((k, i) => { L.illMax[i] = Math.max(L.illMax[i], k); });
+    L.medico = L.medico || p.medico;
+  }
+  limitsOf = { st, limits: L };
+  return L;
+}
+
 export function planWidget(st, plans) {
   const v = st.view;
   const cols = v.columns || [];
@@ -233,21 +255,7 @@ export function planWidget(st, plans) {
     S.plan = { key, counts: cols.map(() => 0), audience: null, wall: null, ill: cols.map(() => 0), medico: false };
   }
   const P = S.plan;
-  // what the legal plans allow: apprentices per column and in all, where each tile may go
-  let perColumn = 0;
-  let available = 0;
-  const tileCols = { audience: new Set(), wall: new Set() };
-  const illMax = cols.map(() => 0);
-  let medico = false;
-  for (const a of plans) {
-    const p = parsePlan(a);
-    perColumn = Math.max(perColumn, ...p.counts);
-    available = Math.max(available, p.counts.reduce((x, y) => x + y, 0));
-    if (p.audience) tileCols.audience.add(p.audience);
-    if (p.wall) tileCols.wall.add(p.wall);
-    if (p.ill) p.ill.forEach((n, i) => { illMax[i] = Math.max(illMax[i], n); });
-    medico = medico || p.medico;
-  }
+  const { perColumn, available, tileCols, illMax, medico } = planLimits(st, plans, cols.length);
   const counts = P.counts;
   const used = counts.reduce((a, b) => a + b, 0);
   const notation = planNotation(P);

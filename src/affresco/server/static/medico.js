@@ -10,7 +10,8 @@ import { infoButton } from "./help.js";
 
 function bottle(b, attrs = {}, extra = null) {
   const juice = b === "juice";
-  return h("button.bottle", { type: "button", class: juice ? "juice" : "elixir", "aria-label": bottleWords(b), ...attrs },
+  const cls = [juice ? "juice" : "elixir", attrs.class || ""].join(" ");
+  return h("button.bottle", { type: "button", "aria-label": bottleWords(b), ...attrs, class: cls },
     h("span.bottle-glass", { "aria-hidden": "true" }),
     h("span.bottle-text", juice ? t("bottle.juice_short") : t("bottle.portions", { n: Number(b) })), extra);
 }

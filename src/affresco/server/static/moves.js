@@ -69,6 +69,16 @@ export function changes(a, b) {
       tabs.add("hostel");
     }
   });
+  // the boards of modules 8-10: their tab says that something changed there
+  const same = (x, y) => JSON.stringify(x) === JSON.stringify(y);
+  if (b.bells && a.bells && !same([a.bells.display, a.bells.figures], [b.bells.display, b.bells.figures])) tabs.add("bells");
+  if (b.wall_fresco && a.wall_fresco && !same([a.wall_fresco.board, a.wall_fresco.tiles], [b.wall_fresco.board, b.wall_fresco.tiles])) {
+    tabs.add("wall");
+    b.wall_fresco.board.forEach((row, r) => row.forEach((cell, c) => {
+      if (cell !== (a.wall_fresco.board[r] || [])[c]) ids.add(`wall:${"ABCDEFGH"[c]}${r + 1}`);
+    }));
+  }
+  if (b.medico && a.medico && !same([a.medico.display, a.medico.ill, a.medico.infected], [b.medico.display, b.medico.ill, b.medico.infected])) tabs.add("medico");
   b.figures.forEach((f, i) => {
     const o = a.figures[i] || {};
     if (o.track !== f.track || o.vp !== f.vp) { ids.add(`track:${i}`); tabs.add("track"); }
@@ -91,12 +101,12 @@ export function newState(old, st) {
       S.lastMove = fresh;
       for (const l of fresh) eventAreas(l.event).forEach((a) => ids.add(a));
     }
-    if (ids.size && !own) {
+    if ((ids.size || tabs.size) && !own) {
       S.changed = ids;
       S.changedTabs = tabs;
       S.changedAt = Date.now();
       setTimeout(() => { if (S.changedAt && Date.now() - S.changedAt >= FLASH_MS) render(); }, FLASH_MS + 50);
-    } else if (ids.size) {
+    } else if (ids.size || tabs.size) {
       S.changed = new Set();
       S.changedTabs = new Set();
     }

@@ -1,7 +1,7 @@
 // The seat's own screen, the painters' cards and the module panels.
 import { t, tOr } from "./i18n.js";
 import { chips, figureColour, h, parseTile, plain, rich } from "./ui.js";
-import { cardEffects, cardTitle, signed } from "./words.js";
+import { cardEffects, cardTitle, planTiles, signed } from "./words.js";
 import * as API from "./api.js";
 import { planWords } from "./decide.js";
 import { S, render } from "./store.js";
@@ -22,7 +22,7 @@ export function myScreen(st, ctx) {
     [t("screen.thalers"), f.thalers !== undefined ? h("span.thalers", { "data-testid": "my-thalers" }, String(f.thalers)) : "?"],
     [t("screen.apprentices"), apprenticeText(f)],
   ];
-  if (f.plan) rows.push([t("screen.plan"), planWords(v, f.plan)]);
+  if (f.plan) rows.push([t("screen.plan"), [planWords(v, f.plan), ...planTiles(v, st.seat).map((x) => `; ${x}`)]]);
   rows.push(...moduleScreenRows(v, st.seat));
   const scrolls = v.scrolls && v.scrolls.mine;
   if (scrolls) rows.push([t("screen.scrolls"), scrollText(scrolls)]);
@@ -94,7 +94,9 @@ export function playersPanel(st, ctx) {
     lines.push(h("div.facts", facts.join(" · ")));
     if (f.paints !== undefined && i !== st.seat) lines.push(h("div", t("screen.paints"), ": ", f.paints ? h("span.paints", chips(f.paints, { grouped: true })) : "—"));
     // plan: public once revealed; while planning only whether it is committed
-    if (f.plan && (i !== st.seat || st.seat === null)) lines.push(h("div.plan-line", t("players.plan", { plan: planWords(v, f.plan) })));
+    if (f.plan && (i !== st.seat || st.seat === null)) {
+      lines.push(h("div.plan-line", t("players.plan", { plan: [planWords(v, f.plan), ...planTiles(v, i)].join("; ") })));
+    }
     else if (v.phase === "plan" && !f.leonardo) {
       lines.push(h("div.plan-line", { "data-testid": `committed-${i}` },
         (f.plan_committed ?? (st.committed || [])[i]) ? h("span.ok", "✓ ", t("players.committed"))

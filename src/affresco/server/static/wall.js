@@ -4,7 +4,7 @@
 // to restore it.
 import { t } from "./i18n.js";
 import { chip, chips, figureColour, h } from "./ui.js";
-import { parseWallTile } from "./words.js";
+import { columnWord, parseWallTile } from "./words.js";
 import { S, send } from "./store.js";
 import { infoButton } from "./help.js";
 
@@ -22,8 +22,12 @@ export function wallPanel(st, ctx) {
       const sec = `${COLS[c]}${r + 1}`;
       const cell = (w.board[r] || [])[c];
       const hot = legal.includes(`wall ${sec}`);
+      const changed = ctx.changed && ctx.changed.has(`wall:${sec}`) ? "changed" : "";
       if (cell === null || cell === undefined) {
-        grid.push(h("div.wall-cell.restored", { "data-testid": `wall-${sec}`, title: t("wall.restored", { section: sec }) }, h("span.wall-sec", sec)));
+        grid.push(h("div.wall-cell.restored", {
+          "data-testid": `wall-${sec}`, title: t("wall.restored", { section: sec }), class: changed,
+          "data-last-move": changed ? "true" : null,
+        }, h("span.wall-sec", sec)));
         continue;
       }
       const tile = parseWallTile(cell);
@@ -48,7 +52,9 @@ export function wallPanel(st, ctx) {
       h("strong", ctx.figName(i)), " ",
       tiles.length ? h("span", t("wall.tiles", { n: tiles.length }), " ", h("span.paints", chips(tiles.map((x) => parseWallTile(x).income).join("")))) : h("span.muted", t("wall.no_tiles")),
       ex.length ? h("span", " · ", t("wall.exchange_tiles"), " ", h("span.paints", chips(ex.join("")))) : null,
-      col ? h("span.muted", " · ", t("wall.tile_at", { col: t(`col.${col}`) })) : null);
+      tiles.length || ex.length ? h("span", { "data-testid": `wall-income-${i}` }, " · ", t("wall.income"), " ",
+        h("span.paints", chips(wallIncome(tiles, ex)))) : null,
+      col ? h("span.muted", " · ", t("wall.tile_at", { col: columnWord(col) })) : null);
   });
   const supply = Object.entries(w.supply || {}).map(([p, n]) => [chip(p), `×${n} `]);
   return h("div.module.mod-panel", { "data-testid": "wall-panel" },
@@ -68,4 +74,11 @@ export function wallLine(v, i) {
   return h("div.small", { "data-testid": `wall-line-${i}` }, t("wall.tiles", { n: tiles.length }), " ",
     h("span.paints", chips(tiles.map((x) => parseWallTile(x).income).join(""))),
     ex && ex.length ? [" · ", t("wall.exchange_tiles"), " ", h("span.paints", chips(ex.join("")))] : null);
+}
+
+/** The paint a painter's wall and exchange tiles bring at round preparation: one cube of each
+ *  basic paint on the backs (at most one per colour), one of each exchange tile's blend. */
+export function wallIncome(tiles, exchange) {
+  const basics = new Set(tiles.map((x) => parseWallTile(x).income));
+  return [..."RYB"].filter((p) => basics.has(p)).join("") + exchange.join("");
 }

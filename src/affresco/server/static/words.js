@@ -82,7 +82,7 @@ export function describe(notation, view, fig) {
       return text;
     }
     case "altar":
-      return t("act.altar", { paints: paintMark(args[0] || "") }) + (args[1] === "ill" ? t("act.by_ill") : "");
+      return t("act.altar", { paints: paintMark(args[0] || "") }) + (args[1] === "ill" ? t("act.by_ill_altar") : "");
     case "studio":
       return view.visit_left ? t("act.studio_n", { n: 3 * view.visit_left }) : t("act.studio");
     case "blend": {
@@ -151,7 +151,7 @@ export function planText(view, notation) {
   for (let i = 1; i < words.length; i++) {
     const w = words[i];
     if (w === "audience" || w === "wall") {
-      parts.push(t(`plan.tile_${w}`, { col: t(`col.${words[i + 1]}`) }));
+      parts.push(t(`plan.tile_${w}`, { col: columnWord(words[i + 1]) }));
       i += 1;
     } else if (w === "ill") {
       const ill = words[i + 1].split("-").map(Number);
@@ -261,4 +261,25 @@ export function previewText(p) {
   const parts = Object.entries(p.sources || {}).filter(([, vp]) => vp).map(([k, vp]) => `${t(`source.${k}`)} ${vp}`);
   const total = t("preview.vp", { n: p.vp });
   return parts.length > 1 ? ` → ${total} (${parts.join(", ")})` : ` → ${total}`;
+}
+
+/** Where this figure's module tiles lie in its plan (its own, or everyone's once revealed). */
+export function planTiles(v, i) {
+  const out = [];
+  const aud = v.bells && (v.bells.audience || [])[i];
+  if (aud) out.push(t("plan.tile_audience", { col: columnWord(aud) }));
+  const wall = v.wall_fresco && (v.wall_fresco.action_tile || [])[i];
+  if (wall) out.push(t("plan.tile_wall", { col: columnWord(wall) }));
+  const med = v.medico && (v.medico.plans || [])[i];
+  if (med && med.ill && med.ill.some((n) => n)) {
+    out.push(t("plan.ill_words", { cols: med.ill.map((n, k) => (n ? `${t(`col.${v.columns[k]}`)} ${n}` : null)).filter(Boolean).join(", ") }));
+  }
+  if (med && med.medico) out.push(t("plan.tile_medico"));
+  return out;
+}
+
+/** A column as the plan notation names it ("cathedral2": the final round's second visit) in words. */
+export function columnWord(word) {
+  const m = /^(.*\D)2$/.exec(word);
+  return m ? t("col.second_visit", { name: t(`col.${m[1]}`) }) : t(`col.${word}`);
 }
