@@ -3,7 +3,9 @@
 
 Each measurement runs in a fresh interpreter on one source tree or the other (this checkout's
 ``src/`` and the baseline revision's, exported by ``bench/baseline.py``), in alternating blocks,
-and the medians of the blocks are compared.  Measured, for 2, 3 and 4 players, base game:
+and the medians of the blocks are compared; each block plays the next seeds (the same on both
+trees).  Time is the process's CPU time (``--wall``: the wall clock), which moves far less than
+the wall clock when other work shares the machine.  Measured, for 2, 3 and 4 players, base game:
 
   * random full games per second and engine decisions per second: every seat chooses uniformly
     among its legal actions with a seeded ``random.Random`` (like RandomBot); a decision is one
@@ -24,8 +26,8 @@ The measuring code uses only API present in both trees: ``new_game``, ``Game.to_
 ``Game.from_json``.  A forced pass is a decision in today's rules (rules notes N2) but was skipped
 by the baseline's engine, so a game has more decisions now: games/s is the fairer second measure.
 
-    nice -n 10 python bench/bench_engine.py            # ~4 minutes
-    python bench/bench_engine.py --quick               # ~40 seconds
+    nice -n 10 python bench/bench_engine.py            # ~5 minutes on an idle machine
+    python bench/bench_engine.py --quick               # ~1 minute
     python bench/bench_engine.py --baseline HEAD~3 --blocks 7 --pin --json engine.json
 """
 from __future__ import annotations
@@ -89,20 +91,22 @@ def work_players(players: int, games: int, seed: int, sample_every: int, seconds
     import affresco
     gc.collect()
     decisions, total, samples = 0, 0.0, []
-    for k in range(games):
-        d, sec, smp, _ = _random_game(affresco, players, seed + k, (), sample_every)
+    for k in range(games):     # timed without sampling: kept positions would slow the collector
+        d, sec, _, _ = _random_game(affresco, players, seed + k, ())
         decisions += d
         total += sec
-        samples.extend(smp)
+    for k in range(games):     # the same games again, for the positions of the other measures
+        samples.extend(_random_game(affresco, players, seed + k, (), sample_every)[2])
     # views: every seat's view of every sampled position, each position once (fresh positions,
     # as a server or a searching bot meets them)
-    fresh = [g.clone() for g in samples]
+    fresh = [g.clone() for g in samples[::max(1, len(samples) // 400)]]
     t0 = CLOCK()
     for g in fresh:
         for seat in range(players):
             g.view(seat)
     views = len(fresh) * players / (CLOCK() - t0)
-    live = [g for g in samples if not g.is_over][::4] or samples
+    live = [g for g in samples if not g.is_over] or samples
+    live = live[::max(1, len(live) // 60)]     # the clone and json measurements: ~60 positions
     texts = {id(g): g.to_json() for g in live}
     return {
         "file": affresco.__file__,
@@ -144,6 +148,18 @@ def worker(spec: str) -> None:
 
 # --- the driver ------------------------------------------------------------------------------
 
+def _by_block(me: list[str], job: dict, games: int, trees: int):
+    """The worker command for ``interleave``: each block plays the next ``games`` seeds (the
+    same seeds on every tree), so that the medians are over different games, not one set."""
+    calls = [0]
+
+    def command(src) -> list[str]:
+        block = calls[0] // trees
+        calls[0] += 1
+        return [*me, "--worker", json.dumps(dict(job, seed=job["seed"] + block * games))]
+    return command
+
+
 PLAYER_ROWS = [("decisions_per_s", "decisions/s"), ("games_per_s", "games/s"), ("clones_per_s", "clone/s"),
                ("views_per_s", "view/s"), ("to_json_per_s", "to_json/s"), ("from_json_per_s", "from_json/s")]
 
@@ -153,15 +169,16 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--baseline", default=BASELINE_REV, help=f"baseline revision (default {BASELINE_REV})")
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4])
-    ap.add_argument("--games", type=int, default=12, help="random games per block and player count (default 12)")
-    ap.add_argument("--blocks", type=int, default=5, help="alternating blocks per tree (default 5)")
+    ap.add_argument("--games", type=int, default=3, help="random games per block and player count (default 3)")
+    ap.add_argument("--blocks", type=int, default=15,
+                    help="alternating blocks per tree (default 15: many short blocks follow the load best)")
     ap.add_argument("--seed", type=int, default=1, help="first seed (games use seed, seed+1, ...)")
-    ap.add_argument("--seconds", type=float, default=0.5, help="minimum time per clone/json measurement")
+    ap.add_argument("--seconds", type=float, default=0.3, help="minimum time per clone/json measurement")
     ap.add_argument("--sample-every", type=int, default=4,
                     help="sample a position every N decisions for the clone/view/json measurements")
-    ap.add_argument("--module-games", type=int, default=4,
+    ap.add_argument("--module-games", type=int, default=1,
                     help="4-player random games per module set and block (0: no module table)")
-    ap.add_argument("--module-blocks", type=int, default=3, help="alternating blocks of the module table")
+    ap.add_argument("--module-blocks", type=int, default=9, help="alternating blocks of the module table")
     ap.add_argument("--quick", action="store_true", help="about 40 seconds: 3 blocks of 4 games, 1 module block")
     ap.add_argument("--wall", action="store_true", help="time with the wall clock (default: the CPU time)")
     ap.add_argument("--pin", action="store_true", help="pin each worker to one CPU core (Linux)")
@@ -172,7 +189,7 @@ def main(argv=None) -> int:
         worker(args.worker)
         return 0
     if args.quick:
-        args.games, args.blocks, args.seconds, args.module_games, args.module_blocks = 4, 3, 0.2, 2, 1
+        args.games, args.blocks, args.seconds, args.module_games, args.module_blocks = 2, 5, 0.2, 1, 3
 
     trees = {"new": SRC, "baseline": source_tree(args.baseline)}
     me = [sys.executable, str(Path(__file__).resolve())]
@@ -186,14 +203,15 @@ def main(argv=None) -> int:
     for p in args.players:
         job = {"job": "players", "players": p, "games": args.games, "seed": args.seed,
                "sample_every": args.sample_every, "seconds": args.seconds, "wall": args.wall}
-        got = interleave(lambda src: [*me, "--worker", json.dumps(job)], trees, args.blocks, args.pin,
+        got = interleave(_by_block(me, job, args.games, len(trees)), trees, args.blocks, args.pin,
                          progress=lambda m: say(f"{p} players, {m}"))
         res = results["players"][p] = {}
         for key, _ in PLAYER_ROWS:
             new, old = median_of(got["new"], key), median_of(got["baseline"], key)
             res[key] = {"new": new, "baseline": old, "ratio": new / old}
             rows[key] += f"{new:>16,.1f} / {old:>12,.1f} = {new / old:5.2f}x"
-        res["decisions_per_game"] = {t: got[t][0]["decisions"] / args.games for t in trees}
+        res["decisions_per_game"] = {t: sum(b["decisions"] for b in got[t]) / (args.games * args.blocks)
+                                     for t in trees}
     print()
     print(head)
     for key, _ in PLAYER_ROWS:
@@ -206,7 +224,7 @@ def main(argv=None) -> int:
     if args.module_games:
         job = {"job": "modules", "players": 4, "games": args.module_games, "seed": args.seed,
                "sets": [list(m) for m in MODULE_SETS], "wall": args.wall}
-        got = interleave(lambda src: [*me, "--worker", json.dumps(job)], trees, args.module_blocks, args.pin,
+        got = interleave(_by_block(me, job, args.module_games, len(trees)), trees, args.module_blocks, args.pin,
                          progress=lambda m: say(f"module sets, {m}"))
         print()
         print(f"module sets, 4 players ({args.module_blocks} blocks x {args.module_games} games): "

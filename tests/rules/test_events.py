@@ -112,6 +112,31 @@ def test_view_carries_the_events_and_vp_sources_of_the_seat():
         assert v["vp_sources"] == g.vp_sources()
 
 
+def test_views_built_from_earlier_positions_equal_a_fresh_game_loaded_from_the_same_state():
+    """Issue #16: a view's events and VP sources are built from an earlier position of the same
+    log (clones share it); in any order of positions and seats they are the whole story, the
+    same as those of the position loaded afresh, and changing one view changes no other."""
+    g = affresco.new_game(3, ("scrolls", "requests"), seed=12)
+    rng = random.Random(12)
+    positions = []
+    while not g.is_over:
+        seat = rng.choice(g.to_act)
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+        if rng.random() < 0.2:
+            positions.append(g.clone())
+    rng.shuffle(positions)
+    for p in positions[:40]:
+        fresh = affresco.Game.from_json(p.to_json())
+        for seat in (rng.choice([None, 0, 1, 2]), 0):
+            v = p.view(seat)
+            assert v["events"] == fresh.events(seat) == p.events(seat)
+            assert v["vp_sources"] == fresh.vp_sources() == p.vp_sources()
+            assert [list(d) for d in v["vp_sources"]] == [list(d) for d in fresh.vp_sources()]  # same order
+            v["events"].append({"kind": "changed"})
+            v["vp_sources"][0]["changed"] = 1
+            assert p.view(seat)["events"] == p.events(seat) and "changed" not in p.vp_sources()[0]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_event_of_random_games_has_a_template_in_every_language(lang):
     names = None

@@ -126,7 +126,8 @@ def apply(s: State, seat: int, action: Action) -> None:
     else:
         loc, _ = location(s, s.actor)
         fig = s.actor
-        if not any(hook(s, fig, action) for hook in s.hooks.apply_action):
+        handlers = s.hooks.apply_action
+        if not (handlers and any(hook(s, fig, action) for hook in handlers)):
             loc.apply(s, fig, action)
         for hook in s.hooks.after_action:
             hook(s, fig, action)
