@@ -68,7 +68,8 @@ def test_rollouts_reusing_rankings_on_paths_met_again_choose_and_score_as_recomp
     reuses the rankings and leaf values found the first time: the same rollout rewards, so the
     same statistics and choice as recomputing them, in 2-4 players with and without modules."""
     checked = 0
-    for players, modules, seed in ((2, [], 21), (4, [], 22), (3, ["bishops_favour", "scrolls"], 23)):
+    for players, modules, seed in ((2, [], 21), (4, ["portraits", "bishops_favour"], 22),
+                                   (3, ["bells", "scrolls", "medico"], 23)):
         for g, seat in _decisions(players, modules, seed, limit=120)[3::40]:
             view, legal = g.view(seat), g.legal_actions(seat)
             fast, slow = SearchBot(5, simulations=16), SearchBot(5, simulations=16)
@@ -101,3 +102,12 @@ def test_search_on_two_workers_uses_the_whole_budget_and_is_deterministic_for_it
         assert answers[0] == answers[1]
     finally:
         close_helpers()
+
+
+def test_a_two_worker_search_bot_in_a_tournament_worker_process_ends_with_it():
+    """A tournament on worker processes with a search bot on 2 workers: each worker process
+    starts its own helper and ends it when it ends (it once waited for it for ever)."""
+    from affresco.sim import run_tournament
+    result = run_tournament(2, ["random", "search:simulations=4:workers=2"], 2, seed=3, workers=2)
+    assert len(result.records) == 2 and not result.interrupted
+

@@ -301,5 +301,23 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
                 mstate["medico"]["plans"][f] = {"ill": ill, "medico": "medico" in words}
     game = Game.from_view(view, seat, hidden, seed=seed, log=kept)
     if with_key:
-        return game, json.dumps(hidden, sort_keys=True, default=str)
+        return game, _sample_key(hidden)
     return game
+
+
+# The sampled parts no seat's view shows: they come out only through chance events (a portrait
+# revealed from the deck, a favour token drawn, a certificate dealt from the stack).
+_UNSEEN = {"portraits": ("deck",), "bells": ("stack",)}
+
+
+def _sample_key(hidden: Mapping[str, Any]) -> str:
+    """What two samples must share for the same actions to show every seat the same views
+    until a chance event: the hidden parts but those no view shows (see :data:`_UNSEEN`)."""
+    modules = {}
+    for name, part in hidden["modules"].items():
+        if name == "bishops_favour":
+            continue  # the tokens left: only their number is shown
+        if name in _UNSEEN and isinstance(part, Mapping):
+            part = {k: v for k, v in part.items() if k not in _UNSEEN[name]}
+        modules[name] = part
+    return json.dumps({"figures": hidden["figures"], "modules": modules}, sort_keys=True, default=str)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
+import multiprocessing.util
 import os
 import signal
 import threading
@@ -54,9 +55,11 @@ def _share(options: dict, view, legal, seat: int, cands, seed: int, budget: int 
 
 
 def _context():
-    """Fork while this process runs one thread (fast, and no script is imported again);
-    spawn otherwise (forking a process with threads may copy a held lock)."""
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+    """Fork from a main process running one thread (fast, and no script is imported again);
+    spawn otherwise: forking a process with threads may copy a held lock, and a fork of a
+    multiprocessing worker inherits its exit handlers (it would hang on the worker's queues)."""
+    if ("fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+            and multiprocessing.parent_process() is None):
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
 
@@ -83,8 +86,18 @@ class Helpers:
             job.cancel()
             return None
 
-    def close(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
+    def close(self, wait: bool = True) -> None:
+        """End the helpers: when they are done (``wait``), or at once (terminated)."""
+        if wait:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            return
+        procs = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(timeout=5)
 
 
 def helpers(n: int) -> Helpers:
@@ -92,14 +105,18 @@ def helpers(n: int) -> Helpers:
     pool = _POOLS.get(n)
     if pool is None:
         pool = _POOLS[n] = Helpers(n)
+        # A process started by multiprocessing (a tournament's worker) skips atexit and waits
+        # for its children when it ends: its finalizers run first, so end the helpers there
+        # (at once: its queues may already be closed).
+        multiprocessing.util.Finalize(pool, close_helpers, kwargs={"wait": False}, exitpriority=100)
     return pool
 
 
-def close_helpers() -> None:
+def close_helpers(wait: bool = True) -> None:
     """End every helper process of this process (also done when it exits)."""
     while _POOLS:
         _, pool = _POOLS.popitem()
-        pool.close()
+        pool.close(wait)
 
 
 atexit.register(close_helpers)

@@ -104,13 +104,17 @@ class RoundSimulation:
                            most: int, altar: bool, sexton: bool = False):
         """Greedy restorations without blending: (count, VP, paints, thalers, tiles, bishop)."""
         count = vp = 0
+        candidates = tiles  # the paints only shrink: a tile they cannot pay stays out of reach
         for _ in range(most):
             best = None
-            for t in tiles:
+            covered = []
+            for t in candidates:
                 if covers(paints, t.need):
+                    covered.append(t)
                     g, b, paid = self.restore_gain(m, t, bishop, thalers, sexton)
                     if best is None or g - paid * self.w.thaler > best[0]:
                         best = (g - paid * self.w.thaler, g, t, paid)
+            candidates = covered
             if best is not None:
                 _, g, t, paid = best
                 count += 1
@@ -118,6 +122,7 @@ class RoundSimulation:
                 paints = sub(paints, t.need)
                 thalers -= paid
                 tiles = [x for x in tiles if x is not t]
+                candidates = [x for x in candidates if x is not t]
                 bishop = t.segment
                 continue
             if altar:
