@@ -20,7 +20,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-__all__ = ["Helpers", "close_helpers", "follow_parent", "helpers"]
+__all__ = ["Helpers", "close_helpers", "end_pool", "follow_parent", "helpers"]
 
 _POOLS: dict[int, "Helpers"] = {}
 _BOTS: dict[str, Any] = {}  # in a helper: the SearchBot built for each set of options
@@ -88,16 +88,21 @@ class Helpers:
 
     def close(self, wait: bool = True) -> None:
         """End the helpers: when they are done (``wait``), or at once (terminated)."""
-        if wait:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            return
-        procs = list((getattr(self.pool, "_processes", None) or {}).values())
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-        for p in procs:
-            p.join(timeout=5)
+        end_pool(self.pool, wait)
+
+
+def end_pool(pool: ProcessPoolExecutor, wait: bool) -> None:
+    """Shut ``pool`` down: after its work (``wait``), or at once, its processes terminated."""
+    if wait:
+        pool.shutdown(wait=True, cancel_futures=True)
+        return
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout=5)
 
 
 def helpers(n: int) -> Helpers:

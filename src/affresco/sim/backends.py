@@ -9,7 +9,7 @@ import os
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Callable, Iterable
 
-from ..bots.parallel import follow_parent
+from ..bots.parallel import end_pool, follow_parent
 from ..errors import ConfigError
 from .games import play_one
 from .interrupts import sigint_deferred
@@ -33,16 +33,7 @@ class ProcessBackend:
         return self.pool.submit(play_one, *self.job, k)
 
     def close(self, clean: bool, pending: Iterable[Future]) -> None:
-        if clean:
-            self.pool.shutdown(wait=True)
-            return
-        procs = list((getattr(self.pool, "_processes", None) or {}).values())
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-        for p in procs:
-            p.join(timeout=5)
+        end_pool(self.pool, wait=clean)
 
 
 def require_ray():
