@@ -477,8 +477,8 @@ def fingerprint(g: Game) -> tuple:
     s = g.state
     out = []
     for name in type(s).__slots__:
-        if name == "cache":
-            continue  # the memo of legal actions may be filled by a refused action
+        if name in ("acting", "cache"):
+            continue  # the memos of the seats to act and their legal actions may be filled by a refused action
         v = getattr(s, name)
         out.append(tuple(v) if isinstance(v, list) else tuple(sorted(v.items(), key=repr)) if isinstance(v, dict) else v)
     return tuple(out)

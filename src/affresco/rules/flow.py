@@ -167,7 +167,7 @@ def advance(s: State) -> None:
         if s.actor >= 0:
             if s.left > 0:
                 actions = _legal_for_figure(s)
-                if actions and (actions != [PASS] or not idle_is_public(s)):
+                if actions and (len(actions) > 1 or actions[0] != PASS or not idle_is_public(s)):
                     s.cache = actions
                     return
                 s.left = 0  # nothing can be done, and everyone can see it: the visit is forfeited

@@ -92,14 +92,24 @@ def seat_events(log, seat: int | None) -> list[dict[str, Any]]:
 _EVENTS: dict[tuple[int, int | None], tuple[Any, list]] = {}
 
 
+_FLOW = None
+
+
+def _load_flow():
+    """rules.flow, imported on first use (it imports this module's callers)."""
+    global _FLOW
+    from . import flow
+    _FLOW = flow
+    return flow
+
+
 # What ``view(..., lean=True)`` leaves out: what never changes during a game, and what is
 # derived from the history (the VP by source, who took which get-up space).
 FIXED_KEYS = ("hostel", "mood_display", "house_rules", "modules", "options", "components", "vp_sources")
 
 
 def view(s: State, seat: int | None, log: bool = True, lean: bool = False) -> dict[str, Any]:
-    from . import flow
-
+    flow = _FLOW or _load_flow()
     hostel = s.comp.hostel
     plans_secret = s.phase == PLAN
     figures = []
@@ -130,18 +140,20 @@ def view(s: State, seat: int | None, log: bool = True, lean: bool = False) -> di
         figures.append(fig)
     to_act = flow.to_act(s)
     texts = [tile_text(t) for t in s.fresco]
+    columns = s.columns()
+    visiting = s.phase == "visits" and 0 <= s.loc < len(columns)
     out: dict[str, Any] = {
         "seat": seat,
         "round": s.round,
         "final_round": s.final,
         "action_sheet_side": 2 if s.side2 else 1,
-        "columns": list(s.columns()),
+        "columns": list(columns),
         "phase": s.phase,
         "to_act": list(to_act),
         "actor": s.names[s.actor] if s.actor >= 0 else None,
         "actor_figure": s.actor if s.actor >= 0 else None,
-        "location": s.columns()[s.loc] if s.phase == "visits" and 0 <= s.loc < len(s.columns()) else None,
-        "column": s.loc if s.phase == "visits" and 0 <= s.loc < len(s.columns()) else None,
+        "location": columns[s.loc] if visiting else None,
+        "column": s.loc if visiting else None,
         "visit_left": s.left if s.phase == "visits" and s.actor >= 0 else None,
         "fresco": [texts[r:r + SIZE] for r in range(0, SIZE * SIZE, SIZE)],
         "bishop": NAMES[s.bishop],
