@@ -148,7 +148,9 @@ def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path)
             timed = a.post("/api/games", json={"players": [{"name": "Cy"}, {"kind": "bot", "bot": "search",
                                                                               "seconds": 0.05}], "seed": 182})
             assert timed.status_code == 201
-            watcher = Follower(b.port, {"type": "watch", "game_id": gid})
+            # B has no interest in the game until the kill (no socket, no move through it), so A's
+            # bot loop is the only one to claim the game's lease: after the kill only B's takeover of
+            # the expired lease gets the bots going again
             killed = False
             while not killed:
                 s = wait_until(a, "/api/me", lambda s: s["legal"] or s["is_over"], auth(tok))
@@ -165,7 +167,8 @@ def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path)
                     kill_and_check_orphans(a.proc)        # its bots are thinking (A holds the lease)
                     killed = True
                     killed_at = after["version"]
-        # the game goes on through B alone
+        # the game goes on through B alone, a spectator's socket on B following it
+        watcher = Follower(b.port, {"type": "watch", "game_id": gid})
         while True:
             s = wait_until(b, "/api/me", lambda s: s["legal"] or s["is_over"], auth(tok), timeout=90)
             if s["is_over"]:

@@ -37,11 +37,13 @@ log = logging.getLogger("affresco.server")
 LEASE_SECONDS = 3.0          # a dead process's bots move again on another after at most ttl + scan seconds
 
 _NOW = "extract(epoch from clock_timestamp())"
+# returns the row when we hold the lease now, with the owner before (None: nobody held it)
 _CLAIM = text(f"""
+    WITH before AS (SELECT owner FROM leases WHERE game_id = :g)
     INSERT INTO leases (game_id, owner, expires) VALUES (:g, :me, {_NOW} + :ttl)
     ON CONFLICT (game_id) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
     WHERE leases.owner = excluded.owner OR leases.expires < {_NOW}
-    RETURNING owner""")
+    RETURNING owner, (SELECT owner FROM before) AS previous""")
 _RENEW = text(f"UPDATE leases SET expires = {_NOW} + :ttl WHERE owner = :me AND game_id = ANY(:ids) "
               "RETURNING game_id")
 _RELEASE = text("DELETE FROM leases WHERE game_id = :g AND owner = :me")
@@ -75,11 +77,18 @@ class Cluster:
             return c.execute(stmt, params).all()
 
     async def claim(self, game_id: str) -> bool:
-        """Take (or keep) the game's lease; False if another live process holds it."""
-        got = bool(await asyncio.to_thread(self._run, _CLAIM, g=game_id, me=self.me, ttl=self.ttl))
-        if got:
-            self.held.add(game_id)
-        return got
+        """Take (or keep) the game's lease; False if another live process holds it.  Taking an
+        expired lease from another process (it died or paused too long) is logged as a takeover,
+        whichever path claimed it (the upkeep's scan, or a bot loop that needed the game)."""
+        rows = await asyncio.to_thread(self._run, _CLAIM, g=game_id, me=self.me, ttl=self.ttl)
+        if not rows:
+            return False
+        self.held.add(game_id)
+        previous = rows[0][1]
+        if previous is not None and previous != self.me:
+            log.warning("game taken over: its process stopped renewing its lease",
+                        extra={"event": "takeover", "game_id": game_id, "previous": previous})
+        return True
 
     async def release(self, game_id: str) -> None:
         self.held.discard(game_id)
@@ -130,8 +139,6 @@ class Cluster:
                 expired = [r[0] for r in await asyncio.to_thread(self._run, _EXPIRED)]
                 for gid in expired:
                     if self.on_orphan is not None and await self.claim(gid):
-                        log.warning("game taken over: its process stopped renewing its lease",
-                                    extra={"event": "takeover", "game_id": gid})
                         await self.on_orphan(gid)
             except asyncio.CancelledError:
                 raise
