@@ -11,8 +11,8 @@ import pytest
 
 from affresco import IllegalAction
 
-from positions import (act, bells_state, legal, medico_state, mods, module_game, paints, plan_all, thalers,  # noqa: E402
-                       track, wall_state)
+from positions import (act, bells_state, data, legal, medico_state, mods, module_game, paints, plan_all,  # noqa: E402
+                       requests_state, thalers, track, wall_state)
 
 NOTHING = "0-0-0-0-0"
 KEEP = "0-0-0-0-1"      # seat 2 (9:00, last) at the theater keeps the round going
@@ -121,3 +121,21 @@ def test_an_infected_audience_column_makes_nobody_ill():
     act(g, "audience 3:3:3 full")
     m = mods(g, "medico")
     assert m["sick"][0] == 0 and m["ill"][0] == 0
+
+
+def test_a_requests_thaler_income_goes_onto_the_partly_paid_certificate():
+    """Bells x requests: 'Each request tile is good for 1 Thaler of income and the paint piece
+    shown' (supplement) is money earned, so R10 puts it onto the partly paid certificate first;
+    the request's paint still comes to the player."""
+    fulfilled = {0: [["purple", 10, ["5:PY", "7:GP", "9:POB"]]]}
+    g = module_game(3, modules=["bells", "requests"],
+                    modules_state={"bells": bells_state(3, holdings={0: dict(partly_paid=[["4:4:3", 1]])}),
+                                   "requests": requests_state(3, fulfilled=fulfilled)},
+                    seats=[dict(getup="7:00", thalers=0, paints=""), SEATS[1], SEATS[2]])
+    plan_all(g, NOTHING, NOTHING, KEEP)
+    act(g, "theater")
+    assert g.to_act == (0,)                       # R19: paying more, asked at round end
+    act(g, "deposit none")
+    assert data(g)["round"] == 2
+    assert holdings(g, 0)["partly_paid"] == [["4:4:3", 2]]
+    assert thalers(g, 0) == 0 and paints(g, 0) == "P"
