@@ -549,3 +549,23 @@ async def answer_times(runner, info, points: dict[str, list]) -> dict[str, list[
     return out
 
 
+
+
+class OpenedPages:
+    """The browser pages one test opens, named after the test (and a label); at the end they
+    are closed, and no page may have logged a script error."""
+
+    def __init__(self, request):
+        self.base, self.pages = request.node.name.removeprefix("test_"), []
+
+    def add(self, open_page, label: str = ""):
+        p = open_page(self.base + (f"-{label}" if label else ""))
+        self.pages.append(p)
+        return p
+
+    def close(self) -> None:
+        errors = []
+        for p in self.pages:
+            errors += p.errors
+            p.close()
+        assert not errors, errors

@@ -28,7 +28,7 @@ import pytest
 
 import affresco
 
-from server_support import chromium_path, free_port, need  # noqa: E402
+from server_support import OpenedPages, chromium_path, free_port, need  # noqa: E402
 
 STATIC = Path(affresco.__file__).parent / "server" / "static"
 CATALOGS = resources.files("affresco.i18n")
@@ -209,18 +209,9 @@ class Page:
 
 @pytest.fixture
 def page(browser, server, artifacts, request):
-    pages: list[Page] = []
-
-    def make(label: str = "") -> Page:
-        p = Page(browser, server, artifacts, request.node.name.removeprefix("test_") + (f"-{label}" if label else ""))
-        pages.append(p)
-        return p
-    yield make
-    errors = []
-    for p in pages:
-        errors += p.errors
-        p.close()
-    assert not errors, errors
+    pages = OpenedPages(request)
+    yield lambda label="": pages.add(lambda name: Page(browser, server, artifacts, name), label)
+    pages.close()
 
 
 def create(server, players: list[dict], **spec) -> dict:

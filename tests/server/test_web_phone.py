@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from server_support import OpenedPages  # noqa: E402
 from test_server_browser import (  # noqa: E402,F401  (fixtures)
     CHROMIUM_ARGS, MY_TURN, STATIC, TIMEOUT, Page, artifacts, browser, cat, create, fill, server,
 )
@@ -95,18 +96,9 @@ class Phone(Page):
 
 @pytest.fixture
 def device(browser, server, artifacts, request):
-    pages: list[Phone] = []
-
-    def make(kind: dict, label: str = "") -> Phone:
-        p = Phone(browser, server, artifacts, request.node.name.removeprefix("test_") + (f"-{label}" if label else ""), kind)
-        pages.append(p)
-        return p
-    yield make
-    errors = []
-    for p in pages:
-        errors += p.errors
-        p.close()
-    assert not errors, errors
+    pages = OpenedPages(request)
+    yield lambda kind, label="": pages.add(lambda name: Phone(browser, server, artifacts, name, kind), label)
+    pages.close()
 
 
 # ------------------------------------------------------------------------------ playing
