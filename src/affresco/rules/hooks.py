@@ -14,19 +14,26 @@ Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, plann
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, ClassVar, Iterable, Iterator
+
+from mypy_extensions import mypyc_attr
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Module:
     """A rules module.  Every hook is a no-op here.
+
+    (In the compiled build a native class that pure-Python classes may subclass: the modules
+    left out of the compiled set, and tests.  Its class attributes are ``ClassVar``s, read
+    from the class by :func:`register` and the action space.)
 
     One instance serves every game (and clone) with the same set-up: it holds the module's
     validated component data and options, never game state (that lives in ``state.mods``).
     """
 
-    name = "module"
-    options: tuple[str, ...] = ()   # names of the rule options this module reads
-    plan_words: tuple[str, ...] = ()  # words it adds to plans (registered with actions.plan_word)
+    name: ClassVar[str] = "module"
+    options: ClassVar[tuple[str, ...]] = ()   # names of the rule options this module reads
+    plan_words: ClassVar[tuple[str, ...]] = ()  # words it adds to plans (registered with actions.plan_word)
 
     def __init__(self, options: dict, data: Any = None):
         self.opts = options
@@ -44,7 +51,7 @@ class Module:
 
     # whether the module lists its actions for the fixed action space (action_space below);
     # a set-up with a module that does not is refused by rules.action_space (ConfigError)
-    fixed_action_space = True
+    fixed_action_space: ClassVar[bool] = True
 
     def action_space(self, space) -> None:
         """Append to ``space.actions`` every action of this module's kinds, and its variants of
@@ -206,19 +213,64 @@ HOOK_POINTS = ("setup", "after_getup", "apprentices", "plan_options", "plan_refu
                "final_scoring", "view", "reveals")
 
 
-class HookTable(tuple):
-    """The modules of a game (iterating gives them in order), with one attribute per hook
-    point listing only the bound hooks that a module actually overrides: the base game
-    calls ``for hook in state.hooks.payments: hook(...)`` and pays nothing for modules that
-    leave a point alone."""
+Hooks = tuple[Callable[..., Any], ...]
 
-    def __new__(cls, modules=()):
-        table = super().__new__(cls, modules)
+
+class HookTable:
+    """The modules of a game (iterating gives them in order, indexing and ``len`` work as on a
+    tuple), with one attribute per hook point listing only the bound hooks that a module
+    actually overrides: the base game calls ``for hook in state.hooks.payments: hook(...)`` and
+    pays nothing for modules that leave a point alone.  (A plain class with declared
+    attributes, not a ``tuple`` subclass, so that mypy and mypyc know every hook point.)"""
+
+    modules: tuple[Module, ...]
+    setup: Hooks
+    after_getup: Hooks
+    apprentices: Hooks
+    plan_options: Hooks
+    plan_refusal: Hooks
+    placed_off_sheet: Hooks
+    plan_apply: Hooks
+    after_planning: Hooks
+    visit_start: Hooks
+    after_action: Hooks
+    after_visit: Hooks
+    after_location: Hooks
+    refusal: Hooks
+    leonardo_plan: Hooks
+    visit_actions: Hooks
+    apply_action: Hooks
+    bishop_bonus: Hooks
+    altar_values: Hooks
+    theater_steps: Hooks
+    payments: Hooks
+    restoration_vp: Hooks
+    after_restore: Hooks
+    request_tiles: Hooks
+    take_request_tile: Hooks
+    thalers_earned: Hooks
+    round_preparation: Hooks
+    income: Hooks
+    is_final_round: Hooks
+    final_scoring: Hooks
+    view: Hooks
+    reveals: Hooks
+
+    def __init__(self, modules: Iterable[Module] = ()) -> None:
+        self.modules = tuple(modules)
         for point in HOOK_POINTS:
             base = getattr(Module, point)
-            setattr(table, point, tuple(getattr(m, point) for m in modules
-                                        if getattr(type(m), point) is not base))
-        return table
+            setattr(self, point, tuple(getattr(m, point) for m in self.modules
+                                       if getattr(type(m), point) is not base))
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self.modules)
+
+    def __len__(self) -> int:
+        return len(self.modules)
+
+    def __getitem__(self, index: int) -> Module:
+        return self.modules[index]
 
 
 def ask(state, fig: int, module: str, payload: Any = None) -> None:

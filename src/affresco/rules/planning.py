@@ -73,8 +73,8 @@ def refusal(s: State, seat: int, action: Action) -> str | None:
     known = [w for m in s.hooks for w in m.plan_words]
     unknown = [w for w in words if w not in known]
     if unknown:
-        known = ", ".join(known) or "none"
-        return f"{unknown[0]!r} is not a plan word (words of the modules in play: {known})"
+        return (f"{unknown[0]!r} is not a plan word (words of the modules in play: "
+                f"{', '.join(known) or 'none'})")
     for w, args in words.items():
         if len(args) != PLAN_WORDS[w][0]:
             return f"the plan word {w!r} takes {PLAN_WORDS[w][0]} argument(s)"
@@ -110,7 +110,9 @@ def column_words_of(cols: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def apply(s: State, seat: int, action: Action) -> None:
-    counts, words = read(action)
+    plan = read(action)
+    assert plan is not None, "apply() is called with a legal plan"
+    counts, words = plan
     s.plan[seat] = counts
     for hook in s.hooks.plan_apply:
         hook(s, seat, counts, words)

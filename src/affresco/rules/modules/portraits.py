@@ -53,7 +53,6 @@ class PState(NamedTuple):
     sexton: tuple[int, ...]           # round of each seat's last Sexton move
 
 
-@register
 class Portraits(Module):
     name = "portraits"
 
@@ -208,7 +207,7 @@ class Portraits(Module):
         vp = eff.get("vp", 0)
         if fig < s.n:  # Leonardo gains only the VP a card shows (supplement, 2 players; M3)
             earn(s, fig, eff.get("thalers", 0))
-            gained = [c for c in ((eff.get("paint") or "") + (choice if "basic_paints" in eff else ""))]
+            gained = [c for c in ((eff.get("paint") or "") + ((choice or "") if "basic_paints" in eff else ""))]
             for c in gained:
                 s.paints[fig] = add_one(s.paints[fig], c)
             if "mood" in eff:
@@ -271,3 +270,6 @@ class Portraits(Module):
                                    rounds(data.get("sexton", [0] * s.n), "sexton", s.n))
         if "display" not in data:
             self._reveal(s, chance(s), log=False)
+
+
+register(Portraits)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

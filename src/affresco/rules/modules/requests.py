@@ -46,7 +46,6 @@ class RState(NamedTuple):
     last: tuple[int, ...]                                   # round of each figure's last request
 
 
-@register
 class Requests(Module):
     name = "requests"
 
@@ -232,3 +231,6 @@ class Requests(Module):
                                                                       for x in last):
             raise StateError(f"{where}.last: {last!r}: {s.figures} round numbers 0..{s.round} (0: never)")
         s.mods[self.name] = RState(tuple(stacks), tuple(done), tuple(last))
+
+
+register(Requests)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
