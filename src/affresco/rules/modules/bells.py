@@ -30,7 +30,7 @@ from ...errors import ComponentError, StateError
 from .. import track
 from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
-from ..hooks import Module, ask, register
+from ..hooks import Module, ask, register, with_item
 from ..planning import column_words
 from ..state import PLAN
 
@@ -46,10 +46,19 @@ _CERT = re.compile(r"^([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})$")
 
 def cert(text: str) -> tuple[int, int, int]:
     """(price, vp, bells) of a certificate written 'price:vp:bells'."""
+    hit = _CERTS.get(text) if type(text) is str else None
+    if hit is not None:
+        return hit
     m = _CERT.match(text) if isinstance(text, str) else None
     if not m:
         raise ValueError(f"{text!r}: a certificate is written 'price:vp:bells', e.g. '3:3:2'")
-    return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    hit = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if len(_CERTS) < 4096:     # the texts read so far (an edition has a handful)
+        _CERTS[text] = hit
+    return hit
+
+
+_CERTS: dict[str, tuple[int, int, int]] = {}
 
 
 def cert_dict(text: str, **more) -> dict:
@@ -161,13 +170,6 @@ class Bells(Module):
     def st(self, s) -> BState:
         return s.mods[NAME]
 
-    def put(self, s, **kw) -> None:
-        s.mods[NAME] = self.st(s)._replace(**kw)
-
-    @staticmethod
-    def _set(items: tuple, i: int, value) -> tuple:
-        return tuple(value if k == i else x for k, x in enumerate(items))
-
     def _draw(self, s, rng) -> str | None:
         """The top certificate of the stack (a random never-revealed one, then the ones put under)."""
         b = self.st(s)
@@ -206,7 +208,7 @@ class Bells(Module):
         self._reveal(s, rng)
         if s.leonardo is not None:   # 2 players: the top four, face down, for Leonardo
             mine = tuple(c for c in (self._draw(s, rng) for _ in range(self.data.leonardo)) if c)
-            self.put(s, down=self._set(self.st(s).down, s.leonardo, mine))
+            self.put(s, down=with_item(self.st(s).down, s.leonardo, mine))
             s.log_event("bells_leonardo", figure=s.leonardo, certificates=len(mine))
 
     def round_preparation(self, s, rng) -> None:
@@ -247,7 +249,7 @@ class Bells(Module):
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
         word = words.get(TILE, (None,))[0]
         col = column_words(s).index(word) if word else -1
-        self.put(s, audience=self._set(self.st(s).audience, seat, col))
+        self.put(s, audience=with_item(self.st(s).audience, seat, col))
         if word:
             s.log_event("audience_planned", seat, figure=seat, column=word)
 
@@ -309,7 +311,7 @@ class Bells(Module):
         shown.remove(c)
         if action.args[1] == "full":
             s.thalers[fig] -= price
-            self.put(s, display=tuple(shown), down=self._set(b.down, fig, b.down[fig] + (c,)))
+            self.put(s, display=tuple(shown), down=with_item(b.down, fig, b.down[fig] + (c,)))
             # face down: which certificate is the buyer's secret (R22); its VP are public
             s.log_event("bells_full", figure=fig, certificates=self.count(s, fig))
             s.log_event("bells_full_certificate", fig, figure=fig, certificate=c, paid=price)
@@ -317,7 +319,7 @@ class Bells(Module):
         else:
             k = int(action.args[2])
             s.thalers[fig] -= k
-            self.put(s, display=tuple(shown), up=self._set(b.up, fig, b.up[fig] + ((c, k),)))
+            self.put(s, display=tuple(shown), up=with_item(b.up, fig, b.up[fig] + ((c, k),)))
             s.log_event("bells_instalment", figure=fig, certificate=c, paid=k, certificates=self.count(s, fig))
             track.gain(s, fig, {"bells": k // self.data.per_vp}, "bells_instalment", thalers=k)
 
@@ -336,7 +338,7 @@ class Bells(Module):
             down += (c,)
         else:
             up[i] = (c, paid)
-        self.put(s, up=self._set(b.up, fig, tuple(up)), down=self._set(b.down, fig, down))
+        self.put(s, up=with_item(b.up, fig, tuple(up)), down=with_item(b.down, fig, down))
         s.log_event("bells_deposit", figure=fig, certificate=c, thalers=k, source=source, paid=min(paid, cert(c)[0]))
         if paid >= cert(c)[0]:
             s.log_event("bells_paid", figure=fig, certificate=c)

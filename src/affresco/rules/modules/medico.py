@@ -41,7 +41,7 @@ from ..actions import KINDS, Action, arg_order, plan_word
 from ..board import INDEX as SEGMENT, NEIGHBOURS8
 from ..components import check_provenance as provenance_ok
 from ..thalers import earn
-from ..hooks import Module, ask, find, register
+from ..hooks import Module, ask, find, register, with_item
 from ..hostel import change_mood
 from ..paints import PAINTS, INDEX as PAINT_INDEX, add_one, paint_text
 from ..preparation import chance
@@ -187,13 +187,6 @@ class Medico(Module):
     # ------------------------------------------------------------------ helpers
     def st(self, s) -> MState:
         return s.mods[NAME]
-
-    def put(self, s, **kw) -> None:
-        s.mods[NAME] = s.mods[NAME]._replace(**kw)
-
-    @staticmethod
-    def _set(t: tuple, i: int, v) -> tuple:
-        return t[:i] + (v,) + t[i + 1:]
 
     def places(self, s) -> int:
         return 4 if s.n == 4 else 3
@@ -370,7 +363,7 @@ class Medico(Module):
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
         ill = tuple(int(x) for x in words[ILL_WORD][0].split("-")) if ILL_WORD in words else (0,) * len(counts)
         m = self.st(s)
-        self.put(s, plans=self._set(m.plans, seat, (ill, TILE_WORD in words)))
+        self.put(s, plans=with_item(m.plans, seat, (ill, TILE_WORD in words)))
         if any(ill) or TILE_WORD in words:     # the seat's own: secret until the reveal (R4)
             self.emit(s, "medico_plan", seat, figure=seat, ill="-".join(map(str, ill)), medico=TILE_WORD in words)
 
@@ -381,7 +374,8 @@ class Medico(Module):
         m = self.st(s)
         ill, tile = self.plan_of(s, fig)
         i = ill[s.loc]
-        self.put(s, ill_left=i, worked=(0, 0))
+        if m.ill_left != i or m.worked != (0, 0):
+            self.put(s, ill_left=i, worked=(0, 0))
         if column == "workshop" and i:
             per = s.comp.rules["workshop"]["blends_per_apprentice"]
             s.left = per * (count - i) + self.data.ill_blends * i     # 'Ill apprentices can blend paint only once'
@@ -497,7 +491,8 @@ class Medico(Module):
         m = self.st(s)
         ill = self.ill_at(s, fig, s.loc)
         healthy = s.plan[fig][s.loc] - ill
-        self.put(s, ill_left=0)
+        if m.ill_left:
+            self.put(s, ill_left=0)
         if healthy <= 0:
             return
         falling = healthy if ill else (1 if column == m.infected else 0)
@@ -526,8 +521,8 @@ class Medico(Module):
         own = min(own, taken, self._own_present(s, fig))
         sick += own
         black += own
-        self.put(s, sick=self._set(m.sick, fig, sick), black=self._set(m.black, fig, black),
-                 neutral_ill=self._set(m.neutral_ill, fig, neutral_ill))
+        self.put(s, sick=with_item(m.sick, fig, sick), black=with_item(m.black, fig, black),
+                 neutral_ill=with_item(m.neutral_ill, fig, neutral_ill))
         self.emit(s, "medico_ill", figure=fig, location=column, own=own, neutral=bool(neutral and neutral_ill == s.round))
 
     def after_location(self, s, column: str, index: int) -> None:
@@ -535,8 +530,9 @@ class Medico(Module):
         (in the final round, the final cathedral, R20): healing in player order."""
         if index != len(s.columns()) - 1:
             return
-        for fig in s.order:
-            if fig < s.n and self._heal_options(s, fig) != [Action("heal", ("none",))]:
+        m = self.st(s)
+        for fig in s.order:   # asked only of a player holding a bottle of use ('heal none' is not a choice)
+            if fig < s.n and any(b == "juice" or m.sick[fig] for b in m.held[fig]):
                 ask(s, fig, NAME, "heal")
 
     def _heal_options(self, s, fig: int) -> list[Action]:
@@ -581,8 +577,8 @@ class Medico(Module):
             place = int(action.args[0]) - 1
             bottle, price = m.display[place], self.price(s, place)
             s.thalers[fig] -= price
-            self.put(s, display=self._set(m.display, place, None),
-                     held=self._set(m.held, fig, _sorted_bottles(m.held[fig] + (bottle,))))
+            self.put(s, display=with_item(m.display, place, None),
+                     held=with_item(m.held, fig, _sorted_bottles(m.held[fig] + (bottle,))))
             self.emit(s, "medico_buy", figure=fig, place=place + 1, bottle=bottle, cost=price)
         elif what == "heal":
             used = action.args if action.args != ("none",) else ()
@@ -594,15 +590,15 @@ class Medico(Module):
             juice = sum(b == "juice" for b in used)
             if juice:
                 change_mood(s, fig, self.data.juice_mood * juice)
-            self.put(s, held=self._set(m.held, fig, tuple(held)), discard=_sorted_bottles(m.discard + used),
-                     sick=self._set(m.sick, fig, m.sick[fig] - healed),
-                     black=self._set(m.black, fig, m.black[fig] - healed))
+            self.put(s, held=with_item(m.held, fig, tuple(held)), discard=_sorted_bottles(m.discard + used),
+                     sick=with_item(m.sick, fig, m.sick[fig] - healed),
+                     black=with_item(m.black, fig, m.black[fig] - healed))
             self.emit(s, "medico_heal", figure=fig, bottles=list(used), healed=healed,
                       lost=portions - healed, mood=juice * self.data.juice_mood)
         elif what == "aside":
             if action.args[0] == "ill":
-                self.put(s, sick=self._set(m.sick, fig, m.sick[fig] - 1),
-                         black=self._set(m.black, fig, m.black[fig] - 1))
+                self.put(s, sick=with_item(m.sick, fig, m.sick[fig] - 1),
+                         black=with_item(m.black, fig, m.black[fig] - 1))
             if action.args[0] == "ill":
                 self.emit(s, "medico_aside", figure=fig)
         else:

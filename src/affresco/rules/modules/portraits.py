@@ -92,9 +92,6 @@ class Portraits(Module):
     def st(self, s) -> PState:
         return s.mods[self.name]
 
-    def put(self, s, **kw) -> None:
-        s.mods[self.name] = self.st(s)._replace(**kw)
-
     def _reveal(self, s, rng, log: bool = True) -> None:
         p = self.st(s)
         deck, display = list(p.deck), []

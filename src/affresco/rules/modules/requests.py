@@ -146,7 +146,7 @@ class Requests(Module):
         done[fig] = done[fig] + ((t, vp, tuple(stacked)),)
         last = list(r.last)
         last[fig] = s.round
-        s.mods[self.name] = r._replace(stacks=tuple(stacks.items()), done=tuple(done), last=tuple(last))
+        self.put(s, stacks=tuple(stacks.items()), done=tuple(done), last=tuple(last))
         track.gain(s, fig, {"request": vp}, "request", request=t, tiles=list(texts))
         if fig >= s.n:
             s.left = 0

@@ -223,9 +223,6 @@ class WallFresco(Module):
     def st(self, s) -> WState:
         return s.mods[self.name]
 
-    def put(self, s, **kw) -> None:
-        s.mods[self.name] = self.st(s)._replace(**kw)
-
     def restorable(self, s, fig: int) -> list[int]:
         """Sections ``fig`` may restore now: still covered, orthogonally next to a restored
         one ('a section can be restored only if it adjoins a restored section in an orthogonal
