@@ -235,10 +235,12 @@ class HookTable(tuple):
 
     def __new__(cls, modules=()):
         table = super().__new__(cls, modules)
+        table.named = {m.name: m for m in table}
+        idle = [m.idle_hooks() for m in table]
         for point in HOOK_POINTS:
             base = getattr(Module, point)
-            setattr(table, point, tuple(getattr(m, point) for m in modules
-                                        if getattr(type(m), point) is not base and point not in m.idle_hooks()))
+            setattr(table, point, tuple(getattr(m, point) for m, off in zip(table, idle)
+                                        if getattr(type(m), point) is not base and point not in off))
         return table
 
 
@@ -258,7 +260,8 @@ def ask(state, fig: int, module: str, payload: Any = None) -> None:
 
 
 def find(state, name: str) -> Module:
-    return next(m for m in state.hooks if m.name == name)
+    """The module ``name`` of the game (it is in play)."""
+    return state.hooks.named[name]
 
 
 MODULES: dict[str, type[Module]] = {}

@@ -104,6 +104,7 @@ def column_words(s: State) -> tuple[str, ...]:
     return column_words_of(s.columns())
 
 
+@lru_cache(maxsize=16)
 def column_words_of(cols: tuple[str, ...]) -> tuple[str, ...]:
     """:func:`column_words` of an action sheet side's columns (``state.SIDE1``/``SIDE2``)."""
     return tuple(c if c not in cols[:i] else f"{c}{cols[:i].count(c) + 1}" for i, c in enumerate(cols))

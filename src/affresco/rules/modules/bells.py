@@ -24,15 +24,17 @@ unsold ones put under it come back in the order they went under.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import track
 from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
-from ..hooks import Module, ask, register, with_item
+from ..hooks import Module, ask, register
 from ..planning import column_words
 from ..state import PLAN
+from ..hooks import with_item   # (apart from the line above: a merge with the planning work)
 
 NAME = "bells"
 TILE = "audience"
@@ -64,6 +66,25 @@ _CERTS: dict[str, tuple[int, int, int]] = {}
 def cert_dict(text: str, **more) -> dict:
     price, vp, bells = cert(text)
     return {"certificate": text, "price": price, "vp": vp, "bells": bells, **more}
+
+
+@lru_cache(maxsize=1024)
+def _audience_offers(c: str, money: int) -> tuple[Action, ...]:
+    """The audience's purchases of certificate ``c`` with ``money`` Thalers (at most its
+    price): in full if the money covers the price, else (and also) an instalment of 0 to
+    price - 1 Thalers, as far as the money goes."""
+    price = cert(c)[0]
+    full = (Action(TILE, (c, "full")),) if money >= price else ()
+    return full + tuple(Action(TILE, (c, "pay", str(k))) for k in range(min(price - 1, money) + 1))
+
+
+@lru_cache(maxsize=1024)
+def _deposit_offers(c: str, upto: int) -> tuple[Action, ...]:
+    """Paying 1 to ``upto`` Thalers onto the partly paid certificate ``c``."""
+    return tuple(Action("deposit", (c, str(k))) for k in range(1, upto + 1))
+
+
+_DEPOSIT_NONE = Action("deposit", ("none",))
 
 
 class Data(NamedTuple):
@@ -170,25 +191,28 @@ class Bells(Module):
     def st(self, s) -> BState:
         return s.mods[NAME]
 
-    def _draw(self, s, rng) -> str | None:
-        """The top certificate of the stack (a random never-revealed one, then the ones put under)."""
+    def _draw(self, s, rng, count: int) -> list[str]:
+        """The top ``count`` certificates of the stack (random never-revealed ones, then the
+        ones put under), fewer when it runs out."""
         b = self.st(s)
-        if b.stack:
-            i = rng.randrange(len(b.stack))
-            self.put(s, stack=b.stack[:i] + b.stack[i + 1:])
-            return b.stack[i]
-        if b.under:
-            self.put(s, under=b.under[1:])
-            return b.under[0]
-        return None
+        stack, under, out = b.stack, b.under, []
+        for _ in range(count):
+            if stack:
+                i = rng.randrange(len(stack))
+                out.append(stack[i])
+                stack = stack[:i] + stack[i + 1:]
+            elif under:
+                out.append(under[0])
+                under = under[1:]
+            else:
+                break
+        if out:
+            self.put(s, stack=stack, under=under)
+        return out
 
     def _reveal(self, s, rng) -> None:
         shown = list(self.st(s).display)
-        while len(shown) < self.data.display[s.n]:
-            c = self._draw(s, rng)
-            if c is None:
-                break
-            shown.append(c)
+        shown += self._draw(s, rng, self.data.display[s.n] - len(shown))
         self.put(s, display=tuple(shown))
         if shown:
             s.log_event("bells_display", certificates=list(shown), stack=self.stack_size(s))
@@ -207,7 +231,7 @@ class Bells(Module):
                               (-1,) * s.n, 0, None)
         self._reveal(s, rng)
         if s.leonardo is not None:   # 2 players: the top four, face down, for Leonardo
-            mine = tuple(c for c in (self._draw(s, rng) for _ in range(self.data.leonardo)) if c)
+            mine = tuple(self._draw(s, rng, self.data.leonardo))
             self.put(s, down=with_item(self.st(s).down, s.leonardo, mine))
             s.log_event("bells_leonardo", figure=s.leonardo, certificates=len(mine))
 
@@ -275,15 +299,11 @@ class Bells(Module):
         out = []
         if what == TILE:
             for c in sorted(set(self.st(s).display), key=cert):
-                price = cert(c)[0]
-                if money >= price:
-                    out.append(Action(TILE, (c, "full")))
-                out.extend(Action(TILE, (c, "pay", str(k))) for k in range(min(price - 1, money) + 1))
+                out += _audience_offers(c, min(money, cert(c)[0]))
             return out
-        out.append(Action("deposit", ("none",)))
+        out.append(_DEPOSIT_NONE)
         for c in sorted({c for c, _ in self.st(s).up[fig]}, key=cert):
-            owed = self._owed(s, fig, c)
-            out.extend(Action("deposit", (c, str(k))) for k in range(1, min(owed, money) + 1))
+            out += _deposit_offers(c, min(self._owed(s, fig, c), money))
         return out
 
     def valid_ask(self, s, fig: int, payload) -> bool:

@@ -209,15 +209,12 @@ class Medico(Module):
 
     def ill_at(self, s, fig: int, index: int) -> int:
         """Ill apprentices ``fig`` planned in column ``index``."""
-        return self.plan_of(s, fig)[0][index] if fig < s.n else 0
+        p = self.st(s).plans[fig] if fig < s.n else None
+        return p[0][index] if p is not None else 0
 
     def healthy_at(self, s, fig: int, index: int) -> int:
         """Healthy apprentices ``fig`` planned in column ``index`` (a predicate for other modules)."""
         return s.plan[fig][index] - self.ill_at(s, fig, index)
-
-    def emit(self, s, kind: str, seat: int | None = None, **params) -> None:
-        """A structured event of the medico (docs/events.md)."""
-        s.log_event(kind, seat, **params)
 
     # ------------------------------------------------------------------ set-up, round
     def setup(self, s, rng) -> None:
@@ -236,7 +233,7 @@ class Medico(Module):
         m = self.st(s)
         for f, p in enumerate(m.plans):      # the plans' medico words are public now (R4)
             if p is not None and (any(p[0]) or p[1]):
-                self.emit(s, "medico_plan", figure=f, ill="-".join(map(str, p[0])), medico=p[1])
+                s.log_event("medico_plan", figure=f, ill="-".join(map(str, p[0])), medico=p[1])
         if not m.pile:
             self.put(s, tile=None)
             return
@@ -244,7 +241,7 @@ class Medico(Module):
         tile = pile.pop(chance(s).randrange(len(pile)))
         infected = m.infected if tile == SAME else tile   # 'same location' in round 1: none (infected None)
         self.put(s, pile=tuple(pile), tile=tile, infected=infected)
-        self.emit(s, "medico_infection", tile=tile, location=infected)
+        s.log_event("medico_infection", tile=tile, location=infected)
 
     def round_preparation(self, s, rng) -> None:
         """Unsold bottles are discarded; one bottle per player with an ill apprentice is
@@ -260,7 +257,7 @@ class Medico(Module):
                 if not discard:
                     break
                 draw, discard = discard, []
-                self.emit(s, "medico_reshuffle", bottles=len(draw))
+                s.log_event("medico_reshuffle", bottles=len(draw))
             shown.append(draw.pop(rng.randrange(len(draw))))
         shown = list(_sorted_bottles(shown))
         display = tuple(shown + [None] * (self.places(s) - len(shown)))
@@ -268,7 +265,7 @@ class Medico(Module):
         self.put(s, draw=_sorted_bottles(draw), discard=_sorted_bottles(discard), display=display, tile=None,
                  plans=(None,) * s.n, spent=tuple(sorted(spent)))
         if shown:
-            self.emit(s, "medico_display", count=len(shown), bottles=shown,
+            s.log_event("medico_display", count=len(shown), bottles=shown,
                       prices=[self.price(s, i) for i in range(len(shown))])
 
     # ------------------------------------------------------------------ get-up
@@ -302,7 +299,7 @@ class Medico(Module):
         ill = (0,) * len(cols)
         if ILL_WORD in words:
             try:
-                ill = tuple(int(x) for x in words[ILL_WORD][0].split("-"))
+                ill = _counts(words[ILL_WORD][0])
             except ValueError:
                 ill = ()
             if len(ill) != len(cols):
@@ -361,32 +358,31 @@ class Medico(Module):
         return out
 
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
-        ill = tuple(int(x) for x in words[ILL_WORD][0].split("-")) if ILL_WORD in words else (0,) * len(counts)
+        ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
         m = self.st(s)
         self.put(s, plans=with_item(m.plans, seat, (ill, TILE_WORD in words)))
         if any(ill) or TILE_WORD in words:     # the seat's own: secret until the reveal (R4)
-            self.emit(s, "medico_plan", seat, figure=seat, ill="-".join(map(str, ill)), medico=TILE_WORD in words)
+            s.log_event("medico_plan", seat, figure=seat, ill="-".join(map(str, ill)), medico=TILE_WORD in words)
 
     # ------------------------------------------------------------------ visits
     def visit_start(self, s, fig: int, column: str, count: int) -> bool:
         if fig >= s.n:
             return False
         m = self.st(s)
-        ill, tile = self.plan_of(s, fig)
-        i = ill[s.loc]
+        i = self.ill_at(s, fig, s.loc)
         if m.ill_left != i or m.worked != (0, 0):
             self.put(s, ill_left=i, worked=(0, 0))
         if column == "workshop" and i:
             per = s.comp.rules["workshop"]["blends_per_apprentice"]
             s.left = per * (count - i) + self.data.ill_blends * i     # 'Ill apprentices can blend paint only once'
-        if column == "market" and tile and s.loc == s.columns().index("market"):
+        if column == "market" and self.plan_of(s, fig)[1] and s.loc == s.columns().index("market"):
             options = self._bottle_options(s, fig)
             if options:
                 ask(s, fig, NAME, "medicine")
             elif any(b is not None for b in m.display):
                 if len(m.held[fig]) < self.data.max_bottles:
                     # 'If a player doesn't have enough money to buy a bottle, he must lift his screen'
-                    self.emit(s, "medico_no_money", figure=fig)
+                    s.log_event("medico_no_money", figure=fig)
             return True
         return False
 
@@ -441,7 +437,7 @@ class Medico(Module):
 
     def apply_action(self, s, fig: int, action: Action) -> bool:
         if action.kind in ("restore", "altar") and action.args and action.args[-1] == ILL_WORD:
-            self.emit(s, "medico_ill_apprentice", figure=fig, action=action.kind,
+            s.log_event("medico_ill_apprentice", figure=fig, action=action.kind,
                       segment=action.args[0] if action.kind == "restore" else None)
             if action.kind == "restore":
                 seg = SEGMENT[action.args[0]]
@@ -462,14 +458,14 @@ class Medico(Module):
             earn(s, fig, self.data.saints_thalers)   # R10: onto a partly paid bell certificate first
             s.left -= 1
             self.put(s, ill_left=self.st(s).ill_left - 1)
-            self.emit(s, "medico_saints", figure=fig, paint=paint, amount=self.data.saints_thalers)
+            s.log_event("medico_saints", figure=fig, paint=paint, amount=self.data.saints_thalers)
             return True
         if action.kind == "studio" and fig < s.n and self.st(s).ill_left:
             ill = self.st(s).ill_left
             gained = s.comp.rules["studio"]["thalers_per_apprentice"] * (s.left - ill)
             earn(s, fig, gained)
             s.left = ill
-            self.emit(s, "studio", figure=fig, amount=gained)
+            s.log_event("studio", figure=fig, amount=gained)
             return True
         return False
 
@@ -523,7 +519,7 @@ class Medico(Module):
         black += own
         self.put(s, sick=with_item(m.sick, fig, sick), black=with_item(m.black, fig, black),
                  neutral_ill=with_item(m.neutral_ill, fig, neutral_ill))
-        self.emit(s, "medico_ill", figure=fig, location=column, own=own, neutral=bool(neutral and neutral_ill == s.round))
+        s.log_event("medico_ill", figure=fig, location=column, own=own, neutral=bool(neutral and neutral_ill == s.round))
 
     def after_location(self, s, column: str, index: int) -> None:
         """'After the last player has performed his final action at the theater (or passed)'
@@ -579,7 +575,7 @@ class Medico(Module):
             s.thalers[fig] -= price
             self.put(s, display=with_item(m.display, place, None),
                      held=with_item(m.held, fig, _sorted_bottles(m.held[fig] + (bottle,))))
-            self.emit(s, "medico_buy", figure=fig, place=place + 1, bottle=bottle, cost=price)
+            s.log_event("medico_buy", figure=fig, place=place + 1, bottle=bottle, cost=price)
         elif what == "heal":
             used = action.args if action.args != ("none",) else ()
             held = list(m.held[fig])
@@ -593,14 +589,14 @@ class Medico(Module):
             self.put(s, held=with_item(m.held, fig, tuple(held)), discard=_sorted_bottles(m.discard + used),
                      sick=with_item(m.sick, fig, m.sick[fig] - healed),
                      black=with_item(m.black, fig, m.black[fig] - healed))
-            self.emit(s, "medico_heal", figure=fig, bottles=list(used), healed=healed,
+            s.log_event("medico_heal", figure=fig, bottles=list(used), healed=healed,
                       lost=portions - healed, mood=juice * self.data.juice_mood)
         elif what == "aside":
             if action.args[0] == "ill":
                 self.put(s, sick=with_item(m.sick, fig, m.sick[fig] - 1),
                          black=with_item(m.black, fig, m.black[fig] - 1))
             if action.args[0] == "ill":
-                self.emit(s, "medico_aside", figure=fig)
+                s.log_event("medico_aside", figure=fig)
         else:
             _, count, column = what
             self._fall_ill(s, fig, count, action.args[0] == "neutral", column)
@@ -634,7 +630,7 @@ class Medico(Module):
         own = s.comp.apprentices - self.st(s).sick[seat]
         credit = self.data.thalers_per_apprentice * own
         s.thalers[seat] += credit
-        self.emit(s, "medico_credit", figure=seat, apprentices=own, amount=credit)
+        s.log_event("medico_credit", figure=seat, apprentices=own, amount=credit)
         return {NAME: credit}
 
     # ------------------------------------------------------------------ view, saving

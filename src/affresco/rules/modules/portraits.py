@@ -95,11 +95,12 @@ class Portraits(Module):
     def _reveal(self, s, rng, log: bool = True) -> None:
         p = self.st(s)
         deck, display = list(p.deck), []
+        cards = self.data.cards
         for _ in range(self.data.display):
             if not deck:
                 break
-            top = min(self.data.cards[c].deck for c in deck)
-            card = rng.choice(sorted(c for c in deck if self.data.cards[c].deck == top))
+            top = min(cards[c].deck for c in deck)
+            card = rng.choice(sorted(c for c in deck if cards[c].deck == top))
             deck.remove(card)
             display.append(card)
         self.put(s, deck=tuple(deck), display=tuple(display))
@@ -107,9 +108,8 @@ class Portraits(Module):
             s.log_event("portraits_revealed", cards=list(display))
 
     def owns(self, s, fig: int, effect: str) -> int:
-        if fig >= s.n:
-            return 0
-        return sum(self.data.cards[c].effects.get(effect, 0) for c in self.st(s).owned[fig])
+        owned = self.st(s).owned[fig] if fig < s.n else ()
+        return sum(self.data.cards[c].effects.get(effect, 0) for c in owned) if owned else 0
 
     # --- hooks -------------------------------------------------------------------------
     def setup(self, s, rng) -> None:

@@ -24,6 +24,7 @@ from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, til
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers, minus, paint_vector
+from ..planning import column_words
 
 TILE = "wall"          # the action tile's word in plan notation ('plan 1-0-2-1-0 wall theater')
 plan_word(TILE, 1, 70)   # after bells' words, before the medico's (hooks.ORDER)
@@ -101,6 +102,9 @@ def _neighbours(rows: int, columns: int) -> tuple[tuple[int, ...], ...]:
         out.append(tuple(rr * columns + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
                          if 0 <= rr < rows and 0 <= cc < columns))
     return tuple(out)
+
+
+_FRONTIER: dict[int, tuple[tuple, tuple[int, ...]]] = {}   # id(board) -> (board, its frontier)
 
 
 class WState(NamedTuple):
@@ -229,9 +233,20 @@ class WallFresco(Module):
         direction'), and paid for with the player's paints."""
         board = self.st(s).board
         have = s.paints[fig]
+        return [c for c in self.frontier(board) if covers(have, _vector(board[c].paint))]
+
+    def frontier(self, board: tuple) -> tuple[int, ...]:
+        """The covered sections next to a restored one, in board order (memoised on the
+        board, which changes only when a section is restored)."""
+        hit = _FRONTIER.get(id(board))
+        if hit is not None and hit[0] is board:
+            return hit[1]
         adj = _neighbours(self.data.rows, self.data.columns)
-        return [c for c, t in enumerate(board)
-                if t is not None and covers(have, _vector(t.paint)) and any(board[n] is None for n in adj[c])]
+        cells = tuple(c for c, t in enumerate(board) if t is not None and any(board[n] is None for n in adj[c]))
+        if len(_FRONTIER) > 256:
+            _FRONTIER.clear()
+        _FRONTIER[id(board)] = (board, cells)
+        return cells
 
     def _blend_of(self, s, a: str, b: str) -> str | None:
         ia, ib = sorted((PAINT_INDEX[a], PAINT_INDEX[b]))
@@ -260,7 +275,7 @@ class WallFresco(Module):
     def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
         if TILE not in words:
             return None
-        columns = column_words_of(s.columns())
+        columns = column_words(s)
         col = words[TILE][0]
         if col not in columns:
             return f"the wall tile covers a column: {', '.join(columns)}"
@@ -277,7 +292,7 @@ class WallFresco(Module):
         return 1 if TILE in words else 0
 
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
-        columns = column_words_of(s.columns())
+        columns = column_words(s)
         placed = list(self.st(s).placed)
         placed[seat] = columns.index(words[TILE][0]) if TILE in words else -1
         self.put(s, placed=tuple(placed))
@@ -285,7 +300,7 @@ class WallFresco(Module):
             s.log_event("wall_tile", seat, figure=seat, column=words[TILE][0])
 
     def after_planning(self, s) -> None:
-        columns = column_words_of(s.columns())
+        columns = column_words(s)
         for seat, c in enumerate(self.st(s).placed):
             if c >= 0:
                 s.log_event("wall_tile", figure=seat, column=columns[c])
@@ -449,7 +464,7 @@ class WallFresco(Module):
     def view(self, s, seat, out) -> None:
         from ..state import PLAN
         w = self.st(s)
-        words = column_words_of(s.columns())
+        words = column_words(s)
         d = self.data
         placed = []
         for f, c in enumerate(w.placed):
@@ -459,8 +474,7 @@ class WallFresco(Module):
             "rows": d.rows, "columns": d.columns,
             "board": [[None if w.board[r * d.columns + c] is None else w.board[r * d.columns + c].text
                        for c in range(d.columns)] for r in range(d.rows)],
-            "restorable": [d.name(c) for c, t in enumerate(w.board)
-                           if t is not None and any(w.board[n] is None for n in d.neighbours(c))],
+            "restorable": [d.name(c) for c in self.frontier(w.board)],
             "tiles": [[t.text for t in h] for h in w.held],
             "exchange_tiles": [list(e) for e in w.exchange],
             "supply": dict(w.supply),
