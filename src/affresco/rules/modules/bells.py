@@ -68,20 +68,28 @@ def cert_dict(text: str, **more) -> dict:
     return {"certificate": text, "price": price, "vp": vp, "bells": bells, **more}
 
 
-@lru_cache(maxsize=1024)
-def _audience_offers(c: str, money: int) -> tuple[Action, ...]:
-    """The audience's purchases of certificate ``c`` with ``money`` Thalers (at most its
-    price): in full if the money covers the price, else (and also) an instalment of 0 to
-    price - 1 Thalers, as far as the money goes."""
-    price = cert(c)[0]
-    full = (Action(TILE, (c, "full")),) if money >= price else ()
-    return full + tuple(Action(TILE, (c, "pay", str(k))) for k in range(min(price - 1, money) + 1))
+@lru_cache(maxsize=4096)
+def _audience_options(display: tuple[str, ...], money: int) -> tuple[Action, ...]:
+    """The audience's purchases, for each displayed certificate (by price): in full if the
+    money covers the price, and an instalment of 0 to price - 1 Thalers as far as it goes."""
+    out = []
+    for c in sorted(set(display), key=cert):
+        price = cert(c)[0]
+        if money >= price:
+            out.append(Action(TILE, (c, "full")))
+        out.extend(Action(TILE, (c, "pay", str(k))) for k in range(min(price - 1, money) + 1))
+    return tuple(out)
 
 
-@lru_cache(maxsize=1024)
-def _deposit_offers(c: str, upto: int) -> tuple[Action, ...]:
-    """Paying 1 to ``upto`` Thalers onto the partly paid certificate ``c``."""
-    return tuple(Action("deposit", (c, str(k))) for k in range(1, upto + 1))
+@lru_cache(maxsize=4096)
+def _deposit_options(up: tuple[tuple[str, int], ...], money: int) -> tuple[Action, ...]:
+    """'deposit none', then for each partly paid certificate ``up`` holds (by price) 1 Thaler
+    up to what is owed on the oldest of that kind and the money."""
+    out = [_DEPOSIT_NONE]
+    for c in sorted({c for c, _ in up}, key=cert):
+        owed = cert(c)[0] - next(p for x, p in up if x == c)
+        out.extend(Action("deposit", (c, str(k))) for k in range(1, min(owed, money) + 1))
+    return tuple(out)
 
 
 _DEPOSIT_NONE = Action("deposit", ("none",))
@@ -295,26 +303,15 @@ class Bells(Module):
     # --- decisions -----------------------------------------------------------------------
     def ask_actions(self, s, a) -> list:
         fig, _, what = a
-        money = s.thalers[fig]
-        out = []
         if what == TILE:
-            for c in sorted(set(self.st(s).display), key=cert):
-                out += _audience_offers(c, min(money, cert(c)[0]))
-            return out
-        out.append(_DEPOSIT_NONE)
-        for c in sorted({c for c, _ in self.st(s).up[fig]}, key=cert):
-            out += _deposit_offers(c, min(self._owed(s, fig, c), money))
-        return out
+            return list(_audience_options(self.st(s).display, s.thalers[fig]))
+        return list(_deposit_options(self.st(s).up[fig], s.thalers[fig]))
 
     def valid_ask(self, s, fig: int, payload) -> bool:
         """An audience of a seat, or a deposit question of a seat holding a partly paid certificate."""
         if not 0 <= fig < s.n:
             return False
         return payload == TILE or (payload == "deposit" and bool(self.st(s).up[fig]))
-
-    def _owed(self, s, fig: int, c: str) -> int:
-        paid = next(p for x, p in self.st(s).up[fig] if x == c)
-        return cert(c)[0] - paid
 
     def answer(self, s, a, action: Action) -> None:
         fig = a[0]
@@ -349,18 +346,17 @@ class Bells(Module):
         b = self.st(s)
         up = list(b.up[fig])
         i = next(i for i, (x, _) in enumerate(up) if x == c)
-        paid = up[i][1] + k
+        paid, price = up[i][1] + k, cert(c)[0]
         if source == "own":
             s.thalers[fig] -= k
-        down = b.down[fig]
-        if paid >= cert(c)[0]:
+        if paid >= price:
             del up[i]
-            down += (c,)
+            self.put(s, up=with_item(b.up, fig, tuple(up)), down=with_item(b.down, fig, b.down[fig] + (c,)))
         else:
             up[i] = (c, paid)
-        self.put(s, up=with_item(b.up, fig, tuple(up)), down=with_item(b.down, fig, down))
-        s.log_event("bells_deposit", figure=fig, certificate=c, thalers=k, source=source, paid=min(paid, cert(c)[0]))
-        if paid >= cert(c)[0]:
+            self.put(s, up=with_item(b.up, fig, tuple(up)))
+        s.log_event("bells_deposit", figure=fig, certificate=c, thalers=k, source=source, paid=min(paid, price))
+        if paid >= price:
             s.log_event("bells_paid", figure=fig, certificate=c)
 
     def thalers_earned(self, s, seat: int, amount: int) -> int:

@@ -94,8 +94,31 @@ class MState(NamedTuple):
     spent: tuple[str, ...]         # infection tiles revealed and discarded (public)
 
 
+_BOTTLE_RANK = {b: i for i, b in enumerate(BOTTLES)}
+
+
 def _sorted_bottles(items) -> tuple[str, ...]:
-    return tuple(sorted(items, key=BOTTLES.index))
+    return tuple(sorted(items, key=_BOTTLE_RANK.__getitem__))
+
+
+_MEDICINE = tuple(Action("medicine", (str(p + 1),)) for p in range(4))   # by display place
+_ASIDE = (Action("aside", ("ill",)), Action("aside", ("own",)))
+_ILLNESS = (Action("illness", ("neutral",)), Action("illness", ("own",)))
+
+
+@lru_cache(maxsize=256)
+def _heal_choices(held: tuple[str, ...], sick: bool) -> tuple[Action, ...]:
+    """'heal none', then every choice of the bottles ``held`` of use (juice always, healing
+    bottles only with an own apprentice on the medico board), in combination order."""
+    out = [Action("heal", ("none",))]
+    useful = [b for b in held if b == "juice" or sick]
+    seen = set()
+    for k in range(1, len(held) + 1):
+        for combo in combinations(held, k):
+            if combo not in seen and all(b in useful for b in combo):
+                seen.add(combo)
+                out.append(Action("heal", combo))
+    return tuple(out)
 
 
 @register
@@ -296,7 +319,8 @@ class Medico(Module):
 
     def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
         cols = s.columns()
-        ill = (0,) * len(cols)
+        m = self.st(s)
+        ill_count = 0
         if ILL_WORD in words:
             try:
                 ill = _counts(words[ILL_WORD][0])
@@ -304,16 +328,18 @@ class Medico(Module):
                 ill = ()
             if len(ill) != len(cols):
                 return f"'ill' gives the ill apprentices of each of the {len(cols)} columns, like 'ill 0-1-0-0-0'"
-        for c, n, i in zip(cols, counts, ill):
-            if i > n:
-                return f"{i} ill apprentices in the {c} column, which has {n}"
-            if i and c in BARRED:
-                return f"ill apprentices may not go to the {c}"
-        m = self.st(s)
-        if sum(ill) > m.black[seat]:
-            return f"the plan has {sum(ill)} ill apprentices; you have {m.black[seat]}"
-        off = sum(hook(s, seat, words) for hook in s.hooks.placed_off_sheet)
-        healthy = sum(counts) - sum(ill) + off
+            for c, n, i in zip(cols, counts, ill):
+                if i > n:
+                    return f"{i} ill apprentices in the {c} column, which has {n}"
+                if i and c in BARRED:
+                    return f"ill apprentices may not go to the {c}"
+            ill_count = sum(ill)
+            if ill_count > m.black[seat]:
+                return f"the plan has {ill_count} ill apprentices; you have {m.black[seat]}"
+        off = 0
+        for hook in s.hooks.placed_off_sheet:
+            off += hook(s, seat, words)
+        healthy = sum(counts) - ill_count + off
         if healthy > self.healthy(s, seat):
             return (f"the plan needs {healthy} healthy apprentices; you have {self.healthy(s, seat)} "
                     f"(and {m.black[seat]} ill ones: name them with 'ill', e.g. 'ill 0-1-0-0-0')")
@@ -390,8 +416,8 @@ class Medico(Module):
         m = self.st(s)
         if len(m.held[fig]) >= self.data.max_bottles:
             return []
-        return [Action("medicine", (str(p + 1),)) for p, b in enumerate(m.display)
-                if b is not None and self.price(s, p) <= s.thalers[fig]]
+        prices, money = self.data.prices[self.places(s)], s.thalers[fig]
+        return [_MEDICINE[p] for p, b in enumerate(m.display) if b is not None and prices[p] <= money]
 
     def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
         if fig >= s.n:
@@ -533,16 +559,7 @@ class Medico(Module):
 
     def _heal_options(self, s, fig: int) -> list[Action]:
         m = self.st(s)
-        held = m.held[fig]
-        out = [Action("heal", ("none",))]
-        useful = [b for b in held if b == "juice" or m.sick[fig]]
-        seen = set()
-        for k in range(1, len(held) + 1):
-            for combo in combinations(held, k):
-                if combo not in seen and all(b in useful for b in combo):
-                    seen.add(combo)
-                    out.append(Action("heal", combo))
-        return out
+        return list(_heal_choices(m.held[fig], m.sick[fig] > 0))
 
     # ------------------------------------------------------------------ asks
     def valid_ask(self, s, fig: int, payload) -> bool:
@@ -563,8 +580,8 @@ class Medico(Module):
             return self._heal_options(s, fig)
         if what == "aside":
             own_here = s.comp.apprentices - self.st(s).sick[fig]
-            return [Action("aside", ("ill",)), Action("aside", ("own",))] if own_here else [Action("aside", ("ill",))]
-        return [Action("illness", ("neutral",)), Action("illness", ("own",))]
+            return list(_ASIDE if own_here else _ASIDE[:1])
+        return list(_ILLNESS)
 
     def answer(self, s, a, action) -> None:
         fig, _, what = a
