@@ -19,7 +19,8 @@ the wall clock when other work shares the machine.  Measured, for 2, 3 and 4 pla
 then decisions/s and games/s of 4-player random games for each module set (each module alone,
 the five of the supplement together, bells, wall_fresco and medico alone, all eight), with the
 slowdown against the base game (targets: the five within 1.5x, all eight within 1.6x).  Module
-sets the baseline lacks are measured on this checkout only.
+sets the baseline lacks are measured on this checkout only.  Each module block first plays
+``--module-warm`` untimed games of every set (a long-running process, not a cold start).
 
 The measuring code uses only API present in both trees: ``new_game``, ``Game.to_act``,
 ``legal_actions``, ``apply(seat, action)``, ``is_over``, ``view``, ``clone``, ``to_json`` and

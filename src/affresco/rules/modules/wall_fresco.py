@@ -58,7 +58,7 @@ def _vector(paint: str) -> tuple[int, ...]:
 
 def _paint_sum(a: str, b: str) -> str:
     """Two paint texts together, in paint order."""
-    return "".join(sorted(a + b, key=PAINTS.index))
+    return "".join(sorted(a + b, key=PAINT_INDEX.__getitem__))
 
 
 def parse_wall_tile(text) -> WallTile:
@@ -105,6 +105,11 @@ def _neighbours(rows: int, columns: int) -> tuple[tuple[int, ...], ...]:
 
 
 _FRONTIER: dict[int, tuple[tuple, tuple[int, ...]]] = {}   # id(board) -> (board, its frontier)
+
+
+def _blends_by_inputs(comp) -> dict[frozenset, str]:
+    """The blend of each pair of paints (by paint text), from the edition's blending table."""
+    return {frozenset(PAINTS[i] for i in ins): out for out, ins in reversed(comp.blends.items())}
 
 
 class WState(NamedTuple):
@@ -235,6 +240,12 @@ class WallFresco(Module):
         have = s.paints[fig]
         return [c for c in self.frontier(board) if covers(have, _vector(board[c].paint))]
 
+    def _can_restore(self, s, fig: int) -> bool:
+        """Whether :meth:`restorable` is not empty."""
+        board = self.st(s).board
+        have = s.paints[fig]
+        return any(covers(have, _vector(board[c].paint)) for c in self.frontier(board))
+
     def frontier(self, board: tuple) -> tuple[int, ...]:
         """The covered sections next to a restored one, in board order (memoised on the
         board, which changes only when a section is restored)."""
@@ -249,8 +260,7 @@ class WallFresco(Module):
         return cells
 
     def _blend_of(self, s, a: str, b: str) -> str | None:
-        ia, ib = sorted((PAINT_INDEX[a], PAINT_INDEX[b]))
-        return next((out for out, ins in s.comp.blends.items() if tuple(sorted(ins)) == (ia, ib)), None)
+        return s.comp.derived("wall_fresco.blend_of", _blends_by_inputs).get(frozenset((a, b)))
 
     # --- set-up, planning -----------------------------------------------------------------
     def setup(self, s, rng) -> None:
@@ -309,7 +319,7 @@ class WallFresco(Module):
         """'This action takes place in the given player order at the time of the covered action':
         the apprentice on the tile restores a section (asked only if one can be paid for; else
         the action is forfeited, base 'Performing actions')."""
-        if fig < s.n and self.st(s).placed[fig] == s.loc and self.restorable(s, fig):
+        if fig < s.n and self.st(s).placed[fig] == s.loc and self._can_restore(s, fig):
             ask(s, fig, self.name, TILE)
             return True
         return False
