@@ -217,11 +217,17 @@ def is_legal(s: State, seat: int, action: Action) -> bool:
 def column_words(s: State) -> tuple[str, ...]:
     """The columns of this round's action sheet as plan-word arguments: the location's name, a
     repeated location numbered ('cathedral2', the final round's second cathedral column)."""
-    return column_words_of(s.columns())
+    return _column_words(s.columns())
 
 
-def column_words_of(cols: tuple[str, ...]) -> tuple[str, ...]:
-    """:func:`column_words` of an action sheet side's columns (``state.SIDE1``/``SIDE2``)."""
+def column_words_of(cols: Sequence[str]) -> tuple[str, ...]:
+    """:func:`column_words` of an action sheet side's columns (``state.SIDE1``/``SIDE2``, or a
+    view's ``columns``)."""
+    return _column_words(tuple(cols))
+
+
+@lru_cache(maxsize=64)
+def _column_words(cols: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(c if c not in cols[:i] else f"{c}{cols[:i].count(c) + 1}" for i, c in enumerate(cols))
 
 

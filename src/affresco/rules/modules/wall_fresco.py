@@ -23,7 +23,7 @@ from .. import track
 from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register
-from ..planning import PlanMemo
+from ..planning import PlanMemo, column_words_of
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers, minus, paint_vector
 
 TILE = "wall"          # the action tile's word in plan notation ('plan 1-0-2-1-0 wall theater')
@@ -578,11 +578,3 @@ def state_from_view(view: dict, seat: int | None = None) -> dict:
             "exchange_tiles": ["".join(e) for e in w["exchange_tiles"]], "supply": dict(w["supply"]),
             "action_tile": [words.index(c) if c in words else -1 for c in w["action_tile"]],
             "paid": list(w["paid"]), "received": list(w["received"])}
-
-
-def column_words_of(columns) -> tuple[str, ...]:
-    """Column words of plan notation from the view's column names ('cathedral2' the second)."""
-    out: list[str] = []
-    for c in columns:
-        out.append(c if c not in out else f"{c}2")
-    return tuple(out)
