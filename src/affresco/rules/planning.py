@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from types import MappingProxyType
 from itertools import accumulate, product
 from typing import Callable, Iterable, Iterator
 
@@ -38,9 +39,11 @@ def _counts(text: str) -> tuple[int, ...] | None:
         return None
 
 
-def read(action: Action) -> tuple[tuple[int, ...], dict[str, tuple[str, ...]]] | None:
-    """A plan's counts per column and its module words (word -> arguments), or None if the
-    text is no plan ('plan 1-2-0-1-1 ill 0-1-0-0-0 medico')."""
+@lru_cache(maxsize=8192)
+def read(action: Action) -> tuple[tuple[int, ...], Mapping[str, tuple[str, ...]]] | None:
+    """A plan's counts per column and its module words (word -> arguments, read-only), or None
+    if the text is no plan ('plan 1-2-0-1-1 ill 0-1-0-0-0 medico').  Memoised: a plan is read
+    when checked and again when carried out."""
     if action.kind != "plan" or not action.args:
         return None
     counts = _counts(action.args[0])
@@ -52,7 +55,13 @@ def read(action: Action) -> tuple[tuple[int, ...], dict[str, tuple[str, ...]]] |
         arity = PLAN_WORDS.get(rest[0], (len(rest) - 1, 0))[0]
         words[rest[0]] = tuple(rest[1:1 + arity])
         rest = rest[1 + arity:]
-    return counts, words
+    return counts, MappingProxyType(words)
+
+
+@lru_cache(maxsize=64)
+def _known_words(hooks) -> tuple[str, ...]:
+    """The plan words of the modules in a hook table."""
+    return tuple(w for m in hooks for w in m.plan_words)
 
 
 class PlanVariants(Sequence):
@@ -186,7 +195,7 @@ def refusal(s: State, seat: int, action: Action) -> str | None:
         return f"a plan has {sheet['columns']} columns ({', '.join(s.columns())})"
     if max(counts) > sheet["spaces_per_column"]:
         return f"a column has {sheet['spaces_per_column']} spaces"
-    known = [w for m in s.hooks for w in m.plan_words]
+    known = _known_words(s.hooks)
     unknown = [w for w in words if w not in known]
     if unknown:
         known = ", ".join(known) or "none"
@@ -195,8 +204,9 @@ def refusal(s: State, seat: int, action: Action) -> str | None:
         if len(args) != PLAN_WORDS[w][0]:
             return f"the plan word {w!r} takes {PLAN_WORDS[w][0]} argument(s)"
     used = sum(counts) + sum(hook(s, seat, words) for hook in s.hooks.placed_off_sheet)
-    if used > s.apprentices(seat):
-        return f"the plan uses {used} apprentices; you have {s.apprentices(seat)}"
+    have = s.apprentices(seat)
+    if used > have:
+        return f"the plan uses {used} apprentices; you have {have}"
     for hook in s.hooks.plan_refusal:
         why = hook(s, seat, counts, words)
         if why:
