@@ -68,14 +68,15 @@ class PlanVariants(Sequence):
     """Each of a module's ``parents`` plans replaced by its variants (the plan with the
     module's words), in order, as a read-only sequence that makes an action only when asked:
     ``len``, indexing, ``in`` and ``index`` cost about one action, not the whole list (a medico
-    plan decision offers up to ~110,000 plans).  Iterating makes every action once and keeps
-    them.  Equal to a list or tuple of the same actions.
+    plan decision offers up to ~110,000 plans).  Each plan is made once and kept: ``self[i] is
+    self[i]``, as in a list.  Iterating makes them all.  Equal to a list or tuple of the same
+    actions.
 
     ``sizes``: how many variants each parent has; ``nth(j, r)``: the r-th variant of parent j;
     ``find(action)``: ``(j, r)`` of an action, or None when it is none of the variants.
     """
 
-    __slots__ = ("parents", "_ends", "_nth", "_find", "_all")
+    __slots__ = ("parents", "_ends", "_nth", "_find", "_all", "_made")
 
     def __init__(self, parents: Sequence[Action], sizes: Iterable[int],
                  nth: Callable[[int, int], Action], find: Callable[[Action], tuple[int, int] | None]):
@@ -83,6 +84,7 @@ class PlanVariants(Sequence):
         self._ends = list(accumulate(sizes))
         self._nth, self._find = nth, find
         self._all: tuple[Action, ...] | None = None
+        self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
 
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
@@ -97,11 +99,22 @@ class PlanVariants(Sequence):
             i += n
         if not 0 <= i < n:
             raise IndexError("plan index out of range")
-        j = bisect_right(self._ends, i)
-        return self._nth(j, i - (self._ends[j - 1] if j else 0))
+        hit = self._made.get(i)
+        if hit is None:
+            j = bisect_right(self._ends, i)
+            hit = self._made[i] = self._nth(j, i - (self._ends[j - 1] if j else 0))
+        return hit
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self.materialized())
+
+    def variants_of(self, j: int) -> tuple[Action, ...]:
+        """The plans ``parents[j]`` gives, in order (a consumer that wants only some parents
+        walks ``parents`` and asks for theirs)."""
+        start, end = (self._ends[j - 1] if j else 0), self._ends[j]
+        if self._all is not None:
+            return self._all[start:end]
+        return tuple(self[i] for i in range(start, end))
 
     @property
     def made(self) -> bool:
@@ -111,11 +124,12 @@ class PlanVariants(Sequence):
     def materialized(self) -> tuple[Action, ...]:
         """Every action, made once and kept."""
         if self._all is None:
-            nth, start, out = self._nth, 0, []
+            nth, made, start, out = self._nth, self._made, 0, []
             for j, end in enumerate(self._ends):
-                out.extend(nth(j, r) for r in range(end - start))
+                out.extend(made.get(i) or nth(j, i - start) for i in range(start, end))
                 start = end
             self._all = tuple(out)
+            self._made = {}
         return self._all
 
     def index(self, action, start: int = 0, stop: int | None = None) -> int:
