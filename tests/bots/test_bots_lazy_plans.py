@@ -29,16 +29,15 @@ def medico_planning(players, modules, seed, rounds=6):
 @pytest.mark.parametrize("spec", ["heuristic", "search:simulations=12"])
 @pytest.mark.parametrize("players,modules", [(2, ("medico",)), (3, ALL)])
 def test_a_bot_chooses_the_same_plan_from_the_lazy_plans_as_from_the_full_list(spec, players, modules):
-    positions = fresh = 0
+    positions = 0
     for g, seat, legal in medico_planning(players, modules, seed=7):
         view = g.view(seat)
         made_before = legal.made     # the memo may hand out a sequence made at an earlier position
         lazy = make_bot(spec, seed=3).choose(view, legal, seat)
         assert legal.made == made_before     # the bot did not make every plan
-        full = make_bot(spec, seed=3).choose(view, list(legal), seat)
+        full = make_bot(spec, seed=3).choose(view, [legal[i] for i in range(len(legal))], seat)   # a list
         assert lazy == full and lazy in legal
         positions += 1
-        fresh += not made_before
         if positions == 4:
             break
-    assert positions >= 2 and fresh >= 1
+    assert positions >= 2
