@@ -5,7 +5,8 @@ from .game import RECORD_FORMAT, Game, new_game, replay
 from .serialize import FORMAT as STATE_FORMAT, OLD_FORMATS as OLD_STATE_FORMATS
 from .tiles import parse_tile_text, tile_text
 from .hooks import MODULES, Module
+from .planning import PlanVariants
 from . import modules  # noqa: F401,E402  (registers the modules in MODULES)
 
-__all__ = ["KINDS", "OLD_STATE_FORMATS", "RECORD_FORMAT", "STATE_FORMAT", "Action", "Components", "Game", "MODULES", "Module", "load_components", "new_game",
+__all__ = ["KINDS", "OLD_STATE_FORMATS", "RECORD_FORMAT", "STATE_FORMAT", "Action", "Components", "Game", "MODULES", "Module", "PlanVariants", "load_components", "new_game",
            "parse", "parse_tile_text", "reference", "replay", "tile_text"]
