@@ -50,6 +50,14 @@ def _clock():
     return time.process_time()   # CPU time of this process: other jobs on the machine do not inflate it
 
 
+def pick(rng, mask):
+    """A uniform choice among the legal indices of a 0/1 mask (the agent's side of a step, as
+    ``rng.choice(legal)`` is the engine loop's).  numpy's nonzero of an int8 array is several
+    times slower than of the same bytes seen as booleans, so the mask is read as booleans."""
+    legal = np.flatnonzero(mask.view(np.bool_))
+    return int(legal[rng.randrange(len(legal))])
+
+
 def engine(n, mods, seeds):
     decisions, t0 = 0, _clock()
     for seed in seeds:
@@ -94,7 +102,7 @@ def aec(n, mods, seeds):
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            e.step(pick(rng, obs["action_mask"]))
             decisions += 1
     return decisions, _clock() - t0
 
@@ -109,7 +117,7 @@ def parallel(n, mods, seeds):
         while p.agents:
             acting = p.game.to_act
             decisions += len(acting)
-            acts = {a: rng.choice(np.flatnonzero(o["action_mask"]).tolist()) for a, o in obs.items()}
+            acts = {a: pick(rng, o["action_mask"]) for a, o in obs.items()}
             obs, *_ = p.step(acts)
     return decisions, _clock() - t0
 
@@ -122,7 +130,7 @@ def gym(n, mods, seeds):
         env.reset(seed=seed)
         rng = random.Random(seed)
         while True:
-            _, _, term, _, _ = env.step(rng.choice(np.flatnonzero(env.action_masks()).tolist()))
+            _, _, term, _, _ = env.step(pick(rng, env.action_masks()))
             if term:
                 break
         decisions += len(env.game.history())
