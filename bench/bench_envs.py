@@ -8,11 +8,14 @@ actions, seeded):
   * engine+view: the same plus ``view(seat, log=False)`` of the deciding seat (what a bot or
     a person's client reads); engine+lean view: with ``lean=True``, what the wrappers read;
   * pettingzoo-aec: ``env.last()`` (observation vector + mask) + ``env.step(index)``;
+    the agent picks uniformly among the mask's legal indices (:func:`pick`);
   * pettingzoo-parallel: ``env.step(actions)`` (every agent's observation each step);
   * gymnasium: ``env.step(index)`` + ``action_masks()``, the other seats random bots
     (counted as decisions too: the cost per decision of the whole loop);
-  * openspiel: ``state.legal_actions()`` + ``apply_action`` / ``apply_actions``, plus
-    ``observation_tensor`` of the player to act (what a learning loop reads).
+  * openspiel: ``state.legal_actions()`` + ``apply_action`` / ``apply_actions``, plus the
+    observation tensor of the player to act through OpenSpiel's Python observation API
+    (``make_observation(game).set_from(state, player)``: a numpy tensor); "openspiel (tensor
+    list)" reads ``state.observation_tensor(player)`` instead (pyspiel's list: its own cost).
 
 Costs are per decision in this process's CPU time; blocks alternate the loops (every loop
 once per block, each block starting with the next loop), and the machine's load is printed
@@ -137,10 +140,16 @@ def gym(n, mods, seeds):
     return decisions, _clock() - t0
 
 
-def openspiel(n, mods, seeds):
+def openspiel(n, mods, seeds, tensor_list=False):
+    """OpenSpiel's Python observation API (``make_observation(game).set_from(state, player)``,
+    the numpy tensor its Python algorithms read); with ``tensor_list`` ``state.observation_tensor``
+    instead, which pyspiel answers by making a throw-away new state, writing the tensor twice
+    and converting it to a Python list (its own cost, about two engine decisions)."""
     import pyspiel
+    from open_spiel.python.observation import make_observation
     import affresco.envs.openspiel  # noqa: F401
     game = pyspiel.load_game("python_fresco", {"players": n, "modules": ",".join(mods), "rng_seed": 0})
+    observer = make_observation(game)
     decisions, t0 = 0, _clock()
     for seed in seeds:
         s = game.new_initial_state()
@@ -151,14 +160,22 @@ def openspiel(n, mods, seeds):
                 decisions += n
             else:
                 p = s.current_player()
-                s.observation_tensor(p)
+                if tensor_list:
+                    s.observation_tensor(p)
+                else:
+                    observer.set_from(s, p)
                 s.apply_action(rng.choice(s.legal_actions()))
                 decisions += 1
     return decisions, _clock() - t0
 
 
+def openspiel_tensor_list(n, mods, seeds):
+    return openspiel(n, mods, seeds, tensor_list=True)
+
+
 WRAPPERS = {"engine": engine, "engine+view": engine_view, "engine+lean view": engine_lean_view,
-            "pettingzoo-aec": aec, "pettingzoo-parallel": parallel, "gymnasium": gym, "openspiel": openspiel}
+            "pettingzoo-aec": aec, "pettingzoo-parallel": parallel, "gymnasium": gym, "openspiel": openspiel,
+            "openspiel (tensor list)": openspiel_tensor_list}
 
 
 def main() -> None:

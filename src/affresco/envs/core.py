@@ -117,26 +117,40 @@ class ActionCodec:
             if legal:
                 m[self.index_array(legal)] = 1
             return m
-        return self._memo(legal, extra)
+        return self._entry(legal, extra)[0]
 
-    def _memo(self, legal: Sequence[Action], extra: int) -> np.ndarray:
+    def sorted_indices(self, legal: Sequence[Action]) -> list[int]:
+        """The indices of ``legal`` in increasing order (remembered like :meth:`mask` for long
+        lists; read it, never change it)."""
+        if len(legal) <= _SHORT:
+            return sorted(map(self.index.__getitem__, legal))
+        entry = self._entry(legal, 0)
+        if entry[1] is None:
+            entry[1] = np.flatnonzero(entry[0]).tolist()
+        return entry[1]
+
+    def _entry(self, legal: Sequence[Action], extra: int) -> list:
+        """[read-only mask, sorted indices or None] of a long legal sequence."""
         if type(legal) is list:
             key = (len(legal), extra)
-            for seen, m in self._by_length.get(key, ()):
-                if seen == legal:
-                    return m
-            m = self._frozen(legal, extra)
-            self._by_length.setdefault(key, []).insert(0, (list(legal), m))
-            del self._by_length[key][8:]          # the last few situations of this length
-            return m
+            seen = self._by_length.setdefault(key, [])
+            for i, (actions, entry) in enumerate(seen):
+                if actions == legal:
+                    if i:
+                        seen.insert(0, seen.pop(i))
+                    return entry
+            entry = [self._frozen(legal, extra), None]
+            seen.insert(0, (list(legal), entry))
+            del seen[32:]          # the last situations of this length
+            return entry
         hit = self._by_object.get((id(legal), extra))
         if hit is not None and hit[0] is legal:
             return hit[1]
-        m = self._frozen(legal, extra)
-        if len(self._by_object) > 64:
+        entry = [self._frozen(legal, extra), None]
+        if len(self._by_object) > 256:
             self._by_object.clear()
-        self._by_object[(id(legal), extra)] = (legal, m)   # keeps the object: its id is not reused
-        return m
+        self._by_object[(id(legal), extra)] = (legal, entry)   # keeps the object: its id is not reused
+        return entry
 
     def _frozen(self, legal: Sequence[Action], extra: int) -> np.ndarray:
         m = np.zeros(self.size + extra, dtype=np.int8)

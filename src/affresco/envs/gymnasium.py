@@ -91,7 +91,7 @@ class FrescoEnv(gymnasium.Env):
         substituted = False
         if a is None or not mask[i]:
             if self.illegal == "raise":
-                raise IllegalAction(f"action {action} ({a}) is not legal now; legal: {[str(x) for x in legal][:10]}...")
+                raise IllegalAction(f"action {action} ({a}) is not legal now; legal: {[str(x) for x in legal[:10]]}...")
             a, substituted = self._rng.choice(legal), True
         self.game.apply(self.seat, a)
         self._marker += 1

@@ -239,8 +239,7 @@ class FrescoState(pyspiel.State):
     def _legal_actions(self, player):
         hit = self._legal_at
         if hit is None or hit[0] != player:
-            hit = self._legal_at = (player, sorted(map(self.owner.codec.index.__getitem__,
-                                                       self.fresco.legal_actions(player))))
+            hit = self._legal_at = (player, self.owner.codec.sorted_indices(self.fresco.legal_actions(player)))
         return hit[1]
 
     def _apply_action(self, action):

@@ -41,7 +41,7 @@ class Layout:
     __slots__ = ("n", "F", "H", "M", "market_types", "market_index", "booths", "modules",
                  "per_figure", "slices", "offsets", "size", "zeros", "rel", "o_phase", "o_round", "o_actor",
                  "o_column", "o_figures", "o_paints", "o_fresco", "o_bishop", "o_booths", "o_bag",
-                 "booth_blocks", "last_figures", "last_fresco")
+                 "booth_blocks", "last_figures", "last_public", "o_plan", "position")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...]):
@@ -70,10 +70,12 @@ class Layout:
         self.o_figures, self.o_paints, self.o_fresco = o["figures"], o["own_paints"], o["fresco"]
         self.o_bishop, self.o_booths, self.o_bag = o["bishop"], o["booths"], o["bag"]
         self.booth_blocks: dict[tuple, array] = {}
-        # per observer seat: the facts its figure blocks were made from and those blocks (a
-        # decision changes few figures: most observations copy them whole)
-        self.last_figures: list = [None] * n
-        self.last_fresco: tuple = ([], None)
+        self.o_plan = 3 + hostel + 5 + mood + 4     # a figure's plan numbers, within its block
+        # the last figures' numbers with the facts they were made from, the last fresco block,
+        # and the last position observed (state, actions applied, public numbers, figures)
+        self.last_figures: tuple | None = None
+        self.last_public: tuple | None = None
+        self.position: tuple | None = None
         # figure -> its place in the observer's order, per observer seat
         self.rel = tuple(tuple([(f - seat) % n for f in range(n)] + list(range(n, F))) for seat in range(n))
 
@@ -109,71 +111,51 @@ def layout(s: State) -> Layout:
 
 def observation(s: State, seat: int) -> array:
     """The seat's vector (a new ``array('f')`` of :func:`layout`'s size), from what its view
-    shows (module doc).  Blocks that repeat from one decision to the next (a figure's facts,
-    the booths, the fresco, a module's part) are kept by their contents and copied in."""
+    shows (module doc).  What every seat sees alike is made once per position (the public
+    numbers and the figures in seat order, each kept while it stays the same from one
+    decision to the next); each seat's vector places the figures from its own seat on and adds
+    its own items."""
     L = layout(s)
-    x = L.zeros * 1
-    o = L.offsets
+    at = L.position
+    if at is None or at[0] is not s or at[1] != s.nactions:
+        at = L.position = (s, s.nactions, _seen_by_all(s, L), _figures(s, L))
+    x = at[2] * 1
     F, n = L.F, L.n
     rel = L.rel[seat]
     x[seat] = 1.0
-    phase = s.phase
-    x[L.o_phase + _PHASE_INDEX[phase]] = 1.0
-    p = L.o_round
-    x[p] = s.round / 10
-    if s.final:
-        x[p + 1] = 1.0
-    if s.side2:
-        x[p + 2] = 1.0
     if seat in (s.acting if s.acting is not None else (_FLOW or _load_flow()).to_act(s)):
-        x[p + 3] = 1.0
-    actor = s.actor
-    if actor >= 0:
-        x[L.o_actor + rel[actor]] = 1.0
-    if phase == VISITS:
-        if 0 <= s.loc < 5:
-            x[L.o_column + s.loc] = 1.0
-        if actor >= 0:
-            x[L.o_column + 5] = s.left / 6
+        x[L.o_round + 3] = 1.0
+    if s.actor >= 0:
+        x[L.o_actor + rel[s.actor]] = 1.0
     pt = s.pending
     if pt is not None:
-        p = o["pending_track"]
+        p = L.offsets["pending_track"]
         x[p] = 1.0
         x[p + 1 + rel[pt[0]]] = 1.0
         x[p + 1 + F] = pt[1] / 50
         x[p + 2 + F] = pt[2] / 50
-    per, base = L.per_figure, L.o_figures
-    hide = phase == PLAN
-    extra = [s.apprentices(f) for f in range(n)] if s.hooks.apprentices else None
-    last = L.last_figures[seat]
-    if (last is not None and last[0] == s.pos and last[1] == s.getup and last[2] == s.tiles
-            and last[3] == s.plan and last[4] == s.order and last[5] == hide and last[6] == s.mood
-            and last[7] == s.neutral and last[8] == s.aside and last[9] == extra):
-        x[base:base + F * per] = last[10]    # the figures as at this seat's last observation
+    per, base, figures = L.per_figure, L.o_figures, at[3]
+    if seat:        # the seat's figure first, then the next seats', then Leonardo's (in place)
+        k = (n - seat) * per
+        x[base:base + k] = figures[seat * per:n * per]
+        x[base + k:base + n * per] = figures[:seat * per]
+        if F > n:
+            x[base + n * per:base + F * per] = figures[n * per:]
     else:
-        _figures(s, L, seat, x, hide)
-        L.last_figures[seat] = (s.pos[:], s.getup[:], s.tiles[:], s.plan[:], s.order, hide, s.mood[:],
-                                s.neutral[:], s.aside[:], extra, x[base:base + F * per])
+        x[base:base + F * per] = figures
+    plan = s.plan[seat]
+    if plan is not None and s.phase == PLAN:        # the seat's own plan, hidden from the others
+        p = base + L.o_plan
+        x[p] = 1.0
+        x[p + 1] = plan[0] / 3
+        x[p + 2] = plan[1] / 3
+        x[p + 3] = plan[2] / 3
+        x[p + 4] = plan[3] / 3
+        x[p + 5] = plan[4] / 3
     p = L.o_paints
     x[p:p + 9] = _own_block(s.paints[seat], s.thalers[seat])
-    p = L.o_fresco
-    last = L.last_fresco
-    if last[0] == s.fresco:
-        x[p:p + 25 * _CELL] = last[1]
-    else:
-        block = _fresco_block(s.fresco)
-        L.last_fresco = (s.fresco[:], block)
-        x[p:p + 25 * _CELL] = block
-    x[L.o_bishop + s.bishop] = 1.0
-    if F > n:
-        p = o["leonardo"]
-        if s.leo_pos >= 0:
-            x[p + s.leo_pos] = 1.0
-        if s.leo_ctrl == seat:
-            x[p + 25] = 1.0
-    p = L.o_booths
-    x[p:p + L.booths * len(L.market_types)] = _booths_block(L, tuple(s.booths))
-    x[L.o_bag] = len(s.bag) / 40
+    if F > n and s.leo_ctrl == seat:
+        x[L.offsets["leonardo"] + 25] = 1.0
     if L.modules:
         parts: dict[str, Any] = {}
         for hook in s.hooks.view:      # each module's part of the seat's view, as view() makes it
@@ -185,52 +167,132 @@ def observation(s: State, seat: int) -> array:
     return x
 
 
-def _figures(s: State, L: Layout, seat: int, x: array, hide: bool) -> None:
-    """Write every figure's numbers (relative to ``seat``) into ``x``: VP / 50, on a start
-    space, start space / 5; get-up one-hot; tiles / 10, tile VP / 50, O/G/P splashes / 5; mood
-    one-hot, neutral apprentice, apprentice set aside, apprentices / 6, plan committed (players
-    only); plan known, plan per column / 3; position in the action order one-hot; is Leonardo."""
-    F, n, H, M, per, base = L.F, L.n, L.H, L.M, L.per_figure, L.o_figures
-    rel = L.rel[seat]
-    for i, f in enumerate(s.order):            # position in the action order
-        x[base + rel[f] * per + 3 + H + 5 + M + 4 + 6 + i] = 1.0
-    for f in range(F):
-        p = base + rel[f] * per
-        pos = s.pos[f]
-        if pos > 0:
-            x[p] = pos / 50
-        else:                              # on a start space
-            x[p + 1] = 1.0
-            x[p + 2] = (pos + 10) / 5
-        if s.getup[f] >= 0:
-            x[p + 3 + s.getup[f]] = 1.0
-        p += 3 + H
-        tiles = s.tiles[f]
-        if tiles:
-            x[p:p + 5] = _tiles_block(tiles)
-        p += 5
-        plan = s.plan[f]
-        if f < n:
-            x[p + s.mood[f]] = 1.0
-            if s.neutral[f]:
-                x[p + M] = 1.0
-            if s.aside[f]:
-                x[p + M + 1] = 1.0
-            x[p + M + 2] = s.apprentices(f) / 6
-            if plan is not None:
-                x[p + M + 3] = 1.0
-                if hide and f != seat:
-                    plan = None
-        else:
-            x[p + M + 10 + F] = 1.0            # Leonardo
-        p += M + 4
+def _seen_by_all(s: State, L: Layout) -> array:
+    """What every seat sees alike, in place: phase, round, the location visited, the fresco,
+    the bishop, Leonardo's painter, the booths, the bag.  Made from the last position's by
+    changing what differs."""
+    phase, visits = s.phase, s.phase == VISITS
+    column = s.loc if visits and 0 <= s.loc < 5 else -1
+    left = s.left if visits and s.actor >= 0 else None
+    leo = s.leo_pos if L.F > L.n else -1
+    facts = (phase, s.round, s.final, s.side2, column, left, s.bishop, leo, len(s.bag))
+    last = L.last_public
+    if last is None:
+        x = L.zeros * 1
+        old = (None, None, False, False, -1, None, -1, -1, None)
+    elif last[0] == facts and last[1] == s.fresco and last[2] == s.booths:
+        return last[3]
+    else:
+        x = last[3] * 1
+        old = last[0]
+    if phase != old[0]:
+        if old[0] is not None:
+            x[L.o_phase + _PHASE_INDEX[old[0]]] = 0.0
+        x[L.o_phase + _PHASE_INDEX[phase]] = 1.0
+    p = L.o_round
+    x[p] = s.round / 10
+    x[p + 1] = 1.0 if s.final else 0.0
+    x[p + 2] = 1.0 if s.side2 else 0.0
+    if column != old[4]:
+        if old[4] >= 0:
+            x[L.o_column + old[4]] = 0.0
+        if column >= 0:
+            x[L.o_column + column] = 1.0
+    x[L.o_column + 5] = 0.0 if left is None else left / 6
+    if s.bishop != old[6]:
+        if old[6] >= 0:
+            x[L.o_bishop + old[6]] = 0.0
+        x[L.o_bishop + s.bishop] = 1.0
+    if leo != old[7]:
+        p = L.offsets["leonardo"]
+        if old[7] >= 0:
+            x[p + old[7]] = 0.0
+        if leo >= 0:
+            x[p + leo] = 1.0
+    x[L.o_bag] = len(s.bag) / 40
+    if last is None or last[1] != s.fresco:
+        x[L.o_fresco:L.o_fresco + 25 * _CELL] = _fresco_numbers(s.fresco)
+    if last is None or last[2] != s.booths:
+        p = L.o_booths
+        x[p:p + L.booths * len(L.market_types)] = _booths_block(L, tuple(s.booths))
+    L.last_public = (facts, s.fresco[:], s.booths[:], x)
+    return x
+
+
+def _figures(s: State, L: Layout) -> array:
+    """Every figure's numbers in seat order (figure ``f`` at ``f * per_figure``, see
+    :func:`_figure`), the players' plans hidden while planning.  Made from the last position's
+    by writing again the figures whose facts differ (a decision changes one or two)."""
+    F, n, per = L.F, L.n, L.per_figure
+    hide = s.phase == PLAN
+    extra = [s.apprentices(f) for f in range(n)] if s.hooks.apprentices else None
+    facts = (s.pos, s.getup, s.tiles, s.plan, s.mood, s.neutral, s.aside)
+    last = L.last_figures
+    if last is None or last[1] != s.order or last[2] != hide or last[3] != extra:
+        changed = range(F)
+        x = array("f", bytes(4 * F * per))
+    else:
+        old = last[0]
+        changed = set()
+        for k in range(7):
+            if old[k] != facts[k]:
+                a, b = old[k], facts[k]
+                changed.update(f for f in range(len(b)) if a[f] != b[f])
+        if not changed:
+            return last[4]
+        x = last[4] * 1
+    for f in changed:
+        _figure(s, L, x, f, hide)
+    L.last_figures = ((s.pos[:], s.getup[:], s.tiles[:], s.plan[:], s.mood[:], s.neutral[:], s.aside[:]),
+                      s.order, hide, extra, x)
+    return x
+
+
+def _figure(s: State, L: Layout, x: array, f: int, hide: bool) -> None:
+    """Figure ``f``'s numbers at ``f * per_figure``: VP / 50, on a start space, start space / 5;
+    get-up one-hot; tiles / 10, tile VP / 50, O/G/P splashes / 5; mood one-hot, neutral
+    apprentice, apprentice set aside, apprentices / 6, plan committed (players only); plan
+    known, plan per column / 3; position in the action order one-hot; is Leonardo."""
+    F, H, M, per = L.F, L.H, L.M, L.per_figure
+    p = f * per
+    x[p:p + per] = L.zeros[:per]
+    pos = s.pos[f]
+    if pos > 0:
+        x[p] = pos / 50
+    else:                              # on a start space
+        x[p + 1] = 1.0
+        x[p + 2] = (pos + 10) / 5
+    if s.getup[f] >= 0:
+        x[p + 3 + s.getup[f]] = 1.0
+    p += 3 + H
+    tiles = s.tiles[f]
+    if tiles:
+        x[p:p + 5] = _tiles_block(tiles)
+    p += 5
+    plan = s.plan[f]
+    if f < L.n:
+        x[p + s.mood[f]] = 1.0
+        if s.neutral[f]:
+            x[p + M] = 1.0
+        if s.aside[f]:
+            x[p + M + 1] = 1.0
+        x[p + M + 2] = s.apprentices(f) / 6
         if plan is not None:
-            x[p] = 1.0
-            x[p + 1] = plan[0] / 3
-            x[p + 2] = plan[1] / 3
-            x[p + 3] = plan[2] / 3
-            x[p + 4] = plan[3] / 3
-            x[p + 5] = plan[4] / 3
+            x[p + M + 3] = 1.0
+            if hide:
+                plan = None
+    else:
+        x[p + M + 10 + F] = 1.0            # Leonardo
+    p += M + 4
+    if plan is not None:
+        x[p] = 1.0
+        x[p + 1] = plan[0] / 3
+        x[p + 2] = plan[1] / 3
+        x[p + 3] = plan[2] / 3
+        x[p + 4] = plan[3] / 3
+        x[p + 5] = plan[4] / 3
+    if f in s.order:                   # position in the action order
+        x[p + 6 + s.order.index(f)] = 1.0
 
 
 _OWN: dict[tuple, array] = {}
@@ -287,7 +349,7 @@ def _tiles_block(tiles: tuple) -> array:
     return block
 
 
-def _fresco_block(fresco: list) -> array:
+def _fresco_numbers(fresco: list) -> array:
     """Per segment A1..E5: tile present, VP / 24, paints per colour / 3."""
     key = tuple(map(id, fresco))
     hit = _FRESCO.get(key)
