@@ -5,8 +5,12 @@ have committed and cannot be changed.  Leonardo's sheet is fixed (R13).
 """
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Sequence
 from functools import lru_cache
-from itertools import product
+from itertools import accumulate, product
+from typing import Callable, Iterable, Iterator
 
 from .actions import PLAN_WORDS, Action
 from .state import State
@@ -51,12 +55,124 @@ def read(action: Action) -> tuple[tuple[int, ...], dict[str, tuple[str, ...]]] |
     return counts, words
 
 
-def legal(s: State, seat: int) -> list[Action]:
+class PlanVariants(Sequence):
+    """Each of a module's ``parents`` plans replaced by its variants (the plan with the
+    module's words), in order, as a read-only sequence that makes an action only when asked:
+    ``len``, indexing, ``in`` and ``index`` cost about one action, not the whole list (a medico
+    plan decision offers up to ~110,000 plans).  Iterating makes every action once and keeps
+    them.  Equal to a list or tuple of the same actions.
+
+    ``sizes``: how many variants each parent has; ``nth(j, r)``: the r-th variant of parent j;
+    ``find(action)``: ``(j, r)`` of an action, or None when it is none of the variants.
+    """
+
+    __slots__ = ("parents", "_ends", "_nth", "_find", "_all")
+
+    def __init__(self, parents: Sequence[Action], sizes: Iterable[int],
+                 nth: Callable[[int, int], Action], find: Callable[[Action], tuple[int, int] | None]):
+        self.parents = parents
+        self._ends = list(accumulate(sizes))
+        self._nth, self._find = nth, find
+        self._all: tuple[Action, ...] | None = None
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if self._all is not None:
+            return self._all[i]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("plan index out of range")
+        j = bisect_right(self._ends, i)
+        return self._nth(j, i - (self._ends[j - 1] if j else 0))
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.materialized())
+
+    @property
+    def made(self) -> bool:
+        """Whether every action has been made (and is kept)."""
+        return self._all is not None
+
+    def materialized(self) -> tuple[Action, ...]:
+        """Every action, made once and kept."""
+        if self._all is None:
+            nth, start, out = self._nth, 0, []
+            for j, end in enumerate(self._ends):
+                out.extend(nth(j, r) for r in range(end - start))
+                start = end
+            self._all = tuple(out)
+        return self._all
+
+    def index(self, action, start: int = 0, stop: int | None = None) -> int:
+        at = self._find(action) if type(action) is Action else None
+        if at is not None:
+            j, r = at
+            i = (self._ends[j - 1] if j else 0) + r
+            if start <= i and (stop is None or i < stop):
+                return i
+        raise ValueError(f"{action!r} is not one of the plans")
+
+    def __contains__(self, action) -> bool:
+        return type(action) is Action and self._find(action) is not None
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (PlanVariants, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None   # type: ignore[assignment]
+
+    def __reduce__(self):   # pickled (sent to another process) as the tuple of its actions
+        return tuple, (self.materialized(),)
+
+    def __repr__(self) -> str:
+        return f"<PlanVariants of {len(self.parents)} plans: {len(self)} plans>"
+
+
+class PlanMemo:
+    """A memo for ``plan_options`` hooks: results keyed on the identity of the plans that came
+    in (kept alive with the result, so the identity stays theirs) and a key of the hook's own;
+    the same plans in give the same object out, so the later hooks' memos hit too.  Forgets
+    the least recently used beyond ``size`` entries, or beyond ``most`` actions made in all
+    (``weigh(result)``: actions it holds)."""
+
+    __slots__ = ("_memo", "size", "most", "weigh")
+
+    def __init__(self, size: int, most: int = 0, weigh: Callable[[Sequence], int] = len):
+        self._memo: OrderedDict = OrderedDict()
+        self.size, self.most, self.weigh = size, most, weigh
+
+    def get(self, plans: Sequence[Action], key, make: Callable[[], Sequence[Action]]) -> Sequence[Action]:
+        memo, k = self._memo, (id(plans), key)
+        hit = memo.get(k)
+        if hit is not None and hit[0] is plans:
+            memo.move_to_end(k)
+            return hit[1]
+        out = make()
+        memo[k] = (plans, out)
+        while len(memo) > 1 and (len(memo) > self.size or self.most and sum(
+                self.weigh(v[1]) for v in memo.values()) > self.most):
+            memo.popitem(last=False)
+        return out
+
+    def clear(self) -> None:
+        self._memo.clear()
+
+
+def legal(s: State, seat: int) -> list[Action] | PlanVariants:
+    """The seat's legal plans: a new list, or a :class:`PlanVariants` (read-only, shared)
+    when a module's words multiply them (the medico's ill apprentices and tile)."""
     sheet = s.comp.rules["action_sheet"]
     out = plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"])
-    for hook in s.hooks.plan_options:   # each takes and gives a tuple (memoise on its identity)
+    for hook in s.hooks.plan_options:   # each takes and gives a sequence (memoise on its identity)
         out = hook(s, seat, out)
-    return list(out)
+    return out if type(out) is PlanVariants else list(out)
 
 
 def refusal(s: State, seat: int, action: Action) -> str | None:

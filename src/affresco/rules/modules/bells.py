@@ -31,7 +31,7 @@ from .. import track
 from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register
-from ..planning import column_words
+from ..planning import PlanMemo, column_words
 from ..state import PLAN
 
 NAME = "bells"
@@ -221,13 +221,7 @@ class Bells(Module):
         if seat >= s.n or not self.usable(s):
             return plans
         words = column_words(s)
-        key = (id(plans), words)
-        hit = _AUDIENCE_CACHE.get(key)
-        if hit is None or hit[0] is not plans:
-            if len(_AUDIENCE_CACHE) > 32:
-                _AUDIENCE_CACHE.clear()
-            hit = _AUDIENCE_CACHE[key] = (plans, plans + _with_audience(plans, words))
-        return hit[1]
+        return _AUDIENCE_MEMO.get(plans, words, lambda: plans + _with_audience(plans, words))
 
     def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
         if TILE not in words:
@@ -497,7 +491,7 @@ class Bells(Module):
         return None
 
 
-_AUDIENCE_CACHE: dict = {}
+_AUDIENCE_MEMO = PlanMemo(128)
 
 
 def _with_audience(plans: tuple, words: tuple[str, ...]) -> tuple:

@@ -44,6 +44,7 @@ from ..thalers import earn
 from ..hooks import Module, ask, find, register
 from ..hostel import change_mood
 from ..paints import PAINTS, INDEX as PAINT_INDEX, add_one, paint_text
+from ..planning import PlanMemo, PlanVariants
 from ..preparation import chance
 
 NAME = "medico"
@@ -335,37 +336,16 @@ class Medico(Module):
                 return "with the medico tile at most one (healthy) apprentice goes to the market"
         return None
 
-    def plan_options(self, s, seat: int, plans: tuple) -> tuple:
+    def plan_options(self, s, seat: int, plans: tuple) -> tuple | PlanVariants:
         """Each plan with every way of naming its ill apprentices (MD1) that the seat's healthy
         and ill apprentices allow, each also with the medico tile where it may go (W10: the
-        apprentice on the wall tile is a healthy one).  Memoised on the identity of ``plans``
-        (the earlier hooks memoise theirs) and the seat's limits."""
+        apprentice on the wall tile is a healthy one): a lazy :class:`PlanVariants`, memoised
+        on the identity of ``plans`` (the earlier hooks memoise theirs) and the seat's limits."""
         limits = self._plan_limits(s, seat)
         healthy, black, allowed, tile_ok, market = limits
         if not black and not tile_ok:
             return plans
-        key = (id(plans), limits)
-        hit = _OPTIONS.get(key)
-        if hit is not None and hit[0] is plans:
-            _OPTIONS.move_to_end(key)
-            return hit[1]
-        out = []
-        append = out.append
-        for args, counts, n, variants in _parsed(plans, s, seat):
-            tile = tile_ok and counts[market] <= 1
-            for k, extra in _ill_words(counts, allowed, black):
-                if n - k <= healthy:
-                    v = variants.get(extra)
-                    if v is None:      # made once per plan and ill word: later seats and rounds share them
-                        full = args + extra
-                        v = variants[extra] = (_new(Action, ("plan", full)), _new(Action, ("plan", full + _TILE)))
-                        _VARIANTS[0] += 1
-                    append(v[0])
-                    if tile:
-                        append(v[1])
-        out = tuple(out)
-        _remember(key, plans, out)
-        return out
+        return _OPTIONS.get(plans, limits, lambda: _ill_variants(_parents(plans, s, seat), limits))
 
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
         ill = tuple(int(x) for x in words[ILL_WORD][0].split("-")) if ILL_WORD in words else (0,) * len(counts)
@@ -764,20 +744,10 @@ class Medico(Module):
                               tuple(sorted(lst("infection_discard", []))))
 
 
-_OPTIONS: OrderedDict = OrderedDict()   # plan_options memo, least recently used first
-_OPTIONS_HELD = [0]                      # how many plans _OPTIONS holds
-_OPTIONS_MAX = 2_000_000                 # at most this many (references to _parsed's variants)
-_VARIANTS = [0]                          # plan actions _parsed's variants hold
-_VARIANTS_MAX = 400_000                  # beyond: forgotten (tens of MB)
+# plan_options memo: 256 entries, at most 1.5 million plan actions made in all (tens of MB)
+_OPTIONS = PlanMemo(256, 1_500_000, lambda plans: len(plans) if plans.made else 0)
 
 
-def _remember(key, plans: tuple, out: tuple) -> None:
-    """Keep ``out`` in the plan_options memo, forgetting the least recently used beyond
-    :data:`_OPTIONS_MAX` plans held."""
-    _OPTIONS[key] = (plans, out)
-    _OPTIONS_HELD[0] += len(out)
-    while _OPTIONS_HELD[0] > _OPTIONS_MAX and len(_OPTIONS) > 1:
-        _OPTIONS_HELD[0] -= len(_OPTIONS.popitem(last=False)[1][1])
 _TILE = (TILE_WORD,)
 _BOTTLE_NAMES = {"3": "a bottle of 3 portions", "2": "a bottle of 2 portions", "1": "a bottle of 1 portion",
                  "juice": "a raspberry juice"}
@@ -803,36 +773,106 @@ def _ill_words(counts: tuple, allowed: tuple, black: int) -> tuple:
     return tuple(out)
 
 
-_PARSED: dict = {}
+@lru_cache(maxsize=8192)
+def _ill_left(counts: tuple, allowed: tuple, black: int, least: int) -> tuple:
+    """The words of :func:`_ill_words` naming at least ``least`` ill apprentices."""
+    return tuple(extra for k, extra in _ill_words(counts, allowed, black) if k >= least)
 
 
-def _parsed(plans: tuple, s, seat: int) -> tuple:
-    """``(args, counts, apprentices used, variants)`` of each plan (the apprentices placed off
-    the sheet included, hook ``placed_off_sheet``; ``variants``: ill word -> the plan with it,
-    without and with the medico tile, filled by :meth:`Medico.plan_options`), memoised on the
-    identity of ``plans``.  Sharing the variants keeps a memo miss from making new actions
-    (and the garbage collector from walking ever more of them)."""
-    hit = _PARSED.get(id(plans))
-    if hit is not None and hit[0] is plans:
-        return hit[1]
-    if _VARIANTS[0] > _VARIANTS_MAX:
-        _PARSED.clear()
-        _OPTIONS.clear()
-        _OPTIONS_HELD[0] = _VARIANTS[0] = 0
-    from ..planning import read
-    off_hooks = s.hooks.placed_off_sheet
-    out = []
-    for action in plans:
-        if off_hooks:
-            counts, words = read(action)
-            n = sum(counts) + sum(h(s, seat, words) for h in off_hooks)
-        else:
-            counts = _counts(action.args[0])
-            n = sum(counts)
-        out.append((action.args, counts, n, {}))
-    if len(_PARSED) > 32:
-        _PARSED.clear()
-        _OPTIONS.clear()
-        _OPTIONS_HELD[0] = _VARIANTS[0] = 0
-    hit = _PARSED[id(plans)] = (plans, tuple(out))
-    return hit[1]
+@lru_cache(maxsize=16384)
+def _ill_at_least(counts: tuple, allowed: tuple, black: int) -> tuple:
+    """``out[k]``: how many words :func:`_ill_words` has naming at least ``k`` ill apprentices
+    among ``counts`` (k = 0..black+1), counted without making the words."""
+    return _at_least_capped(tuple(min(c, black) if ok else 0 for c, ok in zip(counts, allowed)), black)
+
+
+@lru_cache(maxsize=4096)
+def _at_least_capped(capped: tuple, black: int) -> tuple:
+    per = [0] * (black + 2)
+    for ill in product(*(range(c + 1) for c in capped)):
+        k = sum(ill)
+        if k <= black:
+            per[k] += 1
+    for k in range(black, -1, -1):
+        per[k] += per[k + 1]
+    return tuple(per)
+
+
+class _Parents:
+    """The plans the medico's words extend, read once: their arguments, each plan's group
+    (counts, apprentices used incl. those off the sheet) and, per group, how many ill words
+    name at least k ill apprentices (by black apprentices and allowed columns)."""
+    __slots__ = ("plans", "args", "group", "groups", "at", "_at_least")
+
+    def __init__(self, plans: tuple, s, seat: int):
+        from ..planning import read
+        off_hooks = s.hooks.placed_off_sheet
+        off: dict = {}       # the words after the counts -> apprentices they place off the sheet
+        groups: dict = {}
+        group = []
+        for action in plans:
+            counts, tail = _counts(action.args[0]), action.args[1:]
+            extra = off.get(tail)
+            if extra is None:
+                words = read(action)[1]
+                extra = off[tail] = sum(h(s, seat, words) for h in off_hooks)
+            group.append(groups.setdefault((counts, sum(counts) + extra), len(groups)))
+        self.plans = plans
+        self.args = tuple(a.args for a in plans)
+        self.group, self.groups = tuple(group), tuple(groups)
+        self.at = {a: j for j, a in enumerate(self.args)}
+        self._at_least: dict = {}
+
+    def at_least(self, black: int, allowed: tuple) -> list:
+        hit = self._at_least.get((black, allowed))
+        if hit is None:
+            hit = self._at_least[black, allowed] = [_ill_at_least(counts, allowed, black) for counts, _ in self.groups]
+        return hit
+
+
+_PARSED = PlanMemo(96)
+
+
+def _parents(plans: tuple, s, seat: int) -> _Parents:
+    """:class:`_Parents` of ``plans``, memoised on the identity of ``plans``."""
+    return _PARSED.get(plans, None, lambda: _Parents(plans, s, seat))
+
+
+def _ill_variants(parents: _Parents, limits: tuple) -> PlanVariants:
+    """The plans of ``parents``, each with its ill words (at least as many ill apprentices as
+    it needs beyond the healthy ones), each word without and, where it may go, with the medico
+    tile: in that order."""
+    healthy, black, allowed, tile_ok, market = limits
+    top = black + 1
+    sizes = [at_least[min(max(n - healthy, 0), top)] * (2 if tile_ok and counts[market] <= 1 else 1)
+             for (counts, n), at_least in zip(parents.groups, parents.at_least(black, allowed))]
+    args, group, groups = parents.args, parents.group, parents.groups
+
+    def kind(j: int) -> tuple[tuple, bool]:
+        counts, n = groups[group[j]]
+        return _ill_left(counts, allowed, black, max(n - healthy, 0)), tile_ok and counts[market] <= 1
+
+    def nth(j: int, r: int) -> Action:
+        ills, tile = kind(j)
+        if tile:
+            return _new(Action, ("plan", args[j] + ills[r >> 1] + (_TILE if r & 1 else ())))
+        return _new(Action, ("plan", args[j] + ills[r]))
+
+    def find(action: Action) -> tuple[int, int] | None:
+        a = action.args
+        if action.kind != "plan":
+            return None
+        medico = a[-1:] == _TILE
+        if medico:
+            a = a[:-1]
+        extra = a[-2:] if len(a) > 2 and a[-2] == ILL_WORD else ()
+        j = parents.at.get(a[:len(a) - len(extra)])
+        if j is None:
+            return None
+        ills, tile = kind(j)
+        if (medico and not tile) or extra not in ills:
+            return None
+        q = ills.index(extra)
+        return j, (2 * q + medico if tile else q)
+
+    return PlanVariants(parents.plans, map(sizes.__getitem__, group), nth, find)

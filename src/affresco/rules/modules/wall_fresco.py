@@ -23,6 +23,7 @@ from .. import track
 from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register
+from ..planning import PlanMemo
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers, minus, paint_vector
 
 TILE = "wall"          # the action tile's word in plan notation ('plan 1-0-2-1-0 wall theater')
@@ -536,18 +537,17 @@ class WallFresco(Module):
                                    tuple(_paint_sum(p, "") for p in paid), tuple(_paint_sum(p, "") for p in received))
 
 
-_WALL_CACHE: dict = {}
+_WALL_MEMO = PlanMemo(128)
 
 
 def _with_wall(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
     """The plans, then each again with the wall tile (and its apprentice) on one of its empty
     columns that no other module word names, if an apprentice is left for it ('wall' is written
-    in its rank among the plan words, actions.plan_word).  Memoised on the identity of
-    ``plans``: the same tuple in gives the same tuple out, so the later hooks' memos hit too."""
-    key = (id(plans), words, available)
-    hit = _WALL_CACHE.get(key)
-    if hit is not None and hit[0] is plans:
-        return hit[1]
+    in its rank among the plan words, actions.plan_word); memoised (planning.PlanMemo)."""
+    return _WALL_MEMO.get(plans, (words, available), lambda: plans + _wall_variants(plans, words, available))
+
+
+def _wall_variants(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
     rank = PLAN_WORDS[TILE][1]
     out = []
     for a in plans:
@@ -565,10 +565,7 @@ def _with_wall(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
         for col, w in enumerate(words):
             if counts[col] == "0" and w not in rest:
                 out.append(Action("plan", (a.args[0], *rest[:cut], TILE, w, *rest[cut:])))
-    if len(_WALL_CACHE) > 64:
-        _WALL_CACHE.clear()
-    _WALL_CACHE[key] = (plans, plans + tuple(out))
-    return _WALL_CACHE[key][1]
+    return tuple(out)
 
 
 def state_from_view(view: dict, seat: int | None = None) -> dict:
