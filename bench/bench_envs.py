@@ -19,7 +19,10 @@ actions, seeded):
 
 Costs are per decision in this process's CPU time; blocks alternate the loops (every loop
 once per block, each block starting with the next loop), and the machine's load is printed
-beside the numbers.
+beside the numbers.  Every loop first plays the games it will be measured on once (the games
+are deterministic for a seed): the engine memoises the plans of a planning situation (with all
+eight modules ~50,000 actions built per new situation) and the first loop to meet a situation
+would pay for the others; ``--cold`` measures without that pass.
 
     python bench/bench_envs.py                 # 2 and 4 players, base and all modules
     python bench/bench_envs.py --quick
@@ -57,7 +60,7 @@ def pick(rng, mask):
     """A uniform choice among the legal indices of a 0/1 mask (the agent's side of a step, as
     ``rng.choice(legal)`` is the engine loop's).  numpy's nonzero of an int8 array is several
     times slower than of the same bytes seen as booleans, so the mask is read as booleans."""
-    legal = np.flatnonzero(mask.view(np.bool_))
+    legal = mask.view(np.bool_).nonzero()[0]
     return int(legal[rng.randrange(len(legal))])
 
 
@@ -148,10 +151,11 @@ def openspiel(n, mods, seeds, tensor_list=False):
     import pyspiel
     from open_spiel.python.observation import make_observation
     import affresco.envs.openspiel  # noqa: F401
-    game = pyspiel.load_game("python_fresco", {"players": n, "modules": ",".join(mods), "rng_seed": 0})
-    observer = make_observation(game)
-    decisions, t0 = 0, _clock()
-    for seed in seeds:
+    decisions, spent = 0, 0.0
+    for seed in seeds:   # the game's own seed from the loop's: the same game each time it is played
+        game = pyspiel.load_game("python_fresco", {"players": n, "modules": ",".join(mods), "rng_seed": seed})
+        observer = make_observation(game)
+        t0 = _clock()
         s = game.new_initial_state()
         rng = random.Random(seed)
         while not s.is_terminal():
@@ -166,7 +170,8 @@ def openspiel(n, mods, seeds, tensor_list=False):
                     observer.set_from(s, p)
                 s.apply_action(rng.choice(s.legal_actions()))
                 decisions += 1
-    return decisions, _clock() - t0
+        spent += _clock() - t0
+    return decisions, spent
 
 
 def openspiel_tensor_list(n, mods, seeds):
@@ -186,6 +191,10 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="*", default=[2, 4])
     ap.add_argument("--modules", choices=("base", "all", "both"), default="both")
     ap.add_argument("--only", nargs="*", default=None, help="wrappers to run (engine always runs)")
+    ap.add_argument("--cold", dest="warm", action="store_false",
+                    help="warm up with one other game only (default: every loop first plays the blocks' games "
+                         "once unmeasured, so the engine's memos of planning situations are warm for every loop "
+                         "alike, as in a long training run where situations recur)")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
     games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
@@ -199,8 +208,8 @@ def main() -> None:
         for mods in mod_sets:
             label = f"{n}p {'all modules' if mods else 'base'}"
             totals = {w: [0, 0.0] for w in names}
-            for w in names:
-                WRAPPERS[w](n, mods, [10_000])  # warm-up: imports, tables, caches
+            for w in names:   # warm-up: imports, tables, and (--warm) every game the blocks will play
+                WRAPPERS[w](n, mods, range(blocks * games) if args.warm else [10_000])
             for b in range(blocks):   # blocks alternate the wrappers: a change in load hits them all
                 seeds = range(b * games, (b + 1) * games)
                 for w in names[b % len(names):] + names[:b % len(names)]:   # each block starts elsewhere
