@@ -33,7 +33,8 @@ def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Compone
     set-up, shared by its games (modules keep no game state, hooks.Module), made once."""
     modules = tuple(modules)
     try:
-        key = (modules, tuple(sorted(options.items(), key=lambda kv: kv[0])), id(comp))
+        # the value's type too: True == 1 (a bad max_rounds) must not hit a valid set-up's table
+        key = (modules, tuple(sorted(((k, type(v), v) for k, v in options.items()), key=lambda kv: kv[0])), id(comp))
         hit = _HOOK_TABLES.get(key)
     except TypeError:       # an unhashable option value: refused below
         key = hit = None
