@@ -14,9 +14,12 @@ Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, plann
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable, ClassVar, Iterable, Iterator
 
 from mypy_extensions import mypyc_attr
+
+_new = tuple.__new__
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -43,6 +46,23 @@ class Module:
     def build_data(cls, raw: dict) -> Any:
         """Validate this module's component table (raise ComponentError naming the value)."""
         return raw
+
+    def idle_hooks(self) -> tuple[str, ...]:
+        """Hook points this module overrides that do nothing with its options (e.g. a rule
+        option switched off): the hook table leaves them out, so the base game keeps its fast
+        paths (a ``payments`` hook turns off the cathedral's memo of restorations)."""
+        return ()
+
+    def put(self, state, **changes) -> None:
+        """Replace fields of this module's state ``state.mods[name]``, an immutable NamedTuple
+        (clones share it): what ``NamedTuple._replace`` does, at a third of its cost (a
+        module's state changes at most decisions)."""
+        old = state.mods[self.name]
+        values = list(old)
+        index = _field_index(old.__class__)
+        for field, value in changes.items():
+            values[index[field]] = value
+        state.mods[self.name] = _new(type(old), values)
 
     # --- the action index space (rules/action_space.py) ----------------------------------
     def fresco_tiles(self) -> tuple:
@@ -220,10 +240,12 @@ class HookTable:
     """The modules of a game (iterating gives them in order, indexing and ``len`` work as on a
     tuple), with one attribute per hook point listing only the bound hooks that a module
     actually overrides: the base game calls ``for hook in state.hooks.payments: hook(...)`` and
-    pays nothing for modules that leave a point alone.  (A plain class with declared
-    attributes, not a ``tuple`` subclass, so that mypy and mypyc know every hook point.)"""
+    pays nothing for modules that leave a point alone (nor for the points a module names idle,
+    :meth:`Module.idle_hooks`).  ``named`` maps each module's name to it.  (A plain class with
+    declared attributes, not a ``tuple`` subclass, so that mypy and mypyc know every hook point.)"""
 
     modules: tuple[Module, ...]
+    named: dict[str, Module]
     setup: Hooks
     after_getup: Hooks
     apprentices: Hooks
@@ -258,10 +280,12 @@ class HookTable:
 
     def __init__(self, modules: Iterable[Module] = ()) -> None:
         self.modules = tuple(modules)
+        self.named = {m.name: m for m in self.modules}
+        idle = [m.idle_hooks() for m in self.modules]
         for point in HOOK_POINTS:
             base = getattr(Module, point)
-            setattr(self, point, tuple(getattr(m, point) for m in self.modules
-                                       if getattr(type(m), point) is not base))
+            setattr(self, point, tuple(getattr(m, point) for m, off in zip(self.modules, idle)
+                                       if getattr(type(m), point) is not base and point not in off))
 
     def __iter__(self) -> Iterator[Module]:
         return iter(self.modules)
@@ -273,13 +297,24 @@ class HookTable:
         return self.modules[index]
 
 
+@lru_cache(maxsize=None)
+def _field_index(record: Any) -> dict[str, int]:
+    return {field: i for i, field in enumerate(record._fields)}
+
+
+def with_item(items: tuple, i: int, value: Any) -> tuple:
+    """``items`` with ``items[i]`` replaced by ``value`` (per-seat tuples of module states)."""
+    return items[:i] + (value,) + items[i + 1:]
+
+
 def ask(state, fig: int, module: str, payload: Any = None) -> None:
     """Queue a decision of ``fig`` that a module needs (answered before play goes on)."""
     state.asks = state.asks + ((fig, module, payload),)
 
 
 def find(state, name: str) -> Module:
-    return next(m for m in state.hooks if m.name == name)
+    """The module ``name`` of the game (it is in play)."""
+    return state.hooks.named[name]
 
 
 MODULES: dict[str, type[Module]] = {}
