@@ -114,7 +114,11 @@ class ActionCodec:
         the indices of the plans are looked up once per situation, not at every decision."""
         if len(legal) <= _SHORT:
             m = np.zeros(self.size + extra, dtype=np.int8)
-            if legal:
+            if len(legal) <= 16:           # one by one: cheaper than an index array for a few
+                idx = self.index
+                for a in legal:
+                    m[idx[a]] = 1
+            else:
                 m[self.index_array(legal)] = 1
             return m
         return self._entry(legal, extra)[0]

@@ -85,6 +85,7 @@ def _type_key(t: str):
 
 
 _LAYOUTS: dict[tuple, Layout] = {}
+_LAST: tuple = (None, None, None, None)   # the set-up of the last call (components, modules, n) and its layout
 _FLOW = None
 
 
@@ -98,6 +99,10 @@ def _load_flow():
 
 def layout(s: State) -> Layout:
     """The layout of ``s``'s set-up (player count, modules, components)."""
+    global _LAST
+    last = _LAST
+    if last[0] is s.comp and last[1] is s.modules and last[2] == s.n:
+        return last[3]
     key = (s.n, s.modules, s.comp.digest)
     L = _LAYOUTS.get(key)
     if L is None:
@@ -106,6 +111,7 @@ def layout(s: State) -> Layout:
         types = tuple(sorted({t.paints for i, t in enumerate(comp.market_tiles) if i not in removed}, key=_type_key))
         L = _LAYOUTS[key] = Layout(n, len(s.pos), len(comp.hostel), len(comp.mood_spaces), types,
                                    len(comp.booths[n]), tuple(s.modules))
+    _LAST = (s.comp, s.modules, s.n, L)
     return L
 
 
@@ -145,13 +151,7 @@ def observation(s: State, seat: int) -> array:
         x[base:base + F * per] = figures
     plan = s.plan[seat]
     if plan is not None and s.phase == PLAN:        # the seat's own plan, hidden from the others
-        p = base + L.o_plan
-        x[p] = 1.0
-        x[p + 1] = plan[0] / 3
-        x[p + 2] = plan[1] / 3
-        x[p + 3] = plan[2] / 3
-        x[p + 4] = plan[3] / 3
-        x[p + 5] = plan[4] / 3
+        _plan(x, base + L.o_plan, plan)
     p = L.o_paints
     x[p:p + 9] = _own_block(s.paints[seat], s.thalers[seat])
     if F > n and s.leo_ctrl == seat:
@@ -285,14 +285,16 @@ def _figure(s: State, L: Layout, x: array, f: int, hide: bool) -> None:
         x[p + M + 10 + F] = 1.0            # Leonardo
     p += M + 4
     if plan is not None:
-        x[p] = 1.0
-        x[p + 1] = plan[0] / 3
-        x[p + 2] = plan[1] / 3
-        x[p + 3] = plan[2] / 3
-        x[p + 4] = plan[3] / 3
-        x[p + 5] = plan[4] / 3
+        _plan(x, p, plan)
     if f in s.order:                   # position in the action order
         x[p + 6 + s.order.index(f)] = 1.0
+
+
+def _plan(x: array, p: int, plan) -> None:
+    """A plan at ``p``: known, then apprentices per column / 3."""
+    x[p] = 1.0
+    for i, k in enumerate(plan, p + 1):
+        x[i] = k / 3
 
 
 _OWN: dict[tuple, array] = {}
