@@ -19,7 +19,8 @@ the wall clock when other work shares the machine.  Measured, for 2, 3 and 4 pla
 then decisions/s and games/s of 4-player random games for each module set (each module alone,
 the five of the supplement together, bells, wall_fresco and medico alone, all eight), with the
 slowdown against the base game (targets: the five within 1.5x, all eight within 1.6x).  Module
-sets the baseline lacks are measured on this checkout only.
+sets the baseline lacks are measured on this checkout only.  Each module block first plays
+``--module-warm`` untimed games of every set (a long-running process, not a cold start).
 
 The measuring code uses only API present in both trees: ``new_game``, ``Game.to_act``,
 ``legal_actions``, ``apply(seat, action)``, ``is_over``, ``view``, ``clone``, ``to_json`` and
@@ -53,6 +54,7 @@ FIVE = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour")
 NEW_MODULES = ("bells", "wall_fresco", "medico")
 EIGHT = FIVE + NEW_MODULES
 MODULE_SETS = ([()] + [(m,) for m in FIVE] + [FIVE] + [(m,) for m in NEW_MODULES] + [EIGHT])
+WARM_SEED = 10**6           # the warm-up games' seeds (never a measured one)
 MAX_FIVE_SLOWDOWN = 1.5    # issue #9: the five modules within 1.5x of the base game
 MAX_EIGHT_SLOWDOWN = 1.6   # issue #12: all eight within 1.6x of the base game
 
@@ -119,12 +121,17 @@ def work_players(players: int, games: int, seed: int, sample_every: int, seconds
     }
 
 
-def work_modules(players: int, games: int, seed: int, sets: list) -> dict:
-    """Random games of each module set this tree has, interleaved game by game."""
+def work_modules(players: int, games: int, seed: int, sets: list, warm: int = 0) -> dict:
+    """Random games of each module set this tree has, interleaved game by game; first ``warm``
+    untimed games of each set (other seeds), so that the timed games meet the engine as a
+    long-running process does (module data read, memos filled), not a fresh interpreter."""
     import affresco
     known = set(getattr(affresco, "MODULES", ()))
     sets = [tuple(m) for m in sets if set(m) <= known]
     totals = {m: [0, 0.0] for m in sets}
+    for k in range(warm):
+        for mods in sets:
+            _random_game(affresco, players, WARM_SEED + k, mods)
     gc.collect()
     for k in range(games):
         for mods in sets:
@@ -179,6 +186,8 @@ def main(argv=None) -> int:
     ap.add_argument("--module-games", type=int, default=1,
                     help="4-player random games per module set and block (0: no module table)")
     ap.add_argument("--module-blocks", type=int, default=9, help="alternating blocks of the module table")
+    ap.add_argument("--module-warm", type=int, default=1,
+                    help="untimed warm-up games per module set in each module block (default 1; 0: a cold start)")
     ap.add_argument("--quick", action="store_true", help="about 40 seconds: 3 blocks of 4 games, 1 module block")
     ap.add_argument("--wall", action="store_true", help="time with the wall clock (default: the CPU time)")
     ap.add_argument("--pin", action="store_true", help="pin each worker to one CPU core (Linux)")
@@ -223,11 +232,12 @@ def main(argv=None) -> int:
     missed = []
     if args.module_games:
         job = {"job": "modules", "players": 4, "games": args.module_games, "seed": args.seed,
-               "sets": [list(m) for m in MODULE_SETS], "wall": args.wall}
+               "sets": [list(m) for m in MODULE_SETS], "wall": args.wall, "warm": args.module_warm}
         got = interleave(_by_block(me, job, args.module_games, len(trees)), trees, args.module_blocks, args.pin,
                          progress=lambda m: say(f"module sets, {m}"))
         print()
-        print(f"module sets, 4 players ({args.module_blocks} blocks x {args.module_games} games): "
+        print(f"module sets, 4 players ({args.module_blocks} blocks x {args.module_games} games, "
+              f"{args.module_warm} warm-up game(s) per set and block): "
               f"decisions/s new (baseline, ratio) | games/s new (baseline) | slowdown vs base game (new)")
         base_new = statistics.median(b["base"]["decisions_per_s"] for b in got["new"])
         for mods in MODULE_SETS:

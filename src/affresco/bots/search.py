@@ -39,7 +39,7 @@ import time
 from typing import Any, Mapping, Sequence
 
 from ..errors import FrescoError
-from ..rules import Action
+from ..rules import Action, PlanVariants
 from .base import Bot
 from .determinize import determinize, estimate_hidden
 from .heuristic import HeuristicBot, Weights
@@ -143,13 +143,15 @@ class SearchBot(Bot):
 
     # ------------------------------------------------------------------ the decision
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], seat: int) -> Action:
-        legal = list(legal)
+        lazy = type(legal) is PlanVariants   # the medico's plans: never made all at once
+        if not lazy:
+            legal = list(legal)
         if len(legal) == 1:
             return legal[0]
         clock = self._clock
         start = clock()
         ranked = self.heuristic.rank(view, legal, seat)
-        kinds = {a.kind for a in legal}
+        kinds = {"plan"} if lazy else {a.kind for a in legal}
         cands: list[Action] = []
         for _, a in ranked:
             if a not in cands:

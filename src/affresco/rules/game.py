@@ -29,7 +29,29 @@ RECORD_FORMATS = ("affresco-record/1", RECORD_FORMAT)
 
 
 def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Components) -> tuple:
-    """Module instances for a set-up, in the canonical order (hooks.ORDER)."""
+    """Module instances for a set-up, in the canonical order (hooks.ORDER): one hook table per
+    set-up, shared by its games (modules keep no game state, hooks.Module), made once."""
+    modules = tuple(modules)
+    try:
+        # the value's type too: True == 1 (a bad max_rounds) must not hit a valid set-up's table
+        key = (modules, tuple(sorted(((k, type(v), v) for k, v in options.items()), key=lambda kv: kv[0])), id(comp))
+        hit = _HOOK_TABLES.get(key)
+    except TypeError:       # an unhashable option value: refused below
+        key = hit = None
+    if hit is not None and hit[0] is comp:
+        return hit[1]
+    table = _new_hook_table(modules, options, comp)
+    if key is not None:
+        if len(_HOOK_TABLES) > 256:
+            _HOOK_TABLES.clear()
+        _HOOK_TABLES[key] = (comp, table)
+    return table
+
+
+_HOOK_TABLES: dict[tuple, tuple[Components, HookTable]] = {}
+
+
+def _new_hook_table(modules: tuple[str, ...], options: Mapping[str, Any], comp: Components) -> HookTable:
     from .modules import module_data
 
     hooks = []

@@ -14,7 +14,10 @@ Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, plann
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
+
+_new = tuple.__new__
 
 
 class Module:
@@ -36,6 +39,23 @@ class Module:
     def build_data(cls, raw: dict) -> Any:
         """Validate this module's component table (raise ComponentError naming the value)."""
         return raw
+
+    def idle_hooks(self) -> tuple[str, ...]:
+        """Hook points this module overrides that do nothing with its options (e.g. a rule
+        option switched off): the hook table leaves them out, so the base game keeps its fast
+        paths (a ``payments`` hook turns off the cathedral's memo of restorations)."""
+        return ()
+
+    def put(self, state, **changes) -> None:
+        """Replace fields of this module's state ``state.mods[name]``, an immutable NamedTuple
+        (clones share it): what ``NamedTuple._replace`` does, at a third of its cost (a
+        module's state changes at most decisions)."""
+        old = state.mods[self.name]
+        values = list(old)
+        index = _field_index(type(old))
+        for field, value in changes.items():
+            values[index[field]] = value
+        state.mods[self.name] = _new(type(old), values)
 
     # --- the action index space (rules/action_space.py) ----------------------------------
     def fresco_tiles(self) -> tuple:
@@ -208,17 +228,30 @@ HOOK_POINTS = ("setup", "after_getup", "apprentices", "plan_options", "plan_refu
 
 class HookTable(tuple):
     """The modules of a game (iterating gives them in order), with one attribute per hook
-    point listing only the bound hooks that a module actually overrides: the base game
+    point listing only the bound hooks that a module actually overrides (and does not name
+    idle, :meth:`Module.idle_hooks`): the base game
     calls ``for hook in state.hooks.payments: hook(...)`` and pays nothing for modules that
     leave a point alone."""
 
     def __new__(cls, modules=()):
         table = super().__new__(cls, modules)
+        table.named = {m.name: m for m in table}
+        idle = [m.idle_hooks() for m in table]
         for point in HOOK_POINTS:
             base = getattr(Module, point)
-            setattr(table, point, tuple(getattr(m, point) for m in modules
-                                        if getattr(type(m), point) is not base))
+            setattr(table, point, tuple(getattr(m, point) for m, off in zip(table, idle)
+                                        if getattr(type(m), point) is not base and point not in off))
         return table
+
+
+@lru_cache(maxsize=None)
+def _field_index(record: type) -> dict[str, int]:
+    return {field: i for i, field in enumerate(record._fields)}
+
+
+def with_item(items: tuple, i: int, value: Any) -> tuple:
+    """``items`` with ``items[i]`` replaced by ``value`` (per-seat tuples of module states)."""
+    return items[:i] + (value,) + items[i + 1:]
 
 
 def ask(state, fig: int, module: str, payload: Any = None) -> None:
@@ -227,7 +260,8 @@ def ask(state, fig: int, module: str, payload: Any = None) -> None:
 
 
 def find(state, name: str) -> Module:
-    return next(m for m in state.hooks if m.name == name)
+    """The module ``name`` of the game (it is in play)."""
+    return state.hooks.named[name]
 
 
 MODULES: dict[str, type[Module]] = {}

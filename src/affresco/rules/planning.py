@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from types import MappingProxyType
 from itertools import accumulate, product
 from typing import Callable, Iterable, Iterator
 
@@ -38,9 +39,11 @@ def _counts(text: str) -> tuple[int, ...] | None:
         return None
 
 
-def read(action: Action) -> tuple[tuple[int, ...], dict[str, tuple[str, ...]]] | None:
-    """A plan's counts per column and its module words (word -> arguments), or None if the
-    text is no plan ('plan 1-2-0-1-1 ill 0-1-0-0-0 medico')."""
+@lru_cache(maxsize=8192)
+def read(action: Action) -> tuple[tuple[int, ...], Mapping[str, tuple[str, ...]]] | None:
+    """A plan's counts per column and its module words (word -> arguments, read-only), or None
+    if the text is no plan ('plan 1-2-0-1-1 ill 0-1-0-0-0 medico').  Memoised: a plan is read
+    when checked and again when carried out."""
     if action.kind != "plan" or not action.args:
         return None
     counts = _counts(action.args[0])
@@ -52,21 +55,28 @@ def read(action: Action) -> tuple[tuple[int, ...], dict[str, tuple[str, ...]]] |
         arity = PLAN_WORDS.get(rest[0], (len(rest) - 1, 0))[0]
         words[rest[0]] = tuple(rest[1:1 + arity])
         rest = rest[1 + arity:]
-    return counts, words
+    return counts, MappingProxyType(words)
+
+
+@lru_cache(maxsize=64)
+def _known_words(hooks) -> tuple[str, ...]:
+    """The plan words of the modules in a hook table."""
+    return tuple(w for m in hooks for w in m.plan_words)
 
 
 class PlanVariants(Sequence):
     """Each of a module's ``parents`` plans replaced by its variants (the plan with the
     module's words), in order, as a read-only sequence that makes an action only when asked:
     ``len``, indexing, ``in`` and ``index`` cost about one action, not the whole list (a medico
-    plan decision offers up to ~110,000 plans).  Iterating makes every action once and keeps
-    them.  Equal to a list or tuple of the same actions.
+    plan decision offers up to ~110,000 plans).  Each plan is made once and kept: ``self[i] is
+    self[i]``, as in a list.  Iterating makes them all.  Equal to a list or tuple of the same
+    actions.
 
     ``sizes``: how many variants each parent has; ``nth(j, r)``: the r-th variant of parent j;
     ``find(action)``: ``(j, r)`` of an action, or None when it is none of the variants.
     """
 
-    __slots__ = ("parents", "_ends", "_nth", "_find", "_all")
+    __slots__ = ("parents", "_ends", "_nth", "_find", "_all", "_made")
 
     def __init__(self, parents: Sequence[Action], sizes: Iterable[int],
                  nth: Callable[[int, int], Action], find: Callable[[Action], tuple[int, int] | None]):
@@ -74,6 +84,7 @@ class PlanVariants(Sequence):
         self._ends = list(accumulate(sizes))
         self._nth, self._find = nth, find
         self._all: tuple[Action, ...] | None = None
+        self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
 
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
@@ -88,11 +99,22 @@ class PlanVariants(Sequence):
             i += n
         if not 0 <= i < n:
             raise IndexError("plan index out of range")
-        j = bisect_right(self._ends, i)
-        return self._nth(j, i - (self._ends[j - 1] if j else 0))
+        hit = self._made.get(i)
+        if hit is None:
+            j = bisect_right(self._ends, i)
+            hit = self._made[i] = self._nth(j, i - (self._ends[j - 1] if j else 0))
+        return hit
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self.materialized())
+
+    def variants_of(self, j: int) -> tuple[Action, ...]:
+        """The plans ``parents[j]`` gives, in order (a consumer that wants only some parents
+        walks ``parents`` and asks for theirs)."""
+        start, end = (self._ends[j - 1] if j else 0), self._ends[j]
+        if self._all is not None:
+            return self._all[start:end]
+        return tuple(self[i] for i in range(start, end))
 
     @property
     def made(self) -> bool:
@@ -102,11 +124,12 @@ class PlanVariants(Sequence):
     def materialized(self) -> tuple[Action, ...]:
         """Every action, made once and kept."""
         if self._all is None:
-            nth, start, out = self._nth, 0, []
+            nth, made, start, out = self._nth, self._made, 0, []
             for j, end in enumerate(self._ends):
-                out.extend(nth(j, r) for r in range(end - start))
+                out.extend(made.get(i) or nth(j, i - start) for i in range(start, end))
                 start = end
             self._all = tuple(out)
+            self._made = {}
         return self._all
 
     def index(self, action, start: int = 0, stop: int | None = None) -> int:
@@ -186,7 +209,7 @@ def refusal(s: State, seat: int, action: Action) -> str | None:
         return f"a plan has {sheet['columns']} columns ({', '.join(s.columns())})"
     if max(counts) > sheet["spaces_per_column"]:
         return f"a column has {sheet['spaces_per_column']} spaces"
-    known = [w for m in s.hooks for w in m.plan_words]
+    known = _known_words(s.hooks)
     unknown = [w for w in words if w not in known]
     if unknown:
         known = ", ".join(known) or "none"
@@ -195,8 +218,9 @@ def refusal(s: State, seat: int, action: Action) -> str | None:
         if len(args) != PLAN_WORDS[w][0]:
             return f"the plan word {w!r} takes {PLAN_WORDS[w][0]} argument(s)"
     used = sum(counts) + sum(hook(s, seat, words) for hook in s.hooks.placed_off_sheet)
-    if used > s.apprentices(seat):
-        return f"the plan uses {used} apprentices; you have {s.apprentices(seat)}"
+    have = s.apprentices(seat)
+    if used > have:
+        return f"the plan uses {used} apprentices; you have {have}"
     for hook in s.hooks.plan_refusal:
         why = hook(s, seat, counts, words)
         if why:
@@ -217,11 +241,17 @@ def is_legal(s: State, seat: int, action: Action) -> bool:
 def column_words(s: State) -> tuple[str, ...]:
     """The columns of this round's action sheet as plan-word arguments: the location's name, a
     repeated location numbered ('cathedral2', the final round's second cathedral column)."""
-    return column_words_of(s.columns())
+    return _column_words(s.columns())
 
 
-def column_words_of(cols: tuple[str, ...]) -> tuple[str, ...]:
-    """:func:`column_words` of an action sheet side's columns (``state.SIDE1``/``SIDE2``)."""
+def column_words_of(cols: Sequence[str]) -> tuple[str, ...]:
+    """:func:`column_words` of an action sheet side's columns (``state.SIDE1``/``SIDE2``, or a
+    view's ``columns``)."""
+    return _column_words(tuple(cols))
+
+
+@lru_cache(maxsize=64)
+def _column_words(cols: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(c if c not in cols[:i] else f"{c}{cols[:i].count(c) + 1}" for i, c in enumerate(cols))
 
 

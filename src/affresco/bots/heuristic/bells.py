@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...rules import Action
+from ...rules import Action, PlanVariants
 from ...rules.actions import parse
 from ..model import Model
 from .weights import NEVER
@@ -124,7 +124,7 @@ class BellsValuation:
                    default=NEVER)
         if best <= self.w.bell_audience_min:
             return ranked
-        legal_set = set(legal)
+        legal_set = legal if type(legal) is PlanVariants else set(legal)   # a lazy one answers `in` itself
         words = b["column_words"]
         out = list(ranked)
         for score, a in ranked:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ...rules import Action
+from ...rules import Action, PlanVariants
 from ...rules.paints import BASIC, PAINTS
 from ..base import Bot
 from ..model import SEGMENT, Model, add, covers, parse_tile, sub, vec
@@ -50,12 +50,14 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
         """(score, action) of the actions worth considering, best first (ties keep the legal
         order).  Scores compare actions of this one decision only.  Planning gives the plans
         it built (one per market size and variants), not every legal plan."""
-        legal = list(legal)
+        lazy = type(legal) is PlanVariants   # the medico's plans: never made all at once
+        if not lazy:
+            legal = list(legal)
         if len(legal) == 1:
             return [(0.0, legal[0])]
         m = Model(view, seat)
         self.begin_decision(m)
-        kinds = {a.kind for a in legal}
+        kinds = {"plan"} if lazy else {a.kind for a in legal}
         in_order = True  # scored lists its actions in the legal order (most kinds of decision)
         if "track" in kinds:
             want = "behind" if m.for_leonardo() else "ahead"
@@ -89,8 +91,11 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
             scored = [(0.0, next((a for a in legal if a.kind != "pass"), legal[0]))]
         scored.sort(key=lambda sa: -sa[0])  # stable: ties keep the order built
         if not in_order and any(scored[i][0] == scored[i + 1][0] for i in range(len(scored) - 1)):
-            order = {id(a): i for i, a in enumerate(legal)}  # ties keep the legal order
-            scored.sort(key=lambda sa: (-sa[0], order.get(id(sa[1]), len(legal))))
+            if lazy:   # ties keep the legal order (an equal action made elsewhere goes last, as in a list)
+                scored.sort(key=lambda sa: (-sa[0], _position(legal, sa[1])))
+            else:
+                order = {id(a): i for i, a in enumerate(legal)}  # ties keep the legal order
+                scored.sort(key=lambda sa: (-sa[0], order.get(id(sa[1]), len(legal))))
         return scored
 
     # ------------------------------------------------------------------ visits
@@ -212,3 +217,12 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
                     if f not in (m.seat, m.leonardo) and m.visits(f, "market") and m.later_in_order(f, actor))
         return self.w.deny * pieces * later - self.w.tie
 
+
+def _position(legal: PlanVariants, action: Action) -> int:
+    """Where ``action`` (this very object) stands in ``legal``; ``len(legal)`` if it is not one
+    of its objects."""
+    if action in legal:
+        i = legal.index(action)
+        if legal[i] is action:
+            return i
+    return len(legal)

@@ -14,8 +14,9 @@
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
+from ...rules import PlanVariants
 from ...rules.actions import Action
 from ...rules.paints import PAINTS
 from ..model import module
@@ -60,7 +61,7 @@ def score_plan(bot, m, legal: Sequence[Action], options: list[tuple[float, list[
     spread = ill_value(w, m)
     best: dict[str, tuple[float, Action]] = {}
     wanted = {tuple(counts): score for score, counts in options}
-    for a in legal:
+    for a in _near(legal, wanted):
         if a.kind != "plan":
             continue
         counts = tuple(int(x) for x in a.args[0].split("-"))
@@ -85,6 +86,15 @@ def score_plan(bot, m, legal: Sequence[Action], options: list[tuple[float, list[
         if key not in best or score > best[key][0]:
             best[key] = (score, a)
     return sorted(best.values(), key=lambda sa: -sa[0])
+
+
+def _near(legal: Sequence[Action], wanted: Mapping[tuple, float]) -> Iterable[Action]:
+    """The legal plans whose counts are wanted, in the legal order: of a lazy PlanVariants
+    only the variants of the wanted counts' parents are made."""
+    if type(legal) is not PlanVariants:
+        return legal
+    texts = {"-".join(map(str, counts)) for counts in wanted}
+    return (a for j, parent in enumerate(legal.parents) if parent.args[0] in texts for a in legal.variants_of(j))
 
 
 def score_decision(bot, m, legal: Sequence[Action]) -> list[tuple[float, Action]]:

@@ -24,13 +24,14 @@ unsold ones put under it come back in the order they went under.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import track
 from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
-from ..hooks import Module, ask, register
+from ..hooks import Module, ask, register, with_item
 from ..planning import PlanMemo, column_words
 from ..state import PLAN
 
@@ -46,15 +47,51 @@ _CERT = re.compile(r"^([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})$")
 
 def cert(text: str) -> tuple[int, int, int]:
     """(price, vp, bells) of a certificate written 'price:vp:bells'."""
+    hit = _CERTS.get(text) if type(text) is str else None
+    if hit is not None:
+        return hit
     m = _CERT.match(text) if isinstance(text, str) else None
     if not m:
         raise ValueError(f"{text!r}: a certificate is written 'price:vp:bells', e.g. '3:3:2'")
-    return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    hit = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if len(_CERTS) < 4096:     # the texts read so far (an edition has a handful)
+        _CERTS[text] = hit
+    return hit
+
+
+_CERTS: dict[str, tuple[int, int, int]] = {}
 
 
 def cert_dict(text: str, **more) -> dict:
     price, vp, bells = cert(text)
     return {"certificate": text, "price": price, "vp": vp, "bells": bells, **more}
+
+
+@lru_cache(maxsize=4096)
+def _audience_options(display: tuple[str, ...], money: int) -> tuple[Action, ...]:
+    """The audience's purchases, for each displayed certificate (by price): in full if the
+    money covers the price, and an instalment of 0 to price - 1 Thalers as far as it goes."""
+    out = []
+    for c in sorted(set(display), key=cert):
+        price = cert(c)[0]
+        if money >= price:
+            out.append(Action(TILE, (c, "full")))
+        out.extend(Action(TILE, (c, "pay", str(k))) for k in range(min(price - 1, money) + 1))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _deposit_options(up: tuple[tuple[str, int], ...], money: int) -> tuple[Action, ...]:
+    """'deposit none', then for each partly paid certificate ``up`` holds (by price) 1 Thaler
+    up to what is owed on the oldest of that kind and the money."""
+    out = [_DEPOSIT_NONE]
+    for c in sorted({c for c, _ in up}, key=cert):
+        owed = cert(c)[0] - next(p for x, p in up if x == c)
+        out.extend(Action("deposit", (c, str(k))) for k in range(1, min(owed, money) + 1))
+    return tuple(out)
+
+
+_DEPOSIT_NONE = Action("deposit", ("none",))
 
 
 class Data(NamedTuple):
@@ -161,32 +198,28 @@ class Bells(Module):
     def st(self, s) -> BState:
         return s.mods[NAME]
 
-    def put(self, s, **kw) -> None:
-        s.mods[NAME] = self.st(s)._replace(**kw)
-
-    @staticmethod
-    def _set(items: tuple, i: int, value) -> tuple:
-        return tuple(value if k == i else x for k, x in enumerate(items))
-
-    def _draw(self, s, rng) -> str | None:
-        """The top certificate of the stack (a random never-revealed one, then the ones put under)."""
+    def _draw(self, s, rng, count: int) -> list[str]:
+        """The top ``count`` certificates of the stack (random never-revealed ones, then the
+        ones put under), fewer when it runs out."""
         b = self.st(s)
-        if b.stack:
-            i = rng.randrange(len(b.stack))
-            self.put(s, stack=b.stack[:i] + b.stack[i + 1:])
-            return b.stack[i]
-        if b.under:
-            self.put(s, under=b.under[1:])
-            return b.under[0]
-        return None
+        stack, under, out = b.stack, b.under, []
+        for _ in range(count):
+            if stack:
+                i = rng.randrange(len(stack))
+                out.append(stack[i])
+                stack = stack[:i] + stack[i + 1:]
+            elif under:
+                out.append(under[0])
+                under = under[1:]
+            else:
+                break
+        if out:
+            self.put(s, stack=stack, under=under)
+        return out
 
     def _reveal(self, s, rng) -> None:
         shown = list(self.st(s).display)
-        while len(shown) < self.data.display[s.n]:
-            c = self._draw(s, rng)
-            if c is None:
-                break
-            shown.append(c)
+        shown += self._draw(s, rng, self.data.display[s.n] - len(shown))
         self.put(s, display=tuple(shown))
         if shown:
             s.log_event("bells_display", certificates=list(shown), stack=self.stack_size(s))
@@ -205,8 +238,8 @@ class Bells(Module):
                               (-1,) * s.n, 0, None)
         self._reveal(s, rng)
         if s.leonardo is not None:   # 2 players: the top four, face down, for Leonardo
-            mine = tuple(c for c in (self._draw(s, rng) for _ in range(self.data.leonardo)) if c)
-            self.put(s, down=self._set(self.st(s).down, s.leonardo, mine))
+            mine = tuple(self._draw(s, rng, self.data.leonardo))
+            self.put(s, down=with_item(self.st(s).down, s.leonardo, mine))
             s.log_event("bells_leonardo", figure=s.leonardo, certificates=len(mine))
 
     def round_preparation(self, s, rng) -> None:
@@ -241,7 +274,7 @@ class Bells(Module):
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
         word = words.get(TILE, (None,))[0]
         col = column_words(s).index(word) if word else -1
-        self.put(s, audience=self._set(self.st(s).audience, seat, col))
+        self.put(s, audience=with_item(self.st(s).audience, seat, col))
         if word:
             s.log_event("audience_planned", seat, figure=seat, column=word)
 
@@ -263,30 +296,15 @@ class Bells(Module):
     # --- decisions -----------------------------------------------------------------------
     def ask_actions(self, s, a) -> list:
         fig, _, what = a
-        money = s.thalers[fig]
-        out = []
         if what == TILE:
-            for c in sorted(set(self.st(s).display), key=cert):
-                price = cert(c)[0]
-                if money >= price:
-                    out.append(Action(TILE, (c, "full")))
-                out.extend(Action(TILE, (c, "pay", str(k))) for k in range(min(price - 1, money) + 1))
-            return out
-        out.append(Action("deposit", ("none",)))
-        for c in sorted({c for c, _ in self.st(s).up[fig]}, key=cert):
-            owed = self._owed(s, fig, c)
-            out.extend(Action("deposit", (c, str(k))) for k in range(1, min(owed, money) + 1))
-        return out
+            return list(_audience_options(self.st(s).display, s.thalers[fig]))
+        return list(_deposit_options(self.st(s).up[fig], s.thalers[fig]))
 
     def valid_ask(self, s, fig: int, payload) -> bool:
         """An audience of a seat, or a deposit question of a seat holding a partly paid certificate."""
         if not 0 <= fig < s.n:
             return False
         return payload == TILE or (payload == "deposit" and bool(self.st(s).up[fig]))
-
-    def _owed(self, s, fig: int, c: str) -> int:
-        paid = next(p for x, p in self.st(s).up[fig] if x == c)
-        return cert(c)[0] - paid
 
     def answer(self, s, a, action: Action) -> None:
         fig = a[0]
@@ -303,7 +321,7 @@ class Bells(Module):
         shown.remove(c)
         if action.args[1] == "full":
             s.thalers[fig] -= price
-            self.put(s, display=tuple(shown), down=self._set(b.down, fig, b.down[fig] + (c,)))
+            self.put(s, display=tuple(shown), down=with_item(b.down, fig, b.down[fig] + (c,)))
             # face down: which certificate is the buyer's secret (R22); its VP are public
             s.log_event("bells_full", figure=fig, certificates=self.count(s, fig))
             s.log_event("bells_full_certificate", fig, figure=fig, certificate=c, paid=price)
@@ -311,7 +329,7 @@ class Bells(Module):
         else:
             k = int(action.args[2])
             s.thalers[fig] -= k
-            self.put(s, display=tuple(shown), up=self._set(b.up, fig, b.up[fig] + ((c, k),)))
+            self.put(s, display=tuple(shown), up=with_item(b.up, fig, b.up[fig] + ((c, k),)))
             s.log_event("bells_instalment", figure=fig, certificate=c, paid=k, certificates=self.count(s, fig))
             track.gain(s, fig, {"bells": k // self.data.per_vp}, "bells_instalment", thalers=k)
 
@@ -321,18 +339,17 @@ class Bells(Module):
         b = self.st(s)
         up = list(b.up[fig])
         i = next(i for i, (x, _) in enumerate(up) if x == c)
-        paid = up[i][1] + k
+        paid, price = up[i][1] + k, cert(c)[0]
         if source == "own":
             s.thalers[fig] -= k
-        down = b.down[fig]
-        if paid >= cert(c)[0]:
+        if paid >= price:
             del up[i]
-            down += (c,)
+            self.put(s, up=with_item(b.up, fig, tuple(up)), down=with_item(b.down, fig, b.down[fig] + (c,)))
         else:
             up[i] = (c, paid)
-        self.put(s, up=self._set(b.up, fig, tuple(up)), down=self._set(b.down, fig, down))
-        s.log_event("bells_deposit", figure=fig, certificate=c, thalers=k, source=source, paid=min(paid, cert(c)[0]))
-        if paid >= cert(c)[0]:
+            self.put(s, up=with_item(b.up, fig, tuple(up)))
+        s.log_event("bells_deposit", figure=fig, certificate=c, thalers=k, source=source, paid=min(paid, price))
+        if paid >= price:
             s.log_event("bells_paid", figure=fig, certificate=c)
 
     def thalers_earned(self, s, seat: int, amount: int) -> int:

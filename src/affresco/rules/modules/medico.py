@@ -41,7 +41,7 @@ from ..actions import KINDS, Action, arg_order, plan_word
 from ..board import INDEX as SEGMENT, NEIGHBOURS8
 from ..components import check_provenance as provenance_ok
 from ..thalers import earn
-from ..hooks import Module, ask, find, register
+from ..hooks import Module, ask, find, register, with_item
 from ..hostel import change_mood
 from ..paints import PAINTS, INDEX as PAINT_INDEX, add_one, paint_text
 from ..planning import PlanMemo, PlanVariants
@@ -95,8 +95,31 @@ class MState(NamedTuple):
     spent: tuple[str, ...]         # infection tiles revealed and discarded (public)
 
 
+_BOTTLE_RANK = {b: i for i, b in enumerate(BOTTLES)}
+
+
 def _sorted_bottles(items) -> tuple[str, ...]:
-    return tuple(sorted(items, key=BOTTLES.index))
+    return tuple(sorted(items, key=_BOTTLE_RANK.__getitem__))
+
+
+_MEDICINE = tuple(Action("medicine", (str(p + 1),)) for p in range(4))   # by display place
+_ASIDE = (Action("aside", ("ill",)), Action("aside", ("own",)))
+_ILLNESS = (Action("illness", ("neutral",)), Action("illness", ("own",)))
+
+
+@lru_cache(maxsize=256)
+def _heal_choices(held: tuple[str, ...], sick: bool) -> tuple[Action, ...]:
+    """'heal none', then every choice of the bottles ``held`` of use (juice always, healing
+    bottles only with an own apprentice on the medico board), in combination order."""
+    out = [Action("heal", ("none",))]
+    useful = [b for b in held if b == "juice" or sick]
+    seen = set()
+    for k in range(1, len(held) + 1):
+        for combo in combinations(held, k):
+            if combo not in seen and all(b in useful for b in combo):
+                seen.add(combo)
+                out.append(Action("heal", combo))
+    return tuple(out)
 
 
 @register
@@ -189,13 +212,6 @@ class Medico(Module):
     def st(self, s) -> MState:
         return s.mods[NAME]
 
-    def put(self, s, **kw) -> None:
-        s.mods[NAME] = s.mods[NAME]._replace(**kw)
-
-    @staticmethod
-    def _set(t: tuple, i: int, v) -> tuple:
-        return t[:i] + (v,) + t[i + 1:]
-
     def places(self, s) -> int:
         return 4 if s.n == 4 else 3
 
@@ -217,15 +233,12 @@ class Medico(Module):
 
     def ill_at(self, s, fig: int, index: int) -> int:
         """Ill apprentices ``fig`` planned in column ``index``."""
-        return self.plan_of(s, fig)[0][index] if fig < s.n else 0
+        p = self.st(s).plans[fig] if fig < s.n else None
+        return p[0][index] if p is not None else 0
 
     def healthy_at(self, s, fig: int, index: int) -> int:
         """Healthy apprentices ``fig`` planned in column ``index`` (a predicate for other modules)."""
         return s.plan[fig][index] - self.ill_at(s, fig, index)
-
-    def emit(self, s, kind: str, seat: int | None = None, **params) -> None:
-        """A structured event of the medico (docs/events.md)."""
-        s.log_event(kind, seat, **params)
 
     # ------------------------------------------------------------------ set-up, round
     def setup(self, s, rng) -> None:
@@ -244,7 +257,7 @@ class Medico(Module):
         m = self.st(s)
         for f, p in enumerate(m.plans):      # the plans' medico words are public now (R4)
             if p is not None and (any(p[0]) or p[1]):
-                self.emit(s, "medico_plan", figure=f, ill="-".join(map(str, p[0])), medico=p[1])
+                s.log_event("medico_plan", figure=f, ill="-".join(map(str, p[0])), medico=p[1])
         if not m.pile:
             self.put(s, tile=None)
             return
@@ -252,7 +265,7 @@ class Medico(Module):
         tile = pile.pop(chance(s).randrange(len(pile)))
         infected = m.infected if tile == SAME else tile   # 'same location' in round 1: none (infected None)
         self.put(s, pile=tuple(pile), tile=tile, infected=infected)
-        self.emit(s, "medico_infection", tile=tile, location=infected)
+        s.log_event("medico_infection", tile=tile, location=infected)
 
     def round_preparation(self, s, rng) -> None:
         """Unsold bottles are discarded; one bottle per player with an ill apprentice is
@@ -268,7 +281,7 @@ class Medico(Module):
                 if not discard:
                     break
                 draw, discard = discard, []
-                self.emit(s, "medico_reshuffle", bottles=len(draw))
+                s.log_event("medico_reshuffle", bottles=len(draw))
             shown.append(draw.pop(rng.randrange(len(draw))))
         shown = list(_sorted_bottles(shown))
         display = tuple(shown + [None] * (self.places(s) - len(shown)))
@@ -276,7 +289,7 @@ class Medico(Module):
         self.put(s, draw=_sorted_bottles(draw), discard=_sorted_bottles(discard), display=display, tile=None,
                  plans=(None,) * s.n, spent=tuple(sorted(spent)))
         if shown:
-            self.emit(s, "medico_display", count=len(shown), bottles=shown,
+            s.log_event("medico_display", count=len(shown), bottles=shown,
                       prices=[self.price(s, i) for i in range(len(shown))])
 
     # ------------------------------------------------------------------ get-up
@@ -307,24 +320,27 @@ class Medico(Module):
 
     def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
         cols = s.columns()
-        ill = (0,) * len(cols)
+        m = self.st(s)
+        ill_count = 0
         if ILL_WORD in words:
             try:
-                ill = tuple(int(x) for x in words[ILL_WORD][0].split("-"))
+                ill = _counts(words[ILL_WORD][0])
             except ValueError:
                 ill = ()
             if len(ill) != len(cols):
                 return f"'ill' gives the ill apprentices of each of the {len(cols)} columns, like 'ill 0-1-0-0-0'"
-        for c, n, i in zip(cols, counts, ill):
-            if i > n:
-                return f"{i} ill apprentices in the {c} column, which has {n}"
-            if i and c in BARRED:
-                return f"ill apprentices may not go to the {c}"
-        m = self.st(s)
-        if sum(ill) > m.black[seat]:
-            return f"the plan has {sum(ill)} ill apprentices; you have {m.black[seat]}"
-        off = sum(hook(s, seat, words) for hook in s.hooks.placed_off_sheet)
-        healthy = sum(counts) - sum(ill) + off
+            for c, n, i in zip(cols, counts, ill):
+                if i > n:
+                    return f"{i} ill apprentices in the {c} column, which has {n}"
+                if i and c in BARRED:
+                    return f"ill apprentices may not go to the {c}"
+            ill_count = sum(ill)
+            if ill_count > m.black[seat]:
+                return f"the plan has {ill_count} ill apprentices; you have {m.black[seat]}"
+        off = 0
+        for hook in s.hooks.placed_off_sheet:
+            off += hook(s, seat, words)
+        healthy = sum(counts) - ill_count + off
         if healthy > self.healthy(s, seat):
             return (f"the plan needs {healthy} healthy apprentices; you have {self.healthy(s, seat)} "
                     f"(and {m.black[seat]} ill ones: name them with 'ill', e.g. 'ill 0-1-0-0-0')")
@@ -348,31 +364,31 @@ class Medico(Module):
         return _OPTIONS.get(plans, limits, lambda: _ill_variants(_parents(plans, s, seat), limits))
 
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
-        ill = tuple(int(x) for x in words[ILL_WORD][0].split("-")) if ILL_WORD in words else (0,) * len(counts)
+        ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
         m = self.st(s)
-        self.put(s, plans=self._set(m.plans, seat, (ill, TILE_WORD in words)))
+        self.put(s, plans=with_item(m.plans, seat, (ill, TILE_WORD in words)))
         if any(ill) or TILE_WORD in words:     # the seat's own: secret until the reveal (R4)
-            self.emit(s, "medico_plan", seat, figure=seat, ill="-".join(map(str, ill)), medico=TILE_WORD in words)
+            s.log_event("medico_plan", seat, figure=seat, ill="-".join(map(str, ill)), medico=TILE_WORD in words)
 
     # ------------------------------------------------------------------ visits
     def visit_start(self, s, fig: int, column: str, count: int) -> bool:
         if fig >= s.n:
             return False
         m = self.st(s)
-        ill, tile = self.plan_of(s, fig)
-        i = ill[s.loc]
-        self.put(s, ill_left=i, worked=(0, 0))
+        i = self.ill_at(s, fig, s.loc)
+        if m.ill_left != i or m.worked != (0, 0):
+            self.put(s, ill_left=i, worked=(0, 0))
         if column == "workshop" and i:
             per = s.comp.rules["workshop"]["blends_per_apprentice"]
             s.left = per * (count - i) + self.data.ill_blends * i     # 'Ill apprentices can blend paint only once'
-        if column == "market" and tile and s.loc == s.columns().index("market"):
+        if column == "market" and self.plan_of(s, fig)[1] and s.loc == s.columns().index("market"):
             options = self._bottle_options(s, fig)
             if options:
                 ask(s, fig, NAME, "medicine")
             elif any(b is not None for b in m.display):
                 if len(m.held[fig]) < self.data.max_bottles:
                     # 'If a player doesn't have enough money to buy a bottle, he must lift his screen'
-                    self.emit(s, "medico_no_money", figure=fig)
+                    s.log_event("medico_no_money", figure=fig)
             return True
         return False
 
@@ -380,8 +396,8 @@ class Medico(Module):
         m = self.st(s)
         if len(m.held[fig]) >= self.data.max_bottles:
             return []
-        return [Action("medicine", (str(p + 1),)) for p, b in enumerate(m.display)
-                if b is not None and self.price(s, p) <= s.thalers[fig]]
+        prices, money = self.data.prices[self.places(s)], s.thalers[fig]
+        return [_MEDICINE[p] for p, b in enumerate(m.display) if b is not None and prices[p] <= money]
 
     def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
         if fig >= s.n:
@@ -427,7 +443,7 @@ class Medico(Module):
 
     def apply_action(self, s, fig: int, action: Action) -> bool:
         if action.kind in ("restore", "altar") and action.args and action.args[-1] == ILL_WORD:
-            self.emit(s, "medico_ill_apprentice", figure=fig, action=action.kind,
+            s.log_event("medico_ill_apprentice", figure=fig, action=action.kind,
                       segment=action.args[0] if action.kind == "restore" else None)
             if action.kind == "restore":
                 seg = SEGMENT[action.args[0]]
@@ -448,14 +464,14 @@ class Medico(Module):
             earn(s, fig, self.data.saints_thalers)   # R10: onto a partly paid bell certificate first
             s.left -= 1
             self.put(s, ill_left=self.st(s).ill_left - 1)
-            self.emit(s, "medico_saints", figure=fig, paint=paint, amount=self.data.saints_thalers)
+            s.log_event("medico_saints", figure=fig, paint=paint, amount=self.data.saints_thalers)
             return True
         if action.kind == "studio" and fig < s.n and self.st(s).ill_left:
             ill = self.st(s).ill_left
             gained = s.comp.rules["studio"]["thalers_per_apprentice"] * (s.left - ill)
             earn(s, fig, gained)
             s.left = ill
-            self.emit(s, "studio", figure=fig, amount=gained)
+            s.log_event("studio", figure=fig, amount=gained)
             return True
         return False
 
@@ -477,7 +493,8 @@ class Medico(Module):
         m = self.st(s)
         ill = self.ill_at(s, fig, s.loc)
         healthy = s.plan[fig][s.loc] - ill
-        self.put(s, ill_left=0)
+        if m.ill_left:
+            self.put(s, ill_left=0)
         if healthy <= 0:
             return
         falling = healthy if ill else (1 if column == m.infected else 0)
@@ -506,31 +523,23 @@ class Medico(Module):
         own = min(own, taken, self._own_present(s, fig))
         sick += own
         black += own
-        self.put(s, sick=self._set(m.sick, fig, sick), black=self._set(m.black, fig, black),
-                 neutral_ill=self._set(m.neutral_ill, fig, neutral_ill))
-        self.emit(s, "medico_ill", figure=fig, location=column, own=own, neutral=bool(neutral and neutral_ill == s.round))
+        self.put(s, sick=with_item(m.sick, fig, sick), black=with_item(m.black, fig, black),
+                 neutral_ill=with_item(m.neutral_ill, fig, neutral_ill))
+        s.log_event("medico_ill", figure=fig, location=column, own=own, neutral=bool(neutral and neutral_ill == s.round))
 
     def after_location(self, s, column: str, index: int) -> None:
         """'After the last player has performed his final action at the theater (or passed)'
         (in the final round, the final cathedral, R20): healing in player order."""
         if index != len(s.columns()) - 1:
             return
-        for fig in s.order:
-            if fig < s.n and self._heal_options(s, fig) != [Action("heal", ("none",))]:
+        m = self.st(s)
+        for fig in s.order:   # asked only of a player holding a bottle of use ('heal none' is not a choice)
+            if fig < s.n and any(b == "juice" or m.sick[fig] for b in m.held[fig]):
                 ask(s, fig, NAME, "heal")
 
     def _heal_options(self, s, fig: int) -> list[Action]:
         m = self.st(s)
-        held = m.held[fig]
-        out = [Action("heal", ("none",))]
-        useful = [b for b in held if b == "juice" or m.sick[fig]]
-        seen = set()
-        for k in range(1, len(held) + 1):
-            for combo in combinations(held, k):
-                if combo not in seen and all(b in useful for b in combo):
-                    seen.add(combo)
-                    out.append(Action("heal", combo))
-        return out
+        return list(_heal_choices(m.held[fig], m.sick[fig] > 0))
 
     # ------------------------------------------------------------------ asks
     def valid_ask(self, s, fig: int, payload) -> bool:
@@ -551,8 +560,8 @@ class Medico(Module):
             return self._heal_options(s, fig)
         if what == "aside":
             own_here = s.comp.apprentices - self.st(s).sick[fig]
-            return [Action("aside", ("ill",)), Action("aside", ("own",))] if own_here else [Action("aside", ("ill",))]
-        return [Action("illness", ("neutral",)), Action("illness", ("own",))]
+            return list(_ASIDE if own_here else _ASIDE[:1])
+        return list(_ILLNESS)
 
     def answer(self, s, a, action) -> None:
         fig, _, what = a
@@ -561,9 +570,9 @@ class Medico(Module):
             place = int(action.args[0]) - 1
             bottle, price = m.display[place], self.price(s, place)
             s.thalers[fig] -= price
-            self.put(s, display=self._set(m.display, place, None),
-                     held=self._set(m.held, fig, _sorted_bottles(m.held[fig] + (bottle,))))
-            self.emit(s, "medico_buy", figure=fig, place=place + 1, bottle=bottle, cost=price)
+            self.put(s, display=with_item(m.display, place, None),
+                     held=with_item(m.held, fig, _sorted_bottles(m.held[fig] + (bottle,))))
+            s.log_event("medico_buy", figure=fig, place=place + 1, bottle=bottle, cost=price)
         elif what == "heal":
             used = action.args if action.args != ("none",) else ()
             held = list(m.held[fig])
@@ -574,17 +583,17 @@ class Medico(Module):
             juice = sum(b == "juice" for b in used)
             if juice:
                 change_mood(s, fig, self.data.juice_mood * juice)
-            self.put(s, held=self._set(m.held, fig, tuple(held)), discard=_sorted_bottles(m.discard + used),
-                     sick=self._set(m.sick, fig, m.sick[fig] - healed),
-                     black=self._set(m.black, fig, m.black[fig] - healed))
-            self.emit(s, "medico_heal", figure=fig, bottles=list(used), healed=healed,
+            self.put(s, held=with_item(m.held, fig, tuple(held)), discard=_sorted_bottles(m.discard + used),
+                     sick=with_item(m.sick, fig, m.sick[fig] - healed),
+                     black=with_item(m.black, fig, m.black[fig] - healed))
+            s.log_event("medico_heal", figure=fig, bottles=list(used), healed=healed,
                       lost=portions - healed, mood=juice * self.data.juice_mood)
         elif what == "aside":
             if action.args[0] == "ill":
-                self.put(s, sick=self._set(m.sick, fig, m.sick[fig] - 1),
-                         black=self._set(m.black, fig, m.black[fig] - 1))
+                self.put(s, sick=with_item(m.sick, fig, m.sick[fig] - 1),
+                         black=with_item(m.black, fig, m.black[fig] - 1))
             if action.args[0] == "ill":
-                self.emit(s, "medico_aside", figure=fig)
+                s.log_event("medico_aside", figure=fig)
         else:
             _, count, column = what
             self._fall_ill(s, fig, count, action.args[0] == "neutral", column)
@@ -618,7 +627,7 @@ class Medico(Module):
         own = s.comp.apprentices - self.st(s).sick[seat]
         credit = self.data.thalers_per_apprentice * own
         s.thalers[seat] += credit
-        self.emit(s, "medico_credit", figure=seat, apprentices=own, amount=credit)
+        s.log_event("medico_credit", figure=seat, apprentices=own, amount=credit)
         return {NAME: credit}
 
     # ------------------------------------------------------------------ view, saving

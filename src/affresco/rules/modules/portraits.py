@@ -11,6 +11,7 @@ displayed portrait if any (VP only).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
@@ -92,27 +93,39 @@ class Portraits(Module):
     def st(self, s) -> PState:
         return s.mods[self.name]
 
-    def put(self, s, **kw) -> None:
-        s.mods[self.name] = self.st(s)._replace(**kw)
-
     def _reveal(self, s, rng, log: bool = True) -> None:
         p = self.st(s)
         deck, display = list(p.deck), []
         for _ in range(self.data.display):
             if not deck:
                 break
-            top = min(self.data.cards[c].deck for c in deck)
-            card = rng.choice(sorted(c for c in deck if self.data.cards[c].deck == top))
+            card = rng.choice(self._top_cards(tuple(deck)))
             deck.remove(card)
             display.append(card)
         self.put(s, deck=tuple(deck), display=tuple(display))
         if display and log:
             s.log_event("portraits_revealed", cards=list(display))
 
+    @lru_cache(maxsize=2048)
+    def _top_cards(self, deck: tuple[str, ...]) -> tuple[str, ...]:
+        """The cards of ``deck`` in the earliest deck still there (A before B before C), sorted:
+        the ones a card is revealed from."""
+        top = min(self.data.cards[c].deck for c in deck)
+        return tuple(sorted(c for c in deck if self.data.cards[c].deck == top))
+
+    @lru_cache(maxsize=256)
+    def _painting(self, cid: str, leonardo: bool) -> tuple[Action, ...]:
+        """The ways to paint card ``cid``: with each choice of its basic paints, else plain
+        (Leonardo takes only its VP: plain)."""
+        eff = self.data.cards[cid].effects
+        if leonardo or "basic_paints" not in eff:
+            return (Action("portrait", (cid,)),)
+        return tuple(Action("portrait", (cid, "".join(combo)))
+                     for combo in combinations_with_replacement(BASIC, eff["basic_paints"]))
+
     def owns(self, s, fig: int, effect: str) -> int:
-        if fig >= s.n:
-            return 0
-        return sum(self.data.cards[c].effects.get(effect, 0) for c in self.st(s).owned[fig])
+        owned = self.st(s).owned[fig] if fig < s.n else ()
+        return sum(self.data.cards[c].effects.get(effect, 0) for c in owned) if owned else 0
 
     # --- hooks -------------------------------------------------------------------------
     def setup(self, s, rng) -> None:
@@ -159,14 +172,7 @@ class Portraits(Module):
         p = self.st(s)
         if column == "studio" and p.display and p.taken[fig] != s.round:
             for cid in p.display:
-                eff = self.data.cards[cid].effects
-                if fig >= s.n:
-                    actions.append(Action("portrait", (cid,)))
-                elif "basic_paints" in eff:
-                    for combo in combinations_with_replacement(BASIC, eff["basic_paints"]):
-                        actions.append(Action("portrait", (cid, "".join(combo))))
-                else:
-                    actions.append(Action("portrait", (cid,)))
+                actions.extend(self._painting(cid, fig >= s.n))
         elif column == "cathedral" and fig < s.n and p.sexton[fig] != s.round:
             cost = self.owns(s, fig, "sexton")
             if cost and s.thalers[fig] >= cost:

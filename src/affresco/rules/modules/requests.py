@@ -10,6 +10,7 @@ fulfil a request with his tiles: he scores it, and tiles and request leave the g
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -97,10 +98,17 @@ class Requests(Module):
         owned = [(tile_text(x), x.splashes) for x in s.tiles[fig]]
         for hook in s.hooks.request_tiles:     # other modules' tiles that count (wall fresco, R15)
             hook(s, fig, owned)
+        if not owned:
+            return out
         owned.sort(key=lambda x: tile_text_key(x[0]))
-        for t, values in self.st(s).stacks:
-            if not values:
-                continue
+        return list(self._requests(tuple(owned), tuple(t for t, values in self.st(s).stacks if values)))
+
+    @lru_cache(maxsize=4096)
+    def _requests(self, owned: tuple[tuple[str, str], ...], types: tuple[str, ...]) -> tuple[Action, ...]:
+        """Every request of the ``types`` whose stacks are not empty that the tiles ``owned``
+        (text, splashes; sorted) can fulfil, each set of tile texts once."""
+        out = []
+        for t in types:
             colour = self.data.paint[t]
             usable = [x for x in owned if colour is None or colour in x[1]]
             seen = set()
@@ -109,7 +117,7 @@ class Requests(Module):
                 if texts not in seen:
                     seen.add(texts)
                     out.append(Action("request", (t, *texts)))
-        return out
+        return tuple(out)
 
     def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
         if column != "workshop" or self.st(s).last[fig] == s.round:
@@ -146,7 +154,7 @@ class Requests(Module):
         done[fig] = done[fig] + ((t, vp, tuple(stacked)),)
         last = list(r.last)
         last[fig] = s.round
-        s.mods[self.name] = r._replace(stacks=tuple(stacks.items()), done=tuple(done), last=tuple(last))
+        self.put(s, stacks=tuple(stacks.items()), done=tuple(done), last=tuple(last))
         track.gain(s, fig, {"request": vp}, "request", request=t, tiles=list(texts))
         if fig >= s.n:
             s.left = 0

@@ -107,6 +107,11 @@ class SpecialColours(Module):
                 if have[a] and have[b]:
                     actions.append(Action("blend", (out,)))
 
+    def idle_hooks(self) -> tuple[str, ...]:
+        """Without the option the special colours never replace a paint shown on a fresco
+        tile: no other payment, and so no restoration bonus."""
+        return () if self.opts.get(OPTION) else ("payments", "restoration_vp")
+
     def payments(self, s, fig: int, tile, payments: list[str]) -> None:
         """Option: each O/G/P shown may be paid with K or N instead (Russian text)."""
         if not self.opts.get(OPTION) or fig >= s.n:

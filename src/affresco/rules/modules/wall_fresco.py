@@ -23,7 +23,7 @@ from .. import track
 from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register
-from ..planning import PlanMemo
+from ..planning import PlanMemo, column_words, column_words_of
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers, minus, paint_vector
 
 TILE = "wall"          # the action tile's word in plan notation ('plan 1-0-2-1-0 wall theater')
@@ -58,7 +58,7 @@ def _vector(paint: str) -> tuple[int, ...]:
 
 def _paint_sum(a: str, b: str) -> str:
     """Two paint texts together, in paint order."""
-    return "".join(sorted(a + b, key=PAINTS.index))
+    return "".join(sorted(a + b, key=PAINT_INDEX.__getitem__))
 
 
 def parse_wall_tile(text) -> WallTile:
@@ -102,6 +102,14 @@ def _neighbours(rows: int, columns: int) -> tuple[tuple[int, ...], ...]:
         out.append(tuple(rr * columns + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
                          if 0 <= rr < rows and 0 <= cc < columns))
     return tuple(out)
+
+
+_FRONTIER: dict[int, tuple[tuple, tuple[int, ...]]] = {}   # id(board) -> (board, its frontier)
+
+
+def _blends_by_inputs(comp) -> dict[frozenset, str]:
+    """The blend of each pair of paints (by paint text), from the edition's blending table."""
+    return {frozenset(PAINTS[i] for i in ins): out for out, ins in reversed(comp.blends.items())}
 
 
 class WState(NamedTuple):
@@ -224,22 +232,35 @@ class WallFresco(Module):
     def st(self, s) -> WState:
         return s.mods[self.name]
 
-    def put(self, s, **kw) -> None:
-        s.mods[self.name] = self.st(s)._replace(**kw)
-
     def restorable(self, s, fig: int) -> list[int]:
         """Sections ``fig`` may restore now: still covered, orthogonally next to a restored
         one ('a section can be restored only if it adjoins a restored section in an orthogonal
         direction'), and paid for with the player's paints."""
         board = self.st(s).board
         have = s.paints[fig]
+        return [c for c in self.frontier(board) if covers(have, _vector(board[c].paint))]
+
+    def _can_restore(self, s, fig: int) -> bool:
+        """Whether :meth:`restorable` is not empty."""
+        board = self.st(s).board
+        have = s.paints[fig]
+        return any(covers(have, _vector(board[c].paint)) for c in self.frontier(board))
+
+    def frontier(self, board: tuple) -> tuple[int, ...]:
+        """The covered sections next to a restored one, in board order (memoised on the
+        board, which changes only when a section is restored)."""
+        hit = _FRONTIER.get(id(board))
+        if hit is not None and hit[0] is board:
+            return hit[1]
         adj = _neighbours(self.data.rows, self.data.columns)
-        return [c for c, t in enumerate(board)
-                if t is not None and covers(have, _vector(t.paint)) and any(board[n] is None for n in adj[c])]
+        cells = tuple(c for c, t in enumerate(board) if t is not None and any(board[n] is None for n in adj[c]))
+        if len(_FRONTIER) > 256:
+            _FRONTIER.clear()
+        _FRONTIER[id(board)] = (board, cells)
+        return cells
 
     def _blend_of(self, s, a: str, b: str) -> str | None:
-        ia, ib = sorted((PAINT_INDEX[a], PAINT_INDEX[b]))
-        return next((out for out, ins in s.comp.blends.items() if tuple(sorted(ins)) == (ia, ib)), None)
+        return s.comp.derived("wall_fresco.blend_of", _blends_by_inputs).get(frozenset((a, b)))
 
     # --- set-up, planning -----------------------------------------------------------------
     def setup(self, s, rng) -> None:
@@ -264,7 +285,7 @@ class WallFresco(Module):
     def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
         if TILE not in words:
             return None
-        columns = column_words_of(s.columns())
+        columns = column_words(s)
         col = words[TILE][0]
         if col not in columns:
             return f"the wall tile covers a column: {', '.join(columns)}"
@@ -281,7 +302,7 @@ class WallFresco(Module):
         return 1 if TILE in words else 0
 
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
-        columns = column_words_of(s.columns())
+        columns = column_words(s)
         placed = list(self.st(s).placed)
         placed[seat] = columns.index(words[TILE][0]) if TILE in words else -1
         self.put(s, placed=tuple(placed))
@@ -289,7 +310,7 @@ class WallFresco(Module):
             s.log_event("wall_tile", seat, figure=seat, column=words[TILE][0])
 
     def after_planning(self, s) -> None:
-        columns = column_words_of(s.columns())
+        columns = column_words(s)
         for seat, c in enumerate(self.st(s).placed):
             if c >= 0:
                 s.log_event("wall_tile", figure=seat, column=columns[c])
@@ -298,7 +319,7 @@ class WallFresco(Module):
         """'This action takes place in the given player order at the time of the covered action':
         the apprentice on the tile restores a section (asked only if one can be paid for; else
         the action is forfeited, base 'Performing actions')."""
-        if fig < s.n and self.st(s).placed[fig] == s.loc and self.restorable(s, fig):
+        if fig < s.n and self.st(s).placed[fig] == s.loc and self._can_restore(s, fig):
             ask(s, fig, self.name, TILE)
             return True
         return False
@@ -453,7 +474,7 @@ class WallFresco(Module):
     def view(self, s, seat, out) -> None:
         from ..state import PLAN
         w = self.st(s)
-        words = column_words_of(s.columns())
+        words = column_words(s)
         d = self.data
         placed = []
         for f, c in enumerate(w.placed):
@@ -463,8 +484,7 @@ class WallFresco(Module):
             "rows": d.rows, "columns": d.columns,
             "board": [[None if w.board[r * d.columns + c] is None else w.board[r * d.columns + c].text
                        for c in range(d.columns)] for r in range(d.rows)],
-            "restorable": [d.name(c) for c, t in enumerate(w.board)
-                           if t is not None and any(w.board[n] is None for n in d.neighbours(c))],
+            "restorable": [d.name(c) for c in self.frontier(w.board)],
             "tiles": [[t.text for t in h] for h in w.held],
             "exchange_tiles": [list(e) for e in w.exchange],
             "supply": dict(w.supply),
@@ -578,11 +598,3 @@ def state_from_view(view: dict, seat: int | None = None) -> dict:
             "exchange_tiles": ["".join(e) for e in w["exchange_tiles"]], "supply": dict(w["supply"]),
             "action_tile": [words.index(c) if c in words else -1 for c in w["action_tile"]],
             "paid": list(w["paid"]), "received": list(w["received"])}
-
-
-def column_words_of(columns) -> tuple[str, ...]:
-    """Column words of plan notation from the view's column names ('cathedral2' the second)."""
-    out: list[str] = []
-    for c in columns:
-        out.append(c if c not in out else f"{c}2")
-    return tuple(out)
