@@ -41,7 +41,7 @@ class Layout:
     __slots__ = ("n", "F", "H", "M", "market_types", "market_index", "booths", "modules",
                  "per_figure", "slices", "offsets", "size", "zeros", "rel", "o_phase", "o_round", "o_actor",
                  "o_column", "o_figures", "o_paints", "o_fresco", "o_bishop", "o_booths", "o_bag",
-                 "booth_blocks", "last_figures", "last_public", "o_plan", "position")
+                 "booth_blocks", "last_figures", "last_public", "o_plan", "position", "module_parts")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...]):
@@ -76,6 +76,9 @@ class Layout:
         self.last_figures: tuple | None = None
         self.last_public: tuple | None = None
         self.position: tuple | None = None
+        # (module, seat) -> (the part of the seat's view it was last made from, its numbers);
+        # the parts are the view hooks' own new dicts, which nothing else holds or changes
+        self.module_parts: dict[tuple, tuple] = {}
         # figure -> its place in the observer's order, per observer seat
         self.rel = tuple(tuple([(f - seat) % n for f in range(n)] + list(range(n, F))) for seat in range(n))
 
@@ -161,8 +164,13 @@ def observation(s: State, seat: int) -> array:
         for hook in s.hooks.view:      # each module's part of the seat's view, as view() makes it
             hook(s, seat, parts)
         p = L.o_bag + 1
+        last = L.module_parts
         for m in L.modules:
-            x[p:p + MODULE_FEATURES] = module_block(m, parts.get(m), seat, n)
+            part = parts.get(m)
+            hit = last.get((m, seat))
+            if hit is None or hit[0] != part:     # compared in C: cheaper than serializing it
+                hit = last[(m, seat)] = (part, module_block(m, part, seat, n))
+            x[p:p + MODULE_FEATURES] = hit[1]
             p += MODULE_FEATURES
     return x
 
