@@ -370,13 +370,17 @@ class LazyView(Mapping):
     __slots__ = ("_game", "_seat", "_view")
 
     def __init__(self, position: Game, seat: int):
-        self._game, self._seat, self._view = position, seat, None
+        self._game: Game | None = position
+        self._seat = seat
+        self._view: dict[str, Any] | None = None
 
-    def _get(self) -> dict:
-        if self._view is None:
-            self._view = self._game.view(self._seat, log=False, lean=True)
+    def _get(self) -> dict[str, Any]:
+        view = self._view
+        if view is None:
+            assert self._game is not None
+            view = self._view = self._game.view(self._seat, log=False, lean=True)
             self._game = None
-        return self._view
+        return view
 
     def __getitem__(self, key):
         return self._get()[key]

@@ -21,7 +21,7 @@ import functools
 import marshal
 import zlib
 from array import array
-from typing import Any
+from typing import Any, Iterable
 
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
@@ -236,6 +236,7 @@ def _figures(s: State, L: Layout) -> array:
     extra = [s.apprentices(f) for f in range(n)] if s.hooks.apprentices else None
     facts = (s.pos, s.getup, s.tiles, s.plan, s.mood, s.neutral, s.aside)
     last = L.last_figures
+    changed: Iterable[int]
     if last is None or last[1] != s.order or last[2] != hide or last[3] != extra:
         changed = range(F)
         x = array("f", bytes(4 * F * per))
