@@ -1,0 +1,34 @@
+"""Server bots on the medico's plans (issue #12: bots wherever the game is played): a timed
+bot decides in a worker process, so the seat's legal actions travel there.  A medico planning
+decision offers up to ~110,000 plans; they travel as the lazy
+:class:`affresco.rules.PlanVariants` (its parents and limits, a few kB, not every plan as
+text to parse again) and the bot's answer is one of them."""
+from __future__ import annotations
+
+import asyncio
+import pickle
+
+from affresco import parse
+from affresco.rules import PlanVariants
+from affresco.server.bots import BotRunner
+from affresco.server.store import SeatInfo
+
+from positions import lazy_planning  # noqa: E402
+
+ALL = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", "bells", "wall_fresco", "medico")
+
+
+def test_a_timed_bot_in_a_worker_process_answers_a_medico_planning_decision_with_a_legal_plan():
+    g, seat, legal = next((g, s, legal) for g, s, legal in lazy_planning(3, ALL, seed=4, rounds=6) if len(legal) > 2000)
+    sent = pickle.dumps(legal)
+    assert type(pickle.loads(sent)) is PlanVariants and pickle.loads(sent) == legal
+    assert len(sent) < len(pickle.dumps([str(a) for a in legal])) / 2
+    runner = BotRunner(processes=1)
+    try:
+        choice = asyncio.run(runner.decide(SeatInfo(seat, "Bot", "bot", "search", 0.1), "s:1",
+                                           g.view(seat), legal, seat))
+    finally:
+        runner.close()
+    assert parse(choice) in legal
+
+
