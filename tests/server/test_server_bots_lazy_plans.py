@@ -1,4 +1,4 @@
-"""Server bots on the medico's plans (issue #12: bots wherever the game is played): a timed
+"""The server on the medico's plans (issue #12: bots wherever the game is played): a timed
 bot decides in a worker process, so the seat's legal actions travel there.  A medico planning
 decision offers up to ~110,000 plans; they travel as the lazy
 :class:`affresco.rules.PlanVariants` (its parents and limits, a few kB, not every plan as
@@ -32,3 +32,13 @@ def test_a_timed_bot_in_a_worker_process_answers_a_medico_planning_decision_with
     assert parse(choice) in legal
 
 
+
+
+def test_the_state_push_writes_a_medico_planning_decision_once():
+    """The seat's state push lists its legal actions as text; the lazy plans of one situation
+    are written once and the same list serves the pushes that follow."""
+    from affresco.server.live import legal_texts
+
+    g, seat, legal = next(lazy_planning(2, ("medico",), seed=5, rounds=9))
+    texts = legal_texts(legal)
+    assert texts == [str(a) for a in legal] and legal_texts(g.legal_actions(seat)) is texts
