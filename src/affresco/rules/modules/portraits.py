@@ -57,6 +57,8 @@ class PState(NamedTuple):
 @register
 class Portraits(Module):
     name = "portraits"
+    visit_columns = ("studio", "cathedral")   # painting a portrait; the Sexton's move
+    action_kinds = ("portrait", "restore")   # a portrait painted; a restoration with the Sexton
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:

@@ -50,6 +50,8 @@ class RState(NamedTuple):
 @register
 class Requests(Module):
     name = "requests"
+    visit_columns = ("workshop",)   # fulfilling a request
+    action_kinds = ("request",)
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:
@@ -100,13 +102,13 @@ class Requests(Module):
             hook(s, fig, owned)
         if not owned:
             return out
-        owned.sort(key=lambda x: tile_text_key(x[0]))
         return list(self._requests(tuple(owned), tuple(t for t, values in self.st(s).stacks if values)))
 
     @lru_cache(maxsize=4096)
     def _requests(self, owned: tuple[tuple[str, str], ...], types: tuple[str, ...]) -> tuple[Action, ...]:
         """Every request of the ``types`` whose stacks are not empty that the tiles ``owned``
-        (text, splashes; sorted) can fulfil, each set of tile texts once."""
+        (text, splashes) can fulfil, each set of tile texts once, the tiles in notation order."""
+        owned = sorted(owned, key=lambda x: tile_text_key(x[0]))
         out = []
         for t in types:
             colour = self.data.paint[t]

@@ -22,7 +22,7 @@ from ...errors import ComponentError, StateError
 from .. import track
 from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
 from ..components import check_provenance as provenance_ok
-from ..hooks import Module, ask, register
+from ..hooks import Module, ask, register, with_item
 from ..planning import PlanMemo, column_words, column_words_of
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers, minus, paint_vector
 
@@ -125,6 +125,8 @@ class WState(NamedTuple):
 @register
 class WallFresco(Module):
     name = "wall_fresco"
+    visit_columns = ("workshop",)   # the exchange instead of blending
+    action_kinds = ("exchange",)
     plan_words = (TILE,)
 
     # --- components -----------------------------------------------------------------------
@@ -302,10 +304,10 @@ class WallFresco(Module):
         return 1 if TILE in words else 0
 
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
-        columns = column_words(s)
-        placed = list(self.st(s).placed)
-        placed[seat] = columns.index(words[TILE][0]) if TILE in words else -1
-        self.put(s, placed=tuple(placed))
+        col = column_words(s).index(words[TILE][0]) if TILE in words else -1
+        placed = self.st(s).placed
+        if placed[seat] != col:
+            self.put(s, placed=with_item(placed, seat, col))
         if TILE in words:     # the seat's own record: secret until the reveal (R4)
             s.log_event("wall_tile", seat, figure=seat, column=words[TILE][0])
 
