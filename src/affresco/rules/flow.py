@@ -126,7 +126,7 @@ def apply(s: State, seat: int, action: Action) -> None:
     else:
         loc, _ = location(s, s.actor)
         fig = s.actor
-        handlers = s.hooks.applying(action.kind) if s.hooks.apply_action else ()
+        handlers = s.hooks.for_kind("apply_action", action.kind) if s.hooks.apply_action else ()
         if not (handlers and any(hook(s, fig, action) for hook in handlers)):
             loc.apply(s, fig, action)
         for hook in s.hooks.after_action:

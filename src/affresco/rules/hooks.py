@@ -33,7 +33,8 @@ class Module:
     options: tuple[str, ...] = ()   # names of the rule options this module reads
     plan_words: tuple[str, ...] = ()  # words it adds to plans (registered with actions.plan_word)
     # the columns where its ``visit_actions`` may add or remove actions, and the action kinds
-    # its ``apply_action`` may handle (None: any); the hook table calls it only there
+    # its ``apply_action`` may handle and its ``reveals`` may answer True for (None: any); the
+    # hook table calls them only there
     visit_columns: tuple[str, ...] | None = None
     action_kinds: tuple[str, ...] | None = None
 
@@ -251,15 +252,16 @@ class HookTable(tuple):
         table.visit_actions_at = {column: tuple(h for h in table.visit_actions
                                                 if h.__self__.visit_columns is None or column in h.__self__.visit_columns)
                                   for column in set(SIDE1 + SIDE2)}
-        table._applying = {}
+        table._by_kind = {}
         return table
 
-    def applying(self, kind: str) -> tuple:
-        """The ``apply_action`` hooks that may handle an action of ``kind`` (Module.action_kinds)."""
-        hit = self._applying.get(kind)
+    def for_kind(self, point: str, kind: str) -> tuple:
+        """The hooks of ``point`` (``apply_action``, ``reveals``) of the modules that deal with
+        actions of ``kind`` (Module.action_kinds)."""
+        hit = self._by_kind.get((point, kind))
         if hit is None:
-            hit = self._applying[kind] = tuple(h for h in self.apply_action if h.__self__.action_kinds is None
-                                               or kind in h.__self__.action_kinds)
+            hit = self._by_kind[point, kind] = tuple(h for h in getattr(self, point) if h.__self__.action_kinds is None
+                                                     or kind in h.__self__.action_kinds)
         return hit
 
 
