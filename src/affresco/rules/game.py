@@ -31,7 +31,8 @@ def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Compone
     set-up, shared by its games (modules keep no game state, hooks.Module), made once."""
     modules = tuple(modules)
     try:
-        key = (modules, tuple(sorted(options.items(), key=lambda kv: kv[0])), id(comp))
+        key = (modules, tuple(MODULES.get(m) for m in modules), tuple(sorted(options.items(), key=lambda kv: kv[0])),
+               id(comp))
         hit = _HOOK_TABLES.get(key)
     except TypeError:       # an unhashable option value: refused below
         key = hit = None
