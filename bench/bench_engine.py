@@ -282,8 +282,9 @@ def main(argv=None) -> int:
         print(f"all eight modules / base game: {eight:.2f}x slower (target <= {MAX_EIGHT_SLOWDOWN}x); "
               f"the five: {five:.2f}x (target <= {MAX_FIVE_SLOWDOWN}x)")
         if split:
-            print(f"without the plan decisions' legal lists: all eight {results['module_sets']['+'.join(EIGHT)]['slowdown_without_plan_lists']:.2f}x, "
-                  f"the five {results['module_sets']['+'.join(FIVE)]['slowdown_without_plan_lists']:.2f}x")
+            rest = {name: results["module_sets"]["+".join(mods)]["slowdown_without_plan_lists"]
+                    for name, mods in (("eight", EIGHT), ("five", FIVE))}
+            print(f"without the plan decisions' legal lists: all eight {rest['eight']:.2f}x, the five {rest['five']:.2f}x")
         if eight > MAX_EIGHT_SLOWDOWN:
             missed.append(f"all eight modules {eight:.2f}x")
         if five > MAX_FIVE_SLOWDOWN:

@@ -249,8 +249,8 @@ class HookTable(tuple):
             base = getattr(Module, point)
             setattr(table, point, tuple(getattr(m, point) for m, off in zip(table, idle)
                                         if getattr(type(m), point) is not base and point not in off))
-        table.visit_actions_at = {column: tuple(h for h in table.visit_actions
-                                                if h.__self__.visit_columns is None or column in h.__self__.visit_columns)
+        table.visit_actions_at = {column: tuple(h for h in table.visit_actions if h.__self__.visit_columns is None
+                                                or column in h.__self__.visit_columns)
                                   for column in set(SIDE1 + SIDE2)}
         table._by_kind = {}
         return table
@@ -260,8 +260,8 @@ class HookTable(tuple):
         actions of ``kind`` (Module.action_kinds)."""
         hit = self._by_kind.get((point, kind))
         if hit is None:
-            hit = self._by_kind[point, kind] = tuple(h for h in getattr(self, point) if h.__self__.action_kinds is None
-                                                     or kind in h.__self__.action_kinds)
+            hit = self._by_kind[point, kind] = tuple(h for h in getattr(self, point)
+                                                     if h.__self__.action_kinds is None or kind in h.__self__.action_kinds)
         return hit
 
 
