@@ -8,15 +8,21 @@ actions, seeded):
   * engine+view: the same plus ``view(seat, log=False)`` of the deciding seat (what a bot or
     a person's client reads); engine+lean view: with ``lean=True``, what the wrappers read;
   * pettingzoo-aec: ``env.last()`` (observation vector + mask) + ``env.step(index)``;
+    the agent picks uniformly among the mask's legal indices (:func:`pick`);
   * pettingzoo-parallel: ``env.step(actions)`` (every agent's observation each step);
   * gymnasium: ``env.step(index)`` + ``action_masks()``, the other seats random bots
     (counted as decisions too: the cost per decision of the whole loop);
-  * openspiel: ``state.legal_actions()`` + ``apply_action`` / ``apply_actions``, plus
-    ``observation_tensor`` of the player to act (what a learning loop reads).
+  * openspiel: ``state.legal_actions()`` + ``apply_action`` / ``apply_actions``, plus the
+    observation tensor of the player to act through OpenSpiel's Python observation API
+    (``make_observation(game).set_from(state, player)``: a numpy tensor); "openspiel (tensor
+    list)" reads ``state.observation_tensor(player)`` instead (pyspiel's list: its own cost).
 
 Costs are per decision in this process's CPU time; blocks alternate the loops (every loop
 once per block, each block starting with the next loop), and the machine's load is printed
-beside the numbers.
+beside the numbers.  Every loop first plays the games it will be measured on once (the games
+are deterministic for a seed): the engine memoises the plans of a planning situation (with all
+eight modules ~50,000 actions built per new situation) and the first loop to meet a situation
+would pay for the others; ``--cold`` measures without that pass.
 
     python bench/bench_envs.py                 # 2 and 4 players, base and all modules
     python bench/bench_envs.py --quick
@@ -48,6 +54,14 @@ ALL = tuple(sorted(supported_modules()))
 
 def _clock():
     return time.process_time()   # CPU time of this process: other jobs on the machine do not inflate it
+
+
+def pick(rng, mask):
+    """A uniform choice among the legal indices of a 0/1 mask (the agent's side of a step, as
+    ``rng.choice(legal)`` is the engine loop's).  numpy's nonzero of an int8 array is several
+    times slower than of the same bytes seen as booleans, so the mask is read as booleans."""
+    legal = mask.view(np.bool_).nonzero()[0]
+    return int(legal[rng.randrange(len(legal))])
 
 
 def engine(n, mods, seeds):
@@ -94,7 +108,7 @@ def aec(n, mods, seeds):
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            e.step(pick(rng, obs["action_mask"]))
             decisions += 1
     return decisions, _clock() - t0
 
@@ -109,7 +123,7 @@ def parallel(n, mods, seeds):
         while p.agents:
             acting = p.game.to_act
             decisions += len(acting)
-            acts = {a: rng.choice(np.flatnonzero(o["action_mask"]).tolist()) for a, o in obs.items()}
+            acts = {a: pick(rng, o["action_mask"]) for a, o in obs.items()}
             obs, *_ = p.step(acts)
     return decisions, _clock() - t0
 
@@ -122,19 +136,26 @@ def gym(n, mods, seeds):
         env.reset(seed=seed)
         rng = random.Random(seed)
         while True:
-            _, _, term, _, _ = env.step(rng.choice(np.flatnonzero(env.action_masks()).tolist()))
+            _, _, term, _, _ = env.step(pick(rng, env.action_masks()))
             if term:
                 break
         decisions += len(env.game.history())
     return decisions, _clock() - t0
 
 
-def openspiel(n, mods, seeds):
+def openspiel(n, mods, seeds, tensor_list=False):
+    """OpenSpiel's Python observation API (``make_observation(game).set_from(state, player)``,
+    the numpy tensor its Python algorithms read); with ``tensor_list`` ``state.observation_tensor``
+    instead, which pyspiel answers by making a throw-away new state, writing the tensor twice
+    and converting it to a Python list (its own cost, about two engine decisions)."""
     import pyspiel
+    from open_spiel.python.observation import make_observation
     import affresco.envs.openspiel  # noqa: F401
-    game = pyspiel.load_game("python_fresco", {"players": n, "modules": ",".join(mods), "rng_seed": 0})
-    decisions, t0 = 0, _clock()
-    for seed in seeds:
+    decisions, spent = 0, 0.0
+    for seed in seeds:   # the game's own seed from the loop's: the same game each time it is played
+        game = pyspiel.load_game("python_fresco", {"players": n, "modules": ",".join(mods), "rng_seed": seed})
+        observer = make_observation(game)
+        t0 = _clock()
         s = game.new_initial_state()
         rng = random.Random(seed)
         while not s.is_terminal():
@@ -143,14 +164,23 @@ def openspiel(n, mods, seeds):
                 decisions += n
             else:
                 p = s.current_player()
-                s.observation_tensor(p)
+                if tensor_list:
+                    s.observation_tensor(p)
+                else:
+                    observer.set_from(s, p)
                 s.apply_action(rng.choice(s.legal_actions()))
                 decisions += 1
-    return decisions, _clock() - t0
+        spent += _clock() - t0
+    return decisions, spent
+
+
+def openspiel_tensor_list(n, mods, seeds):
+    return openspiel(n, mods, seeds, tensor_list=True)
 
 
 WRAPPERS = {"engine": engine, "engine+view": engine_view, "engine+lean view": engine_lean_view,
-            "pettingzoo-aec": aec, "pettingzoo-parallel": parallel, "gymnasium": gym, "openspiel": openspiel}
+            "pettingzoo-aec": aec, "pettingzoo-parallel": parallel, "gymnasium": gym, "openspiel": openspiel,
+            "openspiel (tensor list)": openspiel_tensor_list}
 
 
 def main() -> None:
@@ -161,6 +191,10 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="*", default=[2, 4])
     ap.add_argument("--modules", choices=("base", "all", "both"), default="both")
     ap.add_argument("--only", nargs="*", default=None, help="wrappers to run (engine always runs)")
+    ap.add_argument("--cold", dest="warm", action="store_false",
+                    help="warm up with one other game only (default: every loop first plays the blocks' games "
+                         "once unmeasured, so the engine's memos of planning situations are warm for every loop "
+                         "alike, as in a long training run where situations recur)")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
     games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
@@ -174,8 +208,8 @@ def main() -> None:
         for mods in mod_sets:
             label = f"{n}p {'all modules' if mods else 'base'}"
             totals = {w: [0, 0.0] for w in names}
-            for w in names:
-                WRAPPERS[w](n, mods, [10_000])  # warm-up: imports, tables, caches
+            for w in names:   # warm-up: imports, tables, and (--warm) every game the blocks will play
+                WRAPPERS[w](n, mods, range(blocks * games) if args.warm else [10_000])
             for b in range(blocks):   # blocks alternate the wrappers: a change in load hits them all
                 seeds = range(b * games, (b + 1) * games)
                 for w in names[b % len(names):] + names[:b % len(names)]:   # each block starts elsewhere

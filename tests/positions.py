@@ -395,3 +395,21 @@ def possible_plans(g, f: int) -> list[list[int]]:
     sheet = s.comp.rules["action_sheet"]
     return [list(c) for c in product(range(sheet["spaces_per_column"] + 1), repeat=sheet["columns"])
             if sum(c) <= s.apprentices(f)]
+
+
+def lazy_planning(players: int, modules: Iterable[str], seed: int, rounds: int = 5):
+    """Seeded random games stopped at every planning decision whose legal plans come as the
+    medico's lazy :class:`affresco.rules.PlanVariants` (ill words, the medico tile), up to
+    round ``rounds``: ``(game, seat, legal)``."""
+    import random
+
+    from affresco.rules import PlanVariants
+
+    rng = random.Random(seed)
+    g = affresco.new_game(players, modules=tuple(modules), seed=seed)
+    while not g.is_over and g.round <= rounds:
+        seat = g.to_act[0]
+        legal = g.legal_actions(seat)
+        if type(legal) is PlanVariants:
+            yield g, seat, legal
+        g.apply(seat, rng.choice(legal))

@@ -4,33 +4,20 @@ issue #16: the heuristic's speed 'at the same choices'): a bot given the lazy
 it chooses from the full list of the same plans."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
-import affresco
 from affresco.bots import make_bot
-from affresco.rules import PlanVariants
+from positions import lazy_planning
 
 ALL = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", "bells", "wall_fresco", "medico")
-
-
-def medico_planning(players, modules, seed, rounds=6):
-    rng = random.Random(seed)
-    g = affresco.new_game(players, modules=modules, seed=seed)
-    while not g.is_over and g.round <= rounds:
-        seat = g.to_act[0]
-        legal = g.legal_actions(seat)
-        if isinstance(legal, PlanVariants):
-            yield g, seat, legal
-        g.apply(seat, rng.choice(legal))
 
 
 @pytest.mark.parametrize("spec", ["heuristic", "search:simulations=12"])
 @pytest.mark.parametrize("players,modules", [(2, ("medico",)), (3, ALL)])
 def test_a_bot_chooses_the_same_plan_from_the_lazy_plans_as_from_the_full_list(spec, players, modules):
     positions = 0
-    for g, seat, legal in medico_planning(players, modules, seed=7):
+    for g, seat, legal in lazy_planning(players, modules, seed=7):
         view = g.view(seat)
         made_before = legal.made     # the memo may hand out a sequence made at an earlier position
         lazy = make_bot(spec, seed=3).choose(view, legal, seat)

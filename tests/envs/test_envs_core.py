@@ -46,6 +46,24 @@ def test_layout_is_contiguous_and_sized_as_documented():
         assert x.shape == (size,) and x.dtype == np.float32 and np.isfinite(x).all()
 
 
+@pytest.mark.parametrize("n,mods", [(2, ()), (3, ()), (4, ()), (2, ALL), (3, ALL), (4, ALL)])
+def test_the_engines_observation_is_the_vector_made_from_the_view(n, mods):
+    """The wrappers' vector (``Game.observation``, written from the position) is exactly the
+    one ``encode`` makes from the seat's view dict, full or lean, at every seat."""
+    enc = ObservationEncoder(Config.of(n, mods))
+    g = affresco.new_game(n, mods, seed=7 + n)
+    rng = random.Random(n)
+    i = 0
+    while not g.is_over:
+        if i % (3 if not mods else 11) == 0:
+            for seat in range(n):
+                from_view = enc.encode(g.view(seat, log=False, lean=i % 2 == 0), seat)
+                assert np.array_equal(enc.observe(g, seat), from_view), (i, g.phase, seat)
+        seat = rng.choice(g.to_act)
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+        i += 1
+
+
 def test_figures_are_relative_to_the_observer():
     enc = ObservationEncoder(Config.of(3))
     g = affresco.new_game(3, seed=2)
@@ -68,3 +86,37 @@ def test_versioned_ids():
         Config.of(5)
     with pytest.raises(affresco.ConfigError):
         Config.of(2, ("no_such_module",))
+
+
+def test_a_planning_mask_is_shared_read_only_and_follows_the_legal_plans():
+    """A long legal list (a planning decision) gives one shared read-only mask per set of
+    actions, found again by the same actions, and never another set's."""
+    codec = ActionCodec(Config.of(2))
+    plans = [a for a in codec.actions if a.kind == "plan"]
+    few, other = plans[:300], plans[1:301]
+    m = codec.mask(list(few))
+    assert not m.flags.writeable and set(np.flatnonzero(m)) == {codec.encode(a) for a in few}
+    assert codec.mask(list(few)) is m
+    o = codec.mask(list(other))
+    assert o is not m and set(np.flatnonzero(o)) == {codec.encode(a) for a in other}
+    short = codec.mask(plans[:3])
+    assert short.flags.writeable and short.sum() == 3
+
+
+def test_the_view_in_infos_is_the_position_it_came_with():
+    """``infos[agent]["view"]`` (made when first read) is the seat's lean view of the step it
+    came with, even when read after later steps."""
+    from affresco.envs.gymnasium import FrescoEnv
+    from affresco.envs.pettingzoo import parallel_env
+    p = parallel_env(players=3)
+    obs, infos = p.reset(seed=4)
+    expected = p.game.view(1, log=False, lean=True)
+    for _ in range(5):
+        acts = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()}
+        obs, *_ = p.step(acts)
+    assert dict(infos["player_1"]["view"]) == expected
+    env = FrescoEnv(players=2, opponents="random")
+    _, info = env.reset(seed=3)
+    expected = env.game.view(0, log=False, lean=True)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert dict(info["view"]) == expected and info["view"]["round"] == expected["round"]

@@ -36,6 +36,7 @@ def test_encoder_vectors(n, mods):
             other = perturbed(g, seat)
             assert np.array_equal(enc.encode(g.view(seat, log=False), seat),
                                   enc.encode(other.view(seat, log=False), seat))
+            assert np.array_equal(enc.observe(g, seat), enc.observe(other, seat))
 
 
 def test_own_secrets_show():
@@ -43,6 +44,7 @@ def test_own_secrets_show():
     g = affresco.new_game(2, seed=1)
     h = perturbed(g, 1)  # changes seat 0's Thalers and paints
     assert not np.array_equal(enc.encode(g.view(0, log=False), 0), enc.encode(h.view(0, log=False), 0))
+    assert not np.array_equal(enc.observe(g, 0), enc.observe(h, 0))
 
 
 def test_pettingzoo_observations():

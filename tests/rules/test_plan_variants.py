@@ -11,22 +11,9 @@ import pytest
 
 import affresco
 from affresco.errors import IllegalAction
-from affresco.rules import PlanVariants
+from positions import lazy_planning
 
 ALL = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", "bells", "wall_fresco", "medico")
-
-
-def planning_positions(players, modules, seed, rounds=5):
-    """Random games (seeded) stopped at planning decisions that offer ill words or the medico
-    tile: (game, seat, legal)."""
-    rng = random.Random(seed)
-    g = affresco.new_game(players, modules=modules, seed=seed)
-    while not g.is_over and g.round <= rounds:
-        seat = g.to_act[0]
-        legal = g.legal_actions(seat)
-        if isinstance(legal, PlanVariants):
-            yield g, seat, legal
-        g.apply(seat, rng.choice(legal))
 
 
 @pytest.mark.parametrize("players,modules", [(2, ("medico",)), (4, ("medico",)), (3, ALL)])
@@ -35,7 +22,7 @@ def test_every_medico_plan_is_listed_once_in_order_and_indexable(players, module
     indexing, iterating, ``in`` and ``index`` agree, each plan appears once, and the sequence
     pickles as the tuple of its plans."""
     seen = 0
-    for g, seat, legal in planning_positions(players, modules, seed=11):
+    for g, seat, legal in lazy_planning(players, modules, seed=11):
         made = list(legal)
         assert len(made) == len(legal) == len(set(made)) > 0
         probes = sorted({0, len(made) - 1, *random.Random(len(made)).sample(range(len(made)), min(200, len(made)))})
@@ -53,7 +40,7 @@ def test_the_lazy_plans_are_exactly_the_plans_the_rules_allow():
     """Every plan of the set-up's action space is in ``legal_actions`` exactly when applying it
     is accepted (the rules' own refusal), at a medico planning decision with ill apprentices:
     a sample of the plans not listed is refused, a sample of the listed ones accepted."""
-    for g, seat, legal in planning_positions(2, ("medico",), seed=5, rounds=9):
+    for g, seat, legal in lazy_planning(2, ("medico",), seed=5, rounds=9):
         if not any("ill" in a.args for a in legal[-50:]):
             continue
         space = [a for a in g.action_space() if a.kind == "plan"]
@@ -72,7 +59,7 @@ def test_the_lazy_plans_are_exactly_the_plans_the_rules_allow():
 def test_a_plan_not_offered_is_refused_and_not_in_the_sequence():
     """'Refused actions change nothing and say what is legal': more ill apprentices than the
     column holds is neither listed nor accepted."""
-    for g, seat, legal in planning_positions(2, ("medico",), seed=5, rounds=9):
+    for g, seat, legal in lazy_planning(2, ("medico",), seed=5, rounds=9):
         plan = next((a for a in legal if "ill" in a.args), None)
         if plan is None:
             continue

@@ -293,7 +293,7 @@ class Model:
         self.order = view.get("order") or []
         self.plan = self.me.get("plan")
         special = view.get("special_colours")
-        self.special = isinstance(special, Mapping)
+        self.special = isinstance(special, dict)   # a dict, not any Mapping: an ABC check is slow
         self.blends: Blends = k.blend_inputs  # shared: copied before a change
         if self.special:
             self.blends = dict(self.blends)

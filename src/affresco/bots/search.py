@@ -143,7 +143,7 @@ class SearchBot(Bot):
 
     # ------------------------------------------------------------------ the decision
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], seat: int) -> Action:
-        lazy = isinstance(legal, PlanVariants)   # the medico's plans: never made all at once
+        lazy = type(legal) is PlanVariants   # the medico's plans: never made all at once
         if not lazy:
             legal = list(legal)
         if len(legal) == 1:

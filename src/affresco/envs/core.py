@@ -10,7 +10,6 @@ the end-of-game rewards (docs/envs.md).  Built only on the public engine API.
 from __future__ import annotations
 
 import functools
-import zlib
 from array import array
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
@@ -20,7 +19,7 @@ import numpy as np
 import affresco
 from affresco import Action, Game
 
-from affresco.rules import parse_tile_text as _parse_tile_text
+from affresco.rules import MODULE_FEATURES, module_block, parse_tile_text as _parse_tile_text
 from affresco.rules.board import COLUMNS
 from affresco.rules.paints import BLENDED, PAINTS
 
@@ -28,11 +27,10 @@ from affresco.rules.paints import BLENDED, PAINTS
 ENCODING_VERSION = 1
 
 REWARDS = ("margin", "rank", "win")
-PHASES = ("getup", "plan", "visits", "over")
+PHASES = ("getup", "plan", "visits", "over")   # the engine's (affresco.rules.observation.PHASES)
 COLUMN_NAMES = ("market", "cathedral", "studio", "workshop", "theater")
 SEGMENTS = tuple(f"{c}{r}" for r in range(1, 6) for c in COLUMNS)
 SEGMENT_INDEX = {s: i for i, s in enumerate(SEGMENTS)}
-MODULE_FEATURES = 64  # hashed features per module (see ObservationEncoder)
 
 
 def _modules(modules: Iterable[str] | str) -> tuple[str, ...]:
@@ -82,6 +80,8 @@ class ActionCodec:
         self.actions: tuple[Action, ...] = config.new_game(seed=0).action_space()
         self.index: dict[Action, int] = {a: i for i, a in enumerate(self.actions)}
         self.size = len(self.actions)
+        self._by_length: dict[tuple[int, int], list] = {}   # see mask()
+        self._by_object: dict[tuple[int, int], tuple] = {}
 
     def encode(self, action: Action | str) -> int:
         if isinstance(action, str):
@@ -105,11 +105,61 @@ class ActionCodec:
         return np.fromiter(map(self.index.__getitem__, legal), dtype=np.intp, count=len(legal))
 
     def mask(self, legal: Sequence[Action], extra: int = 0) -> np.ndarray:
-        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end)."""
+        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end).
+
+        A long legal list (a planning decision: up to ~110,000 plans with all eight modules)
+        gives a shared read-only array, the same for the same actions: it is remembered by
+        the sequence object the engine hands out (its plans are the same object for the same
+        situation) or, for a list, by its contents (compared element by element, in C), so
+        the indices of the plans are looked up once per situation, not at every decision."""
+        if len(legal) <= _SHORT:
+            m = np.zeros(self.size + extra, dtype=np.int8)
+            if legal:
+                m[self.index_array(legal)] = 1
+            return m
+        return self._entry(legal, extra)[0]
+
+    def sorted_indices(self, legal: Sequence[Action]) -> list[int]:
+        """The indices of ``legal`` in increasing order (remembered like :meth:`mask` for long
+        lists; read it, never change it)."""
+        if len(legal) <= _SHORT:
+            return sorted(map(self.index.__getitem__, legal))
+        entry = self._entry(legal, 0)
+        if entry[1] is None:
+            entry[1] = np.flatnonzero(entry[0]).tolist()
+        return entry[1]
+
+    def _entry(self, legal: Sequence[Action], extra: int) -> list:
+        """[read-only mask, sorted indices or None] of a long legal sequence."""
+        if type(legal) is list:
+            key = (len(legal), extra)
+            seen = self._by_length.setdefault(key, [])
+            for i, (actions, entry) in enumerate(seen):
+                if actions == legal:
+                    if i:
+                        seen.insert(0, seen.pop(i))
+                    return entry
+            entry = [self._frozen(legal, extra), None]
+            seen.insert(0, (list(legal), entry))
+            del seen[32:]          # the last situations of this length
+            return entry
+        hit = self._by_object.get((id(legal), extra))
+        if hit is not None and hit[0] is legal:
+            return hit[1]
+        entry = [self._frozen(legal, extra), None]
+        if len(self._by_object) > 256:
+            self._by_object.clear()
+        self._by_object[(id(legal), extra)] = (legal, entry)   # keeps the object: its id is not reused
+        return entry
+
+    def _frozen(self, legal: Sequence[Action], extra: int) -> np.ndarray:
         m = np.zeros(self.size + extra, dtype=np.int8)
-        if legal:
-            m[self.index_array(legal)] = 1
+        m[self.index_array(legal)] = 1
+        m.flags.writeable = False
         return m
+
+
+_SHORT = 64   # legal lists up to this long get a new mask each time (cheaper than remembering)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -132,13 +182,17 @@ def _tile(text: str) -> tuple[int, str, str]:
 
 
 class ObservationEncoder:
-    """The observation vector of a seat, from ``game.view(seat)`` only.
+    """The observation vector of a seat: what its view shows, as fixed-size float32 numbers.
 
-    Figures are listed relative to the observer: the observer first, then the next seats in
-    seat order, then Leonardo (2 players).  :attr:`layout` names each slice
-    (``(name, start, length)``); docs/envs.md explains each.  Module state is encoded by
-    feature hashing of the module's part of the view (:data:`MODULE_FEATURES` numbers per
-    module), so modules added to the engine later are encoded without changes here.
+    :meth:`observe` asks the engine (:meth:`Game.observation`: written straight from the
+    position, a fraction of a view's cost; the wrappers use it); :meth:`encode` makes the same
+    vector from a view dict ``game.view(seat)`` (for code that only has views, e.g. a client of
+    the server; tested equal).  Figures are listed relative to the observer: the observer
+    first, then the next seats in seat order, then Leonardo (2 players).  :attr:`layout` names
+    each slice (``(name, start, length)``); docs/envs.md explains each.  Module state is
+    encoded by feature hashing of the module's part of the view (``affresco.rules.module_block``,
+    :data:`MODULE_FEATURES` numbers per module), so modules added to the engine later are
+    encoded without changes here.
     """
 
     def __init__(self, config: Config):
@@ -154,28 +208,12 @@ class ObservationEncoder:
         self.market_types = sorted({t for b in g.action_space() if b.kind == "buy" for t in b.args[1:]},
                                    key=lambda t: (-len(t), [PAINTS.index(c) for c in t]))
         self.market_index = {t: i for i, t in enumerate(self.market_types)}
-        self.module_keys = [k for k in v if k in config.modules]  # each module's part, under its name
-        F, H, M, T = self.F, len(self.hostel), self.mood_len, len(self.market_types)
-        self.per_figure = 1 + 1 + 1 + H + 1 + 1 + 3 + M + 1 + 1 + 1 + 1 + 1 + 5 + F + 1
-        parts = [
-            ("seat", self.n), ("phase", 4), ("round", 3),
-            ("to_act", 1), ("actor", F), ("column", 5), ("visit_left", 1),
-            ("pending_track", 1 + F + 2),
-            ("figures", F * self.per_figure),
-            ("own_paints", len(PAINTS)), ("own_thalers", 1),
-            ("fresco", 25 * (2 + len(PAINTS))), ("bishop", 25),
-            ("leonardo", 26 if self.F > self.n else 0),
-            ("booths", len(self.booths) * T), ("bag", 1),
-        ] + [(f"module:{k}", MODULE_FEATURES) for k in self.module_keys]
-        self.layout: list[tuple[str, int, int]] = []
-        pos = 0
-        for name, size in parts:
-            self.layout.append((name, pos, size))
-            pos += size
+        self.layout: list[tuple[str, int, int]] = list(g.observation_layout())
+        self.module_keys = [name[len("module:"):] for name, _, _ in self.layout if name.startswith("module:")]
+        self.per_figure = dict((name, length) for name, _, length in self.layout)["figures"] // self.F
         self.offsets = {name: start for name, start, _ in self.layout}
-        self.size = pos
+        self.size = self.layout[-1][1] + self.layout[-1][2]
         self._fresco_cache: dict = {}
-        self._module_cache: dict = {}
         self._zeros = array("f", [0.0]) * self.size
         self._rel = [{f: i for i, f in enumerate(self.relative(seat))} for seat in range(self.n)]
 
@@ -185,13 +223,13 @@ class ObservationEncoder:
         return [(seat + i) % n for i in range(n)] + list(range(n, self.F))
 
     def observe(self, game: Game, seat: int) -> np.ndarray:
-        """The seat's vector from its lean view (``game.view(seat, log=False, lean=True)``:
-        the view without what never changes and without the history, which the vector does
-        not read): what the wrappers call at every decision."""
-        return self.encode(game.view(seat, log=False, lean=True), seat)
+        """The seat's vector, from the engine (:meth:`Game.observation`): what the wrappers
+        call at every decision."""
+        return np.frombuffer(game.observation(seat), _F32)
 
     def encode(self, view: Mapping[str, Any], seat: int) -> np.ndarray:
-        """The seat's vector from ``view`` = ``game.view(seat)`` (full or lean)."""
+        """The seat's vector from ``view`` = ``game.view(seat)`` (full or lean): the same
+        numbers as :meth:`observe`."""
         x = self._zeros * 1                 # a float32 buffer (array.array: cheap writes)
         o = self.offsets
         F = self.F
@@ -256,8 +294,9 @@ class ObservationEncoder:
                 x[p + F] = 1.0
         me = view["figures"][seat]
         p = o["own_paints"]
-        for c in me.get("paints", ""):
-            x[p + _PAINT_INDEX[c]] += 0.2
+        paints = me.get("paints", "")
+        for c in set(paints):
+            x[p + _PAINT_INDEX[c]] = paints.count(c) / 5
         x[o["own_thalers"]] = me.get("thalers", 0) / 30
         p = o["fresco"]
         block = self._fresco_block(view["fresco"])
@@ -277,8 +316,7 @@ class ObservationEncoder:
         x[o["bag"]] = view["bag_size"] / 40
         for key in self.module_keys:
             start = o[f"module:{key}"]
-            for i, v in self._module_pairs(key, view.get(key), seat):
-                x[start + i] += v
+            x[start:start + MODULE_FEATURES] = module_block(key, view.get(key), seat, self.n)
         return np.frombuffer(x, _F32)
 
     def _fresco_block(self, fresco) -> array:
@@ -301,64 +339,10 @@ class ObservationEncoder:
             self._fresco_cache[key] = block
         return block
 
-    def _module_pairs(self, key: str, value: Any, seat: int) -> list:
-        """(slot, value) pairs of a module's view part (feature hashing), cached per entry of
-        the part: most entries stay the same from one decision to the next."""
-        if type(value) is not dict:
-            return self._hashed(key, value, seat)
-        out: list = []
-        for k, v in value.items():
-            out.extend(self._hashed(f"{key}.{k}", v, seat))
-        return out
-
-    def _hashed(self, path: str, value: Any, seat: int) -> tuple:
-        ck = (seat, path, repr(value))
-        pairs = self._module_cache.get(ck)
-        if pairs is None:
-            acc: dict[int, float] = {}
-            _hash_into(acc, path, value, seat, self.n)
-            pairs = tuple(acc.items())
-            if len(self._module_cache) > 16384:
-                self._module_cache.clear()
-            self._module_cache[ck] = pairs
-        return pairs
-
 
 _F32 = np.dtype(np.float32)
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _PAINT_INDEX = {c: i for i, c in enumerate(PAINTS)}
-
-
-def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
-    """Feature hashing of a module's view part into ``acc`` (slot -> value): each leaf adds its
-    number / 10 (or 1 for a string or true) at crc32(path[=string]) mod MODULE_FEATURES.
-    Lists of one entry per seat (or per figure) are read from the observer's seat on, so
-    'mine' and 'the next player's' keep their slots; other lists are bags (order ignored)."""
-    stack = [(prefix, value)]
-    while stack:
-        path, v = stack.pop()
-        t = type(v)
-        if t is dict:
-            stack.extend((f"{path}.{k}", v[k]) for k in v)
-        elif t is list or t is tuple:
-            if len(v) == n or len(v) == n + 1:
-                items = [((seat + i) % n, i) for i in range(n)] + [(i, i) for i in range(n, len(v))]
-                stack.extend((f"{path}[{i}]", v[j]) for j, i in items)
-            else:
-                stack.extend((f"{path}[]", item) for item in v)
-        elif v is None or v is False:
-            continue
-        elif (t is int or t is float):
-            slot = _slot(path)
-            acc[slot] = acc.get(slot, 0.0) + v / 10
-        else:
-            slot = _slot(f"{path}={v}")
-            acc[slot] = acc.get(slot, 0.0) + 1.0
-
-
-@functools.lru_cache(maxsize=16384)
-def _slot(text: str) -> int:
-    return zlib.crc32(text.encode()) % MODULE_FEATURES
 
 
 @functools.lru_cache(maxsize=32)
@@ -371,6 +355,36 @@ def tables(config: Config) -> tuple[ActionCodec, ObservationEncoder]:
     """The set-up's codec and encoder, built once per set-up and shared by every env of it
     (the encoder's caches hold only pure functions of their keys)."""
     return _tables(config.players, config.modules, tuple(sorted(config.options.items())))
+
+
+class LazyView(Mapping):
+    """A seat's lean view ``game.view(seat, log=False, lean=True)`` of one position, made when
+    first read (most learning loops never read it): a read-only mapping (``dict(v)`` gives a
+    plain dict).  ``position`` is the game at that position, which the env does not change
+    again (a clone)."""
+
+    __slots__ = ("_game", "_seat", "_view")
+
+    def __init__(self, position: Game, seat: int):
+        self._game, self._seat, self._view = position, seat, None
+
+    def _get(self) -> dict:
+        if self._view is None:
+            self._view = self._game.view(self._seat, log=False, lean=True)
+            self._game = None
+        return self._view
+
+    def __getitem__(self, key):
+        return self._get()[key]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __repr__(self) -> str:
+        return f"LazyView({self._get()!r})"
 
 
 def final_rewards(game: Game, reward: str) -> list[float]:

@@ -11,7 +11,8 @@ Observation: the seat's float32 vector (:class:`affresco.envs.ObservationEncoder
 action: an index into the set-up's fixed action space (:class:`affresco.envs.ActionCodec`);
 :meth:`FrescoEnv.action_masks` (sb3-contrib's MaskablePPO reads it) and ``info["action_mask"]``
 give the legal ones; ``info["view"]`` is the seat's lean view ``game.view(seat, log=False,
-lean=True)`` (what the vector is made from; ``env.game.view(seat)`` has the rest).  The other seats' decisions,
+lean=True)`` (what the vector shows, as a read-only mapping made when first read;
+``env.game.view(seat)`` has the rest).  The other seats' decisions,
 including Leonardo's when a bot controls him, are made by bots between the agent's steps.
 Reward 0 until the end, then ``margin``, ``rank`` or ``win`` (see affresco.envs.core).
 """
@@ -27,7 +28,7 @@ from gymnasium import spaces
 
 from affresco import IllegalAction
 from affresco.bots import make_bot
-from .core import ENCODING_VERSION, Config, check_reward, final_rewards, render_text, tables
+from .core import ENCODING_VERSION, Config, LazyView, check_reward, final_rewards, render_text, tables
 
 __all__ = ["FrescoEnv", "ENV_ID"]
 
@@ -90,7 +91,7 @@ class FrescoEnv(gymnasium.Env):
         substituted = False
         if a is None or not mask[i]:
             if self.illegal == "raise":
-                raise IllegalAction(f"action {action} ({a}) is not legal now; legal: {[str(x) for x in legal][:10]}...")
+                raise IllegalAction(f"action {action} ({a}) is not legal now; legal: {[str(x) for x in legal[:10]]}...")
             a, substituted = self._rng.choice(legal), True
         self.game.apply(self.seat, a)
         self._marker += 1
@@ -138,11 +139,10 @@ class FrescoEnv(gymnasium.Env):
         return self._legal_at[1], self._legal_at[2]
 
     def _obs(self) -> np.ndarray:
-        self._view = self.game.view(self.seat, log=False, lean=True)
-        return self.encoder.encode(self._view, self.seat)
+        return self.encoder.observe(self.game, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._legal()[1], "view": self._view}
+        return {"action_mask": self._legal()[1], "view": LazyView(self.game.clone(), self.seat)}
 
 
 gymnasium.register(id=ENV_ID, entry_point="affresco.envs.gymnasium:FrescoEnv")

@@ -211,6 +211,9 @@ class FrescoState(pyspiel.State):
     @property
     def fresco(self):
         """The affresco :class:`~affresco.Game` of this state."""
+        g = self._g.game
+        if g is not None and self._started:
+            return g
         g = self._g.get()
         if not self._started:
             self._started = True
@@ -236,7 +239,7 @@ class FrescoState(pyspiel.State):
     def _legal_actions(self, player):
         hit = self._legal_at
         if hit is None or hit[0] != player:
-            hit = self._legal_at = (player, sorted(self.owner.codec.indices(self.fresco.legal_actions(player))))
+            hit = self._legal_at = (player, self.owner.codec.sorted_indices(self.fresco.legal_actions(player)))
         return hit[1]
 
     def _apply_action(self, action):
@@ -335,12 +338,13 @@ class FrescoObserver:
         last few vectors are kept (by game, actions applied, player) and copied back."""
         game = state._g.peek()
         key = (id(game), state._moves, player)
-        hit = self._recent.get(key)
+        recent = self._recent
+        hit = recent.pop(key, None)
         if hit is None or hit[0] is not game:
             hit = (game, self._encoder.observe(game, player))
-            if len(self._recent) >= 4:
-                del self._recent[next(iter(self._recent))]
-            self._recent[key] = hit
+            if len(recent) >= 4:
+                del recent[next(iter(recent))]
+        recent[key] = hit           # the most recent last (the throw-away state's stays)
         self.tensor[:] = hit[1]
 
     def string_from(self, state: FrescoState, player: int):

@@ -5,9 +5,10 @@
     >>> e.reset(seed=1)
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seats).  Observations are dicts
-``{"observation": float32 vector, "action_mask": int8 vector}``; ``infos[agent]["view"]`` is
-the seat's lean view ``game.view(seat, log=False, lean=True)`` (what the vector is made from;
-``env.game.view(seat)`` has the rest).  Actions are indices into the set-up's fixed action space
+``{"observation": float32 vector, "action_mask": int8 vector}`` (``game.observation(seat)``;
+a planning decision's mask is shared and read-only); ``infos[agent]["view"]`` (Parallel) is
+the seat's lean view ``game.view(seat, log=False, lean=True)`` of that step, a read-only mapping
+made when first read (``env.game.view(seat)`` has the rest).  Actions are indices into the set-up's fixed action space
 (:class:`affresco.envs.ActionCodec`) plus one last index, ``WAIT``, the only legal action of
 an agent that is not to decide now.  Rewards are 0 until the end, then the chosen final
 reward (``margin``, ``rank`` or ``win``).
@@ -34,7 +35,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from affresco import IllegalAction
-from .core import Config, check_reward, final_rewards, render_text, tables
+from .core import Config, LazyView, check_reward, final_rewards, render_text, tables
 
 __all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
 
@@ -63,6 +64,11 @@ class _Common:
         self._act_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
         self.game = None
         self._rng = random.Random(0)
+        self._none_mask = np.zeros(n_actions, dtype=np.int8)   # shared, read-only: nothing legal
+        self._none_mask.flags.writeable = False
+        self._wait_mask = np.zeros(n_actions, dtype=np.int8)   # WAIT alone
+        self._wait_mask[self.WAIT] = 1
+        self._wait_mask.flags.writeable = False
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -89,10 +95,8 @@ class _Common:
             legal = g.legal_actions(seat)
             mask = self.codec.mask(legal, extra=1)
         else:
-            legal = []
-            mask = np.zeros(self.codec.size + 1, dtype=np.int8)
-            if not g.is_over:
-                mask[self.WAIT] = 1
+            legal = ()
+            mask = self._none_mask if g.is_over else self._wait_mask
         self._legal[seat] = (self._marker, legal, mask)
         return legal, mask
 
@@ -100,14 +104,18 @@ class _Common:
         hit = self._cache.get(seat)
         if hit is not None and hit[0] == self._marker:
             return hit[1]
-        view = self.game.view(seat, log=False, lean=True)
-        obs = {"observation": self.encoder.encode(view, seat), "action_mask": self._legal_of(seat)[1]}
-        self._cache[seat] = (self._marker, obs, view)
+        obs = {"observation": self.encoder.observe(self.game, seat), "action_mask": self._legal_of(seat)[1]}
+        self._cache[seat] = (self._marker, obs)
         return obs
 
     def _view(self, seat: int) -> dict:
-        self._observe_seat(seat)
-        return self._cache[seat][2]
+        """The seat's lean view now (what the vector shows, as a dict)."""
+        return self.game.view(seat, log=False, lean=True)
+
+    def _lazy_views(self) -> dict:
+        """Every agent's lean view of this position, made when read (one clone shared)."""
+        position = self.game.clone()
+        return {a: LazyView(position, self.agent_seat[a]) for a in self.agents}
 
     def _act(self, seat: int, index) -> bool:
         """Apply the action ``index`` of ``seat`` (who is to act); True if it was substituted."""
@@ -174,7 +182,7 @@ class FrescoAEC(_Common, AECEnv):
         if self.turns == "all":
             self._queue = self.agents[:]
         else:
-            self._queue = [self.possible_agents[s] for s in sorted(self.game.to_act)]
+            self._queue = [self.possible_agents[s] for s in self.game.to_act]   # in seat order
         self.agent_selection = self._queue[0]
 
     def observe(self, agent):
@@ -186,13 +194,13 @@ class FrescoAEC(_Common, AECEnv):
             self._was_dead_step(action)
             return
         seat = self.agent_seat[agent]
-        self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
-        self.infos[agent] = {}
-        if seat in self.game.to_act:
+        self._cumulative_rewards[agent] = 0.0   # every reward is 0 until the game ends
+        if self.infos[agent]:
+            self.infos[agent] = {}
+        g = self.game
+        if seat in g.to_act:
             if self._act(seat, action):
-                self.infos[agent]["illegal_action"] = True
+                self.infos[agent] = {"illegal_action": True}
         elif action != self.WAIT and action is not None and self.illegal == "raise":
             raise IllegalAction(f"{agent} is not to act now: its only legal action is WAIT ({self.WAIT})")
         self._queue.pop(0)
@@ -203,25 +211,27 @@ class FrescoAEC(_Common, AECEnv):
             end_of_cycle = not self._queue
             if end_of_cycle:
                 self.cycles += 1
-        if self.game.is_over:
-            for a, r in zip(self.possible_agents, final_rewards(self.game, self.reward_kind)):
+        if g.is_over:
+            for a in self.agents:
+                self.rewards[a] = 0.0
+            for a, r in zip(self.possible_agents, final_rewards(g, self.reward_kind)):
                 self.rewards[a] = r
                 self.terminations[a] = True
-                self.infos[a] = {"scores": self.game.scores(), "ranking": self.game.ranking()}
+                self.infos[a] = {"scores": g.scores(), "ranking": g.ranking()}
+            self._accumulate_rewards()
         elif end_of_cycle and self.max_cycles is not None and self.cycles >= self.max_cycles:
             for a in self.agents:
                 self.truncations[a] = True
-        self._accumulate_rewards()
-        if any(self.terminations.values()) or any(self.truncations.values()):
-            self._deads_step_first()
-            if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
-                return
-            self.agent_selection = self.agents[0]
-            return
-        if end_of_cycle:
-            self._next_cycle()
         else:
-            self.agent_selection = self._queue[0]
+            if end_of_cycle:
+                self._next_cycle()
+            else:
+                self.agent_selection = self._queue[0]
+            return
+        self._deads_step_first()
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            return
+        self.agent_selection = self.agents[0]
 
     def last_view(self, agent=None) -> dict:
         """``game.view(seat)`` of ``agent`` (default: the selected agent)."""
@@ -242,7 +252,8 @@ class FrescoParallel(_Common, ParallelEnv):
         self.agents = self.possible_agents[:]
         self.cycles = 0
         obs = {a: self._observe_seat(self.agent_seat[a]) for a in self.agents}
-        return obs, {a: {"view": self._view(self.agent_seat[a])} for a in self.agents}
+        views = self._lazy_views()
+        return obs, {a: {"view": views[a]} for a in self.agents}
 
     def step(self, actions):
         infos = {a: {} for a in self.agents}
@@ -261,8 +272,9 @@ class FrescoParallel(_Common, ParallelEnv):
             for a in self.agents:
                 infos[a].update(scores=self.game.scores(), ranking=self.game.ranking())
         obs = {a: self._observe_seat(self.agent_seat[a]) for a in self.agents}
+        views = self._lazy_views()
         for a in self.agents:
-            infos[a]["view"] = self._view(self.agent_seat[a])
+            infos[a]["view"] = views[a]
         terminations = {a: over for a in self.agents}
         truncations = {a: truncate for a in self.agents}
         rewards = {a: rewards[a] for a in self.agents}

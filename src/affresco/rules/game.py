@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from array import array
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import ConfigError, FrescoError, IllegalAction, StateError
@@ -18,6 +19,7 @@ from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
 from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
+from .observation import layout as _observation_layout, observation as _observation
 from .view import events as _events, full_view as _full_view, seat_events, view as _view
 
 RECORD_FORMAT = "affresco-record/2"
@@ -31,8 +33,10 @@ def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Compone
     set-up, shared by its games (modules keep no game state, hooks.Module), made once."""
     modules = tuple(modules)
     try:
-        key = (modules, tuple(MODULES.get(m) for m in modules), tuple(sorted(options.items(), key=lambda kv: kv[0])),
-               id(comp))
+        # the registered classes (a test may register another under a name) and each option
+        # value's type: True == 1 (a bad max_rounds) must not hit a valid set-up's table
+        key = (modules, tuple(MODULES.get(m) for m in modules),
+               tuple(sorted(((k, type(v), v) for k, v in options.items()), key=lambda kv: kv[0])), id(comp))
         hit = _HOOK_TABLES.get(key)
     except TypeError:       # an unhashable option value: refused below
         key = hit = None
@@ -255,6 +259,23 @@ class Game:
         is the same as the full view's."""
         self._check_seat(seat)
         return _view(self._s, seat, log, lean)
+
+    def observation(self, seat: int) -> array:
+        """What ``view(seat)`` shows, as a fixed-size float32 vector (an ``array('f')``; wrap it
+        with ``numpy.frombuffer(v, numpy.float32)``), written straight from the position: a
+        fraction of a view's cost, for learning code that reads every decision
+        (``affresco.envs``).  Its slices are :meth:`observation_layout`; docs/envs.md explains
+        each.  Nothing in it is hidden from the seat (R22: the same perturbation check as the
+        views)."""
+        s = self._s
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
+            raise FrescoError(f"seat must be 0..{s.n - 1}, not {seat!r}")
+        return _observation(s, seat)
+
+    def observation_layout(self) -> tuple[tuple[str, int, int], ...]:
+        """The slices of :meth:`observation`: ``(name, start, length)`` in order (the same for
+        every game of this set-up: player count, modules, components)."""
+        return _observation_layout(self._s).slices
 
     def full_view(self) -> dict[str, Any]:
         """Everything face up, for replays and analysis (never for a seat in a live game): the

@@ -107,16 +107,25 @@ class _Reader:
         return v
 
 
+_TILES: dict[str, FrescoTile] = {}    # tile text -> its (immutable) tile: positions repeat them
+
+
 def parse_tile(text: Any, where: str, r: _Reader) -> FrescoTile | None:
     if text is None:
         return None
+    hit = _TILES.get(text) if type(text) is str else None
+    if hit is not None:
+        return hit
     try:
         vp, paints, splashes = parse_tile_text(text)
     except ValueError as e:
         raise r.fail(where, str(e)) from None
     if vp > 999:
         raise r.fail(where, f"{text!r}: a fresco tile is written 'VP:PAINTS', e.g. '7:OG'")
-    return FrescoTile(vp, paints, paint_vector(paints), splashes)
+    tile = FrescoTile(vp, paints, paint_vector(paints), splashes)
+    if len(_TILES) < 4096:
+        _TILES[text] = tile
+    return tile
 
 
 def _track(v: Any, where: str, r: _Reader, starts: int) -> int:

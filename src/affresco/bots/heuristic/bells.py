@@ -124,7 +124,7 @@ class BellsValuation:
                    default=NEVER)
         if best <= self.w.bell_audience_min:
             return ranked
-        legal_set = legal if isinstance(legal, PlanVariants) else set(legal)   # a lazy one answers `in` itself
+        legal_set = legal if type(legal) is PlanVariants else set(legal)   # a lazy one answers `in` itself
         words = b["column_words"]
         out = list(ranked)
         for score, a in ranked:

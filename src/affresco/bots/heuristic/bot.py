@@ -50,7 +50,7 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
         """(score, action) of the actions worth considering, best first (ties keep the legal
         order).  Scores compare actions of this one decision only.  Planning gives the plans
         it built (one per market size and variants), not every legal plan."""
-        lazy = isinstance(legal, PlanVariants)   # the medico's plans: never made all at once
+        lazy = type(legal) is PlanVariants   # the medico's plans: never made all at once
         if not lazy:
             legal = list(legal)
         if len(legal) == 1:

@@ -91,7 +91,7 @@ def score_plan(bot, m, legal: Sequence[Action], options: list[tuple[float, list[
 def _near(legal: Sequence[Action], wanted: Mapping[tuple, float]) -> Iterable[Action]:
     """The legal plans whose counts are wanted, in the legal order: of a lazy PlanVariants
     only the variants of the wanted counts' parents are made."""
-    if not isinstance(legal, PlanVariants):
+    if type(legal) is not PlanVariants:
         return legal
     texts = {"-".join(map(str, counts)) for counts in wanted}
     return (a for j, parent in enumerate(legal.parents) if parent.args[0] in texts for a in legal.variants_of(j))

@@ -1,0 +1,82 @@
+"""``Game.observation(seat)`` (rules/observation.py): what the seat's view shows, as a
+fixed-size float32 vector written straight from the position.  R22: nothing hidden from the
+seat is in it, by the views' perturbation check (another seat's Thalers, paints, unrevealed
+plan and module secrets and the seed changed: the vector stays the same; the seat's own
+change shows); the layout is contiguous and the same for every game of a set-up."""
+from __future__ import annotations
+
+import random
+from array import array
+
+import pytest
+
+import affresco
+from affresco import FrescoError
+from envs_support import ALL, perturbed
+
+
+def positions(n, mods, seed, every):
+    """Every ``every``-th position of a random game, and the last."""
+    g = affresco.new_game(n, mods, seed=seed)
+    rng = random.Random(seed)
+    i = 0
+    while not g.is_over:
+        if i % every == 0:
+            yield g
+        seat = rng.choice(g.to_act)
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+        i += 1
+    yield g
+
+
+@pytest.mark.parametrize("n,mods", [(2, ()), (3, ()), (4, ()), (2, ALL), (4, ALL)])
+def test_no_other_seats_secret_changes_the_observation(n, mods):
+    seen_plan_phase = False
+    for g in positions(n, mods, seed=20 + n, every=23 if not mods else 13):
+        seen_plan_phase |= g.phase == "plan"
+        for seat in range(n):
+            assert g.observation(seat) == perturbed(g, seat).observation(seat), (g.phase, seat)
+    assert seen_plan_phase
+
+
+def test_the_seats_own_secrets_show_in_its_observation():
+    g = affresco.new_game(3, seed=4)
+    other = perturbed(g, 1)          # changes seat 0's and seat 2's Thalers and paints
+    assert g.observation(0) != other.observation(0)
+    assert g.observation(1) == other.observation(1)
+
+
+def test_a_committed_plan_shows_to_its_seat_only_until_the_reveal():
+    g = affresco.new_game(2, seed=5)
+    while g.phase != "plan":
+        seat = g.to_act[0]
+        g.apply(seat, g.legal_actions(seat)[0])
+    before = [g.observation(s) for s in range(2)]
+    g.apply(0, g.legal_actions(0)[-1])   # seat 0 commits a plan; seat 1 has not
+    assert g.phase == "plan"
+    assert g.observation(0) != before[0]
+    after = g.observation(1)
+    # seat 1 sees only that seat 0 committed (one number), not the plan itself
+    assert sum(a != b for a, b in zip(after, before[1])) == 1
+
+
+@pytest.mark.parametrize("n,mods", [(2, ()), (4, ()), (3, ALL)])
+def test_layout_is_contiguous_and_one_per_set_up(n, mods):
+    g = affresco.new_game(n, mods, seed=1)
+    layout = g.observation_layout()
+    pos = 0
+    for name, start, length in layout:
+        assert start == pos and length >= 0
+        pos += length
+    names = [name for name, _, _ in layout]
+    assert [x for x in names if x.startswith("module:")] == [f"module:{m}" for m in g.view(0)["modules"]]
+    x = g.observation(0)
+    assert isinstance(x, array) and x.typecode == "f" and len(x) == pos
+    assert affresco.new_game(n, mods, seed=2).observation_layout() == layout
+
+
+def test_observation_refuses_a_seat_that_is_not_one():
+    g = affresco.new_game(2, seed=1)
+    for bad in (None, 2, -1, True, "0"):
+        with pytest.raises(FrescoError):
+            g.observation(bad)
