@@ -19,6 +19,8 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator
 
 from mypy_extensions import mypyc_attr
 
+from .state import SIDE1, SIDE2
+
 _new = tuple.__new__
 
 
@@ -37,6 +39,11 @@ class Module:
     name: ClassVar[str] = "module"
     options: ClassVar[tuple[str, ...]] = ()   # names of the rule options this module reads
     plan_words: ClassVar[tuple[str, ...]] = ()  # words it adds to plans (registered with actions.plan_word)
+    # the columns where its ``visit_actions`` may add or remove actions, and the action kinds
+    # its ``apply_action`` may handle and its ``reveals`` may answer True for (None: any); the
+    # hook table calls them only there
+    visit_columns: ClassVar[tuple[str, ...] | None] = None
+    action_kinds: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(self, options: dict, data: Any = None):
         self.opts = options
@@ -143,7 +150,8 @@ class Module:
         return bonus
 
     def altar_values(self, state, basic: dict, blend: dict) -> None:
-        """Cathedral: add substitute paints and their bonus to the altar forms (R7)."""
+        """Cathedral: add substitute paints and their bonus to the altar forms (R7): the
+        set-up's forms, the same at every position (read once per hook table)."""
 
     def theater_steps(self, state, fig: int, per_apprentice: int) -> int:
         """Theater: change the mood steps per apprentice (e.g. the Actor)."""
@@ -233,7 +241,17 @@ HOOK_POINTS = ("setup", "after_getup", "apprentices", "plan_options", "plan_refu
                "final_scoring", "view", "reveals")
 
 
-Hooks = tuple[Callable[..., Any], ...]
+Hooks = tuple[Callable[..., Any], ...]   # bound methods of modules
+
+
+def _owner(hook: Any) -> Module:
+    """The module whose bound method ``hook`` is."""
+    return hook.__self__
+
+
+def _within(name: str, names: tuple[str, ...] | None) -> bool:
+    """Whether a module limited to ``names`` (None: no limit) deals with ``name``."""
+    return names is None or name in names
 
 
 class HookTable:
@@ -246,6 +264,8 @@ class HookTable:
 
     modules: tuple[Module, ...]
     named: dict[str, Module]
+    visit_actions_at: dict[str, Hooks]    # column -> the visit_actions hooks of modules acting there
+    _by_kind: dict[tuple[str, str], Hooks]  # memo of for_kind
     setup: Hooks
     after_getup: Hooks
     apprentices: Hooks
@@ -286,6 +306,10 @@ class HookTable:
             base = getattr(Module, point)
             setattr(self, point, tuple(getattr(m, point) for m, off in zip(self.modules, idle)
                                        if getattr(type(m), point) is not base and point not in off))
+        self.visit_actions_at = {column: tuple(h for h in self.visit_actions
+                                               if _within(column, _owner(h).visit_columns))
+                                 for column in set(SIDE1 + SIDE2)}
+        self._by_kind = {}
 
     def __iter__(self) -> Iterator[Module]:
         return iter(self.modules)
@@ -295,6 +319,15 @@ class HookTable:
 
     def __getitem__(self, index: int) -> Module:
         return self.modules[index]
+
+    def for_kind(self, point: str, kind: str) -> Hooks:
+        """The hooks of ``point`` (``apply_action``, ``reveals``) of the modules that deal with
+        actions of ``kind`` (Module.action_kinds)."""
+        hit = self._by_kind.get((point, kind))
+        if hit is None:
+            hit = self._by_kind[point, kind] = tuple(h for h in getattr(self, point)
+                                                     if _within(kind, _owner(h).action_kinds))
+        return hit
 
 
 @lru_cache(maxsize=None)

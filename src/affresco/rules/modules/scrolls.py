@@ -33,6 +33,7 @@ class Data(NamedTuple):
 
 class Scrolls(Module):
     name = "scrolls"
+    action_kinds = ("scroll",)   # playing scrolls shows them
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:
