@@ -244,7 +244,7 @@ HOOK_POINTS = ("setup", "after_getup", "apprentices", "plan_options", "plan_refu
 Hooks = tuple[Callable[..., Any], ...]   # bound methods of modules
 
 
-def _owner(hook: Any) -> Module:
+def _module_of(hook: Any) -> Module:
     """The module whose bound method ``hook`` is."""
     return hook.__self__
 
@@ -307,7 +307,7 @@ class HookTable:
             setattr(self, point, tuple(getattr(m, point) for m, off in zip(self.modules, idle)
                                        if getattr(type(m), point) is not base and point not in off))
         self.visit_actions_at = {column: tuple(h for h in self.visit_actions
-                                               if _within(column, _owner(h).visit_columns))
+                                               if _within(column, _module_of(h).visit_columns))
                                  for column in set(SIDE1 + SIDE2)}
         self._by_kind = {}
 
@@ -326,7 +326,7 @@ class HookTable:
         hit = self._by_kind.get((point, kind))
         if hit is None:
             hit = self._by_kind[point, kind] = tuple(h for h in getattr(self, point)
-                                                     if _within(kind, _owner(h).action_kinds))
+                                                     if _within(kind, _module_of(h).action_kinds))
         return hit
 
 
