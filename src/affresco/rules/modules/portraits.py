@@ -211,12 +211,11 @@ class Portraits(Module):
 
     def view(self, s, seat, out) -> None:
         p = self.st(s)
-        card = lambda c: {"id": c, "name": self.data.cards[c].name, "deck": self.data.cards[c].deck,
-                          "permanent": self.data.cards[c].permanent, **self.data.cards[c].effects}
+        cards = self.data.cards
         out["portraits"] = {
-            "display": [card(c) for c in p.display],
-            "deck_left": {d: sum(self.data.cards[c].deck == d for c in p.deck) for d in "ABC"},
-            "owned": [[card(c) for c in o] for o in p.owned],
+            "display": [_card_view(cards, c) for c in p.display],
+            "deck_left": _deck_left(cards, p.deck),
+            "owned": [[_card_view(cards, c) for c in o] for o in p.owned],
         }
 
     def dump(self, s):
@@ -289,3 +288,30 @@ def _painting(cid: str, basic_paints: int | None) -> tuple[Action, ...]:
         return (Action("portrait", (cid,)),)
     return tuple(Action("portrait", (cid, "".join(combo)))
                  for combo in combinations_with_replacement(BASIC, basic_paints))
+
+
+def _card_view(cards: dict, cid: str) -> dict:
+    """Card ``cid`` as view data: a new dict (read from a memo per edition)."""
+    hit = _CARD_VIEWS.get((id(cards), cid))
+    if hit is None or hit[0] is not cards:
+        c = cards[cid]
+        hit = (cards, {"id": cid, "name": c.name, "deck": c.deck, "permanent": c.permanent, **c.effects})
+        if len(_CARD_VIEWS) > 4096:
+            _CARD_VIEWS.clear()
+        _CARD_VIEWS[id(cards), cid] = hit
+    return dict(hit[1])
+
+
+def _deck_left(cards: dict, deck: tuple[str, ...]) -> dict[str, int]:
+    """The cards left in each deck A, B, C: a new dict (memoised on the deck)."""
+    hit = _DECK_LEFT.get(id(deck))
+    if hit is None or hit[0] is not deck or hit[1] is not cards:
+        hit = (deck, cards, {d: sum(cards[c].deck == d for c in deck) for d in "ABC"})
+        if len(_DECK_LEFT) > 1024:
+            _DECK_LEFT.clear()
+        _DECK_LEFT[id(deck)] = hit
+    return dict(hit[2])
+
+
+_CARD_VIEWS: dict[tuple, tuple] = {}   # (id(cards), card id) -> (cards, its view)
+_DECK_LEFT: dict[int, tuple] = {}      # id(deck) -> (deck, cards, cards left per deck)

@@ -47,8 +47,16 @@ class WallTile(NamedTuple):
     @property
     def text(self) -> str:
         """'W:P/R' (front purple, back red); '/S' is added when the splash is not the front's colour."""
-        extra = "" if self.splash == self.paint[0] else f"/{self.splash}"
-        return f"W:{self.paint}/{self.income}{extra}"
+        text = _TILE_TEXTS.get(self)
+        if text is None:
+            extra = "" if self.splash == self.paint[0] else f"/{self.splash}"
+            text = f"W:{self.paint}/{self.income}{extra}"
+            if len(_TILE_TEXTS) < 4096:     # an edition has a handful of kinds of tiles
+                _TILE_TEXTS[self] = text
+        return text
+
+
+_TILE_TEXTS: dict[WallTile, str] = {}
 
 
 @lru_cache(maxsize=64)
@@ -122,6 +130,7 @@ def _backs_income(held: tuple[WallTile, ...]) -> str:
 
 
 _INCOME: dict[int, tuple] = {}   # id(tiles held) -> (tiles held, their income)
+_BOARD_TEXTS: dict[int, tuple] = {}   # id(board) -> (board, (rows of tile texts, restorable names))
 
 
 def _blends_by_inputs(comp) -> dict[frozenset, str]:
@@ -502,11 +511,11 @@ class WallFresco(Module):
         for f, c in enumerate(w.placed):
             shown = c >= 0 and (f == seat or s.phase != PLAN)
             placed.append(words[c] if shown else None)
+        rows, restorable = self._board_texts(w.board)
         out["wall_fresco"] = {
             "rows": d.rows, "columns": d.columns,
-            "board": [[None if w.board[r * d.columns + c] is None else w.board[r * d.columns + c].text
-                       for c in range(d.columns)] for r in range(d.rows)],
-            "restorable": [d.name(c) for c in self.frontier(w.board)],
+            "board": [list(r) for r in rows],
+            "restorable": list(restorable),
             "tiles": [[t.text for t in h] for h in w.held],
             "exchange_tiles": [list(e) for e in w.exchange],
             "supply": dict(w.supply),
@@ -516,11 +525,24 @@ class WallFresco(Module):
             "received": list(w.received),
         }
 
+    def _board_texts(self, board: tuple) -> tuple[tuple[tuple[str | None, ...], ...], tuple[str, ...]]:
+        """The board as rows of tile texts (None: restored) and the names of the sections that
+        can be restored next, memoised on the board (it changes only at a restoration)."""
+        hit = _BOARD_TEXTS.get(id(board))
+        if hit is not None and hit[0] is board:
+            return hit[1]
+        d = self.data
+        rows = tuple(tuple(None if board[r * d.columns + c] is None else board[r * d.columns + c].text
+                           for c in range(d.columns)) for r in range(d.rows))
+        texts = (rows, tuple(d.name(c) for c in self.frontier(board)))
+        if len(_BOARD_TEXTS) > 256:
+            _BOARD_TEXTS.clear()
+        _BOARD_TEXTS[id(board)] = (board, texts)
+        return texts
+
     def dump(self, s):
         w = self.st(s)
-        d = self.data
-        return {"board": [[None if w.board[r * d.columns + c] is None else w.board[r * d.columns + c].text
-                           for c in range(d.columns)] for r in range(d.rows)],
+        return {"board": [list(r) for r in self._board_texts(w.board)[0]],
                 "tiles": [[t.text for t in h] for h in w.held],
                 "exchange_tiles": list(w.exchange),
                 "supply": dict(w.supply),
