@@ -32,6 +32,7 @@ would pay for the others; ``--cold`` measures without that pass.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -213,6 +214,7 @@ def main() -> None:
             for b in range(blocks):   # blocks alternate the wrappers: a change in load hits them all
                 seeds = range(b * games, (b + 1) * games)
                 for w in names[b % len(names):] + names[:b % len(names)]:   # each block starts elsewhere
+                    gc.collect()   # no loop pays for another's garbage
                     d, sec = WRAPPERS[w](n, mods, seeds)
                     totals[w][0] += d
                     totals[w][1] += sec

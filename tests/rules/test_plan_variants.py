@@ -20,7 +20,7 @@ ALL = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", 
 def test_every_medico_plan_is_listed_once_in_order_and_indexable(players, modules):
     """Each plan with every way of naming its ill apprentices and with the medico tile (MD1):
     indexing, iterating, ``in`` and ``index`` agree, each plan appears once, and the sequence
-    pickles as the tuple of its plans."""
+    pickles as itself (made again from its parents in the other process)."""
     seen = 0
     for g, seat, legal in lazy_planning(players, modules, seed=11):
         made = list(legal)
@@ -30,7 +30,8 @@ def test_every_medico_plan_is_listed_once_in_order_and_indexable(players, module
             assert legal[i] == made[i] and legal[i - len(made)] == made[i]
             assert made[i] in legal and legal.index(made[i]) == i
         assert legal[1:4] == made[1:4]
-        assert pickle.loads(pickle.dumps(legal)) == tuple(made) == legal
+        again = pickle.loads(pickle.dumps(legal))      # sent to another process: made again there
+        assert type(again) is type(legal) and again == tuple(made) == legal
         assert g.legal_actions(seat) is legal          # the same situation: the same object
         seen += 1
     assert seen >= 3

@@ -20,6 +20,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
+from ..rules import PlanVariants
+
 __all__ = ["Helpers", "close_helpers", "end_pool", "follow_parent", "helpers"]
 
 _POOLS: dict[int, "Helpers"] = {}
@@ -76,7 +78,9 @@ class Helpers:
     def submit(self, options: dict, view, legal, seat: int, cands, seed: int, budget: int | None,
                until: float | None) -> Future:
         """Search ``budget`` rollouts, or until ``until`` (``time.monotonic()``), on a helper."""
-        return self.pool.submit(_share, options, view, list(legal), seat, list(cands), seed, budget, until)
+        if type(legal) is not PlanVariants:    # the medico's lazy plans pickle as their parents
+            legal = list(legal)
+        return self.pool.submit(_share, options, view, legal, seat, list(cands), seed, budget, until)
 
     def result(self, job: Future, timeout: float | None):
         """The helper's (totals, counts, rollouts), or None if it is not done within ``timeout``."""

@@ -275,7 +275,8 @@ class SearchBot(Bot):
             deadline = self._clock() + until
         else:
             deadline = time.perf_counter() + (until - time.monotonic())
-        return self._search(view, list(legal), seat, list(cands), random.Random(seed), budget, deadline)
+        return self._search(view, legal if type(legal) is PlanVariants else list(legal), seat, list(cands),
+                            random.Random(seed), budget, deadline)
 
     # ------------------------------------------------------------------ determinization
     def _determinize(self, view, seat, rng, legal):

@@ -114,7 +114,11 @@ class ActionCodec:
         the indices of the plans are looked up once per situation, not at every decision."""
         if len(legal) <= _SHORT:
             m = np.zeros(self.size + extra, dtype=np.int8)
-            if legal:
+            if len(legal) <= 16:           # one by one: cheaper than an index array for a few
+                idx = self.index
+                for a in legal:
+                    m[idx[a]] = 1
+            else:
                 m[self.index_array(legal)] = 1
             return m
         return self._entry(legal, extra)[0]
@@ -366,13 +370,17 @@ class LazyView(Mapping):
     __slots__ = ("_game", "_seat", "_view")
 
     def __init__(self, position: Game, seat: int):
-        self._game, self._seat, self._view = position, seat, None
+        self._game: Game | None = position
+        self._seat = seat
+        self._view: dict[str, Any] | None = None
 
-    def _get(self) -> dict:
-        if self._view is None:
-            self._view = self._game.view(self._seat, log=False, lean=True)
+    def _get(self) -> dict[str, Any]:
+        view = self._view
+        if view is None:
+            assert self._game is not None
+            view = self._view = self._game.view(self._seat, log=False, lean=True)
             self._game = None
-        return self._view
+        return view
 
     def __getitem__(self, key):
         return self._get()[key]

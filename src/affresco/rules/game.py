@@ -268,7 +268,7 @@ class Game:
         each.  Nothing in it is hidden from the seat (R22: the same perturbation check as the
         views)."""
         s = self._s
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
+        if type(seat) is not int or not 0 <= seat < s.n:
             raise FrescoError(f"seat must be 0..{s.n - 1}, not {seat!r}")
         return _observation(s, seat)
 

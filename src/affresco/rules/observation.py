@@ -21,7 +21,7 @@ import functools
 import marshal
 import zlib
 from array import array
-from typing import Any
+from typing import Any, Iterable
 
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
@@ -41,7 +41,7 @@ class Layout:
     __slots__ = ("n", "F", "H", "M", "market_types", "market_index", "booths", "modules",
                  "per_figure", "slices", "offsets", "size", "zeros", "rel", "o_phase", "o_round", "o_actor",
                  "o_column", "o_figures", "o_paints", "o_fresco", "o_bishop", "o_booths", "o_bag",
-                 "booth_blocks", "last_figures", "last_public", "o_plan", "position")
+                 "booth_blocks", "last_figures", "last_public", "o_plan", "position", "module_parts")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...]):
@@ -76,6 +76,9 @@ class Layout:
         self.last_figures: tuple | None = None
         self.last_public: tuple | None = None
         self.position: tuple | None = None
+        # (module, seat) -> (the part of the seat's view it was last made from, its numbers);
+        # the parts are the view hooks' own new dicts, which nothing else holds or changes
+        self.module_parts: dict[tuple, tuple] = {}
         # figure -> its place in the observer's order, per observer seat
         self.rel = tuple(tuple([(f - seat) % n for f in range(n)] + list(range(n, F))) for seat in range(n))
 
@@ -85,6 +88,7 @@ def _type_key(t: str):
 
 
 _LAYOUTS: dict[tuple, Layout] = {}
+_LAST: tuple = (None, None, None, None)   # the set-up of the last call (components, modules, n) and its layout
 _FLOW = None
 
 
@@ -98,6 +102,10 @@ def _load_flow():
 
 def layout(s: State) -> Layout:
     """The layout of ``s``'s set-up (player count, modules, components)."""
+    global _LAST
+    last = _LAST
+    if last[0] is s.comp and last[1] is s.modules and last[2] == s.n:
+        return last[3]
     key = (s.n, s.modules, s.comp.digest)
     L = _LAYOUTS.get(key)
     if L is None:
@@ -106,6 +114,7 @@ def layout(s: State) -> Layout:
         types = tuple(sorted({t.paints for i, t in enumerate(comp.market_tiles) if i not in removed}, key=_type_key))
         L = _LAYOUTS[key] = Layout(n, len(s.pos), len(comp.hostel), len(comp.mood_spaces), types,
                                    len(comp.booths[n]), tuple(s.modules))
+    _LAST = (s.comp, s.modules, s.n, L)
     return L
 
 
@@ -145,13 +154,7 @@ def observation(s: State, seat: int) -> array:
         x[base:base + F * per] = figures
     plan = s.plan[seat]
     if plan is not None and s.phase == PLAN:        # the seat's own plan, hidden from the others
-        p = base + L.o_plan
-        x[p] = 1.0
-        x[p + 1] = plan[0] / 3
-        x[p + 2] = plan[1] / 3
-        x[p + 3] = plan[2] / 3
-        x[p + 4] = plan[3] / 3
-        x[p + 5] = plan[4] / 3
+        _plan(x, base + L.o_plan, plan)
     p = L.o_paints
     x[p:p + 9] = _own_block(s.paints[seat], s.thalers[seat])
     if F > n and s.leo_ctrl == seat:
@@ -161,8 +164,13 @@ def observation(s: State, seat: int) -> array:
         for hook in s.hooks.view:      # each module's part of the seat's view, as view() makes it
             hook(s, seat, parts)
         p = L.o_bag + 1
+        last = L.module_parts
         for m in L.modules:
-            x[p:p + MODULE_FEATURES] = module_block(m, parts.get(m), seat, n)
+            part = parts.get(m)
+            hit = last.get((m, seat))
+            if hit is None or hit[0] != part:     # compared in C: cheaper than serializing it
+                hit = last[(m, seat)] = (part, module_block(m, part, seat, n))
+            x[p:p + MODULE_FEATURES] = hit[1]
             p += MODULE_FEATURES
     return x
 
@@ -228,6 +236,7 @@ def _figures(s: State, L: Layout) -> array:
     extra = [s.apprentices(f) for f in range(n)] if s.hooks.apprentices else None
     facts = (s.pos, s.getup, s.tiles, s.plan, s.mood, s.neutral, s.aside)
     last = L.last_figures
+    changed: Iterable[int]
     if last is None or last[1] != s.order or last[2] != hide or last[3] != extra:
         changed = range(F)
         x = array("f", bytes(4 * F * per))
@@ -285,14 +294,16 @@ def _figure(s: State, L: Layout, x: array, f: int, hide: bool) -> None:
         x[p + M + 10 + F] = 1.0            # Leonardo
     p += M + 4
     if plan is not None:
-        x[p] = 1.0
-        x[p + 1] = plan[0] / 3
-        x[p + 2] = plan[1] / 3
-        x[p + 3] = plan[2] / 3
-        x[p + 4] = plan[3] / 3
-        x[p + 5] = plan[4] / 3
+        _plan(x, p, plan)
     if f in s.order:                   # position in the action order
         x[p + 6 + s.order.index(f)] = 1.0
+
+
+def _plan(x: array, p: int, plan) -> None:
+    """A plan at ``p``: known, then apprentices per column / 3."""
+    x[p] = 1.0
+    for i, k in enumerate(plan, p + 1):
+        x[i] = k / 3
 
 
 _OWN: dict[tuple, array] = {}

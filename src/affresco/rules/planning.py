@@ -73,14 +73,17 @@ class PlanVariants(Sequence):
     actions.
 
     ``sizes``: how many variants each parent has; ``nth(j, r)``: the r-th variant of parent j;
-    ``find(action)``: ``(j, r)`` of an action, or None when it is none of the variants.
+    ``find(action)``: ``(j, r)`` of an action, or None when it is none of the variants;
+    ``recipe``: ``(function, arguments)`` that make the same sequence in another process.
     """
 
-    __slots__ = ("parents", "_ends", "_nth", "_find", "_all", "_made")
+    __slots__ = ("parents", "_ends", "_nth", "_find", "_all", "_made", "_recipe")
 
     def __init__(self, parents: Sequence[Action], sizes: Iterable[int],
-                 nth: Callable[[int, int], Action], find: Callable[[Action], tuple[int, int] | None]):
+                 nth: Callable[[int, int], Action], find: Callable[[Action], tuple[int, int] | None],
+                 recipe: tuple | None = None):
         self.parents = parents
+        self._recipe = recipe
         self._ends = list(accumulate(sizes))
         self._nth, self._find = nth, find
         self._all: tuple[Action, ...] | None = None
@@ -151,8 +154,11 @@ class PlanVariants(Sequence):
 
     __hash__ = None   # type: ignore[assignment]
 
-    def __reduce__(self):   # pickled (sent to another process) as the tuple of its actions
-        return tuple, (self.materialized(),)
+    def __reduce__(self):
+        """Pickled (sent to another process) as its ``recipe`` (a module function and its
+        arguments that make it again: the parents, not every plan), else as the tuple of its
+        actions."""
+        return self._recipe if self._recipe is not None else (tuple, (self.materialized(),))
 
     def __repr__(self) -> str:
         return f"<PlanVariants of {len(self.parents)} plans: {len(self)} plans>"

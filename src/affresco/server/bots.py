@@ -27,9 +27,10 @@ import os
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any
+from typing import Any, Sequence
 
 from .. import parse
+from ..rules import PlanVariants
 from .store import SeatInfo
 
 __all__ = ["BotRunner", "RayBots", "check_backend", "bot_kinds", "known_bots", "decide", "TIMED_SLACK"]
@@ -57,8 +58,14 @@ def decide(bot: str, seed: str, seconds: float | None, view: dict, legal: list, 
     runs in a worker process, a thread, or inline for the quickest bots)."""
     from ..bots import make_bot
     b = make_bot(bot, seed) if seconds is None else make_bot(bot, seed, seconds=seconds)
-    actions = [parse(a) if isinstance(a, str) else a for a in legal]
+    actions = legal if type(legal) is PlanVariants else [parse(a) if isinstance(a, str) else a for a in legal]
     return str(b.choose(view, actions, seat))
+
+
+def _sendable(legal: Sequence) -> Sequence:
+    """The legal actions as sent to a worker process or Ray: the medico's lazy plans as
+    themselves (they pickle as their parents and limits, not ~110,000 plans), else as text."""
+    return legal if type(legal) is PlanVariants else [str(a) for a in legal]
 
 
 def _warm() -> None:
@@ -116,11 +123,11 @@ class BotRunner:
         if len(legal) == 1:            # forced: no thinking, but the same wait (above)
             return str(legal[0])
         if self.ray is not None and info.bot not in INLINE_BOTS:
-            return await self.ray.decide(info.bot, seed, info.seconds, view, [str(a) for a in legal], seat)
+            return await self.ray.decide(info.bot, seed, info.seconds, view, _sendable(legal), seat)
         if info.seconds is not None:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self.pool(), decide, info.bot, seed, info.seconds, view,
-                                              [str(a) for a in legal], seat)
+                                              _sendable(legal), seat)
         if info.bot in INLINE_BOTS:
             return decide(info.bot, seed, None, view, legal, seat)
         return await asyncio.to_thread(decide, info.bot, seed, None, view, legal, seat)

@@ -14,16 +14,31 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import msgspec
 
-from .. import Game
+from .. import Action, Game
+from ..rules import PlanVariants
 from .store import SeatInfo
 
 __all__ = ["LiveGame", "Subscriber", "LOG_TAIL", "PRESENCE_DELAY"]
 
 _JSON = msgspec.json.Encoder()      # several times faster than json.dumps on the state payloads
+_TEXTS: dict[int, tuple[PlanVariants, list[str]]] = {}   # id -> (the lazy plans, their notation)
+
+
+def legal_texts(legal: Sequence[Action]) -> list[str]:
+    """The notation of the legal actions.  The medico's lazy plans (up to ~110,000, the same
+    object for the same situation) are written once and kept for the pushes that follow."""
+    if type(legal) is not PlanVariants:
+        return [str(a) for a in legal]
+    hit = _TEXTS.get(id(legal))
+    if hit is None or hit[0] is not legal:
+        if len(_TEXTS) >= 4:
+            _TEXTS.pop(next(iter(_TEXTS)))
+        hit = _TEXTS[id(legal)] = (legal, [str(a) for a in legal])
+    return hit[1]
 LOG_TAIL = 40
 PRESENCE_DELAY = 0.25
 
@@ -174,7 +189,7 @@ class LiveGame:
             "setup": {"players": [s.name for s in self.seats], "modules": list(self.setup.get("modules", [])),
                       "options": dict(self.setup.get("options", {}))},
             "view": view,
-            "legal": [str(a) for a in g.legal_actions(seat)] if seat is not None and not self.abandoned else [],
+            "legal": legal_texts(g.legal_actions(seat)) if seat is not None and not self.abandoned else [],
             "to_act": list(g.to_act),
             "committed": [bool(figures[s.seat].get("plan_committed")) for s in self.seats],
             "undo": self.undo_target(seat) is not None,

@@ -829,11 +829,20 @@ class _Parents:
                 words = read(action)[1]
                 extra = off[tail] = sum(h(s, seat, words) for h in off_hooks)
             group.append(groups.setdefault((counts, sum(counts) + extra), len(groups)))
-        self.plans = plans
+        self._keep(plans, tuple(group), tuple(groups))
+
+    def _keep(self, plans: tuple, group: tuple, groups: tuple) -> None:
+        self.plans, self.group, self.groups = plans, group, groups
         self.args = tuple(a.args for a in plans)
-        self.group, self.groups = tuple(group), tuple(groups)
         self.at = {a: j for j, a in enumerate(self.args)}
         self._at_least: dict = {}
+
+    @classmethod
+    def again(cls, plans: tuple, group: tuple, groups: tuple) -> "_Parents":
+        """The same parents from what :meth:`__init__` read (in another process)."""
+        out = cls.__new__(cls)
+        out._keep(plans, group, groups)
+        return out
 
     def at_least(self, black: int, allowed: tuple) -> list:
         hit = self._at_least.get((black, allowed))
@@ -887,4 +896,10 @@ def _ill_variants(parents: _Parents, limits: tuple) -> PlanVariants:
         q = ills.index(extra)
         return j, (2 * q + medico if tile else q)
 
-    return PlanVariants(parents.plans, map(sizes.__getitem__, group), nth, find)
+    return PlanVariants(parents.plans, map(sizes.__getitem__, group), nth, find,
+                        recipe=(_ill_variants_again, (parents.plans, group, parents.groups, limits)))
+
+
+def _ill_variants_again(plans: tuple, group: tuple, groups: tuple, limits: tuple) -> PlanVariants:
+    """:func:`_ill_variants` made again from its parents (a PlanVariants unpickled)."""
+    return _ill_variants(_Parents.again(plans, group, groups), limits)
