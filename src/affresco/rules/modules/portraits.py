@@ -20,6 +20,7 @@ from .. import cathedral, track
 from ..actions import Action
 from ..board import INDEX as SEGMENT, NAMES
 from ..hooks import Module, register
+from ..memo import IdentityMemo
 from ..hostel import change_mood
 from ..thalers import earn
 from ..paints import BASIC, PAINTS, add_one
@@ -303,15 +304,13 @@ def _card_view(cards: dict, cid: str) -> dict:
 
 
 def _deck_left(cards: dict, deck: tuple[str, ...]) -> dict[str, int]:
-    """The cards left in each deck A, B, C: a new dict (memoised on the deck)."""
-    hit = _DECK_LEFT.get(id(deck))
-    if hit is None or hit[0] is not deck or hit[1] is not cards:
-        hit = (deck, cards, {d: sum(cards[c].deck == d for c in deck) for d in "ABC"})
-        if len(_DECK_LEFT) > 1024:
-            _DECK_LEFT.clear()
-        _DECK_LEFT[id(deck)] = hit
-    return dict(hit[2])
+    """The cards left in each deck A, B, C: a new dict (memoised on the deck, a tuple of the
+    game's edition: the empty deck, shared by all, has none left in any)."""
+    hit = _DECK_LEFT.get(deck)
+    if hit is None:
+        hit = _DECK_LEFT.put(deck, {d: sum(cards[c].deck == d for c in deck) for d in "ABC"})
+    return dict(hit)
 
 
 _CARD_VIEWS: dict[tuple, tuple] = {}   # (id(cards), card id) -> (cards, its view)
-_DECK_LEFT: dict[int, tuple] = {}      # id(deck) -> (deck, cards, cards left per deck)
+_DECK_LEFT = IdentityMemo(1024)        # deck -> cards left per deck
