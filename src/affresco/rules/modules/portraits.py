@@ -55,7 +55,6 @@ class PState(NamedTuple):
     sexton: tuple[int, ...]           # round of each seat's last Sexton move
 
 
-@register
 class Portraits(Module):
     name = "portraits"
     visit_columns = ("studio", "cathedral")   # painting a portrait; the Sexton's move
@@ -200,7 +199,7 @@ class Portraits(Module):
         vp = eff.get("vp", 0)
         if fig < s.n:  # Leonardo gains only the VP a card shows (supplement, 2 players; M3)
             earn(s, fig, eff.get("thalers", 0))
-            gained = [c for c in ((eff.get("paint") or "") + (choice if "basic_paints" in eff else ""))]
+            gained = [c for c in ((eff.get("paint") or "") + ((choice or "") if "basic_paints" in eff else ""))]
             for c in gained:
                 s.paints[fig] = add_one(s.paints[fig], c)
             if "mood" in eff:
@@ -314,3 +313,6 @@ def _deck_left(cards: dict, deck: tuple[str, ...]) -> dict[str, int]:
 
 _CARD_VIEWS: dict[tuple, tuple] = {}   # (id(cards), card id) -> (cards, its view)
 _DECK_LEFT = IdentityMemo(1024)        # deck -> cards left per deck
+
+
+register(Portraits)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
