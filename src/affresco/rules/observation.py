@@ -6,9 +6,9 @@ into a fixed-size float32 vector (docs/envs.md, "The observation vector").
 reads exactly what the seat's view shows (R22): the public board, every figure's public
 facts, the seat's own paints, Thalers and plan (the others' plans only once revealed), and
 each module's part of the seat's view (the modules' own view hooks, so a module's secrets stay
-as hidden as in the view).  ``tests/rules/test_observation.py`` checks it against a vector
-made from ``view(seat)`` and with the perturbation check of the views (another seat's secrets
-changed, the vector stays the same).
+as hidden as in the view).  ``tests/rules/test_observation.py`` checks it with the
+perturbation check of the views (another seat's secrets changed, the vector stays the same);
+``tests/envs/test_envs_core.py`` checks it equal to the vector made from ``view(seat)``.
 
 :func:`layout` names the slices (``(name, start, length)``, figures relative to the observer:
 the observer, the next seats in seat order, then Leonardo).  Modules are encoded by feature
@@ -36,7 +36,10 @@ _CELL = 2 + len(PAINTS)   # per fresco segment: tile present, VP / 24, paints pe
 
 class Layout:
     """The slices of a set-up's vector: :attr:`slices` ``(name, start, length)``, :attr:`size`,
-    and what the writer needs (figures, hostel and mood sizes, market tile types)."""
+    and what the writer needs (figures, hostel and mood sizes, market tile types), with the
+    numbers of the last position observed (each kept with the facts it was made from, so a
+    position that differs only there is made from it; compared by contents, so alternating
+    games of one set-up stay correct)."""
 
     __slots__ = ("n", "F", "H", "M", "market_types", "market_index", "booths", "modules",
                  "per_figure", "slices", "offsets", "size", "zeros", "rel", "o_phase", "o_round", "o_actor",
