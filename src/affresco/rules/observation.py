@@ -243,20 +243,24 @@ def _figures(s: State, L: Layout) -> array:
     if last is None or last[1] != s.order or last[2] != hide or last[3] != extra:
         changed = range(F)
         x = array("f", bytes(4 * F * per))
+        kept = tuple(v[:] for v in facts)
     else:
         old = last[0]
         changed = set()
+        copies = list(old)
         for k in range(7):
-            if old[k] != facts[k]:
-                a, b = old[k], facts[k]
+            b = facts[k]
+            if old[k] != b:
+                a = old[k]
                 changed.update(f for f in range(len(b)) if a[f] != b[f])
+                copies[k] = b[:]           # the unchanged lists keep their earlier copies
         if not changed:
             return last[4]
         x = last[4] * 1
+        kept = tuple(copies)
     for f in changed:
         _figure(s, L, x, f, hide)
-    L.last_figures = ((s.pos[:], s.getup[:], s.tiles[:], s.plan[:], s.mood[:], s.neutral[:], s.aside[:]),
-                      s.order, hide, extra, x)
+    L.last_figures = (kept, s.order, hide, extra, x)
     return x
 
 
