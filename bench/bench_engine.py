@@ -61,21 +61,30 @@ MAX_EIGHT_SLOWDOWN = 1.6   # issue #12: all eight within 1.6x of the base game
 
 # --- the worker (runs inside the tree being measured) -------------------------------------
 
-def _random_game(affresco, players: int, seed: int, modules: tuple, sample_every: int = 0):
-    """One random game: (decisions, seconds in legal_actions+apply, sampled clones, game)."""
+def _random_game(affresco, players: int, seed: int, modules: tuple, sample_every: int = 0, plans: list | None = None):
+    """One random game: (decisions, seconds in legal_actions+apply, sampled clones, game).
+    ``plans``: a list to which the seconds spent on the plan decisions' legal lists (making
+    them and choosing in them) are added, a part of the game's seconds."""
     g = affresco.new_game(players=players, seed=seed, modules=modules)
     choice = random.Random(seed).choice
     samples, decisions = [], 0
     t0 = CLOCK()
     while not g.is_over:
         seat = choice(g.to_act)
-        g.apply(seat, choice(g.legal_actions(seat)))
+        if plans is not None and g.phase == "plan":
+            start = CLOCK()
+            action = choice(g.legal_actions(seat))
+            plans.append(CLOCK() - start)
+            g.apply(seat, action)
+        else:
+            g.apply(seat, choice(g.legal_actions(seat)))
         decisions += 1
         if sample_every and decisions % sample_every == 0:
             pause = CLOCK()
             samples.append(g.clone())
             t0 += CLOCK() - pause   # sampling is not part of the game time
     return decisions, CLOCK() - t0, samples, g
+
 
 
 def _per_second(fn, items, min_seconds: float) -> float:
@@ -128,19 +137,22 @@ def work_modules(players: int, games: int, seed: int, sets: list, warm: int = 0)
     import affresco
     known = set(getattr(affresco, "MODULES", ()))
     sets = [tuple(m) for m in sets if set(m) <= known]
-    totals = {m: [0, 0.0] for m in sets}
+    totals = {m: [0, 0.0, 0.0] for m in sets}
     for k in range(warm):
         for mods in sets:
             _random_game(affresco, players, WARM_SEED + k, mods)
     gc.collect()
     for k in range(games):
         for mods in sets:
-            d, sec, _, _ = _random_game(affresco, players, seed + k, mods)
+            plans: list = []
+            d, sec, _, _ = _random_game(affresco, players, seed + k, mods, plans=plans)
             totals[mods][0] += d
             totals[mods][1] += sec
+            totals[mods][2] += sum(plans)
     return {"+".join(m) or "base": {"decisions_per_s": d / sec, "games_per_s": games / sec,
-                                    "decisions_per_game": d / games}
-            for m, (d, sec) in totals.items()}
+                                    "decisions_per_game": d / games, "plan_list_share": plan / sec,
+                                    "decisions_per_s_without_plan_lists": d / (sec - plan)}
+            for m, (d, sec, plan) in totals.items()}
 
 
 def worker(spec: str) -> None:
@@ -238,8 +250,11 @@ def main(argv=None) -> int:
         print()
         print(f"module sets, 4 players ({args.module_blocks} blocks x {args.module_games} games, "
               f"{args.module_warm} warm-up game(s) per set and block): "
-              f"decisions/s new (baseline, ratio) | games/s new (baseline) | slowdown vs base game (new)")
+              f"decisions/s new (baseline, ratio) | games/s new (baseline) | slowdown vs base game (new) | "
+              f"share of the time in the plan decisions' legal lists, slowdown without them (new)")
         base_new = statistics.median(b["base"]["decisions_per_s"] for b in got["new"])
+        split = all("plan_list_share" in b["base"] for b in got["new"])   # a bench of today's
+        base_rest = split and statistics.median(b["base"]["decisions_per_s_without_plan_lists"] for b in got["new"])
         for mods in MODULE_SETS:
             name = "+".join(mods) or "base"
             new_d = statistics.median(b[name]["decisions_per_s"] for b in got["new"])
@@ -255,12 +270,21 @@ def main(argv=None) -> int:
             else:
                 line += f" {'(not in baseline)':>21} | {new_g:6.2f} {'':8}"
             line += f" | {base_new / new_d:4.2f}x"
+            if split:
+                share = statistics.median(b[name]["plan_list_share"] for b in got["new"])
+                rest = statistics.median(b[name]["decisions_per_s_without_plan_lists"] for b in got["new"])
+                row["plan_list_share"], row["slowdown_without_plan_lists"] = share, base_rest / rest
+                line += f" | {share:4.0%}, {base_rest / rest:4.2f}x"
             print(line)
             results["module_sets"][name] = row
         five = results["module_sets"]["+".join(FIVE)]["slowdown"]
         eight = results["module_sets"]["+".join(EIGHT)]["slowdown"]
         print(f"all eight modules / base game: {eight:.2f}x slower (target <= {MAX_EIGHT_SLOWDOWN}x); "
               f"the five: {five:.2f}x (target <= {MAX_FIVE_SLOWDOWN}x)")
+        if split:
+            rest = {name: results["module_sets"]["+".join(mods)]["slowdown_without_plan_lists"]
+                    for name, mods in (("eight", EIGHT), ("five", FIVE))}
+            print(f"without the plan decisions' legal lists: all eight {rest['eight']:.2f}x, the five {rest['five']:.2f}x")
         if eight > MAX_EIGHT_SLOWDOWN:
             missed.append(f"all eight modules {eight:.2f}x")
         if five > MAX_FIVE_SLOWDOWN:

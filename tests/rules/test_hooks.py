@@ -158,3 +158,63 @@ def test_planning_and_turn_hooks(bell):
         plain.apply(seat, plain.legal_actions(seat)[0])
     with pytest.raises(affresco.IllegalAction, match="not a plan word"):
         plain.apply(0, "plan 0-0-0-0-0 bell studio")
+
+
+class Easel(Module):
+    """A test module whose visit_actions hook names its one column (Module.visit_columns)."""
+
+    name = "easel"
+    visit_columns = ("studio",)
+    action_kinds = ("studio",)
+
+    def setup(self, state, rng):
+        state.mods["easel"] = {"seen": set(), "applied": set()}
+
+    def visit_actions(self, state, fig, column, actions):
+        state.mods["easel"]["seen"].add(column)
+
+    def apply_action(self, state, fig, action):
+        state.mods["easel"]["applied"].add(action.kind)
+        return False
+
+
+@pytest.fixture
+def easel():
+    MODULES["easel"] = Easel
+    yield
+    del MODULES["easel"]
+
+
+def test_visit_hooks_only_where_the_module_acts(easel):
+    """The hook table calls a module's visit_actions only at its visit_columns and its
+    apply_action only for its action_kinds; the game is the base game's otherwise."""
+    g = affresco.new_game(3, modules=("easel",), seed=7)
+    plain = affresco.new_game(3, seed=7)
+    play_out(g, 3)
+    play_out(plain, 3)
+    assert g.state.mods["easel"] == {"seen": {"studio"}, "applied": {"studio"}}
+    assert g.history() == plain.history()
+
+
+def test_games_of_one_setup_share_one_hook_table(easel):
+    """Modules keep no game state: the games of one set-up share one hook table; another
+    set-up, or another class registered under the name, gets its own."""
+    eight = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", "bells", "wall_fresco", "medico")
+    a, b = affresco.new_game(4, modules=eight, seed=1), affresco.new_game(2, modules=eight, seed=2)
+    assert a.state.hooks is b.state.hooks
+    on = affresco.new_game(4, modules=eight, seed=1, options={"special_colours_on_fresco": True})
+    assert on.state.hooks is not a.state.hooks
+    first = affresco.new_game(3, modules=("easel",), seed=1).state.hooks
+    MODULES["easel"] = type("Easel2", (Easel,), {})
+    assert affresco.new_game(3, modules=("easel",), seed=1).state.hooks[0].__class__.__name__ == "Easel2"
+    assert first[0].__class__ is Easel
+
+
+def test_idle_hooks_leave_the_hook_table():
+    """Special colours without their option never replace a paint on a fresco tile: its
+    payments and restoration_vp hooks are left out (the cathedral keeps its fast path)."""
+    off = affresco.new_game(3, modules=("special_colours",), seed=1).state.hooks
+    on = affresco.new_game(3, modules=("special_colours",), seed=1,
+                           options={"special_colours_on_fresco": True}).state.hooks
+    assert off.payments == () and off.restoration_vp == ()
+    assert len(on.payments) == 1 and len(on.restoration_vp) == 1

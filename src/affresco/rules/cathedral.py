@@ -102,11 +102,29 @@ def altar_values(s: State) -> tuple[dict[str, int], dict[str, int]]:
     return basic, blend
 
 
-def altar_score(s: State, paints: str) -> int:
-    """VP for restoring the altar with these 3 paints (the better form they satisfy), or 0."""
+def altar_forms(s: State) -> tuple:
+    """The altar's forms of the set-up, as the key of :func:`_altar_score` and
+    :func:`_altar_actions`: substitutes with their bonus in the basic and in the blend form, and
+    the forms' VP.  Modules' ``altar_values`` give the set-up's forms (not the position's), so
+    they are read once per hook table."""
+    hit = _FORMS.get(id(s.hooks))
+    if hit is not None and hit[0] is s.hooks and hit[1] is s.comp:
+        return hit[2]
     a = s.comp.rules["altar"]
     basic, blend = altar_values(s)
-    return _altar_score(paints, tuple(basic.items()), tuple(blend.items()), a["basic_vp"], a["blend_vp"])
+    forms = (tuple(basic.items()), tuple(blend.items()), a["basic_vp"], a["blend_vp"])
+    if len(_FORMS) > 256:
+        _FORMS.clear()
+    _FORMS[id(s.hooks)] = (s.hooks, s.comp, forms)
+    return forms
+
+
+_FORMS: dict[int, tuple] = {}   # id(hook table) -> (hook table, components, its altar forms)
+
+
+def altar_score(s: State, paints: str) -> int:
+    """VP for restoring the altar with these 3 paints (the better form they satisfy), or 0."""
+    return _altar_score(paints, *altar_forms(s))
 
 
 @lru_cache(maxsize=4096)
@@ -126,9 +144,7 @@ def _altar_score(paints: str, basic_items: tuple, blend_items: tuple, basic_vp: 
 def altar_actions(s: State, fig: int) -> tuple[Action, ...]:
     have = s.paints[fig]
     if s.hooks.altar_values:
-        a = s.comp.rules["altar"]
-        basic, blend = altar_values(s)
-        return _altar_actions(have, tuple(basic.items()), tuple(blend.items()), a["basic_vp"], a["blend_vp"])
+        return _altar_actions(have, *altar_forms(s))
     by_paints = s.comp.derived("altar_actions", _base_altar_table)   # the base game's forms
     hit = by_paints[1].get(have)
     if hit is None:

@@ -75,7 +75,7 @@ def _legal_for_figure(s: State) -> list[Action]:
         return hostel.legal(s, s.actor)
     loc, column = location(s, s.actor)
     actions = loc.legal(s, s.actor)
-    for hook in s.hooks.visit_actions:
+    for hook in s.hooks.visit_actions_at[column]:
         hook(s, s.actor, column, actions)
     return actions
 
@@ -126,7 +126,7 @@ def apply(s: State, seat: int, action: Action) -> None:
     else:
         loc, _ = location(s, s.actor)
         fig = s.actor
-        handlers = s.hooks.apply_action
+        handlers = s.hooks.for_kind("apply_action", action.kind) if s.hooks.apply_action else ()
         if not (handlers and any(hook(s, fig, action) for hook in handlers)):
             loc.apply(s, fig, action)
         for hook in s.hooks.after_action:

@@ -33,8 +33,10 @@ def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Compone
     set-up, shared by its games (modules keep no game state, hooks.Module), made once."""
     modules = tuple(modules)
     try:
-        # the value's type too: True == 1 (a bad max_rounds) must not hit a valid set-up's table
-        key = (modules, tuple(sorted(((k, type(v), v) for k, v in options.items()), key=lambda kv: kv[0])), id(comp))
+        # the registered classes (a test may register another under a name) and each option
+        # value's type: True == 1 (a bad max_rounds) must not hit a valid set-up's table
+        key = (modules, tuple(MODULES.get(m) for m in modules),
+               tuple(sorted(((k, type(v), v) for k, v in options.items()), key=lambda kv: kv[0])), id(comp))
         hit = _HOOK_TABLES.get(key)
     except TypeError:       # an unhashable option value: refused below
         key = hit = None
@@ -159,7 +161,7 @@ class Game:
         if not (type(seat) is int and type(action) is Action and seat in flow.to_act(s)
                 and flow.is_legal(s, seat, action, quick=True)):
             self._check(seat, action)   # the usual case (an action from legal_actions) skips this
-        reveals = s.hooks.reveals
+        reveals = s.hooks.for_kind("reveals", action.kind) if s.hooks.reveals else ()
         draws, planning = s.draws, s.phase == PLAN
         figure = flow.deciding(s) if reveals else None
         flow.apply(s, seat, action)

@@ -17,6 +17,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from .state import SIDE1, SIDE2
+
 _new = tuple.__new__
 
 
@@ -30,6 +32,11 @@ class Module:
     name = "module"
     options: tuple[str, ...] = ()   # names of the rule options this module reads
     plan_words: tuple[str, ...] = ()  # words it adds to plans (registered with actions.plan_word)
+    # the columns where its ``visit_actions`` may add or remove actions, and the action kinds
+    # its ``apply_action`` may handle and its ``reveals`` may answer True for (None: any); the
+    # hook table calls them only there
+    visit_columns: tuple[str, ...] | None = None
+    action_kinds: tuple[str, ...] | None = None
 
     def __init__(self, options: dict, data: Any = None):
         self.opts = options
@@ -136,7 +143,8 @@ class Module:
         return bonus
 
     def altar_values(self, state, basic: dict, blend: dict) -> None:
-        """Cathedral: add substitute paints and their bonus to the altar forms (R7)."""
+        """Cathedral: add substitute paints and their bonus to the altar forms (R7): the
+        set-up's forms, the same at every position (read once per hook table)."""
 
     def theater_steps(self, state, fig: int, per_apprentice: int) -> int:
         """Theater: change the mood steps per apprentice (e.g. the Actor)."""
@@ -241,7 +249,20 @@ class HookTable(tuple):
             base = getattr(Module, point)
             setattr(table, point, tuple(getattr(m, point) for m, off in zip(table, idle)
                                         if getattr(type(m), point) is not base and point not in off))
+        table.visit_actions_at = {column: tuple(h for h in table.visit_actions if h.__self__.visit_columns is None
+                                                or column in h.__self__.visit_columns)
+                                  for column in set(SIDE1 + SIDE2)}
+        table._by_kind = {}
         return table
+
+    def for_kind(self, point: str, kind: str) -> tuple:
+        """The hooks of ``point`` (``apply_action``, ``reveals``) of the modules that deal with
+        actions of ``kind`` (Module.action_kinds)."""
+        hit = self._by_kind.get((point, kind))
+        if hit is None:
+            hit = self._by_kind[point, kind] = tuple(h for h in getattr(self, point)
+                                                     if h.__self__.action_kinds is None or kind in h.__self__.action_kinds)
+        return hit
 
 
 @lru_cache(maxsize=None)

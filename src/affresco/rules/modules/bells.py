@@ -274,7 +274,9 @@ class Bells(Module):
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
         word = words.get(TILE, (None,))[0]
         col = column_words(s).index(word) if word else -1
-        self.put(s, audience=with_item(self.st(s).audience, seat, col))
+        audience = self.st(s).audience
+        if audience[seat] != col:
+            self.put(s, audience=with_item(audience, seat, col))
         if word:
             s.log_event("audience_planned", seat, figure=seat, column=word)
 

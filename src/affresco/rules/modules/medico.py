@@ -125,6 +125,8 @@ def _heal_choices(held: tuple[str, ...], sick: bool) -> tuple[Action, ...]:
 @register
 class Medico(Module):
     name = NAME
+    visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
+    action_kinds = ("restore", "altar", "saints", "studio")   # the ill ones' restorations, pictures of saints, the studio
     plan_words = (ILL_WORD, TILE_WORD)
 
     # ------------------------------------------------------------------ components

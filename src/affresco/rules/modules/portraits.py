@@ -57,6 +57,8 @@ class PState(NamedTuple):
 @register
 class Portraits(Module):
     name = "portraits"
+    visit_columns = ("studio", "cathedral")   # painting a portrait; the Sexton's move
+    action_kinds = ("portrait", "restore")   # a portrait painted; a restoration with the Sexton
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:
@@ -99,29 +101,12 @@ class Portraits(Module):
         for _ in range(self.data.display):
             if not deck:
                 break
-            card = rng.choice(self._top_cards(tuple(deck)))
+            card = rng.choice(_top_cards(self.data.cards, tuple(deck)))
             deck.remove(card)
             display.append(card)
         self.put(s, deck=tuple(deck), display=tuple(display))
         if display and log:
             s.log_event("portraits_revealed", cards=list(display))
-
-    @lru_cache(maxsize=2048)
-    def _top_cards(self, deck: tuple[str, ...]) -> tuple[str, ...]:
-        """The cards of ``deck`` in the earliest deck still there (A before B before C), sorted:
-        the ones a card is revealed from."""
-        top = min(self.data.cards[c].deck for c in deck)
-        return tuple(sorted(c for c in deck if self.data.cards[c].deck == top))
-
-    @lru_cache(maxsize=256)
-    def _painting(self, cid: str, leonardo: bool) -> tuple[Action, ...]:
-        """The ways to paint card ``cid``: with each choice of its basic paints, else plain
-        (Leonardo takes only its VP: plain)."""
-        eff = self.data.cards[cid].effects
-        if leonardo or "basic_paints" not in eff:
-            return (Action("portrait", (cid,)),)
-        return tuple(Action("portrait", (cid, "".join(combo)))
-                     for combo in combinations_with_replacement(BASIC, eff["basic_paints"]))
 
     def owns(self, s, fig: int, effect: str) -> int:
         owned = self.st(s).owned[fig] if fig < s.n else ()
@@ -172,7 +157,7 @@ class Portraits(Module):
         p = self.st(s)
         if column == "studio" and p.display and p.taken[fig] != s.round:
             for cid in p.display:
-                actions.extend(self._painting(cid, fig >= s.n))
+                actions.extend(_painting(cid, None if fig >= s.n else self.data.cards[cid].effects.get("basic_paints")))
         elif column == "cathedral" and fig < s.n and p.sexton[fig] != s.round:
             cost = self.owns(s, fig, "sexton")
             if cost and s.thalers[fig] >= cost:
@@ -277,3 +262,30 @@ class Portraits(Module):
                                    rounds(data.get("sexton", [0] * s.n), "sexton", s.n))
         if "display" not in data:
             self._reveal(s, chance(s), log=False)
+
+
+def _top_cards(cards: dict, deck: tuple[str, ...]) -> tuple[str, ...]:
+    """The cards of ``deck`` in the earliest deck still there (A before B before C), sorted:
+    the ones a card is revealed from (memoised per edition and deck)."""
+    hit = _TOP.get((id(cards), deck))
+    if hit is not None and hit[0] is cards:
+        return hit[1]
+    top = min(cards[c].deck for c in deck)
+    out = tuple(sorted(c for c in deck if cards[c].deck == top))
+    if len(_TOP) > 4096:
+        _TOP.clear()
+    _TOP[id(cards), deck] = (cards, out)
+    return out
+
+
+_TOP: dict[tuple, tuple] = {}
+
+
+@lru_cache(maxsize=256)
+def _painting(cid: str, basic_paints: int | None) -> tuple[Action, ...]:
+    """The ways to paint card ``cid``: with each choice of its ``basic_paints`` basic paints,
+    else plain (Leonardo takes only the card's VP: plain, ``basic_paints`` None)."""
+    if basic_paints is None:
+        return (Action("portrait", (cid,)),)
+    return tuple(Action("portrait", (cid, "".join(combo)))
+                 for combo in combinations_with_replacement(BASIC, basic_paints))

@@ -50,6 +50,8 @@ class RState(NamedTuple):
 @register
 class Requests(Module):
     name = "requests"
+    visit_columns = ("workshop",)   # fulfilling a request
+    action_kinds = ("request",)
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:
@@ -100,24 +102,8 @@ class Requests(Module):
             hook(s, fig, owned)
         if not owned:
             return out
-        owned.sort(key=lambda x: tile_text_key(x[0]))
-        return list(self._requests(tuple(owned), tuple(t for t, values in self.st(s).stacks if values)))
-
-    @lru_cache(maxsize=4096)
-    def _requests(self, owned: tuple[tuple[str, str], ...], types: tuple[str, ...]) -> tuple[Action, ...]:
-        """Every request of the ``types`` whose stacks are not empty that the tiles ``owned``
-        (text, splashes; sorted) can fulfil, each set of tile texts once."""
-        out = []
-        for t in types:
-            colour = self.data.paint[t]
-            usable = [x for x in owned if colour is None or colour in x[1]]
-            seen = set()
-            for combo in combinations(usable, self.data.per):
-                texts = tuple(x[0] for x in combo)
-                if texts not in seen:
-                    seen.add(texts)
-                    out.append(Action("request", (t, *texts)))
-        return tuple(out)
+        types = tuple((t, self.data.paint[t]) for t, values in self.st(s).stacks if values)
+        return list(_requests(tuple(owned), types, self.data.per))
 
     def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
         if column != "workshop" or self.st(s).last[fig] == s.round:
@@ -240,3 +226,22 @@ class Requests(Module):
                                                                       for x in last):
             raise StateError(f"{where}.last: {last!r}: {s.figures} round numbers 0..{s.round} (0: never)")
         s.mods[self.name] = RState(tuple(stacks), tuple(done), tuple(last))
+
+
+@lru_cache(maxsize=4096)
+def _requests(owned: tuple[tuple[str, str], ...], types: tuple[tuple[str, str | None], ...],
+              per: int) -> tuple[Action, ...]:
+    """Every request of the ``types`` (type, special colour or None) whose stacks are not empty
+    that ``per`` of the tiles ``owned`` (text, splashes) can fulfil, each set of tile texts once,
+    the tiles in notation order."""
+    owned = tuple(sorted(owned, key=lambda x: tile_text_key(x[0])))
+    out = []
+    for t, colour in types:
+        usable = [x for x in owned if colour is None or colour in x[1]]
+        seen = set()
+        for combo in combinations(usable, per):
+            texts = tuple(x[0] for x in combo)
+            if texts not in seen:
+                seen.add(texts)
+                out.append(Action("request", (t, *texts)))
+    return tuple(out)

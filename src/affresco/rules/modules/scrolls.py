@@ -34,6 +34,7 @@ class Data(NamedTuple):
 @register
 class Scrolls(Module):
     name = "scrolls"
+    action_kinds = ("scroll",)   # playing scrolls shows them
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:

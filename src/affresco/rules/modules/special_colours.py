@@ -38,6 +38,8 @@ class Data(NamedTuple):
 @register
 class SpecialColours(Module):
     name = "special_colours"
+    visit_columns = ("workshop",)   # blending pink and brown
+    action_kinds = ("blend",)
     options = (OPTION,)
 
     @classmethod

@@ -22,7 +22,7 @@ from ...errors import ComponentError, StateError
 from .. import track
 from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
 from ..components import check_provenance as provenance_ok
-from ..hooks import Module, ask, register
+from ..hooks import Module, ask, register, with_item
 from ..planning import PlanMemo, column_words, column_words_of
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers, minus, paint_vector
 
@@ -104,7 +104,24 @@ def _neighbours(rows: int, columns: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-_FRONTIER: dict[int, tuple[tuple, tuple[int, ...]]] = {}   # id(board) -> (board, its frontier)
+_FRONTIER: dict[int, tuple] = {}   # id(board) -> (board, (its frontier, the frontier's paint needs))
+
+
+def _backs_income(held: tuple[WallTile, ...]) -> str:
+    """The basic paints shown on the backs of the wall tiles ``held``, each once, in paint
+    order (memoised on the tiles, which change only at a restoration or an exchange)."""
+    hit = _INCOME.get(id(held))
+    if hit is not None and hit[0] is held:
+        return hit[1]
+    backs = {t.income for t in held}
+    gained = "".join(c for c in BASIC if c in backs)
+    if len(_INCOME) > 1024:
+        _INCOME.clear()
+    _INCOME[id(held)] = (held, gained)
+    return gained
+
+
+_INCOME: dict[int, tuple] = {}   # id(tiles held) -> (tiles held, their income)
 
 
 def _blends_by_inputs(comp) -> dict[frozenset, str]:
@@ -125,6 +142,8 @@ class WState(NamedTuple):
 @register
 class WallFresco(Module):
     name = "wall_fresco"
+    visit_columns = ("workshop",)   # the exchange instead of blending
+    action_kinds = ("exchange",)
     plan_words = (TILE,)
 
     # --- components -----------------------------------------------------------------------
@@ -241,23 +260,27 @@ class WallFresco(Module):
         return [c for c in self.frontier(board) if covers(have, _vector(board[c].paint))]
 
     def _can_restore(self, s, fig: int) -> bool:
-        """Whether :meth:`restorable` is not empty."""
-        board = self.st(s).board
+        """Whether :meth:`restorable` is not empty (each paint need of the frontier once)."""
         have = s.paints[fig]
-        return any(covers(have, _vector(board[c].paint)) for c in self.frontier(board))
+        return any(covers(have, need) for need in self._frontier(self.st(s).board)[1])
 
     def frontier(self, board: tuple) -> tuple[int, ...]:
-        """The covered sections next to a restored one, in board order (memoised on the
-        board, which changes only when a section is restored)."""
+        """The covered sections next to a restored one, in board order."""
+        return self._frontier(board)[0]
+
+    def _frontier(self, board: tuple) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """:meth:`frontier` and the distinct paints its tiles need (as paint vectors),
+        memoised on the board, which changes only when a section is restored."""
         hit = _FRONTIER.get(id(board))
         if hit is not None and hit[0] is board:
             return hit[1]
         adj = _neighbours(self.data.rows, self.data.columns)
         cells = tuple(c for c, t in enumerate(board) if t is not None and any(board[n] is None for n in adj[c]))
+        needs = tuple(dict.fromkeys(_vector(board[c].paint) for c in cells))
         if len(_FRONTIER) > 256:
             _FRONTIER.clear()
-        _FRONTIER[id(board)] = (board, cells)
-        return cells
+        _FRONTIER[id(board)] = (board, (cells, needs))
+        return cells, needs
 
     def _blend_of(self, s, a: str, b: str) -> str | None:
         return s.comp.derived("wall_fresco.blend_of", _blends_by_inputs).get(frozenset((a, b)))
@@ -302,10 +325,10 @@ class WallFresco(Module):
         return 1 if TILE in words else 0
 
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
-        columns = column_words(s)
-        placed = list(self.st(s).placed)
-        placed[seat] = columns.index(words[TILE][0]) if TILE in words else -1
-        self.put(s, placed=tuple(placed))
+        col = column_words(s).index(words[TILE][0]) if TILE in words else -1
+        placed = self.st(s).placed
+        if placed[seat] != col:
+            self.put(s, placed=with_item(placed, seat, col))
         if TILE in words:     # the seat's own record: secret until the reveal (R4)
             s.log_event("wall_tile", seat, figure=seat, column=words[TILE][0])
 
@@ -406,8 +429,7 @@ class WallFresco(Module):
         w = self.st(s)
         received = list(w.received)
         for seat in range(s.n):
-            backs = {t.income for t in w.held[seat]}
-            gained = "".join(c for c in BASIC if c in backs) + w.exchange[seat]
+            gained = _backs_income(w.held[seat]) + w.exchange[seat]
             for c in gained:
                 s.paints[seat] = add_one(s.paints[seat], c)
             if gained:
