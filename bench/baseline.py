@@ -34,7 +34,11 @@ CACHE = Path(os.environ.get("AFFRESCO_BENCH_CACHE", Path.home() / ".cache" / "af
 
 
 def source_tree(rev: str = BASELINE_REV) -> Path:
-    """The ``src/`` folder of revision ``rev``, exported once into the cache; returns its path."""
+    """The ``src/`` folder of revision ``rev``, exported once into the cache; returns its path.
+    ``rev`` may also be a folder holding an ``affresco`` package (e.g. a compiled install,
+    ``pip install --target DIR``, or this checkout's ``src``): it is used as it is."""
+    if (Path(rev) / "affresco").is_dir():
+        return Path(rev).resolve()
     full = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
                           capture_output=True, text=True)
     if full.returncode != 0:

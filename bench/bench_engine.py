@@ -186,7 +186,10 @@ PLAYER_ROWS = [("decisions_per_s", "decisions/s"), ("games_per_s", "games/s"), (
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--baseline", default=BASELINE_REV, help=f"baseline revision (default {BASELINE_REV})")
+    ap.add_argument("--baseline", default=BASELINE_REV,
+                    help=f"baseline revision (default {BASELINE_REV}), or a folder holding an affresco package")
+    ap.add_argument("--new-src", metavar="DIR", help="the new code's folder (default: this checkout's src/; "
+                    "e.g. a compiled install, docs/compiled.md)")
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4])
     ap.add_argument("--games", type=int, default=3, help="random games per block and player count (default 3)")
     ap.add_argument("--blocks", type=int, default=15,
@@ -212,10 +215,10 @@ def main(argv=None) -> int:
     if args.quick:
         args.games, args.blocks, args.seconds, args.module_games, args.module_blocks = 2, 5, 0.2, 1, 3
 
-    trees = {"new": SRC, "baseline": source_tree(args.baseline)}
+    trees = {"new": Path(args.new_src) if args.new_src else SRC, "baseline": source_tree(args.baseline)}
     me = [sys.executable, str(Path(__file__).resolve())]
     say = lambda msg: print(f"  {msg}", file=sys.stderr, flush=True)
-    print(f"affresco engine: this checkout vs baseline {args.baseline} | Python {platform.python_version()} "
+    print(f"affresco engine: {trees['new']} vs baseline {args.baseline} | Python {platform.python_version()} "
           f"| {args.blocks} blocks x {args.games} games per player count | "
           f"{'wall-clock' if args.wall else 'CPU'} time | {machine_load()} (start)")
     results: dict = {"baseline": args.baseline, "load_start": machine_load(), "players": {}, "module_sets": {}}

@@ -193,7 +193,7 @@ def main(argv=None) -> int:
                     help="positions per configuration (6 configurations: 2-4 players, base and modules; default 2)")
     ap.add_argument("--heuristic-games", type=int, default=6, help="whole heuristic games per block (default 6)")
     ap.add_argument("--blocks", type=int, default=3, help="interleaved blocks per tree (default 3)")
-    ap.add_argument("--baseline", default=BASELINE_REV, help=f"baseline revision (default {BASELINE_REV}, today's "
+    ap.add_argument("--baseline", default=BASELINE_REV, help=f"baseline revision or a folder holding an affresco package (default {BASELINE_REV}, today's "
                     "code when issue #16 was filed)")
     ap.add_argument("--new-src", metavar="DIR", help="the new code's src/ folder (default: this checkout's)")
     ap.add_argument("--pin", action="store_true", help="run every block on one core (taskset)")

@@ -34,6 +34,7 @@ import affresco
 from affresco import Action, Game, IllegalAction
 from affresco.rules.board import INDEX as SEGMENT, NEIGHBOURS4, NEIGHBOURS8
 from affresco.rules.paints import PAINTS, paint_vector
+from affresco.rules.state import FIELDS
 
 GAMES = int(os.environ.get("AFFRESCO_PROPERTY_GAMES", "340"))      # per player count
 SIDE_GAMES = max(4, GAMES // 5)                                      # per player count, other tests
@@ -476,7 +477,7 @@ def fingerprint(g: Game) -> tuple:
     """Every field of the raw state (cheap to compare; to_json is compared at checkpoints)."""
     s = g.state
     out = []
-    for name in type(s).__slots__:
+    for name in FIELDS:
         if name in ("acting", "cache"):
             continue  # the memos of the seats to act and their legal actions may be filled by a refused action
         v = getattr(s, name)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Protocol, Sequence
+
+from mypy_extensions import mypyc_attr
 
 from ..errors import FrescoError, IllegalAction
 from ..rules import Action, Game
 
-__all__ = ["Bot", "BotError", "play_game", "ask"]
+__all__ = ["Bot", "BotError", "Player", "play_game", "ask"]
 
 
 class BotError(FrescoError):
@@ -22,6 +24,7 @@ class BotError(FrescoError):
     or a game did not end within the allowed number of actions."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the compiled build: pure bots subclass it (docs/compiled.md)
 class Bot(ABC):
     """A player that chooses one of the legal actions from what its seat may see.
 
@@ -30,9 +33,9 @@ class Bot(ABC):
     for every random choice so the bot stays deterministic.
     """
 
-    name: str = "bot"
+    name: ClassVar[str] = "bot"
     # False for a bot whose choose() never reads its view (callers may then pass {})
-    reads_view: bool = True
+    reads_view: ClassVar[bool] = True
 
     def __init__(self, seed: int | str | None = 0):
         self.seed = seed
@@ -48,7 +51,15 @@ class Bot(ABC):
         return f"{type(self).__name__}(seed={self.seed!r})"
 
 
-def ask(bot: Bot, game: Game, seat: int) -> Action:
+class Player(Protocol):
+    """What :func:`ask` and :func:`play_game` need of a seat's player: a :class:`Bot`, or any
+    object with its ``choose`` (a wrapper that records or filters a bot's choices).  The answer
+    may also be the action's notation."""
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], seat: int) -> Action | str: ...
+
+
+def ask(bot: Player, game: Game, seat: int) -> Action:
     """Ask ``bot`` for the action of ``seat`` now and check that it is one of the legal ones."""
     legal = game.legal_actions(seat)
     if not legal:
@@ -62,7 +73,7 @@ def ask(bot: Bot, game: Game, seat: int) -> Action:
     return choice
 
 
-def _bots_by_seat(game: Game, bots: Mapping[int, Bot] | Sequence[Bot]) -> dict[int, Bot]:
+def _bots_by_seat(game: Game, bots: Mapping[int, Player] | Sequence[Player]) -> dict[int, Player]:
     if isinstance(bots, Mapping):
         table = dict(bots)
     else:
@@ -73,7 +84,7 @@ def _bots_by_seat(game: Game, bots: Mapping[int, Bot] | Sequence[Bot]) -> dict[i
     return table
 
 
-def play_game(game: Game, bots: Mapping[int, Bot] | Sequence[Bot], *, max_actions: int | None = 100_000,
+def play_game(game: Game, bots: Mapping[int, Player] | Sequence[Player], *, max_actions: int | None = 100_000,
               on_action: Callable[[int, Action], None] | None = None) -> Game:
     """Let the bots play ``game`` to its end (in place) and return it.
 

@@ -74,7 +74,7 @@ class Numbers:
 
     def _altar_vp(self, paints: str, special: bool) -> int:
         bonus = self._altar_basic_bonus
-        sc = self.module("special_colours") if special else None
+        sc: Any = self.module("special_colours") if special else None
         if special:
             bonus = dict(bonus)
             bonus.update(sc.altar_basic)
@@ -292,7 +292,7 @@ class Model:
         self.mood_display = view["mood_display"]
         self.order = view.get("order") or []
         self.plan = self.me.get("plan")
-        special = view.get("special_colours")
+        special: Any = view.get("special_colours")
         self.special = isinstance(special, dict)   # a dict, not any Mapping: an ABC check is slow
         self.blends: Blends = k.blend_inputs  # shared: copied before a change
         if self.special:

@@ -189,8 +189,8 @@ class SearchBot(Bot):
         self._follow_events = bool(_EVENT_MODULES & set(view.get("modules", ())))
         self._root_view = view
         self._root = None
-        self._paths: dict = {}    # (path, seat, action) -> path: the action paths of this decision's rollouts
-        self._known: dict = {}    # (path, seat) -> ranking, and (path, None) -> leaf values (see _rollout)
+        self._paths = {}    # (path, seat, action) -> path: the action paths of this decision's rollouts
+        self._known = {}    # (path, seat) -> ranking, and (path, None) -> leaf values (see _rollout)
         n = len(cands)
         total = [0.0] * n
         count = [0] * n
@@ -240,6 +240,7 @@ class SearchBot(Bot):
         from .parallel import helpers
         w = self.workers
         seeds = [self.rng.getrandbits(64) for _ in range(w - 1)]
+        shares: list[int | None]
         if self.simulations is not None:
             shares = [self.simulations // w + (1 if i < self.simulations % w else 0) for i in range(w)]
         else:

@@ -12,7 +12,8 @@ app = typer.Typer(name="affresco", add_completion=False, no_args_is_help=True,
 
 def _version(value: bool) -> None:
     if value:
-        Console().print(f"affresco {__version__}")
+        from ..build import describe
+        Console().print(f"affresco {__version__} ({describe()})")
         raise typer.Exit()
 
 

@@ -103,9 +103,10 @@ def _plan_args(text: str, args: list[str]) -> list[str]:
     if i > 1:
         head = "-".join(str(int(a)) for a in args[:i])
     elif i == 1 or args:
-        head = _counts(args[0])
-        if head is None:
+        counts = _counts(args[0])
+        if counts is None:
             raise NotationError(f"{text!r}: a plan is counts per column, like 'plan 1-2-0-1-1'")
+        head = counts
         i = 1
     else:
         return args

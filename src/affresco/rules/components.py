@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -61,6 +61,8 @@ class Components:
     centre_value: int
     blends: Mapping[str, tuple[int, int]]  # output paint -> the two input paint indices
     rules: Mapping[str, Mapping[str, int]]  # cathedral, altar, studio, ... numbers
+    # tables derived from these components (see derived()), filled on first use
+    _derived: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def rule(self, section: str, key: str) -> int:
         return self.rules[section][key]
@@ -68,10 +70,7 @@ class Components:
     def derived(self, name: str, build: Callable[["Components"], Any]) -> Any:
         """A table the engine derives from these components (e.g. the get-up actions), built
         by ``build(self)`` once per edition and kept with it."""
-        tables = self.__dict__.get("_derived")
-        if tables is None:
-            tables = {}
-            object.__setattr__(self, "_derived", tables)
+        tables = self._derived
         table = tables.get(name)
         if table is None:
             table = tables[name] = build(self)

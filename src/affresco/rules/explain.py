@@ -1,6 +1,8 @@
 """Why an action is refused: a clear message naming what is wrong and what is legal."""
 from __future__ import annotations
 
+from typing import Sequence
+
 from .actions import KINDS, Action
 from .board import INDEX as SEGMENT, NAMES, NEIGHBOURS8
 from .market import BOOTHS, price
@@ -8,14 +10,14 @@ from .paints import covers, paint_text, paint_vector, PAINTS
 from .state import GETUP, PLAN, State
 
 
-def _listing(legal: list[Action], limit: int = 12) -> str:
+def _listing(legal: Sequence[Action], limit: int = 12) -> str:
     kinds = sorted({a.kind for a in legal})
     shown = ", ".join(str(a) for a in legal[:limit])
     more = f" (and {len(legal) - limit} more)" if len(legal) > limit else ""
     return f"legal now: {shown}{more}; kinds: {', '.join(kinds)}"
 
 
-def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
+def _reason(s: State, seat: int, a: Action, legal: Sequence[Action]) -> str | None:
     kinds = {x.kind for x in legal}
     if a.kind not in KINDS and a.kind not in kinds:
         return f"{a.kind!r} is not an action kind"
@@ -93,7 +95,7 @@ def _reason(s: State, seat: int, a: Action, legal: list[Action]) -> str | None:
     return None
 
 
-def why(s: State, seat: int, action: Action, legal: list[Action]) -> str:
+def why(s: State, seat: int, action: Action, legal: Sequence[Action]) -> str:
     reason = _reason(s, seat, action, legal)
     head = f"'{action}' is not legal" + (f": {reason}" if reason else "")
     return f"{head}. {_listing(legal)}"

@@ -9,6 +9,8 @@ action is 'pass' is forfeited ('Performing actions'): skipped when everyone can 
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from . import cathedral, hostel, leonardo, market, planning, preparation, studio, theater, track, workshop
 from .actions import PASS, Action
 from .hooks import find
@@ -80,7 +82,7 @@ def _legal_for_figure(s: State) -> list[Action]:
     return actions
 
 
-def legal(s: State, seat: int) -> list[Action]:
+def legal(s: State, seat: int) -> Sequence[Action]:
     if seat not in to_act(s):
         return []
     if s.phase == PLAN and s.pending is None and not s.asks:

@@ -28,10 +28,11 @@ RECORD_FORMAT = "affresco-record/2"
 RECORD_FORMATS = ("affresco-record/1", RECORD_FORMAT)
 
 
-def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Components) -> tuple:
+def _hooks_for(modules: Iterable[str], options: Mapping[str, Any], comp: Components) -> HookTable:
     """Module instances for a set-up, in the canonical order (hooks.ORDER): one hook table per
     set-up, shared by its games (modules keep no game state, hooks.Module), made once."""
     modules = tuple(modules)
+    key: tuple | None
     try:
         # the registered classes (a test may register another under a name) and each option
         # value's type: True == 1 (a bad max_rounds) must not hit a valid set-up's table
@@ -363,6 +364,7 @@ class Game:
     def record(self) -> dict[str, Any]:
         """The game record: its set-up and every action since, as notation."""
         setup = self._s.setup
+        assert setup is not None, "a Game's state always keeps its set-up"
         hist = self.history()[setup.get("history_offset", 0):] if "position" in setup else self.history()
         return {"format": RECORD_FORMAT, "setup": setup, "actions": [list(h) for h in hist]}
 

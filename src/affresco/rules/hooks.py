@@ -15,28 +15,35 @@ Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, plann
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable, ClassVar, Iterable, Iterator
+
+from mypy_extensions import mypyc_attr
 
 from .state import SIDE1, SIDE2
 
 _new = tuple.__new__
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Module:
     """A rules module.  Every hook is a no-op here.
+
+    (In the compiled build a native class that pure-Python classes may subclass: the modules
+    left out of the compiled set, and tests.  Its class attributes are ``ClassVar``s, read
+    from the class by :func:`register` and the action space.)
 
     One instance serves every game (and clone) with the same set-up: it holds the module's
     validated component data and options, never game state (that lives in ``state.mods``).
     """
 
-    name = "module"
-    options: tuple[str, ...] = ()   # names of the rule options this module reads
-    plan_words: tuple[str, ...] = ()  # words it adds to plans (registered with actions.plan_word)
+    name: ClassVar[str] = "module"
+    options: ClassVar[tuple[str, ...]] = ()   # names of the rule options this module reads
+    plan_words: ClassVar[tuple[str, ...]] = ()  # words it adds to plans (registered with actions.plan_word)
     # the columns where its ``visit_actions`` may add or remove actions, and the action kinds
     # its ``apply_action`` may handle and its ``reveals`` may answer True for (None: any); the
     # hook table calls them only there
-    visit_columns: tuple[str, ...] | None = None
-    action_kinds: tuple[str, ...] | None = None
+    visit_columns: ClassVar[tuple[str, ...] | None] = None
+    action_kinds: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(self, options: dict, data: Any = None):
         self.opts = options
@@ -59,7 +66,7 @@ class Module:
         module's state changes at most decisions)."""
         old = state.mods[self.name]
         values = list(old)
-        index = _field_index(type(old))
+        index = _field_index(old.__class__)
         for field, value in changes.items():
             values[index[field]] = value
         state.mods[self.name] = _new(type(old), values)
@@ -71,7 +78,7 @@ class Module:
 
     # whether the module lists its actions for the fixed action space (action_space below);
     # a set-up with a module that does not is refused by rules.action_space (ConfigError)
-    fixed_action_space = True
+    fixed_action_space: ClassVar[bool] = True
 
     def action_space(self, space) -> None:
         """Append to ``space.actions`` every action of this module's kinds, and its variants of
@@ -234,39 +241,97 @@ HOOK_POINTS = ("setup", "after_getup", "apprentices", "plan_options", "plan_refu
                "final_scoring", "view", "reveals")
 
 
-class HookTable(tuple):
-    """The modules of a game (iterating gives them in order), with one attribute per hook
-    point listing only the bound hooks that a module actually overrides (and does not name
-    idle, :meth:`Module.idle_hooks`): the base game
-    calls ``for hook in state.hooks.payments: hook(...)`` and pays nothing for modules that
-    leave a point alone."""
+Hooks = tuple[Callable[..., Any], ...]   # bound methods of modules
 
-    def __new__(cls, modules=()):
-        table = super().__new__(cls, modules)
-        table.named = {m.name: m for m in table}
-        idle = [m.idle_hooks() for m in table]
+
+def _module_of(hook: Any) -> Module:
+    """The module whose bound method ``hook`` is."""
+    return hook.__self__
+
+
+def _within(name: str, names: tuple[str, ...] | None) -> bool:
+    """Whether a module limited to ``names`` (None: no limit) deals with ``name``."""
+    return names is None or name in names
+
+
+class HookTable:
+    """The modules of a game (iterating gives them in order, indexing and ``len`` work as on a
+    tuple), with one attribute per hook point listing only the bound hooks that a module
+    actually overrides: the base game calls ``for hook in state.hooks.payments: hook(...)`` and
+    pays nothing for modules that leave a point alone (nor for the points a module names idle,
+    :meth:`Module.idle_hooks`).  ``named`` maps each module's name to it.  (A plain class with
+    declared attributes, not a ``tuple`` subclass, so that mypy and mypyc know every hook point.)"""
+
+    modules: tuple[Module, ...]
+    named: dict[str, Module]
+    visit_actions_at: dict[str, Hooks]    # column -> the visit_actions hooks of modules acting there
+    _by_kind: dict[tuple[str, str], Hooks]  # memo of for_kind
+    setup: Hooks
+    after_getup: Hooks
+    apprentices: Hooks
+    plan_options: Hooks
+    plan_refusal: Hooks
+    placed_off_sheet: Hooks
+    plan_apply: Hooks
+    after_planning: Hooks
+    visit_start: Hooks
+    after_action: Hooks
+    after_visit: Hooks
+    after_location: Hooks
+    refusal: Hooks
+    leonardo_plan: Hooks
+    visit_actions: Hooks
+    apply_action: Hooks
+    bishop_bonus: Hooks
+    altar_values: Hooks
+    theater_steps: Hooks
+    payments: Hooks
+    restoration_vp: Hooks
+    after_restore: Hooks
+    request_tiles: Hooks
+    take_request_tile: Hooks
+    thalers_earned: Hooks
+    round_preparation: Hooks
+    income: Hooks
+    is_final_round: Hooks
+    final_scoring: Hooks
+    view: Hooks
+    reveals: Hooks
+
+    def __init__(self, modules: Iterable[Module] = ()) -> None:
+        self.modules = tuple(modules)
+        self.named = {m.name: m for m in self.modules}
+        idle = [m.idle_hooks() for m in self.modules]
         for point in HOOK_POINTS:
             base = getattr(Module, point)
-            setattr(table, point, tuple(getattr(m, point) for m, off in zip(table, idle)
-                                        if getattr(type(m), point) is not base and point not in off))
-        table.visit_actions_at = {column: tuple(h for h in table.visit_actions if h.__self__.visit_columns is None
-                                                or column in h.__self__.visit_columns)
-                                  for column in set(SIDE1 + SIDE2)}
-        table._by_kind = {}
-        return table
+            setattr(self, point, tuple(getattr(m, point) for m, off in zip(self.modules, idle)
+                                       if getattr(type(m), point) is not base and point not in off))
+        self.visit_actions_at = {column: tuple(h for h in self.visit_actions
+                                               if _within(column, _module_of(h).visit_columns))
+                                 for column in set(SIDE1 + SIDE2)}
+        self._by_kind = {}
 
-    def for_kind(self, point: str, kind: str) -> tuple:
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self.modules)
+
+    def __len__(self) -> int:
+        return len(self.modules)
+
+    def __getitem__(self, index: int) -> Module:
+        return self.modules[index]
+
+    def for_kind(self, point: str, kind: str) -> Hooks:
         """The hooks of ``point`` (``apply_action``, ``reveals``) of the modules that deal with
         actions of ``kind`` (Module.action_kinds)."""
         hit = self._by_kind.get((point, kind))
         if hit is None:
             hit = self._by_kind[point, kind] = tuple(h for h in getattr(self, point)
-                                                     if h.__self__.action_kinds is None or kind in h.__self__.action_kinds)
+                                                     if _within(kind, _module_of(h).action_kinds))
         return hit
 
 
 @lru_cache(maxsize=None)
-def _field_index(record: type) -> dict[str, int]:
+def _field_index(record: Any) -> dict[str, int]:
     return {field: i for i, field in enumerate(record._fields)}
 
 

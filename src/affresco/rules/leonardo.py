@@ -9,6 +9,8 @@ bishop himself, has no mood, money or paint, and does not restore in the final r
 """
 from __future__ import annotations
 
+from typing import Callable, ClassVar
+
 from . import cathedral
 from .actions import Action
 from .board import INDEX, NAMES, NEIGHBOURS4
@@ -22,7 +24,7 @@ def _start(s: State, fig: int, count: int) -> None:
 
 
 class Market:
-    start = staticmethod(_start)
+    start: ClassVar[Callable[[State, int, int], None]] = staticmethod(_start)
 
     @staticmethod
     def legal(s: State, fig: int) -> list[Action]:
@@ -49,7 +51,7 @@ def restore_targets(s: State) -> list[int]:
 
 
 class Cathedral:
-    start = staticmethod(_start)
+    start: ClassVar[Callable[[State, int, int], None]] = staticmethod(_start)
 
     @staticmethod
     def legal(s: State, fig: int) -> list[Action]:
@@ -66,7 +68,7 @@ class Cathedral:
 class Elsewhere:
     """Studio and workshop: nothing in the base game (modules add actions)."""
 
-    start = staticmethod(_start)
+    start: ClassVar[Callable[[State, int, int], None]] = staticmethod(_start)
 
     @staticmethod
     def legal(s: State, fig: int) -> list[Action]:

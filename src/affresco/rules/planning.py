@@ -127,7 +127,8 @@ class PlanVariants(Sequence):
     def materialized(self) -> tuple[Action, ...]:
         """Every action, made once and kept."""
         if self._all is None:
-            nth, made, start, out = self._nth, self._made, 0, []
+            out: list[Action] = []
+            nth, made, start = self._nth, self._made, 0
             for j, end in enumerate(self._ends):
                 out.extend(made.get(i) or nth(j, i - start) for i in range(start, end))
                 start = end
@@ -198,7 +199,9 @@ def legal(s: State, seat: int) -> list[Action] | PlanVariants:
     """The seat's legal plans: a new list, or a :class:`PlanVariants` (read-only, shared)
     when a module's words multiply them (the medico's ill apprentices and tile)."""
     sheet = s.comp.rules["action_sheet"]
-    out = plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"])
+    # a Sequence, not the tuple plans() gives: a hook may return PlanVariants (and the compiled
+    # build checks a variable's type at run time)
+    out: Sequence[Action] = plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"])
     for hook in s.hooks.plan_options:   # each takes and gives a sequence (memoise on its identity)
         out = hook(s, seat, out)
     return out if type(out) is PlanVariants else list(out)
@@ -218,8 +221,8 @@ def refusal(s: State, seat: int, action: Action) -> str | None:
     known = _known_words(s.hooks)
     unknown = [w for w in words if w not in known]
     if unknown:
-        known = ", ".join(known) or "none"
-        return f"{unknown[0]!r} is not a plan word (words of the modules in play: {known})"
+        return (f"{unknown[0]!r} is not a plan word (words of the modules in play: "
+                f"{', '.join(known) or 'none'})")
     for w, args in words.items():
         if len(args) != PLAN_WORDS[w][0]:
             return f"the plan word {w!r} takes {PLAN_WORDS[w][0]} argument(s)"
@@ -262,7 +265,9 @@ def _column_words(cols: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def apply(s: State, seat: int, action: Action) -> None:
-    counts, words = read(action)
+    plan = read(action)
+    assert plan is not None, "apply() is called with a legal plan"
+    counts, words = plan
     s.plan[seat] = counts
     for hook in s.hooks.plan_apply:
         hook(s, seat, counts, words)

@@ -268,9 +268,10 @@ def from_dict(data: Any, hooks_for) -> State:
         if painter is not None and (not isinstance(painter, str) or painter.upper() not in SEGMENT):
             raise r.fail("leonardo.painter", f"{painter!r} is not a segment")
         s.leo_pos = SEGMENT[painter.upper()] if painter else -1
-        s.leo_ctrl = leo.get("controller", 0)
-        if s.leo_ctrl not in (0, 1):
-            raise r.fail("leonardo.controller", f"{s.leo_ctrl!r}: seat 0 or 1")
+        controller = leo.get("controller", 0)
+        if controller not in (0, 1):   # checked before it is kept: State.leo_ctrl is an int
+            raise r.fail("leonardo.controller", f"{controller!r}: seat 0 or 1")
+        s.leo_ctrl = int(controller)
 
     turn = r.get(data, "turn", "", dict, {})
     order = r.get(turn, "order", "turn.", list, [])

@@ -1,15 +1,18 @@
 """Set-up for 2 (with Leonardo), 3 and 4 players (rulebook 'Set up', supplement, R13)."""
 from __future__ import annotations
 
+from typing import Any
+
 from . import market, preparation
 from .board import CELLS, CENTRE
 from .components import Components
+from .hooks import HookTable
 from .leonardo import NAME as LEONARDO
 from .state import State, start_pos
 
 
-def new_state(comp: Components, names: tuple[str, ...], modules: tuple[str, ...], hooks: tuple,
-              options: tuple, seed: int | str) -> State:
+def new_state(comp: Components, names: tuple[str, ...], modules: tuple[str, ...], hooks: HookTable,
+              options: tuple[tuple[str, Any], ...], seed: int | str) -> State:
     n = len(names)
     s = State.__new__(State)
     s.comp, s.n, s.modules, s.hooks, s.options, s.seed = comp, n, modules, hooks, options, seed

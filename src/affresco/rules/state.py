@@ -6,6 +6,12 @@ clone copies only the outer lists.  The action history is a shared cons list.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:
+    from .components import Components
+    from .hooks import HookTable
+
 # phases
 GETUP = "getup"      # phase 1: choosing get-up time
 PLAN = "plan"        # phase 2: secret simultaneous planning
@@ -28,28 +34,79 @@ def vp_of(pos: int) -> int:
     return pos if pos > 0 else 0
 
 
+# The state's fields (the slots of State; a compiled State, a C struct, has no __slots__ to read)
+FIELDS = (
+    # fixed for the game (shared by clones)
+    "comp", "n", "names", "modules", "hooks", "options", "seed", "setup",
+    # chance
+    "draws",
+    # round
+    "round", "final", "side2", "phase",
+    # board
+    "fresco", "bishop", "leo_pos", "leo_ctrl", "booths", "bag",
+    # figures
+    "pos", "getup", "order",
+    # players
+    "mood", "neutral", "aside", "paints", "thalers", "tiles", "plan",
+    # turn
+    "loc", "visit", "actor", "left", "moves", "pending", "asks",
+    # modules, history
+    "mods", "history", "nactions", "log",
+    # memo of the current decision, cleared whenever the state changes (flow.advance): the
+    # seats to act, and the legal actions of the deciding figure (not for planning)
+    "acting", "cache",
+)
+
+
 class State:
-    __slots__ = (
-        # fixed for the game (shared by clones)
-        "comp", "n", "names", "modules", "hooks", "options", "seed", "setup",
-        # chance
-        "draws",
-        # round
-        "round", "final", "side2", "phase",
-        # board
-        "fresco", "bishop", "leo_pos", "leo_ctrl", "booths", "bag",
-        # figures
-        "pos", "getup", "order",
-        # players
-        "mood", "neutral", "aside", "paints", "thalers", "tiles", "plan",
-        # turn
-        "loc", "visit", "actor", "left", "moves", "pending", "asks",
-        # modules, history
-        "mods", "history", "nactions", "log",
-        # memo of the current decision, cleared whenever the state changes (flow.advance): the
-        # seats to act, and the legal actions of the deciding figure (not for planning)
-        "acting", "cache",
-    )
+    __slots__ = FIELDS
+    # The slots' types (for mypy, and for mypyc, which compiles them into a C struct).  Values
+    # read from saved games are validated before they are assigned (rules/serialize.py).
+    comp: Components
+    n: int
+    names: tuple[str, ...]
+    modules: tuple[str, ...]
+    hooks: HookTable
+    options: tuple[tuple[str, Any], ...]
+    seed: Any
+    setup: dict[str, Any] | None
+    draws: int
+    round: int
+    final: bool
+    side2: bool
+    phase: str
+    fresco: list[Any]
+    bishop: int
+    leo_pos: int
+    leo_ctrl: int
+    booths: list[tuple[Any, ...]]
+    bag: tuple[Any, ...]
+    pos: list[int]
+    getup: list[int]
+    order: tuple[int, ...]
+    mood: list[int]
+    neutral: list[Any]
+    aside: list[Any]
+    paints: list[Any]
+    thalers: list[int]
+    tiles: list[tuple[Any, ...]]
+    plan: list[Any]
+    loc: int
+    visit: int
+    actor: int
+    left: int
+    moves: tuple[Any, ...]
+    pending: tuple[Any, ...] | None
+    asks: tuple[Any, ...]
+    mods: dict[str, Any]
+    # the cons lists (entry, rest) are typed as variable-length tuples on purpose: mypyc keeps a
+    # fixed-length tuple type unboxed and boxes a new object on each read, and callers compare
+    # these by identity (a log position is the same object, Game.events_since, track._totals)
+    history: tuple[Any, ...] | None
+    nactions: int
+    log: tuple[Any, ...] | None
+    acting: tuple[int, ...] | None
+    cache: Any
 
     def clone(self) -> "State":
         c = State.__new__(State)
@@ -94,15 +151,15 @@ class State:
     def tiles_on_board(self) -> int:
         return len(self.fresco) - self.fresco.count(None)
 
-    def log_event(self, kind: str, seat: int | None = None, **params) -> None:
+    def log_event(self, kind: str, seat: int | None = None, **params: Any) -> None:
         """Append a structured event (docs/events.md): ``{"kind": kind, **params}``, public
         (seat None) or for that seat's eyes only.  Parameters are JSON data: figures as figure
         indexes, segments as names, tiles as tile text, paints as paint text."""
         self.log = ((self.round, seat, {"kind": kind, **params}), self.log)
 
 
-def cons_to_list(cons) -> list:
-    out = []
+def cons_to_list(cons: tuple[Any, ...] | None) -> list[Any]:
+    out: list[Any] = []
     while cons is not None:
         out.append(cons[0])
         cons = cons[1]
@@ -110,8 +167,8 @@ def cons_to_list(cons) -> list:
     return out
 
 
-def list_to_cons(items) -> tuple | None:
-    cons = None
+def list_to_cons(items: Iterable[Any]) -> tuple[Any, ...] | None:
+    cons: tuple[Any, ...] | None = None
     for it in items:
         cons = (it, cons)
     return cons

@@ -18,7 +18,7 @@ def tile_text(vp: int, paints: str, splashes: str) -> str:
     return f"{vp}:{paints}" if splashes == default_splashes(paints) else f"{vp}:{paints}/{splashes}"
 
 
-def parse_tile_text(text: str) -> tuple[int, str, str]:
+def parse_tile_text(text: object) -> tuple[int, str, str]:
     """``(vp, paints, splashes)`` of a tile text; raises ValueError if it is not one."""
     if not isinstance(text, str):
         raise ValueError(f"{text!r}: a fresco tile is written 'VP:PAINTS', e.g. '7:OG'")

@@ -5,6 +5,8 @@ space 1) or in front; in final scoring the figure always goes forward.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .actions import Action
 from .state import State, vp_of
 
@@ -22,7 +24,8 @@ def gain(s: State, fig: int, sources: dict[str, int], for_: str, final: bool = F
     vp = sum(sources.values())
     if vp > 0:
         s.moves = s.moves + ((fig, vp, final),)
-        s.log_event("score", figure=fig, vp=vp, sources=sources, **{"for": for_}, **context)
+        fields: dict[str, Any] = {"for": for_, **context}
+        s.log_event("score", figure=fig, vp=vp, sources=sources, **fields)
 
 
 def resolve(s: State) -> None:
@@ -52,6 +55,7 @@ def legal(s: State) -> list[Action]:
 
 
 def apply(s: State, action: Action) -> None:
+    assert s.pending is not None, "no VP-track choice pending"
     fig, behind, ahead, target = s.pending
     s.pos[fig] = behind if action == BEHIND else ahead
     s.pending = None
@@ -102,7 +106,8 @@ def _totals(log, figures: int) -> tuple[int, list[dict[str, tuple[int, int, int]
     hit = _TOTALS.get(id(log))
     if hit is not None and hit[0] is log:
         return hit[1]
-    chain = []
+    chain: list[dict[str, Any]] = []
+    totals: list[dict[Any, Any]]
     node, base = log, None
     while node is not None:
         hit = _TOTALS.get(id(node))
@@ -115,7 +120,7 @@ def _totals(log, figures: int) -> tuple[int, list[dict[str, tuple[int, int, int]
         seq, totals = 0, [{} for _ in range(figures)]
     else:
         seq, totals = base[0], [dict(d) for d in base[1]]
-    for e in reversed(chain):
+    for e in chain[::-1]:
         seq += 1
         kind = e["kind"]
         if kind == "score":

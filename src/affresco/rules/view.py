@@ -6,7 +6,7 @@ when a tile is drawn, so no order exists to leak); the seed is never shown.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping, overload
 
 from .board import NAMES, SIZE
 from .components import reference
@@ -25,7 +25,11 @@ def track_label(pos: int) -> str | int:
 _TILE_TEXT: dict[int, tuple[Any, str]] = {}
 
 
-def tile_text(t) -> str | None:
+@overload
+def tile_text(t: None) -> None: ...
+@overload
+def tile_text(t: Any) -> str: ...
+def tile_text(t: Any) -> str | None:
     """'VP:PAINTS', with '/SPLASHES' when the back's splashes are not the paint's blended colours."""
     if t is None:
         return None
@@ -194,7 +198,7 @@ def view(s: State, seat: int | None, log: bool = True, lean: bool = False) -> di
     return out
 
 
-def components_of(s: State) -> str | dict:
+def components_of(s: State) -> str | Mapping[str, Any]:
     """The set-up's components: "reference" (the printed edition) or the table in use."""
     return "reference" if s.comp is reference() else s.comp.raw
 

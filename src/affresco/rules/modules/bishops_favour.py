@@ -28,7 +28,6 @@ class Data(NamedTuple):
     tokens: tuple[str, ...]  # 'thalers:1', 'vp:1', 'mood:1', 'paint:R'
 
 
-@register
 class BishopsFavour(Module):
     name = "bishops_favour"
 
@@ -103,3 +102,6 @@ class BishopsFavour(Module):
             raise StateError(f"saved state: modules_state.bishops_favour: {data!r}: a list of at most "
                              f"{len(self.data.tokens)} tokens of this edition ({', '.join(kinds)})")
         s.mods[self.name] = tuple(sorted(data))
+
+
+register(BishopsFavour)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

@@ -54,7 +54,6 @@ class PState(NamedTuple):
     sexton: tuple[int, ...]           # round of each seat's last Sexton move
 
 
-@register
 class Portraits(Module):
     name = "portraits"
     visit_columns = ("studio", "cathedral")   # painting a portrait; the Sexton's move
@@ -199,7 +198,7 @@ class Portraits(Module):
         vp = eff.get("vp", 0)
         if fig < s.n:  # Leonardo gains only the VP a card shows (supplement, 2 players; M3)
             earn(s, fig, eff.get("thalers", 0))
-            gained = [c for c in ((eff.get("paint") or "") + (choice if "basic_paints" in eff else ""))]
+            gained = [c for c in ((eff.get("paint") or "") + ((choice or "") if "basic_paints" in eff else ""))]
             for c in gained:
                 s.paints[fig] = add_one(s.paints[fig], c)
             if "mood" in eff:
@@ -289,3 +288,6 @@ def _painting(cid: str, basic_paints: int | None) -> tuple[Action, ...]:
         return (Action("portrait", (cid,)),)
     return tuple(Action("portrait", (cid, "".join(combo)))
                  for combo in combinations_with_replacement(BASIC, basic_paints))
+
+
+register(Portraits)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

@@ -47,7 +47,6 @@ class RState(NamedTuple):
     last: tuple[int, ...]                                   # round of each figure's last request
 
 
-@register
 class Requests(Module):
     name = "requests"
     visit_columns = ("workshop",)   # fulfilling a request
@@ -96,7 +95,7 @@ class Requests(Module):
         space.actions.extend(Action("income", (c,)) for c in BASIC)
 
     def options_for(self, s, fig: int) -> list[Action]:
-        out = []
+        out: list[Action] = []
         owned = [(tile_text(x), x.splashes) for x in s.tiles[fig]]
         for hook in s.hooks.request_tiles:     # other modules' tiles that count (wall fresco, R15)
             hook(s, fig, owned)
@@ -245,3 +244,6 @@ def _requests(owned: tuple[tuple[str, str], ...], types: tuple[tuple[str, str | 
                 seen.add(texts)
                 out.append(Action("request", (t, *texts)))
     return tuple(out)
+
+
+register(Requests)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

@@ -31,7 +31,6 @@ class Data(NamedTuple):
     both_max: int
 
 
-@register
 class Scrolls(Module):
     name = "scrolls"
     action_kinds = ("scroll",)   # playing scrolls shows them
@@ -144,3 +143,6 @@ class Scrolls(Module):
                 raise StateError(f"{where}[{i}].column: {col!r}: a column scroll of this edition (A..E) or null")
             held.append((row - 1 if row is not None else -1, COLUMNS.index(col) if col is not None else -1))
         s.mods[self.name] = tuple(held)
+
+
+register(Scrolls)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

@@ -35,7 +35,6 @@ class Data(NamedTuple):
     fresco_bonus: dict[str, int]
 
 
-@register
 class SpecialColours(Module):
     name = "special_colours"
     visit_columns = ("workshop",)   # blending pink and brown
@@ -94,11 +93,11 @@ class SpecialColours(Module):
         space.actions.extend(Action("blend", (o,)) for o in self.data.blends)
         if not self.opts.get(OPTION):
             return
-        texts = set()
+        found: set[str] = set()
         for tile in space.fresco_tiles:
             choices = [(c, *SPECIAL) if c in BLENDED else (c,) for c in tile.paints]
-            texts.update({canonical("".join(c)) for c in product(*choices)} - {canonical(tile.paints)})
-        texts = sorted(texts, key=lambda t: (len(t), [PAINT[c] for c in t]))
+            found.update({canonical("".join(c)) for c in product(*choices)} - {canonical(tile.paints)})
+        texts = sorted(found, key=lambda t: (len(t), [PAINT[c] for c in t]))
         for a in space.restores():
             space.actions.extend(Action("restore", (*a.args, "using", t)) for t in texts)
 
@@ -157,3 +156,6 @@ class SpecialColours(Module):
         out["special_colours"] = {"on_fresco": bool(self.opts.get(OPTION)),
                                   "fresco_bonus": dict(self.data.fresco_bonus) if self.opts.get(OPTION) else {},
                                   "blends": {o: "+".join(PAINTS[i] for i in ab) for o, ab in self.data.blends.items()}}
+
+
+register(SpecialColours)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import track
@@ -610,7 +610,7 @@ def _wall_variants(plans: tuple, words: tuple[str, ...], available: int) -> tupl
     return tuple(out)
 
 
-def state_from_view(view: dict, seat: int | None = None) -> dict:
+def state_from_view(view: Mapping[str, Any], seat: int | None = None) -> dict:
     """The module's saved state (modules_state.wall_fresco) as far as ``view`` = game.view(seat)
     shows it: everything of the wall is public (R22) except where other seats' wall tiles lie
     while plans are secret, which is left off (-1) for a determinization to decide."""
