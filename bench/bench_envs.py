@@ -98,7 +98,9 @@ def engine_lean_view(n, mods, seeds):
     return engine_view(n, mods, seeds, lean=True)
 
 
-def aec(n, mods, seeds):
+def aec(n, mods, seeds, observe=True):
+    """The AEC loop: ``last()`` (the observation vector and the mask) + ``step``; with
+    ``observe=False`` (:func:`aec_mask_only`) without the vector."""
     from affresco.envs.pettingzoo import env
     e = env(players=n, modules=mods)
     decisions, t0 = 0, _clock()
@@ -106,11 +108,11 @@ def aec(n, mods, seeds):
         e.reset(seed=seed)
         rng = random.Random(seed)
         for agent in e.agent_iter():
-            obs, reward, term, trunc, info = e.last()
+            obs, reward, term, trunc, info = e.last(observe=observe)
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(pick(rng, obs["action_mask"]))
+            e.step(pick(rng, obs["action_mask"] if observe else e.action_mask(agent)))
             decisions += 1
     return decisions, _clock() - t0
 
@@ -118,20 +120,7 @@ def aec(n, mods, seeds):
 def aec_mask_only(n, mods, seeds):
     """The AEC loop without the observation vector (``last(observe=False)`` + ``action_mask``):
     what the PettingZoo protocol, the mask and the agent's pick cost by themselves."""
-    from affresco.envs.pettingzoo import env
-    e = env(players=n, modules=mods)
-    decisions, t0 = 0, _clock()
-    for seed in seeds:
-        e.reset(seed=seed)
-        rng = random.Random(seed)
-        for agent in e.agent_iter():
-            _, reward, term, trunc, info = e.last(observe=False)
-            if term or trunc:
-                e.step(None)
-                continue
-            e.step(pick(rng, e.action_mask(agent)))
-            decisions += 1
-    return decisions, _clock() - t0
+    return aec(n, mods, seeds, observe=False)
 
 
 def parallel(n, mods, seeds):
