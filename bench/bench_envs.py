@@ -8,7 +8,8 @@ actions, seeded):
   * engine+view: the same plus ``view(seat, log=False)`` of the deciding seat (what a bot or
     a person's client reads); engine+lean view: with ``lean=True``, what the wrappers read;
   * pettingzoo-aec: ``env.last()`` (observation vector + mask) + ``env.step(index)``;
-    the agent picks uniformly among the mask's legal indices (:func:`pick`);
+    the agent picks uniformly among the mask's legal indices (:func:`pick`); "(mask only)":
+    ``last(observe=False)`` + ``env.action_mask()``, the protocol without the vector;
   * pettingzoo-parallel: ``env.step(actions)`` (every agent's observation each step);
   * gymnasium: ``env.step(index)`` + ``action_masks()``, the other seats random bots
     (counted as decisions too: the cost per decision of the whole loop);
@@ -97,7 +98,9 @@ def engine_lean_view(n, mods, seeds):
     return engine_view(n, mods, seeds, lean=True)
 
 
-def aec(n, mods, seeds):
+def aec(n, mods, seeds, observe=True):
+    """The AEC loop: ``last()`` (the observation vector and the mask) + ``step``; with
+    ``observe=False`` (:func:`aec_mask_only`) without the vector."""
     from affresco.envs.pettingzoo import env
     e = env(players=n, modules=mods)
     decisions, t0 = 0, _clock()
@@ -105,13 +108,19 @@ def aec(n, mods, seeds):
         e.reset(seed=seed)
         rng = random.Random(seed)
         for agent in e.agent_iter():
-            obs, reward, term, trunc, info = e.last()
+            obs, reward, term, trunc, info = e.last(observe=observe)
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(pick(rng, obs["action_mask"]))
+            e.step(pick(rng, obs["action_mask"] if observe else e.action_mask(agent)))
             decisions += 1
     return decisions, _clock() - t0
+
+
+def aec_mask_only(n, mods, seeds):
+    """The AEC loop without the observation vector (``last(observe=False)`` + ``action_mask``):
+    what the PettingZoo protocol, the mask and the agent's pick cost by themselves."""
+    return aec(n, mods, seeds, observe=False)
 
 
 def parallel(n, mods, seeds):
@@ -180,7 +189,7 @@ def openspiel_tensor_list(n, mods, seeds):
 
 
 WRAPPERS = {"engine": engine, "engine+view": engine_view, "engine+lean view": engine_lean_view,
-            "pettingzoo-aec": aec, "pettingzoo-parallel": parallel, "gymnasium": gym, "openspiel": openspiel,
+            "pettingzoo-aec": aec, "pettingzoo-aec (mask only)": aec_mask_only, "pettingzoo-parallel": parallel, "gymnasium": gym, "openspiel": openspiel,
             "openspiel (tensor list)": openspiel_tensor_list}
 
 

@@ -135,3 +135,17 @@ def test_render_is_text():
     e = env(players=2, render_mode="ansi")
     e.reset(seed=1)
     assert "Round 1" in e.render()
+
+
+def test_the_mask_alone_is_the_observations_mask():
+    """``action_mask(agent)`` (for policies that read only the legal actions, with
+    ``last(observe=False)``) is the mask of the agent's observation, for every agent."""
+    e = env(players=3, turns="all")
+    e.reset(seed=2)
+    for _ in range(40):
+        agent = e.agent_selection
+        obs, _, term, trunc, _ = e.last(observe=False)
+        assert obs is None
+        mask = e.action_mask()
+        assert np.array_equal(mask, e.observe(agent)["action_mask"])
+        e.step(int(np.flatnonzero(mask)[0]))

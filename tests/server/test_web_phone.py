@@ -216,7 +216,7 @@ def test_a_whole_two_player_game_at_phone_size_by_tapping(device, server):
     p.goto(g["seats"][0]["url"])
     p.wait_my_turn()
     # the decision sheet is in reach: at the bottom of the screen, without scrolling
-    box = p.tid("decision").bounding_box()
+    box = _settled_box(p.tid("decision"))
     assert box["y"] + box["height"] <= 844 + 1 and box["y"] > 844 / 3, box
     # the board shows the location of the decision (the hostel) in its tab
     assert p.tid("tab-hostel").get_attribute("aria-selected") == "true"
@@ -428,3 +428,15 @@ def test_keyboard_play_without_a_mouse(device, server):
     p.tid("info-text-players").wait_for()
     p.pg.keyboard.press("Escape")
     p.pg.wait_for_function("() => !document.querySelector('[data-testid=info-text-players]')")
+
+
+def _settled_box(locator, tries: int = 50) -> dict:
+    """The element's box once it is shown: a state push may re-draw the sheet just then (on a
+    loaded machine), when Playwright reports no box for a moment."""
+    for _ in range(tries):
+        locator.wait_for(state="visible")
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+        locator.page.wait_for_timeout(100)
+    raise AssertionError(f"{locator} never settled on the screen")

@@ -233,6 +233,11 @@ class FrescoAEC(_Common, AECEnv):
             return
         self.agent_selection = self.agents[0]
 
+    def action_mask(self, agent=None) -> np.ndarray:
+        """The mask of ``agent`` (default: the selected agent) without its observation vector,
+        for policies that read only the legal actions (with ``last(observe=False)``)."""
+        return self._legal_of(self.agent_seat[agent or self.agent_selection])[1]
+
     def last_view(self, agent=None) -> dict:
         """``game.view(seat)`` of ``agent`` (default: the selected agent)."""
         return self._view(self.agent_seat[agent or self.agent_selection])

@@ -13,6 +13,7 @@ from itertools import combinations_with_replacement
 from . import track
 from .actions import PASS, Action
 from .board import CELLS, INDEX, NAMES, NEIGHBOURS8
+from .memo import IdentityMemo
 from .paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, covers, minus, paint_vector
 from .state import State
 from .view import tile_text
@@ -107,19 +108,15 @@ def altar_forms(s: State) -> tuple:
     :func:`_altar_actions`: substitutes with their bonus in the basic and in the blend form, and
     the forms' VP.  Modules' ``altar_values`` give the set-up's forms (not the position's), so
     they are read once per hook table."""
-    hit = _FORMS.get(id(s.hooks))
-    if hit is not None and hit[0] is s.hooks and hit[1] is s.comp:
-        return hit[2]
-    a = s.comp.rules["altar"]
-    basic, blend = altar_values(s)
-    forms = (tuple(basic.items()), tuple(blend.items()), a["basic_vp"], a["blend_vp"])
-    if len(_FORMS) > 256:
-        _FORMS.clear()
-    _FORMS[id(s.hooks)] = (s.hooks, s.comp, forms)
+    forms = _FORMS.get(s.hooks)
+    if forms is None:
+        a = s.comp.rules["altar"]
+        basic, blend = altar_values(s)
+        forms = _FORMS.put(s.hooks, (tuple(basic.items()), tuple(blend.items()), a["basic_vp"], a["blend_vp"]))
     return forms
 
 
-_FORMS: dict[int, tuple] = {}   # id(hook table) -> (hook table, components, its altar forms)
+_FORMS = IdentityMemo(256)   # hook table (one set-up, one edition) -> its altar forms
 
 
 def altar_score(s: State, paints: str) -> int:

@@ -6,9 +6,9 @@ into a fixed-size float32 vector (docs/envs.md, "The observation vector").
 reads exactly what the seat's view shows (R22): the public board, every figure's public
 facts, the seat's own paints, Thalers and plan (the others' plans only once revealed), and
 each module's part of the seat's view (the modules' own view hooks, so a module's secrets stay
-as hidden as in the view).  ``tests/rules/test_observation.py`` checks it against a vector
-made from ``view(seat)`` and with the perturbation check of the views (another seat's secrets
-changed, the vector stays the same).
+as hidden as in the view).  ``tests/rules/test_observation.py`` checks it with the
+perturbation check of the views (another seat's secrets changed, the vector stays the same);
+``tests/envs/test_envs_core.py`` checks it equal to the vector made from ``view(seat)``.
 
 :func:`layout` names the slices (``(name, start, length)``, figures relative to the observer:
 the observer, the next seats in seat order, then Leonardo).  Modules are encoded by feature
@@ -36,7 +36,10 @@ _CELL = 2 + len(PAINTS)   # per fresco segment: tile present, VP / 24, paints pe
 
 class Layout:
     """The slices of a set-up's vector: :attr:`slices` ``(name, start, length)``, :attr:`size`,
-    and what the writer needs (figures, hostel and mood sizes, market tile types)."""
+    and what the writer needs (figures, hostel and mood sizes, market tile types), with the
+    numbers of the last position observed (each kept with the facts it was made from, so a
+    position that differs only there is made from it; compared by contents, so alternating
+    games of one set-up stay correct)."""
 
     __slots__ = ("n", "F", "H", "M", "market_types", "market_index", "booths", "modules",
                  "per_figure", "slices", "offsets", "size", "zeros", "rel", "o_phase", "o_round", "o_actor",
@@ -240,20 +243,24 @@ def _figures(s: State, L: Layout) -> array:
     if last is None or last[1] != s.order or last[2] != hide or last[3] != extra:
         changed = range(F)
         x = array("f", bytes(4 * F * per))
+        kept = tuple(v[:] for v in facts)
     else:
         old = last[0]
         changed = set()
+        copies = list(old)
         for k in range(7):
-            if old[k] != facts[k]:
-                a, b = old[k], facts[k]
+            b = facts[k]
+            if old[k] != b:
+                a = old[k]
                 changed.update(f for f in range(len(b)) if a[f] != b[f])
+                copies[k] = b[:]           # the unchanged lists keep their earlier copies
         if not changed:
             return last[4]
         x = last[4] * 1
+        kept = tuple(copies)
     for f in changed:
         _figure(s, L, x, f, hide)
-    L.last_figures = ((s.pos[:], s.getup[:], s.tiles[:], s.plan[:], s.mood[:], s.neutral[:], s.aside[:]),
-                      s.order, hide, extra, x)
+    L.last_figures = (kept, s.order, hide, extra, x)
     return x
 
 

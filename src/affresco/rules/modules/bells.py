@@ -63,8 +63,17 @@ _CERTS: dict[str, tuple[int, int, int]] = {}
 
 
 def cert_dict(text: str, **more) -> dict:
-    price, vp, bells = cert(text)
-    return {"certificate": text, "price": price, "vp": vp, "bells": bells, **more}
+    """A certificate as view data: a new dict (read from a memo of the certificates seen)."""
+    base = _CERT_DICTS.get(text)
+    if base is None:
+        price, vp, bells = cert(text)
+        base = {"certificate": text, "price": price, "vp": vp, "bells": bells}
+        if len(_CERT_DICTS) < 4096:
+            _CERT_DICTS[text] = base
+    return dict(base, **more) if more else dict(base)
+
+
+_CERT_DICTS: dict[str, dict] = {}
 
 
 @lru_cache(maxsize=4096)
@@ -425,11 +434,11 @@ class Bells(Module):
         b = self.st(s)
         words = column_words(s)
         figures = []
-        for f in range(s.figures):
-            entry = {"certificates": self.count(s, f), "face_down": len(b.down[f]),
-                     "partly_paid": [cert_dict(c, paid=p) for c, p in b.up[f]]}
+        for f, (down, up) in enumerate(zip(b.down, b.up)):
+            entry = {"certificates": len(down) + len(up), "face_down": len(down),
+                     "partly_paid": [cert_dict(c, paid=p) for c, p in up]}
             if f == seat or b.track is not None:   # final scoring reveals them all
-                entry["face_down_certificates"] = [cert_dict(c) for c in b.down[f]]
+                entry["face_down_certificates"] = [cert_dict(c) for c in down]
             figures.append(entry)
         audience = [words[col] if col >= 0 and (seat == f or s.phase != PLAN) else None
                     for f, col in enumerate(b.audience)]

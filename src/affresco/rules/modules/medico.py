@@ -641,14 +641,15 @@ class Medico(Module):
             p = m.plans[f]
             plans.append(None if p is None or not (revealed or f == seat)
                          else {"ill": list(p[0]), "medico": p[1]})
+        prices = self.data.prices[self.places(s)]
         out[NAME] = {
             "infection_tile": m.tile,
             "infected": m.infected,
             "infection_tiles_left": len(m.pile),
             "infection_discard": list(m.spent),
-            "display": [None if b is None else {"place": p + 1, "bottle": b, "price": self.price(s, p)}
+            "display": [None if b is None else {"place": p + 1, "bottle": b, "price": prices[p]}
                         for p, b in enumerate(m.display)],
-            "prices": list(self.data.prices[self.places(s)]),
+            "prices": list(prices),
             "draw_pile": len(m.draw),
             "discard": list(m.discard),
             "held": [list(h) for h in m.held],

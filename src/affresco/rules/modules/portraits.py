@@ -20,6 +20,7 @@ from .. import cathedral, track
 from ..actions import Action
 from ..board import INDEX as SEGMENT, NAMES
 from ..hooks import Module, register
+from ..memo import IdentityMemo
 from ..hostel import change_mood
 from ..thalers import earn
 from ..paints import BASIC, PAINTS, add_one
@@ -210,12 +211,11 @@ class Portraits(Module):
 
     def view(self, s, seat, out) -> None:
         p = self.st(s)
-        card = lambda c: {"id": c, "name": self.data.cards[c].name, "deck": self.data.cards[c].deck,
-                          "permanent": self.data.cards[c].permanent, **self.data.cards[c].effects}
+        cards = self.data.cards
         out["portraits"] = {
-            "display": [card(c) for c in p.display],
-            "deck_left": {d: sum(self.data.cards[c].deck == d for c in p.deck) for d in "ABC"},
-            "owned": [[card(c) for c in o] for o in p.owned],
+            "display": [_card_view(cards, c) for c in p.display],
+            "deck_left": _deck_left(cards, p.deck),
+            "owned": [[_card_view(cards, c) for c in o] for o in p.owned],
         }
 
     def dump(self, s):
@@ -288,6 +288,31 @@ def _painting(cid: str, basic_paints: int | None) -> tuple[Action, ...]:
         return (Action("portrait", (cid,)),)
     return tuple(Action("portrait", (cid, "".join(combo)))
                  for combo in combinations_with_replacement(BASIC, basic_paints))
+
+
+def _card_view(cards: dict, cid: str) -> dict:
+    """Card ``cid`` as view data: a new dict (read from a memo per edition)."""
+    hit = _CARD_VIEWS.get((id(cards), cid))
+    if hit is None or hit[0] is not cards:
+        c = cards[cid]
+        hit = (cards, {"id": cid, "name": c.name, "deck": c.deck, "permanent": c.permanent, **c.effects})
+        if len(_CARD_VIEWS) > 4096:
+            _CARD_VIEWS.clear()
+        _CARD_VIEWS[id(cards), cid] = hit
+    return dict(hit[1])
+
+
+def _deck_left(cards: dict, deck: tuple[str, ...]) -> dict[str, int]:
+    """The cards left in each deck A, B, C: a new dict (memoised on the deck, a tuple of the
+    game's edition: the empty deck, shared by all, has none left in any)."""
+    hit = _DECK_LEFT.get(deck)
+    if hit is None:
+        hit = _DECK_LEFT.put(deck, {d: sum(cards[c].deck == d for c in deck) for d in "ABC"})
+    return dict(hit)
+
+
+_CARD_VIEWS: dict[tuple, tuple] = {}   # (id(cards), card id) -> (cards, its view)
+_DECK_LEFT = IdentityMemo(1024)        # deck -> cards left per deck
 
 
 register(Portraits)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

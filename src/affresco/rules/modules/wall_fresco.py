@@ -23,6 +23,7 @@ from .. import track
 from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register, with_item
+from ..memo import IdentityMemo
 from ..planning import PlanMemo, column_words, column_words_of
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers, minus, paint_vector
 
@@ -47,8 +48,16 @@ class WallTile(NamedTuple):
     @property
     def text(self) -> str:
         """'W:P/R' (front purple, back red); '/S' is added when the splash is not the front's colour."""
-        extra = "" if self.splash == self.paint[0] else f"/{self.splash}"
-        return f"W:{self.paint}/{self.income}{extra}"
+        text = _TILE_TEXTS.get(self)
+        if text is None:
+            extra = "" if self.splash == self.paint[0] else f"/{self.splash}"
+            text = f"W:{self.paint}/{self.income}{extra}"
+            if len(_TILE_TEXTS) < 4096:     # an edition has a handful of kinds of tiles
+                _TILE_TEXTS[self] = text
+        return text
+
+
+_TILE_TEXTS: dict[WallTile, str] = {}
 
 
 @lru_cache(maxsize=64)
@@ -104,24 +113,21 @@ def _neighbours(rows: int, columns: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-_FRONTIER: dict[int, tuple] = {}   # id(board) -> (board, (its frontier, the frontier's paint needs))
+_FRONTIER = IdentityMemo(256)   # board -> (its frontier, the frontier's paint needs)
 
 
 def _backs_income(held: tuple[WallTile, ...]) -> str:
     """The basic paints shown on the backs of the wall tiles ``held``, each once, in paint
     order (memoised on the tiles, which change only at a restoration or an exchange)."""
-    hit = _INCOME.get(id(held))
-    if hit is not None and hit[0] is held:
-        return hit[1]
-    backs = {t.income for t in held}
-    gained = "".join(c for c in BASIC if c in backs)
-    if len(_INCOME) > 1024:
-        _INCOME.clear()
-    _INCOME[id(held)] = (held, gained)
+    gained = _INCOME.get(held)
+    if gained is None:
+        backs = {t.income for t in held}
+        gained = _INCOME.put(held, "".join(c for c in BASIC if c in backs))
     return gained
 
 
-_INCOME: dict[int, tuple] = {}   # id(tiles held) -> (tiles held, their income)
+_INCOME = IdentityMemo(1024)        # tiles held -> their income
+_BOARD_TEXTS = IdentityMemo(256)    # board -> (rows of tile texts, restorable section names)
 
 
 def _blends_by_inputs(comp) -> dict[frozenset, str]:
@@ -271,16 +277,12 @@ class WallFresco(Module):
     def _frontier(self, board: tuple) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
         """:meth:`frontier` and the distinct paints its tiles need (as paint vectors),
         memoised on the board, which changes only when a section is restored."""
-        hit = _FRONTIER.get(id(board))
-        if hit is not None and hit[0] is board:
-            return hit[1]
-        adj = _neighbours(self.data.rows, self.data.columns)
-        cells = tuple(c for c, t in enumerate(board) if t is not None and any(board[n] is None for n in adj[c]))
-        needs = tuple(dict.fromkeys(_vector(board[c].paint) for c in cells))
-        if len(_FRONTIER) > 256:
-            _FRONTIER.clear()
-        _FRONTIER[id(board)] = (board, (cells, needs))
-        return cells, needs
+        hit = _FRONTIER.get(board)
+        if hit is None:
+            adj = _neighbours(self.data.rows, self.data.columns)
+            cells = tuple(c for c, t in enumerate(board) if t is not None and any(board[n] is None for n in adj[c]))
+            hit = _FRONTIER.put(board, (cells, tuple(dict.fromkeys(_vector(board[c].paint) for c in cells))))
+        return hit
 
     def _blend_of(self, s, a: str, b: str) -> str | None:
         return s.comp.derived("wall_fresco.blend_of", _blends_by_inputs).get(frozenset((a, b)))
@@ -502,11 +504,11 @@ class WallFresco(Module):
         for f, c in enumerate(w.placed):
             shown = c >= 0 and (f == seat or s.phase != PLAN)
             placed.append(words[c] if shown else None)
+        rows, restorable = self._board_texts(w.board)
         out["wall_fresco"] = {
             "rows": d.rows, "columns": d.columns,
-            "board": [[None if w.board[r * d.columns + c] is None else w.board[r * d.columns + c].text
-                       for c in range(d.columns)] for r in range(d.rows)],
-            "restorable": [d.name(c) for c in self.frontier(w.board)],
+            "board": [list(r) for r in rows],
+            "restorable": list(restorable),
             "tiles": [[t.text for t in h] for h in w.held],
             "exchange_tiles": [list(e) for e in w.exchange],
             "supply": dict(w.supply),
@@ -516,11 +518,20 @@ class WallFresco(Module):
             "received": list(w.received),
         }
 
+    def _board_texts(self, board: tuple) -> tuple[tuple[tuple[str | None, ...], ...], tuple[str, ...]]:
+        """The board as rows of tile texts (None: restored) and the names of the sections that
+        can be restored next, memoised on the board (it changes only at a restoration)."""
+        hit = _BOARD_TEXTS.get(board)
+        if hit is None:
+            d = self.data
+            rows = tuple(tuple(None if board[r * d.columns + c] is None else board[r * d.columns + c].text
+                               for c in range(d.columns)) for r in range(d.rows))
+            hit = _BOARD_TEXTS.put(board, (rows, tuple(d.name(c) for c in self.frontier(board))))
+        return hit
+
     def dump(self, s):
         w = self.st(s)
-        d = self.data
-        return {"board": [[None if w.board[r * d.columns + c] is None else w.board[r * d.columns + c].text
-                           for c in range(d.columns)] for r in range(d.rows)],
+        return {"board": [list(r) for r in self._board_texts(w.board)[0]],
                 "tiles": [[t.text for t in h] for h in w.held],
                 "exchange_tiles": list(w.exchange),
                 "supply": dict(w.supply),
