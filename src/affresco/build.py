@@ -32,7 +32,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "affresco.rules.actions", "affresco.rules.board", "affresco.rules.cathedral",
     "affresco.rules.components", "affresco.rules.flow",
     "affresco.rules.hooks", "affresco.rules.hostel", "affresco.rules.house",
-    "affresco.rules.leonardo", "affresco.rules.market", "affresco.rules.paints",
+    "affresco.rules.leonardo", "affresco.rules.market", "affresco.rules.memo", "affresco.rules.paints",
     "affresco.rules.planning", "affresco.rules.preparation", "affresco.rules.scoring",
     "affresco.rules.setup", "affresco.rules.state", "affresco.rules.studio",
     "affresco.rules.thalers", "affresco.rules.theater", "affresco.rules.tiles",
