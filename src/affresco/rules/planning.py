@@ -6,7 +6,6 @@ have committed and cannot be changed.  Leonardo's sheet is fixed (R13).
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
@@ -163,36 +162,6 @@ class PlanVariants(Sequence):
 
     def __repr__(self) -> str:
         return f"<PlanVariants of {len(self.parents)} plans: {len(self)} plans>"
-
-
-class PlanMemo:
-    """A memo for ``plan_options`` hooks: results keyed on the identity of the plans that came
-    in (kept alive with the result, so the identity stays theirs) and a key of the hook's own;
-    the same plans in give the same object out, so the later hooks' memos hit too.  Forgets
-    the least recently used beyond ``size`` entries, or beyond ``most`` actions made in all
-    (``weigh(result)``: actions it holds)."""
-
-    __slots__ = ("_memo", "size", "most", "weigh")
-
-    def __init__(self, size: int, most: int = 0, weigh: Callable[[Sequence], int] = len):
-        self._memo: OrderedDict = OrderedDict()
-        self.size, self.most, self.weigh = size, most, weigh
-
-    def get(self, plans: Sequence[Action], key, make: Callable[[], Sequence[Action]]) -> Sequence[Action]:
-        memo, k = self._memo, (id(plans), key)
-        hit = memo.get(k)
-        if hit is not None and hit[0] is plans:
-            memo.move_to_end(k)
-            return hit[1]
-        out = make()
-        memo[k] = (plans, out)
-        while len(memo) > 1 and (len(memo) > self.size or self.most and sum(
-                self.weigh(v[1]) for v in memo.values()) > self.most):
-            memo.popitem(last=False)
-        return out
-
-    def clear(self) -> None:
-        self._memo.clear()
 
 
 def legal(s: State, seat: int) -> list[Action] | PlanVariants:

@@ -32,7 +32,8 @@ from .. import track
 from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register, with_item
-from ..planning import PlanMemo, column_words
+from ..memo import IdentityMemo
+from ..planning import column_words
 from ..state import PLAN
 
 NAME = "bells"
@@ -263,7 +264,7 @@ class Bells(Module):
         if seat >= s.n or not self.usable(s):
             return plans
         words = column_words(s)
-        return _AUDIENCE_MEMO.get(plans, words, lambda: plans + _with_audience(plans, words))
+        return _AUDIENCE_MEMO.made(plans, words, lambda: plans + _with_audience(plans, words))
 
     def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
         if TILE not in words:
@@ -519,7 +520,7 @@ class Bells(Module):
         return None
 
 
-_AUDIENCE_MEMO = PlanMemo(128)
+_AUDIENCE_MEMO = IdentityMemo(128)
 
 
 def _with_audience(plans: tuple, words: tuple[str, ...]) -> tuple:

@@ -30,7 +30,6 @@ medico board.  Leonardo never falls ill and buys no medicine.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from functools import lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
@@ -44,7 +43,8 @@ from ..thalers import earn
 from ..hooks import Module, ask, find, register, with_item
 from ..hostel import change_mood
 from ..paints import PAINTS, INDEX as PAINT_INDEX, add_one, paint_text
-from ..planning import PlanMemo, PlanVariants
+from ..memo import IdentityMemo
+from ..planning import PlanVariants
 from ..preparation import chance
 
 NAME = "medico"
@@ -363,7 +363,7 @@ class Medico(Module):
         healthy, black, allowed, tile_ok, market = limits
         if not black and not tile_ok:
             return plans
-        return _OPTIONS.get(plans, limits, lambda: _ill_variants(_parents(plans, s, seat), limits))
+        return _OPTIONS.made(plans, limits, lambda: _ill_variants(_parents(plans, s, seat), limits))
 
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
         ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
@@ -757,7 +757,7 @@ class Medico(Module):
 
 
 # plan_options memo: 256 entries, at most 1.5 million plan actions made in all (tens of MB)
-_OPTIONS = PlanMemo(256, 1_500_000, lambda plans: len(plans) if plans.made else 0)
+_OPTIONS = IdentityMemo(256, 1_500_000, lambda plans: len(plans) if plans.made else 0)
 
 
 _TILE = (TILE_WORD,)
@@ -851,12 +851,12 @@ class _Parents:
         return hit
 
 
-_PARSED = PlanMemo(96)
+_PARSED = IdentityMemo(96)
 
 
 def _parents(plans: tuple, s, seat: int) -> _Parents:
     """:class:`_Parents` of ``plans``, memoised on the identity of ``plans``."""
-    return _PARSED.get(plans, None, lambda: _Parents(plans, s, seat))
+    return _PARSED.made(plans, None, lambda: _Parents(plans, s, seat))
 
 
 def _ill_variants(parents: _Parents, limits: tuple) -> PlanVariants:

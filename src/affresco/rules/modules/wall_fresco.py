@@ -24,7 +24,7 @@ from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, til
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register, with_item
 from ..memo import IdentityMemo
-from ..planning import PlanMemo, column_words, column_words_of
+from ..planning import column_words, column_words_of
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers, minus, paint_vector
 
 TILE = "wall"          # the action tile's word in plan notation ('plan 1-0-2-1-0 wall theater')
@@ -590,14 +590,14 @@ class WallFresco(Module):
                                    tuple(_paint_sum(p, "") for p in paid), tuple(_paint_sum(p, "") for p in received))
 
 
-_WALL_MEMO = PlanMemo(128)
+_WALL_MEMO = IdentityMemo(128)
 
 
 def _with_wall(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
     """The plans, then each again with the wall tile (and its apprentice) on one of its empty
     columns that no other module word names, if an apprentice is left for it ('wall' is written
-    in its rank among the plan words, actions.plan_word); memoised (planning.PlanMemo)."""
-    return _WALL_MEMO.get(plans, (words, available), lambda: plans + _wall_variants(plans, words, available))
+    in its rank among the plan words, actions.plan_word); memoised (memo.IdentityMemo)."""
+    return _WALL_MEMO.made(plans, (words, available), lambda: plans + _wall_variants(plans, words, available))
 
 
 def _wall_variants(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
