@@ -64,6 +64,28 @@ def test_the_engines_observation_is_the_vector_made_from_the_view(n, mods):
         i += 1
 
 
+@pytest.mark.parametrize("n,mods", [(2, ()), (3, ()), (4, ()), (2, ALL), (3, ALL), (4, ALL)])
+def test_the_vector_kept_from_decision_to_decision_is_the_one_made_afresh(n, mods):
+    """Each seat's vector is written from its own last one (only the sections whose facts
+    changed, modules' parts only when their state or what their view reads changed): at
+    every decision of a random game, whichever seats looked in between, it is exactly the
+    vector made from the seat's view and the one a fresh copy of the game writes from zero."""
+    enc = ObservationEncoder(Config.of(n, mods))
+    g = affresco.new_game(n, mods, seed=30 + n)
+    rng = random.Random(30 + n)
+    i = 0
+    while not g.is_over:
+        seats = range(n) if i % 7 == 0 else g.to_act if i % 3 else [rng.randrange(n)]
+        for seat in seats:
+            x = enc.observe(g, seat)
+            assert np.array_equal(x, enc.encode(g.view(seat, log=False, lean=True), seat)), (i, g.phase, seat)
+            if i % 5 == 0:
+                assert np.array_equal(x, enc.observe(g.clone(), seat)), (i, g.phase, seat)
+        seat = rng.choice(g.to_act)
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+        i += 1
+
+
 def test_figures_are_relative_to_the_observer():
     enc = ObservationEncoder(Config.of(3))
     g = affresco.new_game(3, seed=2)

@@ -126,10 +126,11 @@ def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed
 class Game:
     """One game of Fresco.  Seats are 0..n-1; in a 2-player game Leonardo is figure 2."""
 
-    __slots__ = ("_s",)
+    __slots__ = ("_s", "_seen")
 
     def __init__(self, state: State):
         self._s = state
+        self._seen: list | None = None    # per seat, what its last observation was written from
 
     # --- whose turn, what is legal ---------------------------------------------------
     @property
@@ -271,7 +272,10 @@ class Game:
         s = self._s
         if type(seat) is not int or not 0 <= seat < s.n:
             raise FrescoError(f"seat must be 0..{s.n - 1}, not {seat!r}")
-        return _observation(s, seat)
+        seen = self._seen
+        if seen is None:
+            seen = self._seen = [None] * s.n
+        return _observation(s, seat, seen)
 
     def observation_layout(self) -> tuple[tuple[str, int, int], ...]:
         """The slices of :meth:`observation`: ``(name, start, length)`` in order (the same for
