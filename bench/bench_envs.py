@@ -20,10 +20,13 @@ actions, seeded):
 
 Costs are per decision in this process's CPU time; blocks alternate the loops (every loop
 once per block, each block starting with the next loop), and the machine's load is printed
-beside the numbers.  Every loop first plays the games it will be measured on once (the games
-are deterministic for a seed): the engine memoises the plans of a planning situation (with all
-eight modules ~50,000 actions built per new situation) and the first loop to meet a situation
-would pay for the others; ``--cold`` measures without that pass.
+beside the numbers.  Every loop first plays as many other games (other seeds) as it will be
+measured on, unmeasured: the engine memoises the plans of a planning situation (with all eight
+modules ~50,000 actions built per new situation) and planning situations recur from game to
+game, so in a long training run they are mostly known; the measured games themselves are new
+to every memo, as a training run's games are (``--replay`` warms up on the measured games
+themselves, which also fills the memos that remember positions by their contents; ``--cold``
+warms up with one game only).
 
     python bench/bench_envs.py                 # 2 and 4 players, base and all modules
     python bench/bench_envs.py --quick
@@ -201,10 +204,9 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="*", default=[2, 4])
     ap.add_argument("--modules", choices=("base", "all", "both"), default="both")
     ap.add_argument("--only", nargs="*", default=None, help="wrappers to run (engine always runs)")
-    ap.add_argument("--cold", dest="warm", action="store_false",
-                    help="warm up with one other game only (default: every loop first plays the blocks' games "
-                         "once unmeasured, so the engine's memos of planning situations are warm for every loop "
-                         "alike, as in a long training run where situations recur)")
+    ap.add_argument("--cold", action="store_true", help="warm up with one other game only")
+    ap.add_argument("--replay", action="store_true",
+                    help="warm up on the measured games themselves (every memo warm, also those kept by position)")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
     games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
@@ -218,8 +220,10 @@ def main() -> None:
         for mods in mod_sets:
             label = f"{n}p {'all modules' if mods else 'base'}"
             totals = {w: [0, 0.0] for w in names}
-            for w in names:   # warm-up: imports, tables, and (--warm) every game the blocks will play
-                WRAPPERS[w](n, mods, range(blocks * games) if args.warm else [10_000])
+            warm = (range(blocks * games) if args.replay else range(100_000, 100_001) if args.cold
+                    else range(100_000, 100_000 + blocks * games))
+            for w in names:   # warm-up: imports, tables, planning situations (module doc)
+                WRAPPERS[w](n, mods, warm)
             for b in range(blocks):   # blocks alternate the wrappers: a change in load hits them all
                 seeds = range(b * games, (b + 1) * games)
                 for w in names[b % len(names):] + names[:b % len(names)]:   # each block starts elsewhere

@@ -113,13 +113,14 @@ class ActionCodec:
         situation) or, for a list, by its contents (compared element by element, in C), so
         the indices of the plans are looked up once per situation, not at every decision."""
         if len(legal) <= _SHORT:
-            m = np.zeros(self.size + extra, dtype=np.int8)
-            if len(legal) <= 16:           # one by one: cheaper than an index array for a few
+            if len(legal) <= 16:           # one by one into bytes: cheaper than numpy for a few
+                b = bytearray(self.size + extra)
                 idx = self.index
                 for a in legal:
-                    m[idx[a]] = 1
-            else:
-                m[self.index_array(legal)] = 1
+                    b[idx[a]] = 1
+                return np.frombuffer(b, np.int8)
+            m = np.zeros(self.size + extra, dtype=np.int8)
+            m[self.index_array(legal)] = 1
             return m
         return self._entry(legal, extra)[0]
 

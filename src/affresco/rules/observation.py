@@ -20,7 +20,8 @@ from __future__ import annotations
 import marshal
 import zlib
 from array import array
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, is_not, ne
 from typing import Any, Iterable
 
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
@@ -121,10 +122,11 @@ class Seen:
     changed since that seat's last one; every fact is compared by value, so any position
     (another game, an earlier one) gives the right vector."""
 
-    __slots__ = ("x", "public", "pos", "getup", "tiles", "plan", "order", "players", "own",
+    __slots__ = ("L", "rel", "x", "public", "pos", "getup", "tiles", "plan", "order", "players", "own",
                  "fresco", "booths", "modules")
 
     def __init__(self, L: Layout, seat: int):
+        self.L, self.rel = L, L.rel[seat]
         x = self.x = L.zeros * 1
         x[seat] = 1.0
         per, base = L.per_figure, L.o_figures
@@ -145,14 +147,13 @@ class Seen:
 
 def observation(s: State, seat: int, seen: list) -> array:
     """The seat's vector (a new ``array('f')`` of :func:`layout`'s size), from what its view
-    shows (module doc).  ``seen`` holds one :class:`Seen` (or None) per seat: the seat's
-    vector is its last one with only the sections whose facts changed written again."""
-    L = layout(s)
+    shows (module doc).  ``seen`` holds one :class:`Seen` (or None) per seat, for positions
+    of one set-up (one game's): the seat's vector is its last one with only the sections
+    whose facts changed written again."""
     r = seen[seat]
     if r is None:
-        r = seen[seat] = Seen(L, seat)
-    x = r.x
-    rel = L.rel[seat]
+        r = seen[seat] = Seen(layout(s), seat)
+    L, rel, x = r.L, r.rel, r.x
     phase = s.phase
     hide = phase == PLAN
     acting = s.acting
@@ -245,11 +246,12 @@ def _write_public(x: array, L: Layout, rel: tuple, now: tuple, old: tuple | None
     x[L.o_bag] = bag / 40
 
 
-def _differ(old: list | None, new: list) -> Iterable[int]:
-    """The indexes where two lists differ (every index when there is no old one)."""
-    if old is None:
+def _differ(old: list | None, new: list, differ: Any = ne) -> Iterable[int]:
+    """The indexes where two lists differ (every index when there is no old one), found in C;
+    ``differ=is_not`` for immutable objects (tiles: their dataclass ``==`` runs in Python)."""
+    if old is None or len(old) != len(new):
         return range(len(new))
-    return [i for i, a, b in zip(range(len(new)), old, new) if a != b]
+    return compress(range(len(new)), map(differ, old, new))
 
 
 def _write_track(s: State, x: array, L: Layout, rel: tuple, r: Seen) -> None:
@@ -278,7 +280,7 @@ def _write_track(s: State, x: array, L: Layout, rel: tuple, r: Seen) -> None:
                 x[p + s.getup[f]] = 1.0
         r.getup = s.getup[:]
     if s.tiles != r.tiles:
-        for f in _differ(r.tiles, s.tiles):
+        for f in _differ(r.tiles, s.tiles, is_not):
             p = base + rel[f] * per + 3 + H
             tiles = s.tiles[f]
             x[p:p + 5] = _tiles_block(tiles) if tiles else L.zeros[:5]
@@ -342,7 +344,7 @@ def _write_players(s: State, x: array, L: Layout, rel: tuple, now: tuple, old: t
 def _write_fresco(x: array, L: Layout, now: list, old: list | None) -> None:
     """Per segment A1..E5, where it changed: tile present, VP / 24, paints per colour / 3."""
     o = L.o_fresco
-    for i in _differ(old, now):
+    for i in _differ(old, now, is_not):
         p = o + i * _CELL
         t = now[i]
         x[p:p + _CELL] = L.zeros[:_CELL] if t is None else _segment(t)
