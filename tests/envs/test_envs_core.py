@@ -66,10 +66,11 @@ def test_the_engines_observation_is_the_vector_made_from_the_view(n, mods):
 
 @pytest.mark.parametrize("n,mods", [(2, ()), (3, ()), (4, ()), (2, ALL), (3, ALL), (4, ALL)])
 def test_the_vector_kept_from_decision_to_decision_is_the_one_made_afresh(n, mods):
-    """Each seat's vector is written from its own last one (only the sections whose facts
-    changed, modules' parts only when their state or what their view reads changed): at
-    every decision of a random game, whichever seats looked in between, it is exactly the
-    vector made from the seat's view and the one a fresh copy of the game writes from zero."""
+    """The game keeps what its last observation was written from: what every seat sees alike
+    is written again only where the position's facts changed, each seat's module parts only
+    when the module's state or what its view reads changed.  At every decision of a random
+    game, whichever seats looked in between, the vector is exactly the one made from the
+    seat's view and the one a fresh copy of the game writes from zero."""
     enc = ObservationEncoder(Config.of(n, mods))
     g = affresco.new_game(n, mods, seed=30 + n)
     rng = random.Random(30 + n)

@@ -19,7 +19,7 @@ from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
 from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
-from .observation import layout as _observation_layout, observation as _observation
+from .observation import Seen as _Seen, layout as _observation_layout, observation as _observation
 from .view import events as _events, full_view as _full_view, seat_events, view as _view
 
 RECORD_FORMAT = "affresco-record/2"
@@ -130,7 +130,7 @@ class Game:
 
     def __init__(self, state: State):
         self._s = state
-        self._seen: list | None = None    # per seat, what its last observation was written from
+        self._seen: _Seen | None = None    # what its observations were last written from
 
     # --- whose turn, what is legal ---------------------------------------------------
     @property
@@ -274,7 +274,7 @@ class Game:
             raise FrescoError(f"seat must be 0..{s.n - 1}, not {seat!r}")
         seen = self._seen
         if seen is None:
-            seen = self._seen = [None] * s.n
+            seen = self._seen = _Seen(_observation_layout(s))
         return _observation(s, seat, seen)
 
     def observation_layout(self) -> tuple[tuple[str, int, int], ...]:

@@ -116,22 +116,24 @@ def layout(s: State) -> Layout:
 
 
 class Seen:
-    """What one seat's vector was last written from (copies of the position's facts) and the
-    vector itself (never handed out: :func:`observation` returns copies).  A game keeps one
-    per seat (:class:`~affresco.rules.game.Game`), so each observation rewrites only what
-    changed since that seat's last one; every fact is compared by value, so any position
-    (another game, an earlier one) gives the right vector."""
+    """What a game's observations were last written from, so that each rewrites only what
+    changed (a :class:`~affresco.rules.game.Game` keeps one).  :attr:`x` holds what every
+    seat sees alike, figures in seat order (the players' plans hidden while planning), with
+    copies of the facts it was written from; it is brought up to date once per position
+    (``history``, ``nactions``) and every fact is compared by value, so any position of the
+    set-up gives the right numbers.  :attr:`seats` keeps each seat's module parts.  The
+    vectors handed out are copies."""
 
-    __slots__ = ("L", "rel", "x", "public", "pos", "getup", "tiles", "plan", "order", "players", "own",
-                 "fresco", "booths", "modules")
+    __slots__ = ("L", "x", "at", "public", "pos", "getup", "tiles", "plan", "order", "players",
+                 "fresco", "booths", "seats")
 
-    def __init__(self, L: Layout, seat: int):
-        self.L, self.rel = L, L.rel[seat]
+    def __init__(self, L: Layout):
+        self.L = L
         x = self.x = L.zeros * 1
-        x[seat] = 1.0
         per, base = L.per_figure, L.o_figures
         for f in range(L.n, L.F):                 # Leonardo's flag
             x[base + f * per + L.o_order + L.F] = 1.0
+        self.at: tuple = (self, -1)              # (history, actions applied) of the position written
         self.public: tuple | None = None
         self.pos: list | None = None
         self.getup: list | None = None
@@ -139,51 +141,87 @@ class Seen:
         self.plan: tuple | None = None
         self.order: tuple | None = None
         self.players: tuple | None = None
-        self.own: tuple | None = None
         self.fresco: list | None = None
         self.booths: list | None = None
-        self.modules: dict[str, tuple] = {}
+        # per seat: its modules' numbers (one array) and, per module, what they were made from
+        self.seats = [(array("f", bytes(4 * MODULE_FEATURES * len(L.modules))), {}) for _ in range(L.n)]
 
 
-def observation(s: State, seat: int, seen: list) -> array:
+def observation(s: State, seat: int, seen: Seen) -> array:
     """The seat's vector (a new ``array('f')`` of :func:`layout`'s size), from what its view
-    shows (module doc).  ``seen`` holds one :class:`Seen` (or None) per seat, for positions
-    of one set-up (one game's): the seat's vector is its last one with only the sections
-    whose facts changed written again."""
-    r = seen[seat]
-    if r is None:
-        r = seen[seat] = Seen(layout(s), seat)
-    L, rel, x = r.L, r.rel, r.x
-    phase = s.phase
-    hide = phase == PLAN
+    shows (module doc), made from ``seen`` (:class:`Seen`, for positions of one set-up): what
+    every seat sees alike is brought up to date once per position, then placed from the
+    seat's own figure on, with the seat's own items."""
+    L = seen.L
+    at = seen.at
+    if at[0] is not s.history or at[1] != s.nactions:
+        _seen_by_all(s, seen, L)
+        seen.at = (s.history, s.nactions)
+    x = seen.x * 1
+    n, per, base = L.n, L.per_figure, L.o_figures
+    rel = L.rel[seat]
+    if seat:        # the seat's figure first, then the next seats', then Leonardo's (in place)
+        cx = seen.x
+        k = (n - seat) * per
+        x[base:base + k] = cx[base + seat * per:base + n * per]
+        x[base + k:base + n * per] = cx[base:base + seat * per]
+    x[seat] = 1.0
     acting = s.acting
     if acting is None:
         acting = (_FLOW or _load_flow()).to_act(s)
+    if seat in acting:
+        x[L.o_round + 3] = 1.0
+    if s.actor >= 0:
+        x[L.o_actor + rel[s.actor]] = 1.0
+    pending = s.pending
+    if pending is not None:
+        p = L.o_pending
+        x[p] = 1.0
+        x[p + 1 + rel[pending[0]]] = 1.0
+        x[p + 1 + L.F] = pending[1] / 50
+        x[p + 2 + L.F] = pending[2] / 50
+    if s.phase == PLAN:
+        plan = s.plan[seat]
+        if plan is not None:            # the seat's own plan, hidden from the others
+            p = base + L.o_plan
+            x[p] = 1.0
+            for i, k in enumerate(plan, p + 1):
+                x[i] = k / 3
+    if L.F > n and s.leo_ctrl == seat:
+        x[L.o_leonardo + 25] = 1.0
+    p = L.o_paints
+    x[p:p + len(PAINTS) + 1] = _own_block(s.paints[seat], s.thalers[seat])
+    if L.modules:
+        numbers = _write_modules(s, L, seat, seen.seats[seat])
+        x[L.o_modules:] = numbers
+    return x
+
+
+def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
+    """Bring :attr:`Seen.x` up to the position ``s``: each section whose facts differ from
+    the ones it was written from is written again."""
+    x = r.x
+    phase = s.phase
     visits = phase == VISITS
-    public = (phase, s.round, s.final, s.side2, seat in acting, s.actor, s.loc if visits else -1,
-              s.left if visits and s.actor >= 0 else None, s.pending, s.bishop, s.leo_pos, s.leo_ctrl == seat,
-              len(s.bag))
+    public = (phase, s.round, s.final, s.side2, s.loc if visits else -1,
+              s.left if visits and s.actor >= 0 else None, s.bishop, s.leo_pos, len(s.bag))
     if public != r.public:
-        _write_public(x, L, rel, public, r.public)
+        _write_public(x, L, public, r.public)
         r.public = public
     if s.pos != r.pos or s.getup != r.getup or s.tiles != r.tiles:
-        _write_track(s, x, L, rel, r)
+        _write_track(s, x, L, r)
+    hide = phase == PLAN
     plan = (hide, s.plan)
     if plan != r.plan:
-        _write_plans(s, x, L, rel, seat, hide, r.plan)
+        _write_plans(s, x, L, hide, r.plan)
         r.plan = (hide, s.plan[:])
     if s.order != r.order:
-        _write_order(x, L, rel, s.order, r.order)
+        _write_order(x, L, s.order, r.order)
         r.order = s.order
     players = (s.mood, s.neutral, s.aside, [s.apprentices(f) for f in range(L.n)] if s.hooks.apprentices else None)
     if players != r.players:
-        _write_players(s, x, L, rel, players, r.players)
+        _write_players(s, x, L, players, r.players)
         r.players = (s.mood[:], s.neutral[:], s.aside[:], players[3])
-    own = (s.paints[seat], s.thalers[seat])
-    if own != r.own:
-        p = L.o_paints
-        x[p:p + len(PAINTS) + 1] = _own_block(*own)
-        r.own = own
     if s.fresco != r.fresco:
         _write_fresco(x, L, s.fresco, r.fresco)
         r.fresco = s.fresco[:]
@@ -191,17 +229,14 @@ def observation(s: State, seat: int, seen: list) -> array:
         p = L.o_booths
         x[p:p + L.booths * len(L.market_types)] = _booths_block(L, tuple(s.booths))
         r.booths = s.booths[:]
-    if L.modules:
-        _write_modules(s, x, L, seat, r.modules)
-    return x * 1
 
 
-def _write_public(x: array, L: Layout, rel: tuple, now: tuple, old: tuple | None) -> None:
-    """Phase, round, to act, actor, location visited, pending track decision, bishop,
-    Leonardo's painter and controller, bag: written where ``now`` differs from ``old``."""
-    (phase, rnd, final, side2, to_act, actor, loc, left, pending, bishop, leo, ctrl, bag) = now
+def _write_public(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
+    """Phase, round, location visited, bishop, Leonardo's painter, bag: written where ``now``
+    differs from ``old``."""
+    phase, rnd, final, side2, loc, left, bishop, leo, bag = now
     if old is None:
-        old = (None, None, None, None, None, -1, -1, None, None, -1, -1, None, None)
+        old = (None, None, None, None, -1, None, -1, -1, None)
     if phase != old[0]:
         if old[0] is not None:
             x[L.o_phase + _PHASE_INDEX[old[0]]] = 0.0
@@ -210,39 +245,23 @@ def _write_public(x: array, L: Layout, rel: tuple, now: tuple, old: tuple | None
     x[p] = rnd / 10
     x[p + 1] = 1.0 if final else 0.0
     x[p + 2] = 1.0 if side2 else 0.0
-    x[p + 3] = 1.0 if to_act else 0.0
-    if actor != old[5]:
-        if old[5] >= 0:
-            x[L.o_actor + rel[old[5]]] = 0.0
-        if actor >= 0:
-            x[L.o_actor + rel[actor]] = 1.0
-    column, was = (loc if 0 <= loc < 5 else -1), (old[6] if 0 <= old[6] < 5 else -1)
+    column, was = (loc if 0 <= loc < 5 else -1), (old[4] if 0 <= old[4] < 5 else -1)
     if column != was:
         if was >= 0:
             x[L.o_column + was] = 0.0
         if column >= 0:
             x[L.o_column + column] = 1.0
     x[L.o_column + 5] = 0.0 if left is None else left / 6
-    if pending != old[8]:
-        F, p = L.F, L.o_pending
-        x[p:p + 3 + F] = L.zeros[:3 + F]
-        if pending is not None:
-            x[p] = 1.0
-            x[p + 1 + rel[pending[0]]] = 1.0
-            x[p + 1 + F] = pending[1] / 50
-            x[p + 2 + F] = pending[2] / 50
-    if bishop != old[9]:
-        if old[9] >= 0:
-            x[L.o_bishop + old[9]] = 0.0
+    if bishop != old[6]:
+        if old[6] >= 0:
+            x[L.o_bishop + old[6]] = 0.0
         x[L.o_bishop + bishop] = 1.0
-    if L.F > L.n:
+    if L.F > L.n and leo != old[7]:
         p = L.o_leonardo
-        if leo != old[10]:
-            if old[10] >= 0:
-                x[p + old[10]] = 0.0
-            if leo >= 0:
-                x[p + leo] = 1.0
-        x[p + 25] = 1.0 if ctrl else 0.0
+        if old[7] >= 0:
+            x[p + old[7]] = 0.0
+        if leo >= 0:
+            x[p + leo] = 1.0
     x[L.o_bag] = bag / 40
 
 
@@ -254,13 +273,13 @@ def _differ(old: list | None, new: list, differ: Any = ne) -> Iterable[int]:
     return compress(range(len(new)), map(differ, old, new))
 
 
-def _write_track(s: State, x: array, L: Layout, rel: tuple, r: Seen) -> None:
+def _write_track(s: State, x: array, L: Layout, r: Seen) -> None:
     """Every figure's VP / 50, start space (flag, space / 5), get-up time one-hot, and tiles
     (count / 10, VP / 50, O/G/P splashes / 5): where they changed."""
     per, base, H = L.per_figure, L.o_figures, L.H
     if s.pos != r.pos:
         for f in _differ(r.pos, s.pos):
-            p = base + rel[f] * per
+            p = base + f * per
             pos = s.pos[f]
             if pos > 0:                    # on the VP track
                 x[p] = pos / 50
@@ -273,7 +292,7 @@ def _write_track(s: State, x: array, L: Layout, rel: tuple, r: Seen) -> None:
     if s.getup != r.getup:
         old = r.getup
         for f in _differ(old, s.getup):
-            p = base + rel[f] * per + 3
+            p = base + f * per + 3
             if old is not None and old[f] >= 0:
                 x[p + old[f]] = 0.0
             if s.getup[f] >= 0:
@@ -281,24 +300,24 @@ def _write_track(s: State, x: array, L: Layout, rel: tuple, r: Seen) -> None:
         r.getup = s.getup[:]
     if s.tiles != r.tiles:
         for f in _differ(r.tiles, s.tiles, is_not):
-            p = base + rel[f] * per + 3 + H
+            p = base + f * per + 3 + H
             tiles = s.tiles[f]
             x[p:p + 5] = _tiles_block(tiles) if tiles else L.zeros[:5]
         r.tiles = s.tiles[:]
 
 
-def _write_plans(s: State, x: array, L: Layout, rel: tuple, seat: int, hide: bool, old: tuple | None) -> None:
-    """The players' 'plan committed' flags, and every plan the seat may see (its own; the
-    others' once revealed; Leonardo's): known, then apprentices per column / 3."""
+def _write_plans(s: State, x: array, L: Layout, hide: bool, old: tuple | None) -> None:
+    """The players' 'plan committed' flags and every plan all seats may see (the players'
+    once revealed, Leonardo's): known, then apprentices per column / 3."""
     n, per, base = L.n, L.per_figure, L.o_figures
-    committed = base + L.o_mood + L.M + 3
+    committed = L.o_mood + L.M + 3
     changed = range(L.F) if old is None or old[0] != hide else _differ(old[1], s.plan)
     for f in changed:
         plan = s.plan[f]
-        p = base + rel[f] * per
+        p = base + f * per
         if f < n:
-            x[p + committed - base] = 0.0 if plan is None else 1.0
-            if hide and f != seat:
+            x[p + committed] = 0.0 if plan is None else 1.0
+            if hide:
                 plan = None
         p += L.o_plan
         if plan is None:
@@ -309,17 +328,17 @@ def _write_plans(s: State, x: array, L: Layout, rel: tuple, seat: int, hide: boo
                 x[i] = k / 3
 
 
-def _write_order(x: array, L: Layout, rel: tuple, now: tuple, old: tuple | None) -> None:
+def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
     """Each figure's position in the action order, one-hot."""
     per, p = L.per_figure, L.o_figures + L.o_order
     if old is not None:
         for i, f in enumerate(old):
-            x[p + rel[f] * per + i] = 0.0
+            x[p + f * per + i] = 0.0
     for i, f in enumerate(now):
-        x[p + rel[f] * per + i] = 1.0
+        x[p + f * per + i] = 1.0
 
 
-def _write_players(s: State, x: array, L: Layout, rel: tuple, now: tuple, old: tuple | None) -> None:
+def _write_players(s: State, x: array, L: Layout, now: tuple, old: tuple | None) -> None:
     """The players' mood one-hot, neutral apprentice, apprentice set aside, apprentices / 6."""
     per, M = L.per_figure, L.M
     mood, neutral, aside, apprentices = now
@@ -332,7 +351,7 @@ def _write_players(s: State, x: array, L: Layout, rel: tuple, now: tuple, old: t
         if apprentices is not None:
             changed.update(_differ(old[3], apprentices))
     for f in changed:
-        p = L.o_figures + rel[f] * per + L.o_mood
+        p = L.o_figures + f * per + L.o_mood
         if old is not None:
             x[p + old[0][f]] = 0.0
         x[p + mood[f]] = 1.0
@@ -350,16 +369,17 @@ def _write_fresco(x: array, L: Layout, now: list, old: list | None) -> None:
         x[p:p + _CELL] = L.zeros[:_CELL] if t is None else _segment(t)
 
 
-def _write_modules(s: State, x: array, L: Layout, seat: int, last: dict) -> None:
-    """Each module's part of the seat's view, hashed (:func:`module_block`), made again only
-    when the module's state or a field its view hook reads (``Module.view_reads``) changed,
-    and written only when the part changed."""
+def _write_modules(s: State, L: Layout, seat: int, kept: tuple) -> array:
+    """The seat's modules' numbers: each module's part of its view, hashed
+    (:func:`module_block`), made again only when the module's state or a field its view
+    hook reads (``Module.view_reads``) changed, and hashed again only when the part did."""
+    numbers, last = kept
     hooks = s.hooks
     views = L.views
     if views[0] is not hooks:
         views = L.views = (hooks, _view_entries(s, L))
     n, mods = L.n, s.mods
-    p = L.o_modules
+    p = 0
     for name, hook, reads, lists in views[1]:
         if hook is None:
             p += MODULE_FEATURES
@@ -377,11 +397,12 @@ def _write_modules(s: State, x: array, L: Layout, seat: int, last: dict) -> None
             part = out.get(name)
             if hit is None or hit[1] != part:     # compared in C: cheaper than serializing it
                 block, pairs = _part_block(name, part, seat, n, hit)
-                x[p:p + MODULE_FEATURES] = block
+                numbers[p:p + MODULE_FEATURES] = block
             else:
                 pairs = hit[2]
             last[name] = (key, part, pairs)
         p += MODULE_FEATURES
+    return numbers
 
 
 def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, list | None]:
