@@ -365,21 +365,27 @@ def tables(config: Config) -> tuple[ActionCodec, ObservationEncoder]:
 class LazyView(Mapping):
     """A seat's lean view ``game.view(seat, log=False, lean=True)`` of one position, made when
     first read (most learning loops never read it): a read-only mapping (``dict(v)`` gives a
-    plain dict).  ``position`` is the game at that position, which the env does not change
-    again (a clone)."""
+    plain dict).  It keeps the game and how many actions it had applied then
+    (:attr:`affresco.Game.actions_applied`): read while the game is still there, the view is
+    made from it; read after the game moved on, from the game rebuilt up to that position
+    (``affresco.replay``: the engine is deterministic), so no copy is made at every step."""
 
-    __slots__ = ("_game", "_seat", "_view")
+    __slots__ = ("_game", "_seat", "_at", "_view")
 
-    def __init__(self, position: Game, seat: int):
-        self._game: Game | None = position
+    def __init__(self, game: Game, seat: int, at: int | None = None):
+        self._game: Game | None = game
         self._seat = seat
+        self._at = game.actions_applied if at is None else at
         self._view: dict[str, Any] | None = None
 
     def _get(self) -> dict[str, Any]:
         view = self._view
         if view is None:
-            assert self._game is not None
-            view = self._view = self._game.view(self._seat, log=False, lean=True)
+            game = self._game
+            assert game is not None
+            if game.actions_applied != self._at:
+                game = affresco.replay(game.record(), upto=self._at)
+            view = self._view = game.view(self._seat, log=False, lean=True)
             self._game = None
         return view
 

@@ -142,7 +142,7 @@ class FrescoEnv(gymnasium.Env):
         return self.encoder.observe(self.game, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._legal()[1], "view": LazyView(self.game.clone(), self.seat)}
+        return {"action_mask": self._legal()[1], "view": LazyView(self.game, self.seat)}
 
 
 gymnasium.register(id=ENV_ID, entry_point="affresco.envs.gymnasium:FrescoEnv")

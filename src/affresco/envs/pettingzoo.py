@@ -113,9 +113,11 @@ class _Common:
         return self.game.view(seat, log=False, lean=True)
 
     def _lazy_views(self) -> dict:
-        """Every agent's lean view of this position, made when read (one clone shared)."""
-        position = self.game.clone()
-        return {a: LazyView(position, self.agent_seat[a]) for a in self.agents}
+        """Every agent's lean view of this position, made when read (core.LazyView)."""
+        g = self.game
+        at = g.actions_applied
+        seat = self.agent_seat
+        return {a: LazyView(g, seat[a], at) for a in self.agents}
 
     def _act(self, seat: int, index) -> bool:
         """Apply the action ``index`` of ``seat`` (who is to act); True if it was substituted."""

@@ -239,6 +239,13 @@ class Game:
         return self._s.draws
 
     @property
+    def actions_applied(self) -> int:
+        """How many actions have been applied since the game began (the length of
+        :meth:`history`, without making it): positions of one game differ by it, and
+        ``replay(game.record(), upto=k)`` rebuilds the position after ``k`` of them."""
+        return self._s.nactions
+
+    @property
     def state(self) -> State:
         """The raw state (read it, never change it: use :meth:`apply`)."""
         return self._s
