@@ -107,8 +107,9 @@ class FrescoEnv(gymnasium.Env):
         return obs, reward, over, False, info
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions as booleans (sb3-contrib's MaskablePPO calls this)."""
-        return self._legal()[1].astype(bool)
+        """The legal actions as booleans (sb3-contrib's MaskablePPO calls this): the mask's
+        bytes seen as booleans, no copy (read it, never change it)."""
+        return self._legal()[1].view(np.bool_)
 
     def render(self):
         text = render_text(self.game, self.seat) if self.game is not None else ""

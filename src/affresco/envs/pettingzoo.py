@@ -104,7 +104,8 @@ class _Common:
         hit = self._cache.get(seat)
         if hit is not None and hit[0] == self._marker:
             return hit[1]
-        obs = {"observation": self.encoder.observe(self.game, seat), "action_mask": self._legal_of(seat)[1]}
+        obs = {"observation": np.frombuffer(self.game.observation(seat), np.float32),
+               "action_mask": self._legal_of(seat)[1]}
         self._cache[seat] = (self._marker, obs)
         return obs
 
@@ -258,36 +259,47 @@ class FrescoParallel(_Common, ParallelEnv):
         self._marker = 0
         self.agents = self.possible_agents[:]
         self.cycles = 0
-        obs = {a: self._observe_seat(self.agent_seat[a]) for a in self.agents}
+        obs = {a: self._observation_of(self.agent_seat[a]) for a in self.agents}
         views = self._lazy_views()
         return obs, {a: {"view": views[a]} for a in self.agents}
 
     def step(self, actions):
-        infos = {a: {} for a in self.agents}
-        for seat in sorted(self.game.to_act):   # while planning: every plan at once
+        g = self.game
+        agents = self.agents
+        substituted = []
+        for seat in sorted(g.to_act):   # while planning: every plan at once
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise IllegalAction(f"{agent} must decide now but has no action in this step")
             if self._act(seat, actions[agent]):
-                infos[agent]["illegal_action"] = True
+                substituted.append(agent)
         self.cycles += 1
-        over = self.game.is_over
+        over = g.is_over
         truncate = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
-        rewards = {a: 0.0 for a in self.agents}
+        at = g.actions_applied
+        seat_of = self.agent_seat
+        infos = {a: {"view": LazyView(g, seat_of[a], at)} for a in agents}
+        for a in substituted:
+            infos[a]["illegal_action"] = True
         if over:
-            rewards = dict(zip(self.possible_agents, final_rewards(self.game, self.reward_kind)))
-            for a in self.agents:
-                infos[a].update(scores=self.game.scores(), ranking=self.game.ranking())
-        obs = {a: self._observe_seat(self.agent_seat[a]) for a in self.agents}
-        views = self._lazy_views()
-        for a in self.agents:
-            infos[a]["view"] = views[a]
-        terminations = {a: over for a in self.agents}
-        truncations = {a: truncate for a in self.agents}
-        rewards = {a: rewards[a] for a in self.agents}
+            rewards = dict(zip(self.possible_agents, final_rewards(g, self.reward_kind)))
+            scores, ranking = g.scores(), g.ranking()
+            for a in agents:
+                infos[a].update(scores=list(scores), ranking=list(ranking))
+            rewards = {a: rewards[a] for a in agents}
+        else:
+            rewards = dict.fromkeys(agents, 0.0)
+        obs = {a: self._observation_of(seat_of[a]) for a in agents}
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, truncate)
         if over or truncate:
             self.agents = []
         return obs, rewards, terminations, truncations, infos
+
+    def _observation_of(self, seat: int) -> dict:
+        """The seat's observation now (each asked once per step: no cache)."""
+        return {"observation": np.frombuffer(self.game.observation(seat), np.float32),
+                "action_mask": self._legal_of(seat)[1]}
 
 
 def raw_env(players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,
