@@ -123,10 +123,10 @@ class _Common:
     def _act(self, seat: int, index) -> bool:
         """Apply the action ``index`` of ``seat`` (who is to act); True if it was substituted."""
         legal, mask = self._legal_of(seat)
-        ok = index is not None and 0 <= int(index) < self.codec.size and mask[int(index)]
+        i = -1 if index is None else int(index)
         substituted = False
-        if ok:
-            action = self.codec.actions[int(index)]
+        if 0 <= i < self.WAIT and mask[i]:
+            action = self.codec.actions[i]
         elif self.illegal == "raise":
             shown = "WAIT" if index == self.WAIT else (str(self.codec.actions[int(index)])
                                                        if index is not None and 0 <= int(index) < self.codec.size else index)
@@ -167,6 +167,7 @@ class FrescoAEC(_Common, AECEnv):
             raise ValueError(f"turns must be 'acting' or 'all', not {turns!r}")
         self.turns = turns
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode)
+        self._names: dict[tuple, list[str]] = {}   # seats to act -> their agents
 
     def reset(self, seed=None, options=None):
         self._new_game(seed)
@@ -185,11 +186,22 @@ class FrescoAEC(_Common, AECEnv):
         if self.turns == "all":
             self._queue = self.agents[:]
         else:
-            self._queue = [self.possible_agents[s] for s in self.game.to_act]   # in seat order
+            acting = self.game.to_act
+            names = self._names.get(acting)
+            if names is None:
+                names = self._names[acting] = [self.possible_agents[s] for s in acting]   # in seat order
+            self._queue = names[:]
         self.agent_selection = self._queue[0]
 
     def observe(self, agent):
         return self._observe_seat(self.agent_seat[agent])
+
+    def last(self, observe: bool = True):
+        """PettingZoo's ``last()`` (observation, cumulative reward, terminated, truncated, info of
+        the selected agent), in one step."""
+        agent = self.agent_selection
+        return (self._observe_seat(self.agent_seat[agent]) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action):
         agent = self.agent_selection
