@@ -413,13 +413,19 @@ def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> 
     if type(part) is not dict:
         return module_block(name, part, seat, n), None
     old = last[1] if last is not None and type(last[1]) is dict else None
-    kept = last[2] if old is not None else None
+    kept = last[2] if old is not None else _NO_ENTRIES
     pairs = []
+    paths = _PATHS
     for k, v in part.items():
-        if kept is not None and k in kept and old[k] == v:
-            pairs.append(kept[k])
+        was = kept.get(k)
+        if was is not None and old[k] == v:
+            pairs.append(was)
         else:
-            pairs.append(_hashed(f"{name}.{k}", v, seat, n))
+            key = (name, k) if type(k) is str else (name, k, type(k))
+            path = paths.get(key)
+            if path is None:
+                path = paths[key] = f"{name}.{k}"
+            pairs.append(_hashed(path, v, seat, n))
     block = array("f", bytes(4 * MODULE_FEATURES))
     for entry in pairs:
         for i, v in entry:
@@ -565,9 +571,11 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
     """Add ``value``'s leaves into ``acc`` (slot -> number), depth first from the last child
     (the order the numbers are added in is part of the encoding: float sums).  Paths and
     slots are looked up, not formatted, once seen (:data:`_PATHS`, :data:`_SLOTS`)."""
-    paths, slots = _PATHS, _SLOTS
+    paths, items, slots = _PATHS, _ITEMS, _SLOTS
     if len(paths) > 65536:
         paths.clear()
+    if len(items) > 65536:
+        items.clear()
     if len(slots) > 65536:
         slots.clear()
     stack = [(prefix, value)]
@@ -577,22 +585,23 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
         t = type(v)
         if t is dict:
             for k in v:
-                child = paths.get((path, k))
+                key = (path, k) if type(k) is str else (path, k, type(k))
+                child = paths.get(key)
                 if child is None:
-                    child = paths[(path, k)] = f"{path}.{k}"
+                    child = paths[key] = f"{path}.{k}"
                 push((child, v[k]))
         elif t is list or t is tuple:
             m = len(v)
             if m == n or m == n + 1:          # one entry per seat (and Leonardo): from the observer on
                 for i in range(m):
-                    child = paths.get((path, i))
+                    child = items.get((path, i))
                     if child is None:
-                        child = paths[(path, i)] = f"{path}[{i}]"
+                        child = items[(path, i)] = f"{path}[{i}]"
                     push((child, v[(seat + i) % n] if i < n else v[i]))
             elif m:
-                child = paths.get((path, None))
+                child = items.get((path, None))
                 if child is None:
-                    child = paths[(path, None)] = f"{path}[]"
+                    child = items[(path, None)] = f"{path}[]"
                 for item in v:
                     push((child, item))
         elif v is None or v is False:
@@ -610,7 +619,9 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
             acc[slot] = acc.get(slot, 0.0) + 1.0
 
 
-_PATHS: dict[tuple, str] = {}     # (path, key or index or None) -> the child's path
+_PATHS: dict[tuple, str] = {}     # (path, dict key[, its type unless str]) -> the entry's path
+_ITEMS: dict[tuple, str] = {}     # (path, list index or None for a bag) -> the item's path
+_NO_ENTRIES: dict = {}
 _SLOTS: dict[Any, int] = {}       # path (a number's) or (path, value, type) -> slot
 
 
