@@ -10,7 +10,8 @@ actions, seeded):
   * pettingzoo-aec: ``env.last()`` (observation vector + mask) + ``env.step(index)``;
     the agent picks uniformly among the mask's legal indices (:func:`pick`); "(mask only)":
     ``last(observe=False)`` + ``env.action_mask()``, the protocol without the vector;
-  * pettingzoo-parallel: ``env.step(actions)`` (every agent's observation each step);
+  * pettingzoo-parallel: ``env.step(actions)`` (every agent's observation each step; the
+    agent picks for the deciding agents, the others answer WAIT, their only legal action);
   * gymnasium: ``env.step(index)`` + ``action_masks()``, the other seats random bots
     (counted as decisions too: the cost per decision of the whole loop);
   * openspiel: ``state.legal_actions()`` + ``apply_action`` / ``apply_actions``, plus the
@@ -129,6 +130,7 @@ def aec_mask_only(n, mods, seeds):
 def parallel(n, mods, seeds):
     from affresco.envs.pettingzoo import parallel_env
     p = parallel_env(players=n, modules=mods)
+    wait = p.WAIT   # an agent not to decide now has WAIT alone (the engine loop's agent picks only for the acting seat)
     decisions, t0 = 0, _clock()
     for seed in seeds:
         obs, _ = p.reset(seed=seed)
@@ -136,7 +138,7 @@ def parallel(n, mods, seeds):
         while p.agents:
             acting = p.game.to_act
             decisions += len(acting)
-            acts = {a: pick(rng, o["action_mask"]) for a, o in obs.items()}
+            acts = {a: wait if o["action_mask"][wait] else pick(rng, o["action_mask"]) for a, o in obs.items()}
             obs, *_ = p.step(acts)
     return decisions, _clock() - t0
 
