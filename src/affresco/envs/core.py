@@ -112,16 +112,11 @@ class ActionCodec:
         the sequence object the engine hands out (its plans are the same object for the same
         situation) or, for a list, by its contents (compared element by element, in C), so
         the indices of the plans are looked up once per situation, not at every decision."""
-        if len(legal) <= _SHORT:
-            if len(legal) <= 16:           # one by one into bytes: cheaper than numpy for a few
-                b = bytearray(self.size + extra)
-                idx = self.index
-                for a in legal:
-                    b[idx[a]] = 1
-                return np.frombuffer(b, np.int8)
-            m = np.zeros(self.size + extra, dtype=np.int8)
-            m[self.index_array(legal)] = 1
-            return m
+        if len(legal) <= _SHORT:           # one by one into bytes: cheaper than numpy's indexing
+            b = bytearray(self.size + extra)
+            for i in map(self.index.__getitem__, legal):
+                b[i] = 1
+            return np.frombuffer(b, np.int8)
         return self._entry(legal, extra)[0]
 
     def sorted_indices(self, legal: Sequence[Action]) -> list[int]:
