@@ -125,7 +125,7 @@ class Seen:
     vectors handed out are copies."""
 
     __slots__ = ("L", "x", "at", "public", "pos", "getup", "tiles", "plan", "order", "players",
-                 "fresco", "booths", "seats")
+                 "fresco", "booths", "seats", "keys")
 
     def __init__(self, L: Layout):
         self.L = L
@@ -144,7 +144,8 @@ class Seen:
         self.fresco: list | None = None
         self.booths: list | None = None
         # per seat: its modules' numbers (one array) and, per module, what they were made from
-        self.seats = [(array("f", bytes(4 * MODULE_FEATURES * len(L.modules))), {}) for _ in range(L.n)]
+        self.seats = [[array("f", bytes(4 * MODULE_FEATURES * len(L.modules))), {}, None] for _ in range(L.n)]
+        self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
 
 
 def observation(s: State, seat: int, seen: Seen) -> array:
@@ -157,6 +158,7 @@ def observation(s: State, seat: int, seen: Seen) -> array:
     if at[0] is not s.history or at[1] != s.nactions:
         _seen_by_all(s, seen, L)
         seen.at = (s.history, s.nactions)
+        seen.keys = None
     x = seen.x * 1
     n, per, base = L.n, L.per_figure, L.o_figures
     rel = L.rel[seat]
@@ -192,8 +194,10 @@ def observation(s: State, seat: int, seen: Seen) -> array:
     p = L.o_paints
     x[p:p + len(PAINTS) + 1] = _own_block(s.paints[seat], s.thalers[seat])
     if L.modules:
-        numbers = _write_modules(s, L, seat, seen.seats[seat])
-        x[L.o_modules:] = numbers
+        keys = seen.keys
+        if keys is None:
+            keys = seen.keys = _module_keys(s, L)
+        x[L.o_modules:] = _write_modules(s, L, seat, seen.seats[seat], keys)
     return x
 
 
@@ -369,27 +373,41 @@ def _write_fresco(x: array, L: Layout, now: list, old: list | None) -> None:
         x[p:p + _CELL] = L.zeros[:_CELL] if t is None else _segment(t)
 
 
-def _write_modules(s: State, L: Layout, seat: int, kept: tuple) -> array:
-    """The seat's modules' numbers: each module's part of its view, hashed
-    (:func:`module_block`), made again only when the module's state or a field its view
-    hook reads (``Module.view_reads``) changed, and hashed again only when the part did."""
-    numbers, last = kept
+def _module_keys(s: State, L: Layout) -> tuple:
+    """Per module of the layout (:func:`_view_entries`): what its view part is made from, the
+    module's state and the fields its view hook reads (None: not declared; False: no view
+    hook)."""
     hooks = s.hooks
     views = L.views
     if views[0] is not hooks:
         views = L.views = (hooks, _view_entries(s, L))
-    n, mods = L.n, s.mods
-    p = 0
+    mods = s.mods
+    keys = []
     for name, hook, reads, lists in views[1]:
+        if hook is None or reads is None:
+            keys.append(False if hook is None else None)     # no part; a part made every time
+            continue
+        key = (mods.get(name), reads(s) if reads is not True else None)
+        if lists:
+            key = (key[0], tuple(tuple(v) if i in lists else v for i, v in enumerate(key[1])))
+        keys.append(key)
+    return tuple(keys)
+
+
+def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> array:
+    """The seat's modules' numbers: each module's part of its view, hashed
+    (:func:`module_block`), made again only when its key (:func:`_module_keys`) changed, and
+    hashed again only when the part did.  ``kept``: [numbers, per module (key, part, pairs),
+    the keys they were made from]."""
+    numbers, last = kept[0], kept[1]
+    if kept[2] == keys:               # every module's key as at this seat's last observation
+        return numbers
+    n = L.n
+    p = 0
+    for (name, hook, _, _), key in zip(L.views[1], keys):
         if hook is None:
             p += MODULE_FEATURES
             continue
-        if reads is None:
-            key = None
-        else:
-            key = (mods.get(name), reads(s) if reads is not True else None)
-            if lists:
-                key = (key[0], tuple(tuple(v) if i in lists else v for i, v in enumerate(key[1])))
         hit = last.get(name)
         if hit is None or key is None or hit[0] != key:
             out: dict[str, Any] = {}
@@ -402,6 +420,7 @@ def _write_modules(s: State, L: Layout, seat: int, kept: tuple) -> array:
                 pairs = hit[2]
             last[name] = (key, part, pairs)
         p += MODULE_FEATURES
+    kept[2] = keys if None not in keys else None    # an undeclared module: made at every observation
     return numbers
 
 
