@@ -33,6 +33,7 @@ warms up with one game only).
     python bench/bench_envs.py --quick
     python bench/bench_envs.py --players 4 --modules base --only pettingzoo-aec
     python bench/bench_envs.py --json out.json
+    python bench/bench_envs.py --baseline e9d8a5a --rounds 2   # this checkout against a revision, alternating
 """
 from __future__ import annotations
 
@@ -210,7 +211,15 @@ def main() -> None:
     ap.add_argument("--replay", action="store_true",
                     help="warm up on the measured games themselves (every memo warm, also those kept by position)")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--baseline", default=None, metavar="REV",
+                    help="run this bench on this checkout and on revision REV's src (or a folder) in alternating "
+                         "processes, --rounds times each, and compare each loop's cost ratio (medians)")
+    ap.add_argument("--rounds", type=int, default=2, help="with --baseline: runs per tree")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.baseline:
+        compare_with_baseline(args)
+        return
     games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
     names = [w for w in WRAPPERS if w == "engine" or args.only is None or w in args.only]
     mod_sets = {"base": [()], "all": [ALL], "both": [(), ALL]}[args.modules]
@@ -245,6 +254,45 @@ def main() -> None:
     print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     if args.json:
         Path(args.json).write_text(json.dumps({"load_end": load, "results": results}, indent=1))
+    if args.worker:
+        print(json.dumps({"load_end": load, "results": results}))
+
+
+def compare_with_baseline(args) -> None:
+    """``--baseline REV``: this bench run on this checkout's ``src`` and on REV's, in
+    alternating processes (bench/baseline.py), each loop's cost ratio to its own engine loop
+    compared (medians over the rounds)."""
+    import statistics
+    from baseline import SRC, interleave, machine_load, source_tree
+    argv, skip = [], False
+    for a in sys.argv[1:]:            # the same options, without the comparison's own
+        if skip:
+            skip = False
+        elif a in ("--baseline", "--rounds", "--json"):
+            skip = True
+        elif not a.startswith(("--baseline=", "--rounds=", "--json=")):
+            argv.append(a)
+    trees = {"new": SRC, "baseline": source_tree(args.baseline)}
+    print(f"this checkout vs {args.baseline}: {args.rounds} runs each, alternating; {machine_load()} (start)", flush=True)
+    runs = interleave(lambda src: [sys.executable, __file__, *argv, "--worker"], trees, blocks=args.rounds,
+                      progress=lambda m: print(m, flush=True))
+    ratios: dict[tuple, dict[str, list]] = {}
+    for label, blocks in runs.items():
+        for block in blocks:
+            for row in block["results"]:
+                ratios.setdefault((row["setup"], row["wrapper"]), {"new": [], "baseline": []})[label].append(
+                    row["cost_vs_engine"])
+    out = []
+    for (setup, wrapper), r in ratios.items():
+        if wrapper == "engine":
+            continue
+        new, old = statistics.median(r["new"]), statistics.median(r["baseline"])
+        out.append({"setup": setup, "wrapper": wrapper, "new": new, "baseline": old, "runs": r})
+        print(f"{setup:<16} {wrapper:<28} baseline {old:5.2f}x  ->  new {new:5.2f}x the engine's cost   "
+              f"(runs {r['baseline']} / {r['new']})")
+    print(f"{machine_load()} (end)")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
 
 
 if __name__ == "__main__":
