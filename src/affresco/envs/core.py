@@ -83,7 +83,7 @@ class ActionCodec:
         self._by_length: dict[tuple[int, int], list] = {}   # see mask()
         self._by_object: dict[tuple[int, int], tuple] = {}
         self._by_ids: dict[tuple, tuple] = {}
-        self._ids_room = max(64, 2**24 // (self.size + 1))    # short masks kept: ~16 MB
+        self._ids_room = max(256, 2**26 // (self.size + 1))    # short masks kept: at most ~64 MB
 
     def encode(self, action: Action | str) -> int:
         if isinstance(action, str):
