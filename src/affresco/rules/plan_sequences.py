@@ -252,7 +252,7 @@ class PlanVariants(Sequence):
     """
 
     __slots__ = ("parents", "_sizes", "_totals", "_ends", "_seg_starts", "_nth", "_find", "_all",
-                 "_made", "_recipe")
+                 "_made", "_ids", "_recipe")
 
     def __init__(self, parents: TiledPlans, sizes: Callable[[int], Sequence[int]],
                  nth: Callable[[tuple, int, int, int], Action],
@@ -267,6 +267,7 @@ class PlanVariants(Sequence):
         self._nth, self._find = nth, find
         self._all: tuple[Action, ...] | None = None
         self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
+        self._ids: set[int] | None = set()     # the ids of the plans made (made_here)
 
     def _seg_ends(self, seg: int) -> list[int]:
         e = self._ends[seg]
@@ -300,10 +301,21 @@ class PlanVariants(Sequence):
         hit = self._made.get(i)
         if hit is None:
             hit = self._made[i] = self._make(i)
+            if self._ids is not None:
+                self._ids.add(id(hit))
         return hit
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self.materialized())
+
+    def made_here(self, action: object) -> bool:
+        """Whether ``action`` is one of the plan objects this sequence gave (by identity: it
+        keeps the plans it made, so no other object has their ids); a cheap legality check
+        for the plan a player took from the sequence."""
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = set(map(id, self.materialized()))
+        return id(action) in ids
 
     def _start_of(self, j: int) -> tuple[int, int]:
         """Where the variants of parent ``j`` start, and how many there are."""
@@ -329,7 +341,7 @@ class PlanVariants(Sequence):
         if self._all is None:
             made = self._made
             self._all = tuple(made.get(i) or self._make(i) for i in range(len(self)))
-            self._made = {}
+            self._made, self._ids = {}, None
         return self._all
 
     def index(self, action, start: int = 0, stop: int | None = None) -> int:

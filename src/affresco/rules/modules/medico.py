@@ -795,11 +795,10 @@ def _at_least_capped(capped: tuple, black: int) -> tuple:
     """``out[k]``: how many words :func:`_ill_words` has naming at least ``k`` ill apprentices
     (k = 0..black+1) among counts capped at ``black`` (0 where none may be ill), counted
     without making the words (the count does not depend on the columns' order)."""
-    per = [0] * (black + 2)
-    for ill in product(*(range(c + 1) for c in capped)):
-        k = sum(ill)
-        if k <= black:
-            per[k] += 1
+    ways = [1]                       # ways[k]: words naming k ill apprentices in the columns so far
+    for c in capped:
+        ways = [sum(ways[max(0, k - c):k + 1]) for k in range(min(len(ways) + c, black + 1))]
+    per = ways + [0] * (black + 2 - len(ways))
     for k in range(black, -1, -1):
         per[k] += per[k + 1]
     return tuple(per)
