@@ -197,7 +197,7 @@ class Medico(Module):
         allowed = tuple(i != 0 for i in range(len(_counts(plans[0].args[0]))))
         for a in plans:
             counts = _counts(a.args[0])
-            for _, extra in _ill_words(counts, allowed, sum(counts)):
+            for _, extra in _ill_words(tuple(c if ok else 0 for c, ok in zip(counts, allowed)), sum(counts)):
                 space.actions.append(Action("plan", a.args + extra))
                 if counts[0] <= 1:
                     space.actions.append(Action("plan", a.args + extra + _TILE))
@@ -770,24 +770,35 @@ def _counts(text: str) -> tuple[int, ...]:
     return tuple(map(int, text.split("-")))
 
 
-@lru_cache(maxsize=8192)
-def _ill_words(counts: tuple, allowed: tuple, black: int) -> tuple:
+@lru_cache(maxsize=4096)
+def _ill_words(capped: tuple, black: int) -> tuple:
     """``(k, word)`` for every way of naming ``k`` ill apprentices, at most ``black``, among a
-    plan's ``counts``: ill ones only in allowed columns; the word is 'ill a-b-c-d-e' (() for
-    none), in product order."""
-    ranges = [range(min(n, black) + 1) if ok else range(1) for n, ok in zip(counts, allowed)]
+    plan's counts ``capped`` at ``black`` (0 where none may be ill, :func:`_capped_columns`):
+    the word is 'ill a-b-c-d-e' (() for none), in product order."""
     out = []
-    for ill in product(*ranges):
+    for ill in product(*(range(c + 1) for c in capped)):
         k = sum(ill)
         if k <= black:
             out.append((k, (ILL_WORD, "-".join(map(str, ill))) if k else ()))
     return tuple(out)
 
 
-@lru_cache(maxsize=8192)
-def _ill_left(counts: tuple, allowed: tuple, black: int, least: int) -> tuple:
+@lru_cache(maxsize=4096)
+def _ill_left(capped: tuple, black: int, least: int) -> tuple:
     """The words of :func:`_ill_words` naming at least ``least`` ill apprentices."""
-    return tuple(extra for k, extra in _ill_words(counts, allowed, black) if k >= least)
+    return tuple(extra for k, extra in _ill_words(capped, black) if k >= least)
+
+
+def _capped_columns(per_column: int, allowed: tuple, black: int) -> list[list[int]]:
+    """Per column, per count: how many of them may be ill (at most ``black``, none where
+    ill apprentices may not go); ``product`` of it: the capped counts in counting order."""
+    return [[min(v, black) if ok else 0 for v in range(per_column + 1)] for ok in allowed]
+
+
+@lru_cache(maxsize=64)
+def _capped_of(base: tuple, allowed: tuple, black: int) -> tuple:
+    """The capped counts (:func:`_capped_columns`) of each base plan of ``base``."""
+    return tuple(compress(product(*_capped_columns(base[2], allowed, black)), within(*base)))
 
 
 @lru_cache(maxsize=4096)
@@ -824,9 +835,11 @@ def _at_least_of(base: tuple, allowed: tuple, black: int) -> tuple:
 
 @lru_cache(maxsize=32)
 def _at_least_every(columns: int, per_column: int, allowed: tuple, black: int) -> tuple:
-    capped = tuple(product(*([min(v, black) if ok else 0 for v in range(per_column + 1)] for ok in allowed)))
-    table = {c: _at_least_capped(tuple(sorted(c)), black) for c in set(capped)}
-    return tuple(map(table.__getitem__, capped))
+    """:func:`_at_least_capped` of every column count in counting order (the few distinct
+    capped counts computed once each)."""
+    capped = _capped_columns(per_column, allowed, black)
+    table = {c: _at_least_capped(tuple(sorted(c)), black) for c in product(*(sorted(set(x)) for x in capped))}
+    return tuple(map(table.__getitem__, product(*capped)))
 
 
 @lru_cache(maxsize=64)
@@ -848,10 +861,11 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     def sizes(seg: int) -> tuple:
         return _sizes(parents.base_key, allowed, black, healthy - carries[seg], tile_ok, market)
 
+    capped = _capped_of(parents.base_key, allowed, black)
+
     def kind(seg: int, b: int) -> tuple[tuple, bool]:
-        counts = counts_of[b]
-        return (_ill_left(counts, allowed, black, max(n_of[b] + carries[seg] - healthy, 0)),
-                tile_ok and counts[market] <= 1)
+        return (_ill_left(capped[b], black, max(n_of[b] + carries[seg] - healthy, 0)),
+                tile_ok and counts_of[b][market] <= 1)
 
     def nth(args: tuple, seg: int, b: int, r: int) -> Action:
         ills, tile = kind(seg, b)
