@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import accumulate, compress, product
+from itertools import accumulate, compress, permutations, product
 from math import perm
 from operator import mul
 from typing import Callable, Iterator
@@ -172,12 +172,27 @@ class TiledPlans(Sequence):
         return hit
 
     def materialized(self) -> tuple[Action, ...]:
-        """Every plan, made once and kept."""
+        """Every plan, made once and kept (the plans already made among them)."""
         if self._all is None:
-            made = self._made
-            self._all = tuple(made.get(i) or _new(Action, ("plan", self.args_of(*self.locate(i))))
-                              for i in range(len(self)))
-            self._made = {}
+            plans, empty, words = self.base_plans(), self.base()[2], self.words
+            out: list[Action] = []
+            for u, mult in zip(self.segments, self._mult):
+                if not u:
+                    out.extend(compress(plans, mult))
+                    continue
+                order = sorted(range(len(u)), key=lambda k: PLAN_WORDS[self.tiles[u[k]][0]][1])   # words by rank
+                names = [self.tiles[u[k]][0] for k in order]
+                for b, m in enumerate(mult):
+                    if m:
+                        text = plans[b].args[0]
+                        for cols in permutations(empty[b], len(u)):
+                            args = [text]
+                            for k, w in zip(order, names):
+                                args += (w, words[cols[k]])
+                            out.append(_new(Action, ("plan", tuple(args))))
+            for i, a in self._made.items():
+                out[i] = a
+            self._all, self._made = tuple(out), {}
         return self._all
 
     def __iter__(self) -> Iterator[Action]:
@@ -339,15 +354,24 @@ class PlanVariants(Sequence):
     def materialized(self) -> tuple[Action, ...]:
         """Every action, made once and kept."""
         if self._all is None:
-            made = self._made
-            self._all = tuple(made.get(i) or self._make(i) for i in range(len(self)))
-            self._made, self._ids = {}, None
+            parents, nth = self.parents.materialized(), self._nth
+            out: list[Action] = []
+            j = 0
+            for seg, sizes in enumerate(self._sizes):
+                for b, m in enumerate(self.parents.multiplicity(seg)):
+                    for _ in range(m):
+                        args = parents[j].args
+                        out.extend(nth(args, seg, b, r) for r in range(sizes[b]))
+                        j += 1
+            for i, a in self._made.items():
+                out[i] = a
+            self._all, self._made, self._ids = tuple(out), {}, None
         return self._all
 
     def index(self, action, start: int = 0, stop: int | None = None) -> int:
         at = self._find(action) if type(action) is Action else None
         where = self.parents.find(at[0]) if at is not None else None
-        if where is not None:
+        if at is not None and where is not None:
             seg, b, q = where
             r = at[1](seg, b)
             if r is not None:

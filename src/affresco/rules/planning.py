@@ -71,7 +71,9 @@ def legal(s: State, seat: int) -> list[Action] | PlanVariants:
                                         column_words(s))
     for hook in hooks:
         out = hook(s, seat, out)
-    return out if type(out) is PlanVariants else list(out)
+    if type(out) is PlanVariants:
+        return out
+    return list(out.materialized() if type(out) is TiledPlans else out)
 
 
 def refusal(s: State, seat: int, action: Action) -> str | None:
