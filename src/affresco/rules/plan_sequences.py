@@ -237,6 +237,13 @@ class TiledPlans(Sequence):
 
     __hash__ = object.__hash__      # one object per situation (tiled_plans): identity is equality
 
+    def __add__(self, other) -> tuple[Action, ...]:
+        """These plans, then ``other``'s, as a tuple (a module hook adding plans of its own)."""
+        return self.materialized() + tuple(other)
+
+    def __radd__(self, other) -> tuple[Action, ...]:
+        return tuple(other) + self.materialized()
+
     def __reduce__(self):
         return tiled_plans, (self.available, self.columns, self.per_column, self.words, self.tiles)
 

@@ -361,6 +361,10 @@ class Medico(Module):
         and ill apprentices allow, each also with the medico tile where it may go (W10: the
         apprentice on the wall tile is a healthy one): a lazy :class:`PlanVariants` of the
         :class:`TiledPlans` given, memoised on its identity and the seat's limits."""
+        if type(plans) is not TiledPlans:
+            raise TypeError("the medico's plan words extend the TiledPlans of the base plans and action tiles "
+                            f"(rules/plan_sequences.py), not {type(plans).__name__}: a module hook before the "
+                            "medico's gave plans of its own")
         limits = self._plan_limits(s, seat)
         return _OPTIONS.made(plans, limits, lambda: _ill_variants(plans, limits))
 
