@@ -25,20 +25,20 @@ _new = tuple.__new__
 
 
 @lru_cache(maxsize=8)
-def _every_counts(columns: int, per_column: int) -> tuple[tuple[Action, ...], tuple[tuple[int, ...], ...],
-                                                          tuple[int, ...], tuple[tuple[int, ...], ...]]:
+def _every_counts(columns: int, per_column: int) -> tuple:
     """Every plan of the base game in counting order ('plan 0-0-0-0-0', 'plan 0-0-0-0-1', ...),
-    its counts, its apprentices and its empty columns."""
+    its counts, its apprentices, its empty columns and how many (five tuples)."""
     counts = tuple(product(range(per_column + 1), repeat=columns))
+    empty = tuple(tuple(i for i, x in enumerate(c) if not x) for c in counts)
     return (tuple(Action("plan", ("-".join(map(str, c)),)) for c in counts), counts, tuple(map(sum, counts)),
-            tuple(tuple(i for i, x in enumerate(c) if not x) for c in counts))
+            empty, tuple(map(len, empty)))
 
 
 @lru_cache(maxsize=None)
 def within(available: int, columns: int, per_column: int) -> tuple[bool, ...]:
     """Per plan of :func:`_every_counts`: whether it uses at most ``available`` apprentices
     (``itertools.compress`` with it gives the base plans' figures in their order)."""
-    return tuple(n <= available for n in _every_counts(columns, per_column)[2])
+    return tuple(map(available.__ge__, _every_counts(columns, per_column)[2]))
 
 
 @lru_cache(maxsize=None)
@@ -50,8 +50,8 @@ def base_plans(available: int, columns: int, per_column: int) -> tuple[Action, .
 
 @lru_cache(maxsize=64)
 def base_counts(available: int, columns: int, per_column: int) -> tuple:
-    """Per plan of :func:`base_plans`: its counts, its apprentices, its empty columns (three
-    tuples); and counts text -> position."""
+    """Per plan of :func:`base_plans`: its counts, its apprentices, its empty columns and how
+    many (four tuples); and counts text -> position."""
     every, keep = _every_counts(columns, per_column), within(available, columns, per_column)
     return (*(tuple(compress(x, keep)) for x in every[1:]),
             {a.args[0]: b for b, a in enumerate(base_plans(available, columns, per_column))})
@@ -61,11 +61,11 @@ def base_counts(available: int, columns: int, per_column: int) -> tuple:
 def _multiplicity(available: int, columns: int, per_column: int, tiles: int, carried: int) -> tuple[int, ...]:
     """Per base plan: the ways to lay ``tiles`` action tiles on distinct empty columns, if the
     ``carried`` apprentices they carry are available too (else 0)."""
-    _, n_of, empty = base_counts(available, columns, per_column)[:3]
-    ways = [perm(e, tiles) for e in range(columns + 1)]
+    base = base_counts(available, columns, per_column)
+    ways = map([perm(e, tiles) for e in range(columns + 1)].__getitem__, base[3])
     if not carried:
-        return tuple(ways[len(e)] for e in empty)
-    return tuple(ways[len(e)] if n + carried <= available else 0 for n, e in zip(n_of, empty))
+        return tuple(ways)
+    return tuple(map(mul, ways, map((available - carried).__ge__, base[1])))    # 0 where they do not fit
 
 
 class TiledPlans(Sequence):
@@ -200,7 +200,7 @@ class TiledPlans(Sequence):
 
     def find(self, args: tuple) -> tuple[int, int, int] | None:
         """``(segment, base plan, q)`` of the plan with these arguments, or None."""
-        b = self.base()[3].get(args[0]) if args else None
+        b = self.base()[4].get(args[0]) if args else None
         if b is None or len(args) % 2 == 0:
             return None
         words = dict(zip(args[1::2], args[2::2]))
