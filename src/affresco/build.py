@@ -26,9 +26,8 @@ from typing import Sequence
 #  * rules.serialize, rules.explain, rules.action_space, rules.determinized: run once per save,
 #    refusal or set-up, not per decision (not hot);
 #  * rules.observation (the environments' observation API, new this session): not mypy clean yet;
-#  * bots.heuristic.*: its bot is one class mixing six classes (multiple inheritance, which a
-#    mypyc native class cannot have) and needs declared attributes first;
-#  * bots.parallel, bots.specs, bots.greedy: process pools and parsing, not hot.
+#  * bots.parallel, bots.specs: process pools and parsing, not hot.
+# bots.greedy is compiled only because its class subclasses HeuristicBot (a native class).
 COMPILED_MODULES: tuple[str, ...] = (
     "affresco.rules.actions", "affresco.rules.board", "affresco.rules.cathedral",
     "affresco.rules.components", "affresco.rules.flow",
@@ -42,7 +41,11 @@ COMPILED_MODULES: tuple[str, ...] = (
     "affresco.rules.modules.requests", "affresco.rules.modules.scrolls",
     "affresco.rules.modules.special_colours",
     "affresco.bots.base", "affresco.bots.random_bot", "affresco.bots.search",
-    "affresco.bots.determinize", "affresco.bots.model",
+    "affresco.bots.determinize", "affresco.bots.model", "affresco.bots.greedy",
+    "affresco.bots.heuristic.weights", "affresco.bots.heuristic.valuation",
+    "affresco.bots.heuristic.modules", "affresco.bots.heuristic.bells", "affresco.bots.heuristic.wall",
+    "affresco.bots.heuristic.round", "affresco.bots.heuristic.leonardo", "affresco.bots.heuristic.bot",
+    "affresco.bots.heuristic.medico",
 )
 
 PURE_ENV = "AFFRESCO_PURE"
