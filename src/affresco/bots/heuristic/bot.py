@@ -163,10 +163,16 @@ class HeuristicBot(LeonardoPlay):
         return None
 
     def _restore_score(self, m: Model, a: Action, hz: Horizon, base: float) -> float | None:
-        seg = SEGMENT.get(a.args[0]) if a.args else None
-        tile = next((t for t in m.tiles if t.segment == seg), None)
-        extra = dict(zip(a.args[1::2], a.args[2::2]))
-        if seg is None or tile is None or not set(extra) <= {"bishop", "using", "sexton"}:
+        args = a.args
+        seg = SEGMENT.get(args[0]) if args else None
+        if seg is None:
+            return None
+        by_segment = self._memo.get("by_segment")   # this decision's fresco tiles by segment
+        if by_segment is None:
+            by_segment = self._memo["by_segment"] = {t.segment: t for t in m.tiles}
+        tile = by_segment.get(seg)
+        extra = dict(zip(args[1::2], args[2::2])) if len(args) > 1 else _NO_WORDS
+        if tile is None or extra and not set(extra) <= _RESTORE_WORDS:
             return None
         paid = vec(extra["using"]) if "using" in extra else tile.need
         if not covers(m.paints, paid):
@@ -227,6 +233,10 @@ class HeuristicBot(LeonardoPlay):
         later = sum(1 for f in range(len(m.names))
                     if f not in (m.seat, m.leonardo) and m.visits(f, "market") and m.later_in_order(f, actor))
         return self.w.deny * pieces * later - self.w.tie
+
+
+_NO_WORDS: dict[str, str] = {}   # a restoration without 'bishop', 'using' or 'sexton' (never changed)
+_RESTORE_WORDS = frozenset({"bishop", "using", "sexton"})
 
 
 def _position(legal: Sequence[Action], action: Action) -> int:

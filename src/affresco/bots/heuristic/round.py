@@ -181,8 +181,13 @@ class RoundSimulation(WallValuation):
         """The simulated rounds of one variant for each market size (memoised across decisions:
         the get-up choice simulates what the plan then reuses)."""
         k = m.rules
-        key = (m.paints, m.thalers, tuple(t.segment for t in m.tiles), m.bishop, tuple(map(tuple, m.view["booths"].values())),
-               apprentices, price, mood, m.final, m.seat, m.view["round"], variant, self._module_key(m), id(k))
+        position = self._memo.get("plan_position")   # the key's part that is the same all this decision
+        if position is None:
+            position = self._memo["plan_position"] = (
+                m.paints, m.thalers, tuple(t.segment for t in m.tiles), m.bishop,
+                tuple(map(tuple, m.view["booths"].values())), m.final, m.seat, m.view["round"],
+                self._module_key(m), id(k))
+        key = (position, apprentices, price, mood, variant)
         hit = self._plans.get(key)
         if hit is not None:
             return hit
@@ -231,7 +236,8 @@ class RoundSimulation(WallValuation):
         counts = {"market": size, "cathedral": c1, "studio": 0, "workshop": 0, "theater": 0, "cathedral2": 0}
         # workshop: a request first when one pays (the tiles restored this round count)
         if left and m.requests is not None and not m.done_this_round("score", "request"):
-            restored = [t for t in m.tiles if t not in tiles]
+            unrestored = {id(t) for t in tiles}   # the same tile objects: identity, not Tile.__eq__
+            restored = [t for t in m.tiles if id(t) not in unrestored]
             options = self.request_options(m, m.my_tiles() + restored + self.wall_request_tiles(m))
             if options:
                 worth = max(options)[0] if not final else max(
