@@ -15,7 +15,7 @@ Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, plann
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, ClassVar, Iterable, Iterator
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -99,10 +99,12 @@ class Module:
         return n
 
     # --- planning: module words after the counts ('plan 1-2-0-1-1 ill 0-1-0-0-0 medico') ---
-    def plan_options(self, state, seat: int, plans: tuple) -> tuple:
-        """The legal plans with this module's words added (``plans``: the legal plans so far,
-        a tuple that is the same object for the same inputs, so a module may memoise on its
-        identity; return a tuple)."""
+    def plan_options(self, state, seat: int, plans: Sequence) -> Sequence:
+        """The legal plans with this module's words added (``plans``: the legal plans so far, a
+        read-only sequence that is the same object for the same inputs, so a module may memoise
+        on its identity; return a sequence).  The first hook gets a
+        :class:`~affresco.rules.planning.TiledPlans` (the base plans; an action tile on an empty
+        column: ``plans.with_tile(word)``); ``plans + (more plans,)`` gives a tuple."""
         return plans
 
     def plan_refusal(self, state, seat: int, counts: tuple, words: dict) -> str | None:
