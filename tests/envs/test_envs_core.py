@@ -126,6 +126,26 @@ def test_a_planning_mask_is_shared_read_only_and_follows_the_legal_plans():
     assert short.flags.writeable and short.sum() == 3
 
 
+def test_the_mask_of_plans_made_anew_is_found_again_by_their_recipe():
+    """The engine's lazy plan lists (medico's PlanVariants) may be made anew for a situation
+    (its memo is bounded): the mask is found again by the sequence's recipe, without listing
+    the plans again, and it is the mask of exactly those plans."""
+    import pickle
+    codec = ActionCodec(Config.of(2, ALL))
+    g = affresco.new_game(2, ALL, seed=3)
+    rng = random.Random(3)
+    while g.phase != "plan":
+        seat = rng.choice(g.to_act)
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    legal = g.legal_actions(g.to_act[0])
+    assert not isinstance(legal, list)
+    m = codec.mask(legal, extra=1)
+    anew = pickle.loads(pickle.dumps(legal))           # the same plans, a new object
+    assert anew is not legal and not anew.made
+    assert codec.mask(anew, extra=1) is m and not anew.made
+    assert set(np.flatnonzero(m)) == {codec.encode(a) for a in legal} and m[-1] == 0
+
+
 def test_the_view_in_infos_is_the_position_it_came_with():
     """``infos[agent]["view"]`` (made when first read) is the seat's lean view of the step it
     came with, even when read after later steps."""
