@@ -68,9 +68,10 @@ def test_the_engines_observation_is_the_vector_made_from_the_view(n, mods):
 def test_the_vector_kept_from_decision_to_decision_is_the_one_made_afresh(n, mods):
     """The game keeps what its last observation was written from: what every seat sees alike
     is written again only where the position's facts changed, each seat's module parts only
-    when the module's state or what its view reads changed.  At every decision of a random
-    game, whichever seats looked in between, the vector is exactly the one made from the
-    seat's view and the one a fresh copy of the game writes from zero."""
+    when the module's state or what its view reads changed.  Through a random game, whichever
+    seats looked in between, the vector is exactly the one made from the seat's view (at every
+    decision; every other one with all eight modules) and the one a fresh copy of the game
+    writes from zero."""
     enc = ObservationEncoder(Config.of(n, mods))
     g = affresco.new_game(n, mods, seed=30 + n)
     rng = random.Random(30 + n)
@@ -78,8 +79,9 @@ def test_the_vector_kept_from_decision_to_decision_is_the_one_made_afresh(n, mod
     while not g.is_over:
         seats = range(n) if i % 7 == 0 else g.to_act if i % 3 else [rng.randrange(n)]
         for seat in seats:
-            x = enc.observe(g, seat)
-            assert np.array_equal(x, enc.encode(g.view(seat, log=False, lean=True), seat)), (i, g.phase, seat)
+            x = enc.observe(g, seat)         # every decision: the kept vectors move on
+            if not mods or i % 2 == 0:
+                assert np.array_equal(x, enc.encode(g.view(seat, log=False, lean=True), seat)), (i, g.phase, seat)
             if i % 5 == 0:
                 assert np.array_equal(x, enc.observe(g.clone(), seat)), (i, g.phase, seat)
         seat = rng.choice(g.to_act)
