@@ -44,6 +44,10 @@ class Module:
     # hook table calls them only there
     visit_columns: ClassVar[tuple[str, ...] | None] = None
     action_kinds: ClassVar[tuple[str, ...] | None] = None
+    # the State fields its ``view`` hook reads besides its own state ``state.mods[name]``, its
+    # data and options (None: not declared): the observation (rules/observation.py) calls the
+    # hook again only when one of them, or the module's state, changed
+    view_reads: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(self, options: dict, data: Any = None):
         self.opts = options

@@ -362,7 +362,8 @@ def _log_entries(r: _Reader, log: list, old: bool, n: int):
             raise r.fail(f"log[{i}]", f"{e[2]!r}: an event is an object with a 'kind'")
 
 
-def loads(text: str, hooks_for) -> State:
+def loads(text: Any, hooks_for) -> State:
+    """The state saved as ``text`` (JSON); StateError for anything else (any type: it validates)."""
     try:
         data = json.loads(text)
     except (TypeError, ValueError) as e:

@@ -130,6 +130,7 @@ class Bells(Module):
 
     name = NAME
     plan_words = (TILE,)
+    view_reads = ("phase", "round", "side2")   # audience hidden while planning, deposits asked, column words
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:

@@ -130,6 +130,7 @@ class Medico(Module):
     visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
     action_kinds = ("restore", "altar", "saints", "studio")   # the ill ones' restorations, pictures of saints, the studio
     plan_words = (ILL_WORD, TILE_WORD)
+    view_reads = ("phase", "actor", "asks", "neutral", "aside")   # plans, visit counts, asks, healthy ones
 
     # ------------------------------------------------------------------ components
     @classmethod

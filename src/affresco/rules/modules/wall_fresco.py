@@ -151,6 +151,7 @@ class WallFresco(Module):
     visit_columns = ("workshop",)   # the exchange instead of blending
     action_kinds = ("exchange",)
     plan_words = (TILE,)
+    view_reads = ("phase", "side2")   # action tiles hidden while planning, column words
 
     # --- components -----------------------------------------------------------------------
     @classmethod
