@@ -51,10 +51,17 @@ def base_plans(available: int, columns: int, per_column: int) -> tuple[Action, .
 @lru_cache(maxsize=64)
 def base_counts(available: int, columns: int, per_column: int) -> tuple:
     """Per plan of :func:`base_plans`: its counts, its apprentices, its empty columns and how
-    many (four tuples); and counts text -> position."""
+    many (four tuples); counts text -> position; and its counts text."""
     every, keep = _every_counts(columns, per_column), within(available, columns, per_column)
-    return (*(tuple(compress(x, keep)) for x in every[1:]),
-            {a.args[0]: b for b, a in enumerate(base_plans(available, columns, per_column))})
+    texts = tuple(a.args[0] for a in base_plans(available, columns, per_column))
+    return (*(tuple(compress(x, keep)) for x in every[1:]), {t: b for b, t in enumerate(texts)}, texts)
+
+
+@lru_cache(maxsize=64)
+def _placements(empty: int, tiles: int) -> tuple[tuple[int, ...], ...]:
+    """The ways to lay ``tiles`` tiles on ``empty`` empty columns (which empty column each tile
+    takes), in order: the first tile's column ascending, then the next one's among the rest."""
+    return tuple(permutations(range(empty), tiles))
 
 
 @lru_cache(maxsize=256)
@@ -78,7 +85,7 @@ class TiledPlans(Sequence):
     base plan.  Immutable; the same situation gives the same object (:func:`tiled_plans`)."""
 
     __slots__ = ("available", "columns", "per_column", "words", "tiles", "segments", "carries", "_mult",
-                 "_ends", "_starts", "_made", "_all", "__weakref__")
+                 "_ends", "_starts", "_made", "_all", "_base", "_ranked", "__weakref__")
 
     def __init__(self, available: int, columns: int, per_column: int, words: tuple[str, ...],
                  tiles: tuple[tuple[str, int], ...]):
@@ -95,10 +102,13 @@ class TiledPlans(Sequence):
         self._starts = tuple(accumulate((sum(m) for m in self._mult), initial=0))
         self._made: dict[int, Action] = {}
         self._all: tuple[Action, ...] | None = None
+        self._base = base_counts(available, columns, per_column)
+        self._ranked = tuple(tuple(sorted(range(len(u)), key=lambda k: PLAN_WORDS[tiles[u[k]][0]][1]))
+                             for u in segments)      # per segment: its tiles in their words' rank order
 
     def base(self) -> tuple:
         """:func:`base_counts` of the base plans."""
-        return base_counts(self.available, self.columns, self.per_column)
+        return self._base
 
     @property
     def base_key(self) -> tuple[int, int, int]:
@@ -143,18 +153,15 @@ class TiledPlans(Sequence):
 
     def args_of(self, seg: int, b: int, q: int) -> tuple[str, ...]:
         """The plan's arguments: its counts, then its tiles' words in their rank's order."""
-        counts_text = self.base_plans()[b].args[0]
+        base = self._base
         u = self.segments[seg]
         if not u:
-            return (counts_text,)
-        left = list(self.base()[2][b])
-        placed = []
-        for k, t in enumerate(u):
-            radix = perm(len(left) - 1, len(u) - k - 1)
-            d, q = divmod(q, radix)
-            placed.append((PLAN_WORDS[self.tiles[t][0]][1], self.tiles[t][0], self.words[left.pop(d)]))
-        placed.sort()
-        return (counts_text, *(x for _, w, c in placed for x in (w, c)))
+            return (base[5][b],)
+        cols, empty, words, tiles = _placements(base[3][b], len(u))[q], base[2][b], self.words, self.tiles
+        args = [base[5][b]]
+        for k in self._ranked[seg]:
+            args += (tiles[u[k]][0], words[empty[cols[k]]])
+        return tuple(args)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -176,11 +183,11 @@ class TiledPlans(Sequence):
         if self._all is None:
             plans, empty, words = self.base_plans(), self.base()[2], self.words
             out: list[Action] = []
-            for u, mult in zip(self.segments, self._mult):
+            for seg, (u, mult) in enumerate(zip(self.segments, self._mult)):
                 if not u:
                     out.extend(compress(plans, mult))
                     continue
-                order = sorted(range(len(u)), key=lambda k: PLAN_WORDS[self.tiles[u[k]][0]][1])   # words by rank
+                order = self._ranked[seg]
                 names = [self.tiles[u[k]][0] for k in order]
                 for b, m in enumerate(mult):
                     if m:
