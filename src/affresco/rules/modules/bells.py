@@ -77,28 +77,49 @@ def cert_dict(text: str, **more) -> dict:
 _CERT_DICTS: dict[str, dict] = {}
 
 
-@lru_cache(maxsize=4096)
-def _audience_options(display: tuple[str, ...], money: int) -> tuple[Action, ...]:
+@lru_cache(maxsize=None)
+def _purchases(c: str) -> tuple[Action, ...]:
+    """Every purchase of certificate ``c``: 'audience C full', then 'audience C pay K' for
+    K = 0 .. price - 1 (made once per certificate text: an edition has a handful)."""
+    return (Action(TILE, (c, "full")),) + tuple(Action(TILE, (c, "pay", str(k))) for k in range(cert(c)[0]))
+
+
+@lru_cache(maxsize=None)
+def _deposits(c: str) -> tuple[Action, ...]:
+    """'deposit C K' for K = 1 .. price of certificate ``c`` (made once per certificate text)."""
+    return tuple(Action("deposit", (c, str(k))) for k in range(1, cert(c)[0] + 1))
+
+
+@lru_cache(maxsize=1024)
+def _on_display(display: tuple[str, ...]) -> tuple[tuple[int, tuple[Action, ...]], ...]:
+    """Each displayed certificate once, by price: its price and :func:`_purchases`."""
+    return tuple((cert(c)[0], _purchases(c)) for c in sorted(set(display), key=cert))
+
+
+def _audience_options(display: tuple[str, ...], money: int) -> list[Action]:
     """The audience's purchases, for each displayed certificate (by price): in full if the
     money covers the price, and an instalment of 0 to price - 1 Thalers as far as it goes."""
-    out = []
-    for c in sorted(set(display), key=cert):
-        price = cert(c)[0]
-        if money >= price:
-            out.append(Action(TILE, (c, "full")))
-        out.extend(Action(TILE, (c, "pay", str(k))) for k in range(min(price - 1, money) + 1))
-    return tuple(out)
+    out: list[Action] = []
+    for price, offers in _on_display(display):
+        out.extend(offers[0 if money >= price else 1:min(price - 1, money) + 2])
+    return out
 
 
-@lru_cache(maxsize=4096)
-def _deposit_options(up: tuple[tuple[str, int], ...], money: int) -> tuple[Action, ...]:
+def _deposit_options(up: tuple[tuple[str, int], ...], money: int) -> list[Action]:
     """'deposit none', then for each partly paid certificate ``up`` holds (by price) 1 Thaler
     up to what is owed on the oldest of that kind and the money."""
     out = [_DEPOSIT_NONE]
-    for c in sorted({c for c, _ in up}, key=cert):
-        owed = cert(c)[0] - next(p for x, p in up if x == c)
-        out.extend(Action("deposit", (c, str(k))) for k in range(1, min(owed, money) + 1))
-    return tuple(out)
+    for owed, deposits in _owed(up):
+        out.extend(deposits[:min(owed, money)])
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _owed(up: tuple[tuple[str, int], ...]) -> tuple[tuple[int, tuple[Action, ...]], ...]:
+    """Each kind of certificate ``up`` holds partly paid, by price: what is owed on the oldest
+    of that kind, and :func:`_deposits`."""
+    return tuple((cert(c)[0] - next(p for x, p in up if x == c), _deposits(c))
+                 for c in sorted({c for c, _ in up}, key=cert))
 
 
 _DEPOSIT_NONE = Action("deposit", ("none",))
@@ -193,11 +214,10 @@ class Bells(Module):
             space.actions.extend(_with_audience(plans, words))
         kinds = sorted(set(self.data.certificates), key=cert)
         for c in kinds:
-            space.actions.append(Action(TILE, (c, "full")))
-            space.actions.extend(Action(TILE, (c, "pay", str(k))) for k in range(cert(c)[0]))
-        space.actions.append(Action("deposit", ("none",)))
+            space.actions.extend(_purchases(c))
+        space.actions.append(_DEPOSIT_NONE)
         for c in kinds:
-            space.actions.extend(Action("deposit", (c, str(k))) for k in range(1, cert(c)[0] + 1))
+            space.actions.extend(_deposits(c))
 
     # --- helpers -----------------------------------------------------------------------
     @staticmethod
@@ -309,8 +329,8 @@ class Bells(Module):
     def ask_actions(self, s, a) -> list:
         fig, _, what = a
         if what == TILE:
-            return list(_audience_options(self.st(s).display, s.thalers[fig]))
-        return list(_deposit_options(self.st(s).up[fig], s.thalers[fig]))
+            return _audience_options(self.st(s).display, s.thalers[fig])
+        return _deposit_options(self.st(s).up[fig], s.thalers[fig])
 
     def valid_ask(self, s, fig: int, payload) -> bool:
         """An audience of a seat, or a deposit question of a seat holding a partly paid certificate."""
