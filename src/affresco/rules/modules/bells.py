@@ -228,11 +228,12 @@ class Bells(Module):
     def st(self, s) -> BState:
         return s.mods[NAME]
 
-    def _draw(self, s, rng, count: int) -> list[str]:
-        """The top ``count`` certificates of the stack (random never-revealed ones, then the
-        ones put under), fewer when it runs out."""
-        b = self.st(s)
-        stack, under, out = b.stack, b.under, []
+    @staticmethod
+    def _draw(stack: tuple[str, ...], under: tuple[str, ...], rng,
+              count: int) -> tuple[list[str], tuple[str, ...], tuple[str, ...]]:
+        """The top ``count`` certificates of the stack (random never-revealed ones of ``stack``,
+        then the ones put ``under`` it), fewer when it runs out; and the stack and under left."""
+        out = []
         for _ in range(count):
             if stack:
                 i = rng.randrange(len(stack))
@@ -243,16 +244,16 @@ class Bells(Module):
                 under = under[1:]
             else:
                 break
-        if out:
-            self.put(s, stack=stack, under=under)
-        return out
+        return out, stack, under
 
-    def _reveal(self, s, rng) -> None:
-        shown = list(self.st(s).display)
-        shown += self._draw(s, rng, self.data.display[s.n] - len(shown))
-        self.put(s, display=tuple(shown))
+    def _reveal(self, s, rng, display: tuple[str, ...], under: tuple[str, ...], **more) -> None:
+        """Fill the ``display`` (one place per player, 3 with 2 and 3 players) from the stack,
+        with ``under`` the certificates under it: one write of the module state, with ``more``."""
+        drawn, stack, under = self._draw(self.st(s).stack, under, rng, self.data.display[s.n] - len(display))
+        shown = (*display, *drawn)
+        self.put(s, stack=stack, under=under, display=shown, **more)
         if shown:
-            s.log_event("bells_display", certificates=list(shown), stack=self.stack_size(s))
+            s.log_event("bells_display", certificates=list(shown), stack=len(stack) + len(under))
 
     def stack_size(self, s) -> int:
         b = self.st(s)
@@ -266,18 +267,18 @@ class Bells(Module):
     def setup(self, s, rng) -> None:
         s.mods[NAME] = BState(self.data.certificates, (), (), ((),) * s.figures, ((),) * s.figures,
                               (-1,) * s.n, 0, None)
-        self._reveal(s, rng)
+        self._reveal(s, rng, (), ())
         if s.leonardo is not None:   # 2 players: the top four, face down, for Leonardo
-            mine = tuple(self._draw(s, rng, self.data.leonardo))
-            self.put(s, down=with_item(self.st(s).down, s.leonardo, mine))
+            b = self.st(s)
+            mine, stack, under = self._draw(b.stack, b.under, rng, self.data.leonardo)
+            self.put(s, stack=stack, under=under, down=with_item(b.down, s.leonardo, tuple(mine)))
             s.log_event("bells_leonardo", figure=s.leonardo, certificates=len(mine))
 
     def round_preparation(self, s, rng) -> None:
         b = self.st(s)
         if b.display:
             s.log_event("bells_unsold", certificates=list(b.display))
-        self.put(s, under=b.under + b.display, display=(), audience=(-1,) * s.n)
-        self._reveal(s, rng)
+        self._reveal(s, rng, (), b.under + b.display, audience=(-1,) * s.n)   # the unsold ones go under
 
     # --- planning: the audience tile (as secret as the plan) -------------------------------
     def plan_options(self, s, seat: int, plans: tuple) -> tuple:
@@ -318,7 +319,7 @@ class Bells(Module):
 
     def visit_start(self, s, fig: int, column: str, count: int) -> bool:
         """The audience, at the turn of the column its tile covers (in get-up order)."""
-        if fig < s.n and self.st(s).audience[fig] == s.loc:
+        if fig < s.n and s.mods[NAME].audience[fig] == s.loc:
             if self.usable(s):
                 ask(s, fig, NAME, TILE)
                 return True
