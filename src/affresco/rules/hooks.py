@@ -14,7 +14,6 @@ Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, plann
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Callable, ClassVar, Iterable, Iterator
 
 from mypy_extensions import mypyc_attr
@@ -64,12 +63,16 @@ class Module:
         """Replace fields of this module's state ``state.mods[name]``, an immutable NamedTuple
         (clones share it): what ``NamedTuple._replace`` does, at a third of its cost (a
         module's state changes at most decisions)."""
-        old = state.mods[self.name]
+        mods, name = state.mods, self.name
+        old = mods[name]
+        record = type(old)
         values = list(old)
-        index = _field_index(old.__class__)
+        index = _FIELD_INDEX.get(record)
+        if index is None:
+            index = _FIELD_INDEX[record] = {field: i for i, field in enumerate(record._fields)}
         for field, value in changes.items():
             values[index[field]] = value
-        state.mods[self.name] = _new(type(old), values)
+        mods[name] = _new(record, values)
 
     # --- the action index space (rules/action_space.py) ----------------------------------
     def fresco_tiles(self) -> tuple:
@@ -330,14 +333,14 @@ class HookTable:
         return hit
 
 
-@lru_cache(maxsize=None)
-def _field_index(record: Any) -> dict[str, int]:
-    return {field: i for i, field in enumerate(record._fields)}
+_FIELD_INDEX: dict[type, dict[str, int]] = {}   # module state record -> field name -> index (Module.put)
 
 
 def with_item(items: tuple, i: int, value: Any) -> tuple:
     """``items`` with ``items[i]`` replaced by ``value`` (per-seat tuples of module states)."""
-    return items[:i] + (value,) + items[i + 1:]
+    changed = list(items)
+    changed[i] = value
+    return tuple(changed)
 
 
 def ask(state, fig: int, module: str, payload: Any = None) -> None:
