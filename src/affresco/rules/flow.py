@@ -128,7 +128,9 @@ def apply(s: State, seat: int, action: Action) -> None:
     else:
         loc, _ = location(s, s.actor)
         fig = s.actor
-        handlers = s.hooks.for_kind("apply_action", action.kind) if s.hooks.apply_action else ()
+        handlers = s.hooks.apply_action_for.get(action.kind) if s.hooks.apply_action else ()
+        if handlers is None:
+            handlers = s.hooks.for_kind("apply_action", action.kind)
         if not (handlers and any(hook(s, fig, action) for hook in handlers)):
             loc.apply(s, fig, action)
         for hook in s.hooks.after_action:

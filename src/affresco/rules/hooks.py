@@ -18,6 +18,7 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator
 
 from mypy_extensions import mypyc_attr
 
+from .actions import KINDS
 from .state import SIDE1, SIDE2
 
 _new = tuple.__new__
@@ -269,6 +270,8 @@ class HookTable:
     named: dict[str, Module]
     visit_actions_at: dict[str, Hooks]    # column -> the visit_actions hooks of modules acting there
     _by_kind: dict[tuple[str, str], Hooks]  # memo of for_kind
+    apply_action_for: dict[str, Hooks]    # action kind -> for_kind("apply_action", kind), every registered kind
+    reveals_for: dict[str, Hooks]         # action kind -> for_kind("reveals", kind)
     setup: Hooks
     after_getup: Hooks
     apprentices: Hooks
@@ -313,6 +316,8 @@ class HookTable:
                                                if _within(column, _module_of(h).visit_columns))
                                  for column in set(SIDE1 + SIDE2)}
         self._by_kind = {}
+        self.apply_action_for = {kind: self.for_kind("apply_action", kind) for kind in KINDS}
+        self.reveals_for = {kind: self.for_kind("reveals", kind) for kind in KINDS}
 
     def __iter__(self) -> Iterator[Module]:
         return iter(self.modules)
@@ -325,7 +330,9 @@ class HookTable:
 
     def for_kind(self, point: str, kind: str) -> Hooks:
         """The hooks of ``point`` (``apply_action``, ``reveals``) of the modules that deal with
-        actions of ``kind`` (Module.action_kinds)."""
+        actions of ``kind`` (Module.action_kinds).  For the kinds registered when the table was
+        made, ``apply_action_for`` and ``reveals_for`` hold the same in a dict (one look-up per
+        action carried out)."""
         hit = self._by_kind.get((point, kind))
         if hit is None:
             hit = self._by_kind[point, kind] = tuple(h for h in getattr(self, point)
