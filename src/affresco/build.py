@@ -19,22 +19,19 @@ from typing import Sequence
 
 # The modules compiled by ``setup.py`` (mypyc).  Left out, with the reason:
 #  * every ``__init__.py`` (import glue, not hot);
-#  * rules.game: the public facade checks whatever its callers pass and refuses it with the
-#    documented errors; compiled, its typed parameters would raise a bare TypeError first;
 #  * rules.modules.bells, .wall_fresco, .medico: their plan enumeration (the ``plan_options``
 #    hooks) is being rewritten in this session (issue #12); they join once mypy passes on them;
-#  * rules.serialize, rules.explain, rules.action_space, rules.determinized: run once per save,
-#    refusal or set-up, not per decision (not hot);
+#  * rules.explain, rules.action_space: run once per refusal or set-up, not per decision (not hot);
 #  * rules.observation (the environments' observation API, new this session): not mypy clean yet;
-#  * bots.heuristic.*: its bot is one class mixing six classes (multiple inheritance, which a
-#    mypyc native class cannot have) and needs declared attributes first;
-#  * bots.parallel, bots.specs, bots.greedy: process pools and parsing, not hot.
+#  * bots.parallel, bots.specs: process pools and parsing, not hot.
+# bots.greedy is compiled only because its class subclasses HeuristicBot (a native class).
 COMPILED_MODULES: tuple[str, ...] = (
     "affresco.rules.actions", "affresco.rules.board", "affresco.rules.cathedral",
     "affresco.rules.components", "affresco.rules.flow",
     "affresco.rules.hooks", "affresco.rules.hostel", "affresco.rules.house",
     "affresco.rules.leonardo", "affresco.rules.market", "affresco.rules.memo", "affresco.rules.paints",
-    "affresco.rules.planning", "affresco.rules.preparation", "affresco.rules.scoring",
+    "affresco.rules.planning", "affresco.rules.preparation",
+    "affresco.rules.scoring", "affresco.rules.serialize", "affresco.rules.determinized", "affresco.rules.game",
     "affresco.rules.setup", "affresco.rules.state", "affresco.rules.studio",
     "affresco.rules.thalers", "affresco.rules.theater", "affresco.rules.tiles",
     "affresco.rules.track", "affresco.rules.view", "affresco.rules.workshop",
@@ -42,7 +39,11 @@ COMPILED_MODULES: tuple[str, ...] = (
     "affresco.rules.modules.requests", "affresco.rules.modules.scrolls",
     "affresco.rules.modules.special_colours",
     "affresco.bots.base", "affresco.bots.random_bot", "affresco.bots.search",
-    "affresco.bots.determinize", "affresco.bots.model",
+    "affresco.bots.determinize", "affresco.bots.model", "affresco.bots.greedy",
+    "affresco.bots.heuristic.weights", "affresco.bots.heuristic.valuation",
+    "affresco.bots.heuristic.modules", "affresco.bots.heuristic.bells", "affresco.bots.heuristic.wall",
+    "affresco.bots.heuristic.round", "affresco.bots.heuristic.leonardo", "affresco.bots.heuristic.bot",
+    "affresco.bots.heuristic.medico",
 )
 
 PURE_ENV = "AFFRESCO_PURE"

@@ -19,6 +19,7 @@ __all__ = ["Paints", "vec", "text", "add", "sub", "cover", "covers", "Numbers", 
 
 Paints = tuple[int, ...]  # counts in PAINTS order (R Y B O G P K N)
 NP = len(PAINTS)
+assert NP == 8   # add() and sub() unroll their loops for 8 paints
 ZERO: Paints = (0,) * NP
 
 _REF = reference()
@@ -143,10 +144,16 @@ def text(p: Paints) -> str:
 
 
 def add(a: Paints, b: Paints) -> Paints:
+    if len(a) == NP == len(b):   # unrolled for the 8 paints: fast in both builds
+        return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5], a[6] + b[6],
+                a[7] + b[7])
     return tuple(map(_add, a, b))
 
 
 def sub(a: Paints, b: Paints) -> Paints:
+    if len(a) == NP == len(b):
+        return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5], a[6] - b[6],
+                a[7] - b[7])
     return tuple(map(_sub, a, b))
 
 

@@ -39,7 +39,7 @@ import time
 from typing import Any, Mapping, Sequence
 
 from ..errors import FrescoError
-from ..rules import Action, PlanVariants
+from ..rules import Action, Game, PlanVariants
 from .base import Bot
 from .determinize import determinize, estimate_hidden
 from .heuristic import HeuristicBot, Weights
@@ -62,7 +62,7 @@ class _RolloutViews:
 
     __slots__ = ("game", "follow", "logs", "fixed", "hostel")
 
-    def __init__(self, game, follow: bool, root: Mapping[str, Any]):
+    def __init__(self, game: Game, follow: bool, root: Mapping[str, Any]):
         self.game, self.follow = game, follow
         self.logs: dict[int, tuple[Any, list]] = {}
         lean = game.view(0, log=False, lean=True)
@@ -72,9 +72,12 @@ class _RolloutViews:
     def view(self, seat: int, events: bool = True) -> dict[str, Any]:
         v = self.game.view(seat, log=False, lean=True)
         v.update(self.fixed)
-        figures = v["figures"]
-        v["hostel"] = [{"time": time, "mood": mood, "price": price,
-                        "taken_by": next((f["name"] for f in figures if f["getup"] == time), None)}
+        taken: dict[Any, Any] = {}   # get-up time -> the first figure on it
+        for f in v["figures"]:
+            getup = f["getup"]
+            if getup is not None and getup not in taken:
+                taken[getup] = f["name"]
+        v["hostel"] = [{"time": time, "mood": mood, "price": price, "taken_by": taken.get(time)}
                        for time, mood, price in self.hostel]
         if self.follow and events:
             mark, seen = self.logs.get(seat, (None, []))
@@ -307,7 +310,7 @@ class SearchBot(Bot):
             node = paths[key] = len(paths)
         return node
 
-    def _rollout(self, g, seat: int, rng: random.Random, node: int | None = None) -> float:
+    def _rollout(self, g: Game, seat: int, rng: random.Random, node: int | None = None) -> float:
         """Play the heuristic (the others with ``epsilon`` second choices) to the end of the
         horizon.  ``node`` names the path from the searched decision (the sample's hidden parts,
         the candidate, the actions since) while no chance event has happened: the same path then
@@ -336,7 +339,7 @@ class SearchBot(Bot):
             steps += 1
         return self._reward(g, seat, views, node)
 
-    def values(self, g, views: _RolloutViews | None = None) -> list[float]:
+    def values(self, g: Game, views: _RolloutViews | None = None) -> list[float]:
         """The heuristic's position value of every figure (final scores once the game is over)."""
         if g.is_over:
             return [float(x) for x in g.scores()]
@@ -346,7 +349,7 @@ class SearchBot(Bot):
         out += [float(vp) for vp in g.scores()[g.players:]]  # Leonardo: his VP
         return out
 
-    def _reward(self, g, seat: int, views: _RolloutViews | None = None, node: int | None = None) -> float:
+    def _reward(self, g: Game, seat: int, views: _RolloutViews | None = None, node: int | None = None) -> float:
         v = self._known.get((node, None)) if node is not None else None
         if v is None:
             v = self.values(g, views)

@@ -2,7 +2,9 @@
 
 A :class:`Game` wraps one state.  Every method either reads it or, for :meth:`Game.apply`,
 carries out one legal action; a refused action raises :class:`~affresco.errors.IllegalAction`
-and leaves the state untouched.
+and leaves the state untouched.  Arguments a method checks itself (seats, actions, saved
+texts, the seed) are typed ``Any``: anything else is refused with the documented error, in the
+compiled build (docs/compiled.md) as in the pure one.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
 from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
-from .observation import layout as _observation_layout, observation as _observation
+from .observation import Seen as _Seen, layout as _observation_layout, observation as _observation
 from .view import events as _events, full_view as _full_view, seat_events, view as _view
 
 RECORD_FORMAT = "affresco-record/2"
@@ -79,7 +81,7 @@ def _new_hook_table(modules: tuple[str, ...], options: Mapping[str, Any], comp: 
     return HookTable(hooks)
 
 
-def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed: int | str | None = None,
+def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed: Any = None,
              options: Mapping[str, Any] | None = None,
              components: Components | str | Mapping | None = None) -> "Game":
     """Set up a new game.
@@ -126,10 +128,11 @@ def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed
 class Game:
     """One game of Fresco.  Seats are 0..n-1; in a 2-player game Leonardo is figure 2."""
 
-    __slots__ = ("_s",)
+    __slots__ = ("_s", "_seen")
 
     def __init__(self, state: State):
         self._s = state
+        self._seen: _Seen | None = None    # what its observations were last written from
 
     # --- whose turn, what is legal ---------------------------------------------------
     @property
@@ -148,7 +151,7 @@ class Game:
             return flow.legal_for_figure(s)[:]   # the usual case, in one step
         return flow.legal(s, seat)
 
-    def apply(self, seat: int, action: Action | str) -> bool:
+    def apply(self, seat: Any, action: Any) -> bool:
         """Carry out ``action`` (an Action or its notation) for ``seat``.
 
         Returns True when the action brought hidden information out (R22): a chance event
@@ -174,10 +177,11 @@ class Game:
     def _check(self, seat: Any, action: Any) -> None:
         """Raise IllegalAction unless ``seat`` may carry out ``action`` (an Action) now."""
         s = self._s
+        raw: Any = action   # a hand-built Action may hold anything: its fields are read untyped
         if not isinstance(action, Action):
             raise IllegalAction(f"an action must be an Action or notation text, not {type(action).__name__}")
-        if (len(action) != 2 or not isinstance(action.kind, str) or not isinstance(action.args, tuple)
-                or not all(isinstance(x, str) for x in action.args)):
+        if (len(raw) != 2 or not isinstance(raw[0], str) or not isinstance(raw[1], tuple)
+                or not all(isinstance(x, str) for x in raw[1])):
             raise IllegalAction(f"an Action is a kind and a tuple of text arguments, e.g. Action('getup', "
                                 f"('7:00',)), not {tuple(action)!r}")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
@@ -240,6 +244,13 @@ class Game:
         return self._s.draws
 
     @property
+    def actions_applied(self) -> int:
+        """How many actions have been applied since the game began (the length of
+        :meth:`history`, without making it): positions of one game differ by it, and
+        ``replay(game.record(), upto=k)`` rebuilds the position after ``k`` of them."""
+        return self._s.nactions
+
+    @property
     def state(self) -> State:
         """The raw state (read it, never change it: use :meth:`apply`)."""
         return self._s
@@ -253,7 +264,7 @@ class Game:
         s = self._s
         return sorted(range(s.figures), key=lambda f: -s.pos[f])
 
-    def view(self, seat: int | None, log: bool = True, lean: bool = False) -> dict[str, Any]:
+    def view(self, seat: Any, log: bool = True, lean: bool = False) -> dict[str, Any]:
         """A JSON-ready dict of what ``seat`` may see (None: a spectator), R22.  ``log=False``
         leaves out the events (see :meth:`events_since` to follow them cheaply).  ``lean=True``
         also leaves out what never changes during a game and what the history gives
@@ -263,7 +274,7 @@ class Game:
         self._check_seat(seat)
         return _view(self._s, seat, log, lean)
 
-    def observation(self, seat: int) -> array:
+    def observation(self, seat: Any) -> array:
         """What ``view(seat)`` shows, as a fixed-size float32 vector (an ``array('f')``; wrap it
         with ``numpy.frombuffer(v, numpy.float32)``), written straight from the position: a
         fraction of a view's cost, for learning code that reads every decision
@@ -273,7 +284,10 @@ class Game:
         s = self._s
         if type(seat) is not int or not 0 <= seat < s.n:
             raise FrescoError(f"seat must be 0..{s.n - 1}, not {seat!r}")
-        return _observation(s, seat)
+        seen = self._seen
+        if seen is None:
+            seen = self._seen = _Seen(_observation_layout(s))
+        return _observation(s, seat, seen)
 
     def observation_layout(self) -> tuple[tuple[str, int, int], ...]:
         """The slices of :meth:`observation`: ``(name, start, length)`` in order (the same for
@@ -290,13 +304,13 @@ class Game:
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._s.n):
             raise FrescoError(f"seat must be None or 0..{self._s.n - 1}, not {seat!r}")
 
-    def events(self, seat: int | None = None) -> list[dict[str, Any]]:
+    def events(self, seat: Any = None) -> list[dict[str, Any]]:
         """The events ``seat`` may see (None: a spectator), oldest first, as plain dicts with a
         ``kind`` and the ``round`` they happened in (docs/events.md)."""
         self._check_seat(seat)
         return [dict(e) for e in seat_events(self._s.log, seat)]
 
-    def events_since(self, seat: int | None, mark: Any = None) -> tuple[list[dict[str, Any]] | None, Any]:
+    def events_since(self, seat: Any, mark: Any = None) -> tuple[list[dict[str, Any]] | None, Any]:
         """The events ``seat`` may see (as in :meth:`events`) added since ``mark``, and a new
         mark.  ``mark`` is an opaque value from an earlier call on this game or an earlier
         position of it (None: from the start).  Returns ``(None, mark)`` when this log does not
@@ -337,7 +351,7 @@ class Game:
         return serialize.dumps(self._s, pretty)
 
     @classmethod
-    def from_json(cls, text: str) -> "Game":
+    def from_json(cls, text: Any) -> "Game":
         """Load a saved game or hand-written position; raises StateError if invalid."""
         return cls(serialize.loads(text, _hooks_for))
 

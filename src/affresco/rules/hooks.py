@@ -14,7 +14,7 @@ Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, plann
 """
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Iterable, Iterator
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -44,6 +44,10 @@ class Module:
     # hook table calls them only there
     visit_columns: ClassVar[tuple[str, ...] | None] = None
     action_kinds: ClassVar[tuple[str, ...] | None] = None
+    # the State fields its ``view`` hook reads besides its own state ``state.mods[name]``, its
+    # data and options (None: not declared): the observation (rules/observation.py) calls the
+    # hook again only when one of them, or the module's state, changed
+    view_reads: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(self, options: dict, data: Any = None):
         self.opts = options
@@ -99,10 +103,12 @@ class Module:
         return n
 
     # --- planning: module words after the counts ('plan 1-2-0-1-1 ill 0-1-0-0-0 medico') ---
-    def plan_options(self, state, seat: int, plans: tuple) -> tuple:
-        """The legal plans with this module's words added (``plans``: the legal plans so far,
-        a tuple that is the same object for the same inputs, so a module may memoise on its
-        identity; return a tuple)."""
+    def plan_options(self, state, seat: int, plans: Sequence) -> Sequence:
+        """The legal plans with this module's words added (``plans``: the legal plans so far, a
+        read-only sequence that is the same object for the same inputs, so a module may memoise
+        on its identity; return a sequence).  The first hook gets a
+        :class:`~affresco.rules.planning.TiledPlans` (the base plans; an action tile on an empty
+        column: ``plans.with_tile(word)``); ``plans + (more plans,)`` gives a tuple."""
         return plans
 
     def plan_refusal(self, state, seat: int, counts: tuple, words: dict) -> str | None:

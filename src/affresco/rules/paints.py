@@ -10,6 +10,7 @@ BLENDED = "OGP"
 SPECIAL = "KN"
 INDEX = {c: i for i, c in enumerate(PAINTS)}
 NONE = (0,) * len(PAINTS)
+assert len(PAINTS) == 8   # covers() unrolls its loop for 8 paints
 
 
 def paint_vector(text: str) -> tuple[int, ...]:
@@ -36,6 +37,10 @@ def canonical(text: str) -> str:
 
 
 def covers(have, need) -> bool:
+    """Whether ``have`` holds at least ``need`` of every paint (two paint vectors)."""
+    if len(have) == 8 == len(need):   # the paint vectors (8 paints): unrolled, fast in both builds
+        return (have[0] >= need[0] and have[1] >= need[1] and have[2] >= need[2] and have[3] >= need[3]
+                and have[4] >= need[4] and have[5] >= need[5] and have[6] >= need[6] and have[7] >= need[7])
     return all(map(ge, have, need))
 
 

@@ -339,7 +339,7 @@ def from_dict(data: Any, hooks_for) -> State:
             raise r.fail(f"history[{i}]", f"{h!r}: [seat, notation]")
     s.history = list_to_cons(tuple(h) for h in hist)
     s.nactions = len(hist)
-    s.acting = s.cache = None
+    s.acting = s.cache = s.offered = None
     s.log = list_to_cons(_log_entries(r, r.get(data, "log", "", list, []), fmt != FORMAT, s.n))
     if s.setup is None:
         s.setup = {"position": {k: v for k, v in data.items() if k not in ("history", "log")},
@@ -362,7 +362,8 @@ def _log_entries(r: _Reader, log: list, old: bool, n: int):
             raise r.fail(f"log[{i}]", f"{e[2]!r}: an event is an object with a 'kind'")
 
 
-def loads(text: str, hooks_for) -> State:
+def loads(text: Any, hooks_for) -> State:
+    """The state saved as ``text`` (JSON); StateError for anything else (any type: it validates)."""
     try:
         data = json.loads(text)
     except (TypeError, ValueError) as e:

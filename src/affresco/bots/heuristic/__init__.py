@@ -38,12 +38,13 @@ Every number is in :class:`Weights` (documented in docs/bots.md).  It uses only
 ``view(seat)`` and ``legal_actions(seat)``.
 
 The package: ``weights`` (:class:`Weights`, :class:`Horizon`), ``valuation`` (what holdings are
-worth), ``round`` (the market, cathedral and workshop simulated for planning and the get-up
-time), ``modules`` (portraits, requests, scrolls), ``leonardo`` (as his controller) and ``bot``
-(:class:`HeuristicBot`: ranking the legal actions of each decision).
+worth), ``modules`` (portraits, requests, scrolls), ``bells``, ``wall`` (the wall fresco),
+``round`` (the market, cathedral and workshop simulated for planning and the get-up time),
+``leonardo`` (as his controller), ``medico`` and ``bot`` (:class:`HeuristicBot`: ranking the legal
+actions of each decision).  The classes form one chain of single inheritance in that order
+(each layer uses only the layers below it), so that the compiled build can make each a native
+class (docs/compiled.md).
 """
-from __future__ import annotations
-
 from __future__ import annotations
 
 from .bot import KNOWN_KINDS, HeuristicBot

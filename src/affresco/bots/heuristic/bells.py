@@ -7,7 +7,7 @@ exactly; another figure ``bells_per_certificate`` per face-down certificate; the
 share of the certificates not yet sold) and reads the threshold and rank points off the
 board in the view.  A partly paid certificate counts its bells against the owner unless it
 is expected to be paid by the end (the Thalers the rounds left should bring), and the money
-owed is money lost.  Every number is in :class:`Weights` (``bell_*``).  Mixed into
+owed is money lost.  Every number is in :class:`Weights` (``bell_*``).  A layer of
 :class:`~affresco.bots.heuristic.HeuristicBot`.
 """
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Sequence
 from ...rules import Action, PlanVariants
 from ...rules.actions import parse
 from ..model import Model
+from .modules import ModuleValuation
 from .weights import NEVER
 
 __all__ = ["BellsValuation", "KINDS"]
@@ -29,8 +30,9 @@ def _cert(text: str) -> tuple[int, int, int]:
     return price, vp, bells
 
 
-class BellsValuation:
-    """Bells methods of :class:`~affresco.bots.heuristic.HeuristicBot`."""
+class BellsValuation(ModuleValuation):
+    """Bells methods of :class:`~affresco.bots.heuristic.HeuristicBot` (a layer of its chain,
+    see :class:`~.valuation.Valuation`)."""
 
     # ------------------------------------------------------------------ the bell bonus
     def bell_bonus(self, m: Model, mine: int) -> float:

@@ -5,17 +5,13 @@ from typing import Any, Mapping, Sequence
 
 from ...rules import Action, PlanVariants
 from ...rules.paints import BASIC, PAINTS
-from ..base import Bot
 from ..model import SEGMENT, Model, add, covers, parse_tile, sub, vec
 from .leonardo import LeonardoPlay
 from . import medico
-from .bells import KINDS as BELLS_KINDS, BellsValuation
+from .bells import KINDS as BELLS_KINDS
 from .medico import KINDS as MEDICO_KINDS
-from .modules import ModuleValuation
-from .round import RoundSimulation
-from .valuation import Valuation
-from .wall import WallValuation, request_splashes
-from .weights import DEFAULT_WEIGHTS, NEVER, Horizon, Weights
+from .wall import request_splashes
+from .weights import NEVER, Horizon, Weights
 
 __all__ = ["HeuristicBot", "KNOWN_KINDS"]
 
@@ -23,21 +19,14 @@ KNOWN_KINDS = frozenset({"getup", "plan", "buy", "close", "restore", "altar", "s
                          "pass", "portrait", "request", "income", "scroll", "wall", "exchange"}) | MEDICO_KINDS | BELLS_KINDS
 
 
-class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, WallValuation, LeonardoPlay, Bot):
-    """One-step lookahead on a hand-made value (see the module docstring and :class:`Weights`)."""
+class HeuristicBot(LeonardoPlay):
+    """One-step lookahead on a hand-made value (see the module docstring and :class:`Weights`).
+    Its state and memos are declared by :class:`~.valuation.Valuation`, the chain's first layer."""
 
     name = "heuristic"
 
     def __init__(self, seed: int | str | None = 0, weights: Weights | None = None):
-        super().__init__(seed)
-        self.w = weights or DEFAULT_WEIGHTS
-        self._memo: dict = {}        # results that depend on the position, for one decision only
-        self._keys: dict = {}        # tile-list masks, for one decision only
-        self._potentials: dict = {}  # potential(), holdings() and cover results: kept for the game
-        self._holdings: dict = {}    # (see Valuation.begin_decision)
-        self._covers: dict = {}
-        self._plans: dict = {}       # plan_round() results, kept from the get-up choice to the plan
-        self.fallbacks = 0           # decisions of a kind it does not know (should stay 0)
+        super().__init__(seed, weights)
 
     # ------------------------------------------------------------------ entry points
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], seat: int) -> Action:
@@ -98,6 +87,28 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
                 scored.sort(key=lambda sa: (-sa[0], order.get(id(sa[1]), len(legal))))
         return scored
 
+    # ------------------------------------------------------------------ the search's leaf value
+    def position_value(self, view: Mapping[str, Any], seat: int) -> float:
+        """VP plus the worth of the seat's holdings (paints, Thalers, mood, permanent
+        portraits, unplayed scrolls) as seen from ``view`` = view(seat): the search's leaf value."""
+        m = Model(view, seat)
+        self.begin_decision(m)
+        vp = max(0, m.me.get("vp", 0))
+        if view.get("is_over"):
+            return float(vp)
+        hz = self.horizon(m) if view.get("phase") == "visits" else (
+            Horizon(self.w.targets, self.w.future, True, False) if not m.final else Horizon(self.w.final_reach, 1.0, True, True))
+        v = vp + self.value(m, m.paints, m.thalers, m.tiles, m.bishop, hz) + self.mood_value(m, m.me.get("mood", 0))
+        if m.portraits is not None:
+            incomes = self.incomes_left(m)
+            v += self.w.thaler * m.income_extra * incomes
+            v += self.w.abbot * m.abbot * self.w.restorations_per_round * incomes
+            v += self.w.sexton * (1 if m.sexton_cost else 0) * incomes
+        if m.scroll_row is not None or m.scroll_col is not None:
+            v += self.scroll_hold(m, m.scroll_row, m.scroll_col, None)
+        v += self.w.thaler * len(m.me.get("tiles", ())) * self.incomes_left(m)  # their income to come
+        return v
+
     # ------------------------------------------------------------------ visits
     def score_visit_action(self, m: Model, a: Action, hz: Horizon, base: float) -> float | None:
         """Gain in value of one visit action over passing (None: a kind this bot ignores)."""
@@ -152,10 +163,16 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
         return None
 
     def _restore_score(self, m: Model, a: Action, hz: Horizon, base: float) -> float | None:
-        seg = SEGMENT.get(a.args[0]) if a.args else None
-        tile = next((t for t in m.tiles if t.segment == seg), None)
-        extra = dict(zip(a.args[1::2], a.args[2::2]))
-        if tile is None or not set(extra) <= {"bishop", "using", "sexton"}:
+        args = a.args
+        seg = SEGMENT.get(args[0]) if args else None
+        if seg is None:
+            return None
+        by_segment = self._memo.get("by_segment")   # this decision's fresco tiles by segment
+        if by_segment is None:
+            by_segment = self._memo["by_segment"] = {t.segment: t for t in m.tiles}
+        tile = by_segment.get(seg)
+        extra = dict(zip(args[1::2], args[2::2])) if len(args) > 1 else _NO_WORDS
+        if tile is None or extra and not set(extra) <= _RESTORE_WORDS:
             return None
         paid = vec(extra["using"]) if "using" in extra else tile.need
         if not covers(m.paints, paid):
@@ -218,7 +235,11 @@ class HeuristicBot(BellsValuation, Valuation, RoundSimulation, ModuleValuation, 
         return self.w.deny * pieces * later - self.w.tie
 
 
-def _position(legal: PlanVariants, action: Action) -> int:
+_NO_WORDS: dict[str, str] = {}   # a restoration without 'bishop', 'using' or 'sexton' (never changed)
+_RESTORE_WORDS = frozenset({"bishop", "using", "sexton"})
+
+
+def _position(legal: Sequence[Action], action: Action) -> int:
     """Where ``action`` (this very object) stands in ``legal``; ``len(legal)`` if it is not one
     of its objects."""
     if action in legal:

@@ -6,13 +6,15 @@ from typing import Sequence
 from ...rules import Action
 from ...rules.paints import BASIC
 from ..model import SEGMENT, Model, add, cover, covers, parse_tile, vec
+from .round import RoundSimulation
 from .weights import NEVER
 
 __all__ = ["LeonardoPlay"]
 
 
-class LeonardoPlay:
-    """Leonardo's decisions for :class:`~affresco.bots.heuristic.HeuristicBot`."""
+class LeonardoPlay(RoundSimulation):
+    """Leonardo's decisions for :class:`~affresco.bots.heuristic.HeuristicBot` (a layer of its
+    chain, see :class:`~.valuation.Valuation`)."""
 
 
     def _leonardo(self, m: Model, legal: Sequence[Action]) -> list[tuple[float, Action]]:
@@ -53,7 +55,7 @@ class LeonardoPlay:
         return [(scores.get(a.args[0], NEVER), a) for a in legal]
 
     def _leonardo_close_score(self, m: Model, booth: str, opponent: int) -> float:
-        leo = m.leonardo
+        leo = _figure(m)
         score = 0.0
         tiles = m.view["booths"].get(booth, [])
         if m.visits(opponent, "market") and m.later_in_order(opponent, leo):
@@ -81,7 +83,7 @@ class LeonardoPlay:
         score = -w.leo_vp * leo_gain
         if cover(m.paints, tile, m.blends) is not None:
             score -= w.leo_mine * tile.vp
-        if m.visits(m.seat, "cathedral") and m.later_in_order(m.seat, m.leonardo):
+        if m.visits(m.seat, "cathedral") and m.later_in_order(m.seat, _figure(m)):
             mine = [t for t in m.tiles if t is not tile and covers(m.paints, t.need)]
             if mine:
                 score += w.leo_bishop * max(m.bonus(seg, t.segment) for t in mine)
@@ -98,9 +100,9 @@ class LeonardoPlay:
         score = -w.leo_vp * (int(card.get("vp", 0) or 0) + int(card.get("vp_or_thalers", 0) or 0))
         hz = self.horizon(m)
         worth = max(self.card_value(m, card, ch, hz) for ch in self.card_choices(card))
-        if m.visits(opponent, "studio") and m.later_in_order(opponent, m.leonardo):
+        if m.visits(opponent, "studio") and m.later_in_order(opponent, _figure(m)):
             score += w.leo_deny * worth  # judged as if it were for me
-        if m.visits(m.seat, "studio") and m.later_in_order(m.seat, m.leonardo):
+        if m.visits(m.seat, "studio") and m.later_in_order(m.seat, _figure(m)):
             score -= worth
         return score
 
@@ -121,3 +123,10 @@ class LeonardoPlay:
         if sum(1 for x in mine if colour is None or colour in x.splashes) >= requests.per:
             score -= vp
         return score
+
+
+def _figure(m: Model) -> int:
+    """Leonardo's figure (these decisions are his: he is in the game)."""
+    leo = m.leonardo
+    assert leo is not None
+    return leo

@@ -26,7 +26,8 @@ INFECTABLE = ("market", "cathedral", "studio", "workshop")
 ILL_OK = ("workshop", "cathedral", "studio")   # where an ill apprentice still does something
 
 
-def medico_view(m) -> Mapping[str, Any] | None:
+def medico_view(m) -> Any:
+    """The view's ``medico`` part (None: the module is not in play)."""
     return m.view.get("medico")
 
 

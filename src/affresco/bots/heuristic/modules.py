@@ -9,14 +9,16 @@ from ...rules import Action
 from ...rules.board import SIZE
 from ...rules.paints import BASIC
 from ..model import Model, Paints, Tile, add, vec
+from .valuation import Valuation
 from .weights import NEVER, Horizon
 
 __all__ = ["ModuleValuation"]
 
 
 
-class ModuleValuation:
-    """Module methods of :class:`~affresco.bots.heuristic.HeuristicBot`."""
+class ModuleValuation(Valuation):
+    """Module methods of :class:`~affresco.bots.heuristic.HeuristicBot` (a layer of its chain,
+    see :class:`~.valuation.Valuation`)."""
 
 
     # ------------------------------------------------------------------ portraits

@@ -10,6 +10,7 @@ from ...rules import Action
 from ...rules.board import NEIGHBOURS8, SIZE
 from ...rules.paints import PAINTS
 from ..model import Model, Paints, Tile, add, covers, sub, vec
+from .wall import WallValuation
 from .weights import Horizon
 
 __all__ = ["RoundSimulation"]
@@ -17,8 +18,9 @@ __all__ = ["RoundSimulation"]
 _ALTAR_MEMO: dict[int, dict] = {}  # id(Numbers) -> (paints, special colours) -> best altar form
 
 
-class RoundSimulation:
-    """Round-simulation methods of :class:`~affresco.bots.heuristic.HeuristicBot`."""
+class RoundSimulation(WallValuation):
+    """Round-simulation methods of :class:`~affresco.bots.heuristic.HeuristicBot` (a layer of
+    its chain, see :class:`~.valuation.Valuation`)."""
 
 
     # ------------------------------------------------------------------ market helpers
@@ -103,7 +105,7 @@ class RoundSimulation:
     def simulate_cathedral(self, m: Model, paints: Paints, thalers: int, tiles: list[Tile], bishop: int,
                            most: int, altar: bool, sexton: bool = False):
         """Greedy restorations without blending: (count, VP, paints, thalers, tiles, bishop)."""
-        count = vp = 0
+        count, vp = 0, 0.0
         candidates = tiles  # the paints only shrink: a tile they cannot pay stays out of reach
         for _ in range(most):
             best = None
@@ -159,27 +161,6 @@ class RoundSimulation:
                     best, form = v, t
         return form
 
-    def simulate_blends(self, m: Model, paints: Paints, tiles: list[Tile], bishop: int, most: int, hz: Horizon):
-        """Blends (at most ``most``) that raise the value of the paints, best first."""
-        made: list[str] = []
-        current = self.value(m, paints, 0, tiles, bishop, hz)
-        for _ in range(most):
-            best = None
-            for out, (a, b) in m.blends.items():
-                if (paints[a] >= 2) if a == b else (paints[a] and paints[b]):
-                    p = list(paints)
-                    p[a] -= 1
-                    p[b] -= 1
-                    p[out] += 1
-                    v = self.value(m, tuple(p), 0, tiles, bishop, hz)
-                    if v > current + 1e-9 and (best is None or v > best[0]):
-                        best = (v, tuple(p), PAINTS[out])
-            if best is None:
-                break
-            current, paints = best[0], best[1]
-            made.append(best[2])
-        return made, paints, current
-
     # ------------------------------------------------------------------ planning
     def plan_round(self, m: Model, apprentices: int, price: int, mood: int) -> tuple[float, list[int]]:
         """The best plan (value, counts per column) for this many apprentices and this price."""
@@ -200,8 +181,13 @@ class RoundSimulation:
         """The simulated rounds of one variant for each market size (memoised across decisions:
         the get-up choice simulates what the plan then reuses)."""
         k = m.rules
-        key = (m.paints, m.thalers, tuple(t.segment for t in m.tiles), m.bishop, tuple(map(tuple, m.view["booths"].values())),
-               apprentices, price, mood, m.final, m.seat, m.view["round"], variant, self._module_key(m), id(k))
+        position = self._memo.get("plan_position")   # the key's part that is the same all this decision
+        if position is None:
+            position = self._memo["plan_position"] = (
+                m.paints, m.thalers, tuple(t.segment for t in m.tiles), m.bishop,
+                tuple(map(tuple, m.view["booths"].values())), m.final, m.seat, m.view["round"],
+                self._module_key(m), id(k))
+        key = (position, apprentices, price, mood, variant)
         hit = self._plans.get(key)
         if hit is not None:
             return hit
@@ -250,7 +236,8 @@ class RoundSimulation:
         counts = {"market": size, "cathedral": c1, "studio": 0, "workshop": 0, "theater": 0, "cathedral2": 0}
         # workshop: a request first when one pays (the tiles restored this round count)
         if left and m.requests is not None and not m.done_this_round("score", "request"):
-            restored = [t for t in m.tiles if t not in tiles]
+            unrestored = {id(t) for t in tiles}   # the same tile objects: identity, not Tile.__eq__
+            restored = [t for t in m.tiles if id(t) not in unrestored]
             options = self.request_options(m, m.my_tiles() + restored + self.wall_request_tiles(m))
             if options:
                 worth = max(options)[0] if not final else max(

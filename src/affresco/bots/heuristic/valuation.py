@@ -1,11 +1,13 @@
 """What holdings are worth to HeuristicBot: VP to come from paints, Thalers, mood."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from ...rules.board import SIZE
+from ...rules.paints import PAINTS
+from ..base import Bot
 from ..model import CHEB, Model, Paints, Tile, _cover
-from .weights import Horizon
+from .weights import DEFAULT_WEIGHTS, Horizon, Weights
 
 __all__ = ["Valuation"]
 
@@ -13,12 +15,39 @@ _MISS = object()
 _MEMO_LIMIT = 200_000  # entries of a game-long memo before it is emptied
 _COVER_ROWS: dict[tuple, dict] = {}  # blending table -> paints -> tile need code -> cover()
 
-class Valuation:
-    """Valuation methods of :class:`~affresco.bots.heuristic.HeuristicBot` (``self.w``: its Weights)."""
+class Valuation(Bot):
+    """What holdings are worth: the first layer of :class:`~affresco.bots.heuristic.HeuristicBot`,
+    which declares the bot's state (``self.w``: its Weights; the memos).
 
-    _context = None  # (edition numbers, blending table) the game-long memos were made for
-    _board: list = []
-    memo_limit = _MEMO_LIMIT  # entries of a game-long memo before it is emptied (< 0: every decision)
+    The bot's layers are one chain of single inheritance (valuation, modules, bells, wall,
+    round simulation, Leonardo, the bot), each using only what the layers below it define:
+    the compiled build (mypyc, docs/compiled.md) makes each a native class, which cannot mix
+    several classes."""
+
+    w: Weights
+    _memo: dict[Any, Any]        # results that depend on the position, for one decision only
+    _keys: dict[int, tuple[Sequence[Tile], int]]  # tile-list masks, for one decision only
+    _potentials: dict[Any, tuple[float, Paints]]  # potential() results: kept for the game
+    _holdings: dict[Any, Any]    # holdings() and best_combo() results: kept for the game
+    _covers: dict[Paints, dict[int, Any]]  # cover() results by paints and tile need
+    _plans: dict[Any, list[tuple[float, list[int]]]]  # plan results, kept from the get-up choice to the plan
+    _context: tuple[Any, dict[int, tuple[int, int]]] | None  # (edition numbers, blending table) of the memos
+    _board: list[Tile | None]    # the fresco tile on each segment the memos were made for
+    _bishop_future: list[list[float]]  # share of the bishop bonus counted later, by (bishop, segment)
+    memo_limit: int              # entries of a game-long memo before it is emptied (< 0: every decision)
+    fallbacks: int               # decisions of a kind it does not know (should stay 0)
+
+    def __init__(self, seed: int | str | None = 0, weights: Weights | None = None):
+        super().__init__(seed)
+        self.w = weights or DEFAULT_WEIGHTS
+        self._memo, self._keys = {}, {}
+        self._potentials, self._holdings, self._covers = {}, {}, {}
+        self._plans = {}
+        self._context = None
+        self._board = []
+        self._bishop_future = []
+        self.memo_limit = _MEMO_LIMIT
+        self.fallbacks = 0
 
     def money(self, m: Model, thalers: int, final: bool) -> float:
         if final:
@@ -102,7 +131,9 @@ class Valuation:
         candidates = tiles  # paints only shrink: a tile out of reach stays out of reach
         at = bishop
         for _ in range(hz.k):
-            best = best_tile = left = None
+            best = 0.0
+            best_tile: Tile | None = None
+            left = have
             reachable = []
             row = rows.get(have)
             if row is None:
@@ -116,9 +147,9 @@ class Valuation:
                     continue
                 reachable.append(t)
                 score = t.vp - penalty * res[0] + bonus[t.segment]
-                if best is None or score > best:
+                if best_tile is None or score > best:
                     best, best_tile, left = score, t, res[1]
-            if best is None:
+            if best_tile is None:
                 break
             total += best
             have = left
@@ -160,23 +191,23 @@ class Valuation:
             return Horizon(min(plan[-1], self.w.final_reach_late), 1.0, True, True)
         return Horizon(min(plan[-1], self.w.final_reach_late), 1.0, loc != "cathedral", True)  # studio: the second cathedral visit
 
-    def position_value(self, view: Mapping[str, Any], seat: int) -> float:
-        """VP plus the worth of the seat's holdings (paints, Thalers, mood, permanent
-        portraits, unplayed scrolls) as seen from ``view`` = view(seat): the search's leaf value."""
-        m = Model(view, seat)
-        self.begin_decision(m)
-        vp = max(0, m.me.get("vp", 0))
-        if view.get("is_over"):
-            return float(vp)
-        hz = self.horizon(m) if view.get("phase") == "visits" else (
-            Horizon(self.w.targets, self.w.future, True, False) if not m.final else Horizon(self.w.final_reach, 1.0, True, True))
-        v = vp + self.value(m, m.paints, m.thalers, m.tiles, m.bishop, hz) + self.mood_value(m, m.me.get("mood", 0))
-        if m.portraits is not None:
-            incomes = self.incomes_left(m)
-            v += self.w.thaler * m.income_extra * incomes
-            v += self.w.abbot * m.abbot * self.w.restorations_per_round * incomes
-            v += self.w.sexton * (1 if m.sexton_cost else 0) * incomes
-        if m.scroll_row is not None or m.scroll_col is not None:
-            v += self.scroll_hold(m, m.scroll_row, m.scroll_col, None)
-        v += self.w.thaler * len(m.me.get("tiles", ())) * self.incomes_left(m)  # their income to come
-        return v
+    def simulate_blends(self, m: Model, paints: Paints, tiles: list[Tile], bishop: int, most: int, hz: Horizon):
+        """Blends (at most ``most``) that raise the value of the paints, best first."""
+        made: list[str] = []
+        current = self.value(m, paints, 0, tiles, bishop, hz)
+        for _ in range(most):
+            best = None
+            for out, (a, b) in m.blends.items():
+                if (paints[a] >= 2) if a == b else (paints[a] and paints[b]):
+                    p = list(paints)
+                    p[a] -= 1
+                    p[b] -= 1
+                    p[out] += 1
+                    v = self.value(m, tuple(p), 0, tiles, bishop, hz)
+                    if v > current + 1e-9 and (best is None or v > best[0]):
+                        best = (v, tuple(p), PAINTS[out])
+            if best is None:
+                break
+            current, paints = best[0], best[1]
+            made.append(best[2])
+        return made, paints, current

@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from ...rules import Action
 from ..model import ZERO, Model, Tile, covers, sub, vec
+from .bells import BellsValuation
 from .weights import Horizon
 
 __all__ = ["WallValuation"]
@@ -25,11 +26,13 @@ def wall_parts(text: str) -> tuple[str, str, str]:
     return parts[0], parts[1], parts[2] if len(parts) > 2 else parts[0][0]
 
 
-class WallValuation:
-    """Wall fresco methods of :class:`~affresco.bots.heuristic.HeuristicBot`."""
+class WallValuation(BellsValuation):
+    """Wall fresco methods of :class:`~affresco.bots.heuristic.HeuristicBot` (a layer of its
+    chain, see :class:`~.valuation.Valuation`)."""
 
     @staticmethod
-    def wall(m: Model) -> Mapping[str, Any] | None:
+    def wall(m: Model) -> Any:
+        """The view's ``wall_fresco`` part (None: the module is not in play)."""
         return m.view.get("wall_fresco")
 
     def wall_backs(self, m: Model, tiles: Sequence[str] | None = None) -> set[str]:

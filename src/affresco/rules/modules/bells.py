@@ -151,6 +151,7 @@ class Bells(Module):
 
     name = NAME
     plan_words = (TILE,)
+    view_reads = ("phase", "round", "side2")   # audience hidden while planning, deposits asked, column words
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:
@@ -282,10 +283,12 @@ class Bells(Module):
 
     # --- planning: the audience tile (as secret as the plan) -------------------------------
     def plan_options(self, s, seat: int, plans: tuple) -> tuple:
+        """'Each player places the audience tile on one location column of his action sheet
+        ... no apprentice may go to that column': the plans, then each again with the tile on
+        each of its empty columns (a :class:`~affresco.rules.planning.TiledPlans`)."""
         if seat >= s.n or not self.usable(s):
             return plans
-        words = column_words(s)
-        return _AUDIENCE_MEMO.made(plans, words, lambda: plans + _with_audience(plans, words))
+        return plans.with_tile(TILE)
 
     def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
         if TILE not in words:
@@ -541,11 +544,9 @@ class Bells(Module):
         return None
 
 
-_AUDIENCE_MEMO = IdentityMemo(128)
-
-
 def _with_audience(plans: tuple, words: tuple[str, ...]) -> tuple:
-    """Each plan again with the audience tile on one of its empty columns (the counts come
+    """The action space's plans with the audience tile (action_space): each plan again with the
+    tile on one of its empty columns, as :meth:`Bells.plan_options` lays it (the counts come
     first; the audience word is the first module word, hooks.ORDER)."""
     out = []
     for a in plans:

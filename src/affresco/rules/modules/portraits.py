@@ -57,6 +57,7 @@ class PState(NamedTuple):
 
 class Portraits(Module):
     name = "portraits"
+    view_reads = ()
     visit_columns = ("studio", "cathedral")   # painting a portrait; the Sexton's move
     action_kinds = ("portrait", "restore")   # a portrait painted; a restoration with the Sexton
 
