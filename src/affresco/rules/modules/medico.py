@@ -104,6 +104,7 @@ def _sorted_bottles(items) -> tuple[str, ...]:
     return tuple(sorted(items, key=_BOTTLE_RANK.__getitem__))
 
 
+_UNBEGUN = (0, 0)      # MState.worked at the start of a turn: no blend, no other workshop action
 _MEDICINE = tuple(Action("medicine", (str(p + 1),)) for p in range(4))   # by display place
 _ASIDE = (Action("aside", ("ill",)), Action("aside", ("own",)))
 _ILLNESS = (Action("illness", ("neutral",)), Action("illness", ("own",)))
@@ -380,14 +381,15 @@ class Medico(Module):
     def visit_start(self, s, fig: int, column: str, count: int) -> bool:
         if fig >= s.n:
             return False
-        m = self.st(s)
-        i = self.ill_at(s, fig, s.loc)
-        if m.ill_left != i or m.worked != (0, 0):
-            self.put(s, ill_left=i, worked=(0, 0))
+        m = s.mods[NAME]
+        plan = m.plans[fig]
+        i = plan[0][s.loc] if plan is not None else 0     # the ill ones of this column (ill_at)
+        if m.ill_left != i or m.worked != _UNBEGUN:
+            self.put(s, ill_left=i, worked=_UNBEGUN)
         if column == "workshop" and i:
             per = s.comp.rules["workshop"]["blends_per_apprentice"]
             s.left = per * (count - i) + self.data.ill_blends * i     # 'Ill apprentices can blend paint only once'
-        if column == "market" and self.plan_of(s, fig)[1] and s.loc == s.columns().index("market"):
+        if column == "market" and plan is not None and plan[1] and s.loc == s.columns().index("market"):
             options = self._bottle_options(s, fig)
             if options:
                 ask(s, fig, NAME, "medicine")
@@ -408,9 +410,9 @@ class Medico(Module):
     def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
         if fig >= s.n:
             return
-        m = self.st(s)
-        ill_planned = self.ill_at(s, fig, s.loc)
-        if not ill_planned:
+        m = s.mods[NAME]
+        plan = m.plans[fig]
+        if plan is None or not plan[0][s.loc]:    # no ill apprentice of fig in this column (ill_at)
             return
         healthy_left = s.left - m.ill_left
         if column == "cathedral":
@@ -483,7 +485,7 @@ class Medico(Module):
 
     def after_action(self, s, fig: int, action: Action) -> None:
         if fig < s.n and s.columns()[s.loc] == "workshop":
-            blends, others = self.st(s).worked
+            blends, others = s.mods[NAME].worked
             self.put(s, worked=(blends + 1, others) if action.kind == "blend" else (blends, others + 1))
 
     def _scrolls_after_ill_restore(self, s, fig: int, seg: int, tile) -> None:
@@ -496,8 +498,9 @@ class Medico(Module):
         every healthy apprentice there ill."""
         if fig >= s.n:
             return
-        m = self.st(s)
-        ill = self.ill_at(s, fig, s.loc)
+        m = s.mods[NAME]
+        plan = m.plans[fig]
+        ill = plan[0][s.loc] if plan is not None else 0     # ill_at
         healthy = s.plan[fig][s.loc] - ill
         if m.ill_left:
             self.put(s, ill_left=0)
