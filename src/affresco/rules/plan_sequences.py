@@ -85,7 +85,7 @@ class TiledPlans(Sequence):
     base plan.  Immutable; the same situation gives the same object (:func:`tiled_plans`)."""
 
     __slots__ = ("available", "columns", "per_column", "words", "tiles", "segments", "carries", "_mult",
-                 "_ends", "_starts", "_made", "_all", "_base", "_ranked", "__weakref__")
+                 "_ends", "_starts", "_made", "_all", "_base", "_ranked", "_with", "__weakref__")
 
     def __init__(self, available: int, columns: int, per_column: int, words: tuple[str, ...],
                  tiles: tuple[tuple[str, int], ...]):
@@ -103,6 +103,7 @@ class TiledPlans(Sequence):
         self._made: dict[int, Action] = {}
         self._all: tuple[Action, ...] | None = None
         self._base = base_counts(available, columns, per_column)
+        self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
         self._ranked = tuple(tuple(sorted(range(len(u)), key=lambda k: PLAN_WORDS[tiles[u[k]][0]][1]))
                              for u in segments)      # per segment: its tiles in their words' rank order
 
@@ -122,8 +123,11 @@ class TiledPlans(Sequence):
         """These plans, then each again with the tile ``word`` (a plan word of arity 1, its
         argument a column word) on each of its empty columns not covered, carrying ``carries``
         apprentices (counted against the available ones)."""
-        return tiled_plans(self.available, self.columns, self.per_column, self.words,
-                           self.tiles + ((word, carries),))
+        hit = self._with.get((word, carries))
+        if hit is None:
+            hit = self._with[word, carries] = tiled_plans(self.available, self.columns, self.per_column, self.words,
+                                                          self.tiles + ((word, carries),))
+        return hit
 
     def __len__(self) -> int:
         return self._starts[-1]

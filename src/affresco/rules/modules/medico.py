@@ -310,11 +310,13 @@ class Medico(Module):
         return n + m.black[seat] - m.sick[seat]
 
     def _plan_limits(self, s, seat: int) -> tuple:
+        """What the seat's plans with ill words and the medico tile depend on: healthy and ill
+        apprentices, the columns ill ones may go to, whether the tile may be placed, the
+        market's column."""
         m = self.st(s)
-        cols = s.columns()
-        allowed = tuple(c not in BARRED for c in cols)
-        tile_ok = self._tile_refusal(s, seat) is None
-        return (self.healthy(s, seat), m.black[seat], allowed, tile_ok, cols.index("market"))
+        allowed, market = _sheet_limits(s.columns())
+        tile_ok = len(m.held[seat]) < self.data.max_bottles and m.display.count(None) < len(m.display)
+        return (self.healthy(s, seat), m.black[seat], allowed, tile_ok, market)
 
     def _tile_refusal(self, s, seat: int) -> str | None:
         m = self.st(s)
@@ -776,6 +778,13 @@ _new = tuple.__new__
 @lru_cache(maxsize=4096)
 def _counts(text: str) -> tuple[int, ...]:
     return tuple(map(int, text.split("-")))
+
+
+@lru_cache(maxsize=8)
+def _sheet_limits(columns: tuple) -> tuple[tuple[bool, ...], int]:
+    """Per column of an action sheet side: whether ill apprentices may go there; and the
+    market's column."""
+    return tuple(c not in BARRED for c in columns), columns.index("market")
 
 
 @lru_cache(maxsize=4096)
