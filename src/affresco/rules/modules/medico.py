@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations, compress, product
-from operator import getitem, mul
+from operator import getitem, itemgetter, mul
 from typing import Callable, NamedTuple
 
 from ...errors import ComponentError, StateError
@@ -863,7 +863,8 @@ def _at_least_every(columns: int, per_column: int, allowed: tuple, black: int) -
 def _tile_factor(base: tuple, market: int) -> tuple:
     """Per base plan: 2 if the medico tile may go with it (at most one apprentice at the
     market), else 1."""
-    return tuple(2 if counts[market] <= 1 else 1 for counts in base_counts(*base)[0])
+    factor = [2 if c <= 1 else 1 for c in range(base[2] + 1)]     # by the market's count
+    return tuple(map(factor.__getitem__, map(itemgetter(market), base_counts(*base)[0])))
 
 
 def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
