@@ -22,12 +22,14 @@ actions, seeded):
 Costs are per decision in this process's CPU time; blocks alternate the loops (every loop
 once per block, each block starting with the next loop), and the machine's load is printed
 beside the numbers.  Every loop first plays as many other games (other seeds) as it will be
-measured on, unmeasured: the engine memoises the plans of a planning situation (with all eight
-modules ~50,000 actions built per new situation) and planning situations recur from game to
-game, so in a long training run they are mostly known; the measured games themselves are new
-to every memo, as a training run's games are (``--replay`` warms up on the measured games
-themselves, which also fills the memos that remember positions by their contents; ``--cold``
-warms up with one game only).
+measured on, unmeasured (``--warm-games N``: N of them): planning situations recur from game to
+game (86 distinct ones in 30 random 4-player games with all eight modules, few new after 20),
+so in a long training run they are known: the engine's lazy plan lists and a wrapper's mask of
+them (which must list every plan: ~2 us per plan, up to 110,000 plans, for a situation new to
+the process) are made once; the measured games themselves are new to every memo, as a
+training run's games are (``--replay`` warms up on the measured games themselves, which also
+fills the memos that remember positions by their contents; ``--cold`` warms up with one game
+only).
 
     python bench/bench_envs.py                 # 2 and 4 players, base and all modules
     python bench/bench_envs.py --quick
@@ -208,6 +210,9 @@ def main() -> None:
     ap.add_argument("--modules", choices=("base", "all", "both"), default="both")
     ap.add_argument("--only", nargs="*", default=None, help="wrappers to run (engine always runs)")
     ap.add_argument("--cold", action="store_true", help="warm up with one other game only")
+    ap.add_argument("--warm-games", type=int, default=None, metavar="N",
+                    help="other games each loop plays first (default: as many as it is measured on); planning "
+                         "situations new to the process cost a wrapper their mask (the engine's plan lists are lazy)")
     ap.add_argument("--replay", action="store_true",
                     help="warm up on the measured games themselves (every memo warm, also those kept by position)")
     ap.add_argument("--json", default=None)
@@ -232,7 +237,7 @@ def main() -> None:
             label = f"{n}p {'all modules' if mods else 'base'}"
             totals = {w: [0, 0.0] for w in names}
             warm = (range(blocks * games) if args.replay else range(100_000, 100_001) if args.cold
-                    else range(100_000, 100_000 + blocks * games))
+                    else range(100_000, 100_000 + (blocks * games if args.warm_games is None else args.warm_games)))
             for w in names:   # warm-up: imports, tables, planning situations (module doc)
                 WRAPPERS[w](n, mods, warm)
             for b in range(blocks):   # blocks alternate the wrappers: a change in load hits them all

@@ -111,10 +111,9 @@ def test_versioned_ids():
         Config.of(2, ("no_such_module",))
 
 
-def test_a_mask_is_shared_read_only_and_follows_the_legal_actions():
-    """A legal list gives one shared read-only mask per set of actions (a long one, a planning
-    decision, found again by its actions; a short one by the same Action objects), and never
-    another set's."""
+def test_a_planning_mask_is_shared_read_only_and_follows_the_legal_plans():
+    """A long legal list (a planning decision) gives one shared read-only mask per set of
+    actions, found again by the same actions, and never another set's."""
     codec = ActionCodec(Config.of(2))
     plans = [a for a in codec.actions if a.kind == "plan"]
     few, other = plans[:300], plans[1:301]
@@ -124,9 +123,7 @@ def test_a_mask_is_shared_read_only_and_follows_the_legal_actions():
     o = codec.mask(list(other))
     assert o is not m and set(np.flatnonzero(o)) == {codec.encode(a) for a in other}
     short = codec.mask(plans[:3])
-    assert not short.flags.writeable and short.sum() == 3 and codec.mask(plans[:3]) is short
-    other = codec.mask(plans[1:4])
-    assert other is not short and set(np.flatnonzero(other)) == {codec.encode(a) for a in plans[1:4]}
+    assert short.flags.writeable and short.sum() == 3
 
 
 def test_the_view_in_infos_is_the_position_it_came_with():

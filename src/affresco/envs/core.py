@@ -82,8 +82,6 @@ class ActionCodec:
         self.size = len(self.actions)
         self._by_length: dict[tuple[int, int], list] = {}   # see mask()
         self._by_object: dict[tuple[int, int], tuple] = {}
-        self._by_ids: dict[tuple, tuple] = {}
-        self._ids_room = max(64, 2**24 // (self.size + 1))    # short masks kept: ~16 MB
 
     def encode(self, action: Action | str) -> int:
         if isinstance(action, str):
@@ -106,35 +104,19 @@ class ActionCodec:
         """The indices of ``legal`` as an integer array (in its order)."""
         return np.fromiter(map(self.index.__getitem__, legal), dtype=np.intp, count=len(legal))
 
-    def mask(self, legal: Sequence[Action], extra: int = 0, fresh: bool = False) -> np.ndarray:
-        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end): a shared
-        read-only array, the same for the same actions (read it, never change it); ``fresh``:
-        a new writable array for a short list (Gymnasium wants new info data at every reset).
+    def mask(self, legal: Sequence[Action], extra: int = 0) -> np.ndarray:
+        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end).
 
         A long legal list (a planning decision: up to ~110,000 plans with all eight modules)
-        is remembered by the sequence object the engine hands out (its plans are the same
-        object for the same situation) or, for a list, by its contents (compared element by
-        element, in C), so the indices of the plans are looked up once per situation, not at
-        every decision.  A short one (a visit's few actions) by the identities of its actions:
-        the engine hands out the same Action objects when a situation comes back (two thirds
-        of the decisions of random games), and the kept entry keeps them, so an identity is
-        not reused while it is there."""
-        if len(legal) <= _SHORT:
-            key = (tuple(map(id, legal)), extra)
-            hit = None if fresh else self._by_ids.get(key)
-            if hit is not None:
-                return hit[1]
-            b = bytearray(self.size + extra)       # one by one into bytes: cheaper than numpy's indexing
+        gives a shared read-only array, the same for the same actions: it is remembered by
+        the sequence object the engine hands out (its plans are the same object for the same
+        situation) or, for a list, by its contents (compared element by element, in C), so
+        the indices of the plans are looked up once per situation, not at every decision."""
+        if len(legal) <= _SHORT:           # one by one into bytes: cheaper than numpy's indexing
+            b = bytearray(self.size + extra)
             for i in map(self.index.__getitem__, legal):
                 b[i] = 1
-            m = np.frombuffer(b, np.int8)
-            if fresh:
-                return m
-            m.flags.writeable = False
-            if len(self._by_ids) >= self._ids_room:
-                self._by_ids.clear()
-            self._by_ids[key] = (tuple(legal), m)
-            return m
+            return np.frombuffer(b, np.int8)
         return self._entry(legal, extra)[0]
 
     def sorted_indices(self, legal: Sequence[Action]) -> list[int]:

@@ -136,7 +136,7 @@ class FrescoEnv(gymnasium.Env):
         """The learner's legal actions and mask, once per decision."""
         if self._legal_at[0] != self._marker:
             legal = [] if self.game.is_over else self.game.legal_actions(self.seat)
-            self._legal_at = (self._marker, legal, self.codec.mask(legal, fresh=True))
+            self._legal_at = (self._marker, legal, self.codec.mask(legal))
         return self._legal_at[1], self._legal_at[2]
 
     def _obs(self) -> np.ndarray:

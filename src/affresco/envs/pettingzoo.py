@@ -6,7 +6,7 @@
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seats).  Observations are dicts
 ``{"observation": float32 vector, "action_mask": int8 vector}`` (``game.observation(seat)``;
-masks are shared and read-only); ``infos[agent]["view"]`` (Parallel) is
+a planning decision's mask is shared and read-only); ``infos[agent]["view"]`` (Parallel) is
 the seat's lean view ``game.view(seat, log=False, lean=True)`` of that step, a read-only mapping
 made when first read (``env.game.view(seat)`` has the rest).  Actions are indices into the set-up's fixed action space
 (:class:`affresco.envs.ActionCodec`) plus one last index, ``WAIT``, the only legal action of
