@@ -10,7 +10,8 @@ actions, seeded):
   * pettingzoo-aec: ``env.last()`` (observation vector + mask) + ``env.step(index)``;
     the agent picks uniformly among the mask's legal indices (:func:`pick`); "(mask only)":
     ``last(observe=False)`` + ``env.action_mask()``, the protocol without the vector;
-  * pettingzoo-parallel: ``env.step(actions)`` (every agent's observation each step);
+  * pettingzoo-parallel: ``env.step(actions)`` (every agent's observation each step; the
+    agent picks for the deciding agents, the others answer WAIT, their only legal action);
   * gymnasium: ``env.step(index)`` + ``action_masks()``, the other seats random bots
     (counted as decisions too: the cost per decision of the whole loop);
   * openspiel: ``state.legal_actions()`` + ``apply_action`` / ``apply_actions``, plus the
@@ -20,15 +21,19 @@ actions, seeded):
 
 Costs are per decision in this process's CPU time; blocks alternate the loops (every loop
 once per block, each block starting with the next loop), and the machine's load is printed
-beside the numbers.  Every loop first plays the games it will be measured on once (the games
-are deterministic for a seed): the engine memoises the plans of a planning situation (with all
-eight modules ~50,000 actions built per new situation) and the first loop to meet a situation
-would pay for the others; ``--cold`` measures without that pass.
+beside the numbers.  Every loop first plays as many other games (other seeds) as it will be
+measured on, unmeasured: the engine memoises the plans of a planning situation (with all eight
+modules ~50,000 actions built per new situation) and planning situations recur from game to
+game, so in a long training run they are mostly known; the measured games themselves are new
+to every memo, as a training run's games are (``--replay`` warms up on the measured games
+themselves, which also fills the memos that remember positions by their contents; ``--cold``
+warms up with one game only).
 
     python bench/bench_envs.py                 # 2 and 4 players, base and all modules
     python bench/bench_envs.py --quick
     python bench/bench_envs.py --players 4 --modules base --only pettingzoo-aec
     python bench/bench_envs.py --json out.json
+    python bench/bench_envs.py --baseline e9d8a5a --rounds 2   # this checkout against a revision, alternating
 """
 from __future__ import annotations
 
@@ -126,6 +131,7 @@ def aec_mask_only(n, mods, seeds):
 def parallel(n, mods, seeds):
     from affresco.envs.pettingzoo import parallel_env
     p = parallel_env(players=n, modules=mods)
+    wait = p.WAIT   # an agent not to decide now has WAIT alone (the engine loop's agent picks only for the acting seat)
     decisions, t0 = 0, _clock()
     for seed in seeds:
         obs, _ = p.reset(seed=seed)
@@ -133,7 +139,7 @@ def parallel(n, mods, seeds):
         while p.agents:
             acting = p.game.to_act
             decisions += len(acting)
-            acts = {a: pick(rng, o["action_mask"]) for a, o in obs.items()}
+            acts = {a: wait if o["action_mask"][wait] else pick(rng, o["action_mask"]) for a, o in obs.items()}
             obs, *_ = p.step(acts)
     return decisions, _clock() - t0
 
@@ -201,12 +207,19 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="*", default=[2, 4])
     ap.add_argument("--modules", choices=("base", "all", "both"), default="both")
     ap.add_argument("--only", nargs="*", default=None, help="wrappers to run (engine always runs)")
-    ap.add_argument("--cold", dest="warm", action="store_false",
-                    help="warm up with one other game only (default: every loop first plays the blocks' games "
-                         "once unmeasured, so the engine's memos of planning situations are warm for every loop "
-                         "alike, as in a long training run where situations recur)")
+    ap.add_argument("--cold", action="store_true", help="warm up with one other game only")
+    ap.add_argument("--replay", action="store_true",
+                    help="warm up on the measured games themselves (every memo warm, also those kept by position)")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--baseline", default=None, metavar="REV",
+                    help="run this bench on this checkout and on revision REV's src (or a folder) in alternating "
+                         "processes, --rounds times each, and compare each loop's cost ratio (medians)")
+    ap.add_argument("--rounds", type=int, default=2, help="with --baseline: runs per tree")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.baseline:
+        compare_with_baseline(args)
+        return
     games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
     names = [w for w in WRAPPERS if w == "engine" or args.only is None or w in args.only]
     mod_sets = {"base": [()], "all": [ALL], "both": [(), ALL]}[args.modules]
@@ -218,8 +231,10 @@ def main() -> None:
         for mods in mod_sets:
             label = f"{n}p {'all modules' if mods else 'base'}"
             totals = {w: [0, 0.0] for w in names}
-            for w in names:   # warm-up: imports, tables, and (--warm) every game the blocks will play
-                WRAPPERS[w](n, mods, range(blocks * games) if args.warm else [10_000])
+            warm = (range(blocks * games) if args.replay else range(100_000, 100_001) if args.cold
+                    else range(100_000, 100_000 + blocks * games))
+            for w in names:   # warm-up: imports, tables, planning situations (module doc)
+                WRAPPERS[w](n, mods, warm)
             for b in range(blocks):   # blocks alternate the wrappers: a change in load hits them all
                 seeds = range(b * games, (b + 1) * games)
                 for w in names[b % len(names):] + names[:b % len(names)]:   # each block starts elsewhere
@@ -239,6 +254,45 @@ def main() -> None:
     print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     if args.json:
         Path(args.json).write_text(json.dumps({"load_end": load, "results": results}, indent=1))
+    if args.worker:
+        print(json.dumps({"load_end": load, "results": results}))
+
+
+def compare_with_baseline(args) -> None:
+    """``--baseline REV``: this bench run on this checkout's ``src`` and on REV's, in
+    alternating processes (bench/baseline.py), each loop's cost ratio to its own engine loop
+    compared (medians over the rounds)."""
+    import statistics
+    from baseline import SRC, interleave, machine_load, source_tree
+    argv, skip = [], False
+    for a in sys.argv[1:]:            # the same options, without the comparison's own
+        if skip:
+            skip = False
+        elif a in ("--baseline", "--rounds", "--json"):
+            skip = True
+        elif not a.startswith(("--baseline=", "--rounds=", "--json=")):
+            argv.append(a)
+    trees = {"new": SRC, "baseline": source_tree(args.baseline)}
+    print(f"this checkout vs {args.baseline}: {args.rounds} runs each, alternating; {machine_load()} (start)", flush=True)
+    runs = interleave(lambda src: [sys.executable, __file__, *argv, "--worker"], trees, blocks=args.rounds,
+                      progress=lambda m: print(m, flush=True))
+    ratios: dict[tuple, dict[str, list]] = {}
+    for label, blocks in runs.items():
+        for block in blocks:
+            for row in block["results"]:
+                ratios.setdefault((row["setup"], row["wrapper"]), {"new": [], "baseline": []})[label].append(
+                    row["cost_vs_engine"])
+    out = []
+    for (setup, wrapper), r in ratios.items():
+        if wrapper == "engine":
+            continue
+        new, old = statistics.median(r["new"]), statistics.median(r["baseline"])
+        out.append({"setup": setup, "wrapper": wrapper, "new": new, "baseline": old, "runs": r})
+        print(f"{setup:<16} {wrapper:<28} baseline {old:5.2f}x  ->  new {new:5.2f}x the engine's cost   "
+              f"(runs {r['baseline']} / {r['new']})")
+    print(f"{machine_load()} (end)")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
 
 
 if __name__ == "__main__":

@@ -64,6 +64,29 @@ def test_the_engines_observation_is_the_vector_made_from_the_view(n, mods):
         i += 1
 
 
+@pytest.mark.parametrize("n,mods", [(2, ()), (3, ()), (4, ()), (2, ALL), (3, ALL), (4, ALL)])
+def test_the_vector_kept_from_decision_to_decision_is_the_one_made_afresh(n, mods):
+    """The game keeps what its last observation was written from: what every seat sees alike
+    is written again only where the position's facts changed, each seat's module parts only
+    when the module's state or what its view reads changed.  At every decision of a random
+    game, whichever seats looked in between, the vector is exactly the one made from the
+    seat's view and the one a fresh copy of the game writes from zero."""
+    enc = ObservationEncoder(Config.of(n, mods))
+    g = affresco.new_game(n, mods, seed=30 + n)
+    rng = random.Random(30 + n)
+    i = 0
+    while not g.is_over:
+        seats = range(n) if i % 7 == 0 else g.to_act if i % 3 else [rng.randrange(n)]
+        for seat in seats:
+            x = enc.observe(g, seat)
+            assert np.array_equal(x, enc.encode(g.view(seat, log=False, lean=True), seat)), (i, g.phase, seat)
+            if i % 5 == 0:
+                assert np.array_equal(x, enc.observe(g.clone(), seat)), (i, g.phase, seat)
+        seat = rng.choice(g.to_act)
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+        i += 1
+
+
 def test_figures_are_relative_to_the_observer():
     enc = ObservationEncoder(Config.of(3))
     g = affresco.new_game(3, seed=2)
@@ -88,9 +111,10 @@ def test_versioned_ids():
         Config.of(2, ("no_such_module",))
 
 
-def test_a_planning_mask_is_shared_read_only_and_follows_the_legal_plans():
-    """A long legal list (a planning decision) gives one shared read-only mask per set of
-    actions, found again by the same actions, and never another set's."""
+def test_a_mask_is_shared_read_only_and_follows_the_legal_actions():
+    """A legal list gives one shared read-only mask per set of actions (a long one, a planning
+    decision, found again by its actions; a short one by the same Action objects), and never
+    another set's."""
     codec = ActionCodec(Config.of(2))
     plans = [a for a in codec.actions if a.kind == "plan"]
     few, other = plans[:300], plans[1:301]
@@ -100,7 +124,9 @@ def test_a_planning_mask_is_shared_read_only_and_follows_the_legal_plans():
     o = codec.mask(list(other))
     assert o is not m and set(np.flatnonzero(o)) == {codec.encode(a) for a in other}
     short = codec.mask(plans[:3])
-    assert short.flags.writeable and short.sum() == 3
+    assert not short.flags.writeable and short.sum() == 3 and codec.mask(plans[:3]) is short
+    other = codec.mask(plans[1:4])
+    assert other is not short and set(np.flatnonzero(other)) == {codec.encode(a) for a in plans[1:4]}
 
 
 def test_the_view_in_infos_is_the_position_it_came_with():

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
+import affresco  # noqa: E402
 import affresco.envs.openspiel  # noqa: E402,F401
 from envs_support import ALL, CONFIGS, FULL, SAMPLE, cfg_id  # noqa: E402
 
@@ -38,6 +39,36 @@ def test_random_sim_test_sequential_planning():
 def test_game_string_parameters():
     g = pyspiel.load_game("python_fresco(players=3,modules=portraits+scrolls)")
     assert g.num_players() == 3 and g.config.modules == ("portraits", "scrolls")
+
+
+@pytest.mark.parametrize("mods", [(), ALL])
+def test_the_public_history_noted_when_first_asked_reads_as_noted_as_it_happened(mods):
+    """Information-state strings (perfect recall of the plans revealed and of what each chance
+    event showed): a game nobody asks them of notes what was shown only when first asked
+    (rebuilt by replaying the game up to it); the strings are the same as a game asked from
+    its start, for every player, and so are the serialized states'."""
+    asked, quiet = _load("python_fresco", 2, mods, seed=5), _load("python_fresco", 2, mods, seed=5)
+    a, q = asked.new_initial_state(), quiet.new_initial_state()
+    rng = random.Random(5)
+    strings, steps = [], 0
+    while not a.is_terminal():
+        if steps % 6 == 0:
+            strings.append([a.information_state_string(p) for p in range(2)])
+        steps += 1
+        if a.is_simultaneous_node():
+            acts = [rng.choice(a.legal_actions(p)) for p in range(2)]
+            a.apply_actions(acts)
+            q.apply_actions(acts)
+        else:
+            act = rng.choice(a.legal_actions())
+            a.apply_action(act)
+            q.apply_action(act)
+    assert not quiet.history_asked and any(type(what) is not affresco.Action and who == "chance"
+                                           for who, what in q._public)
+    assert [q.information_state_string(p) for p in range(2)] == [a.information_state_string(p) for p in range(2)]
+    copy = quiet.deserialize_state(q.serialize())
+    assert [copy.information_state_string(p) for p in range(2)] == [a.information_state_string(p) for p in range(2)]
+    assert strings[0] != strings[-1]
 
 
 @pytest.mark.parametrize("name", ["python_fresco", "python_fresco_turns"])

@@ -78,3 +78,89 @@ def test_a_plan_not_offered_is_refused_and_not_in_the_sequence():
         assert g.to_json() == before
         return
     pytest.fail("no planning decision with an ill apprentice was reached")
+
+
+def _tiles_by_the_rules(base: list, words: tuple, tiles: list) -> list:
+    """The plans with action tiles as the modules' texts lay them, written out plainly: for each
+    tile in turn ('Each player places the audience tile on one location column ... no apprentice
+    may go to that column'; the wall tile 'covers one location ... Only one apprentice can be
+    placed on this tile'), the plans so far, then each of them again with the tile on each of its
+    empty columns that no other tile covers (the wall tile only if an apprentice is left for
+    it); the words in rank order (audience, then wall)."""
+    plans = list(base)
+    for word, carries, available in tiles:
+        more = []
+        for p in plans:
+            counts = [int(x) for x in p.args[0].split("-")]
+            named = set(p.args[2::2])
+            if sum(counts) + carries + sum(1 for w in p.args[1::2] if w == "wall") > available:
+                continue
+            for col, w in enumerate(words):
+                if counts[col] == 0 and w not in named:
+                    pairs = sorted([*zip(p.args[1::2], p.args[2::2]), (word, w)], key=lambda x: x[0] != "audience")
+                    more.append(affresco.Action("plan", (p.args[0], *(x for pair in pairs for x in pair))))
+        plans += more
+    return plans
+
+
+@pytest.mark.parametrize("players,modules", [(2, ("bells", "wall_fresco")), (4, ("bells",)), (3, ("wall_fresco",))])
+def test_the_action_tiles_lie_on_every_empty_column_in_order(players, modules):
+    """Bells' audience tile and the wall tile: the legal plans are the base game's plans, then
+    each again with a tile on each empty column no other tile covers, tile by tile, in that
+    order (the plans are made from their structure, not listed: the same plans)."""
+    from affresco.rules.planning import column_words_of
+    g = affresco.new_game(players, modules=modules, seed=3)
+    rng, seen = random.Random(3), 0
+    while not g.is_over and g.round <= 4:
+        seat = g.to_act[0]
+        legal = g.legal_actions(seat)
+        if g.phase == "plan":
+            base = [a for a in legal if len(a.args) == 1]
+            available = max(sum(int(x) for x in a.args[0].split("-")) for a in base)
+            tiles = [(w, c, available) for w, c in (("audience", 0), ("wall", 1))
+                     if any(w in a.args for a in legal)]
+            assert legal == _tiles_by_the_rules(base, column_words_of(g.view(seat)["columns"]), tiles)
+            seen += 1
+        g.apply(seat, rng.choice(legal))
+    assert seen >= 4
+
+
+def test_tiled_plans_index_contain_pickle_and_extend():
+    """The plans with action tiles as a read-only sequence (what a module's ``plan_options``
+    hook is given): indexing, ``in``, ``index`` and pickling agree with the plans listed, and
+    ``+`` gives a tuple (a module adding plans of its own)."""
+    from affresco.rules.planning import TiledPlans, plans as base_plans, tiled_plans
+    words = ("market", "cathedral", "workshop", "studio", "theater")
+    tiled = tiled_plans(6, 5, 3, words).with_tile("audience").with_tile("wall", 1)
+    assert type(tiled) is TiledPlans and tiled is tiled_plans(6, 5, 3, words).with_tile("audience").with_tile("wall", 1)
+    made = list(tiled)
+    assert made[:len(base_plans(6, 5, 3))] == list(base_plans(6, 5, 3)) and len(made) == len(set(made)) == len(tiled)
+    for i in random.Random(0).sample(range(len(made)), 300):
+        assert tiled[i] == made[i] and made[i] in tiled and tiled.index(made[i]) == i
+    assert affresco.Action("plan", ("0-0-0-0-0", "wall", "market", "audience", "studio")) not in tiled  # words out of rank order
+    assert affresco.Action("plan", ("1-0-0-0-0", "audience", "market")) not in tiled                    # the column is taken
+    assert affresco.Action("plan", ("3-3-0-0-0", "wall", "studio")) not in tiled                        # no apprentice left for it
+    assert pickle.loads(pickle.dumps(tiled)) is tiled
+    extra = affresco.Action("plan", ("0-0-0-0-0", "bell", "studio"))
+    assert tiled + (extra,) == tuple(made) + (extra,)
+
+
+def test_a_plan_offered_to_one_seat_is_checked_again_for_another():
+    """A plan taken from the plans offered to a seat is accepted for that seat without being
+    checked again; the same plan object given for another seat, which may not plan it, is
+    refused and changes nothing."""
+    for g, seat, legal in lazy_planning(2, ("medico",), seed=5, rounds=9):
+        other = 1 - seat
+        if other not in g.to_act:
+            continue
+        theirs = g.legal_actions(other)
+        mine = next((a for a in legal if a not in theirs), None)
+        if mine is None:
+            continue
+        before = g.to_json()
+        with pytest.raises(IllegalAction):
+            g.apply(other, mine)
+        assert g.to_json() == before
+        g.apply(seat, legal[legal.index(mine)])
+        return
+    pytest.fail("no planning decision with plans only one seat may make was reached")

@@ -124,6 +124,24 @@ def test_apply_says_when_hidden_information_came_out():
     pytest.fail(f"not every case met: {seen}")
 
 
+def test_actions_applied_counts_the_history_and_replay_rebuilds_each_position():
+    """``Game.actions_applied`` is the history's length; ``replay(record, upto=k)`` is the
+    position after ``k`` actions (what affresco.envs' lazy views rely on)."""
+    g = affresco.new_game(2, ["portraits"], seed=9)
+    r = random.Random(9)
+    seen = {}
+    assert g.actions_applied == 0
+    while not g.is_over and g.actions_applied < 120:
+        if g.actions_applied % 17 == 0:
+            seen[g.actions_applied] = g.view(0, log=False, lean=True)
+        seat = g.to_act[0]
+        g.apply(seat, r.choice(g.legal_actions(seat)))
+        assert g.actions_applied == len(g.history())
+    assert g.clone().actions_applied == g.actions_applied
+    for k, view in seen.items():
+        assert affresco.replay(g.record(), upto=k).view(0, log=False, lean=True) == view
+
+
 def test_who_decides_now_is_leonardo_for_his_controller_and_the_mover_on_the_track():
     """R13: in a 2-player game one player decides for Leonardo; on an occupied VP-track space
     the moving figure's owner chooses where to stop."""

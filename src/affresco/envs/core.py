@@ -82,6 +82,8 @@ class ActionCodec:
         self.size = len(self.actions)
         self._by_length: dict[tuple[int, int], list] = {}   # see mask()
         self._by_object: dict[tuple[int, int], tuple] = {}
+        self._by_ids: dict[tuple, tuple] = {}
+        self._ids_room = max(64, 2**24 // (self.size + 1))    # short masks kept: ~16 MB
 
     def encode(self, action: Action | str) -> int:
         if isinstance(action, str):
@@ -104,22 +106,34 @@ class ActionCodec:
         """The indices of ``legal`` as an integer array (in its order)."""
         return np.fromiter(map(self.index.__getitem__, legal), dtype=np.intp, count=len(legal))
 
-    def mask(self, legal: Sequence[Action], extra: int = 0) -> np.ndarray:
-        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end).
+    def mask(self, legal: Sequence[Action], extra: int = 0, fresh: bool = False) -> np.ndarray:
+        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end): a shared
+        read-only array, the same for the same actions (read it, never change it); ``fresh``:
+        a new writable array for a short list (Gymnasium wants new info data at every reset).
 
         A long legal list (a planning decision: up to ~110,000 plans with all eight modules)
-        gives a shared read-only array, the same for the same actions: it is remembered by
-        the sequence object the engine hands out (its plans are the same object for the same
-        situation) or, for a list, by its contents (compared element by element, in C), so
-        the indices of the plans are looked up once per situation, not at every decision."""
+        is remembered by the sequence object the engine hands out (its plans are the same
+        object for the same situation) or, for a list, by its contents (compared element by
+        element, in C), so the indices of the plans are looked up once per situation, not at
+        every decision.  A short one (a visit's few actions) by the identities of its actions:
+        the engine hands out the same Action objects when a situation comes back (two thirds
+        of the decisions of random games), and the kept entry keeps them, so an identity is
+        not reused while it is there."""
         if len(legal) <= _SHORT:
-            m = np.zeros(self.size + extra, dtype=np.int8)
-            if len(legal) <= 16:           # one by one: cheaper than an index array for a few
-                idx = self.index
-                for a in legal:
-                    m[idx[a]] = 1
-            else:
-                m[self.index_array(legal)] = 1
+            key = (tuple(map(id, legal)), extra)
+            hit = None if fresh else self._by_ids.get(key)
+            if hit is not None:
+                return hit[1]
+            b = bytearray(self.size + extra)       # one by one into bytes: cheaper than numpy's indexing
+            for i in map(self.index.__getitem__, legal):
+                b[i] = 1
+            m = np.frombuffer(b, np.int8)
+            if fresh:
+                return m
+            m.flags.writeable = False
+            if len(self._by_ids) >= self._ids_room:
+                self._by_ids.clear()
+            self._by_ids[key] = (tuple(legal), m)
             return m
         return self._entry(legal, extra)[0]
 
@@ -364,21 +378,27 @@ def tables(config: Config) -> tuple[ActionCodec, ObservationEncoder]:
 class LazyView(Mapping):
     """A seat's lean view ``game.view(seat, log=False, lean=True)`` of one position, made when
     first read (most learning loops never read it): a read-only mapping (``dict(v)`` gives a
-    plain dict).  ``position`` is the game at that position, which the env does not change
-    again (a clone)."""
+    plain dict).  It keeps the game and how many actions it had applied then
+    (:attr:`affresco.Game.actions_applied`): read while the game is still there, the view is
+    made from it; read after the game moved on, from the game rebuilt up to that position
+    (``affresco.replay``: the engine is deterministic), so no copy is made at every step."""
 
-    __slots__ = ("_game", "_seat", "_view")
+    __slots__ = ("_game", "_seat", "_at", "_view")
 
-    def __init__(self, position: Game, seat: int):
-        self._game: Game | None = position
+    def __init__(self, game: Game, seat: int, at: int | None = None):
+        self._game: Game | None = game
         self._seat = seat
+        self._at = game.actions_applied if at is None else at
         self._view: dict[str, Any] | None = None
 
     def _get(self) -> dict[str, Any]:
         view = self._view
         if view is None:
-            assert self._game is not None
-            view = self._view = self._game.view(self._seat, log=False, lean=True)
+            game = self._game
+            assert game is not None
+            if game.actions_applied != self._at:
+                game = affresco.replay(game.record(), upto=self._at)
+            view = self._view = game.view(self._seat, log=False, lean=True)
             self._game = None
         return view
 

@@ -107,8 +107,9 @@ class FrescoEnv(gymnasium.Env):
         return obs, reward, over, False, info
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions as booleans (sb3-contrib's MaskablePPO calls this)."""
-        return self._legal()[1].astype(bool)
+        """The legal actions as booleans (sb3-contrib's MaskablePPO calls this): the mask's
+        bytes seen as booleans, no copy (read it, never change it)."""
+        return self._legal()[1].view(np.bool_)
 
     def render(self):
         text = render_text(self.game, self.seat) if self.game is not None else ""
@@ -135,14 +136,14 @@ class FrescoEnv(gymnasium.Env):
         """The learner's legal actions and mask, once per decision."""
         if self._legal_at[0] != self._marker:
             legal = [] if self.game.is_over else self.game.legal_actions(self.seat)
-            self._legal_at = (self._marker, legal, self.codec.mask(legal))
+            self._legal_at = (self._marker, legal, self.codec.mask(legal, fresh=True))
         return self._legal_at[1], self._legal_at[2]
 
     def _obs(self) -> np.ndarray:
         return self.encoder.observe(self.game, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._legal()[1], "view": LazyView(self.game.clone(), self.seat)}
+        return {"action_mask": self._legal()[1], "view": LazyView(self.game, self.seat)}
 
 
 gymnasium.register(id=ENV_ID, entry_point="affresco.envs.gymnasium:FrescoEnv")

@@ -88,6 +88,9 @@ class FrescoGame(pyspiel.Game):
         self._seeds = random.Random(seed if seed >= 0 else None)
 
         self._pending = None  # [seed, Game, weak reference to the box bound to it or None]
+        # what a chance event shows everyone: these keys of the spectator's view
+        self.chance_keys = ("booths", "fresco", "bag_size") + tuple(self.encoder.module_keys)
+        self.history_asked = False   # an information-state string was asked (see FrescoState._shown)
 
     def new_initial_state(self):
         return FrescoState(self)
@@ -186,6 +189,44 @@ class _History(list):
         return _History(self)
 
 
+class _Shown:
+    """What everyone saw at one position of a game (``keys`` None: the plans revealed; else
+    those keys of the spectator's view, what a chance event showed), made when first needed
+    (an information-state string asks for it): from the game while it is still at that
+    position, else from the game replayed up to it (the engine is deterministic), so a game
+    that nobody asks information states of pays nothing for its history.  Shared by clones;
+    pickled as its value."""
+
+    __slots__ = ("game", "at", "keys", "value")
+
+    def __init__(self, game, keys):
+        self.game, self.at, self.keys, self.value = game, game.actions_applied, keys, None
+
+    def get(self):
+        if self.game is not None:
+            g = self.game
+            if g.actions_applied != self.at:
+                from affresco import replay
+                g = replay(g.record(), upto=self.at)
+            v = g.view(None, log=False, lean=True)
+            self.value = ([f.get("plan") for f in v["figures"]] if self.keys is None
+                          else {k: v.get(k) for k in self.keys})
+            self.game = None
+        return self.value
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return _shown, (self.get(),)
+
+
+def _shown(value) -> _Shown:
+    shown = _Shown.__new__(_Shown)
+    shown.game, shown.at, shown.keys, shown.value = None, None, None, value
+    return shown
+
+
 class FrescoState(pyspiel.State):
     """One position.  The affresco game is built on first use, so OpenSpiel's clones (which
     copy the attributes onto a fresh state) never set up a game they throw away."""
@@ -195,6 +236,7 @@ class FrescoState(pyspiel.State):
         self._g = _Box(owner=game)
         self._started = False
         self._public = _History()  # the public history, rendered as text when asked (_public_text)
+        self._replayable = True    # its game replays from its record (not one from resample_from_infostate)
         self._moves = 0           # actions applied: the position's identity for the observer's cache
         self._legal_at = None   # (player, legal indices) of this position
         self._player = None     # current_player() of this position (OpenSpiel asks it often)
@@ -258,19 +300,22 @@ class FrescoState(pyspiel.State):
         self._moves += 1
         self._public.append((seat, action))
         if phase == "plan" and g.phase != "plan":
-            v = g.view(None, log=False, lean=True)
-            self._public.append(("plans", [f.get("plan") for f in v["figures"]]))
+            self._public.append(("plans", self._shown(g, None)))
         self._note_chance(draws)
 
     def _note_chance(self, draws_before):
         """Perfect recall of chance: when a chance event happened, note what everyone saw."""
         g = self._g.game
         if g.chance_events != draws_before:
-            v = g.view(None, log=False, lean=True)
-            seen = {k: v[k] for k in ("booths", "fresco", "bag_size")}
-            for k in self.get_game().encoder.module_keys:
-                seen[k] = v.get(k)
-            self._public.append(("chance", seen))
+            self._public.append(("chance", self._shown(g, self.owner.chance_keys)))
+
+    def _shown(self, g, keys) -> _Shown:
+        """What everyone sees now (:class:`_Shown`), made now if information states are asked
+        of this game or its game cannot be replayed, else when first needed."""
+        shown = _Shown(g, keys)
+        if self.owner.history_asked or not self._replayable:
+            shown.get()
+        return shown
 
     def _action_to_string(self, player, action):
         return str(self.get_game().codec.actions[action])
@@ -311,6 +356,7 @@ class FrescoState(pyspiel.State):
         clone._g = _Box(det)
         clone._started = True
         clone._public = _History(self._public)
+        clone._replayable = False
         return clone
 
 
@@ -320,7 +366,7 @@ def _public_text(entry) -> str:
     who, what = entry
     if who.__class__ is int:
         return f"{who}:plan" if what.kind == "plan" else f"{who}:{what}"
-    return f"{who} {json.dumps(what, sort_keys=True)}"
+    return f"{who} {json.dumps(what.get(), sort_keys=True)}"
 
 
 class FrescoObserver:
@@ -350,6 +396,7 @@ class FrescoObserver:
     def string_from(self, state: FrescoState, player: int):
         text = state.observation_json(player)
         if self.perfect_recall:
+            state.owner.history_asked = True     # from now on the history is noted as it happens
             return text + "\n" + "\n".join(map(_public_text, state._public))
         return text
 

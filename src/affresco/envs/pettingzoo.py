@@ -6,7 +6,7 @@
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seats).  Observations are dicts
 ``{"observation": float32 vector, "action_mask": int8 vector}`` (``game.observation(seat)``;
-a planning decision's mask is shared and read-only); ``infos[agent]["view"]`` (Parallel) is
+masks are shared and read-only); ``infos[agent]["view"]`` (Parallel) is
 the seat's lean view ``game.view(seat, log=False, lean=True)`` of that step, a read-only mapping
 made when first read (``env.game.view(seat)`` has the rest).  Actions are indices into the set-up's fixed action space
 (:class:`affresco.envs.ActionCodec`) plus one last index, ``WAIT``, the only legal action of
@@ -104,7 +104,8 @@ class _Common:
         hit = self._cache.get(seat)
         if hit is not None and hit[0] == self._marker:
             return hit[1]
-        obs = {"observation": self.encoder.observe(self.game, seat), "action_mask": self._legal_of(seat)[1]}
+        obs = {"observation": np.frombuffer(self.game.observation(seat), np.float32),
+               "action_mask": self._legal_of(seat)[1]}
         self._cache[seat] = (self._marker, obs)
         return obs
 
@@ -113,17 +114,19 @@ class _Common:
         return self.game.view(seat, log=False, lean=True)
 
     def _lazy_views(self) -> dict:
-        """Every agent's lean view of this position, made when read (one clone shared)."""
-        position = self.game.clone()
-        return {a: LazyView(position, self.agent_seat[a]) for a in self.agents}
+        """Every agent's lean view of this position, made when read (core.LazyView)."""
+        g = self.game
+        at = g.actions_applied
+        seat = self.agent_seat
+        return {a: LazyView(g, seat[a], at) for a in self.agents}
 
     def _act(self, seat: int, index) -> bool:
         """Apply the action ``index`` of ``seat`` (who is to act); True if it was substituted."""
         legal, mask = self._legal_of(seat)
-        ok = index is not None and 0 <= int(index) < self.codec.size and mask[int(index)]
+        i = -1 if index is None else int(index)
         substituted = False
-        if ok:
-            action = self.codec.actions[int(index)]
+        if 0 <= i < self.WAIT and mask[i]:
+            action = self.codec.actions[i]
         elif self.illegal == "raise":
             shown = "WAIT" if index == self.WAIT else (str(self.codec.actions[int(index)])
                                                        if index is not None and 0 <= int(index) < self.codec.size else index)
@@ -164,6 +167,7 @@ class FrescoAEC(_Common, AECEnv):
             raise ValueError(f"turns must be 'acting' or 'all', not {turns!r}")
         self.turns = turns
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode)
+        self._names: dict[tuple, list[str]] = {}   # seats to act -> their agents
 
     def reset(self, seed=None, options=None):
         self._new_game(seed)
@@ -182,11 +186,22 @@ class FrescoAEC(_Common, AECEnv):
         if self.turns == "all":
             self._queue = self.agents[:]
         else:
-            self._queue = [self.possible_agents[s] for s in self.game.to_act]   # in seat order
+            acting = self.game.to_act
+            names = self._names.get(acting)
+            if names is None:
+                names = self._names[acting] = [self.possible_agents[s] for s in acting]   # in seat order
+            self._queue = names[:]
         self.agent_selection = self._queue[0]
 
     def observe(self, agent):
         return self._observe_seat(self.agent_seat[agent])
+
+    def last(self, observe: bool = True):
+        """PettingZoo's ``last()`` (observation, cumulative reward, terminated, truncated, info of
+        the selected agent), in one step."""
+        agent = self.agent_selection
+        return (self._observe_seat(self.agent_seat[agent]) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action):
         agent = self.agent_selection
@@ -256,36 +271,47 @@ class FrescoParallel(_Common, ParallelEnv):
         self._marker = 0
         self.agents = self.possible_agents[:]
         self.cycles = 0
-        obs = {a: self._observe_seat(self.agent_seat[a]) for a in self.agents}
+        obs = {a: self._observation_of(self.agent_seat[a]) for a in self.agents}
         views = self._lazy_views()
         return obs, {a: {"view": views[a]} for a in self.agents}
 
     def step(self, actions):
-        infos = {a: {} for a in self.agents}
-        for seat in sorted(self.game.to_act):   # while planning: every plan at once
+        g = self.game
+        agents = self.agents
+        substituted = []
+        for seat in sorted(g.to_act):   # while planning: every plan at once
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise IllegalAction(f"{agent} must decide now but has no action in this step")
             if self._act(seat, actions[agent]):
-                infos[agent]["illegal_action"] = True
+                substituted.append(agent)
         self.cycles += 1
-        over = self.game.is_over
+        over = g.is_over
         truncate = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
-        rewards = {a: 0.0 for a in self.agents}
+        at = g.actions_applied
+        seat_of = self.agent_seat
+        infos = {a: {"view": LazyView(g, seat_of[a], at)} for a in agents}
+        for a in substituted:
+            infos[a]["illegal_action"] = True
         if over:
-            rewards = dict(zip(self.possible_agents, final_rewards(self.game, self.reward_kind)))
-            for a in self.agents:
-                infos[a].update(scores=self.game.scores(), ranking=self.game.ranking())
-        obs = {a: self._observe_seat(self.agent_seat[a]) for a in self.agents}
-        views = self._lazy_views()
-        for a in self.agents:
-            infos[a]["view"] = views[a]
-        terminations = {a: over for a in self.agents}
-        truncations = {a: truncate for a in self.agents}
-        rewards = {a: rewards[a] for a in self.agents}
+            rewards = dict(zip(self.possible_agents, final_rewards(g, self.reward_kind)))
+            scores, ranking = g.scores(), g.ranking()
+            for a in agents:
+                infos[a].update(scores=list(scores), ranking=list(ranking))
+            rewards = {a: rewards[a] for a in agents}
+        else:
+            rewards = dict.fromkeys(agents, 0.0)
+        obs = {a: self._observation_of(seat_of[a]) for a in agents}
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, truncate)
         if over or truncate:
             self.agents = []
         return obs, rewards, terminations, truncations, infos
+
+    def _observation_of(self, seat: int) -> dict:
+        """The seat's observation now (each asked once per step: no cache)."""
+        return {"observation": np.frombuffer(self.game.observation(seat), np.float32),
+                "action_mask": self._legal_of(seat)[1]}
 
 
 def raw_env(players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,

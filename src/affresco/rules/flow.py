@@ -14,6 +14,7 @@ from typing import Sequence
 from . import cathedral, hostel, leonardo, market, planning, preparation, studio, theater, track, workshop
 from .actions import PASS, Action
 from .hooks import find
+from .plan_sequences import PlanVariants
 from .state import GETUP, OVER, PLAN, VISITS, State
 
 LOCATIONS = {"market": market, "cathedral": cathedral, "studio": studio,
@@ -86,7 +87,10 @@ def legal(s: State, seat: int) -> Sequence[Action]:
     if seat not in to_act(s):
         return []
     if s.phase == PLAN and s.pending is None and not s.asks:
-        return planning.legal(s, seat)
+        plans = planning.legal(s, seat)
+        if type(plans) is PlanVariants:
+            s.offered = (seat, plans)    # its plans are known legal for the seat (is_legal)
+        return plans
     return list(legal_for_figure(s))
 
 
@@ -98,6 +102,8 @@ def is_legal(s: State, seat: int, action: Action, acting: tuple[int, ...] | None
     if not quick and seat not in (to_act(s) if acting is None else acting):
         return False
     if s.phase == PLAN and s.pending is None and not s.asks:
+        if s.offered is not None and s.offered[0] == seat and s.offered[1].made_here(action):
+            return True                  # one of the plans offered to the seat in this state
         if quick:
             try:
                 return planning.is_legal(s, seat, action)
@@ -110,7 +116,7 @@ def is_legal(s: State, seat: int, action: Action, acting: tuple[int, ...] | None
 def apply(s: State, seat: int, action: Action) -> None:
     """Carry out a legal action (the caller has checked legality).  The history keeps the
     action itself; its notation is made when the history is read."""
-    s.acting = s.cache = None
+    s.acting = s.cache = s.offered = None
     s.history = ((seat, action), s.history)
     s.nactions += 1
     if s.pending is not None:
@@ -128,7 +134,9 @@ def apply(s: State, seat: int, action: Action) -> None:
     else:
         loc, _ = location(s, s.actor)
         fig = s.actor
-        handlers = s.hooks.for_kind("apply_action", action.kind) if s.hooks.apply_action else ()
+        handlers = s.hooks.apply_action_for.get(action.kind) if s.hooks.apply_action else ()
+        if handlers is None:
+            handlers = s.hooks.for_kind("apply_action", action.kind)
         if not (handlers and any(hook(s, fig, action) for hook in handlers)):
             loc.apply(s, fig, action)
         for hook in s.hooks.after_action:
@@ -139,7 +147,7 @@ def apply(s: State, seat: int, action: Action) -> None:
 def advance(s: State) -> None:
     """Run the steps that need no decision, up to the next decision or the end; the legal
     actions found on the way for that decision are kept (:func:`legal_for_figure`)."""
-    s.acting = s.cache = None
+    s.acting = s.cache = s.offered = None
     while True:
         if s.moves and s.pending is None:
             track.resolve(s)
@@ -195,18 +203,20 @@ def _next_visitor(s: State) -> bool:
     figure has a turn if it has apprentices in the column or a module gives it one
     (hook ``visit_start``); after a column the hook ``after_location`` runs (it may ask)."""
     columns = s.columns()
+    starts = s.hooks.visit_start
+    order = s.order
     while s.loc < len(columns):
+        column = columns[s.loc]
         s.visit += 1
-        while s.visit < len(s.order):
-            fig = s.order[s.visit]
+        while s.visit < len(order):
+            fig = order[s.visit]
             count = s.plan[fig][s.loc]
             s.left = 0
             if count:
-                loc, _ = location(s, fig)
-                loc.start(s, fig, count)
+                (leonardo.LOCATIONS if fig >= s.n else LOCATIONS)[column].start(s, fig, count)
             busy = False
-            for hook in s.hooks.visit_start:
-                busy = hook(s, fig, columns[s.loc], count) or busy
+            for hook in starts:
+                busy = hook(s, fig, column, count) or busy
             if count or busy or s.asks:
                 s.actor = fig
                 return True
@@ -215,7 +225,7 @@ def _next_visitor(s: State) -> bool:
         s.loc += 1
         s.visit = -1
         for hook in s.hooks.after_location:
-            hook(s, columns[done], done)
+            hook(s, column, done)
         if s.asks:
             s.actor = -1
             return True

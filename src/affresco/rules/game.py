@@ -21,7 +21,7 @@ from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
 from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
-from .observation import layout as _observation_layout, observation as _observation
+from .observation import Seen as _Seen, layout as _observation_layout, observation as _observation
 from .view import events as _events, full_view as _full_view, seat_events, view as _view
 
 RECORD_FORMAT = "affresco-record/2"
@@ -128,10 +128,11 @@ def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed
 class Game:
     """One game of Fresco.  Seats are 0..n-1; in a 2-player game Leonardo is figure 2."""
 
-    __slots__ = ("_s",)
+    __slots__ = ("_s", "_seen")
 
     def __init__(self, state: State):
         self._s = state
+        self._seen: _Seen | None = None    # what its observations were last written from
 
     # --- whose turn, what is legal ---------------------------------------------------
     @property
@@ -164,7 +165,9 @@ class Game:
         if not (type(seat) is int and type(action) is Action and seat in flow.to_act(s)
                 and flow.is_legal(s, seat, action, quick=True)):
             self._check(seat, action)   # the usual case (an action from legal_actions) skips this
-        reveals = s.hooks.for_kind("reveals", action.kind) if s.hooks.reveals else ()
+        reveals = s.hooks.reveals_for.get(action.kind) if s.hooks.reveals else ()
+        if reveals is None:
+            reveals = s.hooks.for_kind("reveals", action.kind)
         draws, planning = s.draws, s.phase == PLAN
         figure = flow.deciding(s) if reveals else None
         flow.apply(s, seat, action)
@@ -241,6 +244,13 @@ class Game:
         return self._s.draws
 
     @property
+    def actions_applied(self) -> int:
+        """How many actions have been applied since the game began (the length of
+        :meth:`history`, without making it): positions of one game differ by it, and
+        ``replay(game.record(), upto=k)`` rebuilds the position after ``k`` of them."""
+        return self._s.nactions
+
+    @property
     def state(self) -> State:
         """The raw state (read it, never change it: use :meth:`apply`)."""
         return self._s
@@ -274,7 +284,10 @@ class Game:
         s = self._s
         if type(seat) is not int or not 0 <= seat < s.n:
             raise FrescoError(f"seat must be 0..{s.n - 1}, not {seat!r}")
-        return _observation(s, seat)
+        seen = self._seen
+        if seen is None:
+            seen = self._seen = _Seen(_observation_layout(s))
+        return _observation(s, seat, seen)
 
     def observation_layout(self) -> tuple[tuple[str, int, int], ...]:
         """The slices of :meth:`observation`: ``(name, start, length)`` in order (the same for

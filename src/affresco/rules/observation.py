@@ -17,16 +17,17 @@ without changes here.
 """
 from __future__ import annotations
 
-import functools
 import marshal
 import zlib
 from array import array
+from itertools import compress
+from operator import attrgetter, is_not, ne
 from typing import Any, Iterable
 
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
 
-__all__ = ["PHASES", "MODULE_FEATURES", "Layout", "layout", "observation", "module_block", "hash_part"]
+__all__ = ["PHASES", "MODULE_FEATURES", "Layout", "Seen", "layout", "observation", "module_block", "hash_part"]
 
 PHASES = ("getup", "plan", "visits", "over")
 MODULE_FEATURES = 64      # hashed numbers per module
@@ -36,15 +37,12 @@ _CELL = 2 + len(PAINTS)   # per fresco segment: tile present, VP / 24, paints pe
 
 class Layout:
     """The slices of a set-up's vector: :attr:`slices` ``(name, start, length)``, :attr:`size`,
-    and what the writer needs (figures, hostel and mood sizes, market tile types), with the
-    numbers of the last position observed (each kept with the facts it was made from, so a
-    position that differs only there is made from it; compared by contents, so alternating
-    games of one set-up stay correct)."""
+    and the offsets the writer needs (figures, hostel and mood sizes, market tile types)."""
 
     __slots__ = ("n", "F", "H", "M", "market_types", "market_index", "booths", "modules",
                  "per_figure", "slices", "offsets", "size", "zeros", "rel", "o_phase", "o_round", "o_actor",
-                 "o_column", "o_figures", "o_paints", "o_fresco", "o_bishop", "o_booths", "o_bag",
-                 "booth_blocks", "last_figures", "last_public", "o_plan", "position", "module_parts")
+                 "o_column", "o_pending", "o_figures", "o_paints", "o_fresco", "o_bishop", "o_leonardo",
+                 "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...]):
@@ -52,38 +50,34 @@ class Layout:
         self.market_types = market_types
         self.market_index = {t: i for i, t in enumerate(market_types)}
         self.booths, self.modules = booths, modules
-        F, T = figures, len(market_types)
-        self.per_figure = 3 + hostel + 5 + mood + 4 + 6 + F + 1
+        F = figures
+        # within a figure's block: VP (3), get-up (H), tiles (5), mood (M) + 4, plan (6), order (F), Leonardo
+        self.o_mood = 3 + hostel + 5
+        self.o_plan = self.o_mood + mood + 4
+        self.o_order = self.o_plan + 6
+        self.per_figure = self.o_order + F + 1
         parts = [
             ("seat", n), ("phase", 4), ("round", 3), ("to_act", 1), ("actor", F), ("column", 5),
             ("visit_left", 1), ("pending_track", 1 + F + 2), ("figures", F * self.per_figure),
             ("own_paints", len(PAINTS)), ("own_thalers", 1), ("fresco", 25 * _CELL), ("bishop", 25),
-            ("leonardo", 26 if F > n else 0), ("booths", booths * T), ("bag", 1),
+            ("leonardo", 26 if F > n else 0), ("booths", booths * len(market_types)), ("bag", 1),
         ] + [(f"module:{m}", MODULE_FEATURES) for m in modules]
         slices, pos = [], 0
         for name, length in parts:
             slices.append((name, pos, length))
             pos += length
         self.slices: tuple[tuple[str, int, int], ...] = tuple(slices)
-        self.offsets = {name: start for name, start, _ in slices}
+        self.offsets = o = {name: start for name, start, _ in slices}
         self.size = pos
         self.zeros = array("f", bytes(4 * pos))
-        o = self.offsets
         self.o_phase, self.o_round, self.o_actor, self.o_column = o["phase"], o["round"], o["actor"], o["column"]
-        self.o_figures, self.o_paints, self.o_fresco = o["figures"], o["own_paints"], o["fresco"]
-        self.o_bishop, self.o_booths, self.o_bag = o["bishop"], o["booths"], o["bag"]
+        self.o_pending, self.o_figures, self.o_paints, self.o_fresco = o["pending_track"], o["figures"], o["own_paints"], o["fresco"]
+        self.o_bishop, self.o_leonardo, self.o_booths, self.o_bag = o["bishop"], o["leonardo"], o["booths"], o["bag"]
+        self.o_modules = o["bag"] + 1
         self.booth_blocks: dict[tuple, array] = {}
-        self.o_plan = 3 + hostel + 5 + mood + 4     # a figure's plan numbers, within its block
-        # the last figures' numbers with the facts they were made from, the last fresco block,
-        # and the last position observed (state, actions applied, public numbers, figures)
-        self.last_figures: tuple | None = None
-        self.last_public: tuple | None = None
-        self.position: tuple | None = None
-        # (module, seat) -> (the part of the seat's view it was last made from, its numbers);
-        # the parts are the view hooks' own new dicts, which nothing else holds or changes
-        self.module_parts: dict[tuple, tuple] = {}
         # figure -> its place in the observer's order, per observer seat
         self.rel = tuple(tuple([(f - seat) % n for f in range(n)] + list(range(n, F))) for seat in range(n))
+        self.views: tuple = (None, ())   # (hook table, its modules' view entries), see _views
 
 
 def _type_key(t: str):
@@ -121,196 +115,362 @@ def layout(s: State) -> Layout:
     return L
 
 
-def observation(s: State, seat: int) -> array:
+class Seen:
+    """What a game's observations were last written from, so that each rewrites only what
+    changed (a :class:`~affresco.rules.game.Game` keeps one).  :attr:`x` holds what every
+    seat sees alike, figures in seat order (the players' plans hidden while planning), with
+    copies of the facts it was written from; it is brought up to date once per position
+    (``history``, ``nactions``) and every fact is compared by value, so any position of the
+    set-up gives the right numbers.  :attr:`seats` keeps each seat's module parts.  The
+    vectors handed out are copies."""
+
+    __slots__ = ("L", "x", "at", "public", "pos", "getup", "tiles", "plan", "order", "players",
+                 "fresco", "booths", "seats", "keys")
+
+    def __init__(self, L: Layout):
+        self.L = L
+        x = self.x = L.zeros * 1
+        per, base = L.per_figure, L.o_figures
+        for f in range(L.n, L.F):                 # Leonardo's flag
+            x[base + f * per + L.o_order + L.F] = 1.0
+        self.at: tuple = (self, -1)              # (history, actions applied) of the position written
+        self.public: tuple | None = None
+        self.pos: list | None = None
+        self.getup: list | None = None
+        self.tiles: list | None = None
+        self.plan: tuple | None = None
+        self.order: tuple | None = None
+        self.players: tuple | None = None
+        self.fresco: list | None = None
+        self.booths: list | None = None
+        # per seat: its modules' numbers (one array) and, per module, what they were made from
+        self.seats = [[array("f", bytes(4 * MODULE_FEATURES * len(L.modules))), {}, None] for _ in range(L.n)]
+        self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
+
+
+def observation(s: State, seat: int, seen: Seen) -> array:
     """The seat's vector (a new ``array('f')`` of :func:`layout`'s size), from what its view
-    shows (module doc).  What every seat sees alike is made once per position (the public
-    numbers and the figures in seat order, each kept while it stays the same from one
-    decision to the next); each seat's vector places the figures from its own seat on and adds
-    its own items."""
-    L = layout(s)
-    at = L.position
-    if at is None or at[0] is not s or at[1] != s.nactions:
-        at = L.position = (s, s.nactions, _seen_by_all(s, L), _figures(s, L))
-    x = at[2] * 1
-    F, n = L.F, L.n
+    shows (module doc), made from ``seen`` (:class:`Seen`, for positions of one set-up): what
+    every seat sees alike is brought up to date once per position, then placed from the
+    seat's own figure on, with the seat's own items."""
+    L = seen.L
+    at = seen.at
+    if at[0] is not s.history or at[1] != s.nactions:
+        _seen_by_all(s, seen, L)
+        seen.at = (s.history, s.nactions)
+        seen.keys = None
+    x = seen.x * 1
+    n, per, base = L.n, L.per_figure, L.o_figures
     rel = L.rel[seat]
+    if seat:        # the seat's figure first, then the next seats', then Leonardo's (in place)
+        cx = seen.x
+        k = (n - seat) * per
+        x[base:base + k] = cx[base + seat * per:base + n * per]
+        x[base + k:base + n * per] = cx[base:base + seat * per]
     x[seat] = 1.0
-    if seat in (s.acting if s.acting is not None else (_FLOW or _load_flow()).to_act(s)):
+    acting = s.acting
+    if acting is None:
+        acting = (_FLOW or _load_flow()).to_act(s)
+    if seat in acting:
         x[L.o_round + 3] = 1.0
     if s.actor >= 0:
         x[L.o_actor + rel[s.actor]] = 1.0
-    pt = s.pending
-    if pt is not None:
-        p = L.offsets["pending_track"]
+    pending = s.pending
+    if pending is not None:
+        p = L.o_pending
         x[p] = 1.0
-        x[p + 1 + rel[pt[0]]] = 1.0
-        x[p + 1 + F] = pt[1] / 50
-        x[p + 2 + F] = pt[2] / 50
-    per, base, figures = L.per_figure, L.o_figures, at[3]
-    if seat:        # the seat's figure first, then the next seats', then Leonardo's (in place)
-        k = (n - seat) * per
-        x[base:base + k] = figures[seat * per:n * per]
-        x[base + k:base + n * per] = figures[:seat * per]
-        if F > n:
-            x[base + n * per:base + F * per] = figures[n * per:]
-    else:
-        x[base:base + F * per] = figures
-    plan = s.plan[seat]
-    if plan is not None and s.phase == PLAN:        # the seat's own plan, hidden from the others
-        _plan(x, base + L.o_plan, plan)
+        x[p + 1 + rel[pending[0]]] = 1.0
+        x[p + 1 + L.F] = pending[1] / 50
+        x[p + 2 + L.F] = pending[2] / 50
+    if s.phase == PLAN:
+        plan = s.plan[seat]
+        if plan is not None:            # the seat's own plan, hidden from the others
+            p = base + L.o_plan
+            x[p] = 1.0
+            for i, k in enumerate(plan, p + 1):
+                x[i] = k / 3
+    if L.F > n and s.leo_ctrl == seat:
+        x[L.o_leonardo + 25] = 1.0
     p = L.o_paints
-    x[p:p + 9] = _own_block(s.paints[seat], s.thalers[seat])
-    if F > n and s.leo_ctrl == seat:
-        x[L.offsets["leonardo"] + 25] = 1.0
+    x[p:p + len(PAINTS) + 1] = _own_block(s.paints[seat], s.thalers[seat])
     if L.modules:
-        parts: dict[str, Any] = {}
-        for hook in s.hooks.view:      # each module's part of the seat's view, as view() makes it
-            hook(s, seat, parts)
-        p = L.o_bag + 1
-        last = L.module_parts
-        for m in L.modules:
-            part = parts.get(m)
-            hit = last.get((m, seat))
-            if hit is None or hit[0] != part:     # compared in C: cheaper than serializing it
-                hit = last[(m, seat)] = (part, module_block(m, part, seat, n))
-            x[p:p + MODULE_FEATURES] = hit[1]
-            p += MODULE_FEATURES
+        keys = seen.keys
+        if keys is None:
+            keys = seen.keys = _module_keys(s, L)
+        x[L.o_modules:] = _write_modules(s, L, seat, seen.seats[seat], keys)
     return x
 
 
-def _seen_by_all(s: State, L: Layout) -> array:
-    """What every seat sees alike, in place: phase, round, the location visited, the fresco,
-    the bishop, Leonardo's painter, the booths, the bag.  Made from the last position's by
-    changing what differs."""
-    phase, visits = s.phase, s.phase == VISITS
-    column = s.loc if visits and 0 <= s.loc < 5 else -1
-    left = s.left if visits and s.actor >= 0 else None
-    leo = s.leo_pos if L.F > L.n else -1
-    facts = (phase, s.round, s.final, s.side2, column, left, s.bishop, leo, len(s.bag))
-    last = L.last_public
-    if last is None:
-        x = L.zeros * 1
-        old = (None, None, False, False, -1, None, -1, -1, None)
-    elif last[0] == facts and last[1] == s.fresco and last[2] == s.booths:
-        return last[3]
-    else:
-        x = last[3] * 1
-        old = last[0]
+def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
+    """Bring :attr:`Seen.x` up to the position ``s``: each section whose facts differ from
+    the ones it was written from is written again."""
+    x = r.x
+    phase = s.phase
+    visits = phase == VISITS
+    public = (phase, s.round, s.final, s.side2, s.loc if visits else -1,
+              s.left if visits and s.actor >= 0 else None, s.bishop, s.leo_pos, len(s.bag))
+    if public != r.public:
+        _write_public(x, L, public, r.public)
+        r.public = public
+    if s.pos != r.pos or s.getup != r.getup or s.tiles != r.tiles:
+        _write_track(s, x, L, r)
+    hide = phase == PLAN
+    plan = (hide, s.plan)
+    if plan != r.plan:
+        _write_plans(s, x, L, hide, r.plan)
+        r.plan = (hide, s.plan[:])
+    if s.order != r.order:
+        _write_order(x, L, s.order, r.order)
+        r.order = s.order
+    players = (s.mood, s.neutral, s.aside, [s.apprentices(f) for f in range(L.n)] if s.hooks.apprentices else None)
+    if players != r.players:
+        _write_players(s, x, L, players, r.players)
+        r.players = (s.mood[:], s.neutral[:], s.aside[:], players[3])
+    if s.fresco != r.fresco:
+        _write_fresco(x, L, s.fresco, r.fresco)
+        r.fresco = s.fresco[:]
+    if s.booths != r.booths:
+        p = L.o_booths
+        x[p:p + L.booths * len(L.market_types)] = _booths_block(L, tuple(s.booths))
+        r.booths = s.booths[:]
+
+
+def _write_public(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
+    """Phase, round, location visited, bishop, Leonardo's painter, bag: written where ``now``
+    differs from ``old``."""
+    phase, rnd, final, side2, loc, left, bishop, leo, bag = now
+    if old is None:
+        old = (None, None, None, None, -1, None, -1, -1, None)
     if phase != old[0]:
         if old[0] is not None:
             x[L.o_phase + _PHASE_INDEX[old[0]]] = 0.0
         x[L.o_phase + _PHASE_INDEX[phase]] = 1.0
     p = L.o_round
-    x[p] = s.round / 10
-    x[p + 1] = 1.0 if s.final else 0.0
-    x[p + 2] = 1.0 if s.side2 else 0.0
-    if column != old[4]:
-        if old[4] >= 0:
-            x[L.o_column + old[4]] = 0.0
+    x[p] = rnd / 10
+    x[p + 1] = 1.0 if final else 0.0
+    x[p + 2] = 1.0 if side2 else 0.0
+    column, was = (loc if 0 <= loc < 5 else -1), (old[4] if 0 <= old[4] < 5 else -1)
+    if column != was:
+        if was >= 0:
+            x[L.o_column + was] = 0.0
         if column >= 0:
             x[L.o_column + column] = 1.0
     x[L.o_column + 5] = 0.0 if left is None else left / 6
-    if s.bishop != old[6]:
+    if bishop != old[6]:
         if old[6] >= 0:
             x[L.o_bishop + old[6]] = 0.0
-        x[L.o_bishop + s.bishop] = 1.0
-    if leo != old[7]:
-        p = L.offsets["leonardo"]
+        x[L.o_bishop + bishop] = 1.0
+    if L.F > L.n and leo != old[7]:
+        p = L.o_leonardo
         if old[7] >= 0:
             x[p + old[7]] = 0.0
         if leo >= 0:
             x[p + leo] = 1.0
-    x[L.o_bag] = len(s.bag) / 40
-    if last is None or last[1] != s.fresco:
-        x[L.o_fresco:L.o_fresco + 25 * _CELL] = _fresco_numbers(s.fresco)
-    if last is None or last[2] != s.booths:
-        p = L.o_booths
-        x[p:p + L.booths * len(L.market_types)] = _booths_block(L, tuple(s.booths))
-    L.last_public = (facts, s.fresco[:], s.booths[:], x)
-    return x
+    x[L.o_bag] = bag / 40
 
 
-def _figures(s: State, L: Layout) -> array:
-    """Every figure's numbers in seat order (figure ``f`` at ``f * per_figure``, see
-    :func:`_figure`), the players' plans hidden while planning.  Made from the last position's
-    by writing again the figures whose facts differ (a decision changes one or two)."""
-    F, n, per = L.F, L.n, L.per_figure
-    hide = s.phase == PLAN
-    extra = [s.apprentices(f) for f in range(n)] if s.hooks.apprentices else None
-    facts = (s.pos, s.getup, s.tiles, s.plan, s.mood, s.neutral, s.aside)
-    last = L.last_figures
-    changed: Iterable[int]
-    if last is None or last[1] != s.order or last[2] != hide or last[3] != extra:
-        changed = range(F)
-        x = array("f", bytes(4 * F * per))
-        kept = tuple(v[:] for v in facts)
-    else:
-        old = last[0]
-        changed = set()
-        copies = list(old)
-        for k in range(7):
-            b = facts[k]
-            if old[k] != b:
-                a = old[k]
-                changed.update(f for f in range(len(b)) if a[f] != b[f])
-                copies[k] = b[:]           # the unchanged lists keep their earlier copies
-        if not changed:
-            return last[4]
-        x = last[4] * 1
-        kept = tuple(copies)
+def _differ(old: list | None, new: list, differ: Any = ne) -> Iterable[int]:
+    """The indexes where two lists differ (every index when there is no old one), found in C;
+    ``differ=is_not`` for immutable objects (tiles: their dataclass ``==`` runs in Python)."""
+    if old is None or len(old) != len(new):
+        return range(len(new))
+    return compress(range(len(new)), map(differ, old, new))
+
+
+def _write_track(s: State, x: array, L: Layout, r: Seen) -> None:
+    """Every figure's VP / 50, start space (flag, space / 5), get-up time one-hot, and tiles
+    (count / 10, VP / 50, O/G/P splashes / 5): where they changed."""
+    per, base, H = L.per_figure, L.o_figures, L.H
+    if s.pos != r.pos:
+        for f in _differ(r.pos, s.pos):
+            p = base + f * per
+            pos = s.pos[f]
+            if pos > 0:                    # on the VP track
+                x[p] = pos / 50
+                x[p + 1] = x[p + 2] = 0.0
+            else:                          # on a start space
+                x[p] = 0.0
+                x[p + 1] = 1.0
+                x[p + 2] = (pos + 10) / 5
+        r.pos = s.pos[:]
+    if s.getup != r.getup:
+        old = r.getup
+        for f in _differ(old, s.getup):
+            p = base + f * per + 3
+            if old is not None and old[f] >= 0:
+                x[p + old[f]] = 0.0
+            if s.getup[f] >= 0:
+                x[p + s.getup[f]] = 1.0
+        r.getup = s.getup[:]
+    if s.tiles != r.tiles:
+        for f in _differ(r.tiles, s.tiles, is_not):
+            p = base + f * per + 3 + H
+            tiles = s.tiles[f]
+            x[p:p + 5] = _tiles_block(tiles) if tiles else L.zeros[:5]
+        r.tiles = s.tiles[:]
+
+
+def _write_plans(s: State, x: array, L: Layout, hide: bool, old: tuple | None) -> None:
+    """The players' 'plan committed' flags and every plan all seats may see (the players'
+    once revealed, Leonardo's): known, then apprentices per column / 3."""
+    n, per, base = L.n, L.per_figure, L.o_figures
+    committed = L.o_mood + L.M + 3
+    changed = range(L.F) if old is None or old[0] != hide else _differ(old[1], s.plan)
     for f in changed:
-        _figure(s, L, x, f, hide)
-    L.last_figures = (kept, s.order, hide, extra, x)
-    return x
-
-
-def _figure(s: State, L: Layout, x: array, f: int, hide: bool) -> None:
-    """Figure ``f``'s numbers at ``f * per_figure``: VP / 50, on a start space, start space / 5;
-    get-up one-hot; tiles / 10, tile VP / 50, O/G/P splashes / 5; mood one-hot, neutral
-    apprentice, apprentice set aside, apprentices / 6, plan committed (players only); plan
-    known, plan per column / 3; position in the action order one-hot; is Leonardo."""
-    F, H, M, per = L.F, L.H, L.M, L.per_figure
-    p = f * per
-    x[p:p + per] = L.zeros[:per]
-    pos = s.pos[f]
-    if pos > 0:
-        x[p] = pos / 50
-    else:                              # on a start space
-        x[p + 1] = 1.0
-        x[p + 2] = (pos + 10) / 5
-    if s.getup[f] >= 0:
-        x[p + 3 + s.getup[f]] = 1.0
-    p += 3 + H
-    tiles = s.tiles[f]
-    if tiles:
-        x[p:p + 5] = _tiles_block(tiles)
-    p += 5
-    plan = s.plan[f]
-    if f < L.n:
-        x[p + s.mood[f]] = 1.0
-        if s.neutral[f]:
-            x[p + M] = 1.0
-        if s.aside[f]:
-            x[p + M + 1] = 1.0
-        x[p + M + 2] = s.apprentices(f) / 6
-        if plan is not None:
-            x[p + M + 3] = 1.0
+        plan = s.plan[f]
+        p = base + f * per
+        if f < n:
+            x[p + committed] = 0.0 if plan is None else 1.0
             if hide:
                 plan = None
+        p += L.o_plan
+        if plan is None:
+            x[p:p + 6] = L.zeros[:6]
+        else:
+            x[p] = 1.0
+            for i, k in enumerate(plan, p + 1):
+                x[i] = k / 3
+
+
+def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
+    """Each figure's position in the action order, one-hot."""
+    per, p = L.per_figure, L.o_figures + L.o_order
+    if old is not None:
+        for i, f in enumerate(old):
+            x[p + f * per + i] = 0.0
+    for i, f in enumerate(now):
+        x[p + f * per + i] = 1.0
+
+
+def _write_players(s: State, x: array, L: Layout, now: tuple, old: tuple | None) -> None:
+    """The players' mood one-hot, neutral apprentice, apprentice set aside, apprentices / 6."""
+    per, M = L.per_figure, L.M
+    mood, neutral, aside, apprentices = now
+    if old is None:
+        changed: Iterable[int] = range(L.n)
     else:
-        x[p + M + 10 + F] = 1.0            # Leonardo
-    p += M + 4
-    if plan is not None:
-        _plan(x, p, plan)
-    if f in s.order:                   # position in the action order
-        x[p + 6 + s.order.index(f)] = 1.0
+        changed = set(_differ(old[0], mood))
+        changed.update(_differ(old[1], neutral))
+        changed.update(_differ(old[2], aside))
+        if apprentices is not None:
+            changed.update(_differ(old[3], apprentices))
+    for f in changed:
+        p = L.o_figures + f * per + L.o_mood
+        if old is not None:
+            x[p + old[0][f]] = 0.0
+        x[p + mood[f]] = 1.0
+        x[p + M] = 1.0 if neutral[f] else 0.0
+        x[p + M + 1] = 1.0 if aside[f] else 0.0
+        x[p + M + 2] = (apprentices[f] if apprentices is not None else s.apprentices(f)) / 6
 
 
-def _plan(x: array, p: int, plan) -> None:
-    """A plan at ``p``: known, then apprentices per column / 3."""
-    x[p] = 1.0
-    for i, k in enumerate(plan, p + 1):
-        x[i] = k / 3
+def _write_fresco(x: array, L: Layout, now: list, old: list | None) -> None:
+    """Per segment A1..E5, where it changed: tile present, VP / 24, paints per colour / 3."""
+    o = L.o_fresco
+    for i in _differ(old, now, is_not):
+        p = o + i * _CELL
+        t = now[i]
+        x[p:p + _CELL] = L.zeros[:_CELL] if t is None else _segment(t)
+
+
+def _module_keys(s: State, L: Layout) -> tuple:
+    """Per module of the layout (:func:`_view_entries`): what its view part is made from, the
+    module's state and the fields its view hook reads (None: not declared; False: no view
+    hook)."""
+    hooks = s.hooks
+    views = L.views
+    if views[0] is not hooks:
+        views = L.views = (hooks, _view_entries(s, L))
+    mods = s.mods
+    keys = []
+    for name, hook, reads, lists in views[1]:
+        if hook is None or reads is None:
+            keys.append(False if hook is None else None)     # no part; a part made every time
+            continue
+        key = (mods.get(name), reads(s) if reads is not True else None)
+        if lists:
+            key = (key[0], tuple(tuple(v) if i in lists else v for i, v in enumerate(key[1])))
+        keys.append(key)
+    return tuple(keys)
+
+
+def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> array:
+    """The seat's modules' numbers: each module's part of its view, hashed
+    (:func:`module_block`), made again only when its key (:func:`_module_keys`) changed, and
+    hashed again only when the part did.  ``kept``: [numbers, per module (key, part, pairs),
+    the keys they were made from]."""
+    numbers, last = kept[0], kept[1]
+    if kept[2] == keys:               # every module's key as at this seat's last observation
+        return numbers
+    n = L.n
+    p = 0
+    for (name, hook, _, _), key in zip(L.views[1], keys):
+        if hook is None:
+            p += MODULE_FEATURES
+            continue
+        hit = last.get(name)
+        if hit is None or key is None or hit[0] != key:
+            out: dict[str, Any] = {}
+            hook(s, seat, out)
+            part = out.get(name)
+            if hit is None or hit[1] != part:     # compared in C: cheaper than serializing it
+                block, pairs = _part_block(name, part, seat, n, hit)
+                numbers[p:p + MODULE_FEATURES] = block
+            else:
+                pairs = hit[2]
+            last[name] = (key, part, pairs)
+        p += MODULE_FEATURES
+    kept[2] = keys if None not in keys else None    # an undeclared module: made at every observation
+    return numbers
+
+
+def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, list | None]:
+    """:func:`module_block` of a module's view part, made from the last part's numbers: a dict
+    part's entries equal to the last part's keep their ``(slot, number)`` pairs (most entries
+    stay the same from one decision to the next), the others are hashed (:func:`_hashed`);
+    the pairs are added up in the same order, so the numbers are exactly module_block's."""
+    if type(part) is not dict:
+        return module_block(name, part, seat, n), None
+    old = last[1] if last is not None and type(last[1]) is dict else None
+    kept = last[2] if old is not None else _NO_ENTRIES
+    pairs = []
+    paths = _PATHS
+    for k, v in part.items():
+        was = kept.get(k)
+        if was is not None and old[k] == v:
+            pairs.append(was)
+        else:
+            key = (name, k) if type(k) is str else (name, k, type(k))
+            path = paths.get(key)
+            if path is None:
+                path = paths[key] = f"{name}.{k}"
+            pairs.append(_hashed(path, v, seat, n))
+    block = array("f", bytes(4 * MODULE_FEATURES))
+    for entry in pairs:
+        for i, v in entry:
+            block[i] += v
+    return block, dict(zip(part, pairs))
+
+
+def _view_entries(s: State, L: Layout) -> tuple:
+    """Per module of the layout: (name, its view hook or None, a getter of the fields the hook
+    reads (True: none; None: not declared), the positions of list fields among them)."""
+    by_module = {h.__self__.name: h for h in s.hooks.view}
+    out = []
+    for name in L.modules:
+        hook = by_module.get(name)
+        module = s.hooks.named[name]
+        fields = type(module).view_reads
+        if fields is None or hook is None:
+            out.append((name, hook, None, ()))
+            continue
+        getter: Any = True
+        if fields:
+            get = attrgetter(*fields)
+            getter = get if len(fields) > 1 else (lambda st, get=get: (get(st),))
+        lists = frozenset(i for i, f in enumerate(fields) if type(getattr(s, f)) is list)
+        out.append((name, hook, getter, lists))
+    return tuple(out)
 
 
 _OWN: dict[tuple, array] = {}
@@ -345,7 +505,7 @@ def _booths_block(L: Layout, booths: tuple) -> array:
 
 # caches by the identity of immutable values (each entry keeps its value, so an id is not reused)
 _TILES: dict[int, tuple[Any, array]] = {}
-_FRESCO: dict[tuple, tuple[Any, array]] = {}
+_CELLS: dict[int, tuple[Any, array]] = {}
 _PARTS: dict[tuple, tuple] = {}
 _BLOCKS: dict[tuple, array] = {}
 
@@ -367,24 +527,19 @@ def _tiles_block(tiles: tuple) -> array:
     return block
 
 
-def _fresco_numbers(fresco: list) -> array:
-    """Per segment A1..E5: tile present, VP / 24, paints per colour / 3."""
-    key = tuple(map(id, fresco))
-    hit = _FRESCO.get(key)
-    if hit is not None:
+def _segment(t: Any) -> array:
+    """A fresco segment with tile ``t``: present, VP / 24, paints per colour / 3."""
+    hit = _CELLS.get(id(t))
+    if hit is not None and hit[0] is t:
         return hit[1]
-    block = array("f", bytes(4 * 25 * _CELL))
-    for i, t in enumerate(fresco):
-        if t is None:
-            continue
-        q = i * _CELL
-        block[q] = 1.0
-        block[q + 1] = t.vp / 24
-        for ch in t.paints:
-            block[q + 2 + _PAINT_INDEX[ch]] += 1 / 3
-    if len(_FRESCO) > 1024:
-        _FRESCO.clear()
-    _FRESCO[key] = (tuple(fresco), block)
+    block = array("f", bytes(4 * _CELL))
+    block[0] = 1.0
+    block[1] = t.vp / 24
+    for ch in t.paints:
+        block[2 + _PAINT_INDEX[ch]] += 1 / 3
+    if len(_CELLS) > 4096:
+        _CELLS.clear()
+    _CELLS[id(t)] = (t, block)
     return block
 
 
@@ -432,28 +587,62 @@ def _hashed(path: str, value: Any, seat: int, n: int) -> tuple:
 
 
 def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
+    """Add ``value``'s leaves into ``acc`` (slot -> number), depth first from the last child
+    (the order the numbers are added in is part of the encoding: float sums).  Paths and
+    slots are looked up, not formatted, once seen (:data:`_PATHS`, :data:`_SLOTS`)."""
+    paths, items, slots = _PATHS, _ITEMS, _SLOTS
+    if len(paths) > 65536:
+        paths.clear()
+    if len(items) > 65536:
+        items.clear()
+    if len(slots) > 65536:
+        slots.clear()
     stack = [(prefix, value)]
+    pop, push = stack.pop, stack.append
     while stack:
-        path, v = stack.pop()
+        path, v = pop()
         t = type(v)
         if t is dict:
-            stack.extend((f"{path}.{k}", v[k]) for k in v)
+            for k in v:
+                key = (path, k) if type(k) is str else (path, k, type(k))
+                child = paths.get(key)
+                if child is None:
+                    child = paths[key] = f"{path}.{k}"
+                push((child, v[k]))
         elif t is list or t is tuple:
-            if len(v) == n or len(v) == n + 1:
-                items = [((seat + i) % n, i) for i in range(n)] + [(i, i) for i in range(n, len(v))]
-                stack.extend((f"{path}[{i}]", v[j]) for j, i in items)
-            else:
-                stack.extend((f"{path}[]", item) for item in v)
+            m = len(v)
+            if m == n or m == n + 1:          # one entry per seat (and Leonardo): from the observer on
+                for i in range(m):
+                    child = items.get((path, i))
+                    if child is None:
+                        child = items[(path, i)] = f"{path}[{i}]"
+                    push((child, v[(seat + i) % n] if i < n else v[i]))
+            elif m:
+                child = items.get((path, None))
+                if child is None:
+                    child = items[(path, None)] = f"{path}[]"
+                for item in v:
+                    push((child, item))
         elif v is None or v is False:
             continue
         elif t is int or t is float:
-            slot = _slot(path)
+            slot = slots.get(path)
+            if slot is None:
+                slot = slots[path] = _slot(path)
             acc[slot] = acc.get(slot, 0.0) + v / 10
         else:
-            slot = _slot(f"{path}={v}")
+            key = (path, v, t)
+            slot = slots.get(key)
+            if slot is None:
+                slot = slots[key] = _slot(f"{path}={v}")
             acc[slot] = acc.get(slot, 0.0) + 1.0
 
 
-@functools.lru_cache(maxsize=16384)
+_PATHS: dict[tuple, str] = {}     # (path, dict key[, its type unless str]) -> the entry's path
+_ITEMS: dict[tuple, str] = {}     # (path, list index or None for a bag) -> the item's path
+_NO_ENTRIES: dict = {}
+_SLOTS: dict[Any, int] = {}       # path (a number's) or (path, value, type) -> slot
+
+
 def _slot(text: str) -> int:
     return zlib.crc32(text.encode()) % MODULE_FEATURES

@@ -5,24 +5,19 @@ have committed and cannot be changed.  Leonardo's sheet is fixed (R13).
 """
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
-from itertools import accumulate, product
-from typing import Callable, Iterable, Iterator
 
 from .actions import PLAN_WORDS, Action
+from .plan_sequences import PlanVariants, TiledPlans, base_plans, tiled_plans
 from .state import State
 
+__all__ = ["PlanVariants", "TiledPlans", "apply", "column_words", "column_words_of", "is_legal", "legal",
+           "leonardo_plan", "plan_set", "plans", "read", "refusal", "reveal"]
 
-@lru_cache(maxsize=None)
-def plans(available: int, columns: int, per_column: int) -> tuple[Action, ...]:
-    out = []
-    for counts in product(range(per_column + 1), repeat=columns):
-        if sum(counts) <= available:
-            out.append(Action("plan", ("-".join(map(str, counts)),)))
-    return tuple(out)
+
+plans = base_plans     # the base game's plans (rules/plan_sequences.py)
 
 
 @lru_cache(maxsize=None)
@@ -63,117 +58,22 @@ def _known_words(hooks) -> tuple[str, ...]:
     return tuple(w for m in hooks for w in m.plan_words)
 
 
-class PlanVariants(Sequence):
-    """Each of a module's ``parents`` plans replaced by its variants (the plan with the
-    module's words), in order, as a read-only sequence that makes an action only when asked:
-    ``len``, indexing, ``in`` and ``index`` cost about one action, not the whole list (a medico
-    plan decision offers up to ~110,000 plans).  Each plan is made once and kept: ``self[i] is
-    self[i]``, as in a list.  Iterating makes them all.  Equal to a list or tuple of the same
-    actions.
-
-    ``sizes``: how many variants each parent has; ``nth(j, r)``: the r-th variant of parent j;
-    ``find(action)``: ``(j, r)`` of an action, or None when it is none of the variants;
-    ``recipe``: ``(function, arguments)`` that make the same sequence in another process.
-    """
-
-    __slots__ = ("parents", "_ends", "_nth", "_find", "_all", "_made", "_recipe")
-
-    def __init__(self, parents: Sequence[Action], sizes: Iterable[int],
-                 nth: Callable[[int, int], Action], find: Callable[[Action], tuple[int, int] | None],
-                 recipe: tuple | None = None):
-        self.parents = parents
-        self._recipe = recipe
-        self._ends = list(accumulate(sizes))
-        self._nth, self._find = nth, find
-        self._all: tuple[Action, ...] | None = None
-        self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
-
-    def __len__(self) -> int:
-        return self._ends[-1] if self._ends else 0
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if self._all is not None:
-            return self._all[i]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("plan index out of range")
-        hit = self._made.get(i)
-        if hit is None:
-            j = bisect_right(self._ends, i)
-            hit = self._made[i] = self._nth(j, i - (self._ends[j - 1] if j else 0))
-        return hit
-
-    def __iter__(self) -> Iterator[Action]:
-        return iter(self.materialized())
-
-    def variants_of(self, j: int) -> tuple[Action, ...]:
-        """The plans ``parents[j]`` gives, in order (a consumer that wants only some parents
-        walks ``parents`` and asks for theirs)."""
-        start, end = (self._ends[j - 1] if j else 0), self._ends[j]
-        if self._all is not None:
-            return self._all[start:end]
-        return tuple(self[i] for i in range(start, end))
-
-    @property
-    def made(self) -> bool:
-        """Whether every action has been made (and is kept)."""
-        return self._all is not None
-
-    def materialized(self) -> tuple[Action, ...]:
-        """Every action, made once and kept."""
-        if self._all is None:
-            out: list[Action] = []
-            nth, made, start = self._nth, self._made, 0
-            for j, end in enumerate(self._ends):
-                out.extend(made.get(i) or nth(j, i - start) for i in range(start, end))
-                start = end
-            self._all = tuple(out)
-            self._made = {}
-        return self._all
-
-    def index(self, action, start: int = 0, stop: int | None = None) -> int:
-        at = self._find(action) if type(action) is Action else None
-        if at is not None:
-            j, r = at
-            i = (self._ends[j - 1] if j else 0) + r
-            if start <= i and (stop is None or i < stop):
-                return i
-        raise ValueError(f"{action!r} is not one of the plans")
-
-    def __contains__(self, action) -> bool:
-        return type(action) is Action and self._find(action) is not None
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, (PlanVariants, list, tuple)):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
-        return NotImplemented
-
-    __hash__ = None   # type: ignore[assignment]
-
-    def __reduce__(self):
-        """Pickled (sent to another process) as its ``recipe`` (a module function and its
-        arguments that make it again: the parents, not every plan), else as the tuple of its
-        actions."""
-        return self._recipe if self._recipe is not None else (tuple, (self.materialized(),))
-
-    def __repr__(self) -> str:
-        return f"<PlanVariants of {len(self.parents)} plans: {len(self)} plans>"
-
-
 def legal(s: State, seat: int) -> list[Action] | PlanVariants:
     """The seat's legal plans: a new list, or a :class:`PlanVariants` (read-only, shared)
-    when a module's words multiply them (the medico's ill apprentices and tile)."""
+    when a module's words multiply them (the medico's ill apprentices and tile).  The hooks
+    ``plan_options`` each take and give a sequence: first a :class:`TiledPlans` of the base
+    game's plans (modules with action tiles add theirs with ``with_tile``)."""
+    hooks = s.hooks.plan_options
     sheet = s.comp.rules["action_sheet"]
-    # a Sequence, not the tuple plans() gives: a hook may return PlanVariants (and the compiled
-    # build checks a variable's type at run time)
-    out: Sequence[Action] = plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"])
-    for hook in s.hooks.plan_options:   # each takes and gives a sequence (memoise on its identity)
+    if not hooks:
+        return list(plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"]))
+    out: Sequence[Action] = tiled_plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"],
+                                        column_words(s))
+    for hook in hooks:
         out = hook(s, seat, out)
-    return out if type(out) is PlanVariants else list(out)
+    if type(out) is PlanVariants:
+        return out
+    return list(out.materialized() if type(out) is TiledPlans else out)
 
 
 def refusal(s: State, seat: int, action: Action) -> str | None:

@@ -53,8 +53,9 @@ FIELDS = (
     # modules, history
     "mods", "history", "nactions", "log",
     # memo of the current decision, cleared whenever the state changes (flow.advance): the
-    # seats to act, and the legal actions of the deciding figure (not for planning)
-    "acting", "cache",
+    # seats to act, the legal actions of the deciding figure (not for planning), and while
+    # planning the last plans offered to a seat as a PlanVariants (seat, plans)
+    "acting", "cache", "offered",
 )
 
 
@@ -107,6 +108,7 @@ class State:
     log: tuple[Any, ...] | None
     acting: tuple[int, ...] | None
     cache: Any
+    offered: tuple[int, Any] | None
 
     def clone(self) -> "State":
         c = State.__new__(State)
@@ -121,7 +123,7 @@ class State:
         c.loc = self.loc; c.visit = self.visit; c.actor = self.actor; c.left = self.left
         c.moves = self.moves; c.pending = self.pending; c.asks = self.asks
         c.mods = dict(self.mods); c.history = self.history; c.nactions = self.nactions; c.log = self.log
-        c.acting = self.acting; c.cache = self.cache
+        c.acting = self.acting; c.cache = self.cache; c.offered = self.offered
         return c
 
     # --- derived facts -------------------------------------------------------------

@@ -30,6 +30,7 @@ class Data(NamedTuple):
 
 class BishopsFavour(Module):
     name = "bishops_favour"
+    view_reads = ()
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:

@@ -31,8 +31,9 @@ medico board.  Leonardo never falls ill and buys no medicine.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations, product
-from typing import NamedTuple
+from itertools import combinations, compress, product
+from operator import getitem, itemgetter, mul
+from typing import Callable, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
@@ -44,7 +45,8 @@ from ..hooks import Module, ask, find, register, with_item
 from ..hostel import change_mood
 from ..paints import PAINTS, INDEX as PAINT_INDEX, add_one, paint_text
 from ..memo import IdentityMemo
-from ..planning import PlanVariants
+from ..plan_sequences import base_counts, within
+from ..planning import PlanVariants, TiledPlans
 from ..preparation import chance
 
 NAME = "medico"
@@ -102,6 +104,7 @@ def _sorted_bottles(items) -> tuple[str, ...]:
     return tuple(sorted(items, key=_BOTTLE_RANK.__getitem__))
 
 
+_UNBEGUN = (0, 0)      # MState.worked at the start of a turn: no blend, no other workshop action
 _MEDICINE = tuple(Action("medicine", (str(p + 1),)) for p in range(4))   # by display place
 _ASIDE = (Action("aside", ("ill",)), Action("aside", ("own",)))
 _ILLNESS = (Action("illness", ("neutral",)), Action("illness", ("own",)))
@@ -128,6 +131,7 @@ class Medico(Module):
     visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
     action_kinds = ("restore", "altar", "saints", "studio")   # the ill ones' restorations, pictures of saints, the studio
     plan_words = (ILL_WORD, TILE_WORD)
+    view_reads = ("phase", "actor", "asks", "neutral", "aside")   # plans, visit counts, asks, healthy ones
 
     # ------------------------------------------------------------------ components
     @classmethod
@@ -195,7 +199,7 @@ class Medico(Module):
         allowed = tuple(i != 0 for i in range(len(_counts(plans[0].args[0]))))
         for a in plans:
             counts = _counts(a.args[0])
-            for _, extra in _ill_words(counts, allowed, sum(counts)):
+            for _, extra in _ill_words(tuple(c if ok else 0 for c, ok in zip(counts, allowed)), sum(counts)):
                 space.actions.append(Action("plan", a.args + extra))
                 if counts[0] <= 1:
                     space.actions.append(Action("plan", a.args + extra + _TILE))
@@ -306,11 +310,13 @@ class Medico(Module):
         return n + m.black[seat] - m.sick[seat]
 
     def _plan_limits(self, s, seat: int) -> tuple:
+        """What the seat's plans with ill words and the medico tile depend on: healthy and ill
+        apprentices, the columns ill ones may go to, whether the tile may be placed, the
+        market's column."""
         m = self.st(s)
-        cols = s.columns()
-        allowed = tuple(c not in BARRED for c in cols)
-        tile_ok = self._tile_refusal(s, seat) is None
-        return (self.healthy(s, seat), m.black[seat], allowed, tile_ok, cols.index("market"))
+        allowed, market = _sheet_limits(s.columns())
+        tile_ok = len(m.held[seat]) < self.data.max_bottles and m.display.count(None) < len(m.display)
+        return (self.healthy(s, seat), m.black[seat], allowed, tile_ok, market)
 
     def _tile_refusal(self, s, seat: int) -> str | None:
         m = self.st(s)
@@ -354,16 +360,17 @@ class Medico(Module):
                 return "with the medico tile at most one (healthy) apprentice goes to the market"
         return None
 
-    def plan_options(self, s, seat: int, plans: tuple) -> tuple | PlanVariants:
+    def plan_options(self, s, seat: int, plans: TiledPlans) -> TiledPlans | PlanVariants:
         """Each plan with every way of naming its ill apprentices (MD1) that the seat's healthy
         and ill apprentices allow, each also with the medico tile where it may go (W10: the
-        apprentice on the wall tile is a healthy one): a lazy :class:`PlanVariants`, memoised
-        on the identity of ``plans`` (the earlier hooks memoise theirs) and the seat's limits."""
+        apprentice on the wall tile is a healthy one): a lazy :class:`PlanVariants` of the
+        :class:`TiledPlans` given, memoised on its identity and the seat's limits."""
+        if type(plans) is not TiledPlans:
+            raise TypeError("the medico's plan words extend the TiledPlans of the base plans and action tiles "
+                            f"(rules/plan_sequences.py), not {type(plans).__name__}: a module hook before the "
+                            "medico's gave plans of its own")
         limits = self._plan_limits(s, seat)
-        healthy, black, allowed, tile_ok, market = limits
-        if not black and not tile_ok:
-            return plans
-        return _OPTIONS.made(plans, limits, lambda: _ill_variants(_parents(plans, s, seat), limits))
+        return _OPTIONS.made(plans, limits, lambda: _ill_variants(plans, limits))
 
     def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
         ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
@@ -376,14 +383,15 @@ class Medico(Module):
     def visit_start(self, s, fig: int, column: str, count: int) -> bool:
         if fig >= s.n:
             return False
-        m = self.st(s)
-        i = self.ill_at(s, fig, s.loc)
-        if m.ill_left != i or m.worked != (0, 0):
-            self.put(s, ill_left=i, worked=(0, 0))
+        m = s.mods[NAME]
+        plan = m.plans[fig]
+        i = plan[0][s.loc] if plan is not None else 0     # the ill ones of this column (ill_at)
+        if m.ill_left != i or m.worked != _UNBEGUN:
+            self.put(s, ill_left=i, worked=_UNBEGUN)
         if column == "workshop" and i:
             per = s.comp.rules["workshop"]["blends_per_apprentice"]
             s.left = per * (count - i) + self.data.ill_blends * i     # 'Ill apprentices can blend paint only once'
-        if column == "market" and self.plan_of(s, fig)[1] and s.loc == s.columns().index("market"):
+        if column == "market" and plan is not None and plan[1] and s.loc == s.columns().index("market"):
             options = self._bottle_options(s, fig)
             if options:
                 ask(s, fig, NAME, "medicine")
@@ -404,9 +412,9 @@ class Medico(Module):
     def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
         if fig >= s.n:
             return
-        m = self.st(s)
-        ill_planned = self.ill_at(s, fig, s.loc)
-        if not ill_planned:
+        m = s.mods[NAME]
+        plan = m.plans[fig]
+        if plan is None or not plan[0][s.loc]:    # no ill apprentice of fig in this column (ill_at)
             return
         healthy_left = s.left - m.ill_left
         if column == "cathedral":
@@ -479,7 +487,7 @@ class Medico(Module):
 
     def after_action(self, s, fig: int, action: Action) -> None:
         if fig < s.n and s.columns()[s.loc] == "workshop":
-            blends, others = self.st(s).worked
+            blends, others = s.mods[NAME].worked
             self.put(s, worked=(blends + 1, others) if action.kind == "blend" else (blends, others + 1))
 
     def _scrolls_after_ill_restore(self, s, fig: int, seg: int, tile) -> None:
@@ -492,8 +500,9 @@ class Medico(Module):
         every healthy apprentice there ill."""
         if fig >= s.n:
             return
-        m = self.st(s)
-        ill = self.ill_at(s, fig, s.loc)
+        m = s.mods[NAME]
+        plan = m.plans[fig]
+        ill = plan[0][s.loc] if plan is not None else 0     # ill_at
         healthy = s.plan[fig][s.loc] - ill
         if m.ill_left:
             self.put(s, ill_left=0)
@@ -771,115 +780,119 @@ def _counts(text: str) -> tuple[int, ...]:
     return tuple(map(int, text.split("-")))
 
 
-@lru_cache(maxsize=8192)
-def _ill_words(counts: tuple, allowed: tuple, black: int) -> tuple:
+@lru_cache(maxsize=8)
+def _sheet_limits(columns: tuple) -> tuple[tuple[bool, ...], int]:
+    """Per column of an action sheet side: whether ill apprentices may go there; and the
+    market's column."""
+    return tuple(c not in BARRED for c in columns), columns.index("market")
+
+
+@lru_cache(maxsize=4096)
+def _ill_words(capped: tuple, black: int) -> tuple:
     """``(k, word)`` for every way of naming ``k`` ill apprentices, at most ``black``, among a
-    plan's ``counts``: ill ones only in allowed columns; the word is 'ill a-b-c-d-e' (() for
-    none), in product order."""
-    ranges = [range(min(n, black) + 1) if ok else range(1) for n, ok in zip(counts, allowed)]
+    plan's counts ``capped`` at ``black`` (0 where none may be ill, :func:`_capped_columns`):
+    the word is 'ill a-b-c-d-e' (() for none), in product order."""
     out = []
-    for ill in product(*ranges):
+    for ill in product(*(range(c + 1) for c in capped)):
         k = sum(ill)
         if k <= black:
             out.append((k, (ILL_WORD, "-".join(map(str, ill))) if k else ()))
     return tuple(out)
 
 
-@lru_cache(maxsize=8192)
-def _ill_left(counts: tuple, allowed: tuple, black: int, least: int) -> tuple:
+@lru_cache(maxsize=4096)
+def _ill_left(capped: tuple, black: int, least: int) -> tuple:
     """The words of :func:`_ill_words` naming at least ``least`` ill apprentices."""
-    return tuple(extra for k, extra in _ill_words(counts, allowed, black) if k >= least)
+    return tuple(extra for k, extra in _ill_words(capped, black) if k >= least)
 
 
-@lru_cache(maxsize=16384)
-def _ill_at_least(counts: tuple, allowed: tuple, black: int) -> tuple:
-    """``out[k]``: how many words :func:`_ill_words` has naming at least ``k`` ill apprentices
-    among ``counts`` (k = 0..black+1), counted without making the words."""
-    return _at_least_capped(tuple(min(c, black) if ok else 0 for c, ok in zip(counts, allowed)), black)
+def _capped_columns(per_column: int, allowed: tuple, black: int) -> list[list[int]]:
+    """Per column, per count: how many of them may be ill (at most ``black``, none where
+    ill apprentices may not go); ``product`` of it: the capped counts in counting order."""
+    return [[min(v, black) if ok else 0 for v in range(per_column + 1)] for ok in allowed]
+
+
+@lru_cache(maxsize=64)
+def _capped_of(base: tuple, allowed: tuple, black: int) -> tuple:
+    """The capped counts (:func:`_capped_columns`) of each base plan of ``base``."""
+    return tuple(compress(product(*_capped_columns(base[2], allowed, black)), within(*base)))
 
 
 @lru_cache(maxsize=4096)
 def _at_least_capped(capped: tuple, black: int) -> tuple:
-    per = [0] * (black + 2)
-    for ill in product(*(range(c + 1) for c in capped)):
-        k = sum(ill)
-        if k <= black:
-            per[k] += 1
+    """``out[k]``: how many words :func:`_ill_words` has naming at least ``k`` ill apprentices
+    (k = 0..black+1) among counts capped at ``black`` (0 where none may be ill), counted
+    without making the words (the count does not depend on the columns' order)."""
+    ways = [1]                       # ways[k]: words naming k ill apprentices in the columns so far
+    for c in capped:
+        ways = [sum(ways[max(0, k - c):k + 1]) for k in range(min(len(ways) + c, black + 1))]
+    per = ways + [0] * (black + 2 - len(ways))
     for k in range(black, -1, -1):
         per[k] += per[k + 1]
     return tuple(per)
 
 
-class _Parents:
-    """The plans the medico's words extend, read once: their arguments, each plan's group
-    (counts, apprentices used incl. those off the sheet) and, per group, how many ill words
-    name at least k ill apprentices (by black apprentices and allowed columns)."""
-    __slots__ = ("plans", "args", "group", "groups", "at", "_at_least")
-
-    def __init__(self, plans: tuple, s, seat: int):
-        from ..planning import read
-        off_hooks = s.hooks.placed_off_sheet
-        off: dict = {}       # the words after the counts -> apprentices they place off the sheet
-        groups: dict = {}
-        group = []
-        for action in plans:
-            counts, tail = _counts(action.args[0]), action.args[1:]
-            extra = off.get(tail)
-            if extra is None:
-                words = read(action)[1]
-                extra = off[tail] = sum(h(s, seat, words) for h in off_hooks)
-            group.append(groups.setdefault((counts, sum(counts) + extra), len(groups)))
-        self._keep(plans, tuple(group), tuple(groups))
-
-    def _keep(self, plans: tuple, group: tuple, groups: tuple) -> None:
-        self.plans, self.group, self.groups = plans, group, groups
-        self.args = tuple(a.args for a in plans)
-        self.at = {a: j for j, a in enumerate(self.args)}
-        self._at_least: dict = {}
-
-    @classmethod
-    def again(cls, plans: tuple, group: tuple, groups: tuple) -> "_Parents":
-        """The same parents from what :meth:`__init__` read (in another process)."""
-        out = cls.__new__(cls)
-        out._keep(plans, group, groups)
-        return out
-
-    def at_least(self, black: int, allowed: tuple) -> list:
-        hit = self._at_least.get((black, allowed))
-        if hit is None:
-            hit = self._at_least[black, allowed] = [_ill_at_least(counts, allowed, black) for counts, _ in self.groups]
-        return hit
+@lru_cache(maxsize=512)
+def _sizes(base: tuple, allowed: tuple, black: int, healthy: int, tile_ok: bool, market: int) -> tuple:
+    """Per base plan of ``base`` (TiledPlans.base_key) using ``healthy`` healthy apprentices at
+    most: how many ill words name at least the ill ones it needs, times 2 where the medico tile
+    may go too (at most one apprentice at the market)."""
+    n_of = base_counts(*base)[1]
+    need = [min(max(n - healthy, 0), black + 1) for n in range(max(n_of) + 1)]   # ill ones needed, by apprentices
+    sizes = map(getitem, _at_least_of(base, allowed, black), map(need.__getitem__, n_of))
+    return tuple(map(mul, sizes, _tile_factor(base, market)) if tile_ok else sizes)
 
 
-_PARSED = IdentityMemo(96)
+@lru_cache(maxsize=64)
+def _at_least_of(base: tuple, allowed: tuple, black: int) -> tuple:
+    """:func:`_at_least_capped` of each base plan of ``base`` (TiledPlans.base_key), in the
+    base plans' counting order."""
+    return tuple(compress(_at_least_every(base[1], base[2], allowed, black), within(*base)))
 
 
-def _parents(plans: tuple, s, seat: int) -> _Parents:
-    """:class:`_Parents` of ``plans``, memoised on the identity of ``plans``."""
-    return _PARSED.made(plans, None, lambda: _Parents(plans, s, seat))
+@lru_cache(maxsize=32)
+def _at_least_every(columns: int, per_column: int, allowed: tuple, black: int) -> tuple:
+    """:func:`_at_least_capped` of every column count in counting order (the few distinct
+    capped counts computed once each)."""
+    capped = _capped_columns(per_column, allowed, black)
+    table = {c: _at_least_capped(tuple(sorted(c)), black) for c in product(*(sorted(set(x)) for x in capped))}
+    return tuple(map(table.__getitem__, product(*capped)))
 
 
-def _ill_variants(parents: _Parents, limits: tuple) -> PlanVariants:
+@lru_cache(maxsize=64)
+def _tile_factor(base: tuple, market: int) -> tuple:
+    """Per base plan: 2 if the medico tile may go with it (at most one apprentice at the
+    market), else 1."""
+    factor = [2 if c <= 1 else 1 for c in range(base[2] + 1)]     # by the market's count
+    return tuple(map(factor.__getitem__, map(itemgetter(market), base_counts(*base)[0])))
+
+
+def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     """The plans of ``parents``, each with its ill words (at least as many ill apprentices as
     it needs beyond the healthy ones), each word without and, where it may go, with the medico
-    tile: in that order."""
+    tile: in that order.  A plan of segment ``seg`` places ``parents.carries[seg]`` apprentices
+    off the sheet (the wall tile's), healthy ones."""
     healthy, black, allowed, tile_ok, market = limits
-    top = black + 1
-    sizes = [at_least[min(max(n - healthy, 0), top)] * (2 if tile_ok and counts[market] <= 1 else 1)
-             for (counts, n), at_least in zip(parents.groups, parents.at_least(black, allowed))]
-    args, group, groups = parents.args, parents.group, parents.groups
+    base = parents.base()
+    counts_of, n_of, carries = base[0], base[1], parents.carries
 
-    def kind(j: int) -> tuple[tuple, bool]:
-        counts, n = groups[group[j]]
-        return _ill_left(counts, allowed, black, max(n - healthy, 0)), tile_ok and counts[market] <= 1
+    def sizes(seg: int) -> tuple:
+        return _sizes(parents.base_key, allowed, black, healthy - carries[seg], tile_ok, market)
 
-    def nth(j: int, r: int) -> Action:
-        ills, tile = kind(j)
+    capped = _capped_of(parents.base_key, allowed, black)
+
+    def kind(seg: int, b: int) -> tuple[tuple, bool]:
+        return (_ill_left(capped[b], black, max(n_of[b] + carries[seg] - healthy, 0)),
+                tile_ok and counts_of[b][market] <= 1)
+
+    def nth(args: tuple, seg: int, b: int, r: int) -> Action:
+        ills, tile = kind(seg, b)
         if tile:
-            return _new(Action, ("plan", args[j] + ills[r >> 1] + (_TILE if r & 1 else ())))
-        return _new(Action, ("plan", args[j] + ills[r]))
+            return _new(Action, ("plan", args + ills[r >> 1] + (_TILE if r & 1 else ())))
+        return _new(Action, ("plan", args + ills[r]))
 
-    def find(action: Action) -> tuple[int, int] | None:
+    def find(action: Action) -> tuple[tuple, Callable[[int, int], int | None]] | None:
+        """The parent's arguments, and the variant's rank given the parent's place."""
         a = action.args
         if action.kind != "plan":
             return None
@@ -887,19 +900,13 @@ def _ill_variants(parents: _Parents, limits: tuple) -> PlanVariants:
         if medico:
             a = a[:-1]
         extra = a[-2:] if len(a) > 2 and a[-2] == ILL_WORD else ()
-        j = parents.at.get(a[:len(a) - len(extra)])
-        if j is None:
-            return None
-        ills, tile = kind(j)
-        if (medico and not tile) or extra not in ills:
-            return None
-        q = ills.index(extra)
-        return j, (2 * q + medico if tile else q)
 
-    return PlanVariants(parents.plans, map(sizes.__getitem__, group), nth, find,
-                        recipe=(_ill_variants_again, (parents.plans, group, parents.groups, limits)))
+        def rank(seg: int, b: int) -> int | None:
+            ills, tile = kind(seg, b)
+            if (medico and not tile) or extra not in ills:
+                return None
+            q = ills.index(extra)
+            return 2 * q + medico if tile else q
+        return a[:len(a) - len(extra)], rank
 
-
-def _ill_variants_again(plans: tuple, group: tuple, groups: tuple, limits: tuple) -> PlanVariants:
-    """:func:`_ill_variants` made again from its parents (a PlanVariants unpickled)."""
-    return _ill_variants(_Parents.again(plans, group, groups), limits)
+    return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)))

@@ -49,6 +49,7 @@ class RState(NamedTuple):
 
 class Requests(Module):
     name = "requests"
+    view_reads = ()
     visit_columns = ("workshop",)   # fulfilling a request
     action_kinds = ("request",)
 

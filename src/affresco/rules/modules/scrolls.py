@@ -33,6 +33,7 @@ class Data(NamedTuple):
 
 class Scrolls(Module):
     name = "scrolls"
+    view_reads = ()
     action_kinds = ("scroll",)   # playing scrolls shows them
 
     @classmethod

@@ -37,6 +37,7 @@ class Data(NamedTuple):
 
 class SpecialColours(Module):
     name = "special_colours"
+    view_reads = ()
     visit_columns = ("workshop",)   # blending pink and brown
     action_kinds = ("blend",)
     options = (OPTION,)

@@ -151,6 +151,7 @@ class WallFresco(Module):
     visit_columns = ("workshop",)   # the exchange instead of blending
     action_kinds = ("exchange",)
     plan_words = (TILE,)
+    view_reads = ("phase", "side2")   # action tiles hidden while planning, column words
 
     # --- components -----------------------------------------------------------------------
     @classmethod
@@ -305,7 +306,7 @@ class WallFresco(Module):
         columns not covered by another tile, if an apprentice is left for it."""
         if seat >= s.n:
             return plans
-        return _with_wall(plans, column_words_of(s.columns()), s.apprentices(seat))
+        return plans.with_tile(TILE, carries=1)
 
     def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
         if TILE not in words:
@@ -344,7 +345,7 @@ class WallFresco(Module):
         """'This action takes place in the given player order at the time of the covered action':
         the apprentice on the tile restores a section (asked only if one can be paid for; else
         the action is forfeited, base 'Performing actions')."""
-        if fig < s.n and self.st(s).placed[fig] == s.loc and self._can_restore(s, fig):
+        if fig < s.n and s.mods[self.name].placed[fig] == s.loc and self._can_restore(s, fig):
             ask(s, fig, self.name, TILE)
             return True
         return False
@@ -590,14 +591,12 @@ class WallFresco(Module):
                                    tuple(_paint_sum(p, "") for p in paid), tuple(_paint_sum(p, "") for p in received))
 
 
-_WALL_MEMO = IdentityMemo(128)
-
-
 def _with_wall(plans: tuple, words: tuple[str, ...], available: int) -> tuple:
-    """The plans, then each again with the wall tile (and its apprentice) on one of its empty
-    columns that no other module word names, if an apprentice is left for it ('wall' is written
-    in its rank among the plan words, actions.plan_word); memoised (memo.IdentityMemo)."""
-    return _WALL_MEMO.made(plans, (words, available), lambda: plans + _wall_variants(plans, words, available))
+    """The action space's plans with the wall tile (action_space): the plans, then each again
+    with the tile (and its apprentice) on one of its empty columns that no other module word
+    names, as :meth:`WallFresco.plan_options` lays it ('wall' is written in its rank among the
+    plan words, actions.plan_word)."""
+    return plans + _wall_variants(plans, words, available)
 
 
 def _wall_variants(plans: tuple, words: tuple[str, ...], available: int) -> tuple:

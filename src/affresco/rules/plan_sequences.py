@@ -1,0 +1,423 @@
+"""The legal plans of a planning decision with the modules' words, as read-only sequences that
+make a plan only when asked (issue #12's speed): the action tiles of bells and wall fresco
+multiply the plans by the columns they may cover, the medico's ill apprentices and tile by up
+to ~30 more, so a decision offers up to ~110,000 plans.  Both sequences here are built from the
+structure of the plans (the base game's counts, the tiles, the variants per counts), not from
+the plans themselves: ``len``, indexing, ``in`` and ``index`` cost about one plan.
+
+:class:`TiledPlans`: the base game's plans and each again with action tiles on its empty
+columns (the plan hooks of bells and wall fresco, rules/planning.py :func:`legal`).
+:class:`PlanVariants`: each plan of a TiledPlans replaced by its variants (the medico's).
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import accumulate, compress, permutations, product
+from math import perm
+from operator import mul
+from typing import Callable, Iterator
+
+from .actions import PLAN_WORDS, Action
+
+_new = tuple.__new__
+
+
+@lru_cache(maxsize=8)
+def _every_counts(columns: int, per_column: int) -> tuple:
+    """Every plan of the base game in counting order ('plan 0-0-0-0-0', 'plan 0-0-0-0-1', ...),
+    its counts, its apprentices, its empty columns and how many (five tuples)."""
+    counts = tuple(product(range(per_column + 1), repeat=columns))
+    empty = tuple(tuple(i for i, x in enumerate(c) if not x) for c in counts)
+    return (tuple(Action("plan", ("-".join(map(str, c)),)) for c in counts), counts, tuple(map(sum, counts)),
+            empty, tuple(map(len, empty)))
+
+
+@lru_cache(maxsize=None)
+def within(available: int, columns: int, per_column: int) -> tuple[bool, ...]:
+    """Per plan of :func:`_every_counts`: whether it uses at most ``available`` apprentices
+    (``itertools.compress`` with it gives the base plans' figures in their order)."""
+    return tuple(map(available.__ge__, _every_counts(columns, per_column)[2]))
+
+
+@lru_cache(maxsize=None)
+def base_plans(available: int, columns: int, per_column: int) -> tuple[Action, ...]:
+    """The base game's plans: apprentices per column (at most ``per_column``), at most
+    ``available`` in all, in counting order ('plan 0-0-0-0-0', 'plan 0-0-0-0-1', ...)."""
+    return tuple(compress(_every_counts(columns, per_column)[0], within(available, columns, per_column)))
+
+
+@lru_cache(maxsize=64)
+def base_counts(available: int, columns: int, per_column: int) -> tuple:
+    """Per plan of :func:`base_plans`: its counts, its apprentices, its empty columns and how
+    many (four tuples); counts text -> position; and its counts text."""
+    every, keep = _every_counts(columns, per_column), within(available, columns, per_column)
+    texts = tuple(a.args[0] for a in base_plans(available, columns, per_column))
+    return (*(tuple(compress(x, keep)) for x in every[1:]), {t: b for b, t in enumerate(texts)}, texts)
+
+
+@lru_cache(maxsize=64)
+def _placements(empty: int, tiles: int) -> tuple[tuple[int, ...], ...]:
+    """The ways to lay ``tiles`` tiles on ``empty`` empty columns (which empty column each tile
+    takes), in order: the first tile's column ascending, then the next one's among the rest."""
+    return tuple(permutations(range(empty), tiles))
+
+
+@lru_cache(maxsize=256)
+def _multiplicity(available: int, columns: int, per_column: int, tiles: int, carried: int) -> tuple[int, ...]:
+    """Per base plan: the ways to lay ``tiles`` action tiles on distinct empty columns, if the
+    ``carried`` apprentices they carry are available too (else 0)."""
+    base = base_counts(available, columns, per_column)
+    ways = map([perm(e, tiles) for e in range(columns + 1)].__getitem__, base[3])
+    if not carried:
+        return tuple(ways)
+    return tuple(map(mul, ways, map((available - carried).__ge__, base[1])))    # 0 where they do not fit
+
+
+class TiledPlans(Sequence):
+    """The base game's plans of ``available`` apprentices, then each again with action tiles on
+    its empty columns, one column per tile: for each tile added (:meth:`with_tile`, in the
+    modules' hook order), the plans so far, then each of them again with the new tile on each
+    empty column no other tile covers (ascending), if the apprentices the tiles carry are
+    available too.  The plans come in *segments*, one per set of tiles (binary counting over
+    the tiles added), each in the base plans' order, tile columns in ascending order within a
+    base plan.  Immutable; the same situation gives the same object (:func:`tiled_plans`)."""
+
+    __slots__ = ("available", "columns", "per_column", "words", "tiles", "segments", "carries", "_mult",
+                 "_ends", "_starts", "_made", "_all", "_base", "_ranked", "_with", "__weakref__")
+
+    def __init__(self, available: int, columns: int, per_column: int, words: tuple[str, ...],
+                 tiles: tuple[tuple[str, int], ...]):
+        self.available, self.columns, self.per_column = available, columns, per_column
+        self.words, self.tiles = words, tiles        # column words; (word, apprentices it carries)
+        segments: list[tuple[int, ...]] = [()]
+        for t in range(len(tiles)):
+            segments += [u + (t,) for u in segments]
+        self.segments = tuple(segments)
+        self.carries = tuple(sum(tiles[t][1] for t in u) for u in segments)
+        self._mult = tuple(_multiplicity(available, columns, per_column, len(u), c)   # per segment:
+                           for u, c in zip(segments, self.carries))                   # parents per base plan
+        self._ends: list = [None] * len(segments)    # per segment, made when asked: accumulated _mult
+        self._starts = tuple(accumulate((sum(m) for m in self._mult), initial=0))
+        self._made: dict[int, Action] = {}
+        self._all: tuple[Action, ...] | None = None
+        self._base = base_counts(available, columns, per_column)
+        self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
+        self._ranked = tuple(tuple(sorted(range(len(u)), key=lambda k: PLAN_WORDS[tiles[u[k]][0]][1]))
+                             for u in segments)      # per segment: its tiles in their words' rank order
+
+    def base(self) -> tuple:
+        """:func:`base_counts` of the base plans."""
+        return self._base
+
+    @property
+    def base_key(self) -> tuple[int, int, int]:
+        """What the base plans are made of: ``(available, columns, per_column)``."""
+        return self.available, self.columns, self.per_column
+
+    def base_plans(self) -> tuple[Action, ...]:
+        return base_plans(self.available, self.columns, self.per_column)
+
+    def with_tile(self, word: str, carries: int = 0) -> "TiledPlans":
+        """These plans, then each again with the tile ``word`` (a plan word of arity 1, its
+        argument a column word) on each of its empty columns not covered, carrying ``carries``
+        apprentices (counted against the available ones)."""
+        hit = self._with.get((word, carries))
+        if hit is None:
+            hit = self._with[word, carries] = tiled_plans(self.available, self.columns, self.per_column, self.words,
+                                                          self.tiles + ((word, carries),))
+        return hit
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    def ends(self, seg: int) -> list[int]:
+        """Accumulated parents per base plan of segment ``seg``."""
+        e = self._ends[seg]
+        if e is None:
+            e = self._ends[seg] = list(accumulate(self._mult[seg]))
+        return e
+
+    def multiplicity(self, seg: int) -> tuple[int, ...]:
+        """Plans per base plan in segment ``seg`` (the ways to lay its tiles)."""
+        return self._mult[seg]
+
+    def locate(self, j: int) -> tuple[int, int, int]:
+        """``(segment, base plan, q)`` of plan ``j``: the q-th way to lay the segment's tiles."""
+        seg = bisect_right(self._starts, j) - 1
+        r = j - self._starts[seg]
+        ends = self.ends(seg)
+        b = bisect_right(ends, r)
+        return seg, b, r - (ends[b - 1] if b else 0)
+
+    def position(self, seg: int, b: int, q: int) -> int:
+        """The inverse of :meth:`locate`."""
+        return self._starts[seg] + (self.ends(seg)[b - 1] if b else 0) + q
+
+    def args_of(self, seg: int, b: int, q: int) -> tuple[str, ...]:
+        """The plan's arguments: its counts, then its tiles' words in their rank's order."""
+        base = self._base
+        u = self.segments[seg]
+        if not u:
+            return (base[5][b],)
+        cols, empty, words, tiles = _placements(base[3][b], len(u))[q], base[2][b], self.words, self.tiles
+        args = [base[5][b]]
+        for k in self._ranked[seg]:
+            args += (tiles[u[k]][0], words[empty[cols[k]]])
+        return tuple(args)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if self._all is not None:
+            return self._all[i]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("plan index out of range")
+        hit = self._made.get(i)
+        if hit is None:
+            hit = self._made[i] = _new(Action, ("plan", self.args_of(*self.locate(i))))
+        return hit
+
+    def materialized(self) -> tuple[Action, ...]:
+        """Every plan, made once and kept (the plans already made among them)."""
+        if self._all is None:
+            plans, empty, words = self.base_plans(), self.base()[2], self.words
+            out: list[Action] = []
+            for seg, (u, mult) in enumerate(zip(self.segments, self._mult)):
+                if not u:
+                    out.extend(compress(plans, mult))
+                    continue
+                order = self._ranked[seg]
+                names = [self.tiles[u[k]][0] for k in order]
+                for b, m in enumerate(mult):
+                    if m:
+                        text = plans[b].args[0]
+                        for cols in permutations(empty[b], len(u)):
+                            args = [text]
+                            for k, w in zip(order, names):
+                                args += (w, words[cols[k]])
+                            out.append(_new(Action, ("plan", tuple(args))))
+            for i, a in self._made.items():
+                out[i] = a
+            self._all, self._made = tuple(out), {}
+        return self._all
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.materialized())
+
+    def find(self, args: tuple) -> tuple[int, int, int] | None:
+        """``(segment, base plan, q)`` of the plan with these arguments, or None."""
+        b = self.base()[4].get(args[0]) if args else None
+        if b is None or len(args) % 2 == 0:
+            return None
+        words = dict(zip(args[1::2], args[2::2]))
+        u = tuple(t for t, (w, _) in enumerate(self.tiles) if w in words)
+        if len(u) != len(words) or 2 * len(u) + 1 != len(args):
+            return None
+        seg = self.segments.index(u)
+        if not self._mult[seg][b]:
+            return None
+        left, q = list(self.base()[2][b]), 0
+        for k, t in enumerate(u):        # the inverse of args_of's choice of columns
+            d = next((i for i, c in enumerate(left) if self.words[c] == words[self.tiles[t][0]]), None)
+            if d is None:
+                return None
+            q += d * perm(len(left) - 1, len(u) - k - 1)
+            left.pop(d)
+        return (seg, b, q) if self.args_of(seg, b, q) == args else None
+
+    def index(self, action, start: int = 0, stop: int | None = None) -> int:
+        at = self.find(action.args) if type(action) is Action and action.kind == "plan" else None
+        if at is not None:
+            i = self.position(*at)
+            if start <= i and (stop is None or i < stop):
+                return i
+        raise ValueError(f"{action!r} is not one of the plans")
+
+    def __contains__(self, action) -> bool:
+        return type(action) is Action and action.kind == "plan" and self.find(action.args) is not None
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (Sequence)) and not isinstance(other, str):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = object.__hash__      # one object per situation (tiled_plans): identity is equality
+
+    def __add__(self, other) -> tuple[Action, ...]:
+        """These plans, then ``other``'s, as a tuple (a module hook adding plans of its own)."""
+        return self.materialized() + tuple(other)
+
+    def __radd__(self, other) -> tuple[Action, ...]:
+        return tuple(other) + self.materialized()
+
+    def __reduce__(self):
+        return tiled_plans, (self.available, self.columns, self.per_column, self.words, self.tiles)
+
+    def __repr__(self) -> str:
+        return f"<TiledPlans with {', '.join(w for w, _ in self.tiles) or 'no tiles'}: {len(self)} plans>"
+
+
+@lru_cache(maxsize=256)
+def tiled_plans(available: int, columns: int, per_column: int, words: tuple[str, ...],
+                tiles: tuple[tuple[str, int], ...] = ()) -> TiledPlans:
+    """The one :class:`TiledPlans` of a situation (the same arguments, the same object)."""
+    return TiledPlans(available, columns, per_column, words, tiles)
+
+
+class PlanVariants(Sequence):
+    """Each plan of ``parents`` (a :class:`TiledPlans`) replaced by its variants, in order, as
+    a read-only sequence that makes an action only when asked: ``len``, indexing, ``in`` and
+    ``index`` cost about one action, not the whole list.  Each plan is made once and kept:
+    ``self[i] is self[i]``, as in a list.  Iterating makes them all.  Equal to a list or tuple
+    of the same actions.
+
+    ``sizes(seg)``: per base plan, how many variants each parent of segment ``seg`` has (all
+    parents of one base plan in one segment have as many); ``nth(parent_args, seg, b, r)``: the
+    r-th variant; ``find(action)``: the parent's arguments of an action and a function of the
+    parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the variants), or
+    None; ``recipe``: ``(function, arguments)`` that
+    make the same sequence in another process.
+    """
+
+    __slots__ = ("parents", "_sizes", "_totals", "_ends", "_seg_starts", "_nth", "_find", "_all",
+                 "_made", "_ids", "_recipe")
+
+    def __init__(self, parents: TiledPlans, sizes: Callable[[int], Sequence[int]],
+                 nth: Callable[[tuple, int, int, int], Action],
+                 find: Callable[[Action], tuple[tuple, Callable[[int, int], int | None]] | None],
+                 recipe: tuple | None = None):
+        self.parents = parents
+        self._recipe = recipe
+        self._sizes = [sizes(seg) for seg in range(len(parents.segments))]
+        self._totals = [sum(map(mul, parents.multiplicity(seg), z)) for seg, z in enumerate(self._sizes)]
+        self._seg_starts = list(accumulate(self._totals, initial=0))
+        self._ends: list = [None] * len(self._totals)
+        self._nth, self._find = nth, find
+        self._all: tuple[Action, ...] | None = None
+        self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
+        self._ids: set[int] | None = set()     # the ids of the plans made (made_here)
+
+    def _seg_ends(self, seg: int) -> list[int]:
+        e = self._ends[seg]
+        if e is None:
+            e = self._ends[seg] = list(accumulate(map(mul, self.parents.multiplicity(seg), self._sizes[seg])))
+        return e
+
+    def __len__(self) -> int:
+        return self._seg_starts[-1]
+
+    def _make(self, i: int) -> Action:
+        seg = bisect_right(self._seg_starts, i) - 1
+        r = i - self._seg_starts[seg]
+        ends = self._seg_ends(seg)
+        b = bisect_right(ends, r)
+        r -= ends[b - 1] if b else 0
+        size = self._sizes[seg][b]
+        q, r = divmod(r, size)
+        return self._nth(self.parents.args_of(seg, b, q), seg, b, r)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if self._all is not None:
+            return self._all[i]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("plan index out of range")
+        hit = self._made.get(i)
+        if hit is None:
+            hit = self._made[i] = self._make(i)
+            if self._ids is not None:
+                self._ids.add(id(hit))
+        return hit
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.materialized())
+
+    def made_here(self, action: object) -> bool:
+        """Whether ``action`` is one of the plan objects this sequence gave (by identity: it
+        keeps the plans it made, so no other object has their ids); a cheap legality check
+        for the plan a player took from the sequence."""
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = set(map(id, self.materialized()))
+        return id(action) in ids
+
+    def _start_of(self, j: int) -> tuple[int, int]:
+        """Where the variants of parent ``j`` start, and how many there are."""
+        seg, b, q = self.parents.locate(j)
+        ends, size = self._seg_ends(seg), self._sizes[seg][b]
+        return self._seg_starts[seg] + (ends[b - 1] if b else 0) + q * size, size
+
+    def variants_of(self, j: int) -> tuple[Action, ...]:
+        """The plans ``parents[j]`` gives, in order (a consumer that wants only some parents
+        walks ``parents`` and asks for theirs)."""
+        start, size = self._start_of(j)
+        if self._all is not None:
+            return self._all[start:start + size]
+        return tuple(self[i] for i in range(start, start + size))
+
+    @property
+    def made(self) -> bool:
+        """Whether every action has been made (and is kept)."""
+        return self._all is not None
+
+    def materialized(self) -> tuple[Action, ...]:
+        """Every action, made once and kept."""
+        if self._all is None:
+            parents, nth = self.parents.materialized(), self._nth
+            out: list[Action] = []
+            j = 0
+            for seg, sizes in enumerate(self._sizes):
+                for b, m in enumerate(self.parents.multiplicity(seg)):
+                    for _ in range(m):
+                        args = parents[j].args
+                        out.extend(nth(args, seg, b, r) for r in range(sizes[b]))
+                        j += 1
+            for i, a in self._made.items():
+                out[i] = a
+            self._all, self._made, self._ids = tuple(out), {}, None
+        return self._all
+
+    def index(self, action, start: int = 0, stop: int | None = None) -> int:
+        at = self._find(action) if type(action) is Action else None
+        where = self.parents.find(at[0]) if at is not None else None
+        if at is not None and where is not None:
+            seg, b, q = where
+            r = at[1](seg, b)
+            if r is not None:
+                ends = self._seg_ends(seg)
+                i = self._seg_starts[seg] + (ends[b - 1] if b else 0) + q * self._sizes[seg][b] + r
+                if start <= i and (stop is None or i < stop):
+                    return i
+        raise ValueError(f"{action!r} is not one of the plans")
+
+    def __contains__(self, action) -> bool:
+        try:
+            self.index(action)
+        except ValueError:
+            return False
+        return True
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (PlanVariants, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None   # type: ignore[assignment]
+
+    def __reduce__(self):
+        """Pickled (sent to another process) as its ``recipe`` (a module function and its
+        arguments that make it again: the parents and the seat's limits, not every plan), else
+        as the tuple of its actions."""
+        return self._recipe if self._recipe is not None else (tuple, (self.materialized(),))
+
+    def __repr__(self) -> str:
+        return f"<PlanVariants of {len(self.parents)} plans: {len(self)} plans>"
