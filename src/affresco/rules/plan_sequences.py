@@ -75,7 +75,49 @@ def _multiplicity(available: int, columns: int, per_column: int, tiles: int, car
     return tuple(map(mul, ways, map((available - carried).__ge__, base[1])))    # 0 where they do not fit
 
 
-class TiledPlans(Sequence):
+class _Lazy(Sequence):
+    """A read-only sequence of plans, each made when first indexed (:meth:`_make`) and kept,
+    so that ``self[i] is self[i]`` as in a list; iterating makes them all (``materialized``)."""
+
+    __slots__ = ()
+    _all: tuple[Action, ...] | None
+    _made: dict[int, Action]
+
+    def _make(self, i: int) -> Action:
+        raise NotImplementedError
+
+    def _kept(self, plan: Action) -> None:
+        """Called with each plan made by indexing."""
+
+    def materialized(self) -> tuple[Action, ...]:
+        raise NotImplementedError
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if self._all is not None:
+            return self._all[i]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("plan index out of range")
+        hit = self._made.get(i)
+        if hit is None:
+            hit = self._made[i] = self._make(i)
+            self._kept(hit)
+        return hit
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.materialized())
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (_Lazy, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+
+class TiledPlans(_Lazy):
     """The base game's plans of ``available`` apprentices, then each again with action tiles on
     its empty columns, one column per tile: for each tile added (:meth:`with_tile`, in the
     modules' hook order), the plans so far, then each of them again with the new tile on each
@@ -167,20 +209,8 @@ class TiledPlans(Sequence):
             args += (tiles[u[k]][0], words[empty[cols[k]]])
         return tuple(args)
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if self._all is not None:
-            return self._all[i]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("plan index out of range")
-        hit = self._made.get(i)
-        if hit is None:
-            hit = self._made[i] = _new(Action, ("plan", self.args_of(*self.locate(i))))
-        return hit
+    def _make(self, i: int) -> Action:
+        return _new(Action, ("plan", self.args_of(*self.locate(i))))
 
     def materialized(self) -> tuple[Action, ...]:
         """Every plan, made once and kept (the plans already made among them)."""
@@ -205,9 +235,6 @@ class TiledPlans(Sequence):
                 out[i] = a
             self._all, self._made = tuple(out), {}
         return self._all
-
-    def __iter__(self) -> Iterator[Action]:
-        return iter(self.materialized())
 
     def find(self, args: tuple) -> tuple[int, int, int] | None:
         """``(segment, base plan, q)`` of the plan with these arguments, or None."""
@@ -241,11 +268,6 @@ class TiledPlans(Sequence):
     def __contains__(self, action) -> bool:
         return type(action) is Action and action.kind == "plan" and self.find(action.args) is not None
 
-    def __eq__(self, other) -> bool:
-        if isinstance(other, (Sequence)) and not isinstance(other, str):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
-        return NotImplemented
-
     __hash__ = object.__hash__      # one object per situation (tiled_plans): identity is equality
 
     def __add__(self, other) -> tuple[Action, ...]:
@@ -269,7 +291,7 @@ def tiled_plans(available: int, columns: int, per_column: int, words: tuple[str,
     return TiledPlans(available, columns, per_column, words, tiles)
 
 
-class PlanVariants(Sequence):
+class PlanVariants(_Lazy):
     """Each plan of ``parents`` (a :class:`TiledPlans`) replaced by its variants, in order, as
     a read-only sequence that makes an action only when asked: ``len``, indexing, ``in`` and
     ``index`` cost about one action, not the whole list.  Each plan is made once and kept:
@@ -321,25 +343,9 @@ class PlanVariants(Sequence):
         q, r = divmod(r, size)
         return self._nth(self.parents.args_of(seg, b, q), seg, b, r)
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if self._all is not None:
-            return self._all[i]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("plan index out of range")
-        hit = self._made.get(i)
-        if hit is None:
-            hit = self._made[i] = self._make(i)
-            if self._ids is not None:
-                self._ids.add(id(hit))
-        return hit
-
-    def __iter__(self) -> Iterator[Action]:
-        return iter(self.materialized())
+    def _kept(self, plan: Action) -> None:
+        if self._ids is not None:
+            self._ids.add(id(plan))
 
     def made_here(self, action: object) -> bool:
         """Whether ``action`` is one of the plan objects this sequence gave (by identity: it
@@ -405,11 +411,6 @@ class PlanVariants(Sequence):
         except ValueError:
             return False
         return True
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, (PlanVariants, list, tuple)):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
-        return NotImplemented
 
     __hash__ = None   # type: ignore[assignment]
 
