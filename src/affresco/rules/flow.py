@@ -213,7 +213,8 @@ def _next_visitor(s: State) -> bool:
             count = s.plan[fig][s.loc]
             s.left = 0
             if count:
-                (leonardo.LOCATIONS if fig >= s.n else LOCATIONS)[column].start(s, fig, count)
+                loc, _ = location(s, fig)
+                loc.start(s, fig, count)
             busy = False
             for hook in starts:
                 busy = hook(s, fig, column, count) or busy
