@@ -273,11 +273,14 @@ class Model:
     """The numbers a bot needs, read from one view."""
 
     def __init__(self, view: Mapping[str, Any], seat: int):
-        self.view = view
+        # read as dicts (a view is one; another mapping is copied): the compiled build then
+        # reads them with the dict's own operations
+        self.view: dict[str, Any] = view if type(view) is dict else dict(view)
         self.seat = seat
         self.rules = k = numbers(view)
         figures = view["figures"]
-        self.me = figures[seat]
+        me = figures[seat]
+        self.me: dict[str, Any] = me if type(me) is dict else dict(me)
         self.names = [f["name"] for f in figures]
         self.leonardo = next((i for i, f in enumerate(figures) if f.get("leonardo")), None)
         self.paints: Paints = vec(self.me.get("paints", ""))

@@ -134,7 +134,9 @@ def apply(s: State, seat: int, action: Action) -> None:
     else:
         loc, _ = location(s, s.actor)
         fig = s.actor
-        handlers = s.hooks.for_kind("apply_action", action.kind) if s.hooks.apply_action else ()
+        handlers = s.hooks.apply_action_for.get(action.kind) if s.hooks.apply_action else ()
+        if handlers is None:
+            handlers = s.hooks.for_kind("apply_action", action.kind)
         if not (handlers and any(hook(s, fig, action) for hook in handlers)):
             loc.apply(s, fig, action)
         for hook in s.hooks.after_action:
@@ -201,18 +203,21 @@ def _next_visitor(s: State) -> bool:
     figure has a turn if it has apprentices in the column or a module gives it one
     (hook ``visit_start``); after a column the hook ``after_location`` runs (it may ask)."""
     columns = s.columns()
+    starts = s.hooks.visit_start
+    order = s.order
     while s.loc < len(columns):
+        column = columns[s.loc]
         s.visit += 1
-        while s.visit < len(s.order):
-            fig = s.order[s.visit]
+        while s.visit < len(order):
+            fig = order[s.visit]
             count = s.plan[fig][s.loc]
             s.left = 0
             if count:
                 loc, _ = location(s, fig)
                 loc.start(s, fig, count)
             busy = False
-            for hook in s.hooks.visit_start:
-                busy = hook(s, fig, columns[s.loc], count) or busy
+            for hook in starts:
+                busy = hook(s, fig, column, count) or busy
             if count or busy or s.asks:
                 s.actor = fig
                 return True
@@ -221,7 +226,7 @@ def _next_visitor(s: State) -> bool:
         s.loc += 1
         s.visit = -1
         for hook in s.hooks.after_location:
-            hook(s, columns[done], done)
+            hook(s, column, done)
         if s.asks:
             s.actor = -1
             return True

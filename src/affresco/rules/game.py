@@ -165,7 +165,9 @@ class Game:
         if not (type(seat) is int and type(action) is Action and seat in flow.to_act(s)
                 and flow.is_legal(s, seat, action, quick=True)):
             self._check(seat, action)   # the usual case (an action from legal_actions) skips this
-        reveals = s.hooks.for_kind("reveals", action.kind) if s.hooks.reveals else ()
+        reveals = s.hooks.reveals_for.get(action.kind) if s.hooks.reveals else ()
+        if reveals is None:
+            reveals = s.hooks.for_kind("reveals", action.kind)
         draws, planning = s.draws, s.phase == PLAN
         figure = flow.deciding(s) if reveals else None
         flow.apply(s, seat, action)

@@ -14,11 +14,11 @@ Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, plann
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Sequence
 
 from mypy_extensions import mypyc_attr
 
+from .actions import KINDS
 from .state import SIDE1, SIDE2
 
 _new = tuple.__new__
@@ -68,12 +68,16 @@ class Module:
         """Replace fields of this module's state ``state.mods[name]``, an immutable NamedTuple
         (clones share it): what ``NamedTuple._replace`` does, at a third of its cost (a
         module's state changes at most decisions)."""
-        old = state.mods[self.name]
+        mods, name = state.mods, self.name
+        old = mods[name]
+        record = type(old)
         values = list(old)
-        index = _field_index(old.__class__)
+        index = _FIELD_INDEX.get(record)
+        if index is None:
+            index = _FIELD_INDEX[record] = {field: i for i, field in enumerate(record._fields)}
         for field, value in changes.items():
             values[index[field]] = value
-        state.mods[self.name] = _new(type(old), values)
+        mods[name] = _new(record, values)
 
     # --- the action index space (rules/action_space.py) ----------------------------------
     def fresco_tiles(self) -> tuple:
@@ -272,6 +276,8 @@ class HookTable:
     named: dict[str, Module]
     visit_actions_at: dict[str, Hooks]    # column -> the visit_actions hooks of modules acting there
     _by_kind: dict[tuple[str, str], Hooks]  # memo of for_kind
+    apply_action_for: dict[str, Hooks]    # action kind -> for_kind("apply_action", kind), every registered kind
+    reveals_for: dict[str, Hooks]         # action kind -> for_kind("reveals", kind)
     setup: Hooks
     after_getup: Hooks
     apprentices: Hooks
@@ -316,6 +322,8 @@ class HookTable:
                                                if _within(column, _module_of(h).visit_columns))
                                  for column in set(SIDE1 + SIDE2)}
         self._by_kind = {}
+        self.apply_action_for = {kind: self.for_kind("apply_action", kind) for kind in KINDS}
+        self.reveals_for = {kind: self.for_kind("reveals", kind) for kind in KINDS}
 
     def __iter__(self) -> Iterator[Module]:
         return iter(self.modules)
@@ -328,7 +336,9 @@ class HookTable:
 
     def for_kind(self, point: str, kind: str) -> Hooks:
         """The hooks of ``point`` (``apply_action``, ``reveals``) of the modules that deal with
-        actions of ``kind`` (Module.action_kinds)."""
+        actions of ``kind`` (Module.action_kinds).  For the kinds registered when the table was
+        made, ``apply_action_for`` and ``reveals_for`` hold the same in a dict (one look-up per
+        action carried out)."""
         hit = self._by_kind.get((point, kind))
         if hit is None:
             hit = self._by_kind[point, kind] = tuple(h for h in getattr(self, point)
@@ -336,14 +346,14 @@ class HookTable:
         return hit
 
 
-@lru_cache(maxsize=None)
-def _field_index(record: Any) -> dict[str, int]:
-    return {field: i for i, field in enumerate(record._fields)}
+_FIELD_INDEX: dict[type, dict[str, int]] = {}   # module state record -> field name -> index (Module.put)
 
 
 def with_item(items: tuple, i: int, value: Any) -> tuple:
     """``items`` with ``items[i]`` replaced by ``value`` (per-seat tuples of module states)."""
-    return items[:i] + (value,) + items[i + 1:]
+    changed = list(items)
+    changed[i] = value
+    return tuple(changed)
 
 
 def ask(state, fig: int, module: str, payload: Any = None) -> None:

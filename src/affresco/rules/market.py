@@ -12,7 +12,7 @@ from .actions import PASS, Action
 from .paints import PAINTS, paint_vector, plus
 from .state import State
 
-BOOTHS = ("I", "II", "III", "IV")
+BOOTHS: tuple[str, ...] = ("I", "II", "III", "IV")  # not a fixed-length tuple type: the compiled build keeps it one object
 
 
 def tile_key(t: str):

@@ -51,10 +51,17 @@ def base_plans(available: int, columns: int, per_column: int) -> tuple[Action, .
 @lru_cache(maxsize=64)
 def base_counts(available: int, columns: int, per_column: int) -> tuple:
     """Per plan of :func:`base_plans`: its counts, its apprentices, its empty columns and how
-    many (four tuples); and counts text -> position."""
+    many (four tuples); counts text -> position; and its counts text."""
     every, keep = _every_counts(columns, per_column), within(available, columns, per_column)
-    return (*(tuple(compress(x, keep)) for x in every[1:]),
-            {a.args[0]: b for b, a in enumerate(base_plans(available, columns, per_column))})
+    texts = tuple(a.args[0] for a in base_plans(available, columns, per_column))
+    return (*(tuple(compress(x, keep)) for x in every[1:]), {t: b for b, t in enumerate(texts)}, texts)
+
+
+@lru_cache(maxsize=64)
+def _placements(empty: int, tiles: int) -> tuple[tuple[int, ...], ...]:
+    """The ways to lay ``tiles`` tiles on ``empty`` empty columns (which empty column each tile
+    takes), in order: the first tile's column ascending, then the next one's among the rest."""
+    return tuple(permutations(range(empty), tiles))
 
 
 @lru_cache(maxsize=256)
@@ -68,7 +75,49 @@ def _multiplicity(available: int, columns: int, per_column: int, tiles: int, car
     return tuple(map(mul, ways, map((available - carried).__ge__, base[1])))    # 0 where they do not fit
 
 
-class TiledPlans(Sequence):
+class _Lazy(Sequence):
+    """A read-only sequence of plans, each made when first indexed (:meth:`_make`) and kept,
+    so that ``self[i] is self[i]`` as in a list; iterating makes them all (``materialized``)."""
+
+    __slots__ = ()
+    _all: tuple[Action, ...] | None
+    _made: dict[int, Action]
+
+    def _make(self, i: int) -> Action:
+        raise NotImplementedError
+
+    def _kept(self, plan: Action) -> None:
+        """Called with each plan made by indexing."""
+
+    def materialized(self) -> tuple[Action, ...]:
+        raise NotImplementedError
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if self._all is not None:
+            return self._all[i]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("plan index out of range")
+        hit = self._made.get(i)
+        if hit is None:
+            hit = self._made[i] = self._make(i)
+            self._kept(hit)
+        return hit
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.materialized())
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (_Lazy, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+
+class TiledPlans(_Lazy):
     """The base game's plans of ``available`` apprentices, then each again with action tiles on
     its empty columns, one column per tile: for each tile added (:meth:`with_tile`, in the
     modules' hook order), the plans so far, then each of them again with the new tile on each
@@ -78,7 +127,7 @@ class TiledPlans(Sequence):
     base plan.  Immutable; the same situation gives the same object (:func:`tiled_plans`)."""
 
     __slots__ = ("available", "columns", "per_column", "words", "tiles", "segments", "carries", "_mult",
-                 "_ends", "_starts", "_made", "_all", "__weakref__")
+                 "_ends", "_starts", "_made", "_all", "_base", "_ranked", "_with", "__weakref__")
 
     def __init__(self, available: int, columns: int, per_column: int, words: tuple[str, ...],
                  tiles: tuple[tuple[str, int], ...]):
@@ -95,10 +144,14 @@ class TiledPlans(Sequence):
         self._starts = tuple(accumulate((sum(m) for m in self._mult), initial=0))
         self._made: dict[int, Action] = {}
         self._all: tuple[Action, ...] | None = None
+        self._base = base_counts(available, columns, per_column)
+        self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
+        self._ranked = tuple(tuple(sorted(range(len(u)), key=lambda k: PLAN_WORDS[tiles[u[k]][0]][1]))
+                             for u in segments)      # per segment: its tiles in their words' rank order
 
     def base(self) -> tuple:
         """:func:`base_counts` of the base plans."""
-        return base_counts(self.available, self.columns, self.per_column)
+        return self._base
 
     @property
     def base_key(self) -> tuple[int, int, int]:
@@ -112,8 +165,11 @@ class TiledPlans(Sequence):
         """These plans, then each again with the tile ``word`` (a plan word of arity 1, its
         argument a column word) on each of its empty columns not covered, carrying ``carries``
         apprentices (counted against the available ones)."""
-        return tiled_plans(self.available, self.columns, self.per_column, self.words,
-                           self.tiles + ((word, carries),))
+        hit = self._with.get((word, carries))
+        if hit is None:
+            hit = self._with[word, carries] = tiled_plans(self.available, self.columns, self.per_column, self.words,
+                                                          self.tiles + ((word, carries),))
+        return hit
 
     def __len__(self) -> int:
         return self._starts[-1]
@@ -143,44 +199,29 @@ class TiledPlans(Sequence):
 
     def args_of(self, seg: int, b: int, q: int) -> tuple[str, ...]:
         """The plan's arguments: its counts, then its tiles' words in their rank's order."""
-        counts_text = self.base_plans()[b].args[0]
+        base = self._base
         u = self.segments[seg]
         if not u:
-            return (counts_text,)
-        left = list(self.base()[2][b])
-        placed = []
-        for k, t in enumerate(u):
-            radix = perm(len(left) - 1, len(u) - k - 1)
-            d, q = divmod(q, radix)
-            placed.append((PLAN_WORDS[self.tiles[t][0]][1], self.tiles[t][0], self.words[left.pop(d)]))
-        placed.sort()
-        return (counts_text, *(x for _, w, c in placed for x in (w, c)))
+            return (base[5][b],)
+        cols, empty, words, tiles = _placements(base[3][b], len(u))[q], base[2][b], self.words, self.tiles
+        args = [base[5][b]]
+        for k in self._ranked[seg]:
+            args += (tiles[u[k]][0], words[empty[cols[k]]])
+        return tuple(args)
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if self._all is not None:
-            return self._all[i]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("plan index out of range")
-        hit = self._made.get(i)
-        if hit is None:
-            hit = self._made[i] = _new(Action, ("plan", self.args_of(*self.locate(i))))
-        return hit
+    def _make(self, i: int) -> Action:
+        return _new(Action, ("plan", self.args_of(*self.locate(i))))
 
     def materialized(self) -> tuple[Action, ...]:
         """Every plan, made once and kept (the plans already made among them)."""
         if self._all is None:
             plans, empty, words = self.base_plans(), self.base()[2], self.words
             out: list[Action] = []
-            for u, mult in zip(self.segments, self._mult):
+            for seg, (u, mult) in enumerate(zip(self.segments, self._mult)):
                 if not u:
                     out.extend(compress(plans, mult))
                     continue
-                order = sorted(range(len(u)), key=lambda k: PLAN_WORDS[self.tiles[u[k]][0]][1])   # words by rank
+                order = self._ranked[seg]
                 names = [self.tiles[u[k]][0] for k in order]
                 for b, m in enumerate(mult):
                     if m:
@@ -194,9 +235,6 @@ class TiledPlans(Sequence):
                 out[i] = a
             self._all, self._made = tuple(out), {}
         return self._all
-
-    def __iter__(self) -> Iterator[Action]:
-        return iter(self.materialized())
 
     def find(self, args: tuple) -> tuple[int, int, int] | None:
         """``(segment, base plan, q)`` of the plan with these arguments, or None."""
@@ -230,11 +268,6 @@ class TiledPlans(Sequence):
     def __contains__(self, action) -> bool:
         return type(action) is Action and action.kind == "plan" and self.find(action.args) is not None
 
-    def __eq__(self, other) -> bool:
-        if isinstance(other, (Sequence)) and not isinstance(other, str):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
-        return NotImplemented
-
     __hash__ = object.__hash__      # one object per situation (tiled_plans): identity is equality
 
     def __add__(self, other) -> tuple[Action, ...]:
@@ -258,7 +291,7 @@ def tiled_plans(available: int, columns: int, per_column: int, words: tuple[str,
     return TiledPlans(available, columns, per_column, words, tiles)
 
 
-class PlanVariants(Sequence):
+class PlanVariants(_Lazy):
     """Each plan of ``parents`` (a :class:`TiledPlans`) replaced by its variants, in order, as
     a read-only sequence that makes an action only when asked: ``len``, indexing, ``in`` and
     ``index`` cost about one action, not the whole list.  Each plan is made once and kept:
@@ -310,25 +343,9 @@ class PlanVariants(Sequence):
         q, r = divmod(r, size)
         return self._nth(self.parents.args_of(seg, b, q), seg, b, r)
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if self._all is not None:
-            return self._all[i]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("plan index out of range")
-        hit = self._made.get(i)
-        if hit is None:
-            hit = self._made[i] = self._make(i)
-            if self._ids is not None:
-                self._ids.add(id(hit))
-        return hit
-
-    def __iter__(self) -> Iterator[Action]:
-        return iter(self.materialized())
+    def _kept(self, plan: Action) -> None:
+        if self._ids is not None:
+            self._ids.add(id(plan))
 
     def made_here(self, action: object) -> bool:
         """Whether ``action`` is one of the plan objects this sequence gave (by identity: it
@@ -394,11 +411,6 @@ class PlanVariants(Sequence):
         except ValueError:
             return False
         return True
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, (PlanVariants, list, tuple)):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
-        return NotImplemented
 
     __hash__ = None   # type: ignore[assignment]
 

@@ -18,8 +18,8 @@ PLAN = "plan"        # phase 2: secret simultaneous planning
 VISITS = "visits"    # phase 2: performing actions location by location
 OVER = "over"
 
-SIDE1 = ("market", "cathedral", "studio", "workshop", "theater")
-SIDE2 = ("market", "cathedral", "studio", "workshop", "cathedral")  # R1: the final round
+SIDE1: tuple[str, ...] = ("market", "cathedral", "studio", "workshop", "theater")
+SIDE2: tuple[str, ...] = ("market", "cathedral", "studio", "workshop", "cathedral")  # R1: the final round
 
 # Track positions: a figure on start space Sk has position k - START_OFFSET (<= 0);
 # on the VP track its position is the space number (>= 1).

@@ -109,7 +109,7 @@ def _load_flow():
 
 # What ``view(..., lean=True)`` leaves out: what never changes during a game, and what is
 # derived from the history (the VP by source, who took which get-up space).
-FIXED_KEYS = ("hostel", "mood_display", "house_rules", "modules", "options", "components", "vp_sources")
+FIXED_KEYS: tuple[str, ...] = ("hostel", "mood_display", "house_rules", "modules", "options", "components", "vp_sources")
 
 
 def view(s: State, seat: int | None, log: bool = True, lean: bool = False) -> dict[str, Any]:

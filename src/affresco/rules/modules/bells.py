@@ -77,28 +77,49 @@ def cert_dict(text: str, **more) -> dict:
 _CERT_DICTS: dict[str, dict] = {}
 
 
-@lru_cache(maxsize=4096)
-def _audience_options(display: tuple[str, ...], money: int) -> tuple[Action, ...]:
+@lru_cache(maxsize=None)
+def _purchases(c: str) -> tuple[Action, ...]:
+    """Every purchase of certificate ``c``: 'audience C full', then 'audience C pay K' for
+    K = 0 .. price - 1 (made once per certificate text: an edition has a handful)."""
+    return (Action(TILE, (c, "full")),) + tuple(Action(TILE, (c, "pay", str(k))) for k in range(cert(c)[0]))
+
+
+@lru_cache(maxsize=None)
+def _deposits(c: str) -> tuple[Action, ...]:
+    """'deposit C K' for K = 1 .. price of certificate ``c`` (made once per certificate text)."""
+    return tuple(Action("deposit", (c, str(k))) for k in range(1, cert(c)[0] + 1))
+
+
+@lru_cache(maxsize=1024)
+def _on_display(display: tuple[str, ...]) -> tuple[tuple[int, tuple[Action, ...]], ...]:
+    """Each displayed certificate once, by price: its price and :func:`_purchases`."""
+    return tuple((cert(c)[0], _purchases(c)) for c in sorted(set(display), key=cert))
+
+
+def _audience_options(display: tuple[str, ...], money: int) -> list[Action]:
     """The audience's purchases, for each displayed certificate (by price): in full if the
     money covers the price, and an instalment of 0 to price - 1 Thalers as far as it goes."""
-    out = []
-    for c in sorted(set(display), key=cert):
-        price = cert(c)[0]
-        if money >= price:
-            out.append(Action(TILE, (c, "full")))
-        out.extend(Action(TILE, (c, "pay", str(k))) for k in range(min(price - 1, money) + 1))
-    return tuple(out)
+    out: list[Action] = []
+    for price, offers in _on_display(display):
+        out.extend(offers[0 if money >= price else 1:min(price - 1, money) + 2])
+    return out
 
 
-@lru_cache(maxsize=4096)
-def _deposit_options(up: tuple[tuple[str, int], ...], money: int) -> tuple[Action, ...]:
+def _deposit_options(up: tuple[tuple[str, int], ...], money: int) -> list[Action]:
     """'deposit none', then for each partly paid certificate ``up`` holds (by price) 1 Thaler
     up to what is owed on the oldest of that kind and the money."""
     out = [_DEPOSIT_NONE]
-    for c in sorted({c for c, _ in up}, key=cert):
-        owed = cert(c)[0] - next(p for x, p in up if x == c)
-        out.extend(Action("deposit", (c, str(k))) for k in range(1, min(owed, money) + 1))
-    return tuple(out)
+    for owed, deposits in _owed(up):
+        out.extend(deposits[:min(owed, money)])
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _owed(up: tuple[tuple[str, int], ...]) -> tuple[tuple[int, tuple[Action, ...]], ...]:
+    """Each kind of certificate ``up`` holds partly paid, by price: what is owed on the oldest
+    of that kind, and :func:`_deposits`."""
+    return tuple((cert(c)[0] - next(p for x, p in up if x == c), _deposits(c))
+                 for c in sorted({c for c, _ in up}, key=cert))
 
 
 _DEPOSIT_NONE = Action("deposit", ("none",))
@@ -194,11 +215,10 @@ class Bells(Module):
             space.actions.extend(_with_audience(plans, words))
         kinds = sorted(set(self.data.certificates), key=cert)
         for c in kinds:
-            space.actions.append(Action(TILE, (c, "full")))
-            space.actions.extend(Action(TILE, (c, "pay", str(k))) for k in range(cert(c)[0]))
-        space.actions.append(Action("deposit", ("none",)))
+            space.actions.extend(_purchases(c))
+        space.actions.append(_DEPOSIT_NONE)
         for c in kinds:
-            space.actions.extend(Action("deposit", (c, str(k))) for k in range(1, cert(c)[0] + 1))
+            space.actions.extend(_deposits(c))
 
     # --- helpers -----------------------------------------------------------------------
     @staticmethod
@@ -209,11 +229,12 @@ class Bells(Module):
     def st(self, s) -> BState:
         return s.mods[NAME]
 
-    def _draw(self, s, rng, count: int) -> list[str]:
-        """The top ``count`` certificates of the stack (random never-revealed ones, then the
-        ones put under), fewer when it runs out."""
-        b = self.st(s)
-        stack, under, out = b.stack, b.under, []
+    @staticmethod
+    def _draw(stack: tuple[str, ...], under: tuple[str, ...], rng,
+              count: int) -> tuple[list[str], tuple[str, ...], tuple[str, ...]]:
+        """The top ``count`` certificates of the stack (random never-revealed ones of ``stack``,
+        then the ones put ``under`` it), fewer when it runs out; and the stack and under left."""
+        out = []
         for _ in range(count):
             if stack:
                 i = rng.randrange(len(stack))
@@ -224,16 +245,16 @@ class Bells(Module):
                 under = under[1:]
             else:
                 break
-        if out:
-            self.put(s, stack=stack, under=under)
-        return out
+        return out, stack, under
 
-    def _reveal(self, s, rng) -> None:
-        shown = list(self.st(s).display)
-        shown += self._draw(s, rng, self.data.display[s.n] - len(shown))
-        self.put(s, display=tuple(shown))
+    def _reveal(self, s, rng, display: tuple[str, ...], under: tuple[str, ...], **more) -> None:
+        """Fill the ``display`` (one place per player, 3 with 2 and 3 players) from the stack,
+        with ``under`` the certificates under it: one write of the module state, with ``more``."""
+        drawn, stack, under = self._draw(self.st(s).stack, under, rng, self.data.display[s.n] - len(display))
+        shown = (*display, *drawn)
+        self.put(s, stack=stack, under=under, display=shown, **more)
         if shown:
-            s.log_event("bells_display", certificates=list(shown), stack=self.stack_size(s))
+            s.log_event("bells_display", certificates=list(shown), stack=len(stack) + len(under))
 
     def stack_size(self, s) -> int:
         b = self.st(s)
@@ -247,18 +268,18 @@ class Bells(Module):
     def setup(self, s, rng) -> None:
         s.mods[NAME] = BState(self.data.certificates, (), (), ((),) * s.figures, ((),) * s.figures,
                               (-1,) * s.n, 0, None)
-        self._reveal(s, rng)
+        self._reveal(s, rng, (), ())
         if s.leonardo is not None:   # 2 players: the top four, face down, for Leonardo
-            mine = tuple(self._draw(s, rng, self.data.leonardo))
-            self.put(s, down=with_item(self.st(s).down, s.leonardo, mine))
+            b = self.st(s)
+            mine, stack, under = self._draw(b.stack, b.under, rng, self.data.leonardo)
+            self.put(s, stack=stack, under=under, down=with_item(b.down, s.leonardo, tuple(mine)))
             s.log_event("bells_leonardo", figure=s.leonardo, certificates=len(mine))
 
     def round_preparation(self, s, rng) -> None:
         b = self.st(s)
         if b.display:
             s.log_event("bells_unsold", certificates=list(b.display))
-        self.put(s, under=b.under + b.display, display=(), audience=(-1,) * s.n)
-        self._reveal(s, rng)
+        self._reveal(s, rng, (), b.under + b.display, audience=(-1,) * s.n)   # the unsold ones go under
 
     # --- planning: the audience tile (as secret as the plan) -------------------------------
     def plan_options(self, s, seat: int, plans: tuple) -> tuple:
@@ -301,7 +322,7 @@ class Bells(Module):
 
     def visit_start(self, s, fig: int, column: str, count: int) -> bool:
         """The audience, at the turn of the column its tile covers (in get-up order)."""
-        if fig < s.n and self.st(s).audience[fig] == s.loc:
+        if fig < s.n and s.mods[NAME].audience[fig] == s.loc:
             if self.usable(s):
                 ask(s, fig, NAME, TILE)
                 return True
@@ -312,8 +333,8 @@ class Bells(Module):
     def ask_actions(self, s, a) -> list:
         fig, _, what = a
         if what == TILE:
-            return list(_audience_options(self.st(s).display, s.thalers[fig]))
-        return list(_deposit_options(self.st(s).up[fig], s.thalers[fig]))
+            return _audience_options(self.st(s).display, s.thalers[fig])
+        return _deposit_options(self.st(s).up[fig], s.thalers[fig])
 
     def valid_ask(self, s, fig: int, payload) -> bool:
         """An audience of a seat, or a deposit question of a seat holding a partly paid certificate."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations, compress, product
-from operator import getitem, mul
+from operator import getitem, itemgetter, mul
 from typing import Callable, NamedTuple
 
 from ...errors import ComponentError, StateError
@@ -104,6 +104,7 @@ def _sorted_bottles(items) -> tuple[str, ...]:
     return tuple(sorted(items, key=_BOTTLE_RANK.__getitem__))
 
 
+_UNBEGUN = (0, 0)      # MState.worked at the start of a turn: no blend, no other workshop action
 _MEDICINE = tuple(Action("medicine", (str(p + 1),)) for p in range(4))   # by display place
 _ASIDE = (Action("aside", ("ill",)), Action("aside", ("own",)))
 _ILLNESS = (Action("illness", ("neutral",)), Action("illness", ("own",)))
@@ -309,11 +310,13 @@ class Medico(Module):
         return n + m.black[seat] - m.sick[seat]
 
     def _plan_limits(self, s, seat: int) -> tuple:
+        """What the seat's plans with ill words and the medico tile depend on: healthy and ill
+        apprentices, the columns ill ones may go to, whether the tile may be placed, the
+        market's column."""
         m = self.st(s)
-        cols = s.columns()
-        allowed = tuple(c not in BARRED for c in cols)
-        tile_ok = self._tile_refusal(s, seat) is None
-        return (self.healthy(s, seat), m.black[seat], allowed, tile_ok, cols.index("market"))
+        allowed, market = _sheet_limits(s.columns())
+        tile_ok = len(m.held[seat]) < self.data.max_bottles and m.display.count(None) < len(m.display)
+        return (self.healthy(s, seat), m.black[seat], allowed, tile_ok, market)
 
     def _tile_refusal(self, s, seat: int) -> str | None:
         m = self.st(s)
@@ -380,14 +383,15 @@ class Medico(Module):
     def visit_start(self, s, fig: int, column: str, count: int) -> bool:
         if fig >= s.n:
             return False
-        m = self.st(s)
-        i = self.ill_at(s, fig, s.loc)
-        if m.ill_left != i or m.worked != (0, 0):
-            self.put(s, ill_left=i, worked=(0, 0))
+        m = s.mods[NAME]
+        plan = m.plans[fig]
+        i = plan[0][s.loc] if plan is not None else 0     # the ill ones of this column (ill_at)
+        if m.ill_left != i or m.worked != _UNBEGUN:
+            self.put(s, ill_left=i, worked=_UNBEGUN)
         if column == "workshop" and i:
             per = s.comp.rules["workshop"]["blends_per_apprentice"]
             s.left = per * (count - i) + self.data.ill_blends * i     # 'Ill apprentices can blend paint only once'
-        if column == "market" and self.plan_of(s, fig)[1] and s.loc == s.columns().index("market"):
+        if column == "market" and plan is not None and plan[1] and s.loc == s.columns().index("market"):
             options = self._bottle_options(s, fig)
             if options:
                 ask(s, fig, NAME, "medicine")
@@ -408,9 +412,9 @@ class Medico(Module):
     def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
         if fig >= s.n:
             return
-        m = self.st(s)
-        ill_planned = self.ill_at(s, fig, s.loc)
-        if not ill_planned:
+        m = s.mods[NAME]
+        plan = m.plans[fig]
+        if plan is None or not plan[0][s.loc]:    # no ill apprentice of fig in this column (ill_at)
             return
         healthy_left = s.left - m.ill_left
         if column == "cathedral":
@@ -483,7 +487,7 @@ class Medico(Module):
 
     def after_action(self, s, fig: int, action: Action) -> None:
         if fig < s.n and s.columns()[s.loc] == "workshop":
-            blends, others = self.st(s).worked
+            blends, others = s.mods[NAME].worked
             self.put(s, worked=(blends + 1, others) if action.kind == "blend" else (blends, others + 1))
 
     def _scrolls_after_ill_restore(self, s, fig: int, seg: int, tile) -> None:
@@ -496,8 +500,9 @@ class Medico(Module):
         every healthy apprentice there ill."""
         if fig >= s.n:
             return
-        m = self.st(s)
-        ill = self.ill_at(s, fig, s.loc)
+        m = s.mods[NAME]
+        plan = m.plans[fig]
+        ill = plan[0][s.loc] if plan is not None else 0     # ill_at
         healthy = s.plan[fig][s.loc] - ill
         if m.ill_left:
             self.put(s, ill_left=0)
@@ -775,6 +780,13 @@ def _counts(text: str) -> tuple[int, ...]:
     return tuple(map(int, text.split("-")))
 
 
+@lru_cache(maxsize=8)
+def _sheet_limits(columns: tuple) -> tuple[tuple[bool, ...], int]:
+    """Per column of an action sheet side: whether ill apprentices may go there; and the
+    market's column."""
+    return tuple(c not in BARRED for c in columns), columns.index("market")
+
+
 @lru_cache(maxsize=4096)
 def _ill_words(capped: tuple, black: int) -> tuple:
     """``(k, word)`` for every way of naming ``k`` ill apprentices, at most ``black``, among a
@@ -851,7 +863,8 @@ def _at_least_every(columns: int, per_column: int, allowed: tuple, black: int) -
 def _tile_factor(base: tuple, market: int) -> tuple:
     """Per base plan: 2 if the medico tile may go with it (at most one apprentice at the
     market), else 1."""
-    return tuple(2 if counts[market] <= 1 else 1 for counts in base_counts(*base)[0])
+    factor = [2 if c <= 1 else 1 for c in range(base[2] + 1)]     # by the market's count
+    return tuple(map(factor.__getitem__, map(itemgetter(market), base_counts(*base)[0])))
 
 
 def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:

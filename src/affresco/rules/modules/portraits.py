@@ -97,15 +97,15 @@ class Portraits(Module):
         return s.mods[self.name]
 
     def _reveal(self, s, rng, log: bool = True) -> None:
-        p = self.st(s)
-        deck, display = list(p.deck), []
+        deck, display = self.st(s).deck, []
         for _ in range(self.data.display):
             if not deck:
                 break
-            card = rng.choice(_top_cards(self.data.cards, tuple(deck)))
-            deck.remove(card)
+            card = rng.choice(_top_cards(self.data.cards, deck))
+            i = deck.index(card)
+            deck = deck[:i] + deck[i + 1:]
             display.append(card)
-        self.put(s, deck=tuple(deck), display=tuple(display))
+        self.put(s, deck=deck, display=tuple(display))
         if display and log:
             s.log_event("portraits_revealed", cards=list(display))
 
@@ -121,8 +121,7 @@ class Portraits(Module):
     def round_preparation(self, s, rng) -> None:
         if self.st(s).display:
             s.log_event("portraits_discarded", cards=list(self.st(s).display))
-        self.put(s, display=())
-        self._reveal(s, rng)
+        self._reveal(s, rng)     # a new display in place of the old one
 
     def is_final_round(self, s) -> bool:
         return not self.st(s).deck  # the last cards were revealed (alternative end)

@@ -345,7 +345,7 @@ class WallFresco(Module):
         """'This action takes place in the given player order at the time of the covered action':
         the apprentice on the tile restores a section (asked only if one can be paid for; else
         the action is forfeited, base 'Performing actions')."""
-        if fig < s.n and self.st(s).placed[fig] == s.loc and self._can_restore(s, fig):
+        if fig < s.n and s.mods[self.name].placed[fig] == s.loc and self._can_restore(s, fig):
             ask(s, fig, self.name, TILE)
             return True
         return False
