@@ -8,7 +8,16 @@ facts, the seat's own paints, Thalers and plan (the others' plans only once reve
 each module's part of the seat's view (the modules' own view hooks, so a module's secrets stay
 as hidden as in the view).  ``tests/rules/test_observation.py`` checks it with the
 perturbation check of the views (another seat's secrets changed, the vector stays the same);
-``tests/envs/test_envs_core.py`` checks it equal to the vector made from ``view(seat)``.
+``tests/envs/test_envs_core.py`` checks it equal to the vector made from ``view(seat)`` and to
+a fresh game's at every decision of random games.
+
+It is incremental (:class:`Seen`, one per game): what every seat sees alike is written again
+only where the position's facts differ from the ones it was last written from (compared by
+value, so any position of the set-up gives the right numbers), once per position; each seat's
+vector is a copy placed from its own figure on, with its own items.  A module's part is made
+again only when the module's state (an immutable record, replaced on change) or a ``State``
+field its view hook reads (``Module.view_reads``) changed, and hashed again only in the
+entries that changed.
 
 :func:`layout` names the slices (``(name, start, length)``, figures relative to the observer:
 the observer, the next seats in seat order, then Leonardo).  Modules are encoded by feature
