@@ -152,7 +152,7 @@ class ActionCodec:
         if entry is None:
             entry = [self._frozen(legal, extra), None]
             if recipe is not None:
-                if len(self._by_recipe) > 1024:
+                if len(self._by_recipe) > 256:
                     self._by_recipe.clear()
                 self._by_recipe[(recipe, extra)] = entry
         if len(self._by_object) > 256:
