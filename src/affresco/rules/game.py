@@ -279,9 +279,9 @@ class Game:
         with ``numpy.frombuffer(v, numpy.float32)``), written straight from the position: a
         fraction of a view's cost, for learning code that reads every decision
         (``affresco.envs``); the game keeps what its observations were last written from, so
-        the next one writes again only what changed.  Its slices are :meth:`observation_layout`; docs/envs.md explains
-        each.  Nothing in it is hidden from the seat (R22: the same perturbation check as the
-        views)."""
+        the next one writes again only what changed.  Its slices are
+        :meth:`observation_layout`; docs/envs.md explains each.  Nothing in it is hidden from
+        the seat (R22: the same perturbation check as the views)."""
         s = self._s
         if type(seat) is not int or not 0 <= seat < s.n:
             raise FrescoError(f"seat must be 0..{s.n - 1}, not {seat!r}")

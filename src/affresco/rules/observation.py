@@ -33,8 +33,8 @@ from itertools import compress
 from operator import attrgetter, is_not, ne
 from typing import Any, Iterable
 
-from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .hooks import _module_of
+from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
 
 __all__ = ["PHASES", "MODULE_FEATURES", "Layout", "Seen", "layout", "observation", "module_block", "hash_part"]
