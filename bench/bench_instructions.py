@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Engine instructions per decision, counted by valgrind, against a baseline revision (issue #12).
+
+On a machine shared with other work, CPU-time ratios of two runs move by about 10%; the number
+of machine instructions the interpreter executes for the same games does not (hash seed fixed,
+garbage collector off): a change of a few percent to the engine shows as a stable difference.
+It is a proxy, not the time: the modules' code runs fewer instructions per second than the base
+game's, so a time ratio (bench_engine.py) stays higher than the instruction ratio.
+
+For each module set, seeded 4-player random games are recorded on this checkout (the same games
+on both trees: bench/same_games.py checks that), then replayed on each tree under
+``valgrind --tool=cachegrind --cache-sim=no``: once with the first ``--warm`` games, once with
+``--games`` more, and the difference is divided by those games' decisions, the steady cost of a
+decision without the start-up (imports, component data, first memo entries).  A replay asks for
+the legal actions before each action, except at plan decisions: their legal lists are the plan
+lists that bench_engine.py reports apart, so this is the work outside them.
+
+    python bench/bench_instructions.py                          # baseline main; base and all eight
+    python bench/bench_instructions.py --baseline HEAD~2 --sets base bells medico eight --games 6
+
+Needs valgrind (Debian: ``apt-get install valgrind``); each replay runs ~40x slower under it
+(about a minute per set and tree with the defaults).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from baseline import SRC, machine_load, run_worker, source_tree  # noqa: E402
+
+FIVE = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour")
+NEW = ("bells", "wall_fresco", "medico")
+SETS = {"base": (), **{m: (m,) for m in FIVE + NEW}, "five": FIVE, "eight": FIVE + NEW}
+
+
+# --- the workers (run inside the tree measured) ------------------------------------------
+
+def record(modules: tuple, count: int) -> list:
+    """The actions of ``count`` seeded random games (seeds 1, 2, ...), as bench_engine plays them."""
+    import affresco
+    games = []
+    for seed in range(1, count + 1):
+        g = affresco.new_game(players=4, seed=seed, modules=modules)
+        choice = random.Random(seed).choice
+        while not g.is_over:
+            seat = choice(g.to_act)
+            g.apply(seat, choice(g.legal_actions(seat)))
+        games.append(g.record()["actions"])
+    return games
+
+
+def replay(modules: tuple, path: str, count: int) -> None:
+    """Replay the first ``count`` recorded games (every game's actions read first, so that the
+    difference of two counts holds only the games)."""
+    import affresco
+    from affresco.rules.actions import parse
+    games = [[(seat, parse(text)) for seat, text in actions] for actions in json.loads(Path(path).read_text())]
+    gc.disable()
+    for seed, actions in enumerate(games[:count], start=1):
+        g = affresco.new_game(players=4, seed=seed, modules=modules)
+        for seat, action in actions:
+            if g.phase != "plan":
+                g.legal_actions(seat)
+            g.apply(seat, action)
+
+
+# --- the driver --------------------------------------------------------------------------
+
+def instructions(src: Path, modules: tuple, path: str, count: int) -> int:
+    """Instructions of one replay of ``count`` games under cachegrind."""
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+           sys.executable, str(Path(__file__).resolve()), "--worker", "replay", json.dumps(list(modules)),
+           path, str(count)]
+    out = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
+                         capture_output=True, text=True)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
+    if out.returncode != 0 or not found:
+        raise SystemExit(f"replay failed on {src} ({' '.join(modules) or 'base'}):\n{out.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--baseline", default="main", help="revision (or folder with an affresco package) to compare with")
+    ap.add_argument("--sets", nargs="+", default=["base", "eight"], choices=sorted(SETS), help="module sets")
+    ap.add_argument("--games", type=int, default=10, help="games counted per set (default 10)")
+    ap.add_argument("--warm", type=int, default=2, help="games played first, not counted (default 2)")
+    ap.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        kind, modules = args.worker[0], tuple(json.loads(args.worker[1]))
+        if kind == "record":
+            print(json.dumps(record(modules, int(args.worker[2]))))
+        else:
+            replay(modules, args.worker[2], int(args.worker[3]))
+        return 0
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
+    trees = {"new": SRC, "baseline": source_tree(args.baseline)}
+    print(f"instructions per decision, 4 players, games {args.warm + 1}..{args.warm + args.games} of each set "
+          f"(plan decisions without their legal lists): {trees['new']} vs baseline {args.baseline} | {machine_load()}")
+    print(f"{'set':<10} {'baseline':>12} {'new':>12} {'new/baseline':>13} {'vs base (baseline, new)':>26}")
+    per: dict = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.sets:
+            modules = SETS[name]
+            games = run_worker([sys.executable, str(Path(__file__).resolve()), "--worker", "record",
+                                json.dumps(list(modules)), str(args.warm + args.games)], SRC)
+            path = str(Path(tmp) / f"{name}.json")
+            Path(path).write_text(json.dumps(games))
+            decisions = sum(len(g) for g in games[args.warm:])
+            per[name] = {t: (instructions(src, modules, path, args.warm + args.games)
+                             - instructions(src, modules, path, args.warm)) / decisions
+                         for t, src in trees.items()}
+            old, new = per[name]["baseline"], per[name]["new"]
+            line = f"{name:<10} {old:>12,.0f} {new:>12,.0f} {new / old:>12.3f}x"
+            if "base" in per:
+                line += f" {old / per['base']['baseline']:>12.2f}x {new / per['base']['new']:>12.2f}x"
+            print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
