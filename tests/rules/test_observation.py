@@ -80,3 +80,15 @@ def test_observation_refuses_a_seat_that_is_not_one():
     for bad in (None, 2, -1, True, "0"):
         with pytest.raises(FrescoError):
             g.observation(bad)
+
+
+def test_every_module_says_which_fields_its_view_reads():
+    """The observation makes a module's part again only when the module's state or a field its
+    view hook reads changed (``Module.view_reads``): every module declares them, and they are
+    fields of the state (a misspelt one would never change)."""
+    from affresco.rules.hooks import MODULES
+    from affresco.rules.state import FIELDS
+    for name, cls in MODULES.items():
+        assert cls.view_reads is not None, name
+        assert set(cls.view_reads) <= set(FIELDS) - {"mods"}, (name, cls.view_reads)
+

@@ -82,6 +82,7 @@ class ActionCodec:
         self.size = len(self.actions)
         self._by_length: dict[tuple[int, int], list] = {}   # see mask()
         self._by_object: dict[tuple[int, int], tuple] = {}
+        self._by_recipe: dict[tuple, list] = {}
 
     def encode(self, action: Action | str) -> int:
         if isinstance(action, str):
@@ -146,7 +147,14 @@ class ActionCodec:
         hit = self._by_object.get((id(legal), extra))
         if hit is not None and hit[0] is legal:
             return hit[1]
-        entry = [self._frozen(legal, extra), None]
+        recipe = _recipe(legal)          # the engine may make the same plans again as a new object
+        entry = self._by_recipe.get((recipe, extra)) if recipe is not None else None
+        if entry is None:
+            entry = [self._frozen(legal, extra), None]
+            if recipe is not None:
+                if len(self._by_recipe) > 256:
+                    self._by_recipe.clear()
+                self._by_recipe[(recipe, extra)] = entry
         if len(self._by_object) > 256:
             self._by_object.clear()
         self._by_object[(id(legal), extra)] = (legal, entry)   # keeps the object: its id is not reused
@@ -160,6 +168,37 @@ class ActionCodec:
 
 
 _SHORT = 64   # legal lists up to this long get a new mask each time (cheaper than remembering)
+
+
+def _recipe(legal: Sequence[Action]) -> tuple | None:
+    """What makes a lazy plan sequence of the engine again (its ``__reduce__``: a module
+    function and the situation's numbers, nested sequences by theirs), so that the same plans
+    are found again when the engine makes them anew (its memo of plan lists is bounded); None
+    for a sequence that is pickled as its actions."""
+    if type(legal) in (list, tuple):
+        return None
+    try:
+        made = legal.__reduce__()
+    except (TypeError, AttributeError):
+        return None
+    if not isinstance(made, tuple) or len(made) < 2 or made[0] in (tuple, list) or not callable(made[0]):
+        return None
+    args = _plain(made[1])
+    return None if args is None else (getattr(made[0], "__module__", None), getattr(made[0], "__qualname__", None), args)
+
+
+def _plain(value):
+    """``value`` as hashable plain data (numbers, text, tuples; a nested sequence by its
+    :func:`_recipe`), or None."""
+    t = type(value)
+    if value is None or t in (int, str, bool, float):
+        return value
+    if t is tuple:
+        out = tuple(map(_plain, value))
+        return None if any(v is None and x is not None for v, x in zip(out, value)) else out
+    if isinstance(value, Sequence):
+        return _recipe(value)
+    return None
 
 
 @functools.lru_cache(maxsize=4096)

@@ -278,9 +278,10 @@ class Game:
         """What ``view(seat)`` shows, as a fixed-size float32 vector (an ``array('f')``; wrap it
         with ``numpy.frombuffer(v, numpy.float32)``), written straight from the position: a
         fraction of a view's cost, for learning code that reads every decision
-        (``affresco.envs``).  Its slices are :meth:`observation_layout`; docs/envs.md explains
-        each.  Nothing in it is hidden from the seat (R22: the same perturbation check as the
-        views)."""
+        (``affresco.envs``); the game keeps what its observations were last written from, so
+        the next one writes again only what changed.  Its slices are
+        :meth:`observation_layout`; docs/envs.md explains each.  Nothing in it is hidden from
+        the seat (R22: the same perturbation check as the views)."""
         s = self._s
         if type(seat) is not int or not 0 <= seat < s.n:
             raise FrescoError(f"seat must be 0..{s.n - 1}, not {seat!r}")

@@ -8,7 +8,16 @@ facts, the seat's own paints, Thalers and plan (the others' plans only once reve
 each module's part of the seat's view (the modules' own view hooks, so a module's secrets stay
 as hidden as in the view).  ``tests/rules/test_observation.py`` checks it with the
 perturbation check of the views (another seat's secrets changed, the vector stays the same);
-``tests/envs/test_envs_core.py`` checks it equal to the vector made from ``view(seat)``.
+``tests/envs/test_envs_core.py`` checks it equal to the vector made from ``view(seat)`` and to
+a fresh game's at every decision of random games.
+
+It is incremental (:class:`Seen`, one per game): what every seat sees alike is written again
+only where the position's facts differ from the ones it was last written from (compared by
+value, so any position of the set-up gives the right numbers), once per position; each seat's
+vector is a copy placed from its own figure on, with its own items.  A module's part is made
+again only when the module's state (an immutable record, replaced on change) or a ``State``
+field its view hook reads (``Module.view_reads``) changed, and hashed again only in the
+entries that changed.
 
 :func:`layout` names the slices (``(name, start, length)``, figures relative to the observer:
 the observer, the next seats in seat order, then Leonardo).  Modules are encoded by feature
@@ -24,6 +33,7 @@ from itertools import compress
 from operator import attrgetter, is_not, ne
 from typing import Any, Iterable
 
+from .hooks import _module_of
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
 
@@ -144,7 +154,8 @@ class Seen:
         self.fresco: list | None = None
         self.booths: list | None = None
         # per seat: its modules' numbers (one array) and, per module, what they were made from
-        self.seats = [[array("f", bytes(4 * MODULE_FEATURES * len(L.modules))), {}, None] for _ in range(L.n)]
+        self.seats: list[list[Any]] = [[array("f", bytes(4 * MODULE_FEATURES * len(L.modules))), {}, None]
+                                       for _ in range(L.n)]
         self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
 
 
@@ -382,15 +393,15 @@ def _module_keys(s: State, L: Layout) -> tuple:
     if views[0] is not hooks:
         views = L.views = (hooks, _view_entries(s, L))
     mods = s.mods
-    keys = []
+    keys: list[Any] = []
     for name, hook, reads, lists in views[1]:
         if hook is None or reads is None:
             keys.append(False if hook is None else None)     # no part; a part made every time
             continue
-        key = (mods.get(name), reads(s) if reads is not True else None)
+        fields: Any = reads(s) if reads is not True else None
         if lists:
-            key = (key[0], tuple(tuple(v) if i in lists else v for i, v in enumerate(key[1])))
-        keys.append(key)
+            fields = tuple(tuple(v) if i in lists else v for i, v in enumerate(fields))
+        keys.append((mods.get(name), fields))
     return tuple(keys)
 
 
@@ -424,15 +435,15 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
     return numbers
 
 
-def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, list | None]:
+def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, dict | None]:
     """:func:`module_block` of a module's view part, made from the last part's numbers: a dict
     part's entries equal to the last part's keep their ``(slot, number)`` pairs (most entries
     stay the same from one decision to the next), the others are hashed (:func:`_hashed`);
     the pairs are added up in the same order, so the numbers are exactly module_block's."""
     if type(part) is not dict:
         return module_block(name, part, seat, n), None
-    old = last[1] if last is not None and type(last[1]) is dict else None
-    kept = last[2] if old is not None else _NO_ENTRIES
+    old: dict = last[1] if last is not None and type(last[1]) is dict else _NO_ENTRIES
+    kept: dict = last[2] if last is not None and old is not _NO_ENTRIES else _NO_ENTRIES
     pairs = []
     paths = _PATHS
     for k, v in part.items():
@@ -455,8 +466,8 @@ def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> 
 def _view_entries(s: State, L: Layout) -> tuple:
     """Per module of the layout: (name, its view hook or None, a getter of the fields the hook
     reads (True: none; None: not declared), the positions of list fields among them)."""
-    by_module = {h.__self__.name: h for h in s.hooks.view}
-    out = []
+    by_module = {_module_of(h).name: h for h in s.hooks.view}
+    out: list[tuple] = []
     for name in L.modules:
         hook = by_module.get(name)
         module = s.hooks.named[name]
