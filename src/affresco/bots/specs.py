@@ -14,6 +14,7 @@ budgets, a budget for a bot that takes none, an option the bot does not have) an
 from __future__ import annotations
 
 import inspect
+from functools import lru_cache
 import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -74,8 +75,11 @@ def _value(text: str) -> Any:
     return text.strip()
 
 
-def _parameters(cls: type[Bot]) -> set[str]:
-    return {p for p in inspect.signature(cls).parameters if p != "seed"}
+@lru_cache(maxsize=64)
+def _parameters(cls: type[Bot]) -> frozenset[str]:
+    """The options a bot class takes (its constructor's parameters but the seed); memoised:
+    an environment makes its opponents at every reset."""
+    return frozenset(p for p in inspect.signature(cls).parameters if p != "seed")
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ def booth_actions(b: int, tiles: tuple[str, ...], most: int) -> tuple[Action, ..
             for combo in combinations(tiles, k):
                 if combo not in seen:
                     seen.add(combo)
-                    out.append(Action("buy", (BOOTHS[b], *combo)))
+                    out.append(_new(Action, ("buy", (BOOTHS[b], *combo))))   # Action(...) without its Python-level __new__
         if len(_BOOTH_ACTIONS) > 8192:
             _BOOTH_ACTIONS.clear()
         hit = _BOOTH_ACTIONS[key] = tuple(out)
@@ -69,6 +69,7 @@ def booth_actions(b: int, tiles: tuple[str, ...], most: int) -> tuple[Action, ..
 
 
 _BOOTH_ACTIONS: dict[tuple, tuple[Action, ...]] = {}
+_new = tuple.__new__
 
 
 def return_booth(s: State, b: int) -> None:
