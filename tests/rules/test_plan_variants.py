@@ -93,7 +93,7 @@ def _tiles_by_the_rules(base: list, words: tuple, tiles: list) -> list:
         for p in plans:
             counts = [int(x) for x in p.args[0].split("-")]
             named = set(p.args[2::2])
-            if sum(counts) + carries + sum(1 for w in p.args[1::2] if w == "wall") > available:
+            if sum(counts) + carries > available:
                 continue
             for col, w in enumerate(words):
                 if counts[col] == 0 and w not in named:
@@ -117,9 +117,10 @@ def test_the_action_tiles_lie_on_every_empty_column_in_order(players, modules):
         if g.phase == "plan":
             base = [a for a in legal if len(a.args) == 1]
             available = max(sum(int(x) for x in a.args[0].split("-")) for a in base)
-            tiles = [(w, c, available) for w, c in (("audience", 0), ("wall", 1))
-                     if any(w in a.args for a in legal)]
-            assert legal == _tiles_by_the_rules(base, column_words_of(g.view(seat)["columns"]), tiles)
+            view = g.view(seat)
+            tiles = ([("audience", 0, available)] if "bells" in modules and view["bells"]["audience_usable"] else []) \
+                + ([("wall", 1, available)] if "wall_fresco" in modules else [])
+            assert legal == _tiles_by_the_rules(base, column_words_of(view["columns"]), tiles)
             seen += 1
         g.apply(seat, rng.choice(legal))
     assert seen >= 4

@@ -213,24 +213,15 @@ class TiledPlans(_Lazy):
         return _new(Action, ("plan", self.args_of(*self.locate(i))))
 
     def materialized(self) -> tuple[Action, ...]:
-        """Every plan, made once and kept (the plans already made among them)."""
+        """Every plan, made once and kept (the plans already made among them; the base plans
+        are the objects :func:`base_plans` gives)."""
         if self._all is None:
-            plans, empty, words = self.base_plans(), self.base()[2], self.words
             out: list[Action] = []
-            for seg, (u, mult) in enumerate(zip(self.segments, self._mult)):
-                if not u:
-                    out.extend(compress(plans, mult))
+            for seg, mult in enumerate(self._mult):
+                if not self.segments[seg]:
+                    out.extend(compress(self.base_plans(), mult))
                     continue
-                order = self._ranked[seg]
-                names = [self.tiles[u[k]][0] for k in order]
-                for b, m in enumerate(mult):
-                    if m:
-                        text = plans[b].args[0]
-                        for cols in permutations(empty[b], len(u)):
-                            args = [text]
-                            for k, w in zip(order, names):
-                                args += (w, words[cols[k]])
-                            out.append(_new(Action, ("plan", tuple(args))))
+                out.extend(_new(Action, ("plan", self.args_of(seg, b, q))) for b, m in enumerate(mult) for q in range(m))
             for i, a in self._made.items():
                 out[i] = a
             self._all, self._made = tuple(out), {}
@@ -248,14 +239,13 @@ class TiledPlans(_Lazy):
         seg = self.segments.index(u)
         if not self._mult[seg][b]:
             return None
-        left, q = list(self.base()[2][b]), 0
-        for k, t in enumerate(u):        # the inverse of args_of's choice of columns
-            d = next((i for i, c in enumerate(left) if self.words[c] == words[self.tiles[t][0]]), None)
-            if d is None:
-                return None
-            q += d * perm(len(left) - 1, len(u) - k - 1)
-            left.pop(d)
-        return (seg, b, q) if self.args_of(seg, b, q) == args else None
+        empty = {self.words[c]: i for i, c in enumerate(self._base[2][b])}     # column word -> its place
+        picked = tuple(empty.get(words[self.tiles[t][0]], -1) for t in u)
+        placements = _placements(len(empty), len(u))
+        if picked not in placements:
+            return None
+        q = placements.index(picked)
+        return (seg, b, q) if self.args_of(seg, b, q) == args else None      # the words in rank order
 
     def index(self, action, start: int = 0, stop: int | None = None) -> int:
         at = self.find(action.args) if type(action) is Action and action.kind == "plan" else None
@@ -302,8 +292,7 @@ class PlanVariants(_Lazy):
     parents of one base plan in one segment have as many); ``nth(parent_args, seg, b, r)``: the
     r-th variant; ``find(action)``: the parent's arguments of an action and a function of the
     parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the variants), or
-    None; ``recipe``: ``(function, arguments)`` that
-    make the same sequence in another process.
+    None; ``recipe``: ``(function, arguments)`` that make the same sequence in another process.
     """
 
     __slots__ = ("parents", "_sizes", "_totals", "_ends", "_seg_starts", "_nth", "_find", "_all",

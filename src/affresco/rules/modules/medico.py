@@ -55,6 +55,9 @@ SAME = "same"
 BOTTLES = ("3", "2", "1", "juice")            # display order (printed): 3, 2, 1 portions, then juice
 BARRED = ("market", "theater")                 # columns ill apprentices may not go to
 ILL_WORD, TILE_WORD = "ill", "medico"
+# "No apprentice is needed to visit the medico. The player can also send one healthy apprentice
+# to the market to purchase paint": apprentices at the market beside the medico tile, at most
+MARKET_WITH_TILE = 1
 plan_word(ILL_WORD, 1, 80)
 plan_word(TILE_WORD, 0, 81)
 KINDS.update({
@@ -201,7 +204,7 @@ class Medico(Module):
             counts = _counts(a.args[0])
             for _, extra in _ill_words(tuple(c if ok else 0 for c, ok in zip(counts, allowed)), sum(counts)):
                 space.actions.append(Action("plan", a.args + extra))
-                if counts[0] <= 1:
+                if counts[0] <= MARKET_WITH_TILE:
                     space.actions.append(Action("plan", a.args + extra + _TILE))
         for a in list(space.actions):
             if (a.kind == "restore" and "bishop" not in a.args and "sexton" not in a.args) or a.kind == "altar":
@@ -313,10 +316,9 @@ class Medico(Module):
         """What the seat's plans with ill words and the medico tile depend on: healthy and ill
         apprentices, the columns ill ones may go to, whether the tile may be placed, the
         market's column."""
-        m = self.st(s)
         allowed, market = _sheet_limits(s.columns())
-        tile_ok = len(m.held[seat]) < self.data.max_bottles and m.display.count(None) < len(m.display)
-        return (self.healthy(s, seat), m.black[seat], allowed, tile_ok, market)
+        tile_ok = self._tile_refusal(s, seat) is None
+        return (self.healthy(s, seat), self.st(s).black[seat], allowed, tile_ok, market)
 
     def _tile_refusal(self, s, seat: int) -> str | None:
         m = self.st(s)
@@ -356,7 +358,7 @@ class Medico(Module):
             why = self._tile_refusal(s, seat)
             if why:
                 return "the medico tile: " + why
-            if counts[cols.index("market")] > 1:
+            if counts[cols.index("market")] > MARKET_WITH_TILE:
                 return "with the medico tile at most one (healthy) apprentice goes to the market"
         return None
 
@@ -863,7 +865,7 @@ def _at_least_every(columns: int, per_column: int, allowed: tuple, black: int) -
 def _tile_factor(base: tuple, market: int) -> tuple:
     """Per base plan: 2 if the medico tile may go with it (at most one apprentice at the
     market), else 1."""
-    factor = [2 if c <= 1 else 1 for c in range(base[2] + 1)]     # by the market's count
+    factor = [2 if c <= MARKET_WITH_TILE else 1 for c in range(base[2] + 1)]     # by the market's count
     return tuple(map(factor.__getitem__, map(itemgetter(market), base_counts(*base)[0])))
 
 
@@ -883,7 +885,7 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
 
     def kind(seg: int, b: int) -> tuple[tuple, bool]:
         return (_ill_left(capped[b], black, max(n_of[b] + carries[seg] - healthy, 0)),
-                tile_ok and counts_of[b][market] <= 1)
+                tile_ok and counts_of[b][market] <= MARKET_WITH_TILE)
 
     def nth(args: tuple, seg: int, b: int, r: int) -> Action:
         ills, tile = kind(seg, b)
