@@ -32,7 +32,6 @@ from .. import track
 from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register, with_item
-from ..memo import IdentityMemo
 from ..planning import column_words
 from ..state import PLAN
 

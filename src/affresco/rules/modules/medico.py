@@ -43,7 +43,7 @@ from ..components import check_provenance as provenance_ok
 from ..thalers import earn
 from ..hooks import Module, ask, find, register, with_item
 from ..hostel import change_mood
-from ..paints import PAINTS, INDEX as PAINT_INDEX, add_one, paint_text
+from ..paints import PAINTS, INDEX as PAINT_INDEX
 from ..memo import IdentityMemo
 from ..plan_sequences import base_counts, within
 from ..planning import PlanVariants, TiledPlans
