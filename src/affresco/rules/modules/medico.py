@@ -814,10 +814,10 @@ def _capped_columns(per_column: int, allowed: tuple, black: int) -> list[list[in
     return [[min(v, black) if ok else 0 for v in range(per_column + 1)] for ok in allowed]
 
 
-@lru_cache(maxsize=64)
-def _capped_of(base: tuple, allowed: tuple, black: int) -> tuple:
-    """The capped counts (:func:`_capped_columns`) of each base plan of ``base``."""
-    return tuple(compress(product(*_capped_columns(base[2], allowed, black)), within(*base)))
+@lru_cache(maxsize=4096)
+def _capped(counts: tuple, allowed: tuple, black: int) -> tuple:
+    """A plan's counts capped as :func:`_capped_columns` caps them (made for the plans made)."""
+    return tuple([min(c, black) if ok else 0 for c, ok in zip(counts, allowed)])
 
 
 @lru_cache(maxsize=4096)
@@ -840,8 +840,11 @@ def _sizes(base: tuple, allowed: tuple, black: int, healthy: int, tile_ok: bool,
     most: how many ill words name at least the ill ones it needs, times 2 where the medico tile
     may go too (at most one apprentice at the market)."""
     n_of = base_counts(*base)[1]
-    need = [min(max(n - healthy, 0), black + 1) for n in range(max(n_of) + 1)]   # ill ones needed, by apprentices
-    sizes = map(getitem, _at_least_of(base, allowed, black), map(need.__getitem__, n_of))
+    if black:
+        need = [min(max(n - healthy, 0), black + 1) for n in range(base[0] + 1)]   # ill ones needed, by apprentices
+        sizes = map(getitem, _at_least_of(base, allowed, black), map(need.__getitem__, n_of))
+    else:   # no ill apprentice: one word (none) where the healthy ones suffice
+        sizes = map(int, compress(within(healthy, *base[1:]), within(*base)))
     return tuple(map(mul, sizes, _tile_factor(base, market)) if tile_ok else sizes)
 
 
@@ -881,10 +884,8 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     def sizes(seg: int) -> tuple:
         return _sizes(parents.base_key, allowed, black, healthy - carries[seg], tile_ok, market)
 
-    capped = _capped_of(parents.base_key, allowed, black)
-
     def kind(seg: int, b: int) -> tuple[tuple, bool]:
-        return (_ill_left(capped[b], black, max(n_of[b] + carries[seg] - healthy, 0)),
+        return (_ill_left(_capped(counts_of[b], allowed, black), black, max(n_of[b] + carries[seg] - healthy, 0)),
                 tile_ok and counts_of[b][market] <= MARKET_WITH_TILE)
 
     def nth(args: tuple, seg: int, b: int, r: int) -> Action:
