@@ -33,7 +33,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations, compress, product
 from operator import getitem, itemgetter, mul
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
@@ -172,7 +172,7 @@ class Medico(Module):
         if not isinstance(pr, dict):
             raise ComponentError(f"{w}.prices: Thalers by display place for 3 and 4 places")
         provenance_ok(pr, "medico.prices")
-        prices = {}
+        prices: dict[int, tuple[int, ...]] = {}
         for places in (3, 4):
             p = pr.get(str(places))
             if not isinstance(p, list) or len(p) != places or any(
@@ -362,7 +362,7 @@ class Medico(Module):
                 return "with the medico tile at most one (healthy) apprentice goes to the market"
         return None
 
-    def plan_options(self, s, seat: int, plans: TiledPlans) -> TiledPlans | PlanVariants:
+    def plan_options(self, s, seat: int, plans: Any) -> TiledPlans | PlanVariants:
         """Each plan with every way of naming its ill apprentices (MD1) that the seat's healthy
         and ill apprentices allow, each also with the medico tile where it may go (W10: the
         apprentice on the wall tile is a healthy one): a lazy :class:`PlanVariants` of the
@@ -763,8 +763,15 @@ class Medico(Module):
         s.mods[NAME] = MState(tuple(sorted(pile)), tile, infected, _sorted_bottles(draw), _sorted_bottles(discard),
                               tuple(display), tuple(_sorted_bottles(h) for h in held), sick, black, neutral_ill,
                               tuple(plans), int(data.get("ill_left", 0)),
-                              tuple(int(x) for x in data.get("workshop_done", [0, 0]))[:2],
+                              _workshop_done(data.get("workshop_done", [0, 0]), w),
                               tuple(sorted(lst("infection_discard", []))))
+
+
+def _workshop_done(raw, where: str) -> tuple[int, int]:
+    """A saved ``workshop_done``: the current workshop turn's blends and other actions."""
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise StateError(f"{where}.workshop_done: {raw!r}: [blends, other actions] of the current workshop turn")
+    return int(raw[0]), int(raw[1])
 
 
 # plan_options memo: 256 entries, at most 1.5 million plan actions made in all (tens of MB)
