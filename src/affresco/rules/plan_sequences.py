@@ -75,6 +75,8 @@ def _multiplicity(available: int, columns: int, per_column: int, tiles: int, car
     """Per base plan: the ways to lay ``tiles`` action tiles on distinct empty columns, if the
     ``carried`` apprentices they carry are available too (else 0)."""
     base = base_counts(available, columns, per_column)
+    if not tiles and not carried:
+        return (1,) * len(base[3])
     ways = map([perm(e, tiles) for e in range(columns + 1)].__getitem__, base[3])
     if not carried:
         return tuple(ways)
@@ -311,7 +313,8 @@ class PlanVariants(_Lazy):
         self.parents = parents
         self._recipe = recipe
         self._sizes = [sizes(seg) for seg in range(len(parents.segments))]
-        self._totals = [sum(map(mul, parents.multiplicity(seg), z)) for seg, z in enumerate(self._sizes)]
+        self._totals = [sum(map(mul, parents.multiplicity(seg), z)) if parents.segments[seg] else sum(z)
+                        for seg, z in enumerate(self._sizes)]      # the base plans (no tile): one parent each
         self._seg_starts = list(accumulate(self._totals, initial=0))
         self._ends: list = [None] * len(self._totals)
         self._nth, self._find = nth, find
@@ -322,7 +325,9 @@ class PlanVariants(_Lazy):
     def _seg_ends(self, seg: int) -> list[int]:
         e = self._ends[seg]
         if e is None:
-            e = self._ends[seg] = list(accumulate(map(mul, self.parents.multiplicity(seg), self._sizes[seg])))
+            z = self._sizes[seg]
+            e = self._ends[seg] = list(accumulate(map(mul, self.parents.multiplicity(seg), z)
+                                                  if self.parents.segments[seg] else z))
         return e
 
     def __len__(self) -> int:

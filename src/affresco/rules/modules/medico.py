@@ -806,11 +806,16 @@ def _ill_words(capped: tuple, black: int) -> tuple:
     plan's counts ``capped`` at ``black`` (0 where none may be ill, :func:`_capped_columns`):
     the word is 'ill a-b-c-d-e' (() for none), in product order."""
     out = []
-    for ill in product(*(range(c + 1) for c in capped)):
+    texts = product(*[_DIGITS[:c + 1] for c in capped])      # the same counts as text, in step
+    for ill in product(*[range(c + 1) for c in capped]):
+        text = next(texts)
         k = sum(ill)
         if k <= black:
-            out.append((k, (ILL_WORD, "-".join(map(str, ill))) if k else ()))
+            out.append((k, (ILL_WORD, "-".join(text)) if k else ()))
     return tuple(out)
+
+
+_DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")    # counts per column as text (at most 9)
 
 
 @lru_cache(maxsize=4096)
