@@ -272,7 +272,7 @@ class FrescoParallel(_Common, ParallelEnv):
         self._marker = 0
         self.agents = self.possible_agents[:]
         self.cycles = 0
-        obs = {a: self._observation_of(self.agent_seat[a]) for a in self.agents}
+        obs = self._observations()
         views = self._lazy_views()
         return obs, {a: {"view": views[a]} for a in self.agents}
 
@@ -302,17 +302,24 @@ class FrescoParallel(_Common, ParallelEnv):
             rewards = {a: rewards[a] for a in agents}
         else:
             rewards = dict.fromkeys(agents, 0.0)
-        obs = {a: self._observation_of(seat_of[a]) for a in agents}
+        obs = self._observations()
         terminations = dict.fromkeys(agents, over)
         truncations = dict.fromkeys(agents, truncate)
         if over or truncate:
             self.agents = []
         return obs, rewards, terminations, truncations, infos
 
-    def _observation_of(self, seat: int) -> dict:
-        """The seat's observation now (each asked once per step: no cache)."""
-        return {"observation": np.frombuffer(self.game.observation(seat), np.float32),
-                "action_mask": self._legal_of(seat)[2]}
+    def _observations(self) -> dict:
+        """Every agent's observation now (asked once per step: no cache), the vectors made
+        together (``Game.observations``)."""
+        g = self.game
+        seat_of = self.agent_seat
+        seats = [seat_of[a] for a in self.agents]
+        acting = g.to_act
+        idle = self._none_mask if g.is_over else self._wait_mask
+        return {a: {"observation": np.frombuffer(x, np.float32),
+                    "action_mask": self._legal_of(seat)[2] if seat in acting else idle}
+                for a, seat, x in zip(self.agents, seats, g.observations(seats))}
 
 
 def raw_env(players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,

@@ -37,7 +37,8 @@ from .hooks import _module_of
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
 
-__all__ = ["PHASES", "MODULE_FEATURES", "Layout", "Seen", "layout", "observation", "module_block", "hash_part"]
+__all__ = ["PHASES", "MODULE_FEATURES", "Layout", "Seen", "layout", "observation", "observations", "module_block",
+           "hash_part"]
 
 PHASES = ("getup", "plan", "visits", "over")
 MODULE_FEATURES = 64      # hashed numbers per module
@@ -183,6 +184,18 @@ def observation(s: State, seat: int, seen: Seen) -> array:
         seen.at = (s.history, s.nactions)
         seen.keys = None
     return _for_seat(s, seat, seen, seen.L)
+
+
+def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
+    """:func:`observation` of each of ``seats`` at this position (what every seat sees alike
+    brought up to date once)."""
+    at = seen.at
+    if at[0] is not s.history or at[1] != s.nactions:
+        _seen_by_all(s, seen, seen.L)
+        seen.at = (s.history, s.nactions)
+        seen.keys = None
+    L = seen.L
+    return [_for_seat(s, seat, seen, L) for seat in seats]
 
 
 def _for_seat(s: State, seat: int, seen: Seen, L: Layout) -> array:
