@@ -138,7 +138,7 @@ class Seen:
 
     __slots__ = ("L", "x", "at", "phase", "rfs", "col", "left", "bishop", "leo", "bag", "pos", "getup",
                  "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "appr", "fresco", "booths",
-                 "seats", "keys")
+                 "seats", "keys", "own")
 
     def __init__(self, L: Layout):
         self.L = L
@@ -171,6 +171,7 @@ class Seen:
         self.seats: list[list[Any]] = [[array("f", bytes(4 * MODULE_FEATURES * len(L.modules))), {}, None]
                                        for _ in range(L.n)]
         self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
+        self.own: list[list[Any]] = [[None, None, None] for _ in range(L.n)]   # see _for_seat
 
 
 def observation(s: State, seat: int, seen: Seen) -> array:
@@ -232,8 +233,12 @@ def _for_seat(s: State, seat: int, seen: Seen, L: Layout) -> array:
                 x[i] = k / 3
     if s.leo_ctrl == seat and L.F > n:
         x[L.o_leonardo + 25] = 1.0
+    own = seen.own[seat]                # [paints, Thalers, their numbers] at the seat's last observation
+    paints, thalers = s.paints[seat], s.thalers[seat]
+    if paints is not own[0] or thalers != own[1]:     # paints: an immutable tuple, replaced on change
+        own[:] = paints, thalers, _own_block(paints, thalers)
     p = L.o_paints
-    x[p:p + len(PAINTS) + 1] = _own_block(s.paints[seat], s.thalers[seat])
+    x[p:p + len(PAINTS) + 1] = own[2]
     if L.modules:
         keys = seen.keys
         if keys is None:
