@@ -157,7 +157,8 @@ def gym(n, mods, seeds):
             _, _, term, _, _ = env.step(pick(rng, env.action_masks()))
             if term:
                 break
-        decisions += len(env.game.history())
+        g = env.game   # decisions: the length of history(), without making it (an older tree: history())
+        decisions += g.actions_applied if hasattr(type(g), "actions_applied") else len(g.history())
     return decisions, _clock() - t0
 
 
