@@ -27,14 +27,14 @@ _new = tuple.__new__
 @lru_cache(maxsize=8)
 def _every_counts(columns: int, per_column: int) -> tuple:
     """Every plan of the base game in counting order ('plan 0-0-0-0-0', 'plan 0-0-0-0-1', ...),
-    its counts, its apprentices, its empty columns and how many (five tuples)."""
+    its counts, its apprentices, its empty columns, how many, and its counts text (six tuples)."""
     counts = tuple(product(range(per_column + 1), repeat=columns))
-    texts = map("-".join, product([str(k) for k in range(per_column + 1)], repeat=columns))   # in counts' order
+    texts = tuple(map("-".join, product([str(k) for k in range(per_column + 1)], repeat=columns)))   # in counts' order
     cols = range(columns)
     empty = tuple([tuple(compress(cols, map(not_, c))) for c in counts])
     # a process's first plan decision waits for this: the Actions are made without their __new__
     return (tuple([_new(Action, ("plan", (t,))) for t in texts]), counts, tuple(map(sum, counts)),
-            empty, tuple(map(len, empty)))
+            empty, tuple(map(len, empty)), texts)
 
 
 @lru_cache(maxsize=None)
@@ -53,11 +53,16 @@ def base_plans(available: int, columns: int, per_column: int) -> tuple[Action, .
 
 @lru_cache(maxsize=64)
 def base_counts(available: int, columns: int, per_column: int) -> tuple:
-    """Per plan of :func:`base_plans`: its counts, its apprentices, its empty columns and how
-    many (four tuples); counts text -> position; and its counts text."""
+    """Per plan of :func:`base_plans`: its counts, its apprentices, its empty columns, how
+    many, and its counts text (five tuples)."""
     every, keep = _every_counts(columns, per_column), within(available, columns, per_column)
-    texts = tuple(a.args[0] for a in base_plans(available, columns, per_column))
-    return (*(tuple(compress(x, keep)) for x in every[1:]), {t: b for b, t in enumerate(texts)}, texts)
+    return tuple(tuple(compress(x, keep)) for x in every[1:])
+
+
+@lru_cache(maxsize=64)
+def _base_index(available: int, columns: int, per_column: int) -> dict[str, int]:
+    """Counts text -> position among :func:`base_plans` (made when a plan is looked up)."""
+    return {t: b for b, t in enumerate(base_counts(available, columns, per_column)[4])}
 
 
 @lru_cache(maxsize=64)
@@ -205,9 +210,9 @@ class TiledPlans(_Lazy):
         base = self._base
         u = self.segments[seg]
         if not u:
-            return (base[5][b],)
+            return (base[4][b],)
         cols, empty, words, tiles = _placements(base[3][b], len(u))[q], base[2][b], self.words, self.tiles
-        args = [base[5][b]]
+        args = [base[4][b]]
         for k in self._ranked[seg]:
             args += (tiles[u[k]][0], words[empty[cols[k]]])
         return tuple(args)
@@ -232,7 +237,7 @@ class TiledPlans(_Lazy):
 
     def find(self, args: tuple) -> tuple[int, int, int] | None:
         """``(segment, base plan, q)`` of the plan with these arguments, or None."""
-        b = self.base()[4].get(args[0]) if args else None
+        b = _base_index(self.available, self.columns, self.per_column).get(args[0]) if args else None
         if b is None or len(args) % 2 == 0:
             return None
         words = dict(zip(args[1::2], args[2::2]))

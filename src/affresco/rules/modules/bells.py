@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 from ...errors import ComponentError, StateError
 from .. import track
@@ -281,7 +281,7 @@ class Bells(Module):
         self._reveal(s, rng, (), b.under + b.display, audience=(-1,) * s.n)   # the unsold ones go under
 
     # --- planning: the audience tile (as secret as the plan) -------------------------------
-    def plan_options(self, s, seat: int, plans: tuple) -> tuple:
+    def plan_options(self, s, seat: int, plans: Any) -> Sequence:
         """'Each player places the audience tile on one location column of his action sheet
         ... no apprentice may go to that column': the plans, then each again with the tile on
         each of its empty columns (a :class:`~affresco.rules.planning.TiledPlans`)."""

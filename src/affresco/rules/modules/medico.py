@@ -33,7 +33,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations, compress, product
 from operator import getitem, itemgetter, mul
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
@@ -172,7 +172,7 @@ class Medico(Module):
         if not isinstance(pr, dict):
             raise ComponentError(f"{w}.prices: Thalers by display place for 3 and 4 places")
         provenance_ok(pr, "medico.prices")
-        prices = {}
+        prices: dict[int, tuple[int, ...]] = {}
         for places in (3, 4):
             p = pr.get(str(places))
             if not isinstance(p, list) or len(p) != places or any(
@@ -362,7 +362,7 @@ class Medico(Module):
                 return "with the medico tile at most one (healthy) apprentice goes to the market"
         return None
 
-    def plan_options(self, s, seat: int, plans: TiledPlans) -> TiledPlans | PlanVariants:
+    def plan_options(self, s, seat: int, plans: Any) -> TiledPlans | PlanVariants:
         """Each plan with every way of naming its ill apprentices (MD1) that the seat's healthy
         and ill apprentices allow, each also with the medico tile where it may go (W10: the
         apprentice on the wall tile is a healthy one): a lazy :class:`PlanVariants` of the
@@ -763,8 +763,15 @@ class Medico(Module):
         s.mods[NAME] = MState(tuple(sorted(pile)), tile, infected, _sorted_bottles(draw), _sorted_bottles(discard),
                               tuple(display), tuple(_sorted_bottles(h) for h in held), sick, black, neutral_ill,
                               tuple(plans), int(data.get("ill_left", 0)),
-                              tuple(int(x) for x in data.get("workshop_done", [0, 0]))[:2],
+                              _workshop_done(data.get("workshop_done", [0, 0]), w),
                               tuple(sorted(lst("infection_discard", []))))
+
+
+def _workshop_done(raw, where: str) -> tuple[int, int]:
+    """A saved ``workshop_done``: the current workshop turn's blends and other actions."""
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise StateError(f"{where}.workshop_done: {raw!r}: [blends, other actions] of the current workshop turn")
+    return int(raw[0]), int(raw[1])
 
 
 # plan_options memo: 256 entries, at most 1.5 million plan actions made in all (tens of MB)
@@ -814,10 +821,10 @@ def _capped_columns(per_column: int, allowed: tuple, black: int) -> list[list[in
     return [[min(v, black) if ok else 0 for v in range(per_column + 1)] for ok in allowed]
 
 
-@lru_cache(maxsize=64)
-def _capped_of(base: tuple, allowed: tuple, black: int) -> tuple:
-    """The capped counts (:func:`_capped_columns`) of each base plan of ``base``."""
-    return tuple(compress(product(*_capped_columns(base[2], allowed, black)), within(*base)))
+@lru_cache(maxsize=4096)
+def _capped(counts: tuple, allowed: tuple, black: int) -> tuple:
+    """A plan's counts capped as :func:`_capped_columns` caps them (made for the plans made)."""
+    return tuple([min(c, black) if ok else 0 for c, ok in zip(counts, allowed)])
 
 
 @lru_cache(maxsize=4096)
@@ -840,8 +847,11 @@ def _sizes(base: tuple, allowed: tuple, black: int, healthy: int, tile_ok: bool,
     most: how many ill words name at least the ill ones it needs, times 2 where the medico tile
     may go too (at most one apprentice at the market)."""
     n_of = base_counts(*base)[1]
-    need = [min(max(n - healthy, 0), black + 1) for n in range(max(n_of) + 1)]   # ill ones needed, by apprentices
-    sizes = map(getitem, _at_least_of(base, allowed, black), map(need.__getitem__, n_of))
+    if black:
+        need = [min(max(n - healthy, 0), black + 1) for n in range(base[0] + 1)]   # ill ones needed, by apprentices
+        sizes = map(getitem, _at_least_of(base, allowed, black), map(need.__getitem__, n_of))
+    else:   # no ill apprentice: one word (none) where the healthy ones suffice
+        sizes = map(int, compress(within(healthy, *base[1:]), within(*base)))
     return tuple(map(mul, sizes, _tile_factor(base, market)) if tile_ok else sizes)
 
 
@@ -881,10 +891,8 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     def sizes(seg: int) -> tuple:
         return _sizes(parents.base_key, allowed, black, healthy - carries[seg], tile_ok, market)
 
-    capped = _capped_of(parents.base_key, allowed, black)
-
     def kind(seg: int, b: int) -> tuple[tuple, bool]:
-        return (_ill_left(capped[b], black, max(n_of[b] + carries[seg] - healthy, 0)),
+        return (_ill_left(_capped(counts_of[b], allowed, black), black, max(n_of[b] + carries[seg] - healthy, 0)),
                 tile_ok and counts_of[b][market] <= MARKET_WITH_TILE)
 
     def nth(args: tuple, seg: int, b: int, r: int) -> Action:

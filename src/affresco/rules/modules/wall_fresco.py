@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from ...errors import ComponentError, StateError
 from .. import track
@@ -165,7 +165,8 @@ class WallFresco(Module):
         if not isinstance(b, dict):
             raise ComponentError(f"component file: {w}.board: a table with rows, columns, restored")
         provenance_ok(b, f"{w}.board")
-        rows, cols = b.get("rows"), b.get("columns")
+        rows: Any = b.get("rows")
+        cols: Any = b.get("columns")
         if not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 10 for x in (rows, cols)):
             raise ComponentError(f"component file: {w}.board: rows and columns are whole numbers 1..10")
         probe = Data(rows, cols, frozenset(), (), vp, ())
@@ -262,7 +263,7 @@ class WallFresco(Module):
         """Sections ``fig`` may restore now: still covered, orthogonally next to a restored
         one ('a section can be restored only if it adjoins a restored section in an orthogonal
         direction'), and paid for with the player's paints."""
-        board = self.st(s).board
+        board: tuple = self.st(s).board    # the frontier's sections are covered
         have = s.paints[fig]
         return [c for c in self.frontier(board) if covers(have, _vector(board[c].paint))]
 
@@ -299,7 +300,7 @@ class WallFresco(Module):
         s.mods[self.name] = WState(board, ((),) * s.n, ("",) * s.n, self.data.exchange, (-1,) * s.n,
                                    ("",) * s.n, ("",) * s.n)
 
-    def plan_options(self, s, seat: int, plans: tuple) -> tuple:
+    def plan_options(self, s, seat: int, plans: Any) -> Sequence:
         """'he must cover one location on his action sheet with the "wall fresco" action tile.
         The player cannot deploy apprentices to this covered location ... Only one apprentice
         can be placed on this tile': each plan again with the wall tile on one of its empty
@@ -369,6 +370,7 @@ class WallFresco(Module):
         flips it back side up, and places it in front of his large screen.'"""
         w = self.st(s)
         tile = w.board[cell]
+        assert tile is not None, "a legal wall restoration names a covered section"
         s.paints[fig] = minus(s.paints[fig], _vector(tile.paint))
         board = list(w.board)
         board[cell] = None
@@ -410,6 +412,7 @@ class WallFresco(Module):
         w = self.st(s)
         a, b = (parse_wall_tile(x) for x in action.args)
         blend = self._blend_of(s, a.income, b.income)
+        assert blend is not None, "a legal exchange names tiles of 2 different basic colours"
         mine = list(w.held[fig])
         mine.remove(a)
         mine.remove(b)
@@ -488,7 +491,7 @@ class WallFresco(Module):
             if a.income == b.income:
                 return "an exchange takes 2 wall tiles of 2 different basic colours"
             blend = self._blend_of(s, a.income, b.income)
-            if blend in w.exchange[seat]:
+            if blend is None or blend in w.exchange[seat]:
                 return f"you already have the {blend} exchange tile (one of each blend per player)"
             if not dict(w.supply).get(blend):
                 return f"no {blend} exchange tile is left at the workshop"
@@ -564,9 +567,9 @@ class WallFresco(Module):
                              "from the start (null)")
         if len(held) != s.n or len(exchange) != s.n or len(placed) != s.n:
             raise StateError(f"{where}: tiles, exchange_tiles and action_tile have one entry per seat")
-        for seat, e in enumerate(exchange):
-            if any(c not in BLENDED for c in e) or len(set(e)) != len(e):
-                raise StateError(f"{where}.exchange_tiles[{seat}]: {e!r}: at most one exchange tile of each "
+        for seat, ex in enumerate(exchange):
+            if any(c not in BLENDED for c in ex) or len(set(ex)) != len(ex):
+                raise StateError(f"{where}.exchange_tiles[{seat}]: {ex!r}: at most one exchange tile of each "
                                  "blend (O, G, P) per player")
         ncol = s.comp.rules["action_sheet"]["columns"]
         if any(not isinstance(c, int) or isinstance(c, bool) or not -1 <= c < ncol for c in placed):
