@@ -7,12 +7,13 @@ to the bag.  'pass' forfeits the visit and leaves the booths as they are.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from .actions import PASS, Action
 from .paints import PAINTS, paint_vector, plus
 from .state import State
 
-BOOTHS: tuple[str, ...] = ("I", "II", "III", "IV")  # not a fixed-length tuple type: the compiled build keeps it one object
+BOOTHS: Final[tuple[str, ...]] = ("I", "II", "III", "IV")  # not a fixed-length tuple type: the compiled build keeps it one object
 
 
 def tile_key(t: str):
@@ -25,7 +26,7 @@ def tile_key(t: str):
     return key
 
 
-_TILE_KEYS: dict[str, tuple] = {}
+_TILE_KEYS: Final[dict[str, tuple]] = {}
 
 
 def price(s: State, seat: int) -> int:
@@ -59,14 +60,13 @@ def booth_actions(b: int, tiles: tuple[str, ...]) -> tuple[tuple[Action, ...], t
     hit = _BOOTH_ACTIONS.get(key)
     if hit is None:
         name = BOOTHS[b]
-        out = [Action("close", (name,))]
+        out = [_new(Action, ("close", (name,)))]   # Action(...) without its Python-level __new__
         ends = [1]
+        distinct = len(set(tiles)) == len(tiles)   # the reference edition's 14 tiles all differ
         for k in range(1, len(tiles) + 1):
-            seen = set()
-            for combo in combinations(tiles, k):
-                if combo not in seen:
-                    seen.add(combo)
-                    out.append(_new(Action, ("buy", (name, *combo))))   # Action(...) without its Python-level __new__
+            combos = combinations(tiles, k)
+            for combo in (combos if distinct else dict.fromkeys(combos)):    # each purchase once
+                out.append(_new(Action, ("buy", (name,) + combo)))
             ends.append(len(out))
         if len(_BOOTH_ACTIONS) > 8192:
             _BOOTH_ACTIONS.clear()
@@ -74,8 +74,8 @@ def booth_actions(b: int, tiles: tuple[str, ...]) -> tuple[tuple[Action, ...], t
     return hit
 
 
-_BOOTH_ACTIONS: dict[tuple, tuple[tuple[Action, ...], tuple[int, ...]]] = {}
-_new = tuple.__new__
+_BOOTH_ACTIONS: Final[dict[tuple, tuple[tuple[Action, ...], tuple[int, ...]]]] = {}
+_new: Final = tuple.__new__
 
 
 def return_booth(s: State, b: int) -> None:
