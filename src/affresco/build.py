@@ -20,7 +20,6 @@ from typing import Sequence
 # The modules compiled by ``setup.py`` (mypyc).  Left out, with the reason:
 #  * every ``__init__.py`` (import glue, not hot);
 #  * rules.explain, rules.action_space: run once per refusal or set-up, not per decision (not hot);
-#  * rules.observation (the environments' observation API, new this session): not mypy clean yet;
 #  * bots.parallel, bots.specs: process pools and parsing, not hot.
 # bots.greedy is compiled only because its class subclasses HeuristicBot (a native class).
 COMPILED_MODULES: tuple[str, ...] = (
@@ -32,7 +31,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "affresco.rules.scoring", "affresco.rules.serialize", "affresco.rules.determinized", "affresco.rules.game",
     "affresco.rules.setup", "affresco.rules.state", "affresco.rules.studio",
     "affresco.rules.thalers", "affresco.rules.theater", "affresco.rules.tiles",
-    "affresco.rules.track", "affresco.rules.view", "affresco.rules.workshop",
+    "affresco.rules.track", "affresco.rules.view", "affresco.rules.workshop", "affresco.rules.observation",
     "affresco.rules.modules.bishops_favour", "affresco.rules.modules.portraits",
     "affresco.rules.modules.requests", "affresco.rules.modules.scrolls",
     "affresco.rules.modules.special_colours", "affresco.rules.modules.bells",

@@ -113,19 +113,22 @@ def test_versioned_ids():
         Config.of(2, ("no_such_module",))
 
 
-def test_a_planning_mask_is_shared_read_only_and_follows_the_legal_plans():
-    """A long legal list (a planning decision) gives one shared read-only mask per set of
-    actions, found again by the same actions, and never another set's."""
+def test_a_mask_is_shared_read_only_and_follows_the_legal_actions():
+    """A legal list gives one shared read-only mask per set of actions, found again by the
+    same actions (long planning lists and short lists alike; equal actions made anew give an
+    equal mask), and never another set's, not even one with the same length, first and last
+    action."""
     codec = ActionCodec(Config.of(2))
     plans = [a for a in codec.actions if a.kind == "plan"]
-    few, other = plans[:300], plans[1:301]
-    m = codec.mask(list(few))
-    assert not m.flags.writeable and set(np.flatnonzero(m)) == {codec.encode(a) for a in few}
-    assert codec.mask(list(few)) is m
-    o = codec.mask(list(other))
-    assert o is not m and set(np.flatnonzero(o)) == {codec.encode(a) for a in other}
-    short = codec.mask(plans[:3])
-    assert short.flags.writeable and short.sum() == 3
+    for few, other in ((plans[:300], plans[1:301]), (plans[:3], plans[1:4]),
+                       (plans[:3], [plans[0], plans[5], plans[2]])):
+        m = codec.mask(list(few))
+        assert not m.flags.writeable and set(np.flatnonzero(m)) == {codec.encode(a) for a in few}
+        assert codec.mask(list(few)) is m
+        assert np.array_equal(codec.mask([affresco.parse(str(a)) for a in few]), m)
+        o = codec.mask(list(other))
+        assert o is not m and set(np.flatnonzero(o)) == {codec.encode(a) for a in other}
+    assert codec.mask([], extra=1).sum() == 0 and len(codec.mask([], extra=1)) == codec.size + 1
 
 
 def test_the_mask_of_plans_made_anew_is_found_again_by_their_recipe():

@@ -32,6 +32,38 @@ def test_random_sim_test(cfg):
     pyspiel.random_sim_test(_load("python_fresco", n, mods), num_sims=1, serialize=False, verbose=False)
 
 
+@pytest.mark.parametrize("name", ["python_fresco", "python_fresco_turns"])
+def test_legal_actions_asked_from_python_are_pyspiels_own_answers(name):
+    """``legal_actions``, ``is_simultaneous_node`` and ``is_chance_node`` answered in Python
+    (fewer calls across pyspiel) give what pyspiel's C++ gives at every state of a game, for
+    every player and pseudo-player (the same refusal for a pseudo-player), and a list the
+    caller may change."""
+    def answer(call, *args):
+        try:
+            return call(*args)
+        except Exception as exc:  # pyspiel refuses a pseudo-player with SpielError
+            return type(exc).__name__
+    n = 2
+    s, rng, k = _load(name, n, ()).new_initial_state(), random.Random(1), 0
+    while True:
+        players = [None, *range(n)] + ([-4, -2, -1] if k % 25 == 0 else [])
+        for p in players:
+            args = () if p is None else (p,)
+            assert answer(s.legal_actions, *args) == answer(pyspiel.State.legal_actions, s, *args), (k, p)
+        assert s.is_simultaneous_node() == pyspiel.State.is_simultaneous_node(s)
+        assert s.is_chance_node() == pyspiel.State.is_chance_node(s)
+        if s.is_terminal():
+            break
+        if s.is_simultaneous_node():
+            s.apply_actions([rng.choice(s.legal_actions(p)) for p in range(n)])
+        else:
+            legal = s.legal_actions()
+            legal.clear()                  # the caller's own list: the state's answer stays
+            s.apply_action(rng.choice(s.legal_actions()))
+        k += 1
+    assert k > 100
+
+
 def test_random_sim_test_sequential_planning():
     pyspiel.random_sim_test(_load("python_fresco_turns", 2, ALL), num_sims=1, serialize=False, verbose=False)
 

@@ -92,3 +92,18 @@ def test_every_module_says_which_fields_its_view_reads():
         assert cls.view_reads is not None, name
         assert set(cls.view_reads) <= set(FIELDS) - {"mods"}, (name, cls.view_reads)
 
+
+
+@pytest.mark.parametrize("n,mods", [(3, ()), (4, ALL)])
+def test_every_seats_observation_at_once_is_each_seats_own(n, mods):
+    """``Game.observations(seats)`` gives, in the order asked, the vectors ``observation(seat)``
+    gives (of a fresh copy of the game, which writes them from zero), at positions of a random
+    game; it refuses a seat that is not one, like ``observation``."""
+    for g in positions(n, mods, seed=40 + n, every=7 if not mods else 29):
+        order = list(range(n))[::-1]
+        fresh = g.clone()
+        assert g.observations(order) == [fresh.observation(seat) for seat in order]
+        assert g.observations() == [g.observation(seat) for seat in range(n)]
+    for bad in ([n], [0, -1], ["0"], [True]):
+        with pytest.raises(FrescoError):
+            g.observations(bad)

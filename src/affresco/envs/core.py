@@ -81,6 +81,7 @@ class ActionCodec:
         self.index: dict[Action, int] = {a: i for i, a in enumerate(self.actions)}
         self.size = len(self.actions)
         self._by_length: dict[tuple[int, int], list] = {}   # see mask()
+        self._short: dict[tuple, list] = {}
         self._by_object: dict[tuple[int, int], tuple] = {}
         self._by_recipe: dict[tuple, list] = {}
 
@@ -106,25 +107,47 @@ class ActionCodec:
         return np.fromiter(map(self.index.__getitem__, legal), dtype=np.intp, count=len(legal))
 
     def mask(self, legal: Sequence[Action], extra: int = 0) -> np.ndarray:
-        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end).
+        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end): a shared
+        read-only array, the same for the same actions (copy it to change it).
 
-        A long legal list (a planning decision: up to ~110,000 plans with all eight modules)
-        gives a shared read-only array, the same for the same actions: it is remembered by
-        the sequence object the engine hands out (its plans are the same object for the same
-        situation) or, for a list, by its contents (compared element by element, in C), so
-        the indices of the plans are looked up once per situation, not at every decision."""
-        if len(legal) <= _SHORT:           # one by one into bytes: cheaper than numpy's indexing
-            b = bytearray(self.size + extra)
-            for i in map(self.index.__getitem__, legal):
-                b[i] = 1
-            return np.frombuffer(b, np.int8)
+        Masks are remembered, so the indices of a legal list are looked up once per distinct
+        list, not at every decision: a short list by its contents (found by its length and
+        the identities of its first and last actions, which the engine reuses, then compared
+        element by element, in C); a long one (a planning decision: up to ~110,000 plans with
+        all eight modules) by the sequence object the engine hands out (its plans are the
+        same object for the same situation) or, for a list, by its contents."""
+        if len(legal) <= _SHORT:
+            return self._short_entry(legal, extra)[1]
         return self._entry(legal, extra)[0]
 
+    def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
+        """[actions, read-only mask, sorted indices or None] of a short legal list."""
+        key = (len(legal), id(legal[0]), id(legal[-1]), extra) if legal else (0, 0, 0, extra)
+        bucket = self._short.get(key)
+        if bucket is not None:
+            for entry in bucket:
+                if entry[0] == legal:
+                    return entry
+        else:
+            if len(self._short) > 8192:
+                self._short.clear()
+            bucket = self._short[key] = []
+        b = bytearray(self.size + extra)     # one by one into bytes: cheaper than numpy's indexing
+        for i in map(self.index.__getitem__, legal):
+            b[i] = 1
+        entry = [legal if type(legal) is tuple else list(legal), np.frombuffer(bytes(b), np.int8), None]
+        bucket.append(entry)                  # the mask is read-only: made from bytes
+        del bucket[:-8]
+        return entry
+
     def sorted_indices(self, legal: Sequence[Action]) -> list[int]:
-        """The indices of ``legal`` in increasing order (remembered like :meth:`mask` for long
-        lists; read it, never change it)."""
+        """The indices of ``legal`` in increasing order (remembered like :meth:`mask`: read it,
+        never change it)."""
         if len(legal) <= _SHORT:
-            return sorted(map(self.index.__getitem__, legal))
+            entry = self._short_entry(legal, 0)
+            if entry[2] is None:
+                entry[2] = sorted(map(self.index.__getitem__, legal))
+            return entry[2]
         entry = self._entry(legal, 0)
         if entry[1] is None:
             entry[1] = np.flatnonzero(entry[0]).tolist()

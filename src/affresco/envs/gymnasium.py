@@ -33,6 +33,7 @@ from .core import ENCODING_VERSION, Config, LazyView, check_reward, final_reward
 __all__ = ["FrescoEnv", "ENV_ID"]
 
 ENV_ID = "affresco/Fresco-v0"
+_SHARED = 64   # info["action_mask"] of a longer legal list is the codec's shared read-only mask
 
 
 class FrescoEnv(gymnasium.Env):
@@ -143,7 +144,11 @@ class FrescoEnv(gymnasium.Env):
         return self.encoder.observe(self.game, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._legal()[1], "view": LazyView(self.game, self.seat)}
+        """``action_mask``: a new array (Gymnasium asks for new info data at every call), except
+        a planning decision's long mask (up to ~204,000 entries), which is shared and
+        read-only; ``view``: the lean view, made when read."""
+        legal, mask = self._legal()
+        return {"action_mask": mask.copy() if len(legal) <= _SHARED else mask, "view": LazyView(self.game, self.seat)}
 
 
 gymnasium.register(id=ENV_ID, entry_point="affresco.envs.gymnasium:FrescoEnv")

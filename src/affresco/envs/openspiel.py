@@ -67,6 +67,8 @@ def _game_type(short_name: str, simultaneous: bool) -> pyspiel.GameType:
 
 
 _TYPES = {SHORT_NAME: _game_type(SHORT_NAME, True), TURNS_NAME: _game_type(TURNS_NAME, False)}
+_SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 class FrescoGame(pyspiel.Game):
@@ -284,6 +286,30 @@ class FrescoState(pyspiel.State):
             hit = self._legal_at = (player, self.owner.codec.sorted_indices(self.fresco.legal_actions(player)))
         return hit[1]
 
+    # pyspiel answers these in C++ by calling back into Python several times (current_player,
+    # is_terminal, _legal_actions); called from Python, the same answers are given here in one
+    # step (C++ callers still go through pyspiel, which calls the methods above)
+    def legal_actions(self, player=None):
+        """The legal action indices of ``player`` (default: the player to act), sorted, as
+        pyspiel's ``legal_actions`` gives them for a Python game: none once terminal or for a
+        player not to act."""
+        current = self.current_player()
+        if player is None:
+            player = current
+        if self.is_terminal():
+            return []
+        if player == current or (player >= 0 and current == _SIMULTANEOUS):
+            return list(self._legal_actions(player))
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for psuedo-player {player}")
+        return []
+
+    def is_simultaneous_node(self):
+        return self.current_player() == _SIMULTANEOUS
+
+    def is_chance_node(self):
+        return self.current_player() == _CHANCE
+
     def _apply_action(self, action):
         self._apply(self.current_player(), action)
 
@@ -376,7 +402,7 @@ class FrescoObserver:
         self.perfect_recall = perfect_recall
         self.tensor = np.zeros(game.encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
-        self._encoder = game.encoder
+        self._into = memoryview(self.tensor)      # written from the engine's float32 array in one copy
         self._recent: dict = {}   # (id(game), moves, player) -> (game, vector)
 
     def set_from(self, state: FrescoState, player: int):
@@ -387,11 +413,11 @@ class FrescoObserver:
         recent = self._recent
         hit = recent.pop(key, None)
         if hit is None or hit[0] is not game:
-            hit = (game, self._encoder.observe(game, player))
+            hit = (game, game.observation(player))
             if len(recent) >= 4:
                 del recent[next(iter(recent))]
         recent[key] = hit           # the most recent last (the throw-away state's stays)
-        self.tensor[:] = hit[1]
+        self._into[:] = hit[1]
 
     def string_from(self, state: FrescoState, player: int):
         text = state.observation_json(player)

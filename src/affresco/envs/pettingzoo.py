@@ -84,28 +84,27 @@ class _Common:
         self._cache = {}
         self._legal = {}
 
-    def _legal_of(self, seat: int) -> tuple[list, np.ndarray]:
-        """The seat's legal actions and mask (WAIT alone if it is not to decide), once per
-        decision (``_marker`` counts the actions applied)."""
+    def _legal_of(self, seat: int) -> tuple:
+        """``(marker, legal actions, mask)`` of the seat (no actions and WAIT alone if it is
+        not to decide), once per decision (``_marker`` counts the actions applied)."""
         hit = self._legal.get(seat)
         if hit is not None and hit[0] == self._marker:
-            return hit[1], hit[2]
+            return hit
         g = self.game
         if seat in g.to_act:
             legal = g.legal_actions(seat)
-            mask = self.codec.mask(legal, extra=1)
+            hit = (self._marker, legal, self.codec.mask(legal, extra=1))
         else:
-            legal = ()
-            mask = self._none_mask if g.is_over else self._wait_mask
-        self._legal[seat] = (self._marker, legal, mask)
-        return legal, mask
+            hit = (self._marker, (), self._none_mask if g.is_over else self._wait_mask)
+        self._legal[seat] = hit
+        return hit
 
     def _observe_seat(self, seat: int) -> dict:
         hit = self._cache.get(seat)
         if hit is not None and hit[0] == self._marker:
             return hit[1]
         obs = {"observation": np.frombuffer(self.game.observation(seat), np.float32),
-               "action_mask": self._legal_of(seat)[1]}
+               "action_mask": self._legal_of(seat)[2]}
         self._cache[seat] = (self._marker, obs)
         return obs
 
@@ -120,12 +119,13 @@ class _Common:
         seat = self.agent_seat
         return {a: LazyView(g, seat[a], at) for a in self.agents}
 
-    def _act(self, seat: int, index) -> bool:
-        """Apply the action ``index`` of ``seat`` (who is to act); True if it was substituted."""
-        legal, mask = self._legal_of(seat)
+    def _act(self, seat: int, index, legal: tuple | None = None) -> bool:
+        """Apply the action ``index`` of ``seat`` (who is to act; ``legal``: its
+        :meth:`_legal_of`); True if it was substituted."""
+        _, legal, mask = legal or self._legal_of(seat)
         i = -1 if index is None else int(index)
         substituted = False
-        if 0 <= i < self.WAIT and mask[i]:
+        if 0 <= i < self.WAIT and (mask.base[i] if type(mask.base) is bytes else mask[i]):
             action = self.codec.actions[i]
         elif self.illegal == "raise":
             shown = "WAIT" if index == self.WAIT else (str(self.codec.actions[int(index)])
@@ -213,8 +213,9 @@ class FrescoAEC(_Common, AECEnv):
         if self.infos[agent]:
             self.infos[agent] = {}
         g = self.game
-        if seat in g.to_act:
-            if self._act(seat, action):
+        legal = self._legal_of(seat)
+        if legal[1]:                 # the seat is to act (a seat to act has a legal action)
+            if self._act(seat, action, legal):
                 self.infos[agent] = {"illegal_action": True}
         elif action != self.WAIT and action is not None and self.illegal == "raise":
             raise IllegalAction(f"{agent} is not to act now: its only legal action is WAIT ({self.WAIT})")
@@ -251,7 +252,7 @@ class FrescoAEC(_Common, AECEnv):
     def action_mask(self, agent=None) -> np.ndarray:
         """The mask of ``agent`` (default: the selected agent) without its observation vector,
         for policies that read only the legal actions (with ``last(observe=False)``)."""
-        return self._legal_of(self.agent_seat[agent or self.agent_selection])[1]
+        return self._legal_of(self.agent_seat[agent or self.agent_selection])[2]
 
     def last_view(self, agent=None) -> dict:
         """``game.view(seat)`` of ``agent`` (default: the selected agent)."""
@@ -271,7 +272,7 @@ class FrescoParallel(_Common, ParallelEnv):
         self._marker = 0
         self.agents = self.possible_agents[:]
         self.cycles = 0
-        obs = {a: self._observation_of(self.agent_seat[a]) for a in self.agents}
+        obs = self._observations()
         views = self._lazy_views()
         return obs, {a: {"view": views[a]} for a in self.agents}
 
@@ -301,17 +302,24 @@ class FrescoParallel(_Common, ParallelEnv):
             rewards = {a: rewards[a] for a in agents}
         else:
             rewards = dict.fromkeys(agents, 0.0)
-        obs = {a: self._observation_of(seat_of[a]) for a in agents}
+        obs = self._observations()
         terminations = dict.fromkeys(agents, over)
         truncations = dict.fromkeys(agents, truncate)
         if over or truncate:
             self.agents = []
         return obs, rewards, terminations, truncations, infos
 
-    def _observation_of(self, seat: int) -> dict:
-        """The seat's observation now (each asked once per step: no cache)."""
-        return {"observation": np.frombuffer(self.game.observation(seat), np.float32),
-                "action_mask": self._legal_of(seat)[1]}
+    def _observations(self) -> dict:
+        """Every agent's observation now (asked once per step: no cache), the vectors made
+        together (``Game.observations``)."""
+        g = self.game
+        seat_of = self.agent_seat
+        seats = [seat_of[a] for a in self.agents]
+        acting = g.to_act
+        idle = self._none_mask if g.is_over else self._wait_mask
+        return {a: {"observation": np.frombuffer(x, np.float32),
+                    "action_mask": self._legal_of(seat)[2] if seat in acting else idle}
+                for a, seat, x in zip(self.agents, seats, g.observations(seats))}
 
 
 def raw_env(players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import Final
 
 from . import track
 from .actions import PASS, Action
 from .board import CELLS, INDEX, NAMES, NEIGHBOURS8
 from .memo import IdentityMemo
-from .paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, covers, minus, paint_vector
+from .paints import BASIC, BLENDED, PAINTS, covers, covers8, minus, paint_vector
 from .state import State
 from .view import tile_text
 
@@ -54,19 +55,19 @@ def restore_actions(s: State, fig: int) -> list[Action]:
         if tile is not None:
             ok = payable.get(tile.paints)
             if ok is None:
-                ok = payable[tile.paints] = covers(have, tile.vector)
+                ok = payable[tile.paints] = covers8(have, tile.vector)
             if ok:
                 out.extend(table[i])
     return out
 
 
 # paints held -> {a tile's paints: whether they cover them}
-_PAYABLE: dict[tuple[int, ...], dict[str, bool]] = {}
+_PAYABLE: Final[dict[tuple[int, ...], dict[str, bool]]] = {}
 
 
 # the restore actions of a segment: alone, and (per bishop square) with each one-step bishop move
-_RESTORE = tuple((Action("restore", (NAMES[i],)),) for i in range(CELLS))
-_RESTORE_MOVING = tuple(
+_RESTORE: Final[tuple[tuple[Action, ...], ...]] = tuple((Action("restore", (NAMES[i],)),) for i in range(CELLS))
+_RESTORE_MOVING: Final[tuple[tuple[tuple[Action, ...], ...], ...]] = tuple(
     tuple((Action("restore", (NAMES[i],)),
            *(Action("restore", (NAMES[i], "bishop", NAMES[b])) for b in NEIGHBOURS8[bishop]))
           for i in range(CELLS))
@@ -105,7 +106,7 @@ def altar_values(s: State) -> tuple[dict[str, int], dict[str, int]]:
 
 def altar_forms(s: State) -> tuple:
     """The altar's forms of the set-up, as the key of :func:`_altar_score` and
-    :func:`_altar_actions`: substitutes with their bonus in the basic and in the blend form, and
+    :func:`_altar_candidates`: substitutes with their bonus in the basic and in the blend form, and
     the forms' VP.  Modules' ``altar_values`` give the set-up's forms (not the position's), so
     they are read once per hook table."""
     forms = _FORMS.get(s.hooks)
@@ -116,7 +117,7 @@ def altar_forms(s: State) -> tuple:
     return forms
 
 
-_FORMS = IdentityMemo(256)   # hook table (one set-up, one edition) -> its altar forms
+_FORMS: Final = IdentityMemo(256)   # hook table (one set-up, one edition) -> its altar forms
 
 
 def altar_score(s: State, paints: str) -> int:
@@ -140,36 +141,50 @@ def _altar_score(paints: str, basic_items: tuple, blend_items: tuple, basic_vp: 
 
 def altar_actions(s: State, fig: int) -> tuple[Action, ...]:
     have = s.paints[fig]
-    if s.hooks.altar_values:
-        return _altar_actions(have, *altar_forms(s))
-    by_paints = s.comp.derived("altar_actions", _base_altar_table)   # the base game's forms
-    hit = by_paints[1].get(have)
+    candidates, by_paints = _altar_table(s)
+    hit = by_paints.get(have)
     if hit is None:
-        if len(by_paints[1]) > 8192:
-            by_paints[1].clear()
-        hit = by_paints[1][have] = _altar_actions(have, *by_paints[0])
+        if len(by_paints) > 8192:
+            by_paints.clear()
+        hit = by_paints[have] = tuple([action for need, action in candidates if covers8(have, need)])
     return hit
 
 
+def _altar_table(s: State) -> tuple[tuple, dict]:
+    """The altar restorations that score in the set-up's forms (:func:`_altar_candidates`), and
+    a memo of the legal ones by paints held: per edition for the base game's forms, per hook
+    table when modules change them."""
+    if not s.hooks.altar_values:
+        return s.comp.derived("altar_actions", _base_altar_table)
+    table = _TABLES.get(s.hooks)
+    if table is None:
+        table = _TABLES.put(s.hooks, (_altar_candidates(*altar_forms(s)), {}))
+    return table
+
+
+_TABLES: Final = IdentityMemo(256)   # hook table -> its altar restorations and their memo by paints held
+
+
 def _base_altar_table(comp) -> tuple[tuple, dict]:
-    """The key of :func:`_altar_actions` for the base game's forms, and a memo by paints held."""
-    return _base_altar_forms(comp), {}
+    """:func:`_altar_table` of the base game's forms (no module's hook)."""
+    return _altar_candidates(*_base_altar_forms(comp)), {}
 
 
 def _base_altar_forms(comp) -> tuple:
-    """The altar's forms of the base game (no module's hook): the key of :func:`_altar_actions`."""
+    """The altar's forms of the base game (no module's hook): the key of :func:`_altar_candidates`."""
     a = comp.rules["altar"]
     return (tuple((c, a["basic_substitute_bonus"]) for c in BLENDED), (), a["basic_vp"], a["blend_vp"])
 
 
-@lru_cache(maxsize=8192)
-def _altar_actions(have: tuple, basic_items: tuple, blend_items: tuple, basic_vp: int, blend_vp: int) -> tuple:
-    owned = [c for c in PAINTS if have[PAINT_INDEX[c]]]
+@lru_cache(maxsize=256)
+def _altar_candidates(basic_items: tuple, blend_items: tuple, basic_vp: int, blend_vp: int) -> tuple:
+    """Every altar restoration that scores in these forms, in notation order (3 paints in paint
+    order, the combinations in order), with the paints it takes: ``(vector, action)`` pairs."""
     out = []
-    for combo in combinations_with_replacement(owned, 3):
+    for combo in combinations_with_replacement(PAINTS, 3):
         text = "".join(combo)
-        if covers(have, paint_vector(text)) and _altar_score(text, basic_items, blend_items, basic_vp, blend_vp):
-            out.append(Action("altar", (text,)))
+        if _altar_score(text, basic_items, blend_items, basic_vp, blend_vp):
+            out.append((paint_vector(text), Action("altar", (text,))))
     return tuple(out)
 
 

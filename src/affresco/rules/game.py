@@ -21,7 +21,8 @@ from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
 from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
-from .observation import Seen as _Seen, layout as _observation_layout, observation as _observation
+from .observation import Seen as _Seen, layout as _observation_layout, observation as _observation, \
+    observations as _observations
 from .view import events as _events, full_view as _full_view, seat_events, view as _view
 
 RECORD_FORMAT = "affresco-record/2"
@@ -289,6 +290,24 @@ class Game:
         if seen is None:
             seen = self._seen = _Seen(_observation_layout(s))
         return _observation(s, seat, seen)
+
+    def observations(self, seats: Any = None) -> list[array]:
+        """:meth:`observation` of several seats at this position, in the order given (default:
+        every seat): the same vectors, with what every seat sees alike brought up to date
+        once, for code that reads every seat's at every decision (PettingZoo's Parallel
+        environment)."""
+        s = self._s
+        if seats is None:
+            seats = range(s.n)
+        else:
+            seats = list(seats)
+            for seat in seats:
+                if type(seat) is not int or not 0 <= seat < s.n:
+                    raise FrescoError(f"seat must be 0..{s.n - 1}, not {seat!r}")
+        seen = self._seen
+        if seen is None:
+            seen = self._seen = _Seen(_observation_layout(s))
+        return _observations(s, seats, seen)
 
     def observation_layout(self) -> tuple[tuple[str, int, int], ...]:
         """The slices of :meth:`observation`: ``(name, start, length)`` in order (the same for

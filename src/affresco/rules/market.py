@@ -7,12 +7,13 @@ to the bag.  'pass' forfeits the visit and leaves the booths as they are.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from .actions import PASS, Action
 from .paints import PAINTS, paint_vector, plus
 from .state import State
 
-BOOTHS: tuple[str, ...] = ("I", "II", "III", "IV")  # not a fixed-length tuple type: the compiled build keeps it one object
+BOOTHS: Final[tuple[str, ...]] = ("I", "II", "III", "IV")  # not a fixed-length tuple type: the compiled build keeps it one object
 
 
 def tile_key(t: str):
@@ -25,7 +26,7 @@ def tile_key(t: str):
     return key
 
 
-_TILE_KEYS: dict[str, tuple] = {}
+_TILE_KEYS: Final[dict[str, tuple]] = {}
 
 
 def price(s: State, seat: int) -> int:
@@ -45,31 +46,36 @@ def legal(s: State, fig: int) -> list[Action]:
             most = min(s.left, len(tiles))
             if cost:
                 most = min(most, money // cost)
-            out += booth_actions(b, tiles, most)
+            actions, ends = booth_actions(b, tiles)
+            out += actions if most >= len(tiles) else actions[:ends[most]]
     return out
 
 
-def booth_actions(b: int, tiles: tuple[str, ...], most: int) -> tuple[Action, ...]:
-    """Closing booth ``b`` and every purchase of 1..``most`` of its ``tiles`` (kept in
-    canonical tile order, so each purchase is listed once); memoised per booth."""
-    key = (b, tiles, most)
+def booth_actions(b: int, tiles: tuple[str, ...]) -> tuple[tuple[Action, ...], tuple[int, ...]]:
+    """Closing booth ``b``, then every purchase of its ``tiles`` (kept in canonical tile order,
+    so each purchase is listed once), by number of tiles; and per number k how many of those
+    actions close or buy at most k tiles.  Memoised per booth and tiles: a booth keeps its
+    tiles until a visitor takes them, whatever each visitor can afford."""
+    key = (b, tiles)
     hit = _BOOTH_ACTIONS.get(key)
     if hit is None:
-        out = [Action("close", (BOOTHS[b],))]
-        for k in range(1, most + 1):
-            seen = set()
-            for combo in combinations(tiles, k):
-                if combo not in seen:
-                    seen.add(combo)
-                    out.append(_new(Action, ("buy", (BOOTHS[b], *combo))))   # Action(...) without its Python-level __new__
+        name = BOOTHS[b]
+        out = [_new(Action, ("close", (name,)))]   # Action(...) without its Python-level __new__
+        ends = [1]
+        distinct = len(set(tiles)) == len(tiles)   # the reference edition's 14 tiles all differ
+        for k in range(1, len(tiles) + 1):
+            combos = combinations(tiles, k)
+            for combo in (combos if distinct else dict.fromkeys(combos)):    # each purchase once
+                out.append(_new(Action, ("buy", (name,) + combo)))
+            ends.append(len(out))
         if len(_BOOTH_ACTIONS) > 8192:
             _BOOTH_ACTIONS.clear()
-        hit = _BOOTH_ACTIONS[key] = tuple(out)
+        hit = _BOOTH_ACTIONS[key] = (tuple(out), tuple(ends))
     return hit
 
 
-_BOOTH_ACTIONS: dict[tuple, tuple[Action, ...]] = {}
-_new = tuple.__new__
+_BOOTH_ACTIONS: Final[dict[tuple, tuple[tuple[Action, ...], tuple[int, ...]]]] = {}
+_new: Final = tuple.__new__
 
 
 def return_booth(s: State, b: int) -> None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import marshal
 import zlib
 from array import array
+from bisect import insort
 from itertools import compress
 from operator import attrgetter, is_not, ne
 from typing import Any, Iterable
@@ -37,7 +38,8 @@ from .hooks import _module_of
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
 
-__all__ = ["PHASES", "MODULE_FEATURES", "Layout", "Seen", "layout", "observation", "module_block", "hash_part"]
+__all__ = ["PHASES", "MODULE_FEATURES", "Layout", "Seen", "layout", "observation", "observations", "module_block",
+           "hash_part"]
 
 PHASES = ("getup", "plan", "visits", "over")
 MODULE_FEATURES = 64      # hashed numbers per module
@@ -129,13 +131,15 @@ class Seen:
     """What a game's observations were last written from, so that each rewrites only what
     changed (a :class:`~affresco.rules.game.Game` keeps one).  :attr:`x` holds what every
     seat sees alike, figures in seat order (the players' plans hidden while planning), with
-    copies of the facts it was written from; it is brought up to date once per position
-    (``history``, ``nactions``) and every fact is compared by value, so any position of the
-    set-up gives the right numbers.  :attr:`seats` keeps each seat's module parts.  The
-    vectors handed out are copies."""
+    copies of the facts it was written from, one per item (a fact that differs rewrites its
+    own numbers only); it is brought up to date once per position (``history``,
+    ``nactions``) and every fact is compared by value, so any position of the set-up gives
+    the right numbers.  :attr:`seats` keeps each seat's module parts.  The vectors handed out
+    are copies."""
 
-    __slots__ = ("L", "x", "at", "public", "pos", "getup", "tiles", "plan", "order", "players",
-                 "fresco", "booths", "seats", "keys")
+    __slots__ = ("L", "x", "at", "phase", "rfs", "col", "left", "bishop", "leo", "bag", "pos", "getup",
+                 "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "appr", "fresco", "booths",
+                 "seats", "keys", "own")
 
     def __init__(self, L: Layout):
         self.L = L
@@ -144,19 +148,31 @@ class Seen:
         for f in range(L.n, L.F):                 # Leonardo's flag
             x[base + f * per + L.o_order + L.F] = 1.0
         self.at: tuple = (self, -1)              # (history, actions applied) of the position written
-        self.public: tuple | None = None
+        # the facts x was written from (None: not written yet; the start values below are the zeros' facts)
+        self.phase: str | None = None
+        self.rfs: tuple | None = None            # round, final round, action sheet side 2
+        self.col = -1                            # the column visited (-1: none)
+        self.left = 0.0                          # actions left in the visit / 6
+        self.bishop = -1
+        self.leo = -1
+        self.bag = -1
         self.pos: list | None = None
         self.getup: list | None = None
         self.tiles: list | None = None
-        self.plan: tuple | None = None
+        self.hide = False
+        self.plan: list | None = None
         self.order: tuple | None = None
-        self.players: tuple | None = None
+        self.mood: list | None = None
+        self.neutral: list | None = None
+        self.aside: list | None = None
+        self.appr: list | None = None
         self.fresco: list | None = None
         self.booths: list | None = None
         # per seat: its modules' numbers (one array) and, per module, what they were made from
         self.seats: list[list[Any]] = [[array("f", bytes(4 * MODULE_FEATURES * len(L.modules))), {}, None]
                                        for _ in range(L.n)]
         self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
+        self.own: list[list[Any]] = [[None, None, None] for _ in range(L.n)]   # see _for_seat
 
 
 def observation(s: State, seat: int, seen: Seen) -> array:
@@ -164,17 +180,32 @@ def observation(s: State, seat: int, seen: Seen) -> array:
     shows (module doc), made from ``seen`` (:class:`Seen`, for positions of one set-up): what
     every seat sees alike is brought up to date once per position, then placed from the
     seat's own figure on, with the seat's own items."""
-    L = seen.L
     at = seen.at
     if at[0] is not s.history or at[1] != s.nactions:
-        _seen_by_all(s, seen, L)
+        _seen_by_all(s, seen, seen.L)
         seen.at = (s.history, s.nactions)
         seen.keys = None
-    x = seen.x * 1
+    return _for_seat(s, seat, seen, seen.L)
+
+
+def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
+    """:func:`observation` of each of ``seats`` at this position (what every seat sees alike
+    brought up to date once)."""
+    at = seen.at
+    if at[0] is not s.history or at[1] != s.nactions:
+        _seen_by_all(s, seen, seen.L)
+        seen.at = (s.history, s.nactions)
+        seen.keys = None
+    L = seen.L
+    return [_for_seat(s, seat, seen, L) for seat in seats]
+
+
+def _for_seat(s: State, seat: int, seen: Seen, L: Layout) -> array:
+    """The seat's copy of :attr:`Seen.x` (up to date), with the seat's own items."""
+    cx = seen.x
+    x = cx * 1
     n, per, base = L.n, L.per_figure, L.o_figures
-    rel = L.rel[seat]
     if seat:        # the seat's figure first, then the next seats', then Leonardo's (in place)
-        cx = seen.x
         k = (n - seat) * per
         x[base:base + k] = cx[base + seat * per:base + n * per]
         x[base + k:base + n * per] = cx[base:base + seat * per]
@@ -184,26 +215,31 @@ def observation(s: State, seat: int, seen: Seen) -> array:
         acting = (_FLOW or _load_flow()).to_act(s)
     if seat in acting:
         x[L.o_round + 3] = 1.0
-    if s.actor >= 0:
-        x[L.o_actor + rel[s.actor]] = 1.0
+    actor = s.actor
+    if actor >= 0:
+        x[L.o_actor + L.rel[seat][actor]] = 1.0
     pending = s.pending
     if pending is not None:
         p = L.o_pending
         x[p] = 1.0
-        x[p + 1 + rel[pending[0]]] = 1.0
+        x[p + 1 + L.rel[seat][pending[0]]] = 1.0
         x[p + 1 + L.F] = pending[1] / 50
         x[p + 2 + L.F] = pending[2] / 50
-    if s.phase == PLAN:
+    if seen.hide:
         plan = s.plan[seat]
         if plan is not None:            # the seat's own plan, hidden from the others
             p = base + L.o_plan
             x[p] = 1.0
             for i, k in enumerate(plan, p + 1):
                 x[i] = k / 3
-    if L.F > n and s.leo_ctrl == seat:
+    if s.leo_ctrl == seat and L.F > n:
         x[L.o_leonardo + 25] = 1.0
+    own = seen.own[seat]                # [paints, Thalers, their numbers] at the seat's last observation
+    paints, thalers = s.paints[seat], s.thalers[seat]
+    if paints is not own[0] or thalers != own[1]:     # paints: an immutable tuple, replaced on change
+        own[:] = paints, thalers, _own_block(paints, thalers)
     p = L.o_paints
-    x[p:p + len(PAINTS) + 1] = _own_block(s.paints[seat], s.thalers[seat])
+    x[p:p + len(PAINTS) + 1] = own[2]
     if L.modules:
         keys = seen.keys
         if keys is None:
@@ -213,30 +249,73 @@ def observation(s: State, seat: int, seen: Seen) -> array:
 
 
 def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
-    """Bring :attr:`Seen.x` up to the position ``s``: each section whose facts differ from
-    the ones it was written from is written again."""
+    """Bring :attr:`Seen.x` up to the position ``s``: each fact that differs from the one it
+    was written from is written again (most decisions change a few)."""
     x = r.x
     phase = s.phase
-    visits = phase == VISITS
-    public = (phase, s.round, s.final, s.side2, s.loc if visits else -1,
-              s.left if visits and s.actor >= 0 else None, s.bishop, s.leo_pos, len(s.bag))
-    if public != r.public:
-        _write_public(x, L, public, r.public)
-        r.public = public
-    if s.pos != r.pos or s.getup != r.getup or s.tiles != r.tiles:
-        _write_track(s, x, L, r)
+    if phase != r.phase:
+        if r.phase is not None:
+            x[L.o_phase + _PHASE_INDEX[r.phase]] = 0.0
+        x[L.o_phase + _PHASE_INDEX[phase]] = 1.0
+        r.phase = phase
+    rfs = (s.round, s.final, s.side2)
+    if rfs != r.rfs:
+        p = L.o_round
+        x[p] = rfs[0] / 10
+        x[p + 1] = 1.0 if rfs[1] else 0.0
+        x[p + 2] = 1.0 if rfs[2] else 0.0
+        r.rfs = rfs
+    col, left = -1, 0.0
+    if phase == VISITS:
+        loc = s.loc
+        if 0 <= loc < 5:
+            col = loc
+        if s.actor >= 0:
+            left = s.left / 6
+    if col != r.col:
+        if r.col >= 0:
+            x[L.o_column + r.col] = 0.0
+        if col >= 0:
+            x[L.o_column + col] = 1.0
+        r.col = col
+    if left != r.left:
+        x[L.o_column + 5] = left
+        r.left = left
+    if s.bishop != r.bishop:
+        if r.bishop >= 0:
+            x[L.o_bishop + r.bishop] = 0.0
+        x[L.o_bishop + s.bishop] = 1.0
+        r.bishop = s.bishop
+    if s.leo_pos != r.leo and L.F > L.n:
+        p = L.o_leonardo
+        if r.leo >= 0:
+            x[p + r.leo] = 0.0
+        if s.leo_pos >= 0:
+            x[p + s.leo_pos] = 1.0
+        r.leo = s.leo_pos
+    if len(s.bag) != r.bag:
+        r.bag = len(s.bag)
+        x[L.o_bag] = r.bag / 40
+    if s.pos != r.pos:
+        _write_pos(x, L, s.pos, r.pos)
+        r.pos = s.pos[:]
+    if s.getup != r.getup:
+        _write_getup(x, L, s.getup, r.getup)
+        r.getup = s.getup[:]
+    if s.tiles != r.tiles:
+        _write_tiles(x, L, s.tiles, r.tiles)
+        r.tiles = s.tiles[:]
     hide = phase == PLAN
-    plan = (hide, s.plan)
-    if plan != r.plan:
-        _write_plans(s, x, L, hide, r.plan)
-        r.plan = (hide, s.plan[:])
+    if s.plan != r.plan or hide != r.hide:
+        _write_plans(s, x, L, hide, None if hide != r.hide else r.plan)
+        r.plan, r.hide = s.plan[:], hide
     if s.order != r.order:
         _write_order(x, L, s.order, r.order)
         r.order = s.order
-    players = (s.mood, s.neutral, s.aside, [s.apprentices(f) for f in range(L.n)] if s.hooks.apprentices else None)
-    if players != r.players:
-        _write_players(s, x, L, players, r.players)
-        r.players = (s.mood[:], s.neutral[:], s.aside[:], players[3])
+    appr = [s.apprentices(f) for f in range(L.n)] if s.hooks.apprentices else None
+    if s.mood != r.mood or s.neutral != r.neutral or s.aside != r.aside or appr != r.appr:
+        _write_players(s, x, L, appr, r)
+        r.mood, r.neutral, r.aside, r.appr = s.mood[:], s.neutral[:], s.aside[:], appr
     if s.fresco != r.fresco:
         _write_fresco(x, L, s.fresco, r.fresco)
         r.fresco = s.fresco[:]
@@ -244,40 +323,6 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
         p = L.o_booths
         x[p:p + L.booths * len(L.market_types)] = _booths_block(L, tuple(s.booths))
         r.booths = s.booths[:]
-
-
-def _write_public(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
-    """Phase, round, location visited, bishop, Leonardo's painter, bag: written where ``now``
-    differs from ``old``."""
-    phase, rnd, final, side2, loc, left, bishop, leo, bag = now
-    if old is None:
-        old = (None, None, None, None, -1, None, -1, -1, None)
-    if phase != old[0]:
-        if old[0] is not None:
-            x[L.o_phase + _PHASE_INDEX[old[0]]] = 0.0
-        x[L.o_phase + _PHASE_INDEX[phase]] = 1.0
-    p = L.o_round
-    x[p] = rnd / 10
-    x[p + 1] = 1.0 if final else 0.0
-    x[p + 2] = 1.0 if side2 else 0.0
-    column, was = (loc if 0 <= loc < 5 else -1), (old[4] if 0 <= old[4] < 5 else -1)
-    if column != was:
-        if was >= 0:
-            x[L.o_column + was] = 0.0
-        if column >= 0:
-            x[L.o_column + column] = 1.0
-    x[L.o_column + 5] = 0.0 if left is None else left / 6
-    if bishop != old[6]:
-        if old[6] >= 0:
-            x[L.o_bishop + old[6]] = 0.0
-        x[L.o_bishop + bishop] = 1.0
-    if L.F > L.n and leo != old[7]:
-        p = L.o_leonardo
-        if old[7] >= 0:
-            x[p + old[7]] = 0.0
-        if leo >= 0:
-            x[p + leo] = 1.0
-    x[L.o_bag] = bag / 40
 
 
 def _differ(old: list | None, new: list, differ: Any = ne) -> Iterable[int]:
@@ -288,46 +333,48 @@ def _differ(old: list | None, new: list, differ: Any = ne) -> Iterable[int]:
     return compress(range(len(new)), map(differ, old, new))
 
 
-def _write_track(s: State, x: array, L: Layout, r: Seen) -> None:
-    """Every figure's VP / 50, start space (flag, space / 5), get-up time one-hot, and tiles
-    (count / 10, VP / 50, O/G/P splashes / 5): where they changed."""
-    per, base, H = L.per_figure, L.o_figures, L.H
-    if s.pos != r.pos:
-        for f in _differ(r.pos, s.pos):
-            p = base + f * per
-            pos = s.pos[f]
-            if pos > 0:                    # on the VP track
-                x[p] = pos / 50
-                x[p + 1] = x[p + 2] = 0.0
-            else:                          # on a start space
-                x[p] = 0.0
-                x[p + 1] = 1.0
-                x[p + 2] = (pos + 10) / 5
-        r.pos = s.pos[:]
-    if s.getup != r.getup:
-        old = r.getup
-        for f in _differ(old, s.getup):
-            p = base + f * per + 3
-            if old is not None and old[f] >= 0:
-                x[p + old[f]] = 0.0
-            if s.getup[f] >= 0:
-                x[p + s.getup[f]] = 1.0
-        r.getup = s.getup[:]
-    if s.tiles != r.tiles:
-        for f in _differ(r.tiles, s.tiles, is_not):
-            p = base + f * per + 3 + H
-            tiles = s.tiles[f]
-            x[p:p + 5] = _tiles_block(tiles) if tiles else L.zeros[:5]
-        r.tiles = s.tiles[:]
+def _write_pos(x: array, L: Layout, now: list, old: list | None) -> None:
+    """Every figure's VP / 50 and start space (flag, space / 5), where they changed."""
+    per, base = L.per_figure, L.o_figures
+    for f in _differ(old, now):
+        p = base + f * per
+        pos = now[f]
+        if pos > 0:                    # on the VP track
+            x[p] = pos / 50
+            x[p + 1] = x[p + 2] = 0.0
+        else:                          # on a start space
+            x[p] = 0.0
+            x[p + 1] = 1.0
+            x[p + 2] = (pos + 10) / 5
 
 
-def _write_plans(s: State, x: array, L: Layout, hide: bool, old: tuple | None) -> None:
+def _write_getup(x: array, L: Layout, now: list, old: list | None) -> None:
+    """Every figure's get-up time, one-hot, where it changed."""
+    per, base = L.per_figure, L.o_figures + 3
+    for f in _differ(old, now):
+        p = base + f * per
+        if old is not None and old[f] >= 0:
+            x[p + old[f]] = 0.0
+        if now[f] >= 0:
+            x[p + now[f]] = 1.0
+
+
+def _write_tiles(x: array, L: Layout, now: list, old: list | None) -> None:
+    """Every figure's tiles (count / 10, VP / 50, O/G/P splashes / 5), where they changed."""
+    per, base = L.per_figure, L.o_figures + 3 + L.H
+    for f in _differ(old, now, is_not):
+        p = base + f * per
+        tiles = now[f]
+        x[p:p + 5] = _tiles_block(tiles) if tiles else L.zeros[:5]
+
+
+def _write_plans(s: State, x: array, L: Layout, hide: bool, old: list | None) -> None:
     """The players' 'plan committed' flags and every plan all seats may see (the players'
-    once revealed, Leonardo's): known, then apprentices per column / 3."""
+    once revealed, Leonardo's): known, then apprentices per column / 3; where they changed
+    (``old`` None: every figure)."""
     n, per, base = L.n, L.per_figure, L.o_figures
     committed = L.o_mood + L.M + 3
-    changed = range(L.F) if old is None or old[0] != hide else _differ(old[1], s.plan)
-    for f in changed:
+    for f in _differ(old, s.plan):
         plan = s.plan[f]
         p = base + f * per
         if f < n:
@@ -353,22 +400,23 @@ def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
         x[p + f * per + i] = 1.0
 
 
-def _write_players(s: State, x: array, L: Layout, now: tuple, old: tuple | None) -> None:
-    """The players' mood one-hot, neutral apprentice, apprentice set aside, apprentices / 6."""
+def _write_players(s: State, x: array, L: Layout, apprentices: list | None, r: Seen) -> None:
+    """The players' mood one-hot, neutral apprentice, apprentice set aside, apprentices / 6,
+    where they changed (from the facts kept in ``r``)."""
     per, M = L.per_figure, L.M
-    mood, neutral, aside, apprentices = now
-    if old is None:
+    mood, neutral, aside = s.mood, s.neutral, s.aside
+    if r.mood is None:
         changed: Iterable[int] = range(L.n)
     else:
-        changed = set(_differ(old[0], mood))
-        changed.update(_differ(old[1], neutral))
-        changed.update(_differ(old[2], aside))
+        changed = set(_differ(r.mood, mood))
+        changed.update(_differ(r.neutral, neutral))
+        changed.update(_differ(r.aside, aside))
         if apprentices is not None:
-            changed.update(_differ(old[3], apprentices))
+            changed.update(_differ(r.appr, apprentices))
     for f in changed:
         p = L.o_figures + f * per + L.o_mood
-        if old is not None:
-            x[p + old[0][f]] = 0.0
+        if r.mood is not None:
+            x[p + r.mood[f]] = 0.0
         x[p + mood[f]] = 1.0
         x[p + M] = 1.0 if neutral[f] else 0.0
         x[p + M + 1] = 1.0 if aside[f] else 0.0
@@ -435,32 +483,96 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
     return numbers
 
 
-def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, dict | None]:
-    """:func:`module_block` of a module's view part, made from the last part's numbers: a dict
-    part's entries equal to the last part's keep their ``(slot, number)`` pairs (most entries
-    stay the same from one decision to the next), the others are hashed (:func:`_hashed`);
-    the pairs are added up in the same order, so the numbers are exactly module_block's."""
+class _Sums:
+    """A dict view part's numbers, kept so that a part that changed in a few entries is
+    added up again only where they land: its entries' keys and values, each entry's
+    ``(slot, number)`` pairs (:func:`_entry_pairs`), which entries add at each slot (in entry
+    order) and the numbers."""
+
+    __slots__ = ("keys", "values", "pairs", "at", "block")
+
+    def __init__(self, keys: list, values: list, pairs: list[dict], block: array):
+        self.keys, self.values, self.pairs, self.block = keys, values, pairs, block
+        at: dict[int, list[int]] = {}
+        for e, entry in enumerate(pairs):
+            for i in entry:
+                at.setdefault(i, []).append(e)
+        self.at = at
+
+
+def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, _Sums | None]:
+    """:func:`module_block` of a module's view part, made from the last part's numbers
+    (``last``: (key, part, :class:`_Sums`) or None).  A dict part is hashed entry by entry;
+    when its entries are those of the last part (same keys, same order), only the entries
+    whose values differ are hashed again and only the slots where their numbers land are
+    added up again, over the entries that add there, in entry order: each slot's number is
+    the same float32 sum, in the same order, as :func:`module_block` makes."""
     if type(part) is not dict:
         return module_block(name, part, seat, n), None
-    old: dict = last[1] if last is not None and type(last[1]) is dict else _NO_ENTRIES
-    kept: dict = last[2] if last is not None and old is not _NO_ENTRIES else _NO_ENTRIES
-    pairs = []
-    paths = _PATHS
-    for k, v in part.items():
-        was = kept.get(k)
-        if was is not None and old[k] == v:
-            pairs.append(was)
-        else:
-            key = (name, k) if type(k) is str else (name, k, type(k))
-            path = paths.get(key)
-            if path is None:
-                path = paths[key] = f"{name}.{k}"
-            pairs.append(_hashed(path, v, seat, n))
-    block = array("f", bytes(4 * MODULE_FEATURES))
-    for entry in pairs:
-        for i, v in entry:
-            block[i] += v
-    return block, dict(zip(part, pairs))
+    sums = last[2] if last is not None else None
+    keys = list(part)
+    values = list(part.values())
+    if sums is None or sums.keys != keys:
+        pairs = [dict(_entry_pairs(_path(name, k), v, seat, n)) for k, v in zip(keys, values)]
+        block = array("f", bytes(4 * MODULE_FEATURES))
+        for entry in pairs:
+            for i, x in entry.items():
+                block[i] += x
+        return block, _Sums(keys, values, pairs, block)
+    changed = list(compress(range(len(values)), map(ne, sums.values, values)))
+    sums.values = values               # brought up to date in place: a seat's parts are its own
+    block, pairs, at = sums.block, sums.pairs, sums.at
+    touched: set[int] = set()
+    for e in changed:
+        entry = dict(_entry_pairs(_path(name, keys[e]), values[e], seat, n))
+        was = pairs[e]
+        if entry == was:
+            continue
+        for i in was:
+            if i not in entry:
+                at[i].remove(e)
+        for i in entry:
+            if i not in was:
+                insort(at.setdefault(i, []), e)
+        touched.update(was)
+        touched.update(entry)
+        pairs[e] = entry
+    acc = array("f", [0.0])
+    for i in touched:
+        acc[0] = 0.0
+        for e in at.get(i, ()):
+            acc[0] += pairs[e][i]
+        block[i] = acc[0]
+    return block, sums
+
+
+def _path(name: str, k: Any) -> str:
+    """The path of a part's entry (``name.key``), looked up once made."""
+    key = (name, k) if type(k) is str else (name, k, type(k))
+    path = _PATHS.get(key)
+    if path is None:
+        path = _PATHS[key] = f"{name}.{k}"
+    return path
+
+
+def _entry_pairs(path: str, value: Any, seat: int, n: int) -> tuple:
+    """``(slot, number)`` pairs of one entry (:func:`_hashed`), a single number or text
+    without the memo (cheaper than serializing it for the memo's key)."""
+    t = type(value)
+    if t is int or t is float:
+        slot = _SLOTS.get(path)
+        if slot is None:
+            slot = _SLOTS[path] = _slot(path)
+        return ((slot, 0.0 + value / 10),)
+    if value is None or value is False:
+        return ()
+    if t is str or value is True:
+        key = (path, value, t)
+        slot = _SLOTS.get(key)
+        if slot is None:
+            slot = _SLOTS[key] = _slot(f"{path}={value}")
+        return ((slot, 1.0),)
+    return _hashed(path, value, seat, n)
 
 
 def _view_entries(s: State, L: Layout) -> tuple:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import accumulate, compress, permutations, product
 from math import perm
-from operator import mul
+from operator import mul, not_
 from typing import Callable, Iterator
 
 from .actions import PLAN_WORDS, Action
@@ -29,9 +29,11 @@ def _every_counts(columns: int, per_column: int) -> tuple:
     """Every plan of the base game in counting order ('plan 0-0-0-0-0', 'plan 0-0-0-0-1', ...),
     its counts, its apprentices, its empty columns, how many, and its counts text (six tuples)."""
     counts = tuple(product(range(per_column + 1), repeat=columns))
-    empty = tuple(tuple(i for i, x in enumerate(c) if not x) for c in counts)
-    texts = tuple("-".join(map(str, c)) for c in counts)
-    return (tuple(Action("plan", (t,)) for t in texts), counts, tuple(map(sum, counts)),
+    texts = tuple(map("-".join, product([str(k) for k in range(per_column + 1)], repeat=columns)))   # in counts' order
+    cols = range(columns)
+    empty = tuple([tuple(compress(cols, map(not_, c))) for c in counts])
+    # a process's first plan decision waits for this: the Actions are made without their __new__
+    return (tuple([_new(Action, ("plan", (t,))) for t in texts]), counts, tuple(map(sum, counts)),
             empty, tuple(map(len, empty)), texts)
 
 
