@@ -157,7 +157,8 @@ def gym(n, mods, seeds):
             _, _, term, _, _ = env.step(pick(rng, env.action_masks()))
             if term:
                 break
-        decisions += len(env.game.history())
+        g = env.game   # decisions: the length of history(), without making it (an older tree: history())
+        decisions += g.actions_applied if hasattr(type(g), "actions_applied") else len(g.history())
     return decisions, _clock() - t0
 
 
@@ -229,8 +230,9 @@ def main() -> None:
     names = [w for w in WRAPPERS if w == "engine" or args.only is None or w in args.only]
     mod_sets = {"base": [()], "all": [ALL], "both": [(), ALL]}[args.modules]
     load = os.getloadavg()
-    print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores; "
-          "times are this process's CPU time", flush=True)
+    from affresco.build import describe
+    print(f"affresco {describe()}; machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+          f"on {os.cpu_count()} cores; times are this process's CPU time", flush=True)
     results = []
     for n in args.players:
         for mods in mod_sets:

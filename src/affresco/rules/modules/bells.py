@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from ...errors import ComponentError, StateError
 from .. import track
@@ -145,7 +145,6 @@ class BState(NamedTuple):
     track: tuple[int, ...] | None        # after final scoring: space per figure (-1: none), then the bishop
 
 
-@register
 class Bells(Module):
 
     name = NAME
@@ -289,7 +288,7 @@ class Bells(Module):
             return plans
         return plans.with_tile(TILE)
 
-    def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
+    def plan_refusal(self, s, seat: int, counts: tuple, words: Mapping) -> str | None:
         if TILE not in words:
             return None
         cols = column_words(s)
@@ -304,7 +303,7 @@ class Bells(Module):
             return f"no apprentice may go to the column the audience tile covers ({word})"
         return None
 
-    def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
+    def plan_apply(self, s, seat: int, counts: tuple, words: Mapping) -> None:
         word = words.get(TILE, (None,))[0]
         col = column_words(s).index(word) if word else -1
         audience = self.st(s).audience
@@ -554,3 +553,6 @@ def _with_audience(plans: tuple, words: tuple[str, ...]) -> tuple:
             if counts[col] == "0":
                 out.append(Action("plan", (a.args[0], TILE, w, *a.args[1:])))
     return tuple(out)
+
+
+register(Bells)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

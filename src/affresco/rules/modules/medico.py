@@ -33,7 +33,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations, compress, product
 from operator import getitem, itemgetter, mul
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
@@ -50,8 +50,9 @@ from ..planning import PlanVariants, TiledPlans
 from ..preparation import chance
 
 NAME = "medico"
-LOCATIONS = ("market", "cathedral", "studio", "workshop")
+LOCATIONS: tuple[str, ...] = ("market", "cathedral", "studio", "workshop")
 SAME = "same"
+TILES: tuple[str, ...] = LOCATIONS + (SAME,)     # the infection tiles' faces
 BOTTLES = ("3", "2", "1", "juice")            # display order (printed): 3, 2, 1 portions, then juice
 BARRED = ("market", "theater")                 # columns ill apprentices may not go to
 ILL_WORD, TILE_WORD = "ill", "medico"
@@ -128,7 +129,6 @@ def _heal_choices(held: tuple[str, ...], sick: bool) -> tuple[Action, ...]:
     return tuple(out)
 
 
-@register
 class Medico(Module):
     name = NAME
     visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
@@ -162,9 +162,9 @@ class Medico(Module):
         if not isinstance(inf, dict):
             raise ComponentError(f"{w}.infection: a table of tile counts")
         provenance_ok(inf, "medico.infection")
-        counts = {k: inf.get(k) for k in (*LOCATIONS, SAME)}
+        counts = {k: inf.get(k) for k in TILES}
         if counts != {"market": 2, "cathedral": 2, "studio": 2, "workshop": 2, "same": 1} or \
-                any(k not in (*LOCATIONS, SAME, "provenance") for k in inf):
+                any(k not in TILES and k != "provenance" for k in inf):
             raise ComponentError(f"{w}.infection: {counts}: the printed 2 each of market, cathedral, studio, "
                                  "workshop and 1 'same location'")
         infection = tuple(sorted(k for k, c in counts.items() for _ in range(c)))
@@ -328,7 +328,7 @@ class Medico(Module):
             return "the medico offers no bottle this round"
         return None
 
-    def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
+    def plan_refusal(self, s, seat: int, counts: tuple, words: Mapping) -> str | None:
         cols = s.columns()
         m = self.st(s)
         ill_count = 0
@@ -374,7 +374,7 @@ class Medico(Module):
         limits = self._plan_limits(s, seat)
         return _OPTIONS.made(plans, limits, lambda: _ill_variants(plans, limits))
 
-    def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
+    def plan_apply(self, s, seat: int, counts: tuple, words: Mapping) -> None:
         ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
         m = self.st(s)
         self.put(s, plans=with_item(m.plans, seat, (ill, TILE_WORD in words)))
@@ -706,11 +706,11 @@ class Medico(Module):
             return tuple(v)
 
         pile = lst("infection_pile", list(self.data.infection))
-        if any(t not in (*LOCATIONS, SAME) for t in pile):
-            raise StateError(f"{w}.infection_pile: {pile!r}: tiles are {', '.join((*LOCATIONS, SAME))}")
+        if any(t not in TILES for t in pile):
+            raise StateError(f"{w}.infection_pile: {pile!r}: tiles are {', '.join(TILES)}")
         tile = data.get("infection_tile")
         infected = data.get("infected")
-        if tile not in (None, *LOCATIONS, SAME) or infected not in (None, *LOCATIONS):
+        if (tile is not None and tile not in TILES) or (infected is not None and infected not in LOCATIONS):
             raise StateError(f"{w}: infection_tile {tile!r} / infected {infected!r}: a location, 'same' or null")
         draw, discard = lst("draw", None if "draw" in data else list(self.data.bottles)), lst("discard", [])
         display = lst("display", [None] * self.places(s))
@@ -920,3 +920,6 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
         return a[:len(a) - len(extra)], rank
 
     return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)))
+
+
+register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

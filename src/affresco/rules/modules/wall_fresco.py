@@ -145,7 +145,6 @@ class WState(NamedTuple):
     received: tuple[str, ...] = ()                # per seat: every paint of wall income so far (public)
 
 
-@register
 class WallFresco(Module):
     name = "wall_fresco"
     visit_columns = ("workshop",)   # the exchange instead of blending
@@ -309,7 +308,7 @@ class WallFresco(Module):
             return plans
         return plans.with_tile(TILE, carries=1)
 
-    def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
+    def plan_refusal(self, s, seat: int, counts: tuple, words: Mapping) -> str | None:
         if TILE not in words:
             return None
         columns = column_words(s)
@@ -322,13 +321,13 @@ class WallFresco(Module):
             return f"two action tiles cannot cover the {col} column"
         return None
 
-    def placed_off_sheet(self, s, seat: int, words: dict) -> int:
+    def placed_off_sheet(self, s, seat: int, words: Mapping) -> int:
         """The wall tile carries one apprentice (W2).  It counts against the apprentices
         available, and the medico counts it among the healthy ones ("Black apprentice tokens
         cannot be placed on the action tiles for ... the Wall Fresco", W10)."""
         return 1 if TILE in words else 0
 
-    def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
+    def plan_apply(self, s, seat: int, counts: tuple, words: Mapping) -> None:
         col = column_words(s).index(words[TILE][0]) if TILE in words else -1
         placed = self.st(s).placed
         if placed[seat] != col:
@@ -633,3 +632,6 @@ def state_from_view(view: Mapping[str, Any], seat: int | None = None) -> dict:
             "exchange_tiles": ["".join(e) for e in w["exchange_tiles"]], "supply": dict(w["supply"]),
             "action_tile": [words.index(c) if c in words else -1 for c in w["action_tile"]],
             "paid": list(w["paid"]), "received": list(w["received"])}
+
+
+register(WallFresco)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
