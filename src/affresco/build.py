@@ -26,7 +26,7 @@ from typing import Sequence
 #  * bots.parallel, bots.specs: process pools and parsing, not hot.
 # bots.greedy is compiled only because its class subclasses HeuristicBot (a native class).
 COMPILED_MODULES: tuple[str, ...] = (
-    "affresco.rules.actions", "affresco.rules.board", "affresco.rules.cathedral",
+    "affresco.rules.actions", "affresco.rules.board", "affresco.rules.cathedral", "affresco.rules.chance",
     "affresco.rules.components", "affresco.rules.flow",
     "affresco.rules.hooks", "affresco.rules.hostel", "affresco.rules.house",
     "affresco.rules.leonardo", "affresco.rules.market", "affresco.rules.memo", "affresco.rules.paints",

@@ -82,6 +82,10 @@ class ActionCodec:
         self.size = len(self.actions)
         self._by_length: dict[tuple[int, int], list] = {}   # see mask()
         self._short: dict[tuple, list] = {}
+        # short lists' masks kept: about 64 MB of them (~20,000 in the base game, ~300 with
+        # all eight modules, whose masks have 204,000 entries)
+        self._short_limit = max(64, (64 << 20) // (self.size + 1))
+        self._short_count = 0
         self._by_object: dict[tuple[int, int], tuple] = {}
         self._by_recipe: dict[tuple, list] = {}
 
@@ -129,15 +133,18 @@ class ActionCodec:
                 if entry[0] == legal:
                     return entry
         else:
-            if len(self._short) > 8192:
+            if self._short_count > self._short_limit:
                 self._short.clear()
+                self._short_count = 0
             bucket = self._short[key] = []
         b = bytearray(self.size + extra)     # one by one into bytes: cheaper than numpy's indexing
         for i in map(self.index.__getitem__, legal):
             b[i] = 1
-        entry = [legal if type(legal) is tuple else list(legal), np.frombuffer(bytes(b), np.int8), None]
-        bucket.append(entry)                  # the mask is read-only: made from bytes
-        del bucket[:-8]
+        m = np.frombuffer(b, np.int8)
+        m.flags.writeable = False
+        entry = [legal if type(legal) is tuple else list(legal), m, None]
+        bucket.append(entry)
+        self._short_count += 1
         return entry
 
     def sorted_indices(self, legal: Sequence[Action]) -> list[int]:

@@ -125,7 +125,7 @@ class _Common:
         _, legal, mask = legal or self._legal_of(seat)
         i = -1 if index is None else int(index)
         substituted = False
-        if 0 <= i < self.WAIT and (mask.base[i] if type(mask.base) is bytes else mask[i]):
+        if 0 <= i < self.WAIT and (mask.base[i] if type(mask.base) is bytearray else mask[i]):
             action = self.codec.actions[i]
         elif self.illegal == "raise":
             shown = "WAIT" if index == self.WAIT else (str(self.codec.actions[int(index)])

@@ -284,12 +284,8 @@ class Game:
         :meth:`observation_layout`; docs/envs.md explains each.  Nothing in it is hidden from
         the seat (R22: the same perturbation check as the views)."""
         s = self._s
-        if type(seat) is not int or not 0 <= seat < s.n:
-            raise FrescoError(f"seat must be 0..{s.n - 1}, not {seat!r}")
-        seen = self._seen
-        if seen is None:
-            seen = self._seen = _Seen(_observation_layout(s))
-        return _observation(s, seat, seen)
+        _check_observer(s, seat)
+        return _observation(s, seat, self._observed())
 
     def observations(self, seats: Any = None) -> list[array]:
         """:meth:`observation` of several seats at this position, in the order given (default:
@@ -302,12 +298,15 @@ class Game:
         else:
             seats = list(seats)
             for seat in seats:
-                if type(seat) is not int or not 0 <= seat < s.n:
-                    raise FrescoError(f"seat must be 0..{s.n - 1}, not {seat!r}")
+                _check_observer(s, seat)
+        return _observations(s, seats, self._observed())
+
+    def _observed(self) -> _Seen:
+        """What this game's observations were last written from (made on first use)."""
         seen = self._seen
         if seen is None:
-            seen = self._seen = _Seen(_observation_layout(s))
-        return _observations(s, seats, seen)
+            seen = self._seen = _Seen(_observation_layout(self._s))
+        return seen
 
     def observation_layout(self) -> tuple[tuple[str, int, int], ...]:
         """The slices of :meth:`observation`: ``(name, start, length)`` in order (the same for
@@ -407,6 +406,12 @@ class Game:
     def __repr__(self) -> str:
         s = self._s
         return f"<affresco.Game {s.n} players, round {s.round}, {s.phase}, to act {list(self.to_act)}>"
+
+
+def _check_observer(s: State, seat: Any) -> None:
+    """Refuse a seat that is not one of the game's (an observation is always a seat's)."""
+    if type(seat) is not int or not 0 <= seat < s.n:
+        raise FrescoError(f"seat must be 0..{s.n - 1}, not {seat!r}")
 
 
 def _forced_passes(g: Game) -> None:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import marshal
 import zlib
 from array import array
-from bisect import insort
 from itertools import compress
 from operator import attrgetter, is_not, ne
 from typing import Any, Iterable
@@ -483,96 +482,32 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
     return numbers
 
 
-class _Sums:
-    """A dict view part's numbers, kept so that a part that changed in a few entries is
-    added up again only where they land: its entries' keys and values, each entry's
-    ``(slot, number)`` pairs (:func:`_entry_pairs`), which entries add at each slot (in entry
-    order) and the numbers."""
-
-    __slots__ = ("keys", "values", "pairs", "at", "block")
-
-    def __init__(self, keys: list, values: list, pairs: list[dict], block: array):
-        self.keys, self.values, self.pairs, self.block = keys, values, pairs, block
-        at: dict[int, list[int]] = {}
-        for e, entry in enumerate(pairs):
-            for i in entry:
-                at.setdefault(i, []).append(e)
-        self.at = at
-
-
-def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, _Sums | None]:
-    """:func:`module_block` of a module's view part, made from the last part's numbers
-    (``last``: (key, part, :class:`_Sums`) or None).  A dict part is hashed entry by entry;
-    when its entries are those of the last part (same keys, same order), only the entries
-    whose values differ are hashed again and only the slots where their numbers land are
-    added up again, over the entries that add there, in entry order: each slot's number is
-    the same float32 sum, in the same order, as :func:`module_block` makes."""
+def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, dict | None]:
+    """:func:`module_block` of a module's view part, made from the last part's numbers: a dict
+    part's entries equal to the last part's keep their ``(slot, number)`` pairs (most entries
+    stay the same from one decision to the next), the others are hashed (:func:`_hashed`);
+    the pairs are added up in the same order, so the numbers are exactly module_block's."""
     if type(part) is not dict:
         return module_block(name, part, seat, n), None
-    sums = last[2] if last is not None else None
-    keys = list(part)
-    values = list(part.values())
-    if sums is None or sums.keys != keys:
-        pairs = [dict(_entry_pairs(_path(name, k), v, seat, n)) for k, v in zip(keys, values)]
-        block = array("f", bytes(4 * MODULE_FEATURES))
-        for entry in pairs:
-            for i, x in entry.items():
-                block[i] += x
-        return block, _Sums(keys, values, pairs, block)
-    changed = list(compress(range(len(values)), map(ne, sums.values, values)))
-    sums.values = values               # brought up to date in place: a seat's parts are its own
-    block, pairs, at = sums.block, sums.pairs, sums.at
-    touched: set[int] = set()
-    for e in changed:
-        entry = dict(_entry_pairs(_path(name, keys[e]), values[e], seat, n))
-        was = pairs[e]
-        if entry == was:
-            continue
-        for i in was:
-            if i not in entry:
-                at[i].remove(e)
-        for i in entry:
-            if i not in was:
-                insort(at.setdefault(i, []), e)
-        touched.update(was)
-        touched.update(entry)
-        pairs[e] = entry
-    acc = array("f", [0.0])
-    for i in touched:
-        acc[0] = 0.0
-        for e in at.get(i, ()):
-            acc[0] += pairs[e][i]
-        block[i] = acc[0]
-    return block, sums
-
-
-def _path(name: str, k: Any) -> str:
-    """The path of a part's entry (``name.key``), looked up once made."""
-    key = (name, k) if type(k) is str else (name, k, type(k))
-    path = _PATHS.get(key)
-    if path is None:
-        path = _PATHS[key] = f"{name}.{k}"
-    return path
-
-
-def _entry_pairs(path: str, value: Any, seat: int, n: int) -> tuple:
-    """``(slot, number)`` pairs of one entry (:func:`_hashed`), a single number or text
-    without the memo (cheaper than serializing it for the memo's key)."""
-    t = type(value)
-    if t is int or t is float:
-        slot = _SLOTS.get(path)
-        if slot is None:
-            slot = _SLOTS[path] = _slot(path)
-        return ((slot, 0.0 + value / 10),)
-    if value is None or value is False:
-        return ()
-    if t is str or value is True:
-        key = (path, value, t)
-        slot = _SLOTS.get(key)
-        if slot is None:
-            slot = _SLOTS[key] = _slot(f"{path}={value}")
-        return ((slot, 1.0),)
-    return _hashed(path, value, seat, n)
+    old: dict = last[1] if last is not None and type(last[1]) is dict else _NO_ENTRIES
+    kept: dict = last[2] if last is not None and old is not _NO_ENTRIES else _NO_ENTRIES
+    pairs = []
+    paths = _PATHS
+    for k, v in part.items():
+        was = kept.get(k)
+        if was is not None and old[k] == v:
+            pairs.append(was)
+        else:
+            key = (name, k) if type(k) is str else (name, k, type(k))
+            path = paths.get(key)
+            if path is None:
+                path = paths[key] = f"{name}.{k}"
+            pairs.append(_hashed(path, v, seat, n))
+    block = array("f", bytes(4 * MODULE_FEATURES))
+    for entry in pairs:
+        for i, v in entry:
+            block[i] += v
+    return block, dict(zip(part, pairs))
 
 
 def _view_entries(s: State, L: Layout) -> tuple:

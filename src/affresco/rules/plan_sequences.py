@@ -27,14 +27,20 @@ _new = tuple.__new__
 @lru_cache(maxsize=8)
 def _every_counts(columns: int, per_column: int) -> tuple:
     """Every plan of the base game in counting order ('plan 0-0-0-0-0', 'plan 0-0-0-0-1', ...),
-    its counts, its apprentices, its empty columns, how many, and its counts text (six tuples)."""
+    its counts, its apprentices and its counts text (four tuples)."""
     counts = tuple(product(range(per_column + 1), repeat=columns))
     texts = tuple(map("-".join, product([str(k) for k in range(per_column + 1)], repeat=columns)))   # in counts' order
-    cols = range(columns)
-    empty = tuple([tuple(compress(cols, map(not_, c))) for c in counts])
     # a process's first plan decision waits for this: the Actions are made without their __new__
-    return (tuple([_new(Action, ("plan", (t,))) for t in texts]), counts, tuple(map(sum, counts)),
-            empty, tuple(map(len, empty)), texts)
+    return tuple([_new(Action, ("plan", (t,))) for t in texts]), counts, tuple(map(sum, counts)), texts
+
+
+@lru_cache(maxsize=8)
+def _empty_columns(columns: int, per_column: int) -> tuple:
+    """Per plan of :func:`_every_counts`: its empty columns and how many (two tuples), for the
+    plans with action tiles (made apart: the base game's plans do not need them)."""
+    cols = range(columns)
+    empty = tuple([tuple(compress(cols, map(not_, c))) for c in _every_counts(columns, per_column)[1]])
+    return empty, tuple(map(len, empty))
 
 
 @lru_cache(maxsize=None)
@@ -55,8 +61,9 @@ def base_plans(available: int, columns: int, per_column: int) -> tuple[Action, .
 def base_counts(available: int, columns: int, per_column: int) -> tuple:
     """Per plan of :func:`base_plans`: its counts, its apprentices, its empty columns, how
     many, and its counts text (five tuples)."""
-    every, keep = _every_counts(columns, per_column), within(available, columns, per_column)
-    return tuple(tuple(compress(x, keep)) for x in every[1:])
+    _, counts, apprentices, texts = _every_counts(columns, per_column)
+    keep = within(available, columns, per_column)
+    return tuple(tuple(compress(x, keep)) for x in (counts, apprentices, *_empty_columns(columns, per_column), texts))
 
 
 @lru_cache(maxsize=64)

@@ -151,7 +151,11 @@ class State:
         return n
 
     def tiles_on_board(self) -> int:
-        return len(self.fresco) - self.fresco.count(None)
+        n = 0
+        for tile in self.fresco:    # by identity: list.count(None) would call each tile's __eq__
+            if tile is not None:
+                n += 1
+        return n
 
     def log_event(self, kind: str, seat: int | None = None, **params: Any) -> None:
         """Append a structured event (docs/events.md): ``{"kind": kind, **params}``, public
