@@ -17,6 +17,8 @@ lists that bench_engine.py reports apart, so this is the work outside them.
 
     python bench/bench_instructions.py                          # baseline main; base and all eight
     python bench/bench_instructions.py --baseline HEAD~2 --sets base bells medico eight --games 6
+    python bench/bench_instructions.py --live --baseline 4180999 --games 6       # with the plan lists
+    python bench/bench_instructions.py --live --new-src build/compiled --baseline /tmp/old-compiled
 
 Needs valgrind (Debian: ``apt-get install valgrind``); each replay runs ~40x slower under it
 (about a minute per set and tree with the defaults).
@@ -74,19 +76,34 @@ def replay(modules: tuple, path: str, count: int) -> None:
             g.apply(seat, action)
 
 
+def live(modules: tuple, count: int) -> None:
+    """As a block of bench_engine.py's module table plays them: one warm-up game of every module
+    set of that table, then ``count`` seeded random games (seeds 1, 2, ...) of ``modules``,
+    every decision's legal actions made (plan lists too) and chosen in; prints their decisions."""
+    import affresco
+    import bench_engine
+    for mods in bench_engine.MODULE_SETS:
+        bench_engine._random_game(affresco, 4, bench_engine.WARM_SEED, mods)
+    gc.collect()
+    gc.disable()
+    print(sum(bench_engine._random_game(affresco, 4, seed, modules)[0] for seed in range(1, count + 1)))
+
+
 # --- the driver --------------------------------------------------------------------------
 
-def instructions(src: Path, modules: tuple, path: str, count: int) -> int:
-    """Instructions of one replay of ``count`` games under cachegrind."""
+def instructions(src: Path, modules: tuple, path: str | None, count: int) -> tuple[int, str]:
+    """Instructions of one replay of ``count`` games under cachegrind (``path`` None: ``count``
+    live games, :func:`live`), and what the worker printed."""
+    job = ["replay", json.dumps(list(modules)), str(path), str(count)] if path else \
+        ["live", json.dumps(list(modules)), str(count)]
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-           sys.executable, str(Path(__file__).resolve()), "--worker", "replay", json.dumps(list(modules)),
-           path, str(count)]
+           sys.executable, str(Path(__file__).resolve()), "--worker", *job]
     out = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
                          capture_output=True, text=True)
     found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
     if out.returncode != 0 or not found:
-        raise SystemExit(f"replay failed on {src} ({' '.join(modules) or 'base'}):\n{out.stderr[-2000:]}")
-    return int(found.group(1).replace(",", ""))
+        raise SystemExit(f"{job[0]} failed on {src} ({' '.join(modules) or 'base'}):\n{out.stderr[-2000:]}")
+    return int(found.group(1).replace(",", "")), out.stdout
 
 
 def main() -> int:
@@ -95,39 +112,60 @@ def main() -> int:
     ap.add_argument("--sets", nargs="+", default=["base", "eight"], choices=sorted(SETS), help="module sets")
     ap.add_argument("--games", type=int, default=10, help="games counted per set (default 10)")
     ap.add_argument("--warm", type=int, default=2, help="games played first, not counted (default 2)")
+    ap.add_argument("--new-src", metavar="DIR", help="the new code's folder (default: this checkout's src/; "
+                    "e.g. a compiled install)")
+    ap.add_argument("--live", action="store_true",
+                    help="count live random games as bench_engine.py's module table plays them (one warm-up game "
+                         "of every set first, plan lists and the random choice included) instead of replays")
     ap.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         kind, modules = args.worker[0], tuple(json.loads(args.worker[1]))
         if kind == "record":
             print(json.dumps(record(modules, int(args.worker[2]))))
+        elif kind == "live":
+            live(modules, int(args.worker[2]))
         else:
             replay(modules, args.worker[2], int(args.worker[3]))
         return 0
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
-    trees = {"new": SRC, "baseline": source_tree(args.baseline)}
-    print(f"instructions per decision, 4 players, games {args.warm + 1}..{args.warm + args.games} of each set "
-          f"(plan decisions without their legal lists): {trees['new']} vs baseline {args.baseline} | {machine_load()}")
+    trees = {"new": Path(args.new_src) if args.new_src else SRC, "baseline": source_tree(args.baseline)}
+    what = (f"games 1..{args.games} of each set played live after one warm-up game of every set (plan lists "
+            f"included)" if args.live else
+            f"games {args.warm + 1}..{args.warm + args.games} of each set (plan decisions without their legal lists)")
+    print(f"instructions per decision, 4 players, {what}: {trees['new']} vs baseline {args.baseline} | {machine_load()}")
     print(f"{'set':<10} {'baseline':>12} {'new':>12} {'new/baseline':>13} {'vs base (baseline, new)':>26}")
     per: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.sets:
             modules = SETS[name]
+            if args.live:
+                per[name] = {}
+                for t, src in trees.items():
+                    (counted, out), (start, _) = (instructions(src, modules, None, args.games),
+                                                  instructions(src, modules, None, 0))
+                    per[name][t] = (counted - start) / int(out.split()[-1])
+                print_row(name, per)
+                continue
             games = run_worker([sys.executable, str(Path(__file__).resolve()), "--worker", "record",
                                 json.dumps(list(modules)), str(args.warm + args.games)], SRC)
             path = str(Path(tmp) / f"{name}.json")
             Path(path).write_text(json.dumps(games))
             decisions = sum(len(g) for g in games[args.warm:])
-            per[name] = {t: (instructions(src, modules, path, args.warm + args.games)
-                             - instructions(src, modules, path, args.warm)) / decisions
+            per[name] = {t: (instructions(src, modules, path, args.warm + args.games)[0]
+                             - instructions(src, modules, path, args.warm)[0]) / decisions
                          for t, src in trees.items()}
-            old, new = per[name]["baseline"], per[name]["new"]
-            line = f"{name:<10} {old:>12,.0f} {new:>12,.0f} {new / old:>12.3f}x"
-            if "base" in per:
-                line += f" {old / per['base']['baseline']:>12.2f}x {new / per['base']['new']:>12.2f}x"
-            print(line, flush=True)
+            print_row(name, per)
     return 0
+
+
+def print_row(name: str, per: dict) -> None:
+    old, new = per[name]["baseline"], per[name]["new"]
+    line = f"{name:<10} {old:>12,.0f} {new:>12,.0f} {new / old:>12.3f}x"
+    if "base" in per:
+        line += f" {old / per['base']['baseline']:>12.2f}x {new / per['base']['new']:>12.2f}x"
+    print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,9 @@ from typing import Sequence
 # The modules compiled by ``setup.py`` (mypyc).  Left out, with the reason:
 #  * every ``__init__.py`` (import glue, not hot);
 #  * rules.explain, rules.action_space: run once per refusal or set-up, not per decision (not hot);
+#  * rules.plan_sequences: compiles (native classes on collections.abc.Sequence), but its plan tables
+#    are C-level map/compress passes: compiled, an all-eight decision took at most ~5% fewer instructions
+#    (issue #12, session 5), not worth its compile time in CI;
 #  * bots.parallel, bots.specs: process pools and parsing, not hot.
 # bots.greedy is compiled only because its class subclasses HeuristicBot (a native class).
 COMPILED_MODULES: tuple[str, ...] = (

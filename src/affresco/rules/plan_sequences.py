@@ -163,8 +163,7 @@ class TiledPlans(_Lazy):
         self._all: tuple[Action, ...] | None = None
         self._base = base_counts(available, columns, per_column)
         self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
-        self._ranked = tuple(tuple(sorted(range(len(u)), key=lambda k: PLAN_WORDS[tiles[u[k]][0]][1]))
-                             for u in segments)      # per segment: its tiles in their words' rank order
+        self._ranked = tuple(_rank_order(tiles, u) for u in segments)   # per segment: its tiles in their words' rank order
 
     def base(self) -> tuple:
         """:func:`base_counts` of the base plans."""
@@ -289,6 +288,12 @@ class TiledPlans(_Lazy):
 
     def __repr__(self) -> str:
         return f"<TiledPlans with {', '.join(w for w, _ in self.tiles) or 'no tiles'}: {len(self)} plans>"
+
+
+def _rank_order(tiles: tuple[tuple[str, int], ...], u: tuple[int, ...]) -> tuple[int, ...]:
+    """The places in ``u`` (tiles of a segment) in the rank order of their plan words."""
+    ranks = [PLAN_WORDS[tiles[t][0]][1] for t in u]
+    return tuple(sorted(range(len(u)), key=ranks.__getitem__))
 
 
 @lru_cache(maxsize=256)

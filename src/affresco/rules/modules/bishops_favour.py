@@ -22,6 +22,7 @@ from ..thalers import earn
 from ..paints import PAINTS, add_one
 from ..preparation import chance
 from ..components import check_provenance as provenance_ok
+from ..state import State
 
 
 class Data(NamedTuple):
@@ -58,10 +59,10 @@ class BishopsFavour(Module):
             raise ComponentError(f"component file: bishops_favour.tokens: {len(tokens)} tokens, 25 are printed")
         return Data(tuple(sorted(tokens)))
 
-    def setup(self, s, rng) -> None:
+    def setup(self, s: State, rng) -> None:
         s.mods[self.name] = self.data.tokens  # tokens not yet drawn (no order)
 
-    def restoration_vp(self, s, fig: int, segment: int, tile, paid, sources: dict) -> None:
+    def restoration_vp(self, s: State, fig: int, segment: int, tile, paid, sources: dict) -> None:
         """The restored tile's token: taken if the bishop stands on the segment (after any
         move), and it acts at once; its +1 VP is part of the restoration's move (R18, R8)."""
         bishop_on = s.bishop == segment
@@ -84,13 +85,13 @@ class BishopsFavour(Module):
         else:
             s.paints[fig] = add_one(s.paints[fig], value)
 
-    def view(self, s, seat, out) -> None:
+    def view(self, s: State, seat, out) -> None:
         out["bishops_favour"] = {"tokens_left": len(s.mods[self.name])}
 
-    def dump(self, s):
+    def dump(self, s: State):
         return list(s.mods[self.name])
 
-    def load(self, s, data) -> None:
+    def load(self, s: State, data) -> None:
         """Read ``modules_state.bishops_favour``: the tokens not yet drawn, e.g. ``["vp:1",
         "paint:R"]`` (a multiset: no order).  Left out: every token of the edition (drawing from
         all 25 is the same as drawing from the random rest; N9)."""

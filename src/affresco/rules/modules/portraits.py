@@ -27,6 +27,7 @@ from ..paints import BASIC, PAINTS, add_one
 from ..components import check_provenance as provenance_ok
 from ..preparation import chance
 from ..serialize import whole as _whole
+from ..state import State
 
 EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints",
            "mood", "mood_top")
@@ -93,10 +94,10 @@ class Portraits(Module):
         return Data(cards, raw.get("display", 2), raw.get("thalers_instead", 3))
 
     # --- helpers -----------------------------------------------------------------------
-    def st(self, s) -> PState:
+    def st(self, s: State) -> PState:
         return s.mods[self.name]
 
-    def _reveal(self, s, rng, log: bool = True) -> None:
+    def _reveal(self, s: State, rng, log: bool = True) -> None:
         deck, display = self.st(s).deck, []
         for _ in range(self.data.display):
             if not deck:
@@ -109,30 +110,30 @@ class Portraits(Module):
         if display and log:
             s.log_event("portraits_revealed", cards=list(display))
 
-    def owns(self, s, fig: int, effect: str) -> int:
+    def owns(self, s: State, fig: int, effect: str) -> int:
         owned = self.st(s).owned[fig] if fig < s.n else ()
         return sum(self.data.cards[c].effects.get(effect, 0) for c in owned) if owned else 0
 
     # --- hooks -------------------------------------------------------------------------
-    def setup(self, s, rng) -> None:
+    def setup(self, s: State, rng) -> None:
         s.mods[self.name] = PState(tuple(sorted(self.data.cards)), (), ((),) * s.n, (0,) * s.figures, (0,) * s.n)
         self._reveal(s, rng)
 
-    def round_preparation(self, s, rng) -> None:
+    def round_preparation(self, s: State, rng) -> None:
         if self.st(s).display:
             s.log_event("portraits_discarded", cards=list(self.st(s).display))
         self._reveal(s, rng)     # a new display in place of the old one
 
-    def is_final_round(self, s) -> bool:
+    def is_final_round(self, s: State) -> bool:
         return not self.st(s).deck  # the last cards were revealed (alternative end)
 
-    def leonardo_plan(self, s, plan: list[int]) -> None:
+    def leonardo_plan(self, s: State, plan: list[int]) -> None:
         plan[s.columns().index("studio")] += 1
 
-    def income(self, s, seat: int) -> int:
+    def income(self, s: State, seat: int) -> int:
         return self.owns(s, seat, "income")
 
-    def theater_steps(self, s, fig: int, per: int) -> int:
+    def theater_steps(self, s: State, fig: int, per: int) -> int:
         return self.owns(s, fig, "theater") or per
 
     def action_space(self, space) -> None:
@@ -150,10 +151,10 @@ class Portraits(Module):
                 if len(a.args) == 1:
                     space.actions.extend(Action("restore", (a.args[0], "sexton", to)) for to in NAMES)
 
-    def bishop_bonus(self, s, fig: int, bonus: int) -> int:
+    def bishop_bonus(self, s: State, fig: int, bonus: int) -> int:
         return bonus + self.owns(s, fig, "bishop_bonus") if bonus else bonus
 
-    def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
+    def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
         p = self.st(s)
         if column == "studio" and p.display and p.taken[fig] != s.round:
             for cid in p.display:
@@ -166,7 +167,7 @@ class Portraits(Module):
                     actions.extend(Action("restore", (a.args[0], "sexton", NAMES[t], *a.args[1:]))
                                    for t in range(len(NAMES)) if t != s.bishop)
 
-    def apply_action(self, s, fig: int, action: Action) -> bool:
+    def apply_action(self, s: State, fig: int, action: Action) -> bool:
         if action.kind == "portrait":
             self._paint(s, fig, action)
             return True
@@ -182,7 +183,7 @@ class Portraits(Module):
             return True
         return False
 
-    def _paint(self, s, fig: int, action: Action) -> None:
+    def _paint(self, s: State, fig: int, action: Action) -> None:
         p = self.st(s)
         cid = action.args[0]
         card = self.data.cards[cid]
@@ -209,7 +210,7 @@ class Portraits(Module):
         track.gain(s, fig, {"portrait": vp}, "portrait", card=cid)
         s.left -= 1
 
-    def view(self, s, seat, out) -> None:
+    def view(self, s: State, seat, out) -> None:
         p = self.st(s)
         cards = self.data.cards
         out["portraits"] = {
@@ -218,12 +219,12 @@ class Portraits(Module):
             "owned": [[_card_view(cards, c) for c in o] for o in p.owned],
         }
 
-    def dump(self, s):
+    def dump(self, s: State):
         p = self.st(s)
         return {"deck": list(p.deck), "display": list(p.display), "owned": [list(o) for o in p.owned],
                 "taken": list(p.taken), "sexton": list(p.sexton)}
 
-    def load(self, s, data) -> None:
+    def load(self, s: State, data) -> None:
         """Read ``modules_state.portraits`` (docs/state-format.md).  Every field may be left out
         (the whole entry too): ``owned`` none, ``taken`` and ``sexton`` all 0, ``deck`` every card
         not on display or owned, ``display`` revealed from the deck as at set-up (one chance

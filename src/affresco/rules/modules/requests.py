@@ -22,6 +22,7 @@ from ..paints import BASIC, BLENDED, add_one
 from ..view import tile_text
 from ..components import check_provenance as provenance_ok
 from ..serialize import _Reader, parse_tile, whole
+from ..state import State
 
 
 def _module_tile(x) -> bool:
@@ -77,13 +78,13 @@ class Requests(Module):
             raise ComponentError("component file: requests.stacks: the printed general 6 VP and purple 10 VP")
         return Data(stacks, paint, raw.get("tiles_per_request", 3), raw.get("income_thalers", 1))
 
-    def st(self, s) -> RState:
+    def st(self, s: State) -> RState:
         return s.mods[self.name]
 
-    def setup(self, s, rng) -> None:
+    def setup(self, s: State, rng) -> None:
         s.mods[self.name] = RState(tuple(self.data.stacks.items()), ((),) * s.figures, (0,) * s.figures)
 
-    def leonardo_plan(self, s, plan: list[int]) -> None:
+    def leonardo_plan(self, s: State, plan: list[int]) -> None:
         plan[s.columns().index("workshop")] += 1
 
     def action_space(self, space) -> None:
@@ -95,7 +96,7 @@ class Requests(Module):
                 space.actions.append(Action("request", (t, *combo)))
         space.actions.extend(Action("income", (c,)) for c in BASIC)
 
-    def options_for(self, s, fig: int) -> list[Action]:
+    def options_for(self, s: State, fig: int) -> list[Action]:
         out: list[Action] = []
         owned = [(tile_text(x), x.splashes) for x in s.tiles[fig]]
         for hook in s.hooks.request_tiles:     # other modules' tiles that count (wall fresco, R15)
@@ -105,7 +106,7 @@ class Requests(Module):
         types = tuple((t, self.data.paint[t]) for t, values in self.st(s).stacks if values)
         return list(_requests(tuple(owned), types, self.data.per))
 
-    def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
+    def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
         if column != "workshop" or self.st(s).last[fig] == s.round:
             return
         if fig < s.n and s.left < s.comp.rules["workshop"]["blends_per_apprentice"]:
@@ -115,13 +116,13 @@ class Requests(Module):
         if fig >= s.n and options:
             actions.insert(0, Action("pass"))  # Leonardo "may" fulfil a request
 
-    def apply_action(self, s, fig: int, action: Action) -> bool:
+    def apply_action(self, s: State, fig: int, action: Action) -> bool:
         if action.kind == "request":
             self._fulfil(s, fig, action.args[0], action.args[1:])
             return True
         return False
 
-    def _fulfil(self, s, fig: int, t: str, texts: tuple[str, ...]) -> None:
+    def _fulfil(self, s: State, fig: int, t: str, texts: tuple[str, ...]) -> None:
         r = self.st(s)
         stacks = dict(r.stacks)
         vp = stacks[t][-1]
@@ -147,10 +148,10 @@ class Requests(Module):
         else:
             s.left -= s.comp.rules["workshop"]["blends_per_apprentice"]
 
-    def income(self, s, seat: int) -> int:
+    def income(self, s: State, seat: int) -> int:
         return self.data.income * len(self.st(s).done[seat])
 
-    def round_preparation(self, s, rng) -> None:
+    def round_preparation(self, s: State, rng) -> None:
         for seat in range(s.n):
             for t, _, _ in self.st(s).done[seat]:
                 colour = self.data.paint[t]
@@ -159,17 +160,17 @@ class Requests(Module):
                 else:
                     ask(s, seat, self.name, "general")
 
-    def ask_actions(self, s, a) -> list:
+    def ask_actions(self, s: State, a) -> list:
         return [Action("income", (c,)) for c in BASIC]
 
-    def valid_ask(self, s, fig: int, payload) -> bool:
+    def valid_ask(self, s: State, fig: int, payload) -> bool:
         return fig < s.n and payload == "general"
 
-    def answer(self, s, a, action) -> None:
+    def answer(self, s: State, a, action) -> None:
         s.paints[a[0]] = add_one(s.paints[a[0]], action.args[0])
         s.log_event("general_request_paint", figure=a[0])
 
-    def view(self, s, seat, out) -> None:
+    def view(self, s: State, seat, out) -> None:
         r = self.st(s)
         out["requests"] = {
             "stacks": {t: list(v) for t, v in r.stacks},
@@ -177,13 +178,13 @@ class Requests(Module):
                           for d in r.done],
         }
 
-    def dump(self, s):
+    def dump(self, s: State):
         r = self.st(s)
         return {"stacks": {t: list(v) for t, v in r.stacks},
                 "fulfilled": [[[t, vp, [_text(x) for x in tiles]] for t, vp, tiles in d] for d in r.done],
                 "last": list(r.last)}
 
-    def load(self, s, data) -> None:
+    def load(self, s: State, data) -> None:
         """Read ``modules_state.requests`` (docs/state-format.md).  Every field may be left out
         (the whole entry too): ``stacks`` the edition's full stacks (a type left out: its full
         stack), ``fulfilled`` none, ``last`` all 0."""

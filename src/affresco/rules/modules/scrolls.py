@@ -20,6 +20,7 @@ from ..hooks import Module, ask, register
 from ..components import check_provenance as provenance_ok
 from ..preparation import chance
 from ..serialize import whole
+from ..state import State
 
 
 class Data(NamedTuple):
@@ -50,7 +51,7 @@ class Scrolls(Module):
             raise ComponentError(f"component file: scrolls: the printed 2 VP (max 10) and 3 VP (max 30), not {vals}")
         return Data(tuple(r - 1 for r in rows), tuple(COLUMNS.index(c) for c in cols), **vals)
 
-    def setup(self, s, rng) -> None:
+    def setup(self, s: State, rng) -> None:
         rows = rng.sample(self.data.rows, s.n)
         cols = rng.sample(self.data.columns, s.n)
         # per seat: (row or -1 once played, column or -1 once played)
@@ -59,7 +60,7 @@ class Scrolls(Module):
     def action_space(self, space) -> None:
         space.actions.extend(Action("scroll", (w,)) for w in ("none", "row", "column", "both"))
 
-    def after_restore(self, s, fig: int, segment: int, tile, bishop_on: bool) -> None:
+    def after_restore(self, s: State, fig: int, segment: int, tile, bishop_on: bool) -> None:
         """Ask whenever the bishop is on the restored segment and the player still holds a
         scroll (both public), matching or not: asking only on a match would tell the others
         which lines the secret scrolls name (R22)."""
@@ -68,10 +69,10 @@ class Scrolls(Module):
         if any(x >= 0 for x in s.mods[self.name][fig]):
             ask(s, fig, self.name, segment)
 
-    def restored(self, s, cells) -> int:
+    def restored(self, s: State, cells) -> int:
         return sum(s.fresco[i] is None for i in cells)
 
-    def ask_actions(self, s, a) -> list:
+    def ask_actions(self, s: State, a) -> list:
         fig, _, segment = a
         row, col = s.mods[self.name][fig]
         out = [Action("scroll", ("none",))]
@@ -83,7 +84,7 @@ class Scrolls(Module):
             out.append(Action("scroll", ("both",)))
         return out
 
-    def answer(self, s, a, action) -> None:
+    def answer(self, s: State, a, action) -> None:
         fig, _, segment = a
         which = action.args[0]
         if which == "none":
@@ -102,27 +103,27 @@ class Scrolls(Module):
         s.mods[self.name] = tuple(held)
         track.gain(s, fig, {"scroll": vp}, "scroll", scroll=which, segment=NAMES[segment])
 
-    def reveals(self, s, fig: int, action) -> bool:
+    def reveals(self, s: State, fig: int, action) -> bool:
         """A scroll played shows its line (R22); 'scroll none' shows nothing."""
         return action.kind == "scroll" and action.args[:1] != ("none",)
 
     def _label(self, row: int, col: int) -> dict:
         return {"row": row + 1 if row >= 0 else None, "column": COLUMNS[col] if col >= 0 else None}
 
-    def view(self, s, seat, out) -> None:
+    def view(self, s: State, seat, out) -> None:
         held = s.mods[self.name]
         out["scrolls"] = {
             "mine": self._label(*held[seat]) if seat is not None else None,
             "unplayed": [sum(x >= 0 for x in h) for h in held],  # how many each holds: public
         }
 
-    def dump(self, s):
+    def dump(self, s: State):
         return [self._label(*h) for h in s.mods[self.name]]
 
-    def valid_ask(self, s, fig: int, payload) -> bool:
+    def valid_ask(self, s: State, fig: int, payload) -> bool:
         return fig < s.n and whole(payload) and 0 <= payload < SIZE * SIZE
 
-    def load(self, s, data) -> None:
+    def load(self, s: State, data) -> None:
         """Read ``modules_state.scrolls``: per seat ``{"row": 1..5 or null, "column": "A".."E"
         or null}`` (null: played, or never held).  Left out: the scrolls are dealt as at set-up
         (one chance draw of the game's seed)."""

@@ -21,6 +21,7 @@ from ..components import FrescoTile
 from ..hooks import Module, register
 from ..paints import BLENDED, INDEX as PAINT, PAINTS, SPECIAL, canonical, covers, paint_vector
 from ..components import check_provenance as provenance_ok
+from ..state import State
 
 OPTION = "special_colours_on_fresco"
 
@@ -73,7 +74,7 @@ class SpecialColours(Module):
                     dict(altar.get("basic", {})), dict(altar["blend"]),
                     {k: v for k, v in bonus.items() if k in SPECIAL})
 
-    def setup(self, s, rng) -> None:
+    def setup(self, s: State, rng) -> None:
         base = [t for t in s.fresco if t is not None]
         for _ in range(self.data.remove):
             base.pop(rng.randrange(len(base)))
@@ -82,7 +83,7 @@ class SpecialColours(Module):
         rng.shuffle(tiles)
         s.fresco = tiles[:CENTRE] + [centre] + tiles[CENTRE:]
 
-    def altar_values(self, s, basic: dict, blend: dict) -> None:
+    def altar_values(self, s: State, basic: dict, blend: dict) -> None:
         basic.update(self.data.altar_basic)
         blend.update(self.data.altar_blend)
 
@@ -102,7 +103,7 @@ class SpecialColours(Module):
         for a in space.restores():
             space.actions.extend(Action("restore", (*a.args, "using", t)) for t in texts)
 
-    def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
+    def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
         if column == "workshop" and fig < s.n:
             have = s.paints[fig]
             for out, (a, b) in self.data.blends.items():
@@ -114,7 +115,7 @@ class SpecialColours(Module):
         tile: no other payment, and so no restoration bonus."""
         return () if self.opts.get(OPTION) else ("payments", "restoration_vp")
 
-    def payments(self, s, fig: int, tile, payments: list[str]) -> None:
+    def payments(self, s: State, fig: int, tile, payments: list[str]) -> None:
         """Option: each O/G/P shown may be paid with K or N instead (Russian text)."""
         if not self.opts.get(OPTION) or fig >= s.n:
             return
@@ -127,7 +128,7 @@ class SpecialColours(Module):
                 known.add(text)
                 payments.append(text)
 
-    def restoration_vp(self, s, fig: int, segment: int, tile, paid: str | None, sources: dict) -> None:
+    def restoration_vp(self, s: State, fig: int, segment: int, tile, paid: str | None, sources: dict) -> None:
         """Option: +3 per pink and +5 per brown paid in place of an O, G or P shown (a K or N
         the tile itself shows earns nothing extra)."""
         if paid is None:
@@ -136,16 +137,16 @@ class SpecialColours(Module):
         if extra:
             sources["special_colours"] = extra
 
-    def apply_action(self, s, fig: int, action: Action) -> bool:
+    def apply_action(self, s: State, fig: int, action: Action) -> bool:
         if action.kind == "blend" and action.args[0] in self.data.blends:
             workshop.blend(s, fig, action.args[0], self.data.blends[action.args[0]])
             return True
         return False
 
-    def dump(self, s):
+    def dump(self, s: State):
         return {}
 
-    def load(self, s, data) -> None:
+    def load(self, s: State, data) -> None:
         """Nothing to read: the special tiles are on the fresco and the paints with the players
         (``modules_state.special_colours`` is ``{}`` or left out)."""
         if data not in (None, {}):
@@ -153,7 +154,7 @@ class SpecialColours(Module):
                              "state of its own ({} or left out)")
         s.mods.pop(self.name, None)
 
-    def view(self, s, seat, out) -> None:
+    def view(self, s: State, seat, out) -> None:
         out["special_colours"] = {"on_fresco": bool(self.opts.get(OPTION)),
                                   "fresco_bonus": dict(self.data.fresco_bonus) if self.opts.get(OPTION) else {},
                                   "blends": {o: "+".join(PAINTS[i] for i in ab) for o, ab in self.data.blends.items()}}
