@@ -19,13 +19,11 @@ from typing import Sequence
 
 # The modules compiled by ``setup.py`` (mypyc).  Left out, with the reason:
 #  * every ``__init__.py`` (import glue, not hot);
-#  * rules.modules.bells, .wall_fresco, .medico: their plan enumeration (the ``plan_options``
-#    hooks) is being rewritten in this session (issue #12); they join once mypy passes on them;
 #  * rules.explain, rules.action_space: run once per refusal or set-up, not per decision (not hot);
 #  * bots.parallel, bots.specs: process pools and parsing, not hot.
 # bots.greedy is compiled only because its class subclasses HeuristicBot (a native class).
 COMPILED_MODULES: tuple[str, ...] = (
-    "affresco.rules.actions", "affresco.rules.board", "affresco.rules.cathedral",
+    "affresco.rules.actions", "affresco.rules.board", "affresco.rules.cathedral", "affresco.rules.chance",
     "affresco.rules.components", "affresco.rules.flow",
     "affresco.rules.hooks", "affresco.rules.hostel", "affresco.rules.house",
     "affresco.rules.leonardo", "affresco.rules.market", "affresco.rules.memo", "affresco.rules.paints",
@@ -36,7 +34,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "affresco.rules.track", "affresco.rules.view", "affresco.rules.workshop", "affresco.rules.observation",
     "affresco.rules.modules.bishops_favour", "affresco.rules.modules.portraits",
     "affresco.rules.modules.requests", "affresco.rules.modules.scrolls",
-    "affresco.rules.modules.special_colours",
+    "affresco.rules.modules.special_colours", "affresco.rules.modules.bells",
+    "affresco.rules.modules.wall_fresco", "affresco.rules.modules.medico",
     "affresco.bots.base", "affresco.bots.random_bot", "affresco.bots.search",
     "affresco.bots.determinize", "affresco.bots.model", "affresco.bots.greedy",
     "affresco.bots.heuristic.weights", "affresco.bots.heuristic.valuation",

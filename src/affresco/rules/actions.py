@@ -8,7 +8,7 @@ An :class:`Action` is a kind plus text arguments; ``str(action)`` is its notatio
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..errors import NotationError
 from .paints import PAINTS
@@ -27,7 +27,7 @@ class Action(NamedTuple):
         return " ".join((self.kind, *self.args))
 
 
-PASS = Action("pass")
+PASS: Final[Action] = Action("pass")
 
 # kind -> one-line description of its form (for error messages and docs)
 KINDS: dict[str, str] = {

@@ -1,18 +1,20 @@
 """The 5x5 fresco grid: segment names (A1 top left .. E5 bottom right, C3 the centre)."""
 from __future__ import annotations
 
-SIZE = 5
-CELLS = SIZE * SIZE
-CENTRE = CELLS // 2
-COLUMNS = "ABCDE"
+from typing import Final
+
+SIZE: Final = 5
+CELLS: Final = SIZE * SIZE
+CENTRE: Final = CELLS // 2
+COLUMNS: Final = "ABCDE"
 
 
 def name(i: int) -> str:
     return f"{COLUMNS[i % SIZE]}{i // SIZE + 1}"
 
 
-NAMES = tuple(name(i) for i in range(CELLS))
-INDEX = {n: i for i, n in enumerate(NAMES)}
+NAMES: Final[tuple[str, ...]] = tuple(name(i) for i in range(CELLS))
+INDEX: Final[dict[str, int]] = {n: i for i, n in enumerate(NAMES)}
 
 
 def _around(i: int, diagonal: bool) -> tuple[int, ...]:
@@ -27,8 +29,8 @@ def _around(i: int, diagonal: bool) -> tuple[int, ...]:
     return tuple(out)
 
 
-NEIGHBOURS8 = tuple(_around(i, True) for i in range(CELLS))   # bishop steps, bishop bonus
-NEIGHBOURS4 = tuple(_around(i, False) for i in range(CELLS))  # Leonardo's master painter (R13)
+NEIGHBOURS8: Final[tuple[tuple[int, ...], ...]] = tuple(_around(i, True) for i in range(CELLS))   # bishop steps, bishop bonus
+NEIGHBOURS4: Final[tuple[tuple[int, ...], ...]] = tuple(_around(i, False) for i in range(CELLS))  # Leonardo's master painter (R13)
 
 
 def row_of(i: int) -> int:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import Final
 
 from . import track
 from .actions import PASS, Action
 from .board import CELLS, INDEX, NAMES, NEIGHBOURS8
 from .memo import IdentityMemo
-from .paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, covers, minus, paint_vector
+from .paints import BASIC, BLENDED, PAINTS, covers, covers8, minus, paint_vector
 from .state import State
 from .view import tile_text
 
@@ -54,19 +55,19 @@ def restore_actions(s: State, fig: int) -> list[Action]:
         if tile is not None:
             ok = payable.get(tile.paints)
             if ok is None:
-                ok = payable[tile.paints] = covers(have, tile.vector)
+                ok = payable[tile.paints] = covers8(have, tile.vector)
             if ok:
                 out.extend(table[i])
     return out
 
 
 # paints held -> {a tile's paints: whether they cover them}
-_PAYABLE: dict[tuple[int, ...], dict[str, bool]] = {}
+_PAYABLE: Final[dict[tuple[int, ...], dict[str, bool]]] = {}
 
 
 # the restore actions of a segment: alone, and (per bishop square) with each one-step bishop move
-_RESTORE = tuple((Action("restore", (NAMES[i],)),) for i in range(CELLS))
-_RESTORE_MOVING = tuple(
+_RESTORE: Final[tuple[tuple[Action, ...], ...]] = tuple((Action("restore", (NAMES[i],)),) for i in range(CELLS))
+_RESTORE_MOVING: Final[tuple[tuple[tuple[Action, ...], ...], ...]] = tuple(
     tuple((Action("restore", (NAMES[i],)),
            *(Action("restore", (NAMES[i], "bishop", NAMES[b])) for b in NEIGHBOURS8[bishop]))
           for i in range(CELLS))
@@ -116,7 +117,7 @@ def altar_forms(s: State) -> tuple:
     return forms
 
 
-_FORMS = IdentityMemo(256)   # hook table (one set-up, one edition) -> its altar forms
+_FORMS: Final = IdentityMemo(256)   # hook table (one set-up, one edition) -> its altar forms
 
 
 def altar_score(s: State, paints: str) -> int:
@@ -145,7 +146,7 @@ def altar_actions(s: State, fig: int) -> tuple[Action, ...]:
     if hit is None:
         if len(by_paints) > 8192:
             by_paints.clear()
-        hit = by_paints[have] = tuple([action for need, action in candidates if covers(have, need)])
+        hit = by_paints[have] = tuple([action for need, action in candidates if covers8(have, need)])
     return hit
 
 
@@ -161,7 +162,7 @@ def _altar_table(s: State) -> tuple[tuple, dict]:
     return table
 
 
-_TABLES = IdentityMemo(256)   # hook table -> its altar restorations and their memo by paints held
+_TABLES: Final = IdentityMemo(256)   # hook table -> its altar restorations and their memo by paints held
 
 
 def _base_altar_table(comp) -> tuple[tuple, dict]:

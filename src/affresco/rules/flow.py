@@ -9,7 +9,7 @@ action is 'pass' is forfeited ('Performing actions'): skipped when everyone can 
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Final, Sequence
 
 from . import cathedral, hostel, leonardo, market, planning, preparation, studio, theater, track, workshop
 from .actions import PASS, Action
@@ -17,7 +17,7 @@ from .hooks import find
 from .plan_sequences import PlanVariants
 from .state import GETUP, OVER, PLAN, VISITS, State
 
-LOCATIONS = {"market": market, "cathedral": cathedral, "studio": studio,
+LOCATIONS: Final[dict[str, Any]] = {"market": market, "cathedral": cathedral, "studio": studio,
              "workshop": workshop, "theater": theater}
 
 
@@ -110,7 +110,11 @@ def is_legal(s: State, seat: int, action: Action, acting: tuple[int, ...] | None
             except (TypeError, ValueError, AttributeError):   # malformed: the full check says why
                 return False
         return planning.is_legal(s, seat, action)
-    return action in legal_for_figure(s)
+    actions = legal_for_figure(s)
+    for a in actions:      # the usual case: an action from the list itself, found by identity
+        if a is action:
+            return True
+    return action in actions
 
 
 def apply(s: State, seat: int, action: Action) -> None:

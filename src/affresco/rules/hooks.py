@@ -14,7 +14,7 @@ Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, plann
 """
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -111,16 +111,16 @@ class Module:
         column: ``plans.with_tile(word)``); ``plans + (more plans,)`` gives a tuple."""
         return plans
 
-    def plan_refusal(self, state, seat: int, counts: tuple, words: dict) -> str | None:
+    def plan_refusal(self, state, seat: int, counts: tuple, words: Mapping) -> str | None:
         """Why this plan breaks a rule of the module (None: it does not).  ``words`` maps each
         plan word to its arguments."""
         return None
 
-    def placed_off_sheet(self, state, seat: int, words: dict) -> int:
+    def placed_off_sheet(self, state, seat: int, words: Mapping) -> int:
         """Apprentices this plan puts on the module's action tiles outside the columns."""
         return 0
 
-    def plan_apply(self, state, seat: int, counts: tuple, words: dict) -> None:
+    def plan_apply(self, state, seat: int, counts: tuple, words: Mapping) -> None:
         """Keep the module's part of a committed plan (secret until the reveal, R4)."""
 
     def after_planning(self, state) -> None:

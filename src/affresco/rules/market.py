@@ -7,12 +7,14 @@ to the bag.  'pass' forfeits the visit and leaves the booths as they are.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from .actions import PASS, Action
+from .chance import shuffle
 from .paints import PAINTS, paint_vector, plus
 from .state import State
 
-BOOTHS: tuple[str, ...] = ("I", "II", "III", "IV")  # not a fixed-length tuple type: the compiled build keeps it one object
+BOOTHS: Final[tuple[str, ...]] = ("I", "II", "III", "IV")  # not a fixed-length tuple type: the compiled build keeps it one object
 
 
 def tile_key(t: str):
@@ -25,7 +27,7 @@ def tile_key(t: str):
     return key
 
 
-_TILE_KEYS: dict[str, tuple] = {}
+_TILE_KEYS: Final[dict[str, tuple]] = {}
 
 
 def price(s: State, seat: int) -> int:
@@ -58,15 +60,13 @@ def booth_actions(b: int, tiles: tuple[str, ...]) -> tuple[tuple[Action, ...], t
     key = (b, tiles)
     hit = _BOOTH_ACTIONS.get(key)
     if hit is None:
-        name = BOOTHS[b]
-        out = [Action("close", (name,))]
+        out = [_purchase(b, ())]
         ends = [1]
+        distinct = len(set(tiles)) == len(tiles)   # the reference edition's 14 tiles all differ
         for k in range(1, len(tiles) + 1):
-            seen = set()
-            for combo in combinations(tiles, k):
-                if combo not in seen:
-                    seen.add(combo)
-                    out.append(_new(Action, ("buy", (name, *combo))))   # Action(...) without its Python-level __new__
+            combos = combinations(tiles, k)
+            for combo in (combos if distinct else dict.fromkeys(combos)):    # each purchase once
+                out.append(_purchase(b, combo))
             ends.append(len(out))
         if len(_BOOTH_ACTIONS) > 8192:
             _BOOTH_ACTIONS.clear()
@@ -74,8 +74,24 @@ def booth_actions(b: int, tiles: tuple[str, ...]) -> tuple[tuple[Action, ...], t
     return hit
 
 
-_BOOTH_ACTIONS: dict[tuple, tuple[tuple[Action, ...], tuple[int, ...]]] = {}
-_new = tuple.__new__
+_BOOTH_ACTIONS: Final[dict[tuple, tuple[tuple[Action, ...], tuple[int, ...]]]] = {}
+
+
+def _purchase(b: int, tiles: tuple[str, ...]) -> Action:
+    """Buying ``tiles`` at booth ``b`` (no tiles: closing it), one Action per purchase for the
+    process: a booth's tiles come from the few market tiles, so purchases recur round after round."""
+    key = (b, tiles)
+    action = _PURCHASES.get(key)
+    if action is None:
+        if len(_PURCHASES) > 65536:
+            _PURCHASES.clear()
+        name = BOOTHS[b]
+        action = _PURCHASES[key] = _new(Action, ("buy", (name,) + tiles) if tiles else ("close", (name,)))
+    return action
+
+
+_PURCHASES: Final[dict[tuple[int, tuple[str, ...]], Action]] = {}
+_new: Final = tuple.__new__   # Action(...) without its Python-level __new__
 
 
 def return_booth(s: State, b: int) -> None:
@@ -104,7 +120,7 @@ def fill(s: State, rng) -> None:
     bag = list(s.bag)
     for t in s.booths:
         bag.extend(t)
-    rng.shuffle(bag)
+    shuffle(rng, bag)
     sizes = s.comp.booths[s.n]
     booths = []
     for size in sizes:

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import ge, sub, add
+from typing import Final
 
-PAINTS = "RYBOGPKN"
-BASIC = "RYB"
-BLENDED = "OGP"
-SPECIAL = "KN"
-INDEX = {c: i for i, c in enumerate(PAINTS)}
-NONE = (0,) * len(PAINTS)
-assert len(PAINTS) == 8   # covers() unrolls its loop for 8 paints
+PAINTS: Final = "RYBOGPKN"
+BASIC: Final = "RYB"
+BLENDED: Final = "OGP"
+SPECIAL: Final = "KN"
+INDEX: Final[dict[str, int]] = {c: i for i, c in enumerate(PAINTS)}
+NONE: Final[tuple[int, ...]] = (0,) * len(PAINTS)
+assert len(PAINTS) == 8   # covers8() unrolls its loop for 8 paints
 
 
 def paint_vector(text: str) -> tuple[int, ...]:
@@ -38,10 +39,16 @@ def canonical(text: str) -> str:
 
 def covers(have, need) -> bool:
     """Whether ``have`` holds at least ``need`` of every paint (two paint vectors)."""
-    if len(have) == 8 == len(need):   # the paint vectors (8 paints): unrolled, fast in both builds
-        return (have[0] >= need[0] and have[1] >= need[1] and have[2] >= need[2] and have[3] >= need[3]
-                and have[4] >= need[4] and have[5] >= need[5] and have[6] >= need[6] and have[7] >= need[7])
+    if type(have) is tuple and type(need) is tuple and len(have) == 8 == len(need):
+        return covers8(have, need)
     return all(map(ge, have, need))
+
+
+def covers8(have: tuple[int, ...], need: tuple[int, ...]) -> bool:
+    """:func:`covers` of two paint vectors known to be tuples of the 8 paints (the engine's):
+    unrolled and typed, so the compiled build compares machine integers."""
+    return (have[0] >= need[0] and have[1] >= need[1] and have[2] >= need[2] and have[3] >= need[3]
+            and have[4] >= need[4] and have[5] >= need[5] and have[6] >= need[6] and have[7] >= need[7])
 
 
 def minus(a, b) -> tuple[int, ...]:

@@ -27,14 +27,20 @@ _new = tuple.__new__
 @lru_cache(maxsize=8)
 def _every_counts(columns: int, per_column: int) -> tuple:
     """Every plan of the base game in counting order ('plan 0-0-0-0-0', 'plan 0-0-0-0-1', ...),
-    its counts, its apprentices, its empty columns, how many, and its counts text (six tuples)."""
+    its counts, its apprentices and its counts text (four tuples)."""
     counts = tuple(product(range(per_column + 1), repeat=columns))
     texts = tuple(map("-".join, product([str(k) for k in range(per_column + 1)], repeat=columns)))   # in counts' order
-    cols = range(columns)
-    empty = tuple([tuple(compress(cols, map(not_, c))) for c in counts])
     # a process's first plan decision waits for this: the Actions are made without their __new__
-    return (tuple([_new(Action, ("plan", (t,))) for t in texts]), counts, tuple(map(sum, counts)),
-            empty, tuple(map(len, empty)), texts)
+    return tuple([_new(Action, ("plan", (t,))) for t in texts]), counts, tuple(map(sum, counts)), texts
+
+
+@lru_cache(maxsize=8)
+def _empty_columns(columns: int, per_column: int) -> tuple:
+    """Per plan of :func:`_every_counts`: its empty columns and how many (two tuples), for the
+    plans with action tiles (made apart: the base game's plans do not need them)."""
+    cols = range(columns)
+    empty = tuple([tuple(compress(cols, map(not_, c))) for c in _every_counts(columns, per_column)[1]])
+    return empty, tuple(map(len, empty))
 
 
 @lru_cache(maxsize=None)
@@ -55,8 +61,9 @@ def base_plans(available: int, columns: int, per_column: int) -> tuple[Action, .
 def base_counts(available: int, columns: int, per_column: int) -> tuple:
     """Per plan of :func:`base_plans`: its counts, its apprentices, its empty columns, how
     many, and its counts text (five tuples)."""
-    every, keep = _every_counts(columns, per_column), within(available, columns, per_column)
-    return tuple(tuple(compress(x, keep)) for x in every[1:])
+    _, counts, apprentices, texts = _every_counts(columns, per_column)
+    keep = within(available, columns, per_column)
+    return tuple(tuple(compress(x, keep)) for x in (counts, apprentices, *_empty_columns(columns, per_column), texts))
 
 
 @lru_cache(maxsize=64)
@@ -77,6 +84,8 @@ def _multiplicity(available: int, columns: int, per_column: int, tiles: int, car
     """Per base plan: the ways to lay ``tiles`` action tiles on distinct empty columns, if the
     ``carried`` apprentices they carry are available too (else 0)."""
     base = base_counts(available, columns, per_column)
+    if not tiles and not carried:
+        return (1,) * len(base[3])
     ways = map([perm(e, tiles) for e in range(columns + 1)].__getitem__, base[3])
     if not carried:
         return tuple(ways)
@@ -313,7 +322,8 @@ class PlanVariants(_Lazy):
         self.parents = parents
         self._recipe = recipe
         self._sizes = [sizes(seg) for seg in range(len(parents.segments))]
-        self._totals = [sum(map(mul, parents.multiplicity(seg), z)) for seg, z in enumerate(self._sizes)]
+        self._totals = [sum(map(mul, parents.multiplicity(seg), z)) if parents.segments[seg] else sum(z)
+                        for seg, z in enumerate(self._sizes)]      # the base plans (no tile): one parent each
         self._seg_starts = list(accumulate(self._totals, initial=0))
         self._ends: list = [None] * len(self._totals)
         self._nth, self._find = nth, find
@@ -324,7 +334,9 @@ class PlanVariants(_Lazy):
     def _seg_ends(self, seg: int) -> list[int]:
         e = self._ends[seg]
         if e is None:
-            e = self._ends[seg] = list(accumulate(map(mul, self.parents.multiplicity(seg), self._sizes[seg])))
+            z = self._sizes[seg]
+            e = self._ends[seg] = list(accumulate(map(mul, self.parents.multiplicity(seg), z)
+                                                  if self.parents.segments[seg] else z))
         return e
 
     def __len__(self) -> int:

@@ -1,19 +1,10 @@
 """Round preparation and income; the start of a round with its end check (R2, R5, R10, R11)."""
 from __future__ import annotations
 
-import random
-
 from . import house, market, scoring
+from .chance import chance
 from .thalers import earn
 from .state import GETUP, OVER, State, start_pos
-
-
-def chance(s: State) -> random.Random:
-    """The game's seeded random generator for the next chance event (deterministic for a seed,
-    on any machine: string seeds are hashed with SHA-512 by :mod:`random`)."""
-    rng = random.Random(f"affresco:{s.seed}:{s.draws}")
-    s.draws += 1
-    return rng
 
 
 def income(s: State) -> None:

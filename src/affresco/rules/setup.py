@@ -5,6 +5,7 @@ from typing import Any
 
 from . import market, preparation
 from .board import CELLS, CENTRE
+from .chance import shuffle
 from .components import Components
 from .hooks import HookTable
 from .leonardo import NAME as LEONARDO
@@ -34,7 +35,7 @@ def new_state(comp: Components, names: tuple[str, ...], modules: tuple[str, ...]
     tiles = list(comp.fresco_tiles)
     centre = next(t for t in tiles if t.vp == comp.centre_value)
     tiles.remove(centre)
-    rng.shuffle(tiles)
+    shuffle(rng, tiles)
     s.fresco = tiles[:CENTRE] + [centre] + tiles[CENTRE:]
     assert len(s.fresco) == CELLS
     s.bishop = CENTRE                              # 9. the bishop in the centre

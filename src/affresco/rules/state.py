@@ -6,24 +6,24 @@ clone copies only the outer lists.  The action history is a shared cons list.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Final, Iterable
 
 if TYPE_CHECKING:
     from .components import Components
     from .hooks import HookTable
 
 # phases
-GETUP = "getup"      # phase 1: choosing get-up time
-PLAN = "plan"        # phase 2: secret simultaneous planning
-VISITS = "visits"    # phase 2: performing actions location by location
-OVER = "over"
+GETUP: Final = "getup"      # phase 1: choosing get-up time
+PLAN: Final = "plan"        # phase 2: secret simultaneous planning
+VISITS: Final = "visits"    # phase 2: performing actions location by location
+OVER: Final = "over"
 
-SIDE1: tuple[str, ...] = ("market", "cathedral", "studio", "workshop", "theater")
-SIDE2: tuple[str, ...] = ("market", "cathedral", "studio", "workshop", "cathedral")  # R1: the final round
+SIDE1: Final[tuple[str, ...]] = ("market", "cathedral", "studio", "workshop", "theater")
+SIDE2: Final[tuple[str, ...]] = ("market", "cathedral", "studio", "workshop", "cathedral")  # R1: the final round
 
 # Track positions: a figure on start space Sk has position k - START_OFFSET (<= 0);
 # on the VP track its position is the space number (>= 1).
-START_OFFSET = 10
+START_OFFSET: Final = 10
 
 
 def start_pos(k: int) -> int:
@@ -151,7 +151,11 @@ class State:
         return n
 
     def tiles_on_board(self) -> int:
-        return len(self.fresco) - self.fresco.count(None)
+        n = 0
+        for tile in self.fresco:    # by identity: list.count(None) would call each tile's __eq__
+            if tile is not None:
+                n += 1
+        return n
 
     def log_event(self, kind: str, seat: int | None = None, **params: Any) -> None:
         """Append a structured event (docs/events.md): ``{"kind": kind, **params}``, public

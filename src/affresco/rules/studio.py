@@ -1,11 +1,13 @@
 """Studio: 3 Thalers per studio apprentice (rulebook 'Studio: Paint portraits')."""
 from __future__ import annotations
 
+from typing import Final
+
 from .actions import PASS, Action
 from .thalers import earn
 from .state import State
 
-STUDIO = Action("studio")
+STUDIO: Final[Action] = Action("studio")
 
 
 def start(s: State, fig: int, count: int) -> None:

@@ -2,11 +2,13 @@
 phase 1 (R3)."""
 from __future__ import annotations
 
+from typing import Final
+
 from .actions import PASS, Action
 from .hostel import change_mood
 from .state import State
 
-THEATER = Action("theater")
+THEATER: Final[Action] = Action("theater")
 
 
 def start(s: State, fig: int, count: int) -> None:

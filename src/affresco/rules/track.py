@@ -5,13 +5,13 @@ space 1) or in front; in final scoring the figure always goes forward.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .actions import Action
 from .state import State, vp_of
 
-BEHIND = Action("track", ("behind",))
-AHEAD = Action("track", ("ahead",))
+BEHIND: Final[Action] = Action("track", ("behind",))
+AHEAD: Final[Action] = Action("track", ("ahead",))
 
 
 def gain(s: State, fig: int, sources: dict[str, int], for_: str, final: bool = False, **context) -> None:
@@ -167,5 +167,5 @@ def _vp_sources_walk(s: State) -> list[dict[str, int]]:
 
 # memos by log head (the log is an immutable cons list shared by clones; each entry keeps its
 # head, so an id is not reused): vp_sources of a position, and the running totals
-_SOURCES: dict[int, tuple] = {}
-_TOTALS: dict[int, tuple] = {}
+_SOURCES: Final[dict[int, tuple]] = {}
+_TOTALS: Final[dict[int, tuple]] = {}

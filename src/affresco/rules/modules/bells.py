@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from ...errors import ComponentError, StateError
 from .. import track
@@ -33,7 +33,7 @@ from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register, with_item
 from ..planning import column_words
-from ..state import PLAN
+from ..state import PLAN, State
 
 NAME = "bells"
 TILE = "audience"
@@ -145,7 +145,6 @@ class BState(NamedTuple):
     track: tuple[int, ...] | None        # after final scoring: space per figure (-1: none), then the bishop
 
 
-@register
 class Bells(Module):
 
     name = NAME
@@ -225,7 +224,7 @@ class Bells(Module):
         """VP of the highest threshold reached on the bell track."""
         return max((vp for sp, vp in data.thresholds if sp <= space), default=0)
 
-    def st(self, s) -> BState:
+    def st(self, s: State) -> BState:
         return s.mods[NAME]
 
     @staticmethod
@@ -246,7 +245,7 @@ class Bells(Module):
                 break
         return out, stack, under
 
-    def _reveal(self, s, rng, display: tuple[str, ...], under: tuple[str, ...], **more) -> None:
+    def _reveal(self, s: State, rng, display: tuple[str, ...], under: tuple[str, ...], **more) -> None:
         """Fill the ``display`` (one place per player, 3 with 2 and 3 players) from the stack,
         with ``under`` the certificates under it: one write of the module state, with ``more``."""
         drawn, stack, under = self._draw(self.st(s).stack, under, rng, self.data.display[s.n] - len(display))
@@ -255,16 +254,16 @@ class Bells(Module):
         if shown:
             s.log_event("bells_display", certificates=list(shown), stack=len(stack) + len(under))
 
-    def stack_size(self, s) -> int:
+    def stack_size(self, s: State) -> int:
         b = self.st(s)
         return len(b.stack) + len(b.under)
 
-    def usable(self, s) -> bool:
+    def usable(self, s: State) -> bool:
         """The audience tile is of use: a certificate is displayed now."""
         return bool(self.st(s).display)
 
     # --- set-up and round ----------------------------------------------------------------
-    def setup(self, s, rng) -> None:
+    def setup(self, s: State, rng) -> None:
         s.mods[NAME] = BState(self.data.certificates, (), (), ((),) * s.figures, ((),) * s.figures,
                               (-1,) * s.n, 0, None)
         self._reveal(s, rng, (), ())
@@ -274,14 +273,14 @@ class Bells(Module):
             self.put(s, stack=stack, under=under, down=with_item(b.down, s.leonardo, tuple(mine)))
             s.log_event("bells_leonardo", figure=s.leonardo, certificates=len(mine))
 
-    def round_preparation(self, s, rng) -> None:
+    def round_preparation(self, s: State, rng) -> None:
         b = self.st(s)
         if b.display:
             s.log_event("bells_unsold", certificates=list(b.display))
         self._reveal(s, rng, (), b.under + b.display, audience=(-1,) * s.n)   # the unsold ones go under
 
     # --- planning: the audience tile (as secret as the plan) -------------------------------
-    def plan_options(self, s, seat: int, plans: Any) -> Sequence:
+    def plan_options(self, s: State, seat: int, plans: Any) -> Sequence:
         """'Each player places the audience tile on one location column of his action sheet
         ... no apprentice may go to that column': the plans, then each again with the tile on
         each of its empty columns (a :class:`~affresco.rules.planning.TiledPlans`)."""
@@ -289,7 +288,7 @@ class Bells(Module):
             return plans
         return plans.with_tile(TILE)
 
-    def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
+    def plan_refusal(self, s: State, seat: int, counts: tuple, words: Mapping) -> str | None:
         if TILE not in words:
             return None
         cols = column_words(s)
@@ -304,7 +303,7 @@ class Bells(Module):
             return f"no apprentice may go to the column the audience tile covers ({word})"
         return None
 
-    def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
+    def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         word = words.get(TILE, (None,))[0]
         col = column_words(s).index(word) if word else -1
         audience = self.st(s).audience
@@ -313,13 +312,13 @@ class Bells(Module):
         if word:
             s.log_event("audience_planned", seat, figure=seat, column=word)
 
-    def after_planning(self, s) -> None:
+    def after_planning(self, s: State) -> None:
         words = column_words(s)
         for seat, col in enumerate(self.st(s).audience):
             if col >= 0:
                 s.log_event("audience", figure=seat, column=words[col])
 
-    def visit_start(self, s, fig: int, column: str, count: int) -> bool:
+    def visit_start(self, s: State, fig: int, column: str, count: int) -> bool:
         """The audience, at the turn of the column its tile covers (in get-up order)."""
         if fig < s.n and s.mods[NAME].audience[fig] == s.loc:
             if self.usable(s):
@@ -329,26 +328,26 @@ class Bells(Module):
         return False
 
     # --- decisions -----------------------------------------------------------------------
-    def ask_actions(self, s, a) -> list:
+    def ask_actions(self, s: State, a) -> list:
         fig, _, what = a
         if what == TILE:
             return _audience_options(self.st(s).display, s.thalers[fig])
         return _deposit_options(self.st(s).up[fig], s.thalers[fig])
 
-    def valid_ask(self, s, fig: int, payload) -> bool:
+    def valid_ask(self, s: State, fig: int, payload) -> bool:
         """An audience of a seat, or a deposit question of a seat holding a partly paid certificate."""
         if not 0 <= fig < s.n:
             return False
         return payload == TILE or (payload == "deposit" and bool(self.st(s).up[fig]))
 
-    def answer(self, s, a, action: Action) -> None:
+    def answer(self, s: State, a, action: Action) -> None:
         fig = a[0]
         if action.kind == TILE:
             self._buy(s, fig, action)
         elif action.args[0] != "none":
             self._pay(s, fig, action.args[0], int(action.args[1]), "own")
 
-    def _buy(self, s, fig: int, action: Action) -> None:
+    def _buy(self, s: State, fig: int, action: Action) -> None:
         c = action.args[0]
         price, vp, _ = cert(c)
         b = self.st(s)
@@ -368,7 +367,7 @@ class Bells(Module):
             s.log_event("bells_instalment", figure=fig, certificate=c, paid=k, certificates=self.count(s, fig))
             track.gain(s, fig, {"bells": k // self.data.per_vp}, "bells_instalment", thalers=k)
 
-    def _pay(self, s, fig: int, c: str, k: int, source: str) -> None:
+    def _pay(self, s: State, fig: int, c: str, k: int, source: str) -> None:
         """Put ``k`` Thalers onto the partly paid certificate ``c`` (the oldest of that kind):
         from the player's money (``own``) or from money just earned (``earned``, R10)."""
         b = self.st(s)
@@ -387,7 +386,7 @@ class Bells(Module):
         if paid >= price:
             s.log_event("bells_paid", figure=fig, certificate=c)
 
-    def thalers_earned(self, s, seat: int, amount: int) -> int:
+    def thalers_earned(self, s: State, seat: int, amount: int) -> int:
         """R10: every Thaler earned goes onto a partly paid certificate (the oldest first)
         until it is paid; no VP for it."""
         while amount > 0 and self.st(s).up[seat]:
@@ -397,7 +396,7 @@ class Bells(Module):
             amount -= k
         return amount
 
-    def after_location(self, s, column: str, index: int) -> None:
+    def after_location(self, s: State, column: str, index: int) -> None:
         """Paying more from one's own money 'at any time' (R19): asked once a round, after the
         last column, of every player holding a partly paid certificate (public), whatever
         their money (asking only those with money would show it, R22)."""
@@ -410,13 +409,13 @@ class Bells(Module):
                 ask(s, seat, NAME, "deposit")
 
     # --- final scoring (R12) -------------------------------------------------------------
-    def final_scoring(self, s, seat: int) -> None:
+    def final_scoring(self, s: State, seat: int) -> None:
         """R12: the bells are scored first, for every figure at once (Leonardo too): at the
         first seat's final scoring, before anyone's money."""
         if self.st(s).track is None:
             self._score_bells(s)
 
-    def _score_bells(self, s) -> None:
+    def _score_bells(self, s: State) -> None:
         b = self.st(s)
         spaces = [-1] * s.figures
         taken: set[int] = set()
@@ -450,11 +449,11 @@ class Bells(Module):
                   "bells_scoring", final=True, space=spaces[fig], rank=rank + 1)
 
     # --- what a seat sees, saving ----------------------------------------------------------
-    def count(self, s, fig: int) -> int:
+    def count(self, s: State, fig: int) -> int:
         b = self.st(s)
         return len(b.down[fig]) + len(b.up[fig])
 
-    def view(self, s, seat, out) -> None:
+    def view(self, s: State, seat, out) -> None:
         b = self.st(s)
         words = column_words(s)
         figures = []
@@ -482,7 +481,7 @@ class Bells(Module):
             "thalers_per_vp": self.data.per_vp,  # instalments: 1 VP per this many Thalers
         }
 
-    def dump(self, s):
+    def dump(self, s: State):
         b = self.st(s)
         return {"stack": list(b.stack), "under": list(b.under), "display": list(b.display),
                 "holdings": [{"face_down": list(b.down[f]), "partly_paid": [[c, p] for c, p in b.up[f]]}
@@ -491,7 +490,7 @@ class Bells(Module):
                 "asked": b.asked,
                 "track": None if b.track is None else list(b.track)}
 
-    def load(self, s, data) -> None:
+    def load(self, s: State, data) -> None:
         where = "saved state: modules_state.bells"
         if not isinstance(data, dict):
             raise StateError(f"{where}: an object with stack, under, display, holdings, audience")
@@ -522,7 +521,7 @@ class Bells(Module):
             raise StateError(f"{where}.track: a space per figure, then the bishop's")
         s.mods[NAME] = BState(tuple(sorted(stack, key=cert)), under, display, down, up, audience, asked, track_)
 
-    def refusal(self, s, seat: int, action: Action) -> str | None:
+    def refusal(self, s: State, seat: int, action: Action) -> str | None:
         if action.kind == TILE:
             b = self.st(s)
             if not s.asks or s.asks[0][2] != TILE:
@@ -554,3 +553,6 @@ def _with_audience(plans: tuple, words: tuple[str, ...]) -> tuple:
             if counts[col] == "0":
                 out.append(Action("plan", (a.args[0], TILE, w, *a.args[1:])))
     return tuple(out)
+
+
+register(Bells)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

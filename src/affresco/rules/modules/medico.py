@@ -33,10 +33,11 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations, compress, product
 from operator import getitem, itemgetter, mul
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
+from ..state import State
 from ..actions import KINDS, Action, arg_order, plan_word
 from ..board import INDEX as SEGMENT, NEIGHBOURS8
 from ..components import check_provenance as provenance_ok
@@ -50,8 +51,9 @@ from ..planning import PlanVariants, TiledPlans
 from ..preparation import chance
 
 NAME = "medico"
-LOCATIONS = ("market", "cathedral", "studio", "workshop")
+LOCATIONS: tuple[str, ...] = ("market", "cathedral", "studio", "workshop")
 SAME = "same"
+TILES: tuple[str, ...] = LOCATIONS + (SAME,)     # the infection tiles' faces
 BOTTLES = ("3", "2", "1", "juice")            # display order (printed): 3, 2, 1 portions, then juice
 BARRED = ("market", "theater")                 # columns ill apprentices may not go to
 ILL_WORD, TILE_WORD = "ill", "medico"
@@ -128,7 +130,6 @@ def _heal_choices(held: tuple[str, ...], sick: bool) -> tuple[Action, ...]:
     return tuple(out)
 
 
-@register
 class Medico(Module):
     name = NAME
     visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
@@ -162,9 +163,9 @@ class Medico(Module):
         if not isinstance(inf, dict):
             raise ComponentError(f"{w}.infection: a table of tile counts")
         provenance_ok(inf, "medico.infection")
-        counts = {k: inf.get(k) for k in (*LOCATIONS, SAME)}
+        counts = {k: inf.get(k) for k in TILES}
         if counts != {"market": 2, "cathedral": 2, "studio": 2, "workshop": 2, "same": 1} or \
-                any(k not in (*LOCATIONS, SAME, "provenance") for k in inf):
+                any(k not in TILES and k != "provenance" for k in inf):
             raise ComponentError(f"{w}.infection: {counts}: the printed 2 each of market, cathedral, studio, "
                                  "workshop and 1 'same location'")
         infection = tuple(sorted(k for k, c in counts.items() for _ in range(c)))
@@ -218,50 +219,50 @@ class Medico(Module):
                                                                  ("illness", ("neutral", "own"))) for w in ws)
 
     # ------------------------------------------------------------------ helpers
-    def st(self, s) -> MState:
+    def st(self, s: State) -> MState:
         return s.mods[NAME]
 
-    def places(self, s) -> int:
+    def places(self, s: State) -> int:
         return 4 if s.n == 4 else 3
 
-    def price(self, s, place: int) -> int:
+    def price(self, s: State, place: int) -> int:
         return self.data.prices[self.places(s)][place]
 
-    def pool(self, s) -> int:
+    def pool(self, s: State) -> int:
         """Black apprentices left on the medico board."""
         return self.data.black * s.n - sum(self.st(s).black)
 
-    def healthy(self, s, seat: int) -> int:
+    def healthy(self, s: State, seat: int) -> int:
         """Healthy apprentices ``seat`` may plan with: own ones not on the board, the neutral one,
         minus the one set aside."""
         return s.comp.apprentices - self.st(s).sick[seat] + s.neutral[seat] - s.aside[seat]
 
-    def plan_of(self, s, fig: int) -> tuple[tuple[int, ...], bool]:
+    def plan_of(self, s: State, fig: int) -> tuple[tuple[int, ...], bool]:
         p = self.st(s).plans[fig] if fig < s.n else None
         return p if p is not None else ((0,) * len(s.columns()), False)
 
-    def ill_at(self, s, fig: int, index: int) -> int:
+    def ill_at(self, s: State, fig: int, index: int) -> int:
         """Ill apprentices ``fig`` planned in column ``index``."""
         p = self.st(s).plans[fig] if fig < s.n else None
         return p[0][index] if p is not None else 0
 
-    def healthy_at(self, s, fig: int, index: int) -> int:
+    def healthy_at(self, s: State, fig: int, index: int) -> int:
         """Healthy apprentices ``fig`` planned in column ``index`` (a predicate for other modules)."""
         return s.plan[fig][index] - self.ill_at(s, fig, index)
 
     # ------------------------------------------------------------------ set-up, round
-    def setup(self, s, rng) -> None:
+    def setup(self, s: State, rng) -> None:
         s.mods[NAME] = MState(pile=self.data.infection, tile=None, infected=None, draw=self.data.bottles,
                               discard=(), display=(None,) * self.places(s), held=((),) * s.n, sick=(0,) * s.n,
                               black=(0,) * s.n, neutral_ill=(0,) * s.n, plans=(None,) * s.n, ill_left=0,
                               worked=(0, 0), spent=())
         # 'No medicine will be offered at the market during the first game round.'
 
-    def is_final_round(self, s) -> bool:
+    def is_final_round(self, s: State) -> bool:
         """R11: one infection tile left at the start of a round (alternative end)."""
         return len(self.st(s).pile) <= 1
 
-    def after_planning(self, s) -> None:
+    def after_planning(self, s: State) -> None:
         """'After players have planned their actions, reveal the top infection tile'."""
         m = self.st(s)
         for f, p in enumerate(m.plans):      # the plans' medico words are public now (R4)
@@ -276,43 +277,46 @@ class Medico(Module):
         self.put(s, pile=tuple(pile), tile=tile, infected=infected)
         s.log_event("medico_infection", tile=tile, location=infected)
 
-    def round_preparation(self, s, rng) -> None:
+    def round_preparation(self, s: State, rng) -> None:
         """Unsold bottles are discarded; one bottle per player with an ill apprentice is
         displayed, sorted 3, 2, 1 portions then juice; the draw pile is remade from the
         discards when empty.  This round's infection tile is discarded."""
         m = self.st(s)
-        discard = list(m.discard) + [b for b in m.display if b is not None]
+        places = self.places(s)
+        unsold = [b for b in m.display if b is not None]
+        discard = list(m.discard) + unsold       # the piles are kept sorted: sorted again only when mixed
         draw = list(m.draw)
-        wanted = min(self.places(s), sum(1 for b in m.black if b > 0))
+        wanted = min(places, len(m.black) - m.black.count(0))
         shown = []
+        reshuffled = False
         for _ in range(wanted):
             if not draw:
                 if not discard:
                     break
-                draw, discard = discard, []
+                draw, discard, reshuffled = discard, [], True
                 s.log_event("medico_reshuffle", bottles=len(draw))
             shown.append(draw.pop(rng.randrange(len(draw))))
         shown = list(_sorted_bottles(shown))
-        display = tuple(shown + [None] * (self.places(s) - len(shown)))
-        spent = m.spent + ((m.tile,) if m.tile else ())
-        self.put(s, draw=_sorted_bottles(draw), discard=_sorted_bottles(discard), display=display, tile=None,
-                 plans=(None,) * s.n, spent=tuple(sorted(spent)))
+        display = tuple(shown + [None] * (places - len(shown)))
+        self.put(s, draw=_sorted_bottles(draw) if reshuffled else tuple(draw),
+                 discard=_sorted_bottles(discard) if unsold and not reshuffled else tuple(discard), display=display,
+                 tile=None, plans=(None,) * s.n, spent=tuple(sorted(m.spent + (m.tile,))) if m.tile else m.spent)
         if shown:
             s.log_event("medico_display", count=len(shown), bottles=shown,
                       prices=[self.price(s, i) for i in range(len(shown))])
 
     # ------------------------------------------------------------------ get-up
-    def after_getup(self, s, fig: int) -> None:
+    def after_getup(self, s: State, fig: int) -> None:
         """'Automatic healings': on a -1 space the player may set aside an ill apprentice."""
         if fig < s.n and s.aside[fig] and self.st(s).sick[fig] and self.st(s).black[fig]:
             ask(s, fig, NAME, "aside")
 
     # ------------------------------------------------------------------ planning
-    def apprentices(self, s, seat: int, n: int) -> int:
+    def apprentices(self, s: State, seat: int, n: int) -> int:
         m = self.st(s)
         return n + m.black[seat] - m.sick[seat]
 
-    def _plan_limits(self, s, seat: int) -> tuple:
+    def _plan_limits(self, s: State, seat: int) -> tuple:
         """What the seat's plans with ill words and the medico tile depend on: healthy and ill
         apprentices, the columns ill ones may go to, whether the tile may be placed, the
         market's column."""
@@ -320,7 +324,7 @@ class Medico(Module):
         tile_ok = self._tile_refusal(s, seat) is None
         return (self.healthy(s, seat), self.st(s).black[seat], allowed, tile_ok, market)
 
-    def _tile_refusal(self, s, seat: int) -> str | None:
+    def _tile_refusal(self, s: State, seat: int) -> str | None:
         m = self.st(s)
         if len(m.held[seat]) >= self.data.max_bottles:
             return f"you hold {len(m.held[seat])} bottles, the most a player may have"
@@ -328,7 +332,7 @@ class Medico(Module):
             return "the medico offers no bottle this round"
         return None
 
-    def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
+    def plan_refusal(self, s: State, seat: int, counts: tuple, words: Mapping) -> str | None:
         cols = s.columns()
         m = self.st(s)
         ill_count = 0
@@ -362,7 +366,7 @@ class Medico(Module):
                 return "with the medico tile at most one (healthy) apprentice goes to the market"
         return None
 
-    def plan_options(self, s, seat: int, plans: Any) -> TiledPlans | PlanVariants:
+    def plan_options(self, s: State, seat: int, plans: Any) -> TiledPlans | PlanVariants:
         """Each plan with every way of naming its ill apprentices (MD1) that the seat's healthy
         and ill apprentices allow, each also with the medico tile where it may go (W10: the
         apprentice on the wall tile is a healthy one): a lazy :class:`PlanVariants` of the
@@ -374,7 +378,7 @@ class Medico(Module):
         limits = self._plan_limits(s, seat)
         return _OPTIONS.made(plans, limits, lambda: _ill_variants(plans, limits))
 
-    def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
+    def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
         m = self.st(s)
         self.put(s, plans=with_item(m.plans, seat, (ill, TILE_WORD in words)))
@@ -382,7 +386,7 @@ class Medico(Module):
             s.log_event("medico_plan", seat, figure=seat, ill="-".join(map(str, ill)), medico=TILE_WORD in words)
 
     # ------------------------------------------------------------------ visits
-    def visit_start(self, s, fig: int, column: str, count: int) -> bool:
+    def visit_start(self, s: State, fig: int, column: str, count: int) -> bool:
         if fig >= s.n:
             return False
         m = s.mods[NAME]
@@ -404,14 +408,14 @@ class Medico(Module):
             return True
         return False
 
-    def _bottle_options(self, s, fig: int) -> list[Action]:
+    def _bottle_options(self, s: State, fig: int) -> list[Action]:
         m = self.st(s)
         if len(m.held[fig]) >= self.data.max_bottles:
             return []
         prices, money = self.data.prices[self.places(s)], s.thalers[fig]
         return [_MEDICINE[p] for p, b in enumerate(m.display) if b is not None and prices[p] <= money]
 
-    def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
+    def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
         if fig >= s.n:
             return
         m = s.mods[NAME]
@@ -443,7 +447,7 @@ class Medico(Module):
             if not self._healthy_unbegun(s, fig):
                 actions[:] = [a for a in actions if a.kind in ("blend", "pass")]
 
-    def _healthy_unbegun(self, s, fig: int) -> bool:
+    def _healthy_unbegun(self, s: State, fig: int) -> bool:
         """Workshop: is a healthy apprentice left who has not begun blending?  Blends are
         counted against the ill apprentices first (the player's best order); every other
         workshop action (a request, an exchange) takes a healthy apprentice's place."""
@@ -453,7 +457,7 @@ class Medico(Module):
         used = others + -(-max(0, blends - ill) // 2)
         return healthy - used > 0
 
-    def apply_action(self, s, fig: int, action: Action) -> bool:
+    def apply_action(self, s: State, fig: int, action: Action) -> bool:
         if action.kind in ("restore", "altar") and action.args and action.args[-1] == ILL_WORD:
             s.log_event("medico_ill_apprentice", figure=fig, action=action.kind,
                       segment=action.args[0] if action.kind == "restore" else None)
@@ -487,16 +491,16 @@ class Medico(Module):
             return True
         return False
 
-    def after_action(self, s, fig: int, action: Action) -> None:
+    def after_action(self, s: State, fig: int, action: Action) -> None:
         if fig < s.n and s.columns()[s.loc] == "workshop":
             blends, others = s.mods[NAME].worked
             self.put(s, worked=(blends + 1, others) if action.kind == "blend" else (blends, others + 1))
 
-    def _scrolls_after_ill_restore(self, s, fig: int, seg: int, tile) -> None:
+    def _scrolls_after_ill_restore(self, s: State, fig: int, seg: int, tile) -> None:
         if "scrolls" in s.modules:
             find(s, "scrolls").after_restore(s, fig, seg, tile, True)
 
-    def after_visit(self, s, fig: int, column: str) -> None:
+    def after_visit(self, s: State, fig: int, column: str) -> None:
         """'After a player has finished his final action at the infected location, one of his
         healthy apprentices there becomes ill' (also after forfeiting); mixed locations make
         every healthy apprentice there ill."""
@@ -519,12 +523,12 @@ class Medico(Module):
         else:   # more fall ill than own apprentices are there: the neutral one is among them
             self._fall_ill(s, fig, falling, neutral, column)
 
-    def _own_present(self, s, fig: int) -> int:
+    def _own_present(self, s: State, fig: int) -> int:
         """Own healthy apprentices that can be on the action sheet (not on the medico board,
         not set aside)."""
         return s.comp.apprentices - self.st(s).sick[fig] - s.aside[fig]
 
-    def _fall_ill(self, s, fig: int, count: int, neutral: bool, column: str) -> None:
+    def _fall_ill(self, s: State, fig: int, count: int, neutral: bool, column: str) -> None:
         m = self.st(s)
         sick, black, neutral_ill = m.sick[fig], m.black[fig], m.neutral_ill[fig]
         own = count - (1 if neutral else 0)
@@ -540,7 +544,7 @@ class Medico(Module):
                  neutral_ill=with_item(m.neutral_ill, fig, neutral_ill))
         s.log_event("medico_ill", figure=fig, location=column, own=own, neutral=bool(neutral and neutral_ill == s.round))
 
-    def after_location(self, s, column: str, index: int) -> None:
+    def after_location(self, s: State, column: str, index: int) -> None:
         """'After the last player has performed his final action at the theater (or passed)'
         (in the final round, the final cathedral, R20): healing in player order."""
         if index != len(s.columns()) - 1:
@@ -550,12 +554,12 @@ class Medico(Module):
             if fig < s.n and any(b == "juice" or m.sick[fig] for b in m.held[fig]):
                 ask(s, fig, NAME, "heal")
 
-    def _heal_options(self, s, fig: int) -> list[Action]:
+    def _heal_options(self, s: State, fig: int) -> list[Action]:
         m = self.st(s)
         return list(_heal_choices(m.held[fig], m.sick[fig] > 0))
 
     # ------------------------------------------------------------------ asks
-    def valid_ask(self, s, fig: int, payload) -> bool:
+    def valid_ask(self, s: State, fig: int, payload) -> bool:
         """A saved medico ask: 'medicine', 'heal', 'aside' or ['illness', count, column] of a seat."""
         if not 0 <= fig < s.n:
             return False
@@ -565,7 +569,7 @@ class Medico(Module):
                 and isinstance(payload[1], int) and not isinstance(payload[1], bool) and payload[1] >= 1
                 and payload[2] in s.columns())
 
-    def ask_actions(self, s, a) -> list:
+    def ask_actions(self, s: State, a) -> list:
         fig, _, what = a
         if what == "medicine":
             return self._bottle_options(s, fig)
@@ -576,7 +580,7 @@ class Medico(Module):
             return list(_ASIDE if own_here else _ASIDE[:1])
         return list(_ILLNESS)
 
-    def answer(self, s, a, action) -> None:
+    def answer(self, s: State, a, action) -> None:
         fig, _, what = a
         m = self.st(s)
         if what == "medicine":
@@ -611,7 +615,7 @@ class Medico(Module):
             _, count, column = what
             self._fall_ill(s, fig, count, action.args[0] == "neutral", column)
 
-    def refusal(self, s, seat: int, action) -> str | None:
+    def refusal(self, s: State, seat: int, action) -> str | None:
         m = self.st(s)
         if action.kind == "medicine":
             shown = ", ".join(f"place {p + 1}: {_BOTTLE_NAMES[b]} for {self.price(s, p)}"
@@ -634,7 +638,7 @@ class Medico(Module):
         return None
 
     # ------------------------------------------------------------------ the end
-    def final_scoring(self, s, seat: int) -> dict[str, int]:
+    def final_scoring(self, s: State, seat: int) -> dict[str, int]:
         """R12: 5 Thalers per own apprentice not on the medico board, before 1 VP per 2 Thalers
         (their VP count as the source 'medico')."""
         own = s.comp.apprentices - self.st(s).sick[seat]
@@ -644,7 +648,7 @@ class Medico(Module):
         return {NAME: credit}
 
     # ------------------------------------------------------------------ view, saving
-    def view(self, s, seat, out) -> None:
+    def view(self, s: State, seat, out) -> None:
         m = self.st(s)
         revealed = s.phase != "plan"
         plans = []
@@ -676,7 +680,7 @@ class Medico(Module):
             "asks": [[a[0], a[2] if isinstance(a[2], str) else list(a[2])] for a in s.asks if a[1] == NAME],
         }
 
-    def dump(self, s):
+    def dump(self, s: State):
         m = self.st(s)
         return {"infection_pile": list(m.pile), "infection_tile": m.tile, "infected": m.infected,
                 "draw": list(m.draw), "discard": list(m.discard), "display": list(m.display),
@@ -685,7 +689,7 @@ class Medico(Module):
                 "plans": [None if p is None else {"ill": list(p[0]), "medico": p[1]} for p in m.plans],
                 "ill_left": m.ill_left, "workshop_done": list(m.worked), "infection_discard": list(m.spent)}
 
-    def load(self, s, data) -> None:
+    def load(self, s: State, data) -> None:
         w = "saved state: modules_state.medico"
         if data is None:
             data = {}
@@ -706,11 +710,11 @@ class Medico(Module):
             return tuple(v)
 
         pile = lst("infection_pile", list(self.data.infection))
-        if any(t not in (*LOCATIONS, SAME) for t in pile):
-            raise StateError(f"{w}.infection_pile: {pile!r}: tiles are {', '.join((*LOCATIONS, SAME))}")
+        if any(t not in TILES for t in pile):
+            raise StateError(f"{w}.infection_pile: {pile!r}: tiles are {', '.join(TILES)}")
         tile = data.get("infection_tile")
         infected = data.get("infected")
-        if tile not in (None, *LOCATIONS, SAME) or infected not in (None, *LOCATIONS):
+        if (tile is not None and tile not in TILES) or (infected is not None and infected not in LOCATIONS):
             raise StateError(f"{w}: infection_tile {tile!r} / infected {infected!r}: a location, 'same' or null")
         draw, discard = lst("draw", None if "draw" in data else list(self.data.bottles)), lst("discard", [])
         display = lst("display", [None] * self.places(s))
@@ -802,11 +806,16 @@ def _ill_words(capped: tuple, black: int) -> tuple:
     plan's counts ``capped`` at ``black`` (0 where none may be ill, :func:`_capped_columns`):
     the word is 'ill a-b-c-d-e' (() for none), in product order."""
     out = []
-    for ill in product(*(range(c + 1) for c in capped)):
+    texts = product(*[_DIGITS[:c + 1] for c in capped])      # the same counts as text, in step
+    for ill in product(*[range(c + 1) for c in capped]):
+        text = next(texts)
         k = sum(ill)
         if k <= black:
-            out.append((k, (ILL_WORD, "-".join(map(str, ill))) if k else ()))
+            out.append((k, (ILL_WORD, "-".join(text)) if k else ()))
     return tuple(out)
+
+
+_DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")    # counts per column as text (at most 9)
 
 
 @lru_cache(maxsize=4096)
@@ -920,3 +929,6 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
         return a[:len(a) - len(extra)], rank
 
     return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)))
+
+
+register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

@@ -20,6 +20,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from ...errors import ComponentError, StateError
 from .. import track
+from ..state import State
 from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ask, register, with_item
@@ -145,7 +146,6 @@ class WState(NamedTuple):
     received: tuple[str, ...] = ()                # per seat: every paint of wall income so far (public)
 
 
-@register
 class WallFresco(Module):
     name = "wall_fresco"
     visit_columns = ("workshop",)   # the exchange instead of blending
@@ -256,10 +256,10 @@ class WallFresco(Module):
                         space.actions.append(Action("request", (kind, *sorted(ws + fs, key=tile_text_key))))
 
     # --- helpers --------------------------------------------------------------------------
-    def st(self, s) -> WState:
+    def st(self, s: State) -> WState:
         return s.mods[self.name]
 
-    def restorable(self, s, fig: int) -> list[int]:
+    def restorable(self, s: State, fig: int) -> list[int]:
         """Sections ``fig`` may restore now: still covered, orthogonally next to a restored
         one ('a section can be restored only if it adjoins a restored section in an orthogonal
         direction'), and paid for with the player's paints."""
@@ -267,7 +267,7 @@ class WallFresco(Module):
         have = s.paints[fig]
         return [c for c in self.frontier(board) if covers(have, _vector(board[c].paint))]
 
-    def _can_restore(self, s, fig: int) -> bool:
+    def _can_restore(self, s: State, fig: int) -> bool:
         """Whether :meth:`restorable` is not empty (each paint need of the frontier once)."""
         have = s.paints[fig]
         return any(covers(have, need) for need in self._frontier(self.st(s).board)[1])
@@ -286,11 +286,11 @@ class WallFresco(Module):
             hit = _FRONTIER.put(board, (cells, tuple(dict.fromkeys(_vector(board[c].paint) for c in cells))))
         return hit
 
-    def _blend_of(self, s, a: str, b: str) -> str | None:
+    def _blend_of(self, s: State, a: str, b: str) -> str | None:
         return s.comp.derived("wall_fresco.blend_of", _blends_by_inputs).get(frozenset((a, b)))
 
     # --- set-up, planning -----------------------------------------------------------------
-    def setup(self, s, rng) -> None:
+    def setup(self, s: State, rng) -> None:
         """'Mix the 18 wall fresco tiles with their front sides visible. Cover each segment of
         the small wall fresco board with one random wall fresco tile.'"""
         tiles = list(self.data.tiles)
@@ -300,7 +300,7 @@ class WallFresco(Module):
         s.mods[self.name] = WState(board, ((),) * s.n, ("",) * s.n, self.data.exchange, (-1,) * s.n,
                                    ("",) * s.n, ("",) * s.n)
 
-    def plan_options(self, s, seat: int, plans: Any) -> Sequence:
+    def plan_options(self, s: State, seat: int, plans: Any) -> Sequence:
         """'he must cover one location on his action sheet with the "wall fresco" action tile.
         The player cannot deploy apprentices to this covered location ... Only one apprentice
         can be placed on this tile': each plan again with the wall tile on one of its empty
@@ -309,7 +309,7 @@ class WallFresco(Module):
             return plans
         return plans.with_tile(TILE, carries=1)
 
-    def plan_refusal(self, s, seat: int, counts: tuple, words: dict) -> str | None:
+    def plan_refusal(self, s: State, seat: int, counts: tuple, words: Mapping) -> str | None:
         if TILE not in words:
             return None
         columns = column_words(s)
@@ -322,13 +322,13 @@ class WallFresco(Module):
             return f"two action tiles cannot cover the {col} column"
         return None
 
-    def placed_off_sheet(self, s, seat: int, words: dict) -> int:
+    def placed_off_sheet(self, s: State, seat: int, words: Mapping) -> int:
         """The wall tile carries one apprentice (W2).  It counts against the apprentices
         available, and the medico counts it among the healthy ones ("Black apprentice tokens
         cannot be placed on the action tiles for ... the Wall Fresco", W10)."""
         return 1 if TILE in words else 0
 
-    def plan_apply(self, s, seat: int, counts: tuple, words: dict) -> None:
+    def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         col = column_words(s).index(words[TILE][0]) if TILE in words else -1
         placed = self.st(s).placed
         if placed[seat] != col:
@@ -336,13 +336,13 @@ class WallFresco(Module):
         if TILE in words:     # the seat's own record: secret until the reveal (R4)
             s.log_event("wall_tile", seat, figure=seat, column=words[TILE][0])
 
-    def after_planning(self, s) -> None:
+    def after_planning(self, s: State) -> None:
         columns = column_words(s)
         for seat, c in enumerate(self.st(s).placed):
             if c >= 0:
                 s.log_event("wall_tile", figure=seat, column=columns[c])
 
-    def visit_start(self, s, fig: int, column: str, count: int) -> bool:
+    def visit_start(self, s: State, fig: int, column: str, count: int) -> bool:
         """'This action takes place in the given player order at the time of the covered action':
         the apprentice on the tile restores a section (asked only if one can be paid for; else
         the action is forfeited, base 'Performing actions')."""
@@ -351,20 +351,20 @@ class WallFresco(Module):
             return True
         return False
 
-    def ask_actions(self, s, a) -> list:
+    def ask_actions(self, s: State, a) -> list:
         fig = a[0]
         return [PASS, *(Action(TILE, (self.data.name(c),)) for c in self.restorable(s, fig))]
 
-    def valid_ask(self, s, fig: int, payload) -> bool:
+    def valid_ask(self, s: State, fig: int, payload) -> bool:
         """A saved wall ask: a seat whose wall tile covers the current column."""
         return payload == TILE and fig < s.n and 0 <= s.loc == self.st(s).placed[fig]
 
-    def answer(self, s, a, action: Action) -> None:
+    def answer(self, s: State, a, action: Action) -> None:
         if action.kind == TILE:
             self.restore(s, a[0], self.data.cell(action.args[0]))
 
     # --- the wall visit -------------------------------------------------------------------
-    def restore(self, s, fig: int, cell: int) -> None:
+    def restore(self, s: State, fig: int, cell: int) -> None:
         """'To restore a section, the player returns the required paint on the selected tile to
         the general supply and scores 4 VP ... He then removes the tile from the wall fresco,
         flips it back side up, and places it in front of his large screen.'"""
@@ -384,7 +384,7 @@ class WallFresco(Module):
         track.gain(s, fig, {"wall": self.data.vp}, "wall", section=section, tile=tile.text)
 
     # --- the workshop exchange ------------------------------------------------------------
-    def exchanges(self, s, fig: int) -> list[Action]:
+    def exchanges(self, s: State, fig: int) -> list[Action]:
         """Pairs of the player's wall tiles of 2 different basic colours whose blend's exchange
         tile the player does not own yet and the workshop still has."""
         w = self.st(s)
@@ -399,14 +399,14 @@ class WallFresco(Module):
             out.append(Action("exchange", tuple(sorted((a.text, b.text)))))
         return sorted(set(out))
 
-    def visit_actions(self, s, fig: int, column: str, actions: list) -> None:
+    def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
         """'Instead of blending paints 1 or 2 times, a player's apprentice may exchange 2 wall
         fresco tiles for one exchange tile' (an apprentice who has not begun blending, M5)."""
         if column != "workshop" or fig >= s.n or s.left < s.comp.rules["workshop"]["blends_per_apprentice"]:
             return
         actions.extend(self.exchanges(s, fig))
 
-    def apply_action(self, s, fig: int, action: Action) -> bool:
+    def apply_action(self, s: State, fig: int, action: Action) -> bool:
         if action.kind != "exchange":
             return False
         w = self.st(s)
@@ -427,7 +427,7 @@ class WallFresco(Module):
         return True
 
     # --- round preparation: income --------------------------------------------------------
-    def round_preparation(self, s, rng) -> None:
+    def round_preparation(self, s: State, rng) -> None:
         """'Players remove the wall fresco action tile'; 'A player gains 1 paint cube of the
         basic paint ... shown on the wall fresco tiles in front of his screen. He can earn at
         most 1 cube of each color ... He also receives 1 cube of the blended color ... for each
@@ -444,11 +444,11 @@ class WallFresco(Module):
         self.put(s, placed=(-1,) * s.n, received=tuple(received))
 
     # --- the bishop's requests (R15) ------------------------------------------------------
-    def request_tiles(self, s, fig: int, tiles: list) -> None:
+    def request_tiles(self, s: State, fig: int, tiles: list) -> None:
         if fig < s.n:
             tiles.extend((t.text, t.splash) for t in self.st(s).held[fig])
 
-    def take_request_tile(self, s, fig: int, text: str) -> bool:
+    def take_request_tile(self, s: State, fig: int, text: str) -> bool:
         w = self.st(s)
         if fig >= s.n or not text.startswith("W:"):
             return False
@@ -459,7 +459,7 @@ class WallFresco(Module):
         self.put(s, held=tuple(held))
         return True
 
-    def refusal(self, s, seat: int, action: Action) -> str | None:
+    def refusal(self, s: State, seat: int, action: Action) -> str | None:
         from ..flow import location
         from ..state import VISITS
         if s.phase != VISITS or s.pending is not None:
@@ -499,7 +499,7 @@ class WallFresco(Module):
         return None
 
     # --- view, saving ---------------------------------------------------------------------
-    def view(self, s, seat, out) -> None:
+    def view(self, s: State, seat, out) -> None:
         from ..state import PLAN
         w = self.st(s)
         words = column_words(s)
@@ -533,7 +533,7 @@ class WallFresco(Module):
             hit = _BOARD_TEXTS.put(board, (rows, tuple(d.name(c) for c in self.frontier(board))))
         return hit
 
-    def dump(self, s):
+    def dump(self, s: State):
         w = self.st(s)
         return {"board": [list(r) for r in self._board_texts(w.board)[0]],
                 "tiles": [[t.text for t in h] for h in w.held],
@@ -542,7 +542,7 @@ class WallFresco(Module):
                 "action_tile": list(w.placed),
                 "paid": list(w.paid), "received": list(w.received)}
 
-    def load(self, s, data) -> None:
+    def load(self, s: State, data) -> None:
         where = "saved state: modules_state.wall_fresco"
         if data is None:
             raise StateError(f"{where}: missing")
@@ -633,3 +633,6 @@ def state_from_view(view: Mapping[str, Any], seat: int | None = None) -> dict:
             "exchange_tiles": ["".join(e) for e in w["exchange_tiles"]], "supply": dict(w["supply"]),
             "action_tile": [words.index(c) if c in words else -1 for c in w["action_tile"]],
             "paid": list(w["paid"]), "received": list(w["received"])}
+
+
+register(WallFresco)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

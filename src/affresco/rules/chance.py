@@ -1,0 +1,34 @@
+"""Chance events: the seeded generator of each, and shuffling with it.
+
+Every chance event (a shuffle, a draw) takes the next generator of the game's seed
+(:func:`chance`), so a game is the same for a seed on any machine.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .state import State
+
+
+def chance(s: State) -> random.Random:
+    """The game's seeded random generator for the next chance event (deterministic for a seed,
+    on any machine: string seeds are hashed with SHA-512 by :mod:`random`)."""
+    rng = random.Random(f"affresco:{s.seed}:{s.draws}")
+    s.draws += 1
+    return rng
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)``: the same permutation for the same generator, drawn the same way
+    as :meth:`random.Random.shuffle` (each position from the end swapped with one below it,
+    chosen by ``getrandbits`` with rejection, tests/rules/test_chance.py checks it against the
+    library's), without an interpreted call per item in the compiled build."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
