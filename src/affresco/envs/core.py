@@ -142,13 +142,20 @@ class ActionCodec:
         return b
 
     def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
-        """[actions, read-only mask, sorted indices or None] of a short legal list."""
-        key = (len(legal), id(legal[0]), id(legal[-1]), extra) if legal else (0, 0, 0, extra)
+        """[actions, read-only mask, sorted indices or None] of a short legal list: found by its
+        length and the identities of its first, middle and last actions, then compared; a
+        bucket keeps its last few lists (lists that share those three actions but differ
+        between them would otherwise pile up in one)."""
+        n = len(legal)
+        key = (n, id(legal[0]), id(legal[n >> 1]), id(legal[-1]), extra) if n else (0, 0, 0, 0, extra)
         bucket = self._short.get(key)
         if bucket is not None:
             for entry in bucket:
                 if entry[0] == legal:
                     return entry
+            if len(bucket) >= 8:
+                del bucket[0]
+                self._short_count -= 1
         else:
             if self._short_count > self._short_limit:
                 self._short.clear()
