@@ -115,7 +115,7 @@ class ActionCodec:
 
         Masks are remembered, so the indices of a legal list are looked up once per distinct
         list, not at every decision: a short list by its contents (found by its length and
-        the identities of its first and last actions, which the engine reuses, then compared
+        the identities of its first, middle and last actions, which the engine reuses, then compared
         element by element, in C), unless the action space is large (the medico's: a mask of
         ~200 KB is made anew, measured no slower than keeping hundreds of them); a long one (a
         planning decision: up to ~110,000 plans with all eight modules) by the sequence object
