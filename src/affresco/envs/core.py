@@ -110,8 +110,9 @@ class ActionCodec:
         return np.fromiter(map(self.index.__getitem__, legal), dtype=np.intp, count=len(legal))
 
     def mask(self, legal: Sequence[Action], extra: int = 0) -> np.ndarray:
-        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end): a shared
-        read-only array, the same for the same actions (copy it to change it).
+        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end): a read-only
+        array (copy it to change it), the same array for the same actions where it is kept
+        (:meth:`shares`).
 
         Masks are remembered, so the indices of a legal list are looked up once per distinct
         list, not at every decision: a short list by its contents (found by its length and
