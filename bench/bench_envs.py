@@ -7,6 +7,8 @@ actions, seeded):
   * engine: ``legal_actions`` + ``apply`` (bench_engine.py's decision);
   * engine+view: the same plus ``view(seat, log=False)`` of the deciding seat (what a bot or
     a person's client reads); engine+lean view: with ``lean=True``, what the wrappers read;
+    engine+observation: the same plus ``game.observation(seat)`` (the vector every wrapper
+    hands out, without any wrapper around it);
   * pettingzoo-aec: ``env.last()`` (observation vector + mask) + ``env.step(index)``;
     the agent picks uniformly among the mask's legal indices (:func:`pick`); "(mask only)":
     ``last(observe=False)`` + ``env.action_mask()``, the protocol without the vector;
@@ -105,6 +107,22 @@ def engine_lean_view(n, mods, seeds):
     return engine_view(n, mods, seeds, lean=True)
 
 
+def engine_observation(n, mods, seeds):
+    """The engine plus ``game.observation(seat)`` of the deciding seat: the observation
+    vector's own cost inside a game loop, without any wrapper (what every wrapper pays for
+    it at least)."""
+    decisions, t0 = 0, _clock()
+    for seed in seeds:
+        g = affresco.new_game(n, mods, seed=seed)
+        rng = random.Random(f"observation:{seed}")   # not the engine loop's game (its memos would be warm)
+        while not g.is_over:
+            seat = rng.choice(g.to_act)
+            g.observation(seat)
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+            decisions += 1
+    return decisions, _clock() - t0
+
+
 def aec(n, mods, seeds, observe=True):
     """The AEC loop: ``last()`` (the observation vector and the mask) + ``step``; with
     ``observe=False`` (:func:`aec_mask_only`) without the vector."""
@@ -198,6 +216,7 @@ def openspiel_tensor_list(n, mods, seeds):
 
 
 WRAPPERS = {"engine": engine, "engine+view": engine_view, "engine+lean view": engine_lean_view,
+            "engine+observation": engine_observation,
             "pettingzoo-aec": aec, "pettingzoo-aec (mask only)": aec_mask_only, "pettingzoo-parallel": parallel, "gymnasium": gym, "openspiel": openspiel,
             "openspiel (tensor list)": openspiel_tensor_list}
 

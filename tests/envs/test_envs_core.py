@@ -131,6 +131,20 @@ def test_a_mask_is_shared_read_only_and_follows_the_legal_actions():
     assert codec.mask([], extra=1).sum() == 0 and len(codec.mask([], extra=1)) == codec.size + 1
 
 
+def test_a_short_mask_of_the_medicos_large_action_space_is_made_anew_read_only():
+    """With the medico's ~200,000 actions a short legal list's mask is not kept (each would be
+    ~200 KB): a new read-only array each time, with exactly those actions; ``shares`` says
+    which masks are kept."""
+    codec = ActionCodec(Config.of(2, ("medico",)))
+    few = [a for a in codec.actions if a.kind == "getup"][:3]
+    m, again = codec.mask(few, extra=1), codec.mask(few, extra=1)
+    assert m is not again and not m.flags.writeable and np.array_equal(m, again)
+    assert set(np.flatnonzero(m)) == {codec.encode(a) for a in few} and len(m) == codec.size + 1
+    assert not codec.shares(few) and ActionCodec(Config.of(2)).shares(few)
+    plans = [a for a in codec.actions if a.kind == "plan"][:100]
+    assert codec.shares(plans) and codec.mask(plans) is codec.mask(plans)
+
+
 def test_the_mask_of_plans_made_anew_is_found_again_by_their_recipe():
     """The engine's lazy plan lists (medico's PlanVariants) may be made anew for a situation
     (its memo is bounded): the mask is found again by the sequence's recipe, without listing

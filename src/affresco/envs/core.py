@@ -82,8 +82,7 @@ class ActionCodec:
         self.size = len(self.actions)
         self._by_length: dict[tuple[int, int], list] = {}   # see mask()
         self._short: dict[tuple, list] = {}
-        # short lists' masks kept: about 64 MB of them (~20,000 in the base game, ~300 with
-        # all eight modules, whose masks have 204,000 entries)
+        # short lists' masks kept: about 64 MB of them (~20,000 in the base game)
         self._short_limit = max(64, (64 << 20) // (self.size + 1))
         self._short_count = 0
         self._by_object: dict[tuple[int, int], tuple] = {}
@@ -111,36 +110,59 @@ class ActionCodec:
         return np.fromiter(map(self.index.__getitem__, legal), dtype=np.intp, count=len(legal))
 
     def mask(self, legal: Sequence[Action], extra: int = 0) -> np.ndarray:
-        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end): a shared
-        read-only array, the same for the same actions (copy it to change it).
+        """The 0/1 int8 vector of ``legal`` (``extra`` more zero entries at the end): a read-only
+        array (copy it to change it), the same array for the same actions where it is kept
+        (:meth:`shares`).
 
         Masks are remembered, so the indices of a legal list are looked up once per distinct
         list, not at every decision: a short list by its contents (found by its length and
-        the identities of its first and last actions, which the engine reuses, then compared
-        element by element, in C); a long one (a planning decision: up to ~110,000 plans with
-        all eight modules) by the sequence object the engine hands out (its plans are the
-        same object for the same situation) or, for a list, by its contents."""
+        the identities of its first, middle and last actions, which the engine reuses, then compared
+        element by element, in C), unless the action space is large (the medico's: a mask of
+        ~200 KB is made anew, measured no slower than keeping hundreds of them); a long one (a
+        planning decision: up to ~110,000 plans with all eight modules) by the sequence object
+        the engine hands out (its plans are the same object for the same situation) or, for a
+        list, by its contents."""
         if len(legal) <= _SHORT:
+            if self.size > _KEPT_SPACE:       # a mask of ~200 KB (the medico's plans): made anew
+                m = np.frombuffer(self._bytes(legal, extra), np.int8)
+                m.flags.writeable = False
+                return m
             return self._short_entry(legal, extra)[1]
         return self._entry(legal, extra)[0]
 
+    def shares(self, legal: Sequence[Action]) -> bool:
+        """Whether :meth:`mask` gives ``legal`` a kept array, shared by the next calls with the
+        same actions (else a new read-only one each time)."""
+        return len(legal) > _SHORT or self.size <= _KEPT_SPACE
+
+    def _bytes(self, legal: Sequence[Action], extra: int) -> bytearray:
+        """The mask of a short list as bytes, written one by one (cheaper than numpy's indexing)."""
+        b = bytearray(self.size + extra)
+        for i in map(self.index.__getitem__, legal):
+            b[i] = 1
+        return b
+
     def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
-        """[actions, read-only mask, sorted indices or None] of a short legal list."""
-        key = (len(legal), id(legal[0]), id(legal[-1]), extra) if legal else (0, 0, 0, extra)
+        """[actions, read-only mask, sorted indices or None] of a short legal list: found by its
+        length and the identities of its first, middle and last actions, then compared; a
+        bucket keeps its last few lists (lists that share those three actions but differ
+        between them would otherwise pile up in one)."""
+        n = len(legal)
+        key = (n, id(legal[0]), id(legal[n >> 1]), id(legal[-1]), extra) if n else (0, 0, 0, 0, extra)
         bucket = self._short.get(key)
         if bucket is not None:
             for entry in bucket:
                 if entry[0] == legal:
                     return entry
+            if len(bucket) >= 8:
+                del bucket[0]
+                self._short_count -= 1
         else:
             if self._short_count > self._short_limit:
                 self._short.clear()
                 self._short_count = 0
             bucket = self._short[key] = []
-        b = bytearray(self.size + extra)     # one by one into bytes: cheaper than numpy's indexing
-        for i in map(self.index.__getitem__, legal):
-            b[i] = 1
-        m = np.frombuffer(b, np.int8)
+        m = np.frombuffer(self._bytes(legal, extra), np.int8)
         m.flags.writeable = False
         entry = [legal if type(legal) is tuple else list(legal), m, None]
         bucket.append(entry)
@@ -151,6 +173,8 @@ class ActionCodec:
         """The indices of ``legal`` in increasing order (remembered like :meth:`mask`: read it,
         never change it)."""
         if len(legal) <= _SHORT:
+            if self.size > _KEPT_SPACE:
+                return sorted(map(self.index.__getitem__, legal))
             entry = self._short_entry(legal, 0)
             if entry[2] is None:
                 entry[2] = sorted(map(self.index.__getitem__, legal))
@@ -197,6 +221,7 @@ class ActionCodec:
         return m
 
 
+_KEPT_SPACE = 20_000   # short masks are kept for action spaces up to this size (see mask())
 _SHORT = 64   # legal lists up to this long get a new mask each time (cheaper than remembering)
 
 

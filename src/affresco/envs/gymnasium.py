@@ -148,7 +148,8 @@ class FrescoEnv(gymnasium.Env):
         a planning decision's long mask (up to ~204,000 entries), which is shared and
         read-only; ``view``: the lean view, made when read."""
         legal, mask = self._legal()
-        return {"action_mask": mask.copy() if len(legal) <= _SHARED else mask, "view": LazyView(self.game, self.seat)}
+        fresh = mask.copy() if len(legal) <= _SHARED and self.codec.shares(legal) else mask
+        return {"action_mask": fresh, "view": LazyView(self.game, self.seat)}
 
 
 gymnasium.register(id=ENV_ID, entry_point="affresco.envs.gymnasium:FrescoEnv")

@@ -69,6 +69,7 @@ def _game_type(short_name: str, simultaneous: bool) -> pyspiel.GameType:
 _TYPES = {SHORT_NAME: _game_type(SHORT_NAME, True), TURNS_NAME: _game_type(TURNS_NAME, False)}
 _SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 class FrescoGame(pyspiel.Game):
@@ -296,7 +297,7 @@ class FrescoState(pyspiel.State):
         current = self.current_player()
         if player is None:
             player = current
-        if self.is_terminal():
+        if current == _TERMINAL:            # current_player() is TERMINAL exactly when the game is over
             return []
         if player == current or (player >= 0 and current == _SIMULTANEOUS):
             return list(self._legal_actions(player))

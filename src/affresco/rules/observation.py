@@ -29,7 +29,7 @@ from __future__ import annotations
 import marshal
 import zlib
 from array import array
-from itertools import compress
+from itertools import chain, compress
 from operator import attrgetter, is_not, ne
 from typing import Any, Iterable
 
@@ -502,11 +502,17 @@ def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> 
             path = paths.get(key)
             if path is None:
                 path = paths[key] = f"{name}.{k}"
-            pairs.append(_hashed(path, v, seat, n))
+            t = type(v)
+            if t is int or t is float:       # a single number: its pair, without the memo's key
+                slot = _SLOTS.get(path)
+                if slot is None:
+                    slot = _SLOTS[path] = _slot(path)
+                pairs.append(((slot, 0.0 + v / 10),))
+            else:
+                pairs.append(_hashed(path, v, seat, n))
     block = array("f", bytes(4 * MODULE_FEATURES))
-    for entry in pairs:
-        for i, v in entry:
-            block[i] += v
+    for i, v in _chain(pairs):
+        block[i] += v
     return block, dict(zip(part, pairs))
 
 
@@ -699,6 +705,7 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
 _PATHS: dict[tuple, str] = {}     # (path, dict key[, its type unless str]) -> the entry's path
 _ITEMS: dict[tuple, str] = {}     # (path, list index or None for a bag) -> the item's path
 _NO_ENTRIES: dict = {}
+_chain = chain.from_iterable
 _SLOTS: dict[Any, int] = {}       # path (a number's) or (path, value, type) -> slot
 
 
