@@ -358,9 +358,10 @@ def test_face_down_certificates_are_private_and_their_count_public():
         rng = random.Random(players)
         checked = 0
         while not g.is_over:
-            d = data(g)
-            b = d["modules_state"]["bells"]
-            if any(h["face_down"] for h in b["holdings"]) and rng.random() < 0.3:
+            # a sample of the positions (the state's JSON at every decision made this test slow)
+            d = data(g) if rng.random() < 0.1 else None
+            b = d["modules_state"]["bells"] if d else None
+            if b and any(h["face_down"] for h in b["holdings"]):
                 for viewer in [*range(players), None]:
                     e = json.loads(json.dumps(d))
                     eb = e["modules_state"]["bells"]
@@ -380,7 +381,7 @@ def test_face_down_certificates_are_private_and_their_count_public():
                 checked += 1
             seat = rng.choice(g.to_act)
             g.apply(seat, rng.choice(g.legal_actions(seat)))
-        assert checked
+        assert checked >= 10, checked
 
 
 def test_a_full_purchase_names_the_certificate_only_to_the_buyer():
