@@ -230,7 +230,7 @@ def apply(s: State, fig: int, action: Action) -> None:
         if "bishop" in extra:
             s.thalers[fig] -= s.comp.rules["cathedral"]["bishop_move_cost"]
             s.bishop = INDEX[extra["bishop"]]
-            s.log_event("bishop_move", figure=fig, segment=extra["bishop"], sexton=False)
+            s.add_event({"kind": "bishop_move", "figure": fig, "segment": extra["bishop"], "sexton": False})
         tile = s.fresco[segment]
         paid = extra.get("using", tile.paints)
         s.paints[fig] = minus(s.paints[fig], paint_vector(paid))

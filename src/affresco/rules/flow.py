@@ -133,7 +133,7 @@ def apply(s: State, seat: int, action: Action) -> None:
     elif s.phase == PLAN:
         planning.apply(s, seat, action)
     elif action == PASS:
-        s.log_event("pass", figure=s.actor)
+        s.add_event({"kind": "pass", "figure": s.actor})
         s.left = 0
     else:
         loc, _ = location(s, s.actor)

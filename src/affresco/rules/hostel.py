@@ -34,7 +34,7 @@ def legal(s: State, fig: int) -> list[Action]:
 def apply(s: State, fig: int, action: Action) -> None:
     space = s.comp.derived("getup_actions", _getup_actions)[1][action.args[0]]
     s.getup[fig] = space
-    s.log_event("getup", figure=fig, time=action.args[0])
+    s.add_event({"kind": "getup", "figure": fig, "time": action.args[0]})
     if fig < s.n:
         change_mood(s, fig, s.comp.hostel[space].mood)
         zone = s.comp.mood_spaces[s.mood[fig]]

@@ -35,7 +35,7 @@ class Market:
     def apply(s: State, fig: int, action: Action) -> None:
         from .market import BOOTHS, return_booth
         return_booth(s, BOOTHS.index(action.args[0]))
-        s.log_event("close", figure=fig, booth=action.args[0])
+        s.add_event({"kind": "close", "figure": fig, "booth": action.args[0]})
         s.left = 0
 
 

@@ -107,9 +107,9 @@ def apply(s: State, fig: int, action: Action) -> None:
         s.thalers[fig] -= cost
         for t in bought:
             s.paints[fig] = plus(s.paints[fig], paint_vector(t))
-        s.log_event("buy", figure=fig, booth=action.args[0], tiles=list(bought), cost=cost)
+        s.add_event({"kind": "buy", "figure": fig, "booth": action.args[0], "tiles": list(bought), "cost": cost})
     else:
-        s.log_event("close", figure=fig, booth=action.args[0])
+        s.add_event({"kind": "close", "figure": fig, "booth": action.args[0]})
     return_booth(s, b)
     s.left = 0
 

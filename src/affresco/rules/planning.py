@@ -140,8 +140,8 @@ def apply(s: State, seat: int, action: Action) -> None:
     s.plan[seat] = counts
     for hook in s.hooks.plan_apply:
         hook(s, seat, counts, words)
-    s.log_event("plan_committed", figure=seat)
-    s.log_event("plan_chosen", seat, figure=seat, plan=action.args[0])   # module words: the module's events
+    s.add_event({"kind": "plan_committed", "figure": seat})
+    s.add_event({"kind": "plan_chosen", "figure": seat, "plan": action.args[0]}, seat)   # module words: the module's events
 
 
 def leonardo_plan(s: State) -> tuple[int, ...]:
@@ -160,6 +160,6 @@ def reveal(s: State) -> None:
     if s.leonardo is not None:
         s.plan[s.leonardo] = leonardo_plan(s)
     for f in range(s.n):
-        s.log_event("plan_revealed", figure=f, plan="-".join(map(str, s.plan[f])))
+        s.add_event({"kind": "plan_revealed", "figure": f, "plan": "-".join(map(str, s.plan[f]))})
     for hook in s.hooks.after_planning:
         hook(s)

@@ -17,7 +17,7 @@ def income(s: State) -> None:
             gained += sum(hook(s, seat) for hook in hooks)
         if gained:
             earn(s, seat, gained)
-            s.log_event("income", figure=seat, amount=gained)
+            s.add_event({"kind": "income", "figure": seat, "amount": gained})
 
 
 def rotate_start_spaces(s: State) -> None:
@@ -37,7 +37,7 @@ def end_round(s: State) -> None:
     if s.final:
         scoring.final_scoring(s)
         s.phase = OVER
-        s.log_event("game_over")
+        s.add_event({"kind": "game_over"})
         return
     rng = chance(s)
     market.fill(s, rng)
@@ -61,4 +61,4 @@ def start_round(s: State) -> None:
         s.final = s.side2 = True
     s.phase = GETUP
     s.actor = -1
-    s.log_event("round_begins", final=s.final)
+    s.add_event({"kind": "round_begins", "final": s.final})

@@ -163,6 +163,11 @@ class State:
         indexes, segments as names, tiles as tile text, paints as paint text."""
         self.log = ((self.round, seat, {"kind": kind, **params}), self.log)
 
+    def add_event(self, event: dict[str, Any], seat: int | None = None) -> None:
+        """:meth:`log_event` of an event dict the caller builds, ``{"kind": ..., **params}``
+        (the kind first): no keyword arguments to gather, for the events of every decision."""
+        self.log = ((self.round, seat, event), self.log)
+
 
 def cons_to_list(cons: tuple[Any, ...] | None) -> list[Any]:
     out: list[Any] = []

@@ -21,5 +21,5 @@ def legal(s: State, fig: int) -> list[Action]:
 def apply(s: State, fig: int, action: Action) -> None:
     gained = s.comp.rules["studio"]["thalers_per_apprentice"] * s.left
     earn(s, fig, gained)
-    s.log_event("studio", figure=fig, amount=gained)
+    s.add_event({"kind": "studio", "figure": fig, "amount": gained})
     s.left = 0

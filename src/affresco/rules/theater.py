@@ -29,5 +29,5 @@ def steps(s: State, fig: int) -> int:
 def apply(s: State, fig: int, action: Action) -> None:
     n = steps(s, fig)
     change_mood(s, fig, n)
-    s.log_event("theater", figure=fig, mood=n)
+    s.add_event({"kind": "theater", "figure": fig, "mood": n})
     s.left = 0

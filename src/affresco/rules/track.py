@@ -24,8 +24,7 @@ def gain(s: State, fig: int, sources: dict[str, int], for_: str, final: bool = F
     vp = sum(sources.values())
     if vp > 0:
         s.moves = s.moves + ((fig, vp, final),)
-        fields: dict[str, Any] = {"for": for_, **context}
-        s.log_event("score", figure=fig, vp=vp, sources=sources, **fields)
+        s.add_event({"kind": "score", "figure": fig, "vp": vp, "sources": sources, "for": for_, **context})
 
 
 def resolve(s: State) -> None:
@@ -45,7 +44,7 @@ def resolve(s: State) -> None:
             behind -= 1
         if final or behind < 1:
             s.pos[fig] = ahead
-            s.log_event("track", figure=fig, choice="forced", space=ahead, delta=ahead - target)
+            s.add_event({"kind": "track", "figure": fig, "choice": "forced", "space": ahead, "delta": ahead - target})
         else:
             s.pending = (fig, behind, ahead, target)
 
@@ -59,7 +58,8 @@ def apply(s: State, action: Action) -> None:
     fig, behind, ahead, target = s.pending
     s.pos[fig] = behind if action == BEHIND else ahead
     s.pending = None
-    s.log_event("track", figure=fig, choice=action.args[0], space=s.pos[fig], delta=s.pos[fig] - target)
+    s.add_event({"kind": "track", "figure": fig, "choice": action.args[0], "space": s.pos[fig],
+                 "delta": s.pos[fig] - target})
 
 
 def ranking_key(s: State, fig: int) -> int:

@@ -36,7 +36,7 @@ def blend(s: State, fig: int, output: str, inputs: tuple[int, int]) -> None:
     p[b] -= 1
     p[INDEX[output]] += 1
     s.paints[fig] = tuple(p)
-    s.log_event("blend", figure=fig, paint=output)
+    s.add_event({"kind": "blend", "figure": fig, "paint": output})
     s.left -= 1
 
 
