@@ -511,7 +511,7 @@ def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> 
             else:
                 pairs.append(_hashed(path, v, seat, n))
     block = array("f", bytes(4 * MODULE_FEATURES))
-    for i, v in _chain(pairs):
+    for i, v in _flat_pairs(pairs):
         block[i] += v
     return block, dict(zip(part, pairs))
 
@@ -705,7 +705,7 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
 _PATHS: dict[tuple, str] = {}     # (path, dict key[, its type unless str]) -> the entry's path
 _ITEMS: dict[tuple, str] = {}     # (path, list index or None for a bag) -> the item's path
 _NO_ENTRIES: dict = {}
-_chain = chain.from_iterable
+_flat_pairs = chain.from_iterable
 _SLOTS: dict[Any, int] = {}       # path (a number's) or (path, value, type) -> slot
 
 
