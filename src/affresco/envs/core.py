@@ -222,7 +222,7 @@ class ActionCodec:
 
 
 _KEPT_SPACE = 20_000   # short masks are kept for action spaces up to this size (see mask())
-_SHORT = 64   # legal lists up to this long get a new mask each time (cheaper than remembering)
+_SHORT = 64   # legal lists up to this long are "short": kept by contents, found by their actions (see mask())
 
 
 def _recipe(legal: Sequence[Action]) -> tuple | None:
