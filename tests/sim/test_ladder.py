@@ -27,6 +27,16 @@ def test_every_set_of_entrants_meets_rounds_times_per_format_with_seats_rotated(
     assert Counter(b[0] for b in two) == Counter(b[1] for b in two)  # each bot as often first as second
 
 
+@pytest.mark.parametrize("entrants", ["abcdefg", "abcdef", "abcde", "abcd"])
+def test_with_one_round_the_seats_are_shared_out(entrants):
+    games = schedule(Ladder(entrants=tuple(entrants), formats=(2, 4), rounds=1))
+    for players in (2, 4):
+        seats = Counter((b, seat) for g in games if g["players"] == players for seat, b in enumerate(g["bots"]))
+        for bot in entrants:
+            times = [seats[bot, seat] for seat in range(players)]
+            assert max(times) - min(times) <= (1 if players == 2 else 2), (bot, times)
+
+
 def test_an_interrupted_ladder_keeps_its_finished_games_and_resumes_to_the_same_results(tmp_path):
     path = tmp_path / "ladder.jsonl"
     total = len(schedule(FAST.checked()))

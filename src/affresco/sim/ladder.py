@@ -8,7 +8,8 @@ confidence intervals, a table and a plot.
 
 **Schedule.** For each format (number of players), every set of that many distinct entrants
 meets ``rounds`` times, the seats rotated from one meeting to the next (in 2 players: each
-bot takes each seat once every two games).  Game ``k`` of the schedule is a pure function of
+bot takes each seat once every two games); of a set's rotations, each game takes the one
+whose bots have sat least in those seats so far (so even with one round seats are shared out).  Game ``k`` of the schedule is a pure function of
 the ladder's seed and ``k`` (:func:`affresco.sim.games.game_seed`), as in a tournament.
 
 **Results** are appended to a ``.jsonl`` file as each game ends: a first line describing the
@@ -90,9 +91,15 @@ def schedule(ladder: Ladder) -> list[dict[str, Any]]:
     """Every game of the ladder: ``{"k", "players", "bots"}`` (bots by seat), in playing order."""
     out = []
     for players in ladder.formats:
+        seated: dict[tuple[str, int], int] = {}  # (bot, seat) -> games so far in this format
         for group in itertools.combinations(ladder.entrants, players):
             for r in range(ladder.rounds):
-                bots = [group[(s + r) % players] for s in range(players)]
+                # of the group's rotations (the next one first), the one whose bots have sat
+                # least in those seats so far
+                rotations = [[group[(s + r + t) % players] for s in range(players)] for t in range(players)]
+                bots = min(rotations, key=lambda b: sum(seated.get((x, s), 0) for s, x in enumerate(b)))
+                for s, x in enumerate(bots):
+                    seated[x, s] = seated.get((x, s), 0) + 1
                 out.append({"k": len(out), "players": players, "bots": bots})
     return out
 
