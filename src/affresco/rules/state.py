@@ -161,11 +161,12 @@ class State:
         """Append a structured event (docs/events.md): ``{"kind": kind, **params}``, public
         (seat None) or for that seat's eyes only.  Parameters are JSON data: figures as figure
         indexes, segments as names, tiles as tile text, paints as paint text."""
-        self.log = ((self.round, seat, {"kind": kind, **params}), self.log)
+        self.add_event({"kind": kind, **params}, seat)
 
     def add_event(self, event: dict[str, Any], seat: int | None = None) -> None:
         """:meth:`log_event` of an event dict the caller builds, ``{"kind": ..., **params}``
-        (the kind first): no keyword arguments to gather, for the events of every decision."""
+        (the kind first): no keyword arguments to gather, for the events of every decision.
+        The one place the log grows."""
         self.log = ((self.round, seat, event), self.log)
 
 
