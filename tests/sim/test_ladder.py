@@ -69,6 +69,30 @@ def test_a_results_file_of_another_ladder_is_refused(tmp_path):
         run_ladder(Ladder(entrants=("random", "greedy"), formats=(4,)), tmp_path / "x.jsonl")
 
 
+def test_a_ladder_given_more_rounds_keeps_its_games_and_plays_only_the_added_rounds(tmp_path):
+    path = tmp_path / "ladder.jsonl"
+    one = Ladder(entrants=("random", "heuristic", "greedy"), formats=(2, 3), rounds=1, seed=5)
+    two = Ladder(entrants=("random", "heuristic", "greedy"), formats=(2, 3), rounds=2, seed=5)
+    first = schedule(one.checked())
+    assert schedule(two.checked())[:len(first)] == first  # more rounds begin with the same games
+    run_ladder(one, path)
+    before = load_results(path)[1]
+    extended = run_ladder(two, path)
+    assert extended.played == len(schedule(two.checked())) - len(first)
+    head, results = load_results(path)
+    assert head == two.checked().describe() and sorted(results) == list(range(len(schedule(two.checked()))))
+    assert all(results[k] == before[k] for k in before)  # the first round's games are kept as they were
+    assert run_ladder(two, path).played == 0  # resumed: nothing left
+    with pytest.raises(ConfigError, match="with 2 rounds: ask for at least as many"):
+        run_ladder(one, path)
+
+
+def test_in_two_player_games_every_pair_plays_both_seatings_over_two_rounds():
+    games = schedule(Ladder(entrants=tuple("abcdef"), formats=(2,), rounds=2))
+    seatings = Counter(tuple(g["bots"]) for g in games)
+    assert all(seatings[(b, a)] == 1 for a, b in seatings)
+
+
 def _result(k, bots, order):
     return {"k": k, "players": len(bots), "bots": list(bots), "order": list(order), "scores": [0] * len(bots)}
 

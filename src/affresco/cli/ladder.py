@@ -32,7 +32,8 @@ def ladder(
     ray: Optional[str] = typer.Option(None, "--ray", help="Play on Ray: 'local' or a cluster address."),
     seed: int = typer.Option(0, "--seed", help="Seed of the ladder (game k is a function of it and k)."),
     out: Path = typer.Option(Path("ladder.jsonl"), "--out",
-                             help="Results file (one line per game); running again resumes it."),
+                             help="Results file (one line per game); running again resumes it, with a larger "
+                                  "--rounds extends it."),
     fresh: bool = typer.Option(False, "--fresh", help="Start the results file afresh instead of resuming it."),
     docs: Optional[Path] = typer.Option(None, "--docs",
                                         help="Write the rating table (and the plot) into this Markdown file, "
@@ -44,7 +45,7 @@ def ladder(
     (Bradley-Terry, 95% bootstrap intervals) and show them.
 
     The results file is written as games end: Ctrl-C (or SIGTERM) stops and keeps them (exit
-    status 130), and the same command resumes."""
+    status 130), and the same command resumes; with a larger --rounds it plays the added rounds."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from ..sim.ladder import (Ladder, fit_ratings, ladder_markdown, load_results, plot_ratings, run_ladder,

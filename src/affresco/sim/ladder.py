@@ -7,15 +7,18 @@ confidence intervals, a table and a plot.
     >>> fit_ratings(finished.results, ladder.entrants)        # Bradley-Terry, bootstrap intervals
 
 **Schedule.** For each format (number of players), every set of that many distinct entrants
-meets ``rounds`` times, the seats rotated from one meeting to the next (in 2 players: each
-bot takes each seat once every two games); of a set's rotations, each game takes the one
-whose bots have sat least in those seats so far (so even with one round seats are shared out).  Game ``k`` of the schedule is a pure function of
+meets ``rounds`` times, once a round, the seats rotated from one meeting to the next (in 2
+players: each bot takes each seat once every two rounds); of a set's rotations not played
+yet, each game takes the one whose bots have sat least in those seats so far (so even with
+one round the seats are shared out).  A ladder of more rounds begins with the games of one
+of fewer, so a finished ladder can be given more rounds and played on.  Game ``k`` of the schedule is a pure function of
 the ladder's seed and ``k`` (:func:`affresco.sim.games.game_seed`), as in a tournament.
 
 **Results** are appended to a ``.jsonl`` file as each game ends: a first line describing the
 ladder, then one line per game (seats' bots, scores, finishing order, seconds).  Running the
 same ladder on the same file again plays only the games it lacks, so an interrupted ladder
-(Ctrl-C, SIGTERM, a crash) is resumed; a file of another ladder is refused.
+(Ctrl-C, SIGTERM, a crash) is resumed; the same ladder with more rounds appends a new
+describing line and plays the added rounds; a file of another ladder is refused.
 
 **Ratings.** Every game is read as the pairwise results of its seats (the better placed seat
 beats the other; Leonardo left out), and a Bradley-Terry model is fitted to them by the MM
@@ -88,19 +91,25 @@ class Ladder:
 
 
 def schedule(ladder: Ladder) -> list[dict[str, Any]]:
-    """Every game of the ladder: ``{"k", "players", "bots"}`` (bots by seat), in playing order."""
+    """Every game of the ladder: ``{"k", "players", "bots"}`` (bots by seat), in playing order:
+    round by round, each round every format and in it every set of entrants once.  A ladder
+    with more rounds begins with the games of one with fewer (so a results file can be
+    extended)."""
     out = []
-    for players in ladder.formats:
-        seated: dict[tuple[str, int], int] = {}  # (bot, seat) -> games so far in this format
-        for group in itertools.combinations(ladder.entrants, players):
-            for r in range(ladder.rounds):
-                # of the group's rotations (the next one first), the one whose bots have sat
-                # least in those seats so far
-                rotations = [[group[(s + r + t) % players] for s in range(players)] for t in range(players)]
-                bots = min(rotations, key=lambda b: sum(seated.get((x, s), 0) for s, x in enumerate(b)))
+    seated: dict[tuple[int, str, int], int] = {}  # (format, bot, seat) -> games so far
+    used: dict[tuple[str, ...], set[tuple[str, ...]]] = {}  # a set of entrants -> its seatings so far
+    for r in range(ladder.rounds):
+        for players in ladder.formats:
+            for group in itertools.combinations(ladder.entrants, players):
+                # of the group's rotations not played yet (the next one first), the one whose
+                # bots have sat least in those seats so far
+                rotations = [tuple(group[(s + r + t) % players] for s in range(players)) for t in range(players)]
+                fresh = [b for b in rotations if b not in used.get(group, ())] or rotations
+                bots = min(fresh, key=lambda b: sum(seated.get((players, x, s), 0) for s, x in enumerate(b)))
+                used.setdefault(group, set()).add(bots)
                 for s, x in enumerate(bots):
-                    seated[x, s] = seated.get((x, s), 0) + 1
-                out.append({"k": len(out), "players": players, "bots": bots})
+                    seated[players, x, s] = seated.get((players, x, s), 0) + 1
+                out.append({"k": len(out), "players": players, "bots": list(bots)})
     return out
 
 
@@ -131,8 +140,8 @@ def load_results(path: str | Path) -> tuple[dict[str, Any] | None, dict[int, dic
             item = json.loads(line)
         except json.JSONDecodeError:
             continue  # the last line of an interrupted write
-        if head is None and item.get("format") == FORMAT:
-            head = item["ladder"]
+        if item.get("format") == FORMAT:
+            head = item["ladder"]  # the last one: a ladder given more rounds describes itself again
         elif isinstance(item.get("k"), int):
             results[item["k"]] = item
     return head, results
@@ -186,7 +195,11 @@ def run_ladder(ladder: Ladder, path: str | Path, workers: int = 1, ray: str | No
     ladder = ladder.checked()
     path = Path(path)
     head, results = (None, {}) if fresh else load_results(path)
-    if head is not None and head != ladder.describe():
+    more_rounds = head is not None and head != ladder.describe() and _more_rounds(head, ladder)
+    if head is not None and head != ladder.describe() and not more_rounds:
+        if dict(head, rounds=ladder.rounds) == ladder.describe():
+            raise ConfigError(f"{path} holds this ladder with {head['rounds']} rounds: ask for at least as many "
+                              f"(more rounds are added to it)")
         raise ConfigError(f"{path} holds another ladder ({head}); give another file, or start it afresh")
     games = schedule(ladder)
     todo = [g for g in games if g["k"] not in results]
@@ -198,10 +211,10 @@ def run_ladder(ladder: Ladder, path: str | Path, workers: int = 1, ray: str | No
     new_file = fresh or head is None
     cut = not new_file and not path.read_bytes().endswith(b"\n")  # a line cut short by an interruption
     with open(path, "w" if new_file else "a") as out:
-        if new_file:
-            out.write(json.dumps({"format": FORMAT, "ladder": ladder.describe()}) + "\n")
-        elif cut:
+        if cut:
             out.write("\n")
+        if new_file or more_rounds:
+            out.write(json.dumps({"format": FORMAT, "ladder": ladder.describe()}) + "\n")
         out.flush()
 
         def store(k: int, result: dict, _record: None) -> None:
@@ -232,6 +245,13 @@ def run_ladder(ladder: Ladder, path: str | Path, workers: int = 1, ray: str | No
         except KeyboardInterrupt:
             run.interrupted = True
     return run
+
+
+def _more_rounds(head: Mapping[str, Any], ladder: Ladder) -> bool:
+    """Whether ``ladder`` is the ladder ``head`` describes with more rounds (its games then
+    begin with head's: :func:`schedule`)."""
+    fewer = dict(ladder.describe(), rounds=head.get("rounds"))
+    return dict(head) == fewer and isinstance(head.get("rounds"), int) and head["rounds"] < ladder.rounds
 
 
 # ---------------------------------------------------------------------- ratings
