@@ -18,6 +18,8 @@ def test_the_ladder_command_plays_rates_and_writes_the_docs_section_and_plot(tmp
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "3 game(s) played" in result.output and "search:simulations=2" in result.output
+    # not a terminal (a log file): a line per finished game
+    assert all(f"[{i}/3] game " in result.output for i in (1, 2, 3)) and "2 players: 1. " in result.output
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert lines[0]["format"] == "affresco-ladder/1" and len(lines) == 4
     text = doc.read_text()

@@ -242,6 +242,8 @@ def test_cli_tournament_and_report(tmp_path):
                               "--seed", "2", "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert "3 games" in res.output and "games/s" in res.output
+    # not a terminal (a log file): a line per finished game, places in order
+    assert all(f"[{i}/3] game " in res.output for i in (1, 2, 3)) and "1. " in res.output
     assert out.exists() and records_path(out).exists()
     assert len(read_rows(out)) == 9 and len(read_records(records_path(out))) == 3
 

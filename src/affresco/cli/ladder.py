@@ -80,6 +80,11 @@ def ladder(
             def finished(result: dict) -> None:
                 who = " vs ".join(result["bots"])
                 progress.update(task, advance=1, description=f"{result['players']}p: {escape(who)}")
+                if not progress.console.is_terminal:  # a log file: no live bar, so a line per game
+                    places = ", ".join(f"{i + 1}. {escape(result['bots'][seat])} {result['scores'][seat]}"
+                                       for i, seat in enumerate(result["order"]))
+                    progress.console.print(f"[{int(progress.tasks[0].completed)}/{total}] game {result['k']}, "
+                                           f"{result['players']} players: {places} · {result['seconds']:.0f} s")
 
             try:
                 run = run_ladder(spec, out, workers=workers, ray=ray, fresh=fresh, on_start=started,

@@ -123,6 +123,12 @@ def tournament(
                 def finished(k: int, rows: list, record: dict) -> None:
                     writer.add(k, rows, record)
                     progress.advance(task)
+                    if not progress.console.is_terminal:  # a log file: no live bar, so a line per game
+                        done = int(progress.tasks[0].completed)
+                        ranked = sorted(rows, key=lambda r: int(r["rank"]))
+                        progress.console.print(f"[{done}/{games}] game {k}: " + ", ".join(
+                            f"{r['rank']}. {escape(str(r['bot']))} {r['score']}" for r in ranked)
+                            + f" · {time.perf_counter() - start:.0f} s")
 
                 try:
                     result = run_tournament(players, kinds, games, modules=chosen, seed=seed, workers=workers,
