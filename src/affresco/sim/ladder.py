@@ -11,8 +11,9 @@ meets ``rounds`` times, once a round, the seats rotated from one meeting to the 
 players: each bot takes each seat once every two rounds); of a set's rotations not played
 yet, each game takes the one whose bots have sat least in those seats so far (so even with
 one round the seats are shared out).  A ladder of more rounds begins with the games of one
-of fewer, so a finished ladder can be given more rounds and played on.  Game ``k`` of the schedule is a pure function of
-the ladder's seed and ``k`` (:func:`affresco.sim.games.game_seed`), as in a tournament.
+of fewer, so a finished ladder can be given more rounds and played on.  Game ``k`` of the
+schedule is a pure function of the ladder's seed and ``k``
+(:func:`affresco.sim.games.game_seed`), as in a tournament.
 
 **Results** are appended to a ``.jsonl`` file as each game ends: a first line describing the
 ladder, then one line per game (seats' bots, scores, finishing order, seconds).  Running the
@@ -37,6 +38,7 @@ import itertools
 import json
 import math
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -96,7 +98,7 @@ def schedule(ladder: Ladder) -> list[dict[str, Any]]:
     with more rounds begins with the games of one with fewer (so a results file can be
     extended)."""
     out = []
-    seated: dict[tuple[int, str, int], int] = {}  # (format, bot, seat) -> games so far
+    seated: Counter[tuple[int, str, int]] = Counter()  # (format, bot, seat) -> games so far
     used: dict[tuple[str, ...], set[tuple[str, ...]]] = {}  # a set of entrants -> its seatings so far
     for r in range(ladder.rounds):
         for players in ladder.formats:
@@ -105,10 +107,9 @@ def schedule(ladder: Ladder) -> list[dict[str, Any]]:
                 # bots have sat least in those seats so far
                 rotations = [tuple(group[(s + r + t) % players] for s in range(players)) for t in range(players)]
                 fresh = [b for b in rotations if b not in used.get(group, ())] or rotations
-                bots = min(fresh, key=lambda b: sum(seated.get((players, x, s), 0) for s, x in enumerate(b)))
+                bots = min(fresh, key=lambda b: sum(seated[players, x, s] for s, x in enumerate(b)))
                 used.setdefault(group, set()).add(bots)
-                for s, x in enumerate(bots):
-                    seated[players, x, s] = seated.get((players, x, s), 0) + 1
+                seated.update((players, x, s) for s, x in enumerate(bots))
                 out.append({"k": len(out), "players": players, "bots": list(bots)})
     return out
 
@@ -195,9 +196,11 @@ def run_ladder(ladder: Ladder, path: str | Path, workers: int = 1, ray: str | No
     ladder = ladder.checked()
     path = Path(path)
     head, results = (None, {}) if fresh else load_results(path)
-    more_rounds = head is not None and head != ladder.describe() and _more_rounds(head, ladder)
+    # the file's ladder, perhaps with fewer rounds (its games then begin this one's: schedule())
+    same_but_rounds = head is not None and dict(head, rounds=ladder.rounds) == ladder.describe()
+    more_rounds = same_but_rounds and head["rounds"] < ladder.rounds
     if head is not None and head != ladder.describe() and not more_rounds:
-        if dict(head, rounds=ladder.rounds) == ladder.describe():
+        if same_but_rounds:
             raise ConfigError(f"{path} holds this ladder with {head['rounds']} rounds: ask for at least as many "
                               f"(more rounds are added to it)")
         raise ConfigError(f"{path} holds another ladder ({head}); give another file, or start it afresh")
@@ -245,13 +248,6 @@ def run_ladder(ladder: Ladder, path: str | Path, workers: int = 1, ray: str | No
         except KeyboardInterrupt:
             run.interrupted = True
     return run
-
-
-def _more_rounds(head: Mapping[str, Any], ladder: Ladder) -> bool:
-    """Whether ``ladder`` is the ladder ``head`` describes with more rounds (its games then
-    begin with head's: :func:`schedule`)."""
-    fewer = dict(ladder.describe(), rounds=head.get("rounds"))
-    return dict(head) == fewer and isinstance(head.get("rounds"), int) and head["rounds"] < ladder.rounds
 
 
 # ---------------------------------------------------------------------- ratings
