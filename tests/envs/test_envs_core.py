@@ -10,6 +10,7 @@ from affresco.envs import ActionCodec, Config, ObservationEncoder
 from envs_support import ALL
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n,mods", [(2, ()), (3, ALL), (4, ("portraits", "scrolls"))])
 def test_index_and_action_both_ways_and_the_mask(n, mods):
     codec = ActionCodec(Config.of(n, mods))
@@ -31,6 +32,7 @@ def test_index_and_action_both_ways_and_the_mask(n, mods):
         ActionCodec(Config.of(2)).encode("portrait muse")   # a module action outside the base space
 
 
+@pytest.mark.slow
 def test_layout_is_contiguous_and_sized_as_documented():
     sizes = {(2, ()): 480, (4, ()): 510, (2, ALL): 480 + 64 * len(ALL)}   # 64 per module (docs/envs.md)
     for (n, mods), size in sizes.items():
