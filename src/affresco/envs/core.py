@@ -470,7 +470,7 @@ class ObservationEncoder:
         return block
 
 
-_F32 = np.dtype(np.float32)
+F32 = _F32 = np.dtype(np.float32)   # the vectors' dtype (a dtype object: numpy reads it faster than np.float32)
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _PAINT_INDEX = {c: i for i, c in enumerate(PAINTS)}
 
