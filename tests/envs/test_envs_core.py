@@ -1,5 +1,6 @@
 """The shared encodings of affresco.envs: index <-> Action both ways, the legal mask, the
 observation layout (contiguous, documented sizes), seat-relative figures, versioned ids."""
+import pickle
 import random
 
 import numpy as np
@@ -173,6 +174,8 @@ def test_a_medico_mask_nobody_keeps_is_written_again_and_one_kept_never_changes(
     assert legal_of(view) == {codec.encode(a) - 3 for a in lists[1]}
     first = id(codec.mask(lists[2], extra=1))          # dropped at once: the next reuses it
     assert id(codec.mask(lists[3], extra=1)) == first
+    copied = pickle.loads(pickle.dumps(codec))         # envs are pickled (vector envs, Ray)
+    assert np.array_equal(copied.mask(lists[4], extra=1), codec.mask(lists[4], extra=1))
 
 
 def test_the_mask_of_plans_made_anew_is_found_again_by_their_recipe():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 from array import array
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
@@ -89,6 +90,17 @@ class ActionCodec:
         self._by_object: dict[tuple[int, int], tuple] = {}
         self._by_recipe: dict[tuple, list] = {}
         self._pool: dict[int, list[list]] = {}    # extra -> [bytes, mask, its indices] (see _unshared)
+        self._pool_lock = threading.Lock()
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_pool"] = {}            # the reusable masks and their lock stay with this process
+        del state["_pool_lock"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._pool_lock = threading.Lock()
 
     def encode(self, action: Action | str) -> int:
         if isinstance(action, str):
@@ -152,28 +164,31 @@ class ActionCodec:
         zeroing ~200 KB (the medico's space), so the last few such masks are written again in
         place once nothing but this codec refers to them any more (CPython's reference count:
         an agent that keeps a mask, a view or a slice of it keeps it unchanged): only the
-        entries of the old and the new list are written."""
+        entries of the old and the new list are written (under a lock: envs in several threads
+        may share this codec)."""
         pool = self._pool.get(extra)
         if pool is None:
             pool = self._pool[extra] = []
         idx = list(map(self.index.__getitem__, legal))
         if _refcount is not None:
-            for slot in pool:
-                if _refcount(slot[1]) == _FREE_MASK and _refcount(slot[0]) == _FREE_BYTES:
-                    b = slot[0]
-                    for i in slot[2]:
-                        b[i] = 0
-                    for i in idx:
-                        b[i] = 1
-                    slot[2] = idx
-                    return slot[1]
+            with self._pool_lock:
+                for slot in pool:
+                    if _refcount(slot[1]) == _FREE_MASK and _refcount(slot[0]) == _FREE_BYTES:
+                        m, b = slot[1], slot[0]     # now referred to here: no other call takes it
+                        for i in slot[2]:
+                            b[i] = 0
+                        for i in idx:
+                            b[i] = 1
+                        slot[2] = idx
+                        return m
         b = bytearray(self.size + extra)
         for i in idx:
             b[i] = 1
         m = np.frombuffer(b, np.int8)
         m.flags.writeable = False
         if _refcount is not None and len(pool) < 8:
-            pool.append([b, m, idx])
+            with self._pool_lock:
+                pool.append([b, m, idx])
         return m
 
     def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
