@@ -158,7 +158,7 @@ class TiledPlans(_Lazy):
         self._mult = tuple(_multiplicity(available, columns, per_column, len(u), c)   # per segment:
                            for u, c in zip(segments, self.carries))                   # parents per base plan
         self._ends: list = [None] * len(segments)    # per segment, made when asked: accumulated _mult
-        self._starts = tuple(accumulate((sum(m) for m in self._mult), initial=0))
+        self._starts: tuple[int, ...] | None = None   # per segment, made when asked: where its plans start
         self._made: dict[int, Action] = {}
         self._all: tuple[Action, ...] | None = None
         self._base = base_counts(available, columns, per_column)
@@ -188,7 +188,15 @@ class TiledPlans(_Lazy):
         return hit
 
     def __len__(self) -> int:
-        return self._starts[-1]
+        return self.starts()[-1]
+
+    def starts(self) -> tuple[int, ...]:
+        """Where each segment's plans start, then the number of plans (made when first asked:
+        the medico's :class:`PlanVariants` of these plans never asks)."""
+        st = self._starts
+        if st is None:
+            st = self._starts = tuple(accumulate((sum(m) for m in self._mult), initial=0))
+        return st
 
     def ends(self, seg: int) -> list[int]:
         """Accumulated parents per base plan of segment ``seg``."""
@@ -203,15 +211,16 @@ class TiledPlans(_Lazy):
 
     def locate(self, j: int) -> tuple[int, int, int]:
         """``(segment, base plan, q)`` of plan ``j``: the q-th way to lay the segment's tiles."""
-        seg = bisect_right(self._starts, j) - 1
-        r = j - self._starts[seg]
+        starts = self.starts()
+        seg = bisect_right(starts, j) - 1
+        r = j - starts[seg]
         ends = self.ends(seg)
         b = bisect_right(ends, r)
         return seg, b, r - (ends[b - 1] if b else 0)
 
     def position(self, seg: int, b: int, q: int) -> int:
         """The inverse of :meth:`locate`."""
-        return self._starts[seg] + (self.ends(seg)[b - 1] if b else 0) + q
+        return self.starts()[seg] + (self.ends(seg)[b - 1] if b else 0) + q
 
     def args_of(self, seg: int, b: int, q: int) -> tuple[str, ...]:
         """The plan's arguments: its counts, then its tiles' words in their rank's order."""
