@@ -93,7 +93,7 @@ class _Common:
         if hit is not None and hit[0] == marker:
             return hit
         g = self.game
-        if seat in self._to_act():
+        if seat in self._seats_to_act():
             legal = g.legal_actions(seat)
             hit = (marker, legal, self.codec.mask(legal, extra=1))
         else:
@@ -101,7 +101,7 @@ class _Common:
         self._legal[seat] = hit
         return hit
 
-    def _to_act(self) -> tuple:
+    def _seats_to_act(self) -> tuple:
         """``game.to_act``, asked once per decision."""
         at = self._acting
         if at[0] != self._marker:
@@ -196,7 +196,7 @@ class FrescoAEC(_Common, AECEnv):
         if self.turns == "all":
             self._queue = self.agents[:]
         else:
-            acting = self._to_act()
+            acting = self._seats_to_act()
             names = self._names.get(acting)
             if names is None:
                 names = self._names[acting] = [self.possible_agents[s] for s in acting]   # in seat order
@@ -290,7 +290,7 @@ class FrescoParallel(_Common, ParallelEnv):
         g = self.game
         agents = self.agents
         substituted = []
-        for seat in sorted(self._to_act()):   # while planning: every plan at once
+        for seat in sorted(self._seats_to_act()):   # while planning: every plan at once
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise IllegalAction(f"{agent} must decide now but has no action in this step")
@@ -325,7 +325,7 @@ class FrescoParallel(_Common, ParallelEnv):
         g = self.game
         seat_of = self.agent_seat
         seats = [seat_of[a] for a in self.agents]
-        acting = self._to_act()
+        acting = self._seats_to_act()
         idle = self._none_mask if g.is_over else self._wait_mask
         return {a: {"observation": np.frombuffer(x, F32),
                     "action_mask": self._legal_of(seat)[2] if seat in acting else idle}
