@@ -168,7 +168,7 @@ class Requests(Module):
 
     def answer(self, s: State, a, action) -> None:
         s.paints[a[0]] = add_one(s.paints[a[0]], action.args[0])
-        s.log_event("general_request_paint", figure=a[0])
+        s.add_event({"kind": "general_request_paint", "figure": a[0]})
 
     def view(self, s: State, seat, out) -> None:
         r = self.st(s)
