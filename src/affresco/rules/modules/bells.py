@@ -307,7 +307,7 @@ class Bells(Module):
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         word = words.get(TILE, (None,))[0]
         col = column_words(s).index(word) if word else -1
-        audience = self.st(s).audience
+        audience = s.mods[NAME].audience
         if audience[seat] != col:
             self.put(s, audience=with_item(audience, seat, col))
         if word:
@@ -331,9 +331,10 @@ class Bells(Module):
     # --- decisions -----------------------------------------------------------------------
     def ask_actions(self, s: State, a) -> list:
         fig, _, what = a
+        b: BState = s.mods[NAME]
         if what == TILE:
-            return _audience_options(self.st(s).display, s.thalers[fig])
-        return _deposit_options(self.st(s).up[fig], s.thalers[fig])
+            return _audience_options(b.display, s.thalers[fig])
+        return _deposit_options(b.up[fig], s.thalers[fig])
 
     def valid_ask(self, s: State, fig: int, payload) -> bool:
         """An audience of a seat, or a deposit question of a seat holding a partly paid certificate."""

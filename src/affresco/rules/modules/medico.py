@@ -235,7 +235,7 @@ class Medico(Module):
     def healthy(self, s: State, seat: int) -> int:
         """Healthy apprentices ``seat`` may plan with: own ones not on the board, the neutral one,
         minus the one set aside."""
-        return s.comp.apprentices - self.st(s).sick[seat] + s.neutral[seat] - s.aside[seat]
+        return s.comp.apprentices - s.mods[NAME].sick[seat] + s.neutral[seat] - s.aside[seat]
 
     def plan_of(self, s: State, fig: int) -> tuple[tuple[int, ...], bool]:
         p = self.st(s).plans[fig] if fig < s.n else None
@@ -308,12 +308,12 @@ class Medico(Module):
     # ------------------------------------------------------------------ get-up
     def after_getup(self, s: State, fig: int) -> None:
         """'Automatic healings': on a -1 space the player may set aside an ill apprentice."""
-        if fig < s.n and s.aside[fig] and self.st(s).sick[fig] and self.st(s).black[fig]:
+        if fig < s.n and s.aside[fig] and s.mods[NAME].sick[fig] and s.mods[NAME].black[fig]:
             ask(s, fig, NAME, "aside")
 
     # ------------------------------------------------------------------ planning
     def apprentices(self, s: State, seat: int, n: int) -> int:
-        m = self.st(s)
+        m: MState = s.mods[NAME]
         return n + m.black[seat] - m.sick[seat]
 
     def _plan_limits(self, s: State, seat: int) -> tuple:
@@ -322,13 +322,13 @@ class Medico(Module):
         market's column."""
         allowed, market = _sheet_limits(s.columns())
         tile_ok = self._tile_refusal(s, seat) is None
-        return (self.healthy(s, seat), self.st(s).black[seat], allowed, tile_ok, market)
+        return (self.healthy(s, seat), s.mods[NAME].black[seat], allowed, tile_ok, market)
 
     def _tile_refusal(self, s: State, seat: int) -> str | None:
-        m = self.st(s)
+        m: MState = s.mods[NAME]
         if len(m.held[seat]) >= self.data.max_bottles:
             return f"you hold {len(m.held[seat])} bottles, the most a player may have"
-        if not any(b is not None for b in m.display):
+        if m.display.count(None) == len(m.display):
             return "the medico offers no bottle this round"
         return None
 
@@ -380,8 +380,7 @@ class Medico(Module):
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
-        m = self.st(s)
-        self.put(s, plans=with_item(m.plans, seat, (ill, TILE_WORD in words)))
+        self.put(s, plans=with_item(s.mods[NAME].plans, seat, (ill, TILE_WORD in words)))
         if any(ill) or TILE_WORD in words:     # the seat's own: secret until the reveal (R4)
             s.add_event({"kind": "medico_plan", "figure": seat, "ill": "-".join(map(str, ill)),
                          "medico": TILE_WORD in words}, seat)

@@ -149,11 +149,12 @@ class Requests(Module):
             s.left -= s.comp.rules["workshop"]["blends_per_apprentice"]
 
     def income(self, s: State, seat: int) -> int:
-        return self.data.income * len(self.st(s).done[seat])
+        return self.data.income * len(s.mods[self.name].done[seat])
 
     def round_preparation(self, s: State, rng) -> None:
+        done = s.mods[self.name].done
         for seat in range(s.n):
-            for t, _, _ in self.st(s).done[seat]:
+            for t, _, _ in done[seat]:
                 colour = self.data.paint[t]
                 if colour:
                     s.paints[seat] = add_one(s.paints[seat], colour)

@@ -330,7 +330,7 @@ class WallFresco(Module):
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         col = column_words(s).index(words[TILE][0]) if TILE in words else -1
-        placed = self.st(s).placed
+        placed = s.mods[self.name].placed
         if placed[seat] != col:
             self.put(s, placed=with_item(placed, seat, col))
         if TILE in words:     # the seat's own record: secret until the reveal (R4)
