@@ -38,6 +38,7 @@ only).
     python bench/bench_envs.py --players 4 --modules base --only pettingzoo-aec
     python bench/bench_envs.py --json out.json
     python bench/bench_envs.py --baseline e9d8a5a --rounds 2   # this checkout against a revision, alternating
+    python bench/bench_envs.py --observation-cost --modules base --players 2 4   # the vector's own cost, same games
 """
 from __future__ import annotations
 
@@ -236,6 +237,9 @@ def main() -> None:
     ap.add_argument("--replay", action="store_true",
                     help="warm up on the measured games themselves (every memo warm, also those kept by position)")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--observation-cost", action="store_true",
+                    help="instead: the observation vector's own cost in a game loop, measured on the same recorded "
+                         "games replayed with and without it (alternating; see observation_cost)")
     ap.add_argument("--baseline", default=None, metavar="REV",
                     help="run this bench on this checkout and on revision REV's src (or a folder) in alternating "
                          "processes, --rounds times each, and compare each loop's cost ratio (medians)")
@@ -244,6 +248,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.baseline:
         compare_with_baseline(args)
+        return
+    if args.observation_cost:
+        observation_cost(args)
         return
     games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
     names = [w for w in WRAPPERS if w == "engine" or args.only is None or w in args.only]
@@ -282,6 +289,58 @@ def main() -> None:
         Path(args.json).write_text(json.dumps({"load_end": load, "results": results}, indent=1))
     if args.worker:
         print(json.dumps({"load_end": load, "results": results}))
+
+
+def observation_cost(args) -> None:
+    """``--observation-cost``: random games are recorded once (seat and index of each choice),
+    then replayed live (``legal_actions`` + ``apply``) with and without ``game.observation(seat)``
+    of the deciding seat before each decision, the two loops alternating ``--blocks`` times:
+    the games are the same, so the difference of the medians is the vector's own cost in a
+    game loop, without the spread of different games (several times its cost on one position)."""
+    import statistics
+    games = 1 if args.quick else args.games * args.blocks
+    mod_sets = {"base": [()], "all": [ALL], "both": [(), ALL]}[args.modules]
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; CPU time, "
+          f"{games} recorded games per set-up, {args.blocks} alternations", flush=True)
+    for n in args.players:
+        for mods in mod_sets:
+            record = []
+            for seed in range(games):
+                g = affresco.new_game(n, mods, seed=seed)
+                rng = random.Random(seed)
+                choices = []
+                while not g.is_over:
+                    seat = rng.choice(g.to_act)
+                    legal = g.legal_actions(seat)
+                    i = rng.randrange(len(legal))
+                    choices.append((seat, i))
+                    g.apply(seat, legal[i])
+                record.append((seed, choices))
+            decisions = sum(len(c) for _, c in record)
+
+            def replay(observe: bool) -> float:
+                t0 = _clock()
+                for seed, choices in record:
+                    g = affresco.new_game(n, mods, seed=seed)
+                    for seat, i in choices:
+                        if observe:
+                            g.observation(seat)
+                        g.apply(seat, g.legal_actions(seat)[i])
+                return (_clock() - t0) / decisions * 1e6
+
+            replay(True), replay(False)      # warm: imports, layouts, memos of these games
+            without, with_ = [], []
+            for b in range(args.blocks):
+                for observe in ((False, True) if b % 2 else (True, False)):
+                    gc.collect()
+                    (with_ if observe else without).append(replay(observe))
+            e, o = statistics.median(without), statistics.median(with_)
+            print(f"{n}p {'all modules' if mods else 'base':<12} engine {e:6.1f} us/decision; observation in the loop "
+                  f"{o - e:6.1f} us ({(o - e) / e:.2f}x an engine decision); runs without {[round(x, 1) for x in without]}"
+                  f", with {[round(x, 1) for x in with_]}", flush=True)
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
 def compare_with_baseline(args) -> None:

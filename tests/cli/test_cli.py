@@ -175,6 +175,7 @@ def test_replay_end_of_input_and_back_at_start(tmp_path, finished_game):
     assert result.exit_code == 0 and "Already at the start" in result.output
 
 
+@pytest.mark.slow
 def test_play_with_the_bells_shows_the_bell_board_and_takes_their_decisions(tmp_path):
     """Module bells in the terminal: the bells panel (display, certificates, the bell track
     at the end), the audience tile in the planning help, and the audience and deposit

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from affresco.cli import app
@@ -11,6 +12,7 @@ from affresco.cli import app
 runner = CliRunner()
 
 
+@pytest.mark.slow
 def test_the_ladder_command_plays_rates_and_writes_the_docs_section_and_plot(tmp_path):
     out, doc, png = tmp_path / "ladder.jsonl", tmp_path / "bots.md", tmp_path / "img" / "ladder.png"
     args = ["ladder", "--bots", "random,greedy,search:simulations=2", "--formats", "2", "--rounds", "1",

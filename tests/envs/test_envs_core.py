@@ -1,5 +1,6 @@
 """The shared encodings of affresco.envs: index <-> Action both ways, the legal mask, the
 observation layout (contiguous, documented sizes), seat-relative figures, versioned ids."""
+import pickle
 import random
 
 import numpy as np
@@ -10,6 +11,7 @@ from affresco.envs import ActionCodec, Config, ObservationEncoder
 from envs_support import ALL
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n,mods", [(2, ()), (3, ALL), (4, ("portraits", "scrolls"))])
 def test_index_and_action_both_ways_and_the_mask(n, mods):
     codec = ActionCodec(Config.of(n, mods))
@@ -31,6 +33,7 @@ def test_index_and_action_both_ways_and_the_mask(n, mods):
         ActionCodec(Config.of(2)).encode("portrait muse")   # a module action outside the base space
 
 
+@pytest.mark.slow
 def test_layout_is_contiguous_and_sized_as_documented():
     sizes = {(2, ()): 480, (4, ()): 510, (2, ALL): 480 + 64 * len(ALL)}   # 64 per module (docs/envs.md)
     for (n, mods), size in sizes.items():
@@ -143,6 +146,36 @@ def test_a_short_mask_of_the_medicos_large_action_space_is_made_anew_read_only()
     assert not codec.shares(few) and ActionCodec(Config.of(2)).shares(few)
     plans = [a for a in codec.actions if a.kind == "plan"][:100]
     assert codec.shares(plans) and codec.mask(plans) is codec.mask(plans)
+
+
+def test_a_medico_mask_nobody_keeps_is_written_again_and_one_kept_never_changes():
+    """A short mask of the medico's large action space that nothing refers to any more is
+    written again in place for the next list (no ~200 KB zeroed per decision), while one an
+    agent keeps, or keeps a view or a slice of, keeps its actions; every mask handed out has
+    exactly its list's actions."""
+    codec = ActionCodec(Config.of(2, ("medico",)))
+    actions = [a for a in codec.actions if a.kind in ("getup", "close", "altar")]
+    lists = [actions[i:i + 1 + i % 5] for i in range(0, 60, 6)]
+
+    def legal_of(m):
+        return set(np.flatnonzero(m).tolist())
+
+    kept = [(codec.mask(lists[0], extra=1), lists[0])]
+    view = codec.mask(lists[1], extra=1)[3:]
+    for few in lists[2:]:
+        m = codec.mask(few, extra=1)
+        assert legal_of(m) == {codec.encode(a) for a in few} and not m.flags.writeable
+        assert len(m) == codec.size + 1 and m[-1] == 0
+        if len(kept) < 3:
+            kept.append((m, few))
+        del m
+    for m, few in kept:
+        assert legal_of(m) == {codec.encode(a) for a in few}
+    assert legal_of(view) == {codec.encode(a) - 3 for a in lists[1]}
+    first = id(codec.mask(lists[2], extra=1))          # dropped at once: the next reuses it
+    assert id(codec.mask(lists[3], extra=1)) == first
+    copied = pickle.loads(pickle.dumps(codec))         # envs are pickled (vector envs, Ray)
+    assert np.array_equal(copied.mask(lists[4], extra=1), codec.mask(lists[4], extra=1))
 
 
 def test_the_mask_of_plans_made_anew_is_found_again_by_their_recipe():

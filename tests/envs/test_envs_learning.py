@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 
+@pytest.mark.slow
 def test_maskable_ppo_trains_and_plays_legal_actions():
     import torch
     from sb3_contrib import MaskablePPO

@@ -28,6 +28,7 @@ def _positions(n, mods, seed, every=7):
         i += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n,mods", [(2, ALL), (4, ALL), (3, ())])
 def test_encoder_vectors(n, mods):
     enc = ObservationEncoder(Config.of(n, mods))

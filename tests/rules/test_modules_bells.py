@@ -349,6 +349,7 @@ def test_bell_scoring_comes_before_the_money():
 
 
 # ------------------------------------------------------------------ hidden information (R22)
+@pytest.mark.slow
 def test_face_down_certificates_are_private_and_their_count_public():
     """R22: 'Which certificates a player holds and how many bells are on face-down ones is
     theirs alone; the count is public': perturbing another seat's face-down certificates (and

@@ -195,6 +195,7 @@ def play(players, combo, seed, checkpoints=()):
     return g, steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("combo", COMBOS + LATER, ids=label)
 def test_random_game_with_modules(combo, players):

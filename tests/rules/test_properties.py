@@ -316,6 +316,7 @@ def play_checked(n: int, seed: int, chooser: int, eager: float = 0.0) -> Game:
 
 
 # ------------------------------------------------------------------------------ tests
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_random_games_keep_invariants(n):
     @settings(max_examples=GAMES, **SETTINGS)
@@ -340,6 +341,7 @@ def test_names_and_two_player_leonardo():
     assert g.names == ("Ann", "Bob", "Cy")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_determinism(n):
     """Same seed and same action choices: identical states all the way."""
@@ -376,6 +378,7 @@ def segments(gaps: list[int]):
     yield None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_clone_independence(n):
     """Playing on a clone leaves the original untouched, and vice versa; a clone continues
@@ -409,6 +412,7 @@ def test_clone_independence(n):
     run()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_json_round_trip_continues_identically(n):
     """to_json/from_json at random points: the same text, and play continues identically."""
@@ -441,6 +445,7 @@ def test_json_round_trip_continues_identically(n):
     run()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_record_replay(n):
     """record()/replay() at random points rebuilds the identical state, which plays on
@@ -504,6 +509,7 @@ junk_text = st.one_of(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_illegal_actions_are_refused(n):
     """Random texts, actions of a seat not to act and legal actions of another decision

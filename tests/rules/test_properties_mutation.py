@@ -17,6 +17,7 @@ import json
 import os
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -145,6 +146,7 @@ def test_mutated_saved_states_load_or_are_refused_with_state_error(seed, players
         pass
 
 
+@pytest.mark.slow
 @settings(max_examples=max(10, EXAMPLES // 2), **SETTINGS)
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]),
        modules=st.lists(st.sampled_from(MODULES), unique=True, max_size=5), steps=st.integers(0, 400))

@@ -379,6 +379,7 @@ def test_leonardo_needs_a_plan_once_visits_began():
     rejects(d, "figures[2].plan")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, derandomize=True, **SETTINGS)
 @given(pos=st.integers(0, len(POSITIONS) - 1), data=st.data())
 def test_mutated_states_load_or_raise_state_error(pos, data):

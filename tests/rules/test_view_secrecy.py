@@ -121,6 +121,7 @@ def check_view_structure(g: Game, seat: int | None, checked: dict | None = None)
     return v
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_views_show_own_items_and_no_others(n):
     @settings(max_examples=STRUCT_GAMES, **SETTINGS)
@@ -227,6 +228,7 @@ def check_perturbations(g: Game, rng: random.Random, data: dict | None = None, o
             assert sorted(v["paints"]) == sorted(paint_text(s.paints[seat]) + "O")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_perturbing_hidden_items_never_changes_other_views_whole_games(n):
     """Every step of whole games (by default one per player count, a restoration-eager one
@@ -238,6 +240,7 @@ def test_perturbing_hidden_items_never_changes_other_views_whole_games(n):
             check_perturbations(g, rng, own=i % 10 == 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_perturbing_hidden_items_at_random_steps(n):
     @settings(max_examples=SAMPLED_GAMES, **SETTINGS)
@@ -351,6 +354,7 @@ def scroll_games(n: int, seed: int, chooser: int):
         g.apply(seat, action)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SCROLLS, reason="no scrolls module")
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_other_seats_scrolls_never_show(n):
@@ -373,6 +377,7 @@ def test_other_seats_scrolls_never_show(n):
                 f"view({seat}) shows another seat's scrolls"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SCROLLS, reason="no scrolls module")
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_scroll_question_does_not_reveal_a_scroll(n):
@@ -445,6 +450,7 @@ def _perturb_medico(data: dict, g: Game, targets: list[int], rng: random.Random)
     return d
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_medico_piles_and_secret_plan_words_never_show(n):
     """R22 with the medico: the infection pile and the bottles' draw pile keep no order (a tile

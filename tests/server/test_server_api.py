@@ -475,6 +475,7 @@ def play_to_end(c, tok, seat, rng, journal=None, created=None, check_every: int 
             engine_check(c, journal, created, seat, r.json())
 
 
+@pytest.mark.slow
 def test_timed_bot_moves_from_a_worker_process(sqlite_url, caplog):
     """A search bot (seconds per move) decides in the process pool, from its view only."""
     caplog.set_level(logging.INFO, logger="affresco.server")
@@ -496,6 +497,7 @@ def test_timed_bot_moves_from_a_worker_process(sqlite_url, caplog):
     assert len(moves) >= 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 4])
 def test_whole_game_through_the_api(db_url, n, caplog):
     caplog.set_level(logging.INFO, logger="affresco.server")
@@ -588,6 +590,7 @@ def test_undo_needs_a_game_against_bots_only(db_url):
         assert me(c, toks[who])["version"] >= v
 
 
+@pytest.mark.slow
 def test_undo_restores_the_exact_state_and_stops_at_new_information(db_url):
     with api_client(db_url) as c:
         svc = service_of(c)

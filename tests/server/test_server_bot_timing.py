@@ -20,6 +20,7 @@ from affresco.server.store import SeatInfo
 
 from server_support import answer_times as _time, decision_points  # noqa: E402
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot,seconds,delay", [("search", 0.05, 0.0), ("heuristic", None, 0.4)])
 def test_answer_time_does_not_depend_on_secrets(bot, seconds, delay):
     points = copy.deepcopy(decision_points())

@@ -354,6 +354,7 @@ def click_a_move(p: Page, st: dict, shots: set) -> str:
 
 
 # ------------------------------------------------------------------------------ the tests
+@pytest.mark.slow
 def test_create_a_game_against_bots_and_play_a_round_by_clicking(page, server):
     p = page()
     p.goto("/")
@@ -629,6 +630,7 @@ def test_refused_action_shows_an_error_and_changes_nothing(page, server):
     assert st["legal"] == legal and st["view"]["phase"] == "getup" and p.tid("error").count() == 0
 
 
+@pytest.mark.slow
 def test_replay_of_a_finished_game_steps_through(page, server):
     g = create(server, [{"name": n, "kind": "bot", "bot": "random"} for n in ("Ada", "Bea", "Cyd")], seed=5)
     gid = g["game_id"]

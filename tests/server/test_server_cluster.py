@@ -20,6 +20,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 import affresco
 
 from server_support import (auth, check_history, eager_choice, free_port, kill_and_check_orphans, postgres_url,  # noqa: E402
@@ -61,6 +63,7 @@ class Follower:
         self.thread.join(timeout=10)
 
 
+@pytest.mark.slow
 def test_a_game_is_played_through_two_processes_and_each_socket_sees_every_move(tmp_path):
     """Moves sent to each process in turn are serialised on the one database; a spectator's
     socket on B and a seat's socket on A both follow the game to its end; a retried move
@@ -126,6 +129,7 @@ def test_a_game_is_played_through_two_processes_and_each_socket_sees_every_move(
     assert g.is_over and g.scores() == final["scores"]
 
 
+@pytest.mark.slow
 def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path):
     """A's bots are to move when A is killed: B takes over the game's lease once it expires,
     its bots move on B, the person plays on through B, every acknowledged move is kept and no
@@ -195,6 +199,7 @@ def test_kill_9_of_one_process_mid_game_the_game_finishes_on_the_other(tmp_path)
     assert affresco.replay(record).scores() == final["scores"]
 
 
+@pytest.mark.slow
 def test_a_second_process_on_one_sqlite_file_is_refused_with_a_clear_error(tmp_path):
     db = str(tmp_path / "games.db")
     with serving(db, tmp_path / "first.log"):

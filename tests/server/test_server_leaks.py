@@ -430,6 +430,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kinds,modules,options,seed", GAMES,
                          ids=[f"{len(k)}p-{'+'.join(m)}" for k, m, _, _ in GAMES])
 def test_every_byte_to_every_seat(server, kinds, modules, options, seed):
@@ -446,6 +447,7 @@ def test_every_byte_to_every_seat(server, kinds, modules, options, seed):
     assert stats["ws_acts"] > 5 and stats["rest_acts"] > 5 and stats["reconnects"] >= 1, stats
 
 
+@pytest.mark.slow
 def test_undo_leaves_no_trace(server):
     """One human against bots, undoing often: every payload is the view at its version (the
     undone branch's log lines and draws never show), and the undo flag is the engine's."""

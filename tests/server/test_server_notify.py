@@ -61,6 +61,7 @@ def play_one(c, token, rng):
     return True
 
 
+@pytest.mark.slow
 def test_a_seat_that_asked_is_mailed_when_it_becomes_its_turn_and_when_the_game_ends(tmp_path, smtp):
     from affresco.server.notify import SmtpSettings
     ctl, inbox = smtp

@@ -22,6 +22,7 @@ from affresco.server.store import SeatInfo
 from server_support import answer_times, api_client, auth, decision_points, eager_choice, need, sqlite_url  # noqa: E402,F401
 
 
+@pytest.mark.slow
 def test_bot_decisions_run_on_a_local_ray_at_the_fixed_budget(sqlite_url, monkeypatch, caplog):
     try:
         import ray  # noqa: F401

@@ -81,14 +81,17 @@ def human_and_bots(db: str, tmp_path, kills: int, seed: int) -> None:
     assert g.is_over and g.scores() == final["scores"]
 
 
+@pytest.mark.slow
 def test_kill_mid_game_sqlite(tmp_path):
     human_and_bots(str(tmp_path / "games.db"), tmp_path, kills=2, seed=61)
 
 
+@pytest.mark.slow
 def test_kill_mid_game_postgres(tmp_path):
     human_and_bots(postgres_url(), tmp_path, kills=1, seed=62)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["sqlite", "postgres"])
 def test_bots_resume_by_themselves(tmp_path, where):
     """An all-bot game killed while it plays goes on to its end after a restart, by itself."""

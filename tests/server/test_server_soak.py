@@ -33,6 +33,7 @@ def rss_mb(pid: int) -> float:
     raise AssertionError("no VmRSS")
 
 
+@pytest.mark.slow
 def test_pool_workers_end_with_a_killed_server(tmp_path):
     """Issue #15.5: kill -9 left a resource_tracker and a spawn worker re-parented to PID 1."""
     with serving(str(tmp_path / "g.db"), tmp_path / "log", "--bot-processes", "2") as c:
@@ -159,6 +160,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.slow
 def test_soak_good_and_bad_clients_kills_and_restarts(tmp_path):
     db = tmp_path / "soak.db"
     log = tmp_path / "server.log"

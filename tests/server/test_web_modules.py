@@ -19,6 +19,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from test_server_browser import (  # noqa: F401  (fixtures)
     artifacts, browser, cat, create, fill, server,
 )
@@ -305,6 +307,7 @@ def final_sources(p, fig: int) -> dict:
     return {k: v for k, v in cells if v}
 
 
+@pytest.mark.slow
 def test_bells_a_whole_game_by_clicking_the_bell_board(device, server):
     """The audience tile placed in the plan; a displayed certificate bought in full or in
     instalments by tapping it on the bell board; extra payments on partly paid certificates;
@@ -325,6 +328,7 @@ def test_bells_a_whole_game_by_clicking_the_bell_board(device, server):
     assert not p.pg.locator("[data-testid=bells-panel] button.cert.hot").count()
 
 
+@pytest.mark.slow
 def test_wall_fresco_a_whole_game_by_tapping_the_wall_board_at_phone_size(device, server):
     """The wall fresco tile placed in the plan (one apprentice on it); a wall section tapped on
     the wall board; the wall tiles' income shown; at phone size (390x844)."""
@@ -344,6 +348,7 @@ def test_wall_fresco_a_whole_game_by_tapping_the_wall_board_at_phone_size(device
             assert re.sub(r"[^RYBOGP]", "", shown) == expect, (tiles, shown)
 
 
+@pytest.mark.slow
 def test_medico_a_whole_game_by_tapping_the_medico_board_at_phone_size(device, server):
     """The medico tile and ill apprentices placed in the plan; a displayed bottle tapped on the
     medico board; who falls ill, which bottles to use and (after an early get-up onto a −1 space)

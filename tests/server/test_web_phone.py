@@ -210,6 +210,7 @@ def check_breakdown(p: Phone, st: dict) -> None:
     assert p.tid("vp-chart").count()
 
 
+@pytest.mark.slow
 def test_a_whole_two_player_game_at_phone_size_by_tapping(device, server):
     g = create(server, [{"name": "Anna", "kind": "human"}, {"name": "Bruno", "kind": "bot", "bot": "heuristic"}], seed=12)
     p = device(PHONE)
@@ -240,6 +241,7 @@ def test_a_whole_two_player_game_at_phone_size_by_tapping(device, server):
     check_breakdown(p, st)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [PHONE, TABLET], ids=["phone", "tablet"])
 def test_a_whole_four_player_game_with_modules_at_phone_and_tablet_size_by_tapping(device, server, size):
     modules = ["portraits", "requests", "special_colours", "scrolls", "bishops_favour"]
@@ -274,6 +276,7 @@ def test_a_bot_move_is_highlighted_and_the_board_follows_the_decision(device, se
     assert p.pg.title().startswith("● ")
 
 
+@pytest.mark.slow
 def test_help_in_three_languages_and_explanations_on_tap(device, server):
     p = device(PHONE)
     p.goto("/#/help")
@@ -364,6 +367,7 @@ def serious(p: Phone, source: str) -> list[str]:
             for v in result["violations"] if v["impact"] in ("serious", "critical")]
 
 
+@pytest.mark.slow
 def test_axe_core_finds_no_serious_violation(device, server):
     source = axe_source()
     g = create(server, [{"name": "Anna", "kind": "human"}, {"name": "Bruno", "kind": "bot", "bot": "heuristic"}],

@@ -119,6 +119,7 @@ def new_modules():
                           modules=("bells", "wall_fresco", "medico"))
 
 
+@pytest.mark.slow
 def test_bells_wall_and_medico_vp_have_their_own_columns(new_modules):
     """Issue #12 'Tournaments and report: VP by source for bells, wall and medico (the Thalers
     credit included)': each is its own column, none lands in 'other', and the medico column is

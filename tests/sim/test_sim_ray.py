@@ -20,6 +20,7 @@ def no_ray_left_running():
     assert not ray.is_initialized()
 
 
+@pytest.mark.slow
 def test_ray_gives_the_rows_of_local_processes():
     seen = []
     started = []
@@ -33,6 +34,7 @@ def test_ray_gives_the_rows_of_local_processes():
     assert result.records == here.records
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_finished_games_on_ray(tmp_path):
     code, output, out = run_and_interrupt(tmp_path, ["--ray", "local", "--workers", "2"], wait_games=2)
     assert code == 130, output

@@ -10,6 +10,8 @@ the end-of-game rewards (docs/envs.md).  Built only on the public engine API.
 from __future__ import annotations
 
 import functools
+import sys
+import threading
 from array import array
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
@@ -87,6 +89,18 @@ class ActionCodec:
         self._short_count = 0
         self._by_object: dict[tuple[int, int], tuple] = {}
         self._by_recipe: dict[tuple, list] = {}
+        self._pool: dict[int, list[list]] = {}    # extra -> [bytes, mask, its indices] (see _unshared)
+        self._pool_lock = threading.Lock()
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_pool"] = {}            # the reusable masks and their lock stay with this process
+        del state["_pool_lock"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._pool_lock = threading.Lock()
 
     def encode(self, action: Action | str) -> int:
         if isinstance(action, str):
@@ -123,11 +137,14 @@ class ActionCodec:
         the engine hands out (its plans are the same object for the same situation) or, for a
         list, by its contents."""
         if len(legal) <= _SHORT:
-            if self.size > _KEPT_SPACE:       # a mask of ~200 KB (the medico's plans): made anew
-                m = np.frombuffer(self._bytes(legal, extra), np.int8)
+            if self.size > _KEPT_SPACE:       # a mask of ~200 KB (the medico's plans): not kept
+                return self._unshared(legal, extra)
+            entry = self._short_entry(legal, extra)
+            m = entry[1]
+            if m is None:
+                m = entry[1] = np.frombuffer(self._bytes(legal, extra), np.int8)
                 m.flags.writeable = False
-                return m
-            return self._short_entry(legal, extra)[1]
+            return m
         return self._entry(legal, extra)[0]
 
     def shares(self, legal: Sequence[Action]) -> bool:
@@ -142,8 +159,40 @@ class ActionCodec:
             b[i] = 1
         return b
 
+    def _unshared(self, legal: Sequence[Action], extra: int) -> np.ndarray:
+        """A new read-only mask of a short list in a large action space.  Making one means
+        zeroing ~200 KB (the medico's space), so the last few such masks are written again in
+        place once nothing but this codec refers to them any more (CPython's reference count:
+        an agent that keeps a mask, a view or a slice of it keeps it unchanged): only the
+        entries of the old and the new list are written (under a lock: envs in several threads
+        may share this codec)."""
+        pool = self._pool.get(extra)
+        if pool is None:
+            pool = self._pool[extra] = []
+        idx = list(map(self.index.__getitem__, legal))
+        if _refcount is not None:
+            with self._pool_lock:
+                for slot in pool:
+                    if _refcount(slot[1]) == _FREE_MASK and _refcount(slot[0]) == _FREE_BYTES:
+                        m, b = slot[1], slot[0]     # now referred to here: no other call takes it
+                        for i in slot[2]:
+                            b[i] = 0
+                        for i in idx:
+                            b[i] = 1
+                        slot[2] = idx
+                        return m
+        b = bytearray(self.size + extra)
+        for i in idx:
+            b[i] = 1
+        m = np.frombuffer(b, np.int8)
+        m.flags.writeable = False
+        if _refcount is not None and len(pool) < 8:
+            with self._pool_lock:
+                pool.append([b, m, idx])
+        return m
+
     def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
-        """[actions, read-only mask, sorted indices or None] of a short legal list: found by its
+        """[actions, read-only mask or None (made when first asked), sorted indices or None] of a short legal list: found by its
         length and the identities of its first, middle and last actions, then compared; a
         bucket keeps its last few lists (lists that share those three actions but differ
         between them would otherwise pile up in one)."""
@@ -162,9 +211,7 @@ class ActionCodec:
                 self._short.clear()
                 self._short_count = 0
             bucket = self._short[key] = []
-        m = np.frombuffer(self._bytes(legal, extra), np.int8)
-        m.flags.writeable = False
-        entry = [legal if type(legal) is tuple else list(legal), m, None]
+        entry = [legal if type(legal) is tuple else list(legal), None, None]
         bucket.append(entry)
         self._short_count += 1
         return entry
@@ -221,6 +268,10 @@ class ActionCodec:
         return m
 
 
+_refcount = getattr(sys, "getrefcount", None)   # CPython's (see ActionCodec._unshared)
+# the counts of a pooled mask (and of its bytes) that nothing outside the pool refers to:
+# the pool's slot and getrefcount's own argument (the bytes: also the mask's base)
+_FREE_MASK, _FREE_BYTES = 2, 3
 _KEPT_SPACE = 20_000   # short masks are kept for action spaces up to this size (see mask())
 _SHORT = 64   # legal lists up to this long are "short": kept by contents, found by their actions (see mask())
 
@@ -434,7 +485,7 @@ class ObservationEncoder:
         return block
 
 
-_F32 = np.dtype(np.float32)
+F32 = _F32 = np.dtype(np.float32)   # the vectors' dtype (a dtype object: numpy reads it faster than np.float32)
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _PAINT_INDEX = {c: i for i, c in enumerate(PAINTS)}
 

@@ -35,7 +35,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from affresco import IllegalAction
-from .core import Config, LazyView, check_reward, final_rewards, render_text, tables
+from .core import F32, Config, LazyView, check_reward, final_rewards, render_text, tables
 
 __all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
 
@@ -83,27 +83,36 @@ class _Common:
         self.game = self.config.new_game(seed)
         self._cache = {}
         self._legal = {}
+        self._acting: tuple = (-1, ())
 
     def _legal_of(self, seat: int) -> tuple:
         """``(marker, legal actions, mask)`` of the seat (no actions and WAIT alone if it is
         not to decide), once per decision (``_marker`` counts the actions applied)."""
         hit = self._legal.get(seat)
-        if hit is not None and hit[0] == self._marker:
+        marker = self._marker
+        if hit is not None and hit[0] == marker:
             return hit
         g = self.game
-        if seat in g.to_act:
+        if seat in self._to_act():
             legal = g.legal_actions(seat)
-            hit = (self._marker, legal, self.codec.mask(legal, extra=1))
+            hit = (marker, legal, self.codec.mask(legal, extra=1))
         else:
-            hit = (self._marker, (), self._none_mask if g.is_over else self._wait_mask)
+            hit = (marker, (), self._none_mask if g.is_over else self._wait_mask)
         self._legal[seat] = hit
         return hit
+
+    def _to_act(self) -> tuple:
+        """``game.to_act``, asked once per decision."""
+        at = self._acting
+        if at[0] != self._marker:
+            at = self._acting = (self._marker, self.game.to_act)
+        return at[1]
 
     def _observe_seat(self, seat: int) -> dict:
         hit = self._cache.get(seat)
         if hit is not None and hit[0] == self._marker:
             return hit[1]
-        obs = {"observation": np.frombuffer(self.game.observation(seat), np.float32),
+        obs = {"observation": np.frombuffer(self.game.observation(seat), F32),
                "action_mask": self._legal_of(seat)[2]}
         self._cache[seat] = (self._marker, obs)
         return obs
@@ -125,7 +134,8 @@ class _Common:
         _, legal, mask = legal or self._legal_of(seat)
         i = -1 if index is None else int(index)
         substituted = False
-        if 0 <= i < self.WAIT and (mask.base[i] if type(mask.base) is bytearray else mask[i]):
+        b = mask.base
+        if 0 <= i < self.WAIT and (b[i] if type(b) is bytearray else mask[i]):
             action = self.codec.actions[i]
         elif self.illegal == "raise":
             shown = "WAIT" if index == self.WAIT else (str(self.codec.actions[int(index)])
@@ -186,7 +196,7 @@ class FrescoAEC(_Common, AECEnv):
         if self.turns == "all":
             self._queue = self.agents[:]
         else:
-            acting = self.game.to_act
+            acting = self._to_act()
             names = self._names.get(acting)
             if names is None:
                 names = self._names[acting] = [self.possible_agents[s] for s in acting]   # in seat order
@@ -280,7 +290,7 @@ class FrescoParallel(_Common, ParallelEnv):
         g = self.game
         agents = self.agents
         substituted = []
-        for seat in sorted(g.to_act):   # while planning: every plan at once
+        for seat in sorted(self._to_act()):   # while planning: every plan at once
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise IllegalAction(f"{agent} must decide now but has no action in this step")
@@ -315,9 +325,9 @@ class FrescoParallel(_Common, ParallelEnv):
         g = self.game
         seat_of = self.agent_seat
         seats = [seat_of[a] for a in self.agents]
-        acting = g.to_act
+        acting = self._to_act()
         idle = self._none_mask if g.is_over else self._wait_mask
-        return {a: {"observation": np.frombuffer(x, np.float32),
+        return {a: {"observation": np.frombuffer(x, F32),
                     "action_mask": self._legal_of(seat)[2] if seat in acting else idle}
                 for a, seat, x in zip(self.agents, seats, g.observations(seats))}
 
