@@ -132,7 +132,8 @@ class ActionCodec:
         list, not at every decision: a short list by its contents (found by its length and
         the identities of its first, middle and last actions, which the engine reuses, then compared
         element by element, in C), unless the action space is large (the medico's: a mask of
-        ~200 KB is made anew, measured no slower than keeping hundreds of them); a long one (a
+        ~200 KB is not kept, keeping hundreds measured no faster; one nobody refers to any more
+        is written again in place, :meth:`_unshared`); a long one (a
         planning decision: up to ~110,000 plans with all eight modules) by the sequence object
         the engine hands out (its plans are the same object for the same situation) or, for a
         list, by its contents."""
