@@ -68,16 +68,16 @@ class Module:
         """Replace fields of this module's state ``state.mods[name]``, an immutable NamedTuple
         (clones share it): what ``NamedTuple._replace`` does, at a third of its cost (a
         module's state changes at most decisions)."""
-        mods, name = state.mods, self.name
-        old = mods[name]
+        mods = state.mods
+        old = mods[self.name]
         record = type(old)
-        values = list(old)
         index = _FIELD_INDEX.get(record)
         if index is None:
             index = _FIELD_INDEX[record] = {field: i for i, field in enumerate(record._fields)}
-        for field, value in changes.items():
-            values[index[field]] = value
-        mods[name] = _new(record, values)
+        values = list(old)
+        for field in changes:
+            values[index[field]] = changes[field]
+        mods[self.name] = _new(record, values)
 
     # --- the action index space (rules/action_space.py) ----------------------------------
     def fresco_tiles(self) -> tuple:

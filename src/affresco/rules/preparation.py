@@ -13,8 +13,8 @@ def income(s: State) -> None:
     hooks = s.hooks.income
     for seat in range(s.n):
         gained = per * len(s.tiles[seat])
-        if hooks:
-            gained += sum(hook(s, seat) for hook in hooks)
+        for hook in hooks:
+            gained += hook(s, seat)
         if gained:
             earn(s, seat, gained)
             s.add_event({"kind": "income", "figure": seat, "amount": gained})

@@ -252,7 +252,7 @@ class Bells(Module):
         shown = (*display, *drawn)
         self.put(s, stack=stack, under=under, display=shown, **more)
         if shown:
-            s.log_event("bells_display", certificates=list(shown), stack=len(stack) + len(under))
+            s.add_event({"kind": "bells_display", "certificates": list(shown), "stack": len(stack) + len(under)})
 
     def stack_size(self, s: State) -> int:
         b = self.st(s)
@@ -260,7 +260,8 @@ class Bells(Module):
 
     def usable(self, s: State) -> bool:
         """The audience tile is of use: a certificate is displayed now."""
-        return bool(self.st(s).display)
+        b: BState = s.mods[NAME]
+        return bool(b.display)
 
     # --- set-up and round ----------------------------------------------------------------
     def setup(self, s: State, rng) -> None:
@@ -276,7 +277,7 @@ class Bells(Module):
     def round_preparation(self, s: State, rng) -> None:
         b = self.st(s)
         if b.display:
-            s.log_event("bells_unsold", certificates=list(b.display))
+            s.add_event({"kind": "bells_unsold", "certificates": list(b.display)})
         self._reveal(s, rng, (), b.under + b.display, audience=(-1,) * s.n)   # the unsold ones go under
 
     # --- planning: the audience tile (as secret as the plan) -------------------------------
@@ -306,17 +307,17 @@ class Bells(Module):
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         word = words.get(TILE, (None,))[0]
         col = column_words(s).index(word) if word else -1
-        audience = self.st(s).audience
+        audience = s.mods[NAME].audience
         if audience[seat] != col:
             self.put(s, audience=with_item(audience, seat, col))
         if word:
-            s.log_event("audience_planned", seat, figure=seat, column=word)
+            s.add_event({"kind": "audience_planned", "figure": seat, "column": word}, seat)
 
     def after_planning(self, s: State) -> None:
         words = column_words(s)
         for seat, col in enumerate(self.st(s).audience):
             if col >= 0:
-                s.log_event("audience", figure=seat, column=words[col])
+                s.add_event({"kind": "audience", "figure": seat, "column": words[col]})
 
     def visit_start(self, s: State, fig: int, column: str, count: int) -> bool:
         """The audience, at the turn of the column its tile covers (in get-up order)."""
@@ -324,15 +325,16 @@ class Bells(Module):
             if self.usable(s):
                 ask(s, fig, NAME, TILE)
                 return True
-            s.log_event("audience_void", figure=fig)
+            s.add_event({"kind": "audience_void", "figure": fig})
         return False
 
     # --- decisions -----------------------------------------------------------------------
     def ask_actions(self, s: State, a) -> list:
         fig, _, what = a
+        b: BState = s.mods[NAME]
         if what == TILE:
-            return _audience_options(self.st(s).display, s.thalers[fig])
-        return _deposit_options(self.st(s).up[fig], s.thalers[fig])
+            return _audience_options(b.display, s.thalers[fig])
+        return _deposit_options(b.up[fig], s.thalers[fig])
 
     def valid_ask(self, s: State, fig: int, payload) -> bool:
         """An audience of a seat, or a deposit question of a seat holding a partly paid certificate."""
@@ -357,14 +359,15 @@ class Bells(Module):
             s.thalers[fig] -= price
             self.put(s, display=tuple(shown), down=with_item(b.down, fig, b.down[fig] + (c,)))
             # face down: which certificate is the buyer's secret (R22); its VP are public
-            s.log_event("bells_full", figure=fig, certificates=self.count(s, fig))
-            s.log_event("bells_full_certificate", fig, figure=fig, certificate=c, paid=price)
+            s.add_event({"kind": "bells_full", "figure": fig, "certificates": self.count(s, fig)})
+            s.add_event({"kind": "bells_full_certificate", "figure": fig, "certificate": c, "paid": price}, fig)
             track.gain(s, fig, {"bells": vp}, "bells_certificate")
         else:
             k = int(action.args[2])
             s.thalers[fig] -= k
             self.put(s, display=tuple(shown), up=with_item(b.up, fig, b.up[fig] + ((c, k),)))
-            s.log_event("bells_instalment", figure=fig, certificate=c, paid=k, certificates=self.count(s, fig))
+            s.add_event({"kind": "bells_instalment", "figure": fig, "certificate": c, "paid": k,
+                         "certificates": self.count(s, fig)})
             track.gain(s, fig, {"bells": k // self.data.per_vp}, "bells_instalment", thalers=k)
 
     def _pay(self, s: State, fig: int, c: str, k: int, source: str) -> None:
@@ -382,26 +385,31 @@ class Bells(Module):
         else:
             up[i] = (c, paid)
             self.put(s, up=with_item(b.up, fig, tuple(up)))
-        s.log_event("bells_deposit", figure=fig, certificate=c, thalers=k, source=source, paid=min(paid, price))
+        s.add_event({"kind": "bells_deposit", "figure": fig, "certificate": c, "thalers": k, "source": source,
+                     "paid": min(paid, price)})
         if paid >= price:
-            s.log_event("bells_paid", figure=fig, certificate=c)
+            s.add_event({"kind": "bells_paid", "figure": fig, "certificate": c})
 
     def thalers_earned(self, s: State, seat: int, amount: int) -> int:
         """R10: every Thaler earned goes onto a partly paid certificate (the oldest first)
         until it is paid; no VP for it."""
-        while amount > 0 and self.st(s).up[seat]:
-            c, paid = self.st(s).up[seat][0]
+        up = s.mods[NAME].up[seat]      # the seat's partly paid certificates (most players hold none)
+        while amount > 0 and up:
+            c, paid = up[0]
             k = min(amount, cert(c)[0] - paid)
             self._pay(s, seat, c, k, "earned")
             amount -= k
+            up = s.mods[NAME].up[seat]
         return amount
 
     def after_location(self, s: State, column: str, index: int) -> None:
         """Paying more from one's own money 'at any time' (R19): asked once a round, after the
         last column, of every player holding a partly paid certificate (public), whatever
         their money (asking only those with money would show it, R22)."""
+        if index != len(s.columns()) - 1:
+            return
         b = self.st(s)
-        if index != len(s.columns()) - 1 or b.asked == s.round:
+        if b.asked == s.round:
             return
         self.put(s, asked=s.round)
         for seat in s.order:

@@ -73,9 +73,9 @@ class BishopsFavour(Module):
         s.mods[self.name] = tuple(pool)
         effect, _, value = token.partition(":")
         if not bishop_on or (fig >= s.n and effect != "vp"):
-            s.log_event("favour_discarded", segment=NAMES[segment])
+            s.add_event({"kind": "favour_discarded", "segment": NAMES[segment]})
             return
-        s.log_event("favour", figure=fig, effect=effect, value=value)
+        s.add_event({"kind": "favour", "figure": fig, "effect": effect, "value": value})
         if effect == "thalers":
             earn(s, fig, int(value))
         elif effect == "vp":

@@ -235,7 +235,7 @@ class Medico(Module):
     def healthy(self, s: State, seat: int) -> int:
         """Healthy apprentices ``seat`` may plan with: own ones not on the board, the neutral one,
         minus the one set aside."""
-        return s.comp.apprentices - self.st(s).sick[seat] + s.neutral[seat] - s.aside[seat]
+        return s.comp.apprentices - s.mods[NAME].sick[seat] + s.neutral[seat] - s.aside[seat]
 
     def plan_of(self, s: State, fig: int) -> tuple[tuple[int, ...], bool]:
         p = self.st(s).plans[fig] if fig < s.n else None
@@ -267,7 +267,7 @@ class Medico(Module):
         m = self.st(s)
         for f, p in enumerate(m.plans):      # the plans' medico words are public now (R4)
             if p is not None and (any(p[0]) or p[1]):
-                s.log_event("medico_plan", figure=f, ill="-".join(map(str, p[0])), medico=p[1])
+                s.add_event({"kind": "medico_plan", "figure": f, "ill": "-".join(map(str, p[0])), "medico": p[1]})
         if not m.pile:
             self.put(s, tile=None)
             return
@@ -275,7 +275,7 @@ class Medico(Module):
         tile = pile.pop(chance(s).randrange(len(pile)))
         infected = m.infected if tile == SAME else tile   # 'same location' in round 1: none (infected None)
         self.put(s, pile=tuple(pile), tile=tile, infected=infected)
-        s.log_event("medico_infection", tile=tile, location=infected)
+        s.add_event({"kind": "medico_infection", "tile": tile, "location": infected})
 
     def round_preparation(self, s: State, rng) -> None:
         """Unsold bottles are discarded; one bottle per player with an ill apprentice is
@@ -294,7 +294,7 @@ class Medico(Module):
                 if not discard:
                     break
                 draw, discard, reshuffled = discard, [], True
-                s.log_event("medico_reshuffle", bottles=len(draw))
+                s.add_event({"kind": "medico_reshuffle", "bottles": len(draw)})
             shown.append(draw.pop(rng.randrange(len(draw))))
         shown = list(_sorted_bottles(shown))
         display = tuple(shown + [None] * (places - len(shown)))
@@ -302,18 +302,18 @@ class Medico(Module):
                  discard=_sorted_bottles(discard) if unsold and not reshuffled else tuple(discard), display=display,
                  tile=None, plans=(None,) * s.n, spent=tuple(sorted(m.spent + (m.tile,))) if m.tile else m.spent)
         if shown:
-            s.log_event("medico_display", count=len(shown), bottles=shown,
-                      prices=[self.price(s, i) for i in range(len(shown))])
+            s.add_event({"kind": "medico_display", "count": len(shown), "bottles": shown,
+                         "prices": [self.price(s, i) for i in range(len(shown))]})
 
     # ------------------------------------------------------------------ get-up
     def after_getup(self, s: State, fig: int) -> None:
         """'Automatic healings': on a -1 space the player may set aside an ill apprentice."""
-        if fig < s.n and s.aside[fig] and self.st(s).sick[fig] and self.st(s).black[fig]:
+        if fig < s.n and s.aside[fig] and s.mods[NAME].sick[fig] and s.mods[NAME].black[fig]:
             ask(s, fig, NAME, "aside")
 
     # ------------------------------------------------------------------ planning
     def apprentices(self, s: State, seat: int, n: int) -> int:
-        m = self.st(s)
+        m: MState = s.mods[NAME]
         return n + m.black[seat] - m.sick[seat]
 
     def _plan_limits(self, s: State, seat: int) -> tuple:
@@ -322,13 +322,13 @@ class Medico(Module):
         market's column."""
         allowed, market = _sheet_limits(s.columns())
         tile_ok = self._tile_refusal(s, seat) is None
-        return (self.healthy(s, seat), self.st(s).black[seat], allowed, tile_ok, market)
+        return (self.healthy(s, seat), s.mods[NAME].black[seat], allowed, tile_ok, market)
 
     def _tile_refusal(self, s: State, seat: int) -> str | None:
-        m = self.st(s)
+        m: MState = s.mods[NAME]
         if len(m.held[seat]) >= self.data.max_bottles:
             return f"you hold {len(m.held[seat])} bottles, the most a player may have"
-        if not any(b is not None for b in m.display):
+        if m.display.count(None) == len(m.display):
             return "the medico offers no bottle this round"
         return None
 
@@ -380,10 +380,10 @@ class Medico(Module):
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
-        m = self.st(s)
-        self.put(s, plans=with_item(m.plans, seat, (ill, TILE_WORD in words)))
+        self.put(s, plans=with_item(s.mods[NAME].plans, seat, (ill, TILE_WORD in words)))
         if any(ill) or TILE_WORD in words:     # the seat's own: secret until the reveal (R4)
-            s.log_event("medico_plan", seat, figure=seat, ill="-".join(map(str, ill)), medico=TILE_WORD in words)
+            s.add_event({"kind": "medico_plan", "figure": seat, "ill": "-".join(map(str, ill)),
+                         "medico": TILE_WORD in words}, seat)
 
     # ------------------------------------------------------------------ visits
     def visit_start(self, s: State, fig: int, column: str, count: int) -> bool:
@@ -404,7 +404,7 @@ class Medico(Module):
             elif any(b is not None for b in m.display):
                 if len(m.held[fig]) < self.data.max_bottles:
                     # 'If a player doesn't have enough money to buy a bottle, he must lift his screen'
-                    s.log_event("medico_no_money", figure=fig)
+                    s.add_event({"kind": "medico_no_money", "figure": fig})
             return True
         return False
 
@@ -459,8 +459,8 @@ class Medico(Module):
 
     def apply_action(self, s: State, fig: int, action: Action) -> bool:
         if action.kind in ("restore", "altar") and action.args and action.args[-1] == ILL_WORD:
-            s.log_event("medico_ill_apprentice", figure=fig, action=action.kind,
-                      segment=action.args[0] if action.kind == "restore" else None)
+            s.add_event({"kind": "medico_ill_apprentice", "figure": fig, "action": action.kind,
+                         "segment": action.args[0] if action.kind == "restore" else None})
             if action.kind == "restore":
                 seg = SEGMENT[action.args[0]]
                 tile = s.fresco[seg]
@@ -480,14 +480,14 @@ class Medico(Module):
             earn(s, fig, self.data.saints_thalers)   # R10: onto a partly paid bell certificate first
             s.left -= 1
             self.put(s, ill_left=self.st(s).ill_left - 1)
-            s.log_event("medico_saints", figure=fig, paint=paint, amount=self.data.saints_thalers)
+            s.add_event({"kind": "medico_saints", "figure": fig, "paint": paint, "amount": self.data.saints_thalers})
             return True
         if action.kind == "studio" and fig < s.n and self.st(s).ill_left:
             ill = self.st(s).ill_left
             gained = s.comp.rules["studio"]["thalers_per_apprentice"] * (s.left - ill)
             earn(s, fig, gained)
             s.left = ill
-            s.log_event("studio", figure=fig, amount=gained)
+            s.add_event({"kind": "studio", "figure": fig, "amount": gained})
             return True
         return False
 
@@ -542,7 +542,8 @@ class Medico(Module):
         black += own
         self.put(s, sick=with_item(m.sick, fig, sick), black=with_item(m.black, fig, black),
                  neutral_ill=with_item(m.neutral_ill, fig, neutral_ill))
-        s.log_event("medico_ill", figure=fig, location=column, own=own, neutral=bool(neutral and neutral_ill == s.round))
+        s.add_event({"kind": "medico_ill", "figure": fig, "location": column, "own": own,
+                     "neutral": bool(neutral and neutral_ill == s.round)})
 
     def after_location(self, s: State, column: str, index: int) -> None:
         """'After the last player has performed his final action at the theater (or passed)'
@@ -589,7 +590,7 @@ class Medico(Module):
             s.thalers[fig] -= price
             self.put(s, display=with_item(m.display, place, None),
                      held=with_item(m.held, fig, _sorted_bottles(m.held[fig] + (bottle,))))
-            s.log_event("medico_buy", figure=fig, place=place + 1, bottle=bottle, cost=price)
+            s.add_event({"kind": "medico_buy", "figure": fig, "place": place + 1, "bottle": bottle, "cost": price})
         elif what == "heal":
             used = action.args if action.args != ("none",) else ()
             held = list(m.held[fig])
@@ -603,14 +604,14 @@ class Medico(Module):
             self.put(s, held=with_item(m.held, fig, tuple(held)), discard=_sorted_bottles(m.discard + used),
                      sick=with_item(m.sick, fig, m.sick[fig] - healed),
                      black=with_item(m.black, fig, m.black[fig] - healed))
-            s.log_event("medico_heal", figure=fig, bottles=list(used), healed=healed,
-                      lost=portions - healed, mood=juice * self.data.juice_mood)
+            s.add_event({"kind": "medico_heal", "figure": fig, "bottles": list(used), "healed": healed,
+                         "lost": portions - healed, "mood": juice * self.data.juice_mood})
         elif what == "aside":
             if action.args[0] == "ill":
                 self.put(s, sick=with_item(m.sick, fig, m.sick[fig] - 1),
                          black=with_item(m.black, fig, m.black[fig] - 1))
             if action.args[0] == "ill":
-                s.log_event("medico_aside", figure=fig)
+                s.add_event({"kind": "medico_aside", "figure": fig})
         else:
             _, count, column = what
             self._fall_ill(s, fig, count, action.args[0] == "neutral", column)

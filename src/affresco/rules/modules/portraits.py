@@ -108,10 +108,10 @@ class Portraits(Module):
             display.append(card)
         self.put(s, deck=deck, display=tuple(display))
         if display and log:
-            s.log_event("portraits_revealed", cards=list(display))
+            s.add_event({"kind": "portraits_revealed", "cards": list(display)})
 
     def owns(self, s: State, fig: int, effect: str) -> int:
-        owned = self.st(s).owned[fig] if fig < s.n else ()
+        owned = s.mods[self.name].owned[fig] if fig < s.n else ()
         return sum(self.data.cards[c].effects.get(effect, 0) for c in owned) if owned else 0
 
     # --- hooks -------------------------------------------------------------------------
@@ -121,7 +121,7 @@ class Portraits(Module):
 
     def round_preparation(self, s: State, rng) -> None:
         if self.st(s).display:
-            s.log_event("portraits_discarded", cards=list(self.st(s).display))
+            s.add_event({"kind": "portraits_discarded", "cards": list(self.st(s).display)})
         self._reveal(s, rng)     # a new display in place of the old one
 
     def is_final_round(self, s: State) -> bool:
@@ -155,7 +155,7 @@ class Portraits(Module):
         return bonus + self.owns(s, fig, "bishop_bonus") if bonus else bonus
 
     def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
-        p = self.st(s)
+        p: PState = s.mods[self.name]
         if column == "studio" and p.display and p.taken[fig] != s.round:
             for cid in p.display:
                 actions.extend(_painting(cid, None if fig >= s.n else self.data.cards[cid].effects.get("basic_paints")))
@@ -178,7 +178,7 @@ class Portraits(Module):
             sexton = list(self.st(s).sexton)
             sexton[fig] = s.round
             self.put(s, sexton=tuple(sexton))
-            s.log_event("bishop_move", figure=fig, segment=action.args[i + 1], sexton=True)
+            s.add_event({"kind": "bishop_move", "figure": fig, "segment": action.args[i + 1], "sexton": True})
             cathedral.apply(s, fig, Action("restore", action.args[:i] + action.args[i + 2:]))
             return True
         return False
@@ -195,7 +195,7 @@ class Portraits(Module):
         if card.permanent and fig < s.n:
             owned = tuple(o + (cid,) if i == fig else o for i, o in enumerate(owned))
         self.put(s, display=display, taken=tuple(taken), owned=owned)
-        s.log_event("portrait", figure=fig, card=cid)
+        s.add_event({"kind": "portrait", "figure": fig, "card": cid})
         choice = action.args[1] if len(action.args) > 1 else None
         vp = eff.get("vp", 0)
         if fig < s.n:  # Leonardo gains only the VP a card shows (supplement, 2 players; M3)

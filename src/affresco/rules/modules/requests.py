@@ -149,11 +149,12 @@ class Requests(Module):
             s.left -= s.comp.rules["workshop"]["blends_per_apprentice"]
 
     def income(self, s: State, seat: int) -> int:
-        return self.data.income * len(self.st(s).done[seat])
+        return self.data.income * len(s.mods[self.name].done[seat])
 
     def round_preparation(self, s: State, rng) -> None:
+        done = s.mods[self.name].done
         for seat in range(s.n):
-            for t, _, _ in self.st(s).done[seat]:
+            for t, _, _ in done[seat]:
                 colour = self.data.paint[t]
                 if colour:
                     s.paints[seat] = add_one(s.paints[seat], colour)
@@ -168,7 +169,7 @@ class Requests(Module):
 
     def answer(self, s: State, a, action) -> None:
         s.paints[a[0]] = add_one(s.paints[a[0]], action.args[0])
-        s.log_event("general_request_paint", figure=a[0])
+        s.add_event({"kind": "general_request_paint", "figure": a[0]})
 
     def view(self, s: State, seat, out) -> None:
         r = self.st(s)

@@ -330,17 +330,17 @@ class WallFresco(Module):
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         col = column_words(s).index(words[TILE][0]) if TILE in words else -1
-        placed = self.st(s).placed
+        placed = s.mods[self.name].placed
         if placed[seat] != col:
             self.put(s, placed=with_item(placed, seat, col))
         if TILE in words:     # the seat's own record: secret until the reveal (R4)
-            s.log_event("wall_tile", seat, figure=seat, column=words[TILE][0])
+            s.add_event({"kind": "wall_tile", "figure": seat, "column": words[TILE][0]}, seat)
 
     def after_planning(self, s: State) -> None:
         columns = column_words(s)
         for seat, c in enumerate(self.st(s).placed):
             if c >= 0:
-                s.log_event("wall_tile", figure=seat, column=columns[c])
+                s.add_event({"kind": "wall_tile", "figure": seat, "column": columns[c]})
 
     def visit_start(self, s: State, fig: int, column: str, count: int) -> bool:
         """'This action takes place in the given player order at the time of the covered action':
@@ -380,7 +380,7 @@ class WallFresco(Module):
         paid[fig] = _paint_sum(paid[fig], tile.paint)
         self.put(s, board=tuple(board), held=tuple(held), paid=tuple(paid))
         section = self.data.name(cell)
-        s.log_event("wall_restore", figure=fig, section=section, tile=tile.text, paid=tile.paint)
+        s.add_event({"kind": "wall_restore", "figure": fig, "section": section, "tile": tile.text, "paid": tile.paint})
         track.gain(s, fig, {"wall": self.data.vp}, "wall", section=section, tile=tile.text)
 
     # --- the workshop exchange ------------------------------------------------------------
@@ -422,7 +422,7 @@ class WallFresco(Module):
         exchange[fig] = "".join(sorted(exchange[fig] + blend, key=PAINTS.index))
         supply = tuple((k, v - (k == blend)) for k, v in w.supply)
         self.put(s, held=tuple(held), exchange=tuple(exchange), supply=supply)
-        s.log_event("wall_exchange", figure=fig, tiles=list(action.args), exchange=blend)
+        s.add_event({"kind": "wall_exchange", "figure": fig, "tiles": list(action.args), "exchange": blend})
         s.left -= s.comp.rules["workshop"]["blends_per_apprentice"]
         return True
 
@@ -440,7 +440,7 @@ class WallFresco(Module):
                 s.paints[seat] = add_one(s.paints[seat], c)
             if gained:
                 received[seat] = _paint_sum(received[seat], gained)
-                s.log_event("wall_income", figure=seat, paints=gained)
+                s.add_event({"kind": "wall_income", "figure": seat, "paints": gained})
         self.put(s, placed=(-1,) * s.n, received=tuple(received))
 
     # --- the bishop's requests (R15) ------------------------------------------------------
