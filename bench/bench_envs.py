@@ -62,6 +62,7 @@ except ImportError:  # a checkout without installing
 from affresco.rules.action_space import supported_modules  # noqa: E402
 
 ALL = tuple(sorted(supported_modules()))
+MOD_SETS = {"base": [()], "all": [ALL], "both": [(), ALL]}   # --modules
 
 
 def _clock():
@@ -254,7 +255,7 @@ def main() -> None:
         return
     games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
     names = [w for w in WRAPPERS if w == "engine" or args.only is None or w in args.only]
-    mod_sets = {"base": [()], "all": [ALL], "both": [(), ALL]}[args.modules]
+    mod_sets = MOD_SETS[args.modules]
     load = os.getloadavg()
     from affresco.build import describe
     print(f"affresco {describe()}; machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
@@ -299,7 +300,7 @@ def observation_cost(args) -> None:
     game loop, without the spread of different games (several times its cost on one position)."""
     import statistics
     games = 1 if args.quick else args.games * args.blocks
-    mod_sets = {"base": [()], "all": [ALL], "both": [(), ALL]}[args.modules]
+    mod_sets = MOD_SETS[args.modules]
     load = os.getloadavg()
     print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; CPU time, "
           f"{games} recorded games per set-up, {args.blocks} alternations", flush=True)

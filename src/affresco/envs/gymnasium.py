@@ -28,7 +28,7 @@ from gymnasium import spaces
 
 from affresco import IllegalAction
 from affresco.bots import make_bot
-from .core import ENCODING_VERSION, F32, Config, LazyView, check_reward, final_rewards, render_text, tables
+from .core import ENCODING_VERSION, Config, LazyView, allowed, check_reward, final_rewards, render_text, tables
 
 __all__ = ["FrescoEnv", "ENV_ID"]
 
@@ -90,8 +90,7 @@ class FrescoEnv(gymnasium.Env):
         i = int(action)
         a = self.codec.actions[i] if 0 <= i < self.codec.size else None
         substituted = False
-        b = mask.base
-        if a is None or not (b[i] if type(b) is bytearray else mask[i]):
+        if a is None or not allowed(mask, i):
             if self.illegal == "raise":
                 raise IllegalAction(f"action {action} ({a}) is not legal now; legal: {[str(x) for x in legal[:10]]}...")
             a, substituted = self._rng.choice(legal), True
@@ -142,7 +141,7 @@ class FrescoEnv(gymnasium.Env):
         return self._legal_at[1], self._legal_at[2]
 
     def _obs(self) -> np.ndarray:
-        return np.frombuffer(self.game.observation(self.seat), F32)
+        return self.encoder.observe(self.game, self.seat)
 
     def _info(self) -> dict[str, Any]:
         """``action_mask``: a new array (Gymnasium asks for new info data at every call), except

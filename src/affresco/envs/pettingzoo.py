@@ -35,7 +35,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from affresco import IllegalAction
-from .core import F32, Config, LazyView, check_reward, final_rewards, render_text, tables
+from .core import F32, Config, LazyView, allowed, check_reward, final_rewards, render_text, tables
 
 __all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
 
@@ -112,7 +112,7 @@ class _Common:
         hit = self._cache.get(seat)
         if hit is not None and hit[0] == self._marker:
             return hit[1]
-        obs = {"observation": np.frombuffer(self.game.observation(seat), F32),
+        obs = {"observation": self.encoder.observe(self.game, seat),
                "action_mask": self._legal_of(seat)[2]}
         self._cache[seat] = (self._marker, obs)
         return obs
@@ -134,8 +134,7 @@ class _Common:
         _, legal, mask = legal or self._legal_of(seat)
         i = -1 if index is None else int(index)
         substituted = False
-        b = mask.base
-        if 0 <= i < self.WAIT and (b[i] if type(b) is bytearray else mask[i]):
+        if 0 <= i < self.WAIT and allowed(mask, i):
             action = self.codec.actions[i]
         elif self.illegal == "raise":
             shown = "WAIT" if index == self.WAIT else (str(self.codec.actions[int(index)])

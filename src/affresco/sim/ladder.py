@@ -198,10 +198,10 @@ def run_ladder(ladder: Ladder, path: str | Path, workers: int = 1, ray: str | No
     head, results = (None, {}) if fresh else load_results(path)
     # the file's ladder, perhaps with fewer rounds (its games then begin this one's: schedule())
     same_but_rounds = head is not None and dict(head, rounds=ladder.rounds) == ladder.describe()
-    more_rounds = same_but_rounds and head["rounds"] < ladder.rounds
+    more_rounds = same_but_rounds and isinstance(head.get("rounds"), int) and head["rounds"] < ladder.rounds
     if head is not None and head != ladder.describe() and not more_rounds:
         if same_but_rounds:
-            raise ConfigError(f"{path} holds this ladder with {head['rounds']} rounds: ask for at least as many "
+            raise ConfigError(f"{path} holds this ladder with {head.get('rounds')} rounds: ask for at least as many "
                               f"(more rounds are added to it)")
         raise ConfigError(f"{path} holds another ladder ({head}); give another file, or start it afresh")
     games = schedule(ladder)
