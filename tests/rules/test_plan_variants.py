@@ -37,6 +37,23 @@ def test_every_medico_plan_is_listed_once_in_order_and_indexable(players, module
     assert seen >= 3
 
 
+@pytest.mark.parametrize("players,modules", [(4, ALL), (2, ("medico", "bells"))])
+def test_a_plan_found_without_tables_is_the_plan_at_that_place(players, modules):
+    """The medico's plans are counted, and the first plan indexed in a part of the sequence is
+    found, from the counts of the columns (issue #12's speed): the same length and the same
+    plan at each place as the sequence made in full, in every part (with and without the
+    action tiles), with ill and healthy apprentices, with and without the medico tile."""
+    checked = 0
+    for g, seat, legal in lazy_planning(players, modules, seed=3, rounds=9):
+        made = legal.materialized()
+        places = {0, len(made) - 1, *random.Random(len(made)).sample(range(len(made)), min(40, len(made)))}
+        for i in sorted(places):
+            fresh = pickle.loads(pickle.dumps(legal))      # made again: nothing indexed yet
+            assert len(fresh) == len(made) and fresh[i] == made[i]
+            checked += 1
+    assert checked >= 100
+
+
 def test_the_lazy_plans_are_exactly_the_plans_the_rules_allow():
     """Every plan of the set-up's action space is in ``legal_actions`` exactly when applying it
     is accepted (the rules' own refusal), at a medico planning decision with ill apprentices:

@@ -22,6 +22,10 @@ from typing import Callable, Iterator
 from .actions import PLAN_WORDS, Action
 
 _new = tuple.__new__
+# A PlanVariants that counts (``counted``) finds the first plan indexed in a segment without
+# tables of the segment (a few look-ups per column); from the next one on it makes the
+# segment's accumulated sizes once and bisects them (cheaper per plan after the first).
+FAST_PICKS = 1
 
 
 @lru_cache(maxsize=8)
@@ -155,8 +159,7 @@ class TiledPlans(_Lazy):
             segments += [u + (t,) for u in segments]
         self.segments = tuple(segments)
         self.carries = tuple(sum(tiles[t][1] for t in u) for u in segments)
-        self._mult = tuple(_multiplicity(available, columns, per_column, len(u), c)   # per segment:
-                           for u, c in zip(segments, self.carries))                   # parents per base plan
+        self._mult: tuple | None = None    # per segment, made when asked: parents per base plan (_mults)
         self._ends: list = [None] * len(segments)    # per segment, made when asked: accumulated _mult
         self._starts: tuple[int, ...] | None = None   # per segment, made when asked: where its plans start
         self._made: dict[int, Action] = {}
@@ -190,24 +193,33 @@ class TiledPlans(_Lazy):
     def __len__(self) -> int:
         return self.starts()[-1]
 
+    def _mults(self) -> tuple:
+        """Per segment, parents per base plan (made when first asked: the medico's
+        :class:`PlanVariants` of these plans counts its plans without them)."""
+        mult = self._mult
+        if mult is None:
+            mult = self._mult = tuple(_multiplicity(self.available, self.columns, self.per_column, len(u), c)
+                                      for u, c in zip(self.segments, self.carries))
+        return mult
+
     def starts(self) -> tuple[int, ...]:
         """Where each segment's plans start, then the number of plans (made when first asked:
         the medico's :class:`PlanVariants` of these plans never asks)."""
         st = self._starts
         if st is None:
-            st = self._starts = tuple(accumulate((sum(m) for m in self._mult), initial=0))
+            st = self._starts = tuple(accumulate((sum(m) for m in self._mults()), initial=0))
         return st
 
     def ends(self, seg: int) -> list[int]:
         """Accumulated parents per base plan of segment ``seg``."""
         e = self._ends[seg]
         if e is None:
-            e = self._ends[seg] = list(accumulate(self._mult[seg]))
+            e = self._ends[seg] = list(accumulate(self._mults()[seg]))
         return e
 
     def multiplicity(self, seg: int) -> tuple[int, ...]:
         """Plans per base plan in segment ``seg`` (the ways to lay its tiles)."""
-        return self._mult[seg]
+        return self._mults()[seg]
 
     def locate(self, j: int) -> tuple[int, int, int]:
         """``(segment, base plan, q)`` of plan ``j``: the q-th way to lay the segment's tiles."""
@@ -242,7 +254,7 @@ class TiledPlans(_Lazy):
         are the objects :func:`base_plans` gives)."""
         if self._all is None:
             out: list[Action] = []
-            for seg, mult in enumerate(self._mult):
+            for seg, mult in enumerate(self._mults()):
                 if not self.segments[seg]:
                     out.extend(compress(self.base_plans(), mult))
                     continue
@@ -262,7 +274,7 @@ class TiledPlans(_Lazy):
         if len(u) != len(words) or 2 * len(u) + 1 != len(args):
             return None
         seg = self.segments.index(u)
-        if not self._mult[seg][b]:
+        if not self._mults()[seg][b]:
             return None
         empty = {self.words[c]: i for i, c in enumerate(self._base[2][b])}     # column word -> its place
         picked = tuple(empty.get(words[self.tiles[t][0]], -1) for t in u)
@@ -324,31 +336,52 @@ class PlanVariants(_Lazy):
     r-th variant; ``find(action)``: the parent's arguments of an action and a function of the
     parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the variants), or
     None; ``recipe``: ``(function, arguments)`` that make the same sequence in another process.
+    ``counted`` (optional): ``(total, locate)`` that count without a pass over the base plans,
+    ``total(seg)`` the plans of segment ``seg`` and ``locate(seg, r)`` the ``(b, q, r)`` of its
+    r-th plan (base plan, parent, variant); ``sizes`` is then asked only when the sequence is
+    searched (``index``, ``in``) or made in full.
     """
 
-    __slots__ = ("parents", "_sizes", "_totals", "_ends", "_seg_starts", "_nth", "_find", "_all",
+    __slots__ = ("parents", "_size_of", "_sizes", "_ends", "_picks", "_seg_starts", "_nth", "_find", "_locate", "_all",
                  "_made", "_ids", "_recipe")
 
     def __init__(self, parents: TiledPlans, sizes: Callable[[int], Sequence[int]],
                  nth: Callable[[tuple, int, int, int], Action],
                  find: Callable[[Action], tuple[tuple, Callable[[int, int], int | None]] | None],
-                 recipe: tuple | None = None):
+                 recipe: tuple | None = None,
+                 counted: tuple[Callable[[int], int], Callable[[int, int], tuple[int, int, int]]] | None = None):
         self.parents = parents
         self._recipe = recipe
-        self._sizes = [sizes(seg) for seg in range(len(parents.segments))]
-        self._totals = [sum(map(mul, parents.multiplicity(seg), z)) if parents.segments[seg] else sum(z)
-                        for seg, z in enumerate(self._sizes)]      # the base plans (no tile): one parent each
-        self._seg_starts = list(accumulate(self._totals, initial=0))
-        self._ends: list = [None] * len(self._totals)
+        segments = range(len(parents.segments))
+        self._size_of = sizes
+        self._sizes: list = [None] * len(segments)      # per segment, made when asked (_sizes_at)
+        self._ends: list = [None] * len(segments)
+        self._picks = [0] * len(segments)
+        self._locate: Callable[[int, int], tuple[int, int, int]] | None = None
+        if counted is not None:
+            total, self._locate = counted
+            totals = [total(seg) for seg in segments]
+        else:
+            totals = [sum(map(mul, parents.multiplicity(seg), self._sizes_at(seg))) if parents.segments[seg]
+                      else sum(self._sizes_at(seg)) for seg in segments]   # the base plans: one parent each
+        self._seg_starts = list(accumulate(totals, initial=0))
         self._nth, self._find = nth, find
         self._all: tuple[Action, ...] | None = None
         self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
         self._ids: set[int] | None = set()     # the ids of the plans made (made_here)
 
+    def _sizes_at(self, seg: int) -> Sequence[int]:
+        z = self._sizes[seg]
+        if z is None:
+            z = self._sizes[seg] = self._size_of(seg)
+        return z
+
     def _seg_ends(self, seg: int) -> list[int]:
+        """Accumulated plans per base plan of segment ``seg`` (the base plans without tiles: one
+        parent each)."""
         e = self._ends[seg]
         if e is None:
-            z = self._sizes[seg]
+            z = self._sizes_at(seg)
             e = self._ends[seg] = list(accumulate(map(mul, self.parents.multiplicity(seg), z)
                                                   if self.parents.segments[seg] else z))
         return e
@@ -359,11 +392,14 @@ class PlanVariants(_Lazy):
     def _make(self, i: int) -> Action:
         seg = bisect_right(self._seg_starts, i) - 1
         r = i - self._seg_starts[seg]
-        ends = self._seg_ends(seg)
-        b = bisect_right(ends, r)
-        r -= ends[b - 1] if b else 0
-        size = self._sizes[seg][b]
-        q, r = divmod(r, size)
+        if self._locate is not None and self._ends[seg] is None and self._picks[seg] < FAST_PICKS:
+            self._picks[seg] += 1          # (the first plan of a segment: found column by column)
+            b, q, r = self._locate(seg, r)
+        else:
+            ends = self._seg_ends(seg)
+            b = bisect_right(ends, r)
+            r -= ends[b - 1] if b else 0
+            q, r = divmod(r, self._sizes_at(seg)[b])
         return self._nth(self.parents.args_of(seg, b, q), seg, b, r)
 
     def _kept(self, plan: Action) -> None:
@@ -382,7 +418,7 @@ class PlanVariants(_Lazy):
     def _start_of(self, j: int) -> tuple[int, int]:
         """Where the variants of parent ``j`` start, and how many there are."""
         seg, b, q = self.parents.locate(j)
-        ends, size = self._seg_ends(seg), self._sizes[seg][b]
+        ends, size = self._seg_ends(seg), self._sizes_at(seg)[b]
         return self._seg_starts[seg] + (ends[b - 1] if b else 0) + q * size, size
 
     def variants_of(self, j: int) -> tuple[Action, ...]:
@@ -404,7 +440,8 @@ class PlanVariants(_Lazy):
             parents, nth = self.parents.materialized(), self._nth
             out: list[Action] = []
             j = 0
-            for seg, sizes in enumerate(self._sizes):
+            for seg in range(len(self._sizes)):
+                sizes = self._sizes_at(seg)
                 for b, m in enumerate(self.parents.multiplicity(seg)):
                     for _ in range(m):
                         args = parents[j].args
@@ -423,7 +460,7 @@ class PlanVariants(_Lazy):
             r = at[1](seg, b)
             if r is not None:
                 ends = self._seg_ends(seg)
-                i = self._seg_starts[seg] + (ends[b - 1] if b else 0) + q * self._sizes[seg][b] + r
+                i = self._seg_starts[seg] + (ends[b - 1] if b else 0) + q * self._sizes_at(seg)[b] + r
                 if start <= i and (stop is None or i < stop):
                     return i
         raise ValueError(f"{action!r} is not one of the plans")

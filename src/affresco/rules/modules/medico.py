@@ -30,9 +30,11 @@ medico board.  Leonardo never falls ill and buys no medicine.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import lru_cache
-from itertools import combinations, compress, product
-from operator import getitem, itemgetter, mul
+from itertools import accumulate, combinations, compress, product
+from math import comb, perm
+from operator import add, getitem, itemgetter, mul
 from typing import Any, Callable, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
@@ -889,6 +891,145 @@ def _tile_factor(base: tuple, market: int) -> tuple:
     return tuple(map(factor.__getitem__, map(itemgetter(market), base_counts(*base)[0])))
 
 
+class _VariantCounts:
+    """How many plans with ill words and the medico tile (the variants :func:`_ill_variants`
+    makes) each set of plans of one action sheet side has, by the counts of the first columns,
+    without a pass over the base plans: a planning situation new to the process costs a few
+    table look-ups, not tables of its own (issue #12's speed).
+
+    A plan's variants are its ill words naming ``j`` ill apprentices (``j`` at most the seat's
+    ill ones, its ``H = n - j`` other apprentices at most its healthy ones), each also with the
+    medico tile where it may go (at most one apprentice at the market); times the ways to lay
+    ``t`` action tiles on its ``e`` empty columns (``perm(e, t)``).  ``suffix[k]`` counts the
+    ways to fill the columns from ``k`` on: counts and ill apprentices by ``(H, j, e, m)``, ``m``
+    whether the market's count allows the tile (2: the market is not among them).  ``grid(k,
+    a, m)``: those weighed by ``perm(e, a)``, summed over ``H <= h`` and ``j <= b`` (so a
+    prefix's plans are counted by Vandermonde's ``perm(ep + e, t) = sum C(t, a) perm(ep, t - a)
+    perm(e, a)``)."""
+
+    __slots__ = ("per_column", "allowed", "market", "top", "suffix", "fill", "_grids", "_weights")
+
+    def __init__(self, per_column: int, allowed: tuple[bool, ...], market: int):
+        self.per_column, self.allowed, self.market = per_column, allowed, market
+        columns = len(allowed)
+        self.top = columns * per_column           # the most apprentices (healthy or ill) a plan has
+        suffix: list[dict] = [{}] * (columns + 1)
+        suffix[columns] = {(0, 0, 0, 2): 1}
+        for k in range(columns - 1, -1, -1):
+            out: dict = {}
+            for (h, j, e, m), ways in suffix[k + 1].items():
+                for c in range(per_column + 1):
+                    mk = (1 if c <= MARKET_WITH_TILE else 0) if k == market else m
+                    for i in range(c + 1 if allowed[k] else 1):
+                        key = (h + c - i, j + i, e + (c == 0), mk)
+                        out[key] = out.get(key, 0) + ways
+            suffix[k] = out
+        self.suffix = suffix
+        # fill[k][budget]: the ways to fill the columns from k on with at most budget apprentices
+        fill = [[1] * (self.top + 1)]
+        for _ in range(columns):
+            below = fill[0]
+            fill.insert(0, [sum(below[max(0, b - c)] for c in range(min(b, per_column) + 1) if b - c >= 0)
+                            for b in range(self.top + 1)])
+        self.fill = fill
+        self._grids: dict = {}
+        self._weights: dict = {}
+
+    def grid(self, k: int, a: int, m: int) -> list[int]:
+        """``grid[h * (top + 1) + b]``: the fillings of the columns from ``k`` on with at most
+        ``h`` healthy and ``b`` ill apprentices and market flag ``m``, each weighed by
+        ``perm(e, a)``."""
+        g = self._grids.get((k, a, m))
+        if g is None:
+            w = self.top + 1
+            g = [0] * (w * w)
+            for (h, j, e, mk), ways in self.suffix[k].items():
+                if mk == m and e >= a:
+                    g[h * w + j] += perm(e, a) * ways
+            for h in range(w):                  # summed over j <= b, then over H <= h
+                row = h * w
+                g[row:row + w] = accumulate(g[row:row + w])
+                if h:
+                    g[row:row + w] = map(add, g[row:row + w], g[row - w:row])
+            self._grids[k, a, m] = g
+        return g
+
+    def weights(self, k: int, t: int, ep: int, mp: int, tile: int) -> tuple[tuple[int, list[int]], ...]:
+        """The variants of the plans whose columns before ``k`` are fixed, ``ep`` of them empty,
+        with market flag ``mp`` (2: not fixed yet), with ``t`` action tiles and ``tile`` 2 if
+        the medico tile may go (at most one apprentice at the market), else 1: ``(factor,
+        grid)`` pairs whose ``sum(factor * grid[at])`` counts them (:meth:`grid`'s places)."""
+        key = (k, t, ep, mp, tile)
+        out = self._weights.get(key)
+        if out is None:
+            pairs = []
+            for a in range(t + 1):
+                if ep >= t - a:
+                    coef = comb(t, a) * perm(ep, t - a)
+                    if mp == 2:
+                        pairs += [(coef, self.grid(k, a, 0)), (coef * tile, self.grid(k, a, 1))]
+                    else:
+                        pairs.append((coef * (tile if mp else 1), self.grid(k, a, 2)))
+            out = self._weights[key] = tuple(pairs)
+        return out
+
+    def total(self, t: int, tile: int, healthy: int, black: int) -> int:
+        """The variants of every plan with ``t`` action tiles, ``healthy`` healthy and ``black``
+        ill apprentices."""
+        if healthy < 0:
+            return 0
+        top = self.top
+        at = min(healthy, top) * (top + 1) + min(black, top)
+        return sum(f * g[at] for f, g in self.weights(0, t, 0, 2, tile))
+
+    def locate(self, r: int, t: int, tile: int, healthy: int, black: int,
+               available: int) -> tuple[int, int, int]:
+        """The plan holding the ``r``-th variant (in counting order, each plan's variants
+        together), column by column: its place among the base plans of ``available``
+        apprentices, the variants before it in its plan, and its variants per way to lay the
+        tiles."""
+        per_column, allowed, market, top, fill = self.per_column, self.allowed, self.market, self.top, self.fill
+        healthy, black = min(healthy, top), min(black, top)   # (a plan has at most top of each)
+        width = top + 1
+        known, weights = self._weights, self.weights
+        ill = {0: 1}             # ways to name j ill apprentices in the columns fixed so far
+        n = ep = place = 0
+        mp = 2
+        w = 0
+        for k in range(len(allowed)):
+            for c in range(per_column + 1):
+                if allowed[k] and c:
+                    step: dict = {}
+                    for j, ways in ill.items():
+                        for i in range(min(c, black - j) + 1):
+                            step[j + i] = step.get(j + i, 0) + ways
+                else:
+                    step = ill
+                e = ep + (c == 0)
+                m = (1 if c <= MARKET_WITH_TILE else 0) if k == market else mp
+                key = (k + 1, t, e, m, tile)
+                pairs = known.get(key) or weights(*key)
+                w = 0
+                left = healthy - n - c
+                for j, ways in step.items():
+                    if left + j >= 0:
+                        at = (left + j) * width + black - j
+                        for f, g in pairs:
+                            w += ways * f * g[at]
+                if r < w:
+                    break
+                r -= w
+                if available >= n + c:         # the base plans with this count: the fillings of the rest
+                    place += fill[k + 1][min(available - n - c, top)]
+            ill, n, ep, mp = step, n + c, e, m
+        return place, r, w // perm(ep, t)
+
+
+@lru_cache(maxsize=8)
+def _variant_counts(per_column: int, allowed: tuple[bool, ...], market: int) -> _VariantCounts:
+    return _VariantCounts(per_column, allowed, market)
+
+
 def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     """The plans of ``parents``, each with its ill words (at least as many ill apprentices as
     it needs beyond the healthy ones), each word without and, where it may go, with the medico
@@ -929,7 +1070,19 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
             return 2 * q + medico if tile else q
         return a[:len(a) - len(extra)], rank
 
-    return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)))
+    table = _variant_counts(parents.per_column, allowed, market)
+    tile = 2 if tile_ok else 1
+
+    def total(seg: int) -> int:
+        return table.total(len(parents.segments[seg]), tile, healthy - carries[seg], black)
+
+    def locate(seg: int, r: int) -> tuple[int, int, int]:
+        b, r, size = table.locate(r, len(parents.segments[seg]), tile, healthy - carries[seg], black,
+                                  parents.available)
+        q, r = divmod(r, size)
+        return b, q, r
+
+    return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)), counted=(total, locate))
 
 
 register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
