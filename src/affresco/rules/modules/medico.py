@@ -907,7 +907,7 @@ class _VariantCounts:
     prefix's plans are counted by Vandermonde's ``perm(ep + e, t) = sum C(t, a) perm(ep, t - a)
     perm(e, a)``)."""
 
-    __slots__ = ("per_column", "allowed", "market", "top", "suffix", "fill", "_grids", "_weights")
+    __slots__ = ("per_column", "allowed", "market", "top", "suffix", "fill", "_grids", "_weights", "_steps")
 
     def __init__(self, per_column: int, allowed: tuple[bool, ...], market: int):
         self.per_column, self.allowed, self.market = per_column, allowed, market
@@ -934,6 +934,7 @@ class _VariantCounts:
         self.fill = fill
         self._grids: dict = {}
         self._weights: dict = {}
+        self._steps: dict = {}
 
     def grid(self, k: int, a: int, m: int) -> list[int]:
         """``grid[h * (top + 1) + b]``: the fillings of the columns from ``k`` on with at most
@@ -991,31 +992,27 @@ class _VariantCounts:
         per_column, allowed, market, top, fill = self.per_column, self.allowed, self.market, self.top, self.fill
         healthy, black = min(healthy, top), min(black, top)   # (a plan has at most top of each)
         width = top + 1
-        known, weights = self._weights, self.weights
-        ill = {0: 1}             # ways to name j ill apprentices in the columns fixed so far
+        known, weights, steps = self._weights, self.weights, self._steps
+        ill: tuple[int, ...] = (1,)       # ways to name j ill apprentices in the columns fixed so far
         n = ep = place = 0
         mp = 2
         w = 0
         for k in range(len(allowed)):
             for c in range(per_column + 1):
                 if allowed[k] and c:
-                    step: dict = {}
-                    for j, ways in ill.items():
-                        for i in range(min(c, black - j) + 1):
-                            step[j + i] = step.get(j + i, 0) + ways
+                    step = steps.get((ill, c, black)) or self._step(ill, c, black)
                 else:
                     step = ill
                 e = ep + (c == 0)
                 m = (1 if c <= MARKET_WITH_TILE else 0) if k == market else mp
-                key = (k + 1, t, e, m, tile)
-                pairs = known.get(key) or weights(*key)
+                pairs = known.get((k + 1, t, e, m, tile)) or weights(k + 1, t, e, m, tile)
                 w = 0
-                left = healthy - n - c
-                for j, ways in step.items():
-                    if left + j >= 0:
-                        at = (left + j) * width + black - j
+                at = (healthy - n - c) * width + black       # j = 0; each ill one more: a place on
+                for ways in step:
+                    if at >= 0:
                         for f, g in pairs:
                             w += ways * f * g[at]
+                    at += top
                 if r < w:
                     break
                 r -= w
@@ -1023,6 +1020,16 @@ class _VariantCounts:
                     place += fill[k + 1][min(available - n - c, top)]
             ill, n, ep, mp = step, n + c, e, m
         return place, r, w // perm(ep, t)
+
+    def _step(self, ill: tuple[int, ...], c: int, black: int) -> tuple[int, ...]:
+        """The ways to name j ill apprentices (at most ``black``) after a column of ``c``
+        apprentices where they may go, from ``ill`` before it."""
+        out = [0] * min(len(ill) + c, black + 1)
+        for j, ways in enumerate(ill):
+            for i in range(min(c, black - j) + 1):
+                out[j + i] += ways
+        step = self._steps[ill, c, black] = tuple(out)
+        return step
 
 
 @lru_cache(maxsize=8)
