@@ -239,6 +239,14 @@ def test_a_whole_two_player_game_at_phone_size_by_tapping(device, server):
         p.tid("my-game-meta-0").inner_text()
     p.pg.go_back()
     check_breakdown(p, st)
+    # the replay, too, shows one place of the board at a time on a phone, never the whole
+    # board shrunk to the screen (fresco segments as wide as in the game)
+    p.tid("replay-link").tap()
+    p.tid("replay").wait_for()
+    p.tid("tab-cathedral").tap()
+    width = p.tid("segment-C3").bounding_box()["width"]
+    assert width >= MIN_TAP and not p.layout_problems(), width
+    p.keep("replay")
 
 
 @pytest.mark.slow
