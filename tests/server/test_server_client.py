@@ -374,3 +374,14 @@ def test_dynamic_key_families_cover_the_engine_and_the_server(sqlite_url):  # no
     names = {v: k for k, v in en.items() if k.startswith("card.")}
     for card in cards:
         assert names.get(card["name"]) == f"card.{re.sub(r'-[a-z]$', '', card['id'])}", card["name"]
+
+
+@pytest.mark.parametrize("lang,word,wrong", [("fr", "assistant", r"\bapprentie?s?\b"), ("ru", "подмастерь", r"ученик|ученика|учеников")])
+def test_the_apprentice_has_its_rulebook_name_in_every_text(lang, word, wrong):
+    """The pieces keep the word of the edition's rulebook (issue 5: game words from the French
+    and Russian rulebooks): the French base rules say 'assistant' and the Russian 'подмастерье';
+    the catalogue and the help never call them anything else."""
+    texts = list(catalog(lang).values()) + [json.dumps(json.loads(static_text(f"help/{lang}.json")), ensure_ascii=False)]
+    assert any(word in t.lower() for t in texts)
+    odd = [t for t in texts if re.search(wrong, t, re.IGNORECASE)]
+    assert not odd, odd[:5]
