@@ -261,3 +261,17 @@ def test_replay_as_a_seat_never_shows_another_seats_plan_before_the_reveal(tmp_p
         assert f"Move {n} of {n}" in out and "2-0-1-0-1" not in out, out
     assert "plan 2-0-1-0-1" in invoke(["replay", str(path), "--all", "--to", str(n)]).output
     assert "plan 2-0-1-0-1" in invoke(["replay", str(path), "--seat", "0", "--to", str(n)]).output
+
+
+@pytest.mark.parametrize("width", [80, 140])
+def test_the_whole_fresco_shows_on_an_80_column_terminal(width):
+    """A terminal of 80 columns (the usual default) shows every fresco column and whole cells:
+    the market and hostel go below the fresco when they do not fit beside it."""
+    g = affresco.new_game(players=4, modules=("special_colours",), seed=3)
+    console = Console(width=width, record=True)
+    console.print(render.board(g.view(0)))
+    text = console.export_text()
+    header = next(line for line in text.splitlines() if "│    A" in line or "│   A" in line)
+    assert all(f" {c} " in header for c in "ABCDE"), header
+    assert "…" not in text.split("Painters")[0]
+    assert "24VP" in text and "Market" in text and "Hostel" in text

@@ -407,10 +407,9 @@ def board(view: Mapping[str, Any]) -> Group:
     side.add_column()
     side.add_row(market_table(view))
     side.add_row(hostel_table(view))
-    top = Table.grid(padding=(0, 2))
-    top.add_column()
-    top.add_column()
-    top.add_row(fresco_table(view), side)
+    # side by side where the terminal is wide enough, the market and hostel below otherwise
+    # (an 80-column terminal would cut the fresco's last column)
+    top = Columns([fresco_table(view), side], padding=(0, 2))
     legend = Text(f"{BISHOP} bishop   L Leonardo's master painter   "
                   "mood: + = extra apprentice, - = one apprentice less", style="dim")
     parts: list[RenderableType] = [status_line(view), top, legend, figures_table(view), track_line(view)]
