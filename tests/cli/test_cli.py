@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -275,3 +277,12 @@ def test_the_whole_fresco_shows_on_an_80_column_terminal(width):
     assert all(f" {c} " in header for c in "ABCDE"), header
     assert "…" not in text.split("Painters")[0]
     assert "24VP" in text and "Market" in text and "Hostel" in text
+    # once revealed, every painter's plan shows whole (folded, never cut to "0-1-…")
+    rng = random.Random(2)
+    while g.view(0)["phase"] != "visits":
+        seat = g.to_act[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    console = Console(width=width, record=True)
+    console.print(render.board(g.view(0)))
+    text = console.export_text()
+    assert not re.search(r"[0-9]-?…", text), text

@@ -185,7 +185,8 @@ def figures_table(view: Mapping[str, Any]) -> Table:
     for name, just in (("Seat", "right"), ("Name", "left"), ("VP", "right"), ("Get up", "left"),
                        ("Mood (top → bottom)", "left"), ("Appr.", "right"), ("Fresco tiles", "left"),
                        ("Plan", "left"), ("Paints", "left"), ("Thalers", "right")):
-        t.add_column(name, justify=just)  # type: ignore[arg-type]
+        # a plan ("2-3-0-1-3") folds onto two lines on a narrow terminal, never cut
+        t.add_column(name, justify=just, overflow="fold" if name == "Plan" else "ellipsis")  # type: ignore[arg-type]
     viewer = view.get("seat")
     to_act = set(view.get("to_act") or [])
     for i, f in enumerate(view["figures"]):
