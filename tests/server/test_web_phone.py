@@ -389,6 +389,30 @@ def test_a_forced_pass_and_the_wall_exchange_are_prompted_as_they_are(device, se
         assert exchange == c["prompt.workshop_exchange"] and blend == fill(c["prompt.workshop"], lang, n=1), lang
 
 
+
+# every source the engine scores (docs/events.md, "score and VP by source")
+ENGINE_SOURCES = ["tile", "bishop", "special_colours", "favour", "scroll", "altar", "portrait", "request", "wall",
+                  "bells", "bells_rank", "bells_track", "track", "medico", "money"]
+
+
+def test_the_end_chart_gives_every_source_its_own_colour(device, server):
+    """The end screen's chart (issue 13: 'each player's VP by source as a table and a chart')
+    tells every source apart: the final Thalers ('money'), the medico's credit and the bell
+    track once shared one grey."""
+    p = device(PHONE)
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    fills = p.pg.evaluate("""async (names) => {
+      const f = await import('/static/final.js');
+      const sources = Object.fromEntries(names.map((n, i) => [n, i + 1]));
+      const total = names.reduce((a, _, i) => a + i + 1, 0);
+      const v = { round: 9, figures: [{ name: 'Anna', vp: total, track: total }], vp_sources: [sources] };
+      const el = f.finalPanel({ view: v, scores: [total], ranking: [0], version: 1 }, { labels: ['A'], figName: () => 'Anna' });
+      return [...el.querySelectorAll('svg rect')].map((r) => r.getAttribute('fill'));
+    }""", ENGINE_SOURCES)
+    assert len(fills) == len(ENGINE_SOURCES) and len(set(fills)) == len(fills), fills
+
+
 # ------------------------------------------------------------------------------ axe-core
 def axe_source() -> str:
     try:
