@@ -76,3 +76,19 @@ def test_the_preview_never_tells_what_a_hidden_favour_token_gives():
     with_vp, with_thalers = preview(["vp:1"]), preview(["thalers:1"])
     assert with_vp["restore C3"]["vp"] == 6 == with_thalers["restore C3"]["vp"]    # tile 3 + bishop 3
     assert with_vp == with_thalers
+
+
+def test_the_preview_of_the_games_last_action_is_that_action_alone():
+    """The last restoration of the final round ends the game, and final scoring follows at once
+    (R12): the preview says what the restoration scores (tile 3 + bishop 3), never the final
+    scoring's points of every painter, which would tell the others' secret Thalers (R22)."""
+    from positions import game, plan_all
+
+    from affresco.server.preview import previews
+    seats = [dict(getup="7:00", paints="YY", thalers=0), dict(getup="8:00", thalers=41), dict(getup="9:00", thalers=67)]
+    g = game(3, final=True, side=2, fresco={"C3": "3:YY"}, bishop="C3", seats=seats)
+    plan_all(g, "0-0-0-0-1", "0-0-0-0-0", "0-0-0-0-0")
+    pre = previews(g, 0)
+    assert pre["restore C3"] == {"vp": 6, "sources": {"tile": 3, "bishop": 3}}
+    g.apply(0, "restore C3")
+    assert g.is_over                       # it was the game's last action

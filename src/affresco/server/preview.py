@@ -28,22 +28,25 @@ def previews(game: Any, seat: int) -> dict[str, dict[str, Any]]:
     if not legal or not hasattr(game, "events_since"):     # an engine without events: no preview
         return {}
     mark = game.events_since(seat, None)[1]
+    figure = game.deciding
     out: dict[str, dict[str, Any]] = {}
     for action in legal:
         g = game.clone()
         g.apply(seat, action)
-        out[str(action)] = _scored(g, seat, mark)
+        out[str(action)] = _scored(g, seat, mark, figure, action.kind)
     return out
 
 
-def _scored(g: Any, seat: int, mark: Any) -> dict[str, Any]:
-    """The points of the score events the action caused (R8: each is one move on the track),
-    without those a hidden draw decides (``DRAWN_SOURCES``)."""
+def _scored(g: Any, seat: int, mark: Any, figure: int | None, kind: str) -> dict[str, Any]:
+    """The points the action itself scores for the deciding figure (its one move on the track,
+    R8), without those a hidden draw decides (``DRAWN_SOURCES``).  What else the action sets
+    off is left out: after the game's last action, the final scoring of every figure (R12),
+    whose money would tell the other seats' Thalers (R22)."""
     new, _ = g.events_since(seat, mark)
     sources: dict[str, int] = {}
     total = 0
     for e in new or ():
-        if e.get("kind") != "score":
+        if e.get("kind") != "score" or e.get("figure") != figure or e.get("for") != kind:
             continue
         total += int(e.get("vp", 0))
         for name, vp in (e.get("sources") or {}).items():
