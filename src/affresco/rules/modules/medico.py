@@ -30,7 +30,6 @@ medico board.  Leonardo never falls ill and buys no medicine.
 """
 from __future__ import annotations
 
-from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate, combinations, compress, product
 from math import comb, perm
@@ -907,8 +906,6 @@ class _VariantCounts:
     prefix's plans are counted by Vandermonde's ``perm(ep + e, t) = sum C(t, a) perm(ep, t - a)
     perm(e, a)``)."""
 
-    __slots__ = ("per_column", "allowed", "market", "top", "suffix", "fill", "_grids", "_weights", "_steps")
-
     def __init__(self, per_column: int, allowed: tuple[bool, ...], market: int):
         self.per_column, self.allowed, self.market = per_column, allowed, market
         columns = len(allowed)
@@ -929,8 +926,7 @@ class _VariantCounts:
         fill = [[1] * (self.top + 1)]
         for _ in range(columns):
             below = fill[0]
-            fill.insert(0, [sum(below[max(0, b - c)] for c in range(min(b, per_column) + 1) if b - c >= 0)
-                            for b in range(self.top + 1)])
+            fill.insert(0, [sum(below[b - c] for c in range(min(b, per_column) + 1)) for b in range(self.top + 1)])
         self.fill = fill
         self._grids: dict = {}
         self._weights: dict = {}
