@@ -361,9 +361,9 @@ def test_plural_words_follow_each_language(device, server):
 
 def test_a_forced_pass_and_the_wall_exchange_are_prompted_as_they_are(device, server):
     """The prompt says what the choice does (issue 13): a visit where only 'pass' is legal (the
-    forfeit of rules notes N2) says there is nothing to do, never 'blend paints' or 'fulfil a
-    request' in a game without requests; a workshop where only the wall exchange (module 9) is
-    possible says so."""
+    forfeit of rules notes N2; the wall tile's visit too, W2) says there is nothing to do, never
+    'blend paints' or 'fulfil a request' in a game without requests; a workshop where only the
+    wall exchange (module 9) is possible says so."""
     p = device(PHONE)
     p.goto("/")
     p.tid("create-game").wait_for()
@@ -376,17 +376,21 @@ def test_a_forced_pass_and_the_wall_exchange_are_prompted_as_they_are(device, se
       const out = {};
       for (const l of ['en', 'fr', 'ru']) {
         await i18n.setLang(l, false);
+        const wall = st(['pass'], 0);
+        wall.view.asks = [[0, 'wall_fresco', 'wall']];
         out[l] = [d.promptText(st(['pass'], 3), 0), d.promptText(st(['pass'], 1), 0),
-                  d.promptText(st(['exchange BY', 'pass'], 3), 0), d.promptText(st(['blend O', 'pass'], 3), 0)];
+                  d.promptText(st(['exchange BY', 'pass'], 3), 0), d.promptText(st(['blend O', 'pass'], 3), 0),
+                  d.promptText(wall, 0)];
       }
       await i18n.setLang('en', false);
       return out;
     }""", cols)
-    for lang, (workshop, cathedral, exchange, blend) in got.items():
+    for lang, (workshop, cathedral, exchange, blend, wall) in got.items():
         c = cat(lang)
         assert workshop == fill(c["prompt.forced"], lang, place=c["col.workshop"]), (lang, workshop)
         assert cathedral == fill(c["prompt.forced"], lang, place=c["col.cathedral"]), (lang, cathedral)
         assert exchange == c["prompt.workshop_exchange"] and blend == fill(c["prompt.workshop"], lang, n=1), lang
+        assert wall == fill(c["prompt.forced"], lang, place=c["kind.wall"]), (lang, wall)     # rules notes W2
 
 
 
