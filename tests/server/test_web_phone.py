@@ -378,6 +378,8 @@ def test_a_forced_pass_and_the_wall_exchange_are_prompted_as_they_are(device, se
         await i18n.setLang(l, false);
         const wall = st(['pass'], 0);
         wall.view.asks = [[0, 'wall_fresco', 'wall']];
+        const g = await import('/static/game.js');
+        if (g.decisionTab(wall) !== 'wall') return { tab: g.decisionTab(wall) };     // the wall board shows
         out[l] = [d.promptText(st(['pass'], 3), 0), d.promptText(st(['pass'], 1), 0),
                   d.promptText(st(['exchange BY', 'pass'], 3), 0), d.promptText(st(['blend O', 'pass'], 3), 0),
                   d.promptText(wall, 0)];
@@ -385,6 +387,7 @@ def test_a_forced_pass_and_the_wall_exchange_are_prompted_as_they_are(device, se
       await i18n.setLang('en', false);
       return out;
     }""", cols)
+    assert "tab" not in got, got
     for lang, (workshop, cathedral, exchange, blend, wall) in got.items():
         c = cat(lang)
         assert workshop == fill(c["prompt.forced"], lang, place=c["col.workshop"]), (lang, workshop)
