@@ -387,15 +387,18 @@ def test_the_apprentice_has_its_rulebook_name_in_every_text(lang, word, wrong):
     assert not odd, odd[:5]
 
 
-@pytest.mark.parametrize("event,n,want", [
-    ({"kind": "score", "figure": 0, "vp": 1, "sources": {"bells": 1}, "for": "bells_instalment"}, "thalers",
+@pytest.mark.parametrize("lang,event,n,want", [
+    ("ru", {"kind": "score", "figure": 0, "vp": 1, "sources": {"bells": 1}, "for": "bells_instalment"}, "thalers",
      {2: "2 талера", 5: "5 талеров", 21: "21 талер", 24: "24 талера"}),
-    ({"kind": "bells_leonardo", "figure": 0}, "certificates", {4: "4 сертификата", 5: "5 сертификатов"}),
-    ({"kind": "medico_credit", "figure": 0, "apprentices": 5}, "amount", {5: "5 талеров", 22: "22 талера"}),
+    ("ru", {"kind": "bells_leonardo", "figure": 0}, "certificates", {4: "4 сертификата", 5: "5 сертификатов"}),
+    ("ru", {"kind": "medico_credit", "figure": 0, "apprentices": 5}, "amount", {5: "5 талеров", 22: "22 талера"}),
+    ("fr", {"kind": "bells_deposit", "figure": 0, "certificate": "7:7:5", "thalers": 1}, "paid", {1: "(1 payé)", 3: "(3 payés)"}),
 ])
-def test_russian_numbers_take_their_plural_form(event, n, want):
-    """Russian nouns after a number take the form of that number (1 талер, 2 талера, 5 талеров):
-    the bells' instalments, Leonardo's certificates and the medico's credit once said '2 талеров'."""
+def test_numbers_take_their_plural_form(lang, event, n, want):
+    """Nouns after a number take the form of that number (1 талер, 2 талера, 5 талеров; 1 payé,
+    3 payés): the bells' instalments, deposits and Leonardo's certificates and the medico's
+    credit once said '2 талеров' and '1 payés'."""
     from affresco.i18n import render_event
     for k, words in want.items():
-        assert words in render_event({**event, n: k}, ["Аня"], "ru"), (k, render_event({**event, n: k}, ["Аня"], "ru"))
+        text = render_event({**event, n: k}, ["Anna"], lang)
+        assert words in text, (k, text)
