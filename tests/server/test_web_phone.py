@@ -420,6 +420,28 @@ def test_the_end_chart_gives_every_source_its_own_colour(device, server):
     assert len(fills) == len(ENGINE_SOURCES) and len(set(fills)) == len(fills), fills
 
 
+
+def test_an_empty_bell_display_says_whether_the_audiences_are_void_for_the_round_or_for_good(device, server):
+    """The bells: with no certificate on display, the audiences still to come this round are
+    void; only with the stack empty too is the audience tile useless for good ('After the last
+    certificate is bought ... This action tile is now useless for the remainder of the game')."""
+    p = device(PHONE)
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    got = p.pg.evaluate("""async () => {
+      const b = await import('/static/bells.js');
+      const panel = (stack) => {
+        const v = { figures: [{ name: 'Anna' }], bells: { display: [], stack, audience_usable: false, figures: [{}],
+          audience: [null], track: null, thresholds: [], rank_points: [] } };
+        return b.bellsPanel({ view: v, seat: 0, legal: [] }, { labels: ['A'], figName: () => 'Anna' }).innerText;
+      };
+      return [panel(5), panel(0)];
+    }""")
+    c = cat("en")
+    assert c["bells.audience_void_round"] in got[0] and c["bells.audience_void"] not in got[0], got
+    assert c["bells.audience_void"] in got[1], got
+
+
 # ------------------------------------------------------------------------------ axe-core
 def axe_source() -> str:
     try:
