@@ -402,3 +402,24 @@ def test_numbers_take_their_plural_form(lang, event, n, want):
     for k, words in want.items():
         text = render_event({**event, n: k}, ["Anna"], lang)
         assert words in text, (k, text)
+
+
+# events whose fields hold an engine word (a column, a request type, a scroll)
+WORDED_EVENTS = [{"kind": "audience", "figure": 0, "column": "cathedral2"},
+                 {"kind": "audience_planned", "figure": 0, "column": "market"},
+                 {"kind": "score", "figure": 0, "vp": 12, "sources": {"scroll": 12}, "for": "scroll", "scroll": "both",
+                  "segment": "C3"},
+                 {"kind": "score", "figure": 0, "vp": 6, "sources": {"request": 6}, "for": "request",
+                  "request": "general", "tiles": ["3:YY"]}]
+ENGINE_WORDS = re.compile(r"\b(market|cathedral2?|general|both|row)\b")
+
+
+@pytest.mark.parametrize("lang", ["fr", "ru"])
+def test_engine_words_in_events_are_translated(lang):
+    """An audience's column, a request's type and the scrolls played are told in the page's
+    language ('Рынок', not 'market'), by the terminal's renderer as by the browser's."""
+    from affresco.i18n import render_event
+    c = catalog(lang)
+    texts = [render_event(e, ["Anna"], lang) for e in WORDED_EVENTS]
+    assert not [x for x in texts if ENGINE_WORDS.search(x)], texts
+    assert c["col.market"] in texts[1] and c["request.general"] in texts[3] and c["scroll.both"] in texts[2]
