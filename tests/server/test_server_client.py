@@ -376,11 +376,13 @@ def test_dynamic_key_families_cover_the_engine_and_the_server(sqlite_url):  # no
         assert names.get(card["name"]) == f"card.{re.sub(r'-[a-z]$', '', card['id'])}", card["name"]
 
 
-@pytest.mark.parametrize("lang,word,wrong", [("fr", "assistant", r"\bapprentie?s?\b"), ("ru", "подмастерь", r"ученик|ученика|учеников")])
+@pytest.mark.parametrize("lang,word,wrong", [("fr", "assistant", r"\bapprentie?s?\b"), ("ru", "подмастерь", r"ученик|ученика|учеников"),
+                                             ("fr", "atelier de peintre", r"atelier de (peinture|portrait)")])
 def test_the_apprentice_has_its_rulebook_name_in_every_text(lang, word, wrong):
-    """The pieces keep the word of the edition's rulebook (issue 5: game words from the French
-    and Russian rulebooks): the French base rules say 'assistant' and the Russian 'подмастерье';
-    the catalogue and the help never call them anything else."""
+    """The pieces and places keep the word of the edition's rulebook (issue 5: game words from
+    the French and Russian rulebooks): the French base rules say 'assistant' and 'atelier de
+    peintre' (the studio), the Russian 'подмастерье'; the catalogue and the help never call them
+    anything else."""
     texts = list(catalog(lang).values()) + [json.dumps(json.loads(static_text(f"help/{lang}.json")), ensure_ascii=False)]
     assert any(word in t.lower() for t in texts)
     odd = [t for t in texts if re.search(wrong, t, re.IGNORECASE)]
