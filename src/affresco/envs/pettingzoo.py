@@ -328,12 +328,21 @@ class FrescoParallel(_Common, ParallelEnv):
         g = self.game
         agents = self.agents
         substituted = []
+        names = self.possible_agents
         for seat in sorted(self._seats_to_act()):   # while planning: every plan at once
-            agent = self.possible_agents[seat]
-            if agent not in actions:
-                raise IllegalAction(f"{agent} must decide now but has no action in this step")
-            if self._act(seat, actions[agent]):
-                substituted.append(agent)
+            agent = names[seat]
+            try:
+                action = actions[agent]
+            except KeyError:
+                raise IllegalAction(f"{agent} must decide now but has no action in this step") from None
+            i = -1 if action is None else int(action)
+            try:            # the engine refuses an illegal action with the game unchanged (then: _act)
+                g.apply(seat, self.codec.actions[i] if 0 <= i < self.WAIT else None)
+            except IllegalAction:
+                if self._act(seat, action):
+                    substituted.append(agent)
+            else:
+                self._marker += 1
         self.cycles += 1
         over = g.is_over
         truncate = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
@@ -359,14 +368,20 @@ class FrescoParallel(_Common, ParallelEnv):
 
     def _observations(self) -> dict:
         """Every agent's observation now (asked once per step: no cache), the vectors made
-        together (``Game.observations``)."""
+        together (``Game.observations``: every seat's, in seat order, while every agent is in)."""
         g = self.game
-        seat_of = self.agent_seat
-        seats = [seat_of[a] for a in self.agents]
         acting = self._seats_to_act()
         idle = self._none_mask if g.is_over else self._wait_mask
+        legal_of = self._legal_of
+        if len(self.agents) == self.config.players:
+            xs = g.observations()
+            return {a: {"observation": np.frombuffer(x, F32),
+                        "action_mask": legal_of(seat)[2] if seat in acting else idle}
+                    for seat, (a, x) in enumerate(zip(self.agents, xs))}
+        seat_of = self.agent_seat
+        seats = [seat_of[a] for a in self.agents]
         return {a: {"observation": np.frombuffer(x, F32),
-                    "action_mask": self._legal_of(seat)[2] if seat in acting else idle}
+                    "action_mask": legal_of(seat)[2] if seat in acting else idle}
                 for a, seat, x in zip(self.agents, seats, g.observations(seats))}
 
 
