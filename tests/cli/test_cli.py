@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -243,3 +245,45 @@ def test_terminal_shows_the_bell_board_and_only_the_viewers_bells():
     console = Console(width=140, record=True)
     console.print(render.board(g.view(1)))
     assert "9🔔" not in console.export_text()
+
+
+def test_replay_as_a_seat_never_shows_another_seats_plan_before_the_reveal(tmp_path):
+    """R4, R22: a plan is secret until every player has committed.  Replaying as seat 1 (or as a
+    spectator), the move where seat 0 commits names no plan; with --all it does."""
+    g = affresco.new_game(players=3, seed=8)
+    while "plan" not in {a.kind for s in g.to_act for a in g.legal_actions(s)}:
+        seat = g.to_act[0]
+        g.apply(seat, g.legal_actions(seat)[0])
+    g.apply(0, "plan 2-0-1-0-1")
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(g.record()))
+    n = len(g.history())
+    for args in (["--seat", "1"], []):
+        out = invoke(["replay", str(path), *args, "--to", str(n)]).output
+        assert f"Move {n} of {n}" in out and "2-0-1-0-1" not in out, out
+    assert "plan 2-0-1-0-1" in invoke(["replay", str(path), "--all", "--to", str(n)]).output
+    assert "plan 2-0-1-0-1" in invoke(["replay", str(path), "--seat", "0", "--to", str(n)]).output
+
+
+@pytest.mark.parametrize("width", [80, 140])
+def test_the_whole_fresco_shows_on_an_80_column_terminal(width):
+    """A terminal of 80 columns (the usual default) shows every fresco column and whole cells:
+    the market and hostel go below the fresco when they do not fit beside it."""
+    g = affresco.new_game(players=4, modules=("special_colours",), seed=3)
+    console = Console(width=width, record=True)
+    console.print(render.board(g.view(0)))
+    text = console.export_text()
+    header = next(line for line in text.splitlines() if "│    A" in line or "│   A" in line)
+    assert all(f" {c} " in header for c in "ABCDE"), header
+    assert "…" not in text.split("Painters")[0]
+    assert "24VP" in text and "Market" in text and "Hostel" in text
+    assert "house_rules" not in text            # an empty module entry is not printed
+    # once revealed, every painter's plan shows whole (folded, never cut to "0-1-…")
+    rng = random.Random(2)
+    while g.view(0)["phase"] != "visits":
+        seat = g.to_act[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    console = Console(width=width, record=True)
+    console.print(render.board(g.view(0)))
+    text = console.export_text()
+    assert not re.search(r"[0-9]-?…", text), text

@@ -271,3 +271,17 @@ def test_option_on_in_a_reference_game_every_using_pays_pink_or_brown():
     using = sorted(a for a in legal(g, 0) if "using" in a)
     bad = [a for a in using if not set(a.split()[-1]) & set("KN")]
     assert bad == []
+
+
+def test_two_players_leonardo_restores_a_special_tile_like_any_other():
+    """Special colours, 2 players: no special rule for Leonardo (R13): he restores a pink/brown
+    tile next to his master painter without paint and scores its VP + the bishop bonus."""
+    seats = [dict(getup="7:00", track="S1"), dict(getup="8:00", track="S2")]
+    g = module_game(2, modules=["special_colours"], seats=seats, leonardo=dict(getup="9:00", track="S3"),
+                    fresco={"C3": None, "C2": "24:KNN"}, bishop="C2", leonardo_painter="C3", controller=0)
+    plan_all(g, NOTHING, "0-0-1-0-0")
+    g.apply(0, "close I")                          # Leonardo's market visit: he closes a booth
+    assert "restore C2" in legal(g, 0)
+    g.apply(0, "restore C2")
+    assert track(g, 2) == 24 + 3                     # the bishop stands on the tile
+    assert data(g)["figures"][2]["tiles"] == ["24:KNN"]

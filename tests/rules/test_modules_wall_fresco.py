@@ -139,9 +139,12 @@ def test_the_wall_action_takes_place_in_player_order_at_the_time_of_the_covered_
 
 def test_a_wall_visit_without_anything_to_restore_is_forfeited():
     """Rulebook 'Performing actions': a visit that cannot do anything is forfeited: without the
-    paint for any restorable section the apprentice on the wall tile does nothing."""
+    paint for any restorable section the apprentice on the wall tile does nothing; the player
+    passes himself (rules notes N2: the same public trace as a chosen pass, R22)."""
     g = wall_game(seats=[dict(getup="7:00", paints="RYB"), dict(getup="8:00"), dict(getup="9:00")])
     plan_all(g, "0-0-0-0-0 wall market", NOTHING, KEEP)
+    assert g.to_act == (0,) and legal(g, 0) == {"pass"}
+    g.apply(0, "pass")
     assert g.to_act == (2,) and g.view(None)["location"] == "theater"
     assert wall_view(g)["tiles"][0] == []
 
@@ -584,3 +587,33 @@ def test_a_game_waiting_on_the_wall_visit_survives_save_and_load():
     d["asks"] = [[1, "wall_fresco", "wall"]]
     with pytest.raises(affresco.StateError, match="asks"):
         affresco.Game.from_json(json.dumps(d))
+
+
+def test_a_wall_visit_leaves_the_same_public_trace_whatever_the_players_paints():
+    """R22 and rules notes N2: a player who cannot pay for any section is still asked at the
+    wall tile's turn and passes himself, as one who chooses not to; skipping him would show the
+    others that he holds no paint for any section next to a restored one."""
+    def public_trace(paints_):
+        g = wall_game(seats=[dict(getup="7:00", paints=paints_), dict(getup="8:00"), dict(getup="9:00")])
+        plan_all(g, "0-0-0-0-0 wall market", NOTHING, KEEP)
+        asked = g.to_act
+        if "pass" in legal(g, 0) and asked == (0,):
+            g.apply(0, "pass")
+        return asked, g.to_act, g.view(1, log=True)["events"][-3:]
+    poor, rich_ = public_trace("RYB"), public_trace("RYBP")
+    assert poor[0] == (0,) and poor == rich_
+
+
+def test_a_record_written_before_the_forced_wall_pass_still_replays():
+    """A record made when the wall visit was skipped for a player who could not pay (before W2
+    asked it of him) lacks his forced pass: replaying makes it, as for a /1 record (N2)."""
+    g = wall_game(seats=[dict(getup="7:00", paints="RYB"), dict(getup="8:00"), dict(getup="9:00")])
+    plan_all(g, "0-0-0-0-0 wall market", NOTHING, KEEP)
+    g.apply(0, "pass")                      # the forced pass (W2)
+    g.apply(2, "theater")
+    record = g.record()
+    old = dict(record, actions=[a for a in record["actions"] if a != [0, "pass"]])
+    assert len(old["actions"]) == len(record["actions"]) - 1
+    assert affresco.replay(old).to_json() == g.to_json()
+    with pytest.raises(affresco.StateError, match="illegal"):     # anything else is still refused
+        affresco.replay(dict(record, actions=record["actions"][:-1] + [[1, "theater"]]))

@@ -407,7 +407,7 @@ def test_clone_independence(n):
             assert c.to_json() == after_clone
             # a clone of a clone, played on, leaves both alone
             c2 = c.clone()
-            play(c2, random.Random(chooser + 1), eager)
+            play(c2, random.Random(chooser + 1), eager, limit=200)
             assert c.to_json() == after_clone and g.to_json() == after_clone
     run()
 
@@ -456,19 +456,19 @@ def test_record_replay(n):
     def run(seed, chooser, eager, gaps):
         g = affresco.new_game(players=n, seed=seed)
         rng = random.Random(chooser)
-        for gap in segments(gaps):
+        for i, gap in enumerate(segments(gaps)):
             play(g, rng, eager, limit=gap)
             rec = g.record()
             text = json.dumps(rec)
-            assert affresco.replay(rec).to_json() == g.to_json()
-            assert affresco.replay(text).to_json() == g.to_json()
+            r = affresco.replay(text)
+            assert r.to_json() == g.to_json()
             assert len(rec["actions"]) == g.state.nactions
-            if rec["actions"]:
+            if i == 0:      # the record as a dict and a replay up to a point: once a game (CI time)
+                assert affresco.replay(rec).to_json() == g.to_json()
                 k = rng.randrange(len(rec["actions"]) + 1)
                 assert affresco.replay(rec, upto=k).state.nactions == k
             if g.is_over:
                 break
-            r = affresco.replay(rec)
             state = rng.getstate()
             moves = play(g, rng, eager, limit=150)
             rng.setstate(state)

@@ -239,6 +239,14 @@ def test_a_whole_two_player_game_at_phone_size_by_tapping(device, server):
         p.tid("my-game-meta-0").inner_text()
     p.pg.go_back()
     check_breakdown(p, st)
+    # the replay, too, shows one place of the board at a time on a phone, never the whole
+    # board shrunk to the screen (fresco segments as wide as in the game)
+    p.tid("replay-link").tap()
+    p.tid("replay").wait_for()
+    p.tid("tab-cathedral").tap()
+    width = p.tid("segment-C3").bounding_box()["width"]
+    assert width >= MIN_TAP and not p.layout_problems(), width
+    p.keep("replay")
 
 
 @pytest.mark.slow
@@ -348,6 +356,90 @@ def test_plural_words_follow_each_language(device, server):
     assert got["en"] == ["1 Thaler", "2 Thalers", "5 Thalers", "21 Thalers"]
     assert got["fr"] == ["1 thaler", "2 thalers", "5 thalers", "21 thalers"]
     assert got["ru"] == ["1 талер", "2 талера", "5 талеров", "21 талер"]
+
+
+
+def test_a_forced_pass_and_the_wall_exchange_are_prompted_as_they_are(device, server):
+    """The prompt says what the choice does (issue 13): a visit where only 'pass' is legal (the
+    forfeit of rules notes N2; the wall tile's visit too, W2) says there is nothing to do, never
+    'blend paints' or 'fulfil a request' in a game without requests; a workshop where only the
+    wall exchange (module 9) is possible says so."""
+    p = device(PHONE)
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    cols = ["market", "cathedral", "studio", "workshop", "theater"]
+    got = p.pg.evaluate("""async (cols) => {
+      const i18n = await import('/static/i18n.js');
+      const d = await import('/static/decide.js');
+      const st = (legal, at) => ({ seat: 0, legal, view: { columns: cols, location: cols[at], column: at,
+        visit_left: 1, pending_track: null, figures: [{ apprentices: 5 }] } });
+      const out = {};
+      for (const l of ['en', 'fr', 'ru']) {
+        await i18n.setLang(l, false);
+        const wall = st(['pass'], 0);
+        wall.view.asks = [[0, 'wall_fresco', 'wall']];
+        const g = await import('/static/game.js');
+        if (g.decisionTab(wall) !== 'wall') return { tab: g.decisionTab(wall) };     // the wall board shows
+        out[l] = [d.promptText(st(['pass'], 3), 0), d.promptText(st(['pass'], 1), 0),
+                  d.promptText(st(['exchange BY', 'pass'], 3), 0), d.promptText(st(['blend O', 'pass'], 3), 0),
+                  d.promptText(wall, 0)];
+      }
+      await i18n.setLang('en', false);
+      return out;
+    }""", cols)
+    assert "tab" not in got, got
+    for lang, (workshop, cathedral, exchange, blend, wall) in got.items():
+        c = cat(lang)
+        assert workshop == fill(c["prompt.forced"], lang, place=c["col.workshop"]), (lang, workshop)
+        assert cathedral == fill(c["prompt.forced"], lang, place=c["col.cathedral"]), (lang, cathedral)
+        assert exchange == c["prompt.workshop_exchange"] and blend == fill(c["prompt.workshop"], lang, n=1), lang
+        assert wall == fill(c["prompt.forced"], lang, place=c["kind.wall"]), (lang, wall)     # rules notes W2
+
+
+
+# every source the engine scores (docs/events.md, "score and VP by source")
+ENGINE_SOURCES = ["tile", "bishop", "special_colours", "favour", "scroll", "altar", "portrait", "request", "wall",
+                  "bells", "bells_rank", "bells_track", "track", "medico", "money"]
+
+
+def test_the_end_chart_gives_every_source_its_own_colour(device, server):
+    """The end screen's chart (issue 13: 'each player's VP by source as a table and a chart')
+    tells every source apart: the final Thalers ('money'), the medico's credit and the bell
+    track once shared one grey."""
+    p = device(PHONE)
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    fills = p.pg.evaluate("""async (names) => {
+      const f = await import('/static/final.js');
+      const sources = Object.fromEntries(names.map((n, i) => [n, i + 1]));
+      const total = names.reduce((a, _, i) => a + i + 1, 0);
+      const v = { round: 9, figures: [{ name: 'Anna', vp: total, track: total }], vp_sources: [sources] };
+      const el = f.finalPanel({ view: v, scores: [total], ranking: [0], version: 1 }, { labels: ['A'], figName: () => 'Anna' });
+      return [...el.querySelectorAll('svg rect')].map((r) => r.getAttribute('fill'));
+    }""", ENGINE_SOURCES)
+    assert len(fills) == len(ENGINE_SOURCES) and len(set(fills)) == len(fills), fills
+
+
+
+def test_an_empty_bell_display_says_whether_the_audiences_are_void_for_the_round_or_for_good(device, server):
+    """The bells: with no certificate on display, the audiences still to come this round are
+    void; only with the stack empty too is the audience tile useless for good ('After the last
+    certificate is bought ... This action tile is now useless for the remainder of the game')."""
+    p = device(PHONE)
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    got = p.pg.evaluate("""async () => {
+      const b = await import('/static/bells.js');
+      const panel = (stack) => {
+        const v = { figures: [{ name: 'Anna' }], bells: { display: [], stack, audience_usable: false, figures: [{}],
+          audience: [null], track: null, thresholds: [], rank_points: [] } };
+        return b.bellsPanel({ view: v, seat: 0, legal: [] }, { labels: ['A'], figName: () => 'Anna' }).innerText;
+      };
+      return [panel(5), panel(0)];
+    }""")
+    c = cat("en")
+    assert c["bells.audience_void_round"] in got[0] and c["bells.audience_void"] not in got[0], got
+    assert c["bells.audience_void"] in got[1], got
 
 
 # ------------------------------------------------------------------------------ axe-core

@@ -185,7 +185,8 @@ def figures_table(view: Mapping[str, Any]) -> Table:
     for name, just in (("Seat", "right"), ("Name", "left"), ("VP", "right"), ("Get up", "left"),
                        ("Mood (top → bottom)", "left"), ("Appr.", "right"), ("Fresco tiles", "left"),
                        ("Plan", "left"), ("Paints", "left"), ("Thalers", "right")):
-        t.add_column(name, justify=just)  # type: ignore[arg-type]
+        # a plan ("2-3-0-1-3") folds onto two lines on a narrow terminal, never cut
+        t.add_column(name, justify=just, overflow="fold" if name == "Plan" else "ellipsis")  # type: ignore[arg-type]
     viewer = view.get("seat")
     to_act = set(view.get("to_act") or [])
     for i, f in enumerate(view["figures"]):
@@ -388,6 +389,8 @@ def extras_panel(view: Mapping[str, Any]) -> Panel | None:
     panel of their own apart)."""
     lines = Text()
     for key in sorted(set(view) - BASE_KEYS - DRAWN_KEYS - {"bells"}):
+        if not view[key] and view[key] != 0:     # nothing to tell (e.g. no house rule in play)
+            continue
         lines.append(f"{key}: ", style="bold")
         lines.append(_short(view[key]) + "\n")
     for f in view["figures"]:
@@ -407,10 +410,9 @@ def board(view: Mapping[str, Any]) -> Group:
     side.add_column()
     side.add_row(market_table(view))
     side.add_row(hostel_table(view))
-    top = Table.grid(padding=(0, 2))
-    top.add_column()
-    top.add_column()
-    top.add_row(fresco_table(view), side)
+    # side by side where the terminal is wide enough, the market and hostel below otherwise
+    # (an 80-column terminal would cut the fresco's last column)
+    top = Columns([fresco_table(view), side], padding=(0, 2))
     legend = Text(f"{BISHOP} bishop   L Leonardo's master painter   "
                   "mood: + = extra apprentice, - = one apprentice less", style="dim")
     parts: list[RenderableType] = [status_line(view), top, legend, figures_table(view), track_line(view)]

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..errors import FrescoError, IllegalAction
-from ..rules import Game, replay as replay_record
+from ..rules import Game, parse, replay as replay_record
 from . import render
 from .app import app
 from .files import load_record
@@ -42,6 +42,13 @@ class Replayer:
             return game.full_view()
         return game.view(self.seat)
 
+    def shown(self, seat: int, notation: str) -> str:
+        """A move as the replay's viewer may read it: another seat's plan is secret until the
+        reveal (R4, R22), which the log then tells; every other action is public once done."""
+        if self.everything or seat == self.seat or parse(notation).kind != "plan":
+            return notation
+        return "plan (secret until every plan is committed)"
+
     def show(self, i: int) -> None:
         total = len(self.actions)
         game = self.game_at(i)
@@ -58,7 +65,7 @@ class Replayer:
             if figure is not None and figure != seat:
                 who += f" for {game.names[figure]}"
             self.console.print(Text.assemble(("Move ", ""), (str(i), "bold"), (f": {who} (seat {seat}): ", ""),
-                                             (notation, "bold green")))
+                                             (self.shown(seat, notation), "bold green")))
             new = view["events"][len(before["events"]):]
         self.console.print(render.board(view))
         if self.everything:

@@ -114,7 +114,7 @@ def _neighbours(rows: int, columns: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-_FRONTIER = IdentityMemo(256)   # board -> (its frontier, the frontier's paint needs)
+_FRONTIER = IdentityMemo(256)   # board -> its frontier
 
 
 def _backs_income(held: tuple[WallTile, ...]) -> str:
@@ -267,23 +267,14 @@ class WallFresco(Module):
         have = s.paints[fig]
         return [c for c in self.frontier(board) if covers(have, _vector(board[c].paint))]
 
-    def _can_restore(self, s: State, fig: int) -> bool:
-        """Whether :meth:`restorable` is not empty (each paint need of the frontier once)."""
-        have = s.paints[fig]
-        return any(covers(have, need) for need in self._frontier(self.st(s).board)[1])
-
     def frontier(self, board: tuple) -> tuple[int, ...]:
-        """The covered sections next to a restored one, in board order."""
-        return self._frontier(board)[0]
-
-    def _frontier(self, board: tuple) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-        """:meth:`frontier` and the distinct paints its tiles need (as paint vectors),
-        memoised on the board, which changes only when a section is restored."""
+        """The covered sections next to a restored one, in board order, memoised on the
+        board, which changes only when a section is restored."""
         hit = _FRONTIER.get(board)
         if hit is None:
             adj = _neighbours(self.data.rows, self.data.columns)
-            cells = tuple(c for c, t in enumerate(board) if t is not None and any(board[n] is None for n in adj[c]))
-            hit = _FRONTIER.put(board, (cells, tuple(dict.fromkeys(_vector(board[c].paint) for c in cells))))
+            hit = _FRONTIER.put(board, tuple(c for c, t in enumerate(board)
+                                             if t is not None and any(board[n] is None for n in adj[c])))
         return hit
 
     def _blend_of(self, s: State, a: str, b: str) -> str | None:
@@ -344,9 +335,11 @@ class WallFresco(Module):
 
     def visit_start(self, s: State, fig: int, column: str, count: int) -> bool:
         """'This action takes place in the given player order at the time of the covered action':
-        the apprentice on the tile restores a section (asked only if one can be paid for; else
-        the action is forfeited, base 'Performing actions')."""
-        if fig < s.n and s.mods[self.name].placed[fig] == s.loc and self._can_restore(s, fig):
+        the apprentice on the tile restores a section.  Asked whenever a section adjoins a
+        restored one, whatever the player's paints: one who cannot pay passes himself, as in the
+        base game's forced forfeits (rules notes N2), so the question shows nothing of his
+        paints (R22)."""
+        if fig < s.n and s.mods[self.name].placed[fig] == s.loc and self.frontier(self.st(s).board):
             ask(s, fig, self.name, TILE)
             return True
         return False

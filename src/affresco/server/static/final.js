@@ -5,11 +5,13 @@ import { t, tOr } from "./i18n.js";
 import { figureColour, h } from "./ui.js";
 import { isPhone } from "./game.js";
 
-// a stable order and colour per source (the closed set of docs/events.md; others follow)
-const SOURCE_ORDER = ["tile", "bishop", "special_colours", "favour", "scroll", "altar", "portrait", "request",
-  "bells", "bells_rank", "wall", "track", "thalers"];
+// a stable order and a colour of its own per source: the closed set the engine scores
+// (docs/events.md: the final scoring's Thalers are "money", the medico's credit "medico",
+// "position" the points of a position loaded without its events); others follow
+export const SOURCE_ORDER = ["tile", "bishop", "special_colours", "favour", "scroll", "altar", "portrait", "request",
+  "wall", "bells", "bells_rank", "bells_track", "track", "medico", "money", "thalers", "position"];
 const SOURCE_COLOURS = ["#8d6e63", "#5b2a86", "#ec407a", "#f9a825", "#00897b", "#7986cb", "#ef6c00", "#2e7d32",
-  "#546e7a", "#90a4ae", "#a1887f", "#bdbdbd", "#e0c14a"];
+  "#a1887f", "#546e7a", "#90a4ae", "#26c6da", "#bdbdbd", "#c62828", "#e0c14a", "#fff176", "#6d4c41"];
 
 export function sourcesOf(v) {
   const list = v.vp_sources || [];

@@ -33,6 +33,10 @@ export function tabsOf(v) {
 const MODULE_TAB = { audience: "bells", deposit: "bells", wall: "wall", medicine: "medico", heal: "medico",
   illness: "medico", aside: "medico" };
 
+/** The board of a module's question (view["asks"]: [figure, module, ...]), e.g. the wall
+ *  tile's visit, whose only choice may be 'pass' (rules notes W2). */
+const ASK_TAB = { bells: "bells", wall_fresco: "wall", medico: "medico" };
+
 /** The location of the board where the current decision is made. */
 export function decisionTab(st) {
   const v = st.view;
@@ -41,6 +45,8 @@ export function decisionTab(st) {
     const tab = MODULE_TAB[a.split(" ")[0]];
     if (tab) return tab;
   }
+  const ask = (st.legal || []).length && (v.asks || [])[0];
+  if (ask && ASK_TAB[ask[1]]) return ASK_TAB[ask[1]];
   if (v.phase === "getup") return "hostel";
   if (v.phase === "visits" && v.location) return v.location === "workshop" ? "studio" : v.location;
   return null;
@@ -64,6 +70,19 @@ function boardTabs(st, hot, current) {
     }, t(`tab.${name}`), live.has(name) ? h("span.tab-dot", { "aria-label": t("tab.choose_here") }) : null)));
 }
 
+/** On a phone, one place of the board at a time: its tabs, its help and the place shown
+ *  (issue 13: never the whole board shrunk to the screen). */
+export function phoneBoard(st, ctx, hot, onClick) {
+  const v = st.view;
+  const tab = tabsOf(v).includes(S.tab) ? S.tab : decisionTab(st) || "cathedral";
+  let board;
+  if (MODULE_BOARDS[tab]) board = h("div.module-tab", MODULE_BOARDS[tab](st, ctx));
+  else board = renderBoard(v, ctx, onClick, { region: tab, trackPerRow: 10 });
+  board.setAttribute("role", "tabpanel");
+  const about = { cathedral: ["cathedral", "altar"], studio: ["studio", "workshop"] }[tab] || [tab];
+  return [boardTabs(st, hot, tab), h("div.tab-info", infoButton(`tab-${tab}`, about)), board];
+}
+
 export function gamePage() {
   const st = S.state;
   if (!st) {
@@ -83,15 +102,9 @@ export function gamePage() {
     h("span.lm-tag", t("game.last_move")), S.lastMove.slice(-3).map((x, k) => [k ? " · " : "", rich(entryText(x, ctx))])) : null;
   let left;
   if (phone) {
-    const tab = tabsOf(v).includes(S.tab) ? S.tab : decisionTab(st) || "cathedral";
-    let board;
-    if (MODULE_BOARDS[tab]) board = h("div.module-tab", MODULE_BOARDS[tab](st, ctx));
-    else board = renderBoard(v, ctx, onBoardClick, { region: tab, trackPerRow: 10 });
-    board.setAttribute("role", "tabpanel");
-    const about = { cathedral: ["cathedral", "altar"], studio: ["studio", "workshop"] }[tab] || [tab];
     // at the end, the end screen comes first
-    left = h("section.board-col", { "aria-label": t("board.aria") }, st.is_over ? finalPanel(st, ctx) : last, boardTabs(st, hot, tab),
-      h("div.tab-info", infoButton(`tab-${tab}`, about)), board);
+    left = h("section.board-col", { "aria-label": t("board.aria") }, st.is_over ? finalPanel(st, ctx) : last,
+      phoneBoard(st, ctx, hot, onBoardClick));
   } else {
     left = h("section.board-col", { "aria-label": t("board.aria") }, renderBoard(v, ctx, onBoardClick), modulesPanel(v, ctx));
   }

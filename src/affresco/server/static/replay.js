@@ -8,6 +8,7 @@ import { S, boardCtx, errorBox, errorText, learnSegments, logOf, render } from "
 import { modulesPanel, playersPanel } from "./players.js";
 import { logPanel } from "./log.js";
 import { finalPanel } from "./final.js";
+import { isPhone, phoneBoard } from "./game.js";
 
 // ---------------------------------------------------------------------------------------
 // replay
@@ -97,7 +98,11 @@ export function replayPage() {
   // the final scores belong to the last step; before it, the standings of the step shown
   const atEnd = d.step >= max;
   const finalSt = { ...st, view: v, ranking: d.ranking, scores: d.scores, game_id: null, version: d.steps };
-  const left = h("section.board-col", renderBoard(v, ctx, () => {}), modulesPanel(v, ctx));
-  const side = h("aside.side", S.error ? errorBox() : null, finalPanel(finalSt, ctx, { final: atEnd }), playersPanel(st, ctx), logPanel(logOf(st), ctx));
-  return h("div.replay-page", controls, h("div.game", left, side));
+  // on a phone, one place of the board at a time, as in the game (issue 13)
+  const phone = isPhone();
+  const left = phone ? h("section.board-col", phoneBoard(st, ctx, new Set(), () => {}))
+    : h("section.board-col", renderBoard(v, ctx, () => {}), modulesPanel(v, ctx));
+  const side = h("aside.side", S.error ? errorBox() : null, finalPanel(finalSt, ctx, { final: atEnd }), playersPanel(st, ctx),
+    phone ? modulesPanel(v, ctx, { boards: false }) : null, logPanel(logOf(st), ctx));
+  return h("div.replay-page", controls, h("div.game", { class: phone ? "phone" : "" }, left, side));
 }
