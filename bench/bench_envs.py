@@ -304,7 +304,7 @@ def main() -> None:
 
 
 def observation_cost(args) -> None:
-    """``--observation-cost``: random games are recorded once (seat and index of each choice),
+    """``--observation-cost``: random games are recorded once (:func:`_recorded`),
     then replayed live (``legal_actions`` + ``apply``) with and without ``game.observation(seat)``
     of the deciding seat before each decision, the two loops alternating ``--blocks`` times:
     the games are the same, so the difference of the medians is the vector's own cost in a
@@ -317,28 +317,12 @@ def observation_cost(args) -> None:
           f"{games} recorded games per set-up, {args.blocks} alternations", flush=True)
     for n in args.players:
         for mods in mod_sets:
-            record = []
-            for seed in range(games):
-                g = affresco.new_game(n, mods, seed=seed)
-                rng = random.Random(seed)
-                choices = []
-                while not g.is_over:
-                    seat = rng.choice(g.to_act)
-                    legal = g.legal_actions(seat)
-                    i = rng.randrange(len(legal))
-                    choices.append((seat, i))
-                    g.apply(seat, legal[i])
-                record.append((seed, choices))
+            record = _recorded(n, mods, games)
             decisions = sum(len(c) for _, c in record)
 
             def replay(observe: bool) -> float:
                 t0 = _clock()
-                for seed, choices in record:
-                    g = affresco.new_game(n, mods, seed=seed)
-                    for seat, i in choices:
-                        if observe:
-                            g.observation(seat)
-                        g.apply(seat, g.legal_actions(seat)[i])
+                _replay_engine(n, mods, record, observe)
                 return (_clock() - t0) / decisions * 1e6
 
             replay(True), replay(False)      # warm: imports, layouts, memos of these games
