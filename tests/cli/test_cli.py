@@ -277,6 +277,7 @@ def test_the_whole_fresco_shows_on_an_80_column_terminal(width):
     assert all(f" {c} " in header for c in "ABCDE"), header
     assert "…" not in text.split("Painters")[0]
     assert "24VP" in text and "Market" in text and "Hostel" in text
+    assert "house_rules" not in text            # an empty module entry is not printed
     # once revealed, every painter's plan shows whole (folded, never cut to "0-1-…")
     rng = random.Random(2)
     while g.view(0)["phase"] != "visits":

@@ -602,3 +602,18 @@ def test_a_wall_visit_leaves_the_same_public_trace_whatever_the_players_paints()
         return asked, g.to_act, g.view(1, log=True)["events"][-3:]
     poor, rich_ = public_trace("RYB"), public_trace("RYBP")
     assert poor[0] == (0,) and poor == rich_
+
+
+def test_a_record_written_before_the_forced_wall_pass_still_replays():
+    """A record made when the wall visit was skipped for a player who could not pay (before W2
+    asked it of him) lacks his forced pass: replaying makes it, as for a /1 record (N2)."""
+    g = wall_game(seats=[dict(getup="7:00", paints="RYB"), dict(getup="8:00"), dict(getup="9:00")])
+    plan_all(g, "0-0-0-0-0 wall market", NOTHING, KEEP)
+    g.apply(0, "pass")                      # the forced pass (W2)
+    g.apply(2, "theater")
+    record = g.record()
+    old = dict(record, actions=[a for a in record["actions"] if a != [0, "pass"]])
+    assert len(old["actions"]) == len(record["actions"]) - 1
+    assert affresco.replay(old).to_json() == g.to_json()
+    with pytest.raises(affresco.StateError, match="illegal"):     # anything else is still refused
+        affresco.replay(dict(record, actions=record["actions"][:-1] + [[1, "theater"]]))

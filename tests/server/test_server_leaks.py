@@ -1,7 +1,7 @@
 """R22 over the wire: nothing a seat may not see ever reaches it from ``affresco serve``.
 
 Whole games (2, 3 and 4 players; module combinations with scrolls, portraits, requests, the
-bishop's favour and special colours) are played against a real uvicorn server, with every
+bishop's favour and special colours, and one with the bells, the wall fresco and the medico) are played against a real uvicorn server, with every
 human seat connected over a WebSocket *and* polling the REST API, and a spectator watching
 both ways.  Human seats play random legal actions (sometimes over the socket, sometimes over
 REST), try illegal ones, reconnect, undo (in a game against bots), ask for the record and
@@ -25,7 +25,8 @@ Why this is sound.  Each received message is checked three ways:
    seat may not see is changed: every other seat's Thalers and paints (they only grow, so
    no legal action of theirs disappears), their committed plans while planning, their
    unplayed scrolls, their private log lines, the seed, the chance counter, the bag, the
-   portrait deck's order and the favour tokens' order; it is loaded back (``from_json``) and
+   portrait deck's order and the favour tokens' order, which certificates they hold face down
+   and the bottles' draw pile (with a changed plan, its audience, wall and medico words); it is loaded back (``from_json``) and
    the expected payload must be byte-for-byte unchanged.  Different seeds would not do:
    they change the public draws.  Every refusal of an illegal action is checked the same way
    (the engine's reason must not depend on others' hidden items).
@@ -174,7 +175,23 @@ def perturbed(g: Game, seat: int | None, rng: random.Random) -> Game:
             choices = [p for p in other_plans(g, f) if p != fig["plan"]]
             if choices:
                 fig["plan"] = rng.choice(choices)
+                # the plan's secret module words go with it (modules 8-10): none on the new plan
+                ms = d.get("modules_state") or {}
+                if ms.get("medico") and ms["medico"]["plans"][f] is not None:
+                    ms["medico"]["plans"][f] = {"ill": [0] * len(fig["plan"]), "medico": False}
+                if ms.get("wall_fresco"):
+                    ms["wall_fresco"]["action_tile"][f] = -1
+                if ms.get("bells"):
+                    ms["bells"]["audience"][f] = None
     mods = d.get("modules_state") or {}
+    if mods.get("bells"):       # which certificates another seat holds face down (their count is public)
+        b = mods["bells"]
+        for f in others:
+            hold = b["holdings"][f]
+            if hold["face_down"] and b["stack"] and b["stack"][0] != hold["face_down"][0]:
+                hold["face_down"][0], b["stack"][0] = b["stack"][0], hold["face_down"][0]
+    if mods.get("medico"):      # the bottles' draw pile keeps no order anyone sees
+        rng.shuffle(mods["medico"]["draw"])
     if mods.get("scrolls"):
         for f in others:
             held = mods["scrolls"][f]
@@ -424,6 +441,7 @@ server = live_server_fixture("leaks")
 
 GAMES = [
     # (players: human or bot, modules, options, seed)
+    (["h", "h", "b"], ["bells", "wall_fresco", "medico"], {}, 41),
     (["h", "h"], ["scrolls", "special_colours"], {"special_colours_on_fresco": True}, 31),
     (["h", "h", "b"], ["portraits", "requests", "bishops_favour"], {}, 32),
     (["h", "h", "h", "b"], ["scrolls", "portraits", "requests"], {}, 33),

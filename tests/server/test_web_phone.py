@@ -361,9 +361,9 @@ def test_plural_words_follow_each_language(device, server):
 
 def test_a_forced_pass_and_the_wall_exchange_are_prompted_as_they_are(device, server):
     """The prompt says what the choice does (issue 13): a visit where only 'pass' is legal (the
-    forfeit of rules notes N2) says there is nothing to do, never 'blend paints' or 'fulfil a
-    request' in a game without requests; a workshop where only the wall exchange (module 9) is
-    possible says so."""
+    forfeit of rules notes N2; the wall tile's visit too, W2) says there is nothing to do, never
+    'blend paints' or 'fulfil a request' in a game without requests; a workshop where only the
+    wall exchange (module 9) is possible says so."""
     p = device(PHONE)
     p.goto("/")
     p.tid("create-game").wait_for()
@@ -376,17 +376,24 @@ def test_a_forced_pass_and_the_wall_exchange_are_prompted_as_they_are(device, se
       const out = {};
       for (const l of ['en', 'fr', 'ru']) {
         await i18n.setLang(l, false);
+        const wall = st(['pass'], 0);
+        wall.view.asks = [[0, 'wall_fresco', 'wall']];
+        const g = await import('/static/game.js');
+        if (g.decisionTab(wall) !== 'wall') return { tab: g.decisionTab(wall) };     // the wall board shows
         out[l] = [d.promptText(st(['pass'], 3), 0), d.promptText(st(['pass'], 1), 0),
-                  d.promptText(st(['exchange BY', 'pass'], 3), 0), d.promptText(st(['blend O', 'pass'], 3), 0)];
+                  d.promptText(st(['exchange BY', 'pass'], 3), 0), d.promptText(st(['blend O', 'pass'], 3), 0),
+                  d.promptText(wall, 0)];
       }
       await i18n.setLang('en', false);
       return out;
     }""", cols)
-    for lang, (workshop, cathedral, exchange, blend) in got.items():
+    assert "tab" not in got, got
+    for lang, (workshop, cathedral, exchange, blend, wall) in got.items():
         c = cat(lang)
         assert workshop == fill(c["prompt.forced"], lang, place=c["col.workshop"]), (lang, workshop)
         assert cathedral == fill(c["prompt.forced"], lang, place=c["col.cathedral"]), (lang, cathedral)
         assert exchange == c["prompt.workshop_exchange"] and blend == fill(c["prompt.workshop"], lang, n=1), lang
+        assert wall == fill(c["prompt.forced"], lang, place=c["kind.wall"]), (lang, wall)     # rules notes W2
 
 
 
@@ -411,6 +418,66 @@ def test_the_end_chart_gives_every_source_its_own_colour(device, server):
       return [...el.querySelectorAll('svg rect')].map((r) => r.getAttribute('fill'));
     }""", ENGINE_SOURCES)
     assert len(fills) == len(ENGINE_SOURCES) and len(set(fills)) == len(fills), fills
+
+
+
+def test_an_empty_bell_display_says_whether_the_audiences_are_void_for_the_round_or_for_good(device, server):
+    """The bells: with no certificate on display, the audiences still to come this round are
+    void; only with the stack empty too is the audience tile useless for good ('After the last
+    certificate is bought ... This action tile is now useless for the remainder of the game')."""
+    p = device(PHONE)
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    got = p.pg.evaluate("""async () => {
+      const b = await import('/static/bells.js');
+      const panel = (stack) => {
+        const v = { figures: [{ name: 'Anna' }], bells: { display: [], stack, audience_usable: false, figures: [{}],
+          audience: [null], track: null, thresholds: [], rank_points: [] } };
+        return b.bellsPanel({ view: v, seat: 0, legal: [] }, { labels: ['A'], figName: () => 'Anna' }).innerText;
+      };
+      return [panel(5), panel(0)];
+    }""")
+    c = cat("en")
+    assert c["bells.audience_void_round"] in got[0] and c["bells.audience_void"] not in got[0], got
+    assert c["bells.audience_void"] in got[1], got
+
+
+
+def test_a_phone_held_sideways_keeps_the_places_large_enough_to_tap(device, server):
+    """A phone on its side (844x390): the place of the decision is as wide as on a phone held
+    upright, so its hostel spaces stay at least 44 px (they shrank to 32 px, fitted to 62% of
+    a 390-px-high screen)."""
+    g = create(server, [{"name": "Anna", "kind": "human"}, {"name": "Bruno", "kind": "bot", "bot": "random"}], seed=5)
+    p = device({"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1})
+    p.goto(g["seats"][0]["url"])
+    st = p.wait_my_turn()
+    assert any(a.startswith("getup ") for a in st["legal"]) and p.tid("tab-hostel").get_attribute("aria-selected") == "true"
+    assert not p.layout_problems(), p.layout_problems()
+
+
+
+def test_the_log_tells_engine_words_in_the_pages_language(device, server):
+    """The browser's log (events.js) tells an audience's column, a request's type and the
+    scrolls played in the page's language, as the terminal's renderer does ('Рынок', not
+    'market')."""
+    from test_server_client import ENGINE_WORDS, WORDED_EVENTS
+    p = device(PHONE)
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    got = p.pg.evaluate("""async (events) => {
+      const i18n = await import('/static/i18n.js');
+      const ev = await import('/static/events.js');
+      const out = {};
+      for (const l of ['fr', 'ru']) {
+        await i18n.setLang(l, false);
+        out[l] = events.map((e) => ev.renderEvent(e, ['Anna']).replace(/[\uE000\uE001]/g, ''));
+      }
+      await i18n.setLang('en', false);
+      return out;
+    }""", WORDED_EVENTS)
+    for lang, texts in got.items():
+        assert not [x for x in texts if ENGINE_WORDS.search(x)], (lang, texts)
+        assert cat(lang)["col.market"] in texts[1] and cat(lang)["scroll.both"] in texts[2], (lang, texts)
 
 
 # ------------------------------------------------------------------------------ axe-core

@@ -389,6 +389,8 @@ def extras_panel(view: Mapping[str, Any]) -> Panel | None:
     panel of their own apart)."""
     lines = Text()
     for key in sorted(set(view) - BASE_KEYS - DRAWN_KEYS - {"bells"}):
+        if not view[key] and view[key] != 0:     # nothing to tell (e.g. no house rule in play)
+            continue
         lines.append(f"{key}: ", style="bold")
         lines.append(_short(view[key]) + "\n")
     for f in view["figures"]:

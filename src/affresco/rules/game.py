@@ -425,7 +425,8 @@ def _forced_passes(g: Game) -> None:
 def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
     """Rebuild a game from its record (optionally only the first ``upto`` actions).  An
     ``affresco-record/1`` record, written before a forced pass became the player's own action
-    (rules notes N2), still replays: those passes are made where it leaves them out."""
+    (rules notes N2), still replays: those passes are made where it leaves them out; so does a
+    later record written before the wall tile's forced pass was asked (W2)."""
     if isinstance(record, str):
         try:
             record = json.loads(record)
@@ -460,6 +461,15 @@ def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
         try:
             g.apply(entry[0], entry[1])
         except IllegalAction as e:
+            # written before a forced forfeit was asked of the player (the wall tile's visit,
+            # rules notes W2): that pass is made, as for an affresco-record/1 record (N2)
+            if not legacy and len(g.to_act) == 1 and g.legal_actions(g.to_act[0]) == [PASS]:
+                _forced_passes(g)
+                try:
+                    g.apply(entry[0], entry[1])
+                    continue
+                except IllegalAction:
+                    pass
             raise StateError(f"game record: action {i} ({entry[1]!r} by seat {entry[0]}) is illegal: {e}") from None
     if legacy and (upto is None or upto >= len(actions)):
         _forced_passes(g)

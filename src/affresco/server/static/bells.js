@@ -66,7 +66,9 @@ export function bellsPanel(st, ctx) {
   return h("div.module.mod-panel", { "data-testid": "bells-panel" },
     h("h3", t("module.bells"), infoButton("module-bells", "module.bells")),
     h("p.small.muted", t("bells.stack", { n: b.stack }),
-      b.audience_usable === false ? ` · ${t("bells.audience_void")}` : ""),
+      // none on display: the audiences still to come are void this round, and for good only
+      // once the stack is empty too ("After the last certificate is bought ...")
+      b.audience_usable === false ? ` · ${t(b.stack ? "bells.audience_void_round" : "bells.audience_void")}` : ""),
     display,
     h("ul.bell-rows", rows),
     bellTrack(v, ctx));

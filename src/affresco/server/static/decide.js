@@ -85,7 +85,10 @@ export function promptText(st, fig) {
   if (S.selection && S.selection.type === "booth") return t("prompt.booth", { booth: S.selection.id, n: left ?? 1 });
   const col = v.location;
   // nothing can be done here (too few paints, Thalers or tiles): the rules force the forfeit (N2)
-  if (col && legal.length === 1 && legal[0] === "pass") return t("prompt.forced", { place: columnLabel(v, v.column) });
+  if (col && legal.length === 1 && legal[0] === "pass") {
+    const ask = (v.asks || [])[0];     // the wall tile's visit at this column's turn (module 9)
+    return t("prompt.forced", { place: ask && ask[1] === "wall_fresco" ? t("kind.wall") : columnLabel(v, v.column) });
+  }
   if (col === "market") return t("prompt.market", { n: left ?? 1 });
   if (col === "cathedral") return t("prompt.cathedral", { n: left ?? 1 });
   if (col === "studio") return kinds.has("portrait") ? t("prompt.studio_portrait", { n: left ?? 1 }) : t("prompt.studio", { n: left ?? 1 });

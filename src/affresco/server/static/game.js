@@ -33,6 +33,10 @@ export function tabsOf(v) {
 const MODULE_TAB = { audience: "bells", deposit: "bells", wall: "wall", medicine: "medico", heal: "medico",
   illness: "medico", aside: "medico" };
 
+/** The board of a module's question (view["asks"]: [figure, module, ...]), e.g. the wall
+ *  tile's visit, whose only choice may be 'pass' (rules notes W2). */
+const ASK_TAB = { bells: "bells", wall_fresco: "wall", medico: "medico" };
+
 /** The location of the board where the current decision is made. */
 export function decisionTab(st) {
   const v = st.view;
@@ -41,6 +45,8 @@ export function decisionTab(st) {
     const tab = MODULE_TAB[a.split(" ")[0]];
     if (tab) return tab;
   }
+  const ask = (st.legal || []).length && (v.asks || [])[0];
+  if (ask && ASK_TAB[ask[1]]) return ASK_TAB[ask[1]];
   if (v.phase === "getup") return "hostel";
   if (v.phase === "visits" && v.location) return v.location === "workshop" ? "studio" : v.location;
   return null;
