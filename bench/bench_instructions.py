@@ -19,6 +19,7 @@ lists that bench_engine.py reports apart, so this is the work outside them.
     python bench/bench_instructions.py --baseline HEAD~2 --sets base bells medico eight --games 6
     python bench/bench_instructions.py --live --baseline 4180999 --games 6       # with the plan lists
     python bench/bench_instructions.py --live --new-src build/compiled --baseline /tmp/old-compiled
+    python bench/bench_instructions.py --parts --baseline ea5e382 --games 6 --sets eight   # by part (callgrind)
 
 Needs valgrind (Debian: ``apt-get install valgrind``); each replay runs ~40x slower under it
 (about a minute per set and tree with the defaults).
@@ -89,6 +90,87 @@ def live(modules: tuple, count: int) -> None:
     print(sum(bench_engine._random_game(affresco, 4, seed, modules)[0] for seed in range(1, count + 1)))
 
 
+# The parts of a decision that --parts counts apart: each runs inside its own rarely used C
+# function (a "trampoline"), so that callgrind's inclusive count of that function is the part's.
+# The reveal and the round end run inside an apply (counted there too).
+PARTS = {"plan lists": "starmap_next", "plan applies": "takewhile_next", "of it the reveal": "dropwhile_next",
+         "visit legal lists": "_operator_call", "visit applies": "methodcaller_call",
+         "of it the round end": "filterfalse_next", "get-up": "groupby_next"}
+
+
+def parts(modules: tuple, count: int) -> None:
+    """:func:`live`'s games, with each part of a decision (:data:`PARTS`) inside its trampoline."""
+    import itertools
+    import operator
+
+    import affresco
+    import bench_engine
+    from affresco.rules import planning, preparation
+
+    def via(part: str, fn):
+        """Run ``fn()`` inside the part's C function; returns what it returned."""
+        box: list = []
+        call = lambda *_: box.append(fn())                            # noqa: E731
+        name = PARTS[part]
+        if name == "starmap_next":
+            list(itertools.starmap(call, [()]))
+        elif name == "takewhile_next":
+            list(itertools.takewhile(lambda _: call() or False, [0]))
+        elif name == "dropwhile_next":
+            list(itertools.dropwhile(lambda _: call() or False, [0]))
+        elif name == "filterfalse_next":
+            list(itertools.filterfalse(lambda _: call() or True, [0]))
+        elif name == "_operator_call":
+            operator.call(call)
+        elif name == "methodcaller_call":
+            operator.methodcaller("__call__")(call)
+        else:
+            list(itertools.groupby([0], key=call))
+        return box[0]
+
+    for mods in bench_engine.MODULE_SETS:
+        bench_engine._random_game(affresco, 4, bench_engine.WARM_SEED, mods)
+    reveal, end_round = planning.reveal, preparation.end_round
+    planning.reveal = lambda s: via("of it the reveal", lambda: reveal(s))             # type: ignore[assignment]
+    preparation.end_round = lambda s: via("of it the round end", lambda: end_round(s))  # type: ignore[assignment]
+    gc.collect()
+    gc.disable()
+    decisions = 0
+    for seed in range(1, count + 1):
+        g = affresco.new_game(players=4, seed=seed, modules=modules)
+        choice = random.Random(seed).choice
+        while not g.is_over:
+            seat = choice(g.to_act)
+            phase = g.phase
+            legal, apply = (("plan lists", "plan applies") if phase == "plan" else
+                            ("get-up", "get-up") if phase == "getup" else ("visit legal lists", "visit applies"))
+            action = via(legal, lambda: choice(g.legal_actions(seat)))
+            via(apply, lambda: g.apply(seat, action))
+            decisions += 1
+    print(decisions)
+
+
+def part_counts(src: Path, modules: tuple, count: int) -> dict[str, float]:
+    """Instructions per decision of each part (:data:`PARTS`) of ``count`` live games under callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out_file = str(Path(tmp) / "callgrind.out")
+        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}",
+               sys.executable, str(Path(__file__).resolve()), "--worker", "parts", json.dumps(list(modules)), str(count)]
+        run = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            raise SystemExit(f"parts failed on {src} ({' '.join(modules) or 'base'}):\n{run.stderr[-2000:]}")
+        table = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out_file],
+                               capture_output=True, text=True, check=True).stdout
+    decisions = int(run.stdout.split()[-1])
+    found: dict[str, int] = {}
+    for line in table.splitlines():
+        m = re.match(r"\s*([\d,]+) .*:(\w+) \[", line)
+        if m and m.group(2) not in found:
+            found[m.group(2)] = int(m.group(1).replace(",", ""))
+    return {part: found.get(name, 0) / decisions for part, name in PARTS.items()}
+
+
 # --- the driver --------------------------------------------------------------------------
 
 def instructions(src: Path, modules: tuple, path: str | None, count: int) -> tuple[int, str]:
@@ -117,6 +199,10 @@ def main() -> int:
     ap.add_argument("--live", action="store_true",
                     help="count live random games as bench_engine.py's module table plays them (one warm-up game "
                          "of every set first, plan lists and the random choice included) instead of replays")
+    ap.add_argument("--parts", action="store_true",
+                    help="with --live's games: instructions per decision of each part of a decision (plan lists, "
+                         "plan applies and the reveal, visit legal lists, visit applies and the round end, get-up), "
+                         "counted by callgrind")
     ap.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -125,12 +211,26 @@ def main() -> int:
             print(json.dumps(record(modules, int(args.worker[2]))))
         elif kind == "live":
             live(modules, int(args.worker[2]))
+        elif kind == "parts":
+            parts(modules, int(args.worker[2]))
         else:
             replay(modules, args.worker[2], int(args.worker[3]))
         return 0
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     trees = {"new": Path(args.new_src) if args.new_src else SRC, "baseline": source_tree(args.baseline)}
+    if args.parts:
+        print(f"instructions per decision by part, 4 players, games 1..{args.games} of each set played live after "
+              f"one warm-up game of every set: {trees['new']} vs baseline {args.baseline} | {machine_load()}")
+        for name in args.sets:
+            got = {t: part_counts(src, SETS[name], args.games) for t, src in trees.items()}
+            print(f"{name}:  {'part':<22} {'baseline':>10} {'new':>10}")
+            for part in PARTS:
+                print(f"{'':<{len(name) + 3}}{part:<22} {got['baseline'][part]:>10,.0f} {got['new'][part]:>10,.0f}")
+            print(f"{'':<{len(name) + 3}}{'sum':<22} "
+                  + " ".join(f"{sum(v for p, v in got[t].items() if not p.startswith('of it')):>10,.0f}"
+                             for t in ("baseline", "new")), flush=True)
+        return 0
     what = (f"games 1..{args.games} of each set played live after one warm-up game of every set (plan lists "
             f"included)" if args.live else
             f"games {args.warm + 1}..{args.warm + args.games} of each set (plan decisions without their legal lists)")

@@ -23,8 +23,10 @@ from .actions import PLAN_WORDS, Action
 
 _new = tuple.__new__
 # A PlanVariants that counts (``counted``) finds the first plan indexed in a segment without
-# tables of the segment (a few look-ups per column); from the next one on it makes the
-# segment's accumulated sizes once and bisects them (cheaper per plan after the first).
+# tables of the segment (a few look-ups per column, ~90k instructions); from the next one on
+# it makes the segment's accumulated sizes once (a pass over the base plans, ~0.3-0.9M) and
+# bisects them.  Measured (issue #12, session 8): 1 walk per segment is cheapest; 2 or more,
+# or walks only, cost more over a bench run's plan decisions.
 FAST_PICKS = 1
 
 
@@ -338,8 +340,9 @@ class PlanVariants(_Lazy):
     None; ``recipe``: ``(function, arguments)`` that make the same sequence in another process.
     ``counted`` (optional): ``(total, locate)`` that count without a pass over the base plans,
     ``total(seg)`` the plans of segment ``seg`` and ``locate(seg, r)`` the ``(b, q, r)`` of its
-    r-th plan (base plan, parent, variant); ``sizes`` is then asked only when the sequence is
-    searched (``index``, ``in``) or made in full.
+    r-th plan (base plan, parent, variant); ``sizes`` is then asked only for a segment indexed
+    again (:data:`FAST_PICKS`), or when the sequence is searched (``index``, ``in``) or made in
+    full.
     """
 
     __slots__ = ("parents", "_size_of", "_sizes", "_ends", "_picks", "_seg_starts", "_nth", "_find", "_locate", "_all",
