@@ -47,9 +47,10 @@ def test_a_plan_found_without_tables_is_the_plan_at_that_place(players, modules)
     for g, seat, legal in lazy_planning(players, modules, seed=3, rounds=9):
         made = legal.materialized()
         places = {0, len(made) - 1, *random.Random(len(made)).sample(range(len(made)), min(40, len(made)))}
+        again = pickle.loads(pickle.dumps(legal))          # indexed at every place: found, then bisected
         for i in sorted(places):
             fresh = pickle.loads(pickle.dumps(legal))      # made again: nothing indexed yet
-            assert len(fresh) == len(made) and fresh[i] == made[i]
+            assert len(fresh) == len(made) and fresh[i] == made[i] == again[i]
             checked += 1
     assert checked >= 100
 

@@ -22,12 +22,15 @@ from typing import Callable, Iterator
 from .actions import PLAN_WORDS, Action
 
 _new = tuple.__new__
-# A PlanVariants that counts (``counted``) finds the first plan indexed in a segment without
-# tables of the segment (a few look-ups per column, ~90k instructions); from the next one on
-# it makes the segment's accumulated sizes once (a pass over the base plans, ~0.3-0.9M) and
-# bisects them.  Measured (issue #12, session 8): 1 walk per segment is cheapest; 2 or more,
-# or walks only, cost more over a bench run's plan decisions.
-FAST_PICKS = 1
+# A PlanVariants that counts (``counted``) finds the first FAST_PICKS plans indexed in a segment
+# without tables of the segment (a few look-ups per column, ~90k instructions each); from the
+# next one on it makes the segment's accumulated sizes once (a pass over the base plans,
+# ~0.3-0.9M instructions, about 8 walks) and bisects them (~15k).  So a segment indexed often
+# (a search's rollouts) costs at most about twice what the better of the two would have.
+# Measured (issue #12, session 8; plan lists of bench_engine's module table, all eight): 1 game
+# after the warm-up, 36.3k instructions per decision with 1 walk, 30.3k with 6 or more; 6 games,
+# 34.6M with 1, 33.6M with 6, 33.9M with 12, 31.9M with walks only.
+FAST_PICKS = 8
 
 
 @lru_cache(maxsize=8)
