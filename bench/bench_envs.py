@@ -43,6 +43,7 @@ only).
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import os
@@ -245,10 +246,20 @@ def main() -> None:
                     help="run this bench on this checkout and on revision REV's src (or a folder) in alternating "
                          "processes, --rounds times each, and compare each loop's cost ratio (medians)")
     ap.add_argument("--rounds", type=int, default=2, help="with --baseline: runs per tree")
+    ap.add_argument("--instructions", action="store_true",
+                    help="instead: machine instructions per decision of the engine and of the AEC and Parallel loops "
+                         "on the same recorded games, counted by valgrind (see instructions)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--instruction-worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.baseline:
         compare_with_baseline(args)
+        return
+    if args.instruction_worker:
+        instruction_worker(args)
+        return
+    if args.instructions:
+        instructions(args)
         return
     if args.observation_cost:
         observation_cost(args)
@@ -293,7 +304,7 @@ def main() -> None:
 
 
 def observation_cost(args) -> None:
-    """``--observation-cost``: random games are recorded once (seat and index of each choice),
+    """``--observation-cost``: random games are recorded once (:func:`_recorded`),
     then replayed live (``legal_actions`` + ``apply``) with and without ``game.observation(seat)``
     of the deciding seat before each decision, the two loops alternating ``--blocks`` times:
     the games are the same, so the difference of the medians is the vector's own cost in a
@@ -306,28 +317,12 @@ def observation_cost(args) -> None:
           f"{games} recorded games per set-up, {args.blocks} alternations", flush=True)
     for n in args.players:
         for mods in mod_sets:
-            record = []
-            for seed in range(games):
-                g = affresco.new_game(n, mods, seed=seed)
-                rng = random.Random(seed)
-                choices = []
-                while not g.is_over:
-                    seat = rng.choice(g.to_act)
-                    legal = g.legal_actions(seat)
-                    i = rng.randrange(len(legal))
-                    choices.append((seat, i))
-                    g.apply(seat, legal[i])
-                record.append((seed, choices))
+            record = _recorded(n, mods, games)
             decisions = sum(len(c) for _, c in record)
 
             def replay(observe: bool) -> float:
                 t0 = _clock()
-                for seed, choices in record:
-                    g = affresco.new_game(n, mods, seed=seed)
-                    for seat, i in choices:
-                        if observe:
-                            g.observation(seat)
-                        g.apply(seat, g.legal_actions(seat)[i])
+                _replay_engine(n, mods, record, observe)
                 return (_clock() - t0) / decisions * 1e6
 
             replay(True), replay(False)      # warm: imports, layouts, memos of these games
@@ -342,6 +337,131 @@ def observation_cost(args) -> None:
                   f", with {[round(x, 1) for x in with_]}", flush=True)
     load = os.getloadavg()
     print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+def _recorded(n, mods, games):
+    """``games`` seeded random games, each decision as (seat, index in the legal list, index in
+    the action space), the first seat to act deciding (the order the AEC env selects)."""
+    from affresco.envs.core import Config, tables
+    codec, _ = tables(Config.of(n, mods))
+    out = []
+    for seed in range(games):
+        g = affresco.new_game(n, mods, seed=seed)
+        rng = random.Random(seed)
+        choices = []
+        while not g.is_over:
+            seat = min(g.to_act)
+            legal = g.legal_actions(seat)
+            i = rng.randrange(len(legal))
+            choices.append((seat, i, codec.index[legal[i]]))
+            g.apply(seat, legal[i])
+        out.append((seed, choices))
+    return out
+
+
+def _replay_engine(n, mods, record, observe=False):
+    for seed, choices in record:
+        g = affresco.new_game(n, mods, seed=seed)
+        for seat, i, _ in choices:
+            g.to_act
+            if observe:
+                g.observation(seat)
+            g.apply(seat, g.legal_actions(seat)[i])
+
+
+def _replay_aec(n, mods, record, observe=True):
+    from affresco.envs.pettingzoo import env
+    e = env(players=n, modules=mods)
+    for seed, choices in record:
+        e.reset(seed=seed)
+        it = iter(choices)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last(observe=observe)
+            if term or trunc:
+                e.step(None)
+                continue
+            mask = obs["action_mask"] if observe else e.action_mask(agent)
+            mask.view(np.bool_).nonzero()           # the agent reads the mask (as pick() does)
+            e.step(next(it)[2])
+
+
+def _replay_parallel(n, mods, record):
+    from affresco.envs.pettingzoo import parallel_env
+    p = parallel_env(players=n, modules=mods)
+    wait = p.WAIT
+    for seed, choices in record:
+        obs, _ = p.reset(seed=seed)
+        it = iter(choices)
+        while p.agents:
+            chosen = {}
+            for _ in p.game.to_act:
+                seat, _, index = next(it)
+                chosen[f"player_{seat}"] = index
+            acts = {}
+            for a, o in obs.items():
+                if o["action_mask"][wait]:
+                    acts[a] = wait
+                else:
+                    o["action_mask"].view(np.bool_).nonzero()
+                    acts[a] = chosen[a]
+            obs, *_ = p.step(acts)
+
+
+_REPLAYS = {"engine": _replay_engine, "engine+observation": functools.partial(_replay_engine, observe=True),
+            "pettingzoo-aec (mask only)": functools.partial(_replay_aec, observe=False),
+            "pettingzoo-aec": _replay_aec, "pettingzoo-parallel": _replay_parallel}
+
+
+def instruction_worker(args) -> None:
+    """One loop of ``--instructions`` (run under valgrind): the first recorded game to warm up,
+    then, with ``AFFRESCO_MEASURE=1``, the others (garbage collector off)."""
+    n, mods = args.players[0], MOD_SETS[args.modules][0]
+    record = _recorded(n, mods, args.games)
+    loop = _REPLAYS[args.instruction_worker]
+    loop(n, mods, record[:1])
+    if os.environ.get("AFFRESCO_MEASURE") == "1":
+        gc.disable()
+        loop(n, mods, record[1:])
+    print(json.dumps({"decisions": sum(len(c) for _, c in record[1:])}))
+
+
+def instructions(args) -> None:
+    """``--instructions``: machine instructions per decision, counted by valgrind (cachegrind,
+    no cache simulation), of the engine, the engine + observation vector, and the AEC (mask
+    only, full) and Parallel loops, all on the same recorded games (``--games``, the first one
+    to warm up): each loop runs twice, with and without the measured games, and the difference
+    is divided by their decisions.  Deterministic (hash seed fixed, one BLAS thread), so a
+    change of a few percent shows; it is a proxy, not the time (the vector's Python runs more
+    instructions per microsecond than the engine's)."""
+    import re
+    import subprocess
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; instructions counted by "
+          f"valgrind on {args.games - 1} recorded games after one to warm up", flush=True)
+    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(affresco.__file__).resolve().parent.parent)]
+                                        + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+
+    def count(name, n, modules, measure):
+        cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable,
+               __file__, "--instruction-worker", name, "--players", str(n), "--modules", modules,
+               "--games", str(args.games)]
+        done = subprocess.run(cmd, env=dict(env, AFFRESCO_MEASURE="1" if measure else "0"), capture_output=True,
+                              text=True, check=True)
+        refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        assert refs is not None, done.stderr[-2000:]
+        return int(refs.group(1).replace(",", "")), json.loads(done.stdout.strip().splitlines()[-1])["decisions"]
+
+    for n in args.players:
+        for modules in ("base", "all") if args.modules == "both" else (args.modules,):
+            per = {}
+            for name in _REPLAYS:
+                warm, _ = count(name, n, modules, False)
+                total, decisions = count(name, n, modules, True)
+                per[name] = (total - warm) / decisions
+            e = per["engine"]
+            print(f"{n}p {modules:<5} " + "; ".join(f"{name} {v / 1000:,.1f}k ({v / e:.2f}x)" for name, v in per.items()),
+                  flush=True)
 
 
 def compare_with_baseline(args) -> None:

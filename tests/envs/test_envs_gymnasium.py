@@ -5,6 +5,7 @@ import pytest
 gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
+from affresco import IllegalAction  # noqa: E402
 from affresco.envs.gymnasium import ENV_ID, FrescoEnv  # noqa: E402
 from envs_support import CONFIGS, cfg_id  # noqa: E402
 
@@ -47,3 +48,18 @@ def test_opponent_specs_and_seat():
 def test_versioned_ids():
     env = gymnasium.make("affresco/Fresco-4p-v1", opponents="random")
     assert env.unwrapped.config.players == 4 and env.unwrapped.config.env_id == "Fresco-4p-v1"
+
+
+def test_an_illegal_action_is_refused_with_the_game_unchanged_or_substituted_and_said():
+    env = FrescoEnv(players=2, opponents="random")
+    env.reset(seed=6)
+    mask = env.action_masks()
+    before = env.game.actions_applied
+    for bad in (int(np.flatnonzero(~mask)[0]), env.codec.size, -1):
+        with pytest.raises(IllegalAction):
+            env.step(bad)
+        assert env.game.actions_applied == before
+    sub = FrescoEnv(players=2, opponents="random", illegal="substitute")
+    sub.reset(seed=6)
+    _, _, _, _, info = sub.step(int(np.flatnonzero(~sub.action_masks())[0]))
+    assert info["illegal_action"] is True and sub.game.actions_applied > before

@@ -149,3 +149,32 @@ def test_the_mask_alone_is_the_observations_mask():
         mask = e.action_mask()
         assert np.array_equal(mask, e.observe(agent)["action_mask"])
         e.step(int(np.flatnonzero(mask)[0]))
+
+
+def test_an_illegal_action_leaves_the_game_unchanged_or_is_substituted_and_said():
+    """The step applies the agent's index at once (the engine refuses an illegal one with the
+    game unchanged): refused, nothing moved; with ``illegal="substitute"`` a legal action is
+    played instead, said in the agent's info until its next step; Parallel the same."""
+    e = env(players=2)
+    e.reset(seed=4)
+    mask = e.action_mask()
+    before = e.game.actions_applied
+    for bad in (int(np.flatnonzero(mask == 0)[0]), e.WAIT, -1):
+        with pytest.raises(IllegalAction):
+            e.step(bad)
+        assert e.game.actions_applied == before and e.action_mask() is mask
+    s = env(players=2, illegal="substitute")
+    s.reset(seed=4)
+    agent = s.agent_selection
+    s.step(int(np.flatnonzero(s.action_mask() == 0)[0]))
+    assert s.game.actions_applied == 1 and s.infos[agent] == {"illegal_action": True}
+    while s.agent_selection != agent:
+        s.step(int(np.flatnonzero(s.action_mask())[0]))
+    s.step(int(np.flatnonzero(s.action_mask())[0]))
+    assert s.infos[agent] == {} and not any(s.infos.values())
+    p = parallel_env(players=2)
+    obs, _ = p.reset(seed=4)
+    acting = [a for a, o in obs.items() if not o["action_mask"][p.WAIT]]
+    with pytest.raises(IllegalAction):
+        p.step({a: p.WAIT for a in obs})
+    assert p.game.actions_applied == 0 and acting

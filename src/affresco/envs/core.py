@@ -83,10 +83,9 @@ class ActionCodec:
         self.index: dict[Action, int] = {a: i for i, a in enumerate(self.actions)}
         self.size = len(self.actions)
         self._by_length: dict[tuple[int, int], list] = {}   # see mask()
-        self._short: dict[tuple, list] = {}
+        self._short: dict[int, dict[tuple, list]] = {}   # extra -> actions -> [mask, sorted indices] (see mask())
         # short lists' masks kept: about 64 MB of them (~20,000 in the base game)
         self._short_limit = max(64, (64 << 20) // (self.size + 1))
-        self._short_count = 0
         self._by_object: dict[tuple[int, int], tuple] = {}
         self._by_recipe: dict[tuple, list] = {}
         self._pool: dict[int, list[list]] = {}    # extra -> [bytes, mask, its indices] (see _unshared)
@@ -141,9 +140,9 @@ class ActionCodec:
             if self.size > _KEPT_SPACE:       # a mask of ~200 KB (the medico's plans): not kept
                 return self._unshared(legal, extra)
             entry = self._short_entry(legal, extra)
-            m = entry[1]
+            m = entry[0]
             if m is None:
-                m = entry[1] = np.frombuffer(self._bytes(legal, extra), np.int8)
+                m = entry[0] = np.frombuffer(self._bytes(legal, extra), np.int8)
                 m.flags.writeable = False
             return m
         return self._entry(legal, extra)[0]
@@ -193,28 +192,18 @@ class ActionCodec:
         return m
 
     def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
-        """[actions, read-only mask or None (made when first asked), sorted indices or None] of a short legal list: found by its
-        length and the identities of its first, middle and last actions, then compared; a
-        bucket keeps its last few lists (lists that share those three actions but differ
-        between them would otherwise pile up in one)."""
-        n = len(legal)
-        key = (n, id(legal[0]), id(legal[n >> 1]), id(legal[-1]), extra) if n else (0, 0, 0, 0, extra)
-        bucket = self._short.get(key)
-        if bucket is not None:
-            for entry in bucket:
-                if entry[0] == legal:
-                    return entry
-            if len(bucket) >= 8:
-                del bucket[0]
-                self._short_count -= 1
-        else:
-            if self._short_count > self._short_limit:
-                self._short.clear()
-                self._short_count = 0
-            bucket = self._short[key] = []
-        entry = [legal if type(legal) is tuple else list(legal), None, None]
-        bucket.append(entry)
-        self._short_count += 1
+        """[read-only mask or None (made when first asked), sorted indices or None] of a short
+        legal list, found by its actions (a tuple of them: hashed and compared in C; the
+        engine makes some actions anew, so their identities would not find them)."""
+        kept = self._short.get(extra)
+        if kept is None:
+            kept = self._short[extra] = {}
+        key = legal if type(legal) is tuple else tuple(legal)
+        entry = kept.get(key)
+        if entry is None:
+            if len(kept) > self._short_limit:
+                kept.clear()
+            entry = kept[key] = [None, None]
         return entry
 
     def sorted_indices(self, legal: Sequence[Action]) -> list[int]:
@@ -224,9 +213,9 @@ class ActionCodec:
             if self.size > _KEPT_SPACE:
                 return sorted(map(self.index.__getitem__, legal))
             entry = self._short_entry(legal, 0)
-            if entry[2] is None:
-                entry[2] = sorted(map(self.index.__getitem__, legal))
-            return entry[2]
+            if entry[1] is None:
+                entry[1] = sorted(map(self.index.__getitem__, legal))
+            return entry[1]
         entry = self._entry(legal, 0)
         if entry[1] is None:
             entry[1] = np.flatnonzero(entry[0]).tolist()

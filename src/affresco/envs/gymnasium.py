@@ -28,7 +28,7 @@ from gymnasium import spaces
 
 from affresco import IllegalAction
 from affresco.bots import make_bot
-from .core import ENCODING_VERSION, Config, LazyView, allowed, check_reward, final_rewards, render_text, tables
+from .core import ENCODING_VERSION, Config, LazyView, check_reward, final_rewards, render_text, tables
 
 __all__ = ["FrescoEnv", "ENV_ID"]
 
@@ -86,15 +86,18 @@ class FrescoEnv(gymnasium.Env):
     def step(self, action):
         if self.game is None or self.game.is_over:
             raise RuntimeError("call reset() first: the game is over")
-        legal, mask = self._legal()
         i = int(action)
-        a = self.codec.actions[i] if 0 <= i < self.codec.size else None
         substituted = False
-        if a is None or not allowed(mask, i):
+        try:                    # the engine refuses an illegal action with the game unchanged
+            self.game.apply(self.seat, self.codec.actions[i] if 0 <= i < self.codec.size else None)
+        except IllegalAction:
+            legal, mask = self._legal()
+            a = self.codec.actions[i] if 0 <= i < self.codec.size else None
             if self.illegal == "raise":
-                raise IllegalAction(f"action {action} ({a}) is not legal now; legal: {[str(x) for x in legal[:10]]}...")
-            a, substituted = self._rng.choice(legal), True
-        self.game.apply(self.seat, a)
+                raise IllegalAction(f"action {action} ({a}) is not legal now; legal: {[str(x) for x in legal[:10]]}...") \
+                    from None
+            self.game.apply(self.seat, self._rng.choice(legal))
+            substituted = True
         self._marker += 1
         self._play_bots()
         over = self.game.is_over

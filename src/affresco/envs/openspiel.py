@@ -256,9 +256,8 @@ class FrescoState(pyspiel.State):
     @property
     def fresco(self):
         """The affresco :class:`~affresco.Game` of this state."""
-        g = self._g.game
-        if g is not None and self._started:
-            return g
+        if self._started:            # a started state's box holds its game
+            return self._g.game
         g = self._g.get()
         if not self._started:
             self._started = True
@@ -328,7 +327,8 @@ class FrescoState(pyspiel.State):
         self._public.append((seat, action))
         if phase == "plan" and g.phase != "plan":
             self._public.append(("plans", self._shown(g, None)))
-        self._note_chance(draws)
+        if g.chance_events != draws:     # _note_chance, inline
+            self._public.append(("chance", self._shown(g, self.owner.chance_keys)))
 
     def _note_chance(self, draws_before):
         """Perfect recall of chance: when a chance event happened, note what everyone saw."""

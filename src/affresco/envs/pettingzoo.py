@@ -81,23 +81,25 @@ class _Common:
             seed = random.getrandbits(63)
         self._rng = random.Random(f"affresco-envs:{seed}")
         self.game = self.config.new_game(seed)
-        self._cache = {}
-        self._legal = {}
+        n = self.config.players
+        self._marker = 0                          # actions applied: what the per-decision memos below are of
+        self._cache: list[tuple] = [(-1, None)] * n      # per seat: (marker, observation)
+        self._legal: list[tuple] = [(-1, (), None)] * n  # per seat: (marker, legal actions, mask)
         self._acting: tuple = (-1, ())
 
     def _legal_of(self, seat: int) -> tuple:
         """``(marker, legal actions, mask)`` of the seat (no actions and WAIT alone if it is
         not to decide), once per decision (``_marker`` counts the actions applied)."""
-        hit = self._legal.get(seat)
+        hit = self._legal[seat]
         marker = self._marker
-        if hit is not None and hit[0] == marker:
+        if hit[0] == marker:
             return hit
-        g = self.game
-        if seat in self._seats_to_act():
-            legal = g.legal_actions(seat)
+        at = self._acting
+        if seat in (at[1] if at[0] == marker else self._seats_to_act()):
+            legal = self.game.legal_actions(seat)
             hit = (marker, legal, self.codec.mask(legal, extra=1))
         else:
-            hit = (marker, (), self._none_mask if g.is_over else self._wait_mask)
+            hit = (self._marker, (), self._none_mask if self.game.is_over else self._wait_mask)
         self._legal[seat] = hit
         return hit
 
@@ -109,10 +111,10 @@ class _Common:
         return at[1]
 
     def _observe_seat(self, seat: int) -> dict:
-        hit = self._cache.get(seat)
-        if hit is not None and hit[0] == self._marker:
+        hit = self._cache[seat]
+        if hit[0] == self._marker:
             return hit[1]
-        obs = {"observation": self.encoder.observe(self.game, seat),
+        obs = {"observation": np.frombuffer(self.game.observation(seat), F32),
                "action_mask": self._legal_of(seat)[2]}
         self._cache[seat] = (self._marker, obs)
         return obs
@@ -133,20 +135,18 @@ class _Common:
         :meth:`_legal_of`); True if it was substituted."""
         _, legal, mask = legal or self._legal_of(seat)
         i = -1 if index is None else int(index)
-        substituted = False
         if 0 <= i < self.WAIT and allowed(mask, i):
-            action = self.codec.actions[i]
-        elif self.illegal == "raise":
+            self.game.apply(seat, self.codec.actions[i])
+            self._marker += 1
+            return False
+        if self.illegal == "raise":
             shown = "WAIT" if index == self.WAIT else (str(self.codec.actions[int(index)])
                                                        if index is not None and 0 <= int(index) < self.codec.size else index)
             raise IllegalAction(f"player_{seat}: action {index} ({shown}) is not legal now; legal indices: "
                                 f"{np.flatnonzero(mask[:-1]).tolist()[:20]}...")
-        else:
-            action = self._rng.choice(legal)
-            substituted = True
-        self.game.apply(seat, action)
+        self.game.apply(seat, self._rng.choice(legal))
         self._marker += 1
-        return substituted
+        return True
 
     def render(self):
         if self.game is None:
@@ -176,11 +176,10 @@ class FrescoAEC(_Common, AECEnv):
             raise ValueError(f"turns must be 'acting' or 'all', not {turns!r}")
         self.turns = turns
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode)
-        self._names: dict[tuple, list[str]] = {}   # seats to act -> their agents
+        self._names: dict[tuple, str] = {}   # seats to act -> the agent of the first
 
     def reset(self, seed=None, options=None):
         self._new_game(seed)
-        self._marker = 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -188,19 +187,18 @@ class FrescoAEC(_Common, AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.cycles = 0
+        self._noted = False       # some agent's info says an action was substituted (cleared at its next step)
+        # steps go the general way (_step): some agent is done, an info is to be cleared, or turns="all"
+        self._slow = self.turns != "acting"
         self._queue: list[str] = []
         self._next_cycle()
 
     def _next_cycle(self):
         if self.turns == "all":
             self._queue = self.agents[:]
+            self.agent_selection = self._queue[0]
         else:
-            acting = self._seats_to_act()
-            names = self._names.get(acting)
-            if names is None:
-                names = self._names[acting] = [self.possible_agents[s] for s in acting]   # in seat order
-            self._queue = names[:]
-        self.agent_selection = self._queue[0]
+            self.agent_selection = self._first_to_act()
 
     def observe(self, agent):
         return self._observe_seat(self.agent_seat[agent])
@@ -213,6 +211,40 @@ class FrescoAEC(_Common, AECEnv):
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action):
+        if self._slow:
+            self._step(action)
+            return
+        # the usual step (turns="acting", no agent done, no info to clear): the selected agent is
+        # to act, its cumulative reward is 0 (every reward is 0 until the game ends), and the
+        # engine refuses an illegal action with the game unchanged (then: _act)
+        seat = self.agent_seat[self.agent_selection]
+        i = -1 if action is None else int(action)
+        g = self.game
+        try:
+            g.apply(seat, self.codec.actions[i] if 0 <= i < self.WAIT else None)
+        except IllegalAction:
+            if self._act(seat, action):
+                self.infos[self.agent_selection] = {"illegal_action": True}
+                self._noted = self._slow = True
+        else:
+            self._marker += 1
+        self.cycles += 1
+        if g.is_over or (self.max_cycles is not None and self.cycles >= self.max_cycles):
+            self._finish()
+            return
+        self.agent_selection = self._first_to_act()
+
+    def _first_to_act(self) -> str:
+        """The agent of the first seat to act (``turns="acting"``: the seats to act in seat order)."""
+        acting = self.game.to_act
+        self._acting = (self._marker, acting)
+        name = self._names.get(acting)
+        if name is None:
+            name = self._names[acting] = self.possible_agents[min(acting)]
+        return name
+
+    def _step(self, action):
+        """A step in general (PettingZoo's dead steps, ``turns="all"``, an info to clear)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -221,21 +253,35 @@ class FrescoAEC(_Common, AECEnv):
         self._cumulative_rewards[agent] = 0.0   # every reward is 0 until the game ends
         if self.infos[agent]:
             self.infos[agent] = {}
-        g = self.game
+            self._noted = any(self.infos.values())
+            self._slow = self._noted or self.turns != "acting" or any(self.terminations.values()) \
+                or any(self.truncations.values())
         legal = self._legal_of(seat)
         if legal[1]:                 # the seat is to act (a seat to act has a legal action)
             if self._act(seat, action, legal):
                 self.infos[agent] = {"illegal_action": True}
+                self._noted = self._slow = True
         elif action != self.WAIT and action is not None and self.illegal == "raise":
             raise IllegalAction(f"{agent} is not to act now: its only legal action is WAIT ({self.WAIT})")
-        self._queue.pop(0)
         if self.turns == "acting":
             self.cycles += 1
             end_of_cycle = True
         else:
+            self._queue.pop(0)
             end_of_cycle = not self._queue
             if end_of_cycle:
                 self.cycles += 1
+        if self.game.is_over or (end_of_cycle and self.max_cycles is not None and self.cycles >= self.max_cycles):
+            self._finish()
+        elif end_of_cycle:
+            self._next_cycle()
+        else:
+            self.agent_selection = self._queue[0]
+
+    def _finish(self):
+        """The game is over (final rewards, every agent terminated) or truncated (``max_cycles``)."""
+        g = self.game
+        self._slow = True
         if g.is_over:
             for a in self.agents:
                 self.rewards[a] = 0.0
@@ -244,15 +290,9 @@ class FrescoAEC(_Common, AECEnv):
                 self.terminations[a] = True
                 self.infos[a] = {"scores": g.scores(), "ranking": g.ranking()}
             self._accumulate_rewards()
-        elif end_of_cycle and self.max_cycles is not None and self.cycles >= self.max_cycles:
+        else:
             for a in self.agents:
                 self.truncations[a] = True
-        else:
-            if end_of_cycle:
-                self._next_cycle()
-            else:
-                self.agent_selection = self._queue[0]
-            return
         self._deads_step_first()
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             return
@@ -278,7 +318,6 @@ class FrescoParallel(_Common, ParallelEnv):
 
     def reset(self, seed=None, options=None):
         self._new_game(seed)
-        self._marker = 0
         self.agents = self.possible_agents[:]
         self.cycles = 0
         obs = self._observations()
@@ -289,12 +328,21 @@ class FrescoParallel(_Common, ParallelEnv):
         g = self.game
         agents = self.agents
         substituted = []
+        names = self.possible_agents
         for seat in sorted(self._seats_to_act()):   # while planning: every plan at once
-            agent = self.possible_agents[seat]
-            if agent not in actions:
-                raise IllegalAction(f"{agent} must decide now but has no action in this step")
-            if self._act(seat, actions[agent]):
-                substituted.append(agent)
+            agent = names[seat]
+            try:
+                action = actions[agent]
+            except KeyError:
+                raise IllegalAction(f"{agent} must decide now but has no action in this step") from None
+            i = -1 if action is None else int(action)
+            try:            # the engine refuses an illegal action with the game unchanged (then: _act)
+                g.apply(seat, self.codec.actions[i] if 0 <= i < self.WAIT else None)
+            except IllegalAction:
+                if self._act(seat, action):
+                    substituted.append(agent)
+            else:
+                self._marker += 1
         self.cycles += 1
         over = g.is_over
         truncate = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
@@ -320,14 +368,20 @@ class FrescoParallel(_Common, ParallelEnv):
 
     def _observations(self) -> dict:
         """Every agent's observation now (asked once per step: no cache), the vectors made
-        together (``Game.observations``)."""
+        together (``Game.observations``: every seat's, in seat order, while every agent is in)."""
         g = self.game
-        seat_of = self.agent_seat
-        seats = [seat_of[a] for a in self.agents]
         acting = self._seats_to_act()
         idle = self._none_mask if g.is_over else self._wait_mask
+        legal_of = self._legal_of
+        if len(self.agents) == self.config.players:
+            xs = g.observations()
+            return {a: {"observation": np.frombuffer(x, F32),
+                        "action_mask": legal_of(seat)[2] if seat in acting else idle}
+                    for seat, (a, x) in enumerate(zip(self.agents, xs))}
+        seat_of = self.agent_seat
+        seats = [seat_of[a] for a in self.agents]
         return {a: {"observation": np.frombuffer(x, F32),
-                    "action_mask": self._legal_of(seat)[2] if seat in acting else idle}
+                    "action_mask": legal_of(seat)[2] if seat in acting else idle}
                 for a, seat, x in zip(self.agents, seats, g.observations(seats))}
 
 

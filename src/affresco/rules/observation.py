@@ -48,12 +48,15 @@ _CELL = 2 + len(PAINTS)   # per fresco segment: tile present, VP / 24, paints pe
 
 class Layout:
     """The slices of a set-up's vector: :attr:`slices` ``(name, start, length)``, :attr:`size`,
-    and the offsets the writer needs (figures, hostel and mood sizes, market tile types)."""
+    and the offsets and index tables the writer needs (figures, hostel and mood sizes, market
+    tile types; per observer seat, where each figure's items go)."""
 
     __slots__ = ("n", "F", "H", "M", "market_types", "market_index", "booths", "modules",
                  "per_figure", "slices", "offsets", "size", "zeros", "rel", "o_phase", "o_round", "o_actor",
                  "o_column", "o_pending", "o_figures", "o_paints", "o_fresco", "o_bishop", "o_leonardo",
-                 "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views")
+                 "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views",
+                 "o_to_act", "o_thalers", "o_left", "leo", "rot", "actor_at", "paints_at", "booth_at", "plan_at",
+                 "committed_at", "modules_at")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...]):
@@ -66,7 +69,7 @@ class Layout:
         self.o_mood = 3 + hostel + 5
         self.o_plan = self.o_mood + mood + 4
         self.o_order = self.o_plan + 6
-        self.per_figure = self.o_order + F + 1
+        self.per_figure = per = self.o_order + F + 1
         parts = [
             ("seat", n), ("phase", 4), ("round", 3), ("to_act", 1), ("actor", F), ("column", 5),
             ("visit_left", 1), ("pending_track", 1 + F + 2), ("figures", F * self.per_figure),
@@ -85,9 +88,25 @@ class Layout:
         self.o_pending, self.o_figures, self.o_paints, self.o_fresco = o["pending_track"], o["figures"], o["own_paints"], o["fresco"]
         self.o_bishop, self.o_leonardo, self.o_booths, self.o_bag = o["bishop"], o["leonardo"], o["booths"], o["bag"]
         self.o_modules = o["bag"] + 1
+        self.o_to_act, self.o_thalers, self.o_left = o["to_act"], o["own_thalers"], o["visit_left"]
+        self.leo = F > n
         self.booth_blocks: dict[tuple, array] = {}
         # figure -> its place in the observer's order, per observer seat
         self.rel = tuple(tuple([(f - seat) % n for f in range(n)] + list(range(n, F))) for seat in range(n))
+        base = self.o_figures
+        # per observer seat: the figures block placed from its own figure on (None: seat 0, as
+        # written), as (to, from, to, from) slices of the vector in seat order
+        self.rot: tuple[tuple[slice, slice, slice, slice] | None, ...] = tuple(
+            None if seat == 0 else (slice(base, base + (n - seat) * per), slice(base + seat * per, base + n * per),
+                                    slice(base + (n - seat) * per, base + n * per), slice(base, base + seat * per))
+            for seat in range(n))
+        self.actor_at = tuple(tuple(self.o_actor + r for r in rel) for rel in self.rel)   # per seat, per figure
+        self.paints_at = slice(self.o_paints, self.o_paints + len(PAINTS))
+        T = len(market_types)
+        self.booth_at = tuple(slice(self.o_booths + i * T, self.o_booths + (i + 1) * T) for i in range(booths))
+        self.plan_at = tuple(slice(base + f * per + self.o_plan, base + f * per + self.o_plan + 6) for f in range(F))
+        self.committed_at = tuple(base + f * per + self.o_mood + mood + 3 for f in range(F))
+        self.modules_at = slice(self.o_modules, pos)
         self.views: tuple = (None, ())   # (hook table, its modules' view entries), see _views
 
 
@@ -132,13 +151,14 @@ class Seen:
     seat sees alike, figures in seat order (the players' plans hidden while planning), with
     copies of the facts it was written from, one per item (a fact that differs rewrites its
     own numbers only); it is brought up to date once per position (``history``,
-    ``nactions``) and every fact is compared by value, so any position of the set-up gives
-    the right numbers.  :attr:`seats` keeps each seat's module parts.  The vectors handed out
-    are copies."""
+    ``nactions``) and every fact is compared by value (an immutable one, such as a booth's
+    tiles or a figure's tiles, by identity), so any position of the set-up gives the right
+    numbers.  :attr:`seats` keeps each seat's module parts.  The vectors handed out are
+    copies."""
 
-    __slots__ = ("L", "x", "at", "phase", "rfs", "col", "left", "bishop", "leo", "bag", "pos", "getup",
-                 "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "appr", "fresco", "booths",
-                 "seats", "keys", "own")
+    __slots__ = ("L", "x", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
+                 "bag", "pos", "getup", "tiles", "hide", "plan", "order", "players", "fresco", "booths",
+                 "seats", "keys")
 
     def __init__(self, L: Layout):
         self.L = L
@@ -146,10 +166,14 @@ class Seen:
         per, base = L.per_figure, L.o_figures
         for f in range(L.n, L.F):                 # Leonardo's flag
             x[base + f * per + L.o_order + L.F] = 1.0
-        self.at: tuple = (self, -1)              # (history, actions applied) of the position written
+        # the position written: (history, actions applied); a new Seen has written none
+        self.hist: Any = self
+        self.nact = -1
         # the facts x was written from (None: not written yet; the start values below are the zeros' facts)
         self.phase: str | None = None
-        self.rfs: tuple | None = None            # round, final round, action sheet side 2
+        self.round = -1
+        self.final: Any = None
+        self.side2: Any = None
         self.col = -1                            # the column visited (-1: none)
         self.left = 0.0                          # actions left in the visit / 6
         self.bishop = -1
@@ -161,17 +185,13 @@ class Seen:
         self.hide = False
         self.plan: list | None = None
         self.order: tuple | None = None
-        self.mood: list | None = None
-        self.neutral: list | None = None
-        self.aside: list | None = None
-        self.appr: list | None = None
+        self.players: tuple | None = None        # (mood, neutral, aside, apprentices or None), copies
         self.fresco: list | None = None
         self.booths: list | None = None
         # per seat: its modules' numbers (one array) and, per module, what they were made from
         self.seats: list[list[Any]] = [[array("f", bytes(4 * MODULE_FEATURES * len(L.modules))), {}, None]
                                        for _ in range(L.n)]
         self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
-        self.own: list[list[Any]] = [[None, None, None] for _ in range(L.n)]   # see _for_seat
 
 
 def observation(s: State, seat: int, seen: Seen) -> array:
@@ -179,22 +199,16 @@ def observation(s: State, seat: int, seen: Seen) -> array:
     shows (module doc), made from ``seen`` (:class:`Seen`, for positions of one set-up): what
     every seat sees alike is brought up to date once per position, then placed from the
     seat's own figure on, with the seat's own items."""
-    at = seen.at
-    if at[0] is not s.history or at[1] != s.nactions:
+    if seen.hist is not s.history or seen.nact != s.nactions:
         _seen_by_all(s, seen, seen.L)
-        seen.at = (s.history, s.nactions)
-        seen.keys = None
     return _for_seat(s, seat, seen, seen.L)
 
 
 def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     """:func:`observation` of each of ``seats`` at this position (what every seat sees alike
     brought up to date once)."""
-    at = seen.at
-    if at[0] is not s.history or at[1] != s.nactions:
+    if seen.hist is not s.history or seen.nact != s.nactions:
         _seen_by_all(s, seen, seen.L)
-        seen.at = (s.history, s.nactions)
-        seen.keys = None
     L = seen.L
     return [_for_seat(s, seat, seen, L) for seat in seats]
 
@@ -203,20 +217,19 @@ def _for_seat(s: State, seat: int, seen: Seen, L: Layout) -> array:
     """The seat's copy of :attr:`Seen.x` (up to date), with the seat's own items."""
     cx = seen.x
     x = cx * 1
-    n, per, base = L.n, L.per_figure, L.o_figures
-    if seat:        # the seat's figure first, then the next seats', then Leonardo's (in place)
-        k = (n - seat) * per
-        x[base:base + k] = cx[base + seat * per:base + n * per]
-        x[base + k:base + n * per] = cx[base:base + seat * per]
+    rot = L.rot[seat]
+    if rot is not None:     # the seat's figure first, then the next seats', then Leonardo's (in place)
+        x[rot[0]] = cx[rot[1]]
+        x[rot[2]] = cx[rot[3]]
     x[seat] = 1.0
     acting = s.acting
     if acting is None:
         acting = (_FLOW or _load_flow()).to_act(s)
     if seat in acting:
-        x[L.o_round + 3] = 1.0
+        x[L.o_to_act] = 1.0
     actor = s.actor
     if actor >= 0:
-        x[L.o_actor + L.rel[seat][actor]] = 1.0
+        x[L.actor_at[seat][actor]] = 1.0
     pending = s.pending
     if pending is not None:
         p = L.o_pending
@@ -227,23 +240,18 @@ def _for_seat(s: State, seat: int, seen: Seen, L: Layout) -> array:
     if seen.hide:
         plan = s.plan[seat]
         if plan is not None:            # the seat's own plan, hidden from the others
-            p = base + L.o_plan
-            x[p] = 1.0
-            for i, k in enumerate(plan, p + 1):
-                x[i] = k / 3
-    if s.leo_ctrl == seat and L.F > n:
+            x[L.plan_at[0]] = _plan_block(plan)
+    if L.leo and s.leo_ctrl == seat:
         x[L.o_leonardo + 25] = 1.0
-    own = seen.own[seat]                # [paints, Thalers, their numbers] at the seat's last observation
-    paints, thalers = s.paints[seat], s.thalers[seat]
-    if paints is not own[0] or thalers != own[1]:     # paints: an immutable tuple, replaced on change
-        own[:] = paints, thalers, _own_block(paints, thalers)
-    p = L.o_paints
-    x[p:p + len(PAINTS) + 1] = own[2]
+    paints = s.paints[seat]          # an immutable tuple of counts, replaced on change
+    block = _PAINTS.get(paints)
+    x[L.paints_at] = block if block is not None else _paints_block(paints)
+    x[L.o_thalers] = s.thalers[seat] / 30
     if L.modules:
         keys = seen.keys
         if keys is None:
             keys = seen.keys = _module_keys(s, L)
-        x[L.o_modules:] = _write_modules(s, L, seat, seen.seats[seat], keys)
+        x[L.modules_at] = _write_modules(s, L, seat, seen.seats[seat], keys)
     return x
 
 
@@ -251,26 +259,26 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     """Bring :attr:`Seen.x` up to the position ``s``: each fact that differs from the one it
     was written from is written again (most decisions change a few)."""
     x = r.x
+    r.hist, r.nact, r.keys = s.history, s.nactions, None
     phase = s.phase
     if phase != r.phase:
         if r.phase is not None:
             x[L.o_phase + _PHASE_INDEX[r.phase]] = 0.0
         x[L.o_phase + _PHASE_INDEX[phase]] = 1.0
         r.phase = phase
-    rfs = (s.round, s.final, s.side2)
-    if rfs != r.rfs:
+    if s.round != r.round or s.final != r.final or s.side2 != r.side2:
         p = L.o_round
-        x[p] = rfs[0] / 10
-        x[p + 1] = 1.0 if rfs[1] else 0.0
-        x[p + 2] = 1.0 if rfs[2] else 0.0
-        r.rfs = rfs
-    col, left = -1, 0.0
+        x[p] = s.round / 10
+        x[p + 1] = 1.0 if s.final else 0.0
+        x[p + 2] = 1.0 if s.side2 else 0.0
+        r.round, r.final, r.side2 = s.round, s.final, s.side2
     if phase == VISITS:
-        loc = s.loc
-        if 0 <= loc < 5:
-            col = loc
-        if s.actor >= 0:
-            left = s.left / 6
+        col = s.loc
+        if not 0 <= col < 5:
+            col = -1
+        left = s.left / 6 if s.actor >= 0 else 0.0
+    else:
+        col, left = -1, 0.0
     if col != r.col:
         if r.col >= 0:
             x[L.o_column + r.col] = 0.0
@@ -278,23 +286,24 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
             x[L.o_column + col] = 1.0
         r.col = col
     if left != r.left:
-        x[L.o_column + 5] = left
-        r.left = left
-    if s.bishop != r.bishop:
+        x[L.o_left] = r.left = left
+    bishop = s.bishop
+    if bishop != r.bishop:
         if r.bishop >= 0:
             x[L.o_bishop + r.bishop] = 0.0
-        x[L.o_bishop + s.bishop] = 1.0
-        r.bishop = s.bishop
-    if s.leo_pos != r.leo and L.F > L.n:
+        x[L.o_bishop + bishop] = 1.0
+        r.bishop = bishop
+    if L.leo and s.leo_pos != r.leo:
         p = L.o_leonardo
         if r.leo >= 0:
             x[p + r.leo] = 0.0
         if s.leo_pos >= 0:
             x[p + s.leo_pos] = 1.0
         r.leo = s.leo_pos
-    if len(s.bag) != r.bag:
-        r.bag = len(s.bag)
-        x[L.o_bag] = r.bag / 40
+    bag = len(s.bag)
+    if bag != r.bag:
+        r.bag = bag
+        x[L.o_bag] = bag / 40
     if s.pos != r.pos:
         _write_pos(x, L, s.pos, r.pos)
         r.pos = s.pos[:]
@@ -305,23 +314,27 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
         _write_tiles(x, L, s.tiles, r.tiles)
         r.tiles = s.tiles[:]
     hide = phase == PLAN
-    if s.plan != r.plan or hide != r.hide:
-        _write_plans(s, x, L, hide, None if hide != r.hide else r.plan)
+    if hide != r.hide:
+        _write_plans(s, x, L, hide, None)
         r.plan, r.hide = s.plan[:], hide
+    elif s.plan != r.plan:
+        _write_plans(s, x, L, hide, r.plan)
+        r.plan = s.plan[:]
     if s.order != r.order:
         _write_order(x, L, s.order, r.order)
         r.order = s.order
-    appr = [s.apprentices(f) for f in range(L.n)] if s.hooks.apprentices else None
-    if s.mood != r.mood or s.neutral != r.neutral or s.aside != r.aside or appr != r.appr:
-        _write_players(s, x, L, appr, r)
-        r.mood, r.neutral, r.aside, r.appr = s.mood[:], s.neutral[:], s.aside[:], appr
+    players = (s.mood, s.neutral, s.aside, [s.apprentices(f) for f in range(L.n)] if s.hooks.apprentices else None)
+    if players != r.players:
+        _write_players(s, x, L, players, r.players)
+        r.players = (s.mood[:], s.neutral[:], s.aside[:], players[3])
     if s.fresco != r.fresco:
         _write_fresco(x, L, s.fresco, r.fresco)
         r.fresco = s.fresco[:]
-    if s.booths != r.booths:
-        p = L.o_booths
-        x[p:p + L.booths * len(L.market_types)] = _booths_block(L, tuple(s.booths))
-        r.booths = s.booths[:]
+    booths = s.booths
+    if booths != r.booths:
+        for i in _differ(r.booths, booths, is_not):    # a booth's tiles: an immutable tuple
+            x[L.booth_at[i]] = _booth_block(L, booths[i])
+        r.booths = booths[:]
 
 
 def _differ(old: list | None, new: list, differ: Any = ne) -> Iterable[int]:
@@ -371,22 +384,14 @@ def _write_plans(s: State, x: array, L: Layout, hide: bool, old: list | None) ->
     """The players' 'plan committed' flags and every plan all seats may see (the players'
     once revealed, Leonardo's): known, then apprentices per column / 3; where they changed
     (``old`` None: every figure)."""
-    n, per, base = L.n, L.per_figure, L.o_figures
-    committed = L.o_mood + L.M + 3
+    n = L.n
     for f in _differ(old, s.plan):
         plan = s.plan[f]
-        p = base + f * per
         if f < n:
-            x[p + committed] = 0.0 if plan is None else 1.0
+            x[L.committed_at[f]] = 0.0 if plan is None else 1.0
             if hide:
                 plan = None
-        p += L.o_plan
-        if plan is None:
-            x[p:p + 6] = L.zeros[:6]
-        else:
-            x[p] = 1.0
-            for i, k in enumerate(plan, p + 1):
-                x[i] = k / 3
+        x[L.plan_at[f]] = L.zeros[:6] if plan is None else _plan_block(plan)
 
 
 def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
@@ -399,23 +404,23 @@ def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
         x[p + f * per + i] = 1.0
 
 
-def _write_players(s: State, x: array, L: Layout, apprentices: list | None, r: Seen) -> None:
+def _write_players(s: State, x: array, L: Layout, now: tuple, old: tuple | None) -> None:
     """The players' mood one-hot, neutral apprentice, apprentice set aside, apprentices / 6,
-    where they changed (from the facts kept in ``r``)."""
+    where they changed (``now`` and ``old``: (mood, neutral, aside, apprentices or None))."""
     per, M = L.per_figure, L.M
-    mood, neutral, aside = s.mood, s.neutral, s.aside
-    if r.mood is None:
+    mood, neutral, aside, apprentices = now
+    if old is None:
         changed: Iterable[int] = range(L.n)
     else:
-        changed = set(_differ(r.mood, mood))
-        changed.update(_differ(r.neutral, neutral))
-        changed.update(_differ(r.aside, aside))
+        changed = set(_differ(old[0], mood))
+        changed.update(_differ(old[1], neutral))
+        changed.update(_differ(old[2], aside))
         if apprentices is not None:
-            changed.update(_differ(r.appr, apprentices))
+            changed.update(_differ(old[3], apprentices))
     for f in changed:
         p = L.o_figures + f * per + L.o_mood
-        if r.mood is not None:
-            x[p + r.mood[f]] = 0.0
+        if old is not None:
+            x[p + old[0][f]] = 0.0
         x[p + mood[f]] = 1.0
         x[p + M] = 1.0 if neutral[f] else 0.0
         x[p + M + 1] = 1.0 if aside[f] else 0.0
@@ -537,33 +542,40 @@ def _view_entries(s: State, L: Layout) -> tuple:
     return tuple(out)
 
 
-_OWN: dict[tuple, array] = {}
+_PAINTS: dict[tuple, array] = {}   # the observer's paints -> their numbers
+_PLANS: dict[tuple, array] = {}    # a plan's counts -> its numbers
 
 
-def _own_block(paints: tuple, thalers: int) -> array:
-    """The observer's paints per colour / 5 and Thalers / 30."""
-    key = (paints, thalers)
-    b = _OWN.get(key)
-    if b is None:
-        b = array("f", [k / 5 for k in paints] + [thalers / 30])
-        if len(_OWN) > 4096:
-            _OWN.clear()
-        _OWN[key] = b
+def _paints_block(paints: tuple) -> array:
+    """The observer's paints per colour / 5 (kept in :data:`_PAINTS`)."""
+    b = array("f", [k / 5 for k in paints])
+    if len(_PAINTS) > 4096:
+        _PAINTS.clear()
+    _PAINTS[paints] = b
     return b
 
 
-def _booths_block(L: Layout, booths: tuple) -> array:
-    """Tiles of each market type on each booth."""
-    b = L.booth_blocks.get(booths)
+def _plan_block(plan: tuple) -> array:
+    """A known plan: 1, then apprentices per column / 3."""
+    b = _PLANS.get(plan)
     if b is None:
-        T = len(L.market_types)
-        b = array("f", bytes(4 * L.booths * T))
-        for i, tiles in enumerate(booths):
-            for t in tiles:
-                b[i * T + L.market_index[t]] += 1.0
+        b = array("f", [1.0] + [k / 3 for k in plan])
+        if len(_PLANS) > 4096:
+            _PLANS.clear()
+        _PLANS[plan] = b
+    return b
+
+
+def _booth_block(L: Layout, tiles: tuple) -> array:
+    """Tiles of each market type on one booth."""
+    b = L.booth_blocks.get(tiles)
+    if b is None:
+        b = array("f", bytes(4 * len(L.market_types)))
+        for t in tiles:
+            b[L.market_index[t]] += 1.0
         if len(L.booth_blocks) > 4096:
             L.booth_blocks.clear()
-        L.booth_blocks[booths] = b
+        L.booth_blocks[tiles] = b
     return b
 
 
