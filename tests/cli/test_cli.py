@@ -278,7 +278,7 @@ def test_the_whole_fresco_shows_on_an_80_column_terminal(width):
     assert "…" not in text.split("Painters")[0]
     assert "24VP" in text and "Market" in text and "Hostel" in text
     assert "house_rules" not in text            # an empty module entry is not printed
-    # once revealed, every painter's plan shows whole (folded, never cut to "0-1-…")
+    # once revealed, every painter's plan and name show whole (folded, never cut to "0-1-…")
     rng = random.Random(2)
     while g.view(0)["phase"] != "visits":
         seat = g.to_act[0]
@@ -287,6 +287,7 @@ def test_the_whole_fresco_shows_on_an_80_column_terminal(width):
     console.print(render.board(g.view(0)))
     text = console.export_text()
     assert not re.search(r"[0-9]-?…", text), text
+    assert "Play…" not in text                 # names fold too, never cut ("Player 1")
 
 
 def test_replay_steps_through_a_record_written_before_the_forced_wall_pass(tmp_path):
