@@ -420,6 +420,31 @@ def test_the_end_chart_gives_every_source_its_own_colour(device, server):
     assert len(fills) == len(ENGINE_SOURCES) and len(set(fills)) == len(fills), fills
 
 
+def test_the_end_table_of_every_source_fits_a_desktops_side_column(device, server):
+    """At desktop size the end screen lies in the side column (320-410 px): the points of four
+    painters from every source the engine scores, and their totals, show without scrolling
+    sideways (the painter-per-row table was 1,121 px wide there with all eight modules)."""
+    p = device(DESKTOP)
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    widths = p.pg.evaluate("""async (names) => {
+      const f = await import('/static/final.js');
+      const sources = Object.fromEntries(names.map((n, i) => [n, i + 1]));
+      const total = names.reduce((a, _, i) => a + i + 1, 0);
+      const figures = ['Player 1', 'Journeyman 2', 'Journeyman 3', 'Journeyman 4'].map((name) => ({ name, vp: total, track: total }));
+      const v = { round: 9, figures, vp_sources: figures.map(() => sources) };
+      const el = f.finalPanel({ view: v, scores: figures.map(() => total), ranking: [0, 1, 2, 3], version: 1 },
+                             { labels: ['P', 'J2', 'J3', 'J4'], figName: (i) => figures[i].name });
+      const game = document.createElement('div'); game.className = 'game';
+      const side = document.createElement('aside'); side.className = 'side';
+      game.append(document.createElement('section'), side); side.append(el);
+      document.querySelector('main').append(game);
+      const box = el.querySelector('.table-scroll');
+      return [box.scrollWidth, box.clientWidth];
+    }""", ENGINE_SOURCES)
+    assert widths[0] <= widths[1] + 1, widths
+
+
 
 def test_an_empty_bell_display_says_whether_the_audiences_are_void_for_the_round_or_for_good(device, server):
     """The bells: with no certificate on display, the audiences still to come this round are
