@@ -669,7 +669,7 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
     entry of a per-seat list changes, the others' leaves are added again without walking
     them), in the same order, so the sums are the same."""
     get = acc.get
-    kids = _children(prefix, value, seat, n) if type(value) in _CONTAINERS else None
+    kids: list[tuple[str, Any]] | None = _children(prefix, value, seat, n) if type(value) in _CONTAINERS else None
     if kids is None:
         for slot, x in _walk(prefix, value, seat, n):
             acc[slot] = get(slot, 0.0) + x
@@ -677,7 +677,7 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
     seqs = _SEQS
     if len(seqs) > 16384:
         seqs.clear()
-    for path, v in reversed(kids):        # the walk pops the last child first
+    for path, v in kids[::-1]:        # the walk pops the last child first
         key = (seat, n, path, marshal.dumps(v))
         seq = seqs.get(key)
         if seq is None:
@@ -686,7 +686,7 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
             acc[slot] = get(slot, 0.0) + x
 
 
-def _children(path: str, v: Any, seat: int, n: int) -> list:
+def _children(path: str, v: Any, seat: int, n: int) -> list[tuple[str, Any]]:
     """A dict's or a list's children as (path, value), in the order the walk pushes them:
     lists with one entry per seat (and Leonardo) from the observer on, other lists as bags.
     Paths are looked up, not formatted, once seen (:data:`_PATHS`, :data:`_ITEMS`)."""
@@ -695,7 +695,7 @@ def _children(path: str, v: Any, seat: int, n: int) -> list:
         paths.clear()
     if len(items) > 65536:
         items.clear()
-    out = []
+    out: list[tuple[str, Any]] = []
     if type(v) is dict:
         for k in v:
             key = (path, k) if type(k) is str else (path, k, type(k))
@@ -751,7 +751,7 @@ def _walk(prefix: str, value: Any, seat: int, n: int) -> list[tuple[int, float]]
 
 
 _CONTAINERS = (dict, list, tuple)
-_SEQS: dict[tuple, list] = {}     # (seat, n, path, a child's contents) -> its leaves (_hash_into)
+_SEQS: dict[tuple, list[tuple[int, float]]] = {}     # (seat, n, path, a child's contents) -> its leaves (_hash_into)
 _PATHS: dict[tuple, str] = {}     # (path, dict key[, its type unless str]) -> the entry's path
 _ITEMS: dict[tuple, str] = {}     # (path, list index or None for a bag) -> the item's path
 _NO_ENTRIES: dict = {}
