@@ -376,11 +376,13 @@ def test_dynamic_key_families_cover_the_engine_and_the_server(sqlite_url):  # no
         assert names.get(card["name"]) == f"card.{re.sub(r'-[a-z]$', '', card['id'])}", card["name"]
 
 
-@pytest.mark.parametrize("lang,word,wrong", [("fr", "assistant", r"\bapprentie?s?\b"), ("ru", "подмастерь", r"ученик|ученика|учеников")])
+@pytest.mark.parametrize("lang,word,wrong", [("fr", "assistant", r"\bapprentie?s?\b"), ("ru", "подмастерь", r"ученик|ученика|учеников"),
+                                             ("fr", "atelier de peintre", r"atelier de (peinture|portrait)")])
 def test_the_apprentice_has_its_rulebook_name_in_every_text(lang, word, wrong):
-    """The pieces keep the word of the edition's rulebook (issue 5: game words from the French
-    and Russian rulebooks): the French base rules say 'assistant' and the Russian 'подмастерье';
-    the catalogue and the help never call them anything else."""
+    """The pieces and places keep the word of the edition's rulebook (issue 5: game words from
+    the French and Russian rulebooks): the French base rules say 'assistant' and 'atelier de
+    peintre' (the studio), the Russian 'подмастерье'; the catalogue and the help never call them
+    anything else."""
     texts = list(catalog(lang).values()) + [json.dumps(json.loads(static_text(f"help/{lang}.json")), ensure_ascii=False)]
     assert any(word in t.lower() for t in texts)
     odd = [t for t in texts if re.search(wrong, t, re.IGNORECASE)]
@@ -402,3 +404,24 @@ def test_numbers_take_their_plural_form(lang, event, n, want):
     for k, words in want.items():
         text = render_event({**event, n: k}, ["Anna"], lang)
         assert words in text, (k, text)
+
+
+# events whose fields hold an engine word (a column, a request type, a scroll)
+WORDED_EVENTS = [{"kind": "audience", "figure": 0, "column": "cathedral2"},
+                 {"kind": "audience_planned", "figure": 0, "column": "market"},
+                 {"kind": "score", "figure": 0, "vp": 12, "sources": {"scroll": 12}, "for": "scroll", "scroll": "both",
+                  "segment": "C3"},
+                 {"kind": "score", "figure": 0, "vp": 6, "sources": {"request": 6}, "for": "request",
+                  "request": "general", "tiles": ["3:YY"]}]
+ENGINE_WORDS = re.compile(r"\b(market|cathedral2?|general|both|row)\b")
+
+
+@pytest.mark.parametrize("lang", ["fr", "ru"])
+def test_engine_words_in_events_are_translated(lang):
+    """An audience's column, a request's type and the scrolls played are told in the page's
+    language ('Рынок', not 'market'), by the terminal's renderer as by the browser's."""
+    from affresco.i18n import render_event
+    c = catalog(lang)
+    texts = [render_event(e, ["Anna"], lang) for e in WORDED_EVENTS]
+    assert not [x for x in texts if ENGINE_WORDS.search(x)], texts
+    assert c["col.market"] in texts[1] and c["request.general"] in texts[3] and c["scroll.both"] in texts[2]

@@ -92,3 +92,26 @@ def test_the_preview_of_the_games_last_action_is_that_action_alone():
     assert pre["restore C3"] == {"vp": 6, "sources": {"tile": 3, "bishop": 3}}
     g.apply(0, "restore C3")
     assert g.is_over                       # it was the game's last action
+
+
+def test_previews_depend_on_the_seats_view_alone():
+    """The whole class of leak (a copy of the real game draws what the real game will): the
+    previews are made on a copy built from the seat's view, so games that the seat sees alike
+    (other seats' Thalers and paints, the seed, the favour tokens still face down) get the same
+    previews, whatever their hidden parts (R22)."""
+    from positions import module_game, plan_all
+
+    from affresco.server.preview import previews
+
+    def preview(seed, tokens, thalers, paints):
+        seats = [dict(getup="7:00", paints="YYRPO"), dict(getup="8:00", thalers=thalers, paints=paints),
+                 dict(getup="9:00")]
+        g = module_game(3, modules=["bishops_favour"], seed=seed, bishop="C3", seats=seats,
+                        modules_state={"bishops_favour": tokens}, fresco={"C3": "3:YY", "C4": "5:PY"})
+        plan_all(g, "0-2-0-0-0", "0-0-0-0-0", "0-0-0-0-1")
+        return g.view(0, log=False), previews(g, 0)
+
+    first = preview(1, ["vp:1", "vp:1"], 12, "RYB")
+    for other in (preview(2, ["thalers:5", "vp:1"], 40, "OOG"), preview(3, ["mood:1", "paint:R"], 3, "")):
+        assert other[0] == first[0] and other[1] == first[1]
+    assert first[1]["restore C3"]["vp"] == 6

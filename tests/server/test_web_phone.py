@@ -442,6 +442,44 @@ def test_an_empty_bell_display_says_whether_the_audiences_are_void_for_the_round
     assert c["bells.audience_void"] in got[1], got
 
 
+
+def test_a_phone_held_sideways_keeps_the_places_large_enough_to_tap(device, server):
+    """A phone on its side (844x390): the place of the decision is as wide as on a phone held
+    upright, so its hostel spaces stay at least 44 px (they shrank to 32 px, fitted to 62% of
+    a 390-px-high screen)."""
+    g = create(server, [{"name": "Anna", "kind": "human"}, {"name": "Bruno", "kind": "bot", "bot": "random"}], seed=5)
+    p = device({"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1})
+    p.goto(g["seats"][0]["url"])
+    st = p.wait_my_turn()
+    assert any(a.startswith("getup ") for a in st["legal"]) and p.tid("tab-hostel").get_attribute("aria-selected") == "true"
+    assert not p.layout_problems(), p.layout_problems()
+
+
+
+def test_the_log_tells_engine_words_in_the_pages_language(device, server):
+    """The browser's log (events.js) tells an audience's column, a request's type and the
+    scrolls played in the page's language, as the terminal's renderer does ('Рынок', not
+    'market')."""
+    from test_server_client import ENGINE_WORDS, WORDED_EVENTS
+    p = device(PHONE)
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    got = p.pg.evaluate("""async (events) => {
+      const i18n = await import('/static/i18n.js');
+      const ev = await import('/static/events.js');
+      const out = {};
+      for (const l of ['fr', 'ru']) {
+        await i18n.setLang(l, false);
+        out[l] = events.map((e) => ev.renderEvent(e, ['Anna']).replace(/[\uE000\uE001]/g, ''));
+      }
+      await i18n.setLang('en', false);
+      return out;
+    }""", WORDED_EVENTS)
+    for lang, texts in got.items():
+        assert not [x for x in texts if ENGINE_WORDS.search(x)], (lang, texts)
+        assert cat(lang)["col.market"] in texts[1] and cat(lang)["scroll.both"] in texts[2], (lang, texts)
+
+
 # ------------------------------------------------------------------------------ axe-core
 def axe_source() -> str:
     try:

@@ -83,11 +83,27 @@ def event_key(event: Mapping[str, Any]) -> str:
     return f"event.{kind}" if field is None else f"event.{kind}.{str(event.get(field)).lower()}"
 
 
+# event fields holding an engine word that the catalogue names per language ("request":
+# "general", "scroll": "row"); "column" (an action-sheet column, "cathedral2" for the final
+# round's second visit) through col.<name>
+WORD_FIELDS = {"request": "request", "scroll": "scroll"}
+
+
+def column_text(word: str, lang: str = "en") -> str:
+    """An action-sheet column word ("market", "cathedral2") as the catalogue names it."""
+    m = re.fullmatch(r"(.*\D)2", word)
+    return text("col.second_visit", lang, name=text(f"col.{m.group(1)}", lang)) if m else text(f"col.{word}", lang)
+
+
 def render_event(event: Mapping[str, Any], names: Sequence[str], lang: str = "en") -> str:
     """One event as a sentence in ``lang``; ``names`` are the figures' names (``Game.names``)."""
     params: dict[str, Any] = {}
     for k, v in event.items():
-        if k == "sources" and isinstance(v, Mapping):
+        if k in WORD_FIELDS and isinstance(v, str) and f"{WORD_FIELDS[k]}.{v}" in catalog("en"):
+            params[k] = text(f"{WORD_FIELDS[k]}.{v}", lang)
+        elif k == "column" and isinstance(v, str) and f"col.{v.rstrip('2')}" in catalog("en"):
+            params[k] = column_text(v, lang)
+        elif k == "sources" and isinstance(v, Mapping):
             params[k] = " + ".join(text(f"vp_source.{s}", lang, n=n) for s, n in v.items())
         elif k == "card" and isinstance(v, str):
             params[k] = text(f"card.{v.split('-')[0]}", lang)

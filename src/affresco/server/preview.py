@@ -5,13 +5,19 @@ The engine itself answers: each choice is played on a copy of the game (public A
 copy, with their sources (tile, bishop bonus, special colours, scroll...).  Nothing of
 the rules is repeated here or in the browser.
 
-A copy draws what the real game would draw next (the same seed), so points that come from a
-face-down draw are left out: the bishop's favour token lies hidden on its tile until it is
-taken (R18, R22; rules notes M7), and its +1 VP must not show before the player commits.
+The copy is made from the seat's own view, as the search bot's are (``bots.determinize``):
+what the seat cannot see is sampled, never read, so no preview can show a hidden item or the
+outcome of a draw still to come (R22; the real game's copy would draw what the real game will,
+with the same seed).  Points that a face-down draw decides are left out all the same, since the
+sampled draw is not the real one: the bishop's favour token taken with the tile (R18, M7).
 """
 from __future__ import annotations
 
+import random
 from typing import Any
+
+from ..bots.determinize import determinize
+from ..errors import FrescoError
 
 # the kinds of action that can score at once
 PREVIEW_KINDS = frozenset({"restore", "altar", "scroll", "request", "portrait"})
@@ -27,12 +33,21 @@ def previews(game: Any, seat: int) -> dict[str, dict[str, Any]]:
     legal = [a for a in game.legal_actions(seat) if a.kind in PREVIEW_KINDS][:MAX_PREVIEWS]
     if not legal or not hasattr(game, "events_since"):     # an engine without events: no preview
         return {}
-    mark = game.events_since(seat, None)[1]
-    figure = game.deciding
+    try:
+        # seeded from public facts only: the same view always gets the same previews
+        copy = determinize(game.view(seat), seat, random.Random(f"preview:{game.actions_applied}"),
+                           legal=game.legal_actions(seat))
+    except FrescoError:
+        return {}
+    mark = copy.events_since(seat, None)[1]
+    figure = copy.deciding
     out: dict[str, dict[str, Any]] = {}
     for action in legal:
-        g = game.clone()
-        g.apply(seat, action)
+        g = copy.clone()
+        try:
+            g.apply(seat, action)
+        except FrescoError:                  # (the seat's own items are exact: never expected)
+            continue
         out[str(action)] = _scored(g, seat, mark, figure, action.kind)
     return out
 

@@ -320,8 +320,10 @@ export function boardSvg(view, ctx, { region = null, trackPerRow = TRACK_PER_ROW
     track: [8, trackY - 34, Math.min(W, FX + trackPerRow * TRACK_CELL + 8) - 8, tr.bottom - trackY + 42],
   };
   const box = region && regions[region] ? regions[region] : [0, 0, W, height];
-  // one location: the picture keeps the location's own proportions (no neighbours at the sides)
-  const fit = region ? ` style="max-width: calc(62vh * ${(box[2] / box[3]).toFixed(3)}); aspect-ratio: ${box[2]} / ${box[3]}"` : "";
+  // one location: the picture keeps the location's own proportions (no neighbours at the sides),
+  // as high as 62% of the screen, but never narrower than a phone held upright shows it (a
+  // phone on its side, 390 px high, would shrink its places below a finger's 44 px)
+  const fit = region ? ` style="max-width: max(calc(62vh * ${(box[2] / box[3]).toFixed(3)}), min(100%, 372px)); aspect-ratio: ${box[2]} / ${box[3]}"` : "";
   const svg = `<svg class="board${region ? " region" : ""}"${fit} viewBox="${box.join(" ")}" xmlns="http://www.w3.org/2000/svg" role="group" aria-label="${esc(t("board.aria"))}">${body}</svg>`;
   return { svg, regions };
 }

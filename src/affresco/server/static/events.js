@@ -6,6 +6,7 @@
 // Paints and tiles become chips (paint marks) here; nothing parses text.
 import { has, paintMark, t, tileWords } from "./i18n.js";
 import { columnLabel } from "./ui.js";
+import { columnWord } from "./words.js";
 
 export const VARIANTS = { score: "for", track: "choice", round_begins: "final", bishop_move: "sexton",
   wall_tile: "column", medico_infection: "tile", medico_plan: "medico", medico_ill: "neutral",
@@ -17,13 +18,20 @@ export function eventKey(e) {
 }
 
 const cardName = (id) => t(`card.${String(id).split("-")[0]}`);
+// fields holding an engine word the catalogue names (as affresco.i18n.WORD_FIELDS); "column"
+// through col.<name> (words.js columnWord)
+const WORD_FIELDS = { request: (v) => `request.${v}`, scroll: (v) => `scroll.${v}` };
 const PAINT_FIELDS = new Set(["paints", "paint", "value"]);
 
 /** One event as a sentence (with paint marks); ``names``: the figures' names (Leonardo too). */
 export function renderEvent(e, names, view = null) {
   const params = {};
   for (const [k, v] of Object.entries(e)) {
-    if (k === "plan" && typeof v === "string" && view && view.columns) {
+    if (WORD_FIELDS[k] && typeof v === "string" && has(WORD_FIELDS[k](v))) {
+      params[k] = t(WORD_FIELDS[k](v));
+    } else if (k === "column" && typeof v === "string" && has(`col.${v.replace(/2$/, "")}`)) {
+      params[k] = columnWord(v);
+    } else if (k === "plan" && typeof v === "string" && view && view.columns) {
       // "2-1-2-1-0" -> "Market 2, Cathedral 1, ..." (the columns of this action sheet)
       params[k] = v.split("-").map((n, i) => `${columnLabel(view, i)} ${n}`).join(", ");
     } else if (k === "sources" && v && typeof v === "object") {
