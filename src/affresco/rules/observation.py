@@ -664,94 +664,56 @@ def _hashed(path: str, value: Any, seat: int, n: int) -> tuple:
 
 def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
     """Add ``value``'s leaves into ``acc`` (slot -> number), depth first from the last child
-    (the order the numbers are added in is part of the encoding: float sums).  The leaves of
-    each child of ``value`` are kept by the child's contents (:data:`_SEQS`: when one figure's
-    entry of a per-seat list changes, the others' leaves are added again without walking
-    them), in the same order, so the sums are the same."""
-    get = acc.get
-    kids: list[tuple[str, Any]] | None = _children(prefix, value, seat, n) if type(value) in _CONTAINERS else None
-    if kids is None:
-        for slot, x in _walk(prefix, value, seat, n):
-            acc[slot] = get(slot, 0.0) + x
-        return
-    seqs = _SEQS
-    if len(seqs) > 16384:
-        seqs.clear()
-    for path, v in kids[::-1]:        # the walk pops the last child first
-        key = (seat, n, path, marshal.dumps(v))
-        seq = seqs.get(key)
-        if seq is None:
-            seq = seqs[key] = _walk(path, v, seat, n)
-        for slot, x in seq:
-            acc[slot] = get(slot, 0.0) + x
-
-
-def _children(path: str, v: Any, seat: int, n: int) -> list[tuple[str, Any]]:
-    """A dict's or a list's children as (path, value), in the order the walk pushes them:
-    lists with one entry per seat (and Leonardo) from the observer on, other lists as bags.
-    Paths are looked up, not formatted, once seen (:data:`_PATHS`, :data:`_ITEMS`)."""
-    paths, items = _PATHS, _ITEMS
+    (the order the numbers are added in is part of the encoding: float sums).  Paths and
+    slots are looked up, not formatted, once seen (:data:`_PATHS`, :data:`_SLOTS`)."""
+    paths, items, slots = _PATHS, _ITEMS, _SLOTS
     if len(paths) > 65536:
         paths.clear()
     if len(items) > 65536:
         items.clear()
-    out: list[tuple[str, Any]] = []
-    if type(v) is dict:
-        for k in v:
-            key = (path, k) if type(k) is str else (path, k, type(k))
-            child = paths.get(key)
-            if child is None:
-                child = paths[key] = f"{path}.{k}"
-            out.append((child, v[k]))
-        return out
-    m = len(v)
-    if m == n or m == n + 1:          # one entry per seat (and Leonardo): from the observer on
-        for i in range(m):
-            child = items.get((path, i))
-            if child is None:
-                child = items[(path, i)] = f"{path}[{i}]"
-            out.append((child, v[(seat + i) % n] if i < n else v[i]))
-    elif m:
-        child = items.get((path, None))
-        if child is None:
-            child = items[(path, None)] = f"{path}[]"
-        out.extend((child, item) for item in v)
-    return out
-
-
-def _walk(prefix: str, value: Any, seat: int, n: int) -> list[tuple[int, float]]:
-    """``value``'s leaves as (slot, number) in the order they are added: depth first from the
-    last child; a number adds number / 10 at its path's slot, a text or ``True`` 1 at the
-    slot of ``path=text``; None and False add nothing."""
-    slots = _SLOTS
     if len(slots) > 65536:
         slots.clear()
-    out: list[tuple[int, float]] = []
     stack = [(prefix, value)]
-    pop = stack.pop
+    pop, push = stack.pop, stack.append
     while stack:
         path, v = pop()
         t = type(v)
-        if t in _CONTAINERS:
-            stack.extend(_children(path, v, seat, n))
+        if t is dict:
+            for k in v:
+                key = (path, k) if type(k) is str else (path, k, type(k))
+                child = paths.get(key)
+                if child is None:
+                    child = paths[key] = f"{path}.{k}"
+                push((child, v[k]))
+        elif t is list or t is tuple:
+            m = len(v)
+            if m == n or m == n + 1:          # one entry per seat (and Leonardo): from the observer on
+                for i in range(m):
+                    child = items.get((path, i))
+                    if child is None:
+                        child = items[(path, i)] = f"{path}[{i}]"
+                    push((child, v[(seat + i) % n] if i < n else v[i]))
+            elif m:
+                child = items.get((path, None))
+                if child is None:
+                    child = items[(path, None)] = f"{path}[]"
+                for item in v:
+                    push((child, item))
         elif v is None or v is False:
             continue
         elif t is int or t is float:
             slot = slots.get(path)
             if slot is None:
                 slot = slots[path] = _slot(path)
-            out.append((slot, v / 10))
+            acc[slot] = acc.get(slot, 0.0) + v / 10
         else:
             key = (path, v, t)
             slot = slots.get(key)
             if slot is None:
                 slot = slots[key] = _slot(f"{path}={v}")
-            out.append((slot, 1.0))
-    return out
+            acc[slot] = acc.get(slot, 0.0) + 1.0
 
 
-_CONTAINERS = (dict, list, tuple)
-_SEQS: dict[tuple, list[tuple[int, float]]] = {}     # (seat, n, path, a child's contents) -> its leaves (_hash_into)
 _PATHS: dict[tuple, str] = {}     # (path, dict key[, its type unless str]) -> the entry's path
 _ITEMS: dict[tuple, str] = {}     # (path, list index or None for a bag) -> the item's path
 _NO_ENTRIES: dict = {}
