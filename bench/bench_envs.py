@@ -39,6 +39,7 @@ only).
     python bench/bench_envs.py --json out.json
     python bench/bench_envs.py --baseline e9d8a5a --rounds 2   # this checkout against a revision, alternating
     python bench/bench_envs.py --observation-cost --modules base --players 2 4   # the vector's own cost, same games
+    python bench/bench_envs.py --instructions --modules base --players 2 4 --games 5   # valgrind counts, same games
 """
 from __future__ import annotations
 

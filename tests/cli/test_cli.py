@@ -278,7 +278,7 @@ def test_the_whole_fresco_shows_on_an_80_column_terminal(width):
     assert "…" not in text.split("Painters")[0]
     assert "24VP" in text and "Market" in text and "Hostel" in text
     assert "house_rules" not in text            # an empty module entry is not printed
-    # once revealed, every painter's plan shows whole (folded, never cut to "0-1-…")
+    # once revealed, every painter's plan and name show whole (folded, never cut to "0-1-…")
     rng = random.Random(2)
     while g.view(0)["phase"] != "visits":
         seat = g.to_act[0]
@@ -287,3 +287,21 @@ def test_the_whole_fresco_shows_on_an_80_column_terminal(width):
     console.print(render.board(g.view(0)))
     text = console.export_text()
     assert not re.search(r"[0-9]-?…", text), text
+    assert "Play…" not in text                 # names fold too, never cut ("Player 1")
+
+
+def test_replay_steps_through_a_record_written_before_the_forced_wall_pass(tmp_path):
+    """A record made when the wall visit was skipped for a player who could not pay (before
+    rules notes W2 asked it of him) steps through to its end: the missing pass is made."""
+    from positions import plan_all, wall_state
+    seats = [dict(getup="7:00", paints="RYB"), dict(getup="8:00"), dict(getup="9:00")]
+    g = module_game(3, modules=["wall_fresco"], seats=seats, modules_state={"wall_fresco": wall_state(3)})
+    plan_all(g, "0-0-0-0-0 wall market", "0-0-0-0-0", "0-0-0-0-1")
+    g.apply(0, "pass")                      # the forced pass (W2), missing from the old record
+    g.apply(2, "theater")
+    record = g.record()
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(dict(record, actions=[a for a in record["actions"] if a != [0, "pass"]])))
+    n = len(record["actions"])
+    result = invoke(["replay", str(path), "--all", "--to", str(n)])
+    assert result.exit_code == 0 and f"Move {n} of {n}" in result.output, result.output

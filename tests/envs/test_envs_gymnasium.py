@@ -63,3 +63,15 @@ def test_an_illegal_action_is_refused_with_the_game_unchanged_or_substituted_and
     sub.reset(seed=6)
     _, _, _, _, info = sub.step(int(np.flatnonzero(~sub.action_masks())[0]))
     assert info["illegal_action"] is True and sub.game.actions_applied > before
+
+
+def test_action_masks_are_the_callers_own_writable_booleans():
+    """MaskablePPO hands ``action_masks()`` to PyTorch, which warns about read-only arrays: each
+    call gives a new writable array, and changing it changes nothing in the env."""
+    env = FrescoEnv(players=2, opponents="random")
+    _, info = env.reset(seed=2)
+    mask = env.action_masks()
+    assert mask.dtype == np.bool_ and mask.flags.writeable and mask.any()
+    mask[:] = False
+    again = env.action_masks()
+    assert again is not mask and again.any() and np.array_equal(again, info["action_mask"].astype(bool))

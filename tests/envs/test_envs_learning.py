@@ -10,6 +10,7 @@ pytest.importorskip("sb3_contrib")
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("error:The given NumPy array is not writable:UserWarning")   # masks handed to PyTorch
 def test_maskable_ppo_trains_and_plays_legal_actions():
     import torch
     from sb3_contrib import MaskablePPO

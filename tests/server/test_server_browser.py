@@ -651,7 +651,7 @@ def test_replay_of_a_finished_game_steps_through(page, server):
     p.tid("final-scores").wait_for()
     names = {0: "Ada", 1: "Bea", 2: "Cyd"}
     winner = names[final["ranking"][0]]
-    assert winner in p.tid("final-scores").locator("tr.winner").inner_text()
+    assert winner in p.tid("final-scores").locator("thead th.winner").inner_text()
     assert p.tid("status").inner_text() == cat("en")["status.over"]
     p.shot("final")
     p.tid("replay-link").click()
@@ -692,7 +692,7 @@ def test_replay_of_a_finished_game_steps_through(page, server):
     p.shot("middle")
     p.tid("replay-last").click()
     at(total)
-    assert p.tid("final-scores").count() and winner in p.tid("final-scores").locator("tr.winner").inner_text()
+    assert p.tid("final-scores").count() and winner in p.tid("final-scores").locator("thead th.winner").inner_text()
     p.shot("end")
     p.tid("replay-first").click()
     at(0)

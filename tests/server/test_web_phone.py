@@ -402,21 +402,34 @@ ENGINE_SOURCES = ["tile", "bishop", "special_colours", "favour", "scroll", "alta
                   "bells", "bells_rank", "bells_track", "track", "medico", "money"]
 
 
-def test_the_end_chart_gives_every_source_its_own_colour(device, server):
-    """The end screen's chart (issue 13: 'each player's VP by source as a table and a chart')
-    tells every source apart: the final Thalers ('money'), the medico's credit and the bell
-    track once shared one grey."""
-    p = device(PHONE)
+def test_the_end_screen_shows_every_source_in_a_desktops_side_column_each_in_its_colour(device, server):
+    """The end screen (issue 13: 'each player's VP by source as a table and a chart'): at
+    desktop size it lies in the side column (320-410 px), where the points of four painters
+    from every source the engine scores, and their totals, show without scrolling sideways
+    (the painter-per-row table was 1,121 px wide there with all eight modules); the chart tells
+    every source apart (the final Thalers 'money', the medico's credit and the bell track once
+    shared one grey)."""
+    p = device(DESKTOP)
     p.goto("/")
     p.tid("create-game").wait_for()
-    fills = p.pg.evaluate("""async (names) => {
+    widths = p.pg.evaluate("""async (names) => {
       const f = await import('/static/final.js');
       const sources = Object.fromEntries(names.map((n, i) => [n, i + 1]));
       const total = names.reduce((a, _, i) => a + i + 1, 0);
-      const v = { round: 9, figures: [{ name: 'Anna', vp: total, track: total }], vp_sources: [sources] };
-      const el = f.finalPanel({ view: v, scores: [total], ranking: [0], version: 1 }, { labels: ['A'], figName: () => 'Anna' });
-      return [...el.querySelectorAll('svg rect')].map((r) => r.getAttribute('fill'));
+      const figures = ['Player 1', 'Journeyman 2', 'Journeyman 3', 'Journeyman 4'].map((name) => ({ name, vp: total, track: total }));
+      const v = { round: 9, figures, vp_sources: figures.map(() => sources) };
+      const el = f.finalPanel({ view: v, scores: figures.map(() => total), ranking: [0, 1, 2, 3], version: 1 },
+                             { labels: ['P', 'J2', 'J3', 'J4'], figName: (i) => figures[i].name });
+      const game = document.createElement('div'); game.className = 'game';
+      const side = document.createElement('aside'); side.className = 'side';
+      game.append(document.createElement('section'), side); side.append(el);
+      document.querySelector('main').append(game);
+      const box = el.querySelector('.table-scroll');
+      const fills = [...el.querySelectorAll('svg rect')].map((r) => r.getAttribute('fill'));
+      return [box.scrollWidth, box.clientWidth, fills];
     }""", ENGINE_SOURCES)
+    assert widths[0] <= widths[1] + 1, widths[:2]
+    fills = widths[2][:len(ENGINE_SOURCES)]             # the first painter's bar, a segment per source
     assert len(fills) == len(ENGINE_SOURCES) and len(set(fills)) == len(fills), fills
 
 

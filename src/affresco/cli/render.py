@@ -183,10 +183,11 @@ def figures_table(view: Mapping[str, Any]) -> Table:
     """Every figure's public items (and the viewer's own paints and Thalers)."""
     t = Table(title="Painters", box=box.SIMPLE_HEAD, title_style="bold")
     for name, just in (("Seat", "right"), ("Name", "left"), ("VP", "right"), ("Get up", "left"),
-                       ("Mood (top → bottom)", "left"), ("Appr.", "right"), ("Fresco tiles", "left"),
+                       ("Mood", "left"), ("Appr.", "right"), ("Tiles", "left"),
                        ("Plan", "left"), ("Paints", "left"), ("Thalers", "right")):
-        # a plan ("2-3-0-1-3") folds onto two lines on a narrow terminal, never cut
-        t.add_column(name, justify=just, overflow="fold" if name == "Plan" else "ellipsis")  # type: ignore[arg-type]
+        # a name, a plan ("2-3-0-1-3") or paints fold onto two lines on a narrow terminal, never cut
+        t.add_column(name, justify=just,  # type: ignore[arg-type]
+                     overflow="fold" if name in ("Name", "Plan", "Paints") else "ellipsis")
     viewer = view.get("seat")
     to_act = set(view.get("to_act") or [])
     for i, f in enumerate(view["figures"]):
@@ -414,7 +415,7 @@ def board(view: Mapping[str, Any]) -> Group:
     # (an 80-column terminal would cut the fresco's last column)
     top = Columns([fresco_table(view), side], padding=(0, 2))
     legend = Text(f"{BISHOP} bishop   L Leonardo's master painter   "
-                  "mood: + = extra apprentice, - = one apprentice less", style="dim")
+                  "mood (top → bottom): + = extra apprentice, - = one apprentice less", style="dim")
     parts: list[RenderableType] = [status_line(view), top, legend, figures_table(view), track_line(view)]
     if "wall_fresco" in view:
         parts.append(wall_table(view))

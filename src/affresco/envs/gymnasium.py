@@ -111,9 +111,11 @@ class FrescoEnv(gymnasium.Env):
         return obs, reward, over, False, info
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions as booleans (sb3-contrib's MaskablePPO calls this): the mask's
-        bytes seen as booleans, no copy (read it, never change it)."""
-        return self._legal()[1].view(np.bool_)
+        """The legal actions as booleans (sb3-contrib's MaskablePPO calls this): a new writable
+        array at each call, the caller's to keep or change (PyTorch warns about a read-only
+        array handed to ``MaskablePPO.predict(..., action_masks=...)``; the codec's masks are
+        shared and read-only, so this is a copy of one)."""
+        return self._legal()[1].view(np.bool_).copy()
 
     def render(self):
         text = render_text(self.game, self.seat) if self.game is not None else ""

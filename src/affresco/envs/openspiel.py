@@ -327,8 +327,7 @@ class FrescoState(pyspiel.State):
         self._public.append((seat, action))
         if phase == "plan" and g.phase != "plan":
             self._public.append(("plans", self._shown(g, None)))
-        if g.chance_events != draws:     # _note_chance, inline
-            self._public.append(("chance", self._shown(g, self.owner.chance_keys)))
+        self._note_chance(draws)
 
     def _note_chance(self, draws_before):
         """Perfect recall of chance: when a chance event happened, note what everyone saw."""

@@ -99,7 +99,7 @@ class _Common:
             legal = self.game.legal_actions(seat)
             hit = (marker, legal, self.codec.mask(legal, extra=1))
         else:
-            hit = (self._marker, (), self._none_mask if self.game.is_over else self._wait_mask)
+            hit = (marker, (), self._none_mask if self.game.is_over else self._wait_mask)
         self._legal[seat] = hit
         return hit
 
@@ -114,8 +114,7 @@ class _Common:
         hit = self._cache[seat]
         if hit[0] == self._marker:
             return hit[1]
-        obs = {"observation": np.frombuffer(self.game.observation(seat), F32),
-               "action_mask": self._legal_of(seat)[2]}
+        obs = {"observation": self.encoder.observe(self.game, seat), "action_mask": self._legal_of(seat)[2]}
         self._cache[seat] = (self._marker, obs)
         return obs
 
@@ -129,6 +128,18 @@ class _Common:
         at = g.actions_applied
         seat = self.agent_seat
         return {a: LazyView(g, seat[a], at) for a in self.agents}
+
+    def _play(self, seat: int, index) -> bool:
+        """Apply the action ``index`` of ``seat`` (who is to act) at once: the engine refuses an
+        illegal action with the game unchanged, and only then are the legal actions read
+        (:meth:`_act`: raise, or substitute); True if it was substituted."""
+        i = -1 if index is None else int(index)
+        try:
+            self.game.apply(seat, self.codec.actions[i] if 0 <= i < self.WAIT else None)
+        except IllegalAction:
+            return self._act(seat, index)
+        self._marker += 1
+        return False
 
     def _act(self, seat: int, index, legal: tuple | None = None) -> bool:
         """Apply the action ``index`` of ``seat`` (who is to act; ``legal``: its
@@ -215,21 +226,12 @@ class FrescoAEC(_Common, AECEnv):
             self._step(action)
             return
         # the usual step (turns="acting", no agent done, no info to clear): the selected agent is
-        # to act, its cumulative reward is 0 (every reward is 0 until the game ends), and the
-        # engine refuses an illegal action with the game unchanged (then: _act)
-        seat = self.agent_seat[self.agent_selection]
-        i = -1 if action is None else int(action)
-        g = self.game
-        try:
-            g.apply(seat, self.codec.actions[i] if 0 <= i < self.WAIT else None)
-        except IllegalAction:
-            if self._act(seat, action):
-                self.infos[self.agent_selection] = {"illegal_action": True}
-                self._noted = self._slow = True
-        else:
-            self._marker += 1
+        # to act and its cumulative reward is 0 (every reward is 0 until the game ends)
+        if self._play(self.agent_seat[self.agent_selection], action):
+            self.infos[self.agent_selection] = {"illegal_action": True}
+            self._noted = self._slow = True
         self.cycles += 1
-        if g.is_over or (self.max_cycles is not None and self.cycles >= self.max_cycles):
+        if self.game.is_over or (self.max_cycles is not None and self.cycles >= self.max_cycles):
             self._finish()
             return
         self.agent_selection = self._first_to_act()
@@ -335,14 +337,8 @@ class FrescoParallel(_Common, ParallelEnv):
                 action = actions[agent]
             except KeyError:
                 raise IllegalAction(f"{agent} must decide now but has no action in this step") from None
-            i = -1 if action is None else int(action)
-            try:            # the engine refuses an illegal action with the game unchanged (then: _act)
-                g.apply(seat, self.codec.actions[i] if 0 <= i < self.WAIT else None)
-            except IllegalAction:
-                if self._act(seat, action):
-                    substituted.append(agent)
-            else:
-                self._marker += 1
+            if self._play(seat, action):
+                substituted.append(agent)
         self.cycles += 1
         over = g.is_over
         truncate = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
@@ -373,16 +369,15 @@ class FrescoParallel(_Common, ParallelEnv):
         acting = self._seats_to_act()
         idle = self._none_mask if g.is_over else self._wait_mask
         legal_of = self._legal_of
-        if len(self.agents) == self.config.players:
+        if len(self.agents) == self.config.players:      # every seat, in seat order: no seats to check
+            seats: Any = range(self.config.players)
             xs = g.observations()
-            return {a: {"observation": np.frombuffer(x, F32),
-                        "action_mask": legal_of(seat)[2] if seat in acting else idle}
-                    for seat, (a, x) in enumerate(zip(self.agents, xs))}
-        seat_of = self.agent_seat
-        seats = [seat_of[a] for a in self.agents]
+        else:
+            seats = [self.agent_seat[a] for a in self.agents]
+            xs = g.observations(seats)
         return {a: {"observation": np.frombuffer(x, F32),
                     "action_mask": legal_of(seat)[2] if seat in acting else idle}
-                for a, seat, x in zip(self.agents, seats, g.observations(seats))}
+                for a, seat, x in zip(self.agents, seats, xs)}
 
 
 def raw_env(players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,

@@ -3,7 +3,6 @@
 // never recomputed here), the game's length and the replay link.
 import { t, tOr } from "./i18n.js";
 import { figureColour, h } from "./ui.js";
-import { isPhone } from "./game.js";
 
 // a stable order and a colour of its own per source: the closed set the engine scores
 // (docs/events.md: the final scoring's Thalers are "money", the medico's credit "medico",
@@ -36,32 +35,19 @@ export function finalPanel(st, ctx, { final = true } = {}) {
   const bySource = v.vp_sources || [];
   const winner = ranking[0];
   const tie = ranking.length > 1 && scores[ranking[0]] === scores[ranking[1]];
-  const who = (fi) => [h("span.disc.small", { style: `background:${figureColour(v, fi)}`, "aria-hidden": "true" }, ctx.labels[fi]), " ", ctx.figName(fi)];
   const cell = (fi, s) => h("td.num", { "data-figure": fi, "data-source": s }, String((bySource[fi] || {})[s] || 0));
-  let table;
-  if (isPhone()) {
-    // narrow screens: a column per painter, a row per source
-    table = h("table.scores.by-source",
-      h("caption.sr-only", t("final.table_caption")),
-      h("thead", h("tr", h("th", { scope: "col" }, t("final.source")),
-        ranking.map((fi, place) => h("th.num", { scope: "col", class: place === 0 ? "winner" : "" }, `${place + 1}. `, who(fi))))),
-      h("tbody",
-        sources.map((s) => h("tr", h("th", { scope: "row" }, tOr(`source.${s}`, s)), ranking.map((fi) => cell(fi, s)))),
-        h("tr.total-row", h("th", { scope: "row" }, t("final.vp")),
-          ranking.map((fi) => h("td.num.total", { "data-testid": `final-vp-${fi}` }, String(scores[fi]))))));
-  } else {
-    const rows = ranking.map((fi, place) => h("tr", { class: place === 0 ? "winner" : "", "data-testid": `final-row-${fi}` },
-      h("td", String(place + 1)),
-      h("th", { scope: "row" }, who(fi)),
-      sources.map((s) => cell(fi, s)),
-      h("td.num.total", { "data-testid": `final-vp-${fi}` }, String(scores[fi]))));
-    table = h("table.scores",
-      h("caption.sr-only", t("final.table_caption")),
-      h("thead", h("tr", h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("final.name")),
-        sources.map((s) => h("th.num", { scope: "col" }, tOr(`source.${s}`, s))),
-        h("th.num", { scope: "col" }, t("final.vp")))),
-      h("tbody", rows));
-  }
+  // a column per painter, a row per source: it fits the side column of a desktop (320-410 px)
+  // as a phone, whatever the number of sources (all eight modules score in up to 14 ways)
+  const table = h("table.scores.by-source",
+    h("caption.sr-only", t("final.table_caption")),
+    h("thead", h("tr", h("th", { scope: "col" }, t("final.source")),
+      ranking.map((fi, place) => h("th.num", { scope: "col", class: place === 0 ? "winner" : "", "data-testid": `final-col-${fi}` },
+        `${place + 1}. `, h("span.disc.small", { style: `background:${figureColour(v, fi)}`, "aria-hidden": "true" }, ctx.labels[fi]),
+        h("span.fig-name", ctx.figName(fi)))))),
+    h("tbody",
+      sources.map((s) => h("tr", h("th", { scope: "row" }, tOr(`source.${s}`, s)), ranking.map((fi) => cell(fi, s)))),
+      h("tr.total-row", h("th", { scope: "row" }, t("final.vp")),
+        ranking.map((fi) => h("td.num.total", { "data-testid": `final-vp-${fi}` }, String(scores[fi]))))));
   const title = final
     ? h("h2.winner-line", { "data-testid": "winner" }, t("final.wins", { name: ctx.figName(winner) }))
     : h("h2", t("final.standings"));
