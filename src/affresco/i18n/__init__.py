@@ -89,10 +89,15 @@ def event_key(event: Mapping[str, Any]) -> str:
 WORD_FIELDS = {"request": "request", "scroll": "scroll"}
 
 
-def column_text(word: str, lang: str = "en") -> str:
-    """An action-sheet column word ("market", "cathedral2") as the catalogue names it."""
+def column_text(word: str, lang: str = "en") -> str | None:
+    """An action-sheet column word ("market", "cathedral2": the final round's second visit) as
+    the catalogue names it; None if the catalogue has no such column."""
     m = re.fullmatch(r"(.*\D)2", word)
-    return text("col.second_visit", lang, name=text(f"col.{m.group(1)}", lang)) if m else text(f"col.{word}", lang)
+    base = m.group(1) if m else word
+    if f"col.{base}" not in catalog("en"):
+        return None
+    name = text(f"col.{base}", lang)
+    return text("col.second_visit", lang, name=name) if m else name
 
 
 def render_event(event: Mapping[str, Any], names: Sequence[str], lang: str = "en") -> str:
@@ -101,8 +106,8 @@ def render_event(event: Mapping[str, Any], names: Sequence[str], lang: str = "en
     for k, v in event.items():
         if k in WORD_FIELDS and isinstance(v, str) and f"{WORD_FIELDS[k]}.{v}" in catalog("en"):
             params[k] = text(f"{WORD_FIELDS[k]}.{v}", lang)
-        elif k == "column" and isinstance(v, str) and f"col.{v.rstrip('2')}" in catalog("en"):
-            params[k] = column_text(v, lang)
+        elif k == "column" and isinstance(v, str) and (col := column_text(v, lang)) is not None:
+            params[k] = col
         elif k == "sources" and isinstance(v, Mapping):
             params[k] = " + ".join(text(f"vp_source.{s}", lang, n=n) for s, n in v.items())
         elif k == "card" and isinstance(v, str):
