@@ -15,7 +15,7 @@ from affresco import __version__
 from affresco.bots import GreedyBot, RandomBot, play_game
 from affresco.cli import app, render
 
-from positions import bells_state, module_game
+from positions import bells_state, favour_state, module_game, portraits_state, requests_state, scrolls_state
 
 runner = CliRunner()
 ONES = "1\n" * 3000  # always the first numbered choice (while planning: the suggested plan)
@@ -305,3 +305,38 @@ def test_replay_steps_through_a_record_written_before_the_forced_wall_pass(tmp_p
     n = len(record["actions"])
     result = invoke(["replay", str(path), "--all", "--to", str(n)])
     assert result.exit_code == 0 and f"Move {n} of {n}" in result.output, result.output
+
+
+def test_the_modules_panel_tells_modules_1_to_5_in_words():
+    """Terminal (issue 11; session 8 audit: "the modules panel for modules 1-5 is a raw
+    dump"): the portraits on display and owned with what each card gives, the next request of
+    each stack and each painter's requests with their income, the special blends, the
+    viewer's own scrolls (never another seat's) and the favour tokens left, in words, as the
+    browser tells them; no engine field names ('id:', 'basic_paints', 'tokens_left')."""
+    modules = ["portraits", "requests", "special_colours", "scrolls", "bishops_favour"]
+    ms = {"portraits": portraits_state(3, display=["merchant-a", "bishop-b"], owned={1: ["sexton"]}),
+          "requests": requests_state(3, fulfilled={2: [["purple", 10, ["8:PPB", "9:GPR", "7:GP"]],
+                                                       ["general", 6, ["3:YY", "3:RB", "4:RRY"]]]}),
+          "scrolls": scrolls_state(3, {0: (3, "C"), 1: (5, "A")}),
+          "bishops_favour": favour_state(["vp:1"] * 7)}
+    g = module_game(3, modules=modules, modules_state=ms, seats=[dict() for _ in range(3)],
+                    options={"special_colours_on_fresco": True})
+    def words(seat):     # the panel's text, its lines joined (borders dropped)
+        console = Console(width=80, record=True)
+        console.print(render.board(g.view(seat)))
+        return " ".join(re.sub("[│╭╮╰╯─]", " ", console.export_text()).split())
+
+    text = words(0)
+    assert "Merchant (A): 1 Thaler; 2 basic paints of your choice" in text
+    assert "Bishop (B): 3 VP; paint G" in text
+    assert "P1: Sexton (B, permanent): once a round, move the bishop to any segment for 1 Thaler" in text
+    assert "general: next 6 VP (3 left)" in text and "purple: next 10 VP (3 left)" in text
+    assert "P2: purple 10 VP (8:PPB 9:GPR 7:GP); general 6 VP (3:YY 3:RB 4:RRY); income 2 Thalers + P + 1 " \
+           "basic paint of choice" in text
+    assert "P + R = K (pink)" in text and "K and N may pay for O, G or P" in text
+    assert "yours: row 3, column C" in text and "unplayed: P0 2, P1 2, P2 0" in text
+    assert "7 favour tokens left face down" in text
+    for field in ("id:", "basic_paints", "tokens_left", "deck_left", "fulfilled", "permanent: True"):
+        assert field not in text, field
+    other = words(1)
+    assert "yours: row 5, column A" in other and "row 3" not in other

@@ -15,13 +15,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..i18n import render_event, text as i18n_text
+from ..i18n import catalog, render_event, text as i18n_text
 from ..rules import parse_tile_text
 from ..rules.board import COLUMNS, SIZE
 
 __all__ = ["PAINT_STYLES", "paints_text", "fresco_table", "market_table", "hostel_table", "figures_table",
            "track_line", "extras_panel", "wall_table", "board", "private_panel", "log_panel", "actions_panel", "plan_panel", "scores_table",
-           "column_label", "screen", "medico_panel", "bells_panel"]
+           "column_label", "screen", "medico_panel", "bells_panel", "modules_panel", "card_text"]
 
 PAINT_STYLES = {
     "R": "bold red", "Y": "bold yellow", "B": "bold blue",
@@ -269,7 +269,8 @@ BASE_KEYS = {"seat", "round", "final_round", "action_sheet_side", "columns", "ph
              "location", "fresco", "bishop", "leonardo_painter", "leonardo_controller", "booths", "bag_size",
              "hostel", "mood_display", "order", "figures", "pending_track", "is_over",
              "deciding", "asks", "modules", "options", "components", "secrets", "events", "vp_sources"}
-DRAWN_KEYS = {"wall_fresco", "medico"}   # module parts of the view drawn by their own tables
+DRAWN_KEYS = {"wall_fresco", "medico",   # module parts of the view drawn by their own tables
+              "portraits", "requests", "special_colours", "scrolls", "bishops_favour"}
 BASE_FIGURE_KEYS = {"name", "track", "vp", "getup", "tiles", "leonardo", "mood", "mood_zone", "neutral_apprentice",
                     "apprentice_set_aside", "apprentices", "plan_committed", "plan", "paints", "thalers"}
 
@@ -385,6 +386,99 @@ def medico_panel(view: Mapping[str, Any]) -> Panel | None:
     return Panel(lines, title="Medico", border_style="red", expand=False)
 
 
+CARD_EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints", "mood", "mood_top")
+SPLASH = {"orange": "O", "green": "G", "purple": "P"}
+MODULE_LABELS = {"portraits": "Portraits", "requests": "Requests", "special_colours": "Colours",
+                 "scrolls": "Scrolls", "bishops_favour": "Favour"}
+
+
+def card_text(card: Mapping[str, Any]) -> Text:
+    """A portrait card: its name (the catalogue's, as in the browser), deck and effects in words."""
+    key = f"card.{card['id'].split('-')[0]}"        # 'bishop-b' is the Bishop of deck B
+    out = Text(i18n_text(key) if key in catalog("en") else card.get("name", card["id"]), style="bold")
+    out.append(f" ({card.get('deck', '?')}{', ' + i18n_text('portrait.permanent') if card.get('permanent') else ''}): ",
+               style="dim")
+    out.append("; ".join(i18n_text(f"eff.{k}", n=card[k], paint=card[k]) for k in CARD_EFFECTS if k in card))
+    return out
+
+
+def modules_panel(view: Mapping[str, Any]) -> Panel | None:
+    """Modules 1-5 in words, as the browser shows them: the portraits on display with what each
+    gives and who owns which permanent card, the request stacks and each painter's requests, the
+    special colours' blends, the scrolls (the viewer's own and how many each holds) and the
+    favour tokens left."""
+    names = [f["name"] for f in view["figures"]]
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="bold magenta", no_wrap=True)
+    grid.add_column()
+
+    def section(key: str) -> Text:
+        text = Text()
+        grid.add_row(MODULE_LABELS[key], text)
+        return text
+
+    p = view.get("portraits")
+    if p:
+        out = section("portraits")
+        if p.get("display"):
+            for i, card in enumerate(p["display"]):
+                out.append("\n" if i else "")
+                out.append_text(card_text(card))
+        else:
+            out.append(i18n_text("portrait.none"), style="dim")
+        left = ", ".join(f"{d}: {n}" for d, n in (p.get("deck_left") or {}).items())
+        if left:
+            out.append("\n" + i18n_text("portrait.decks", left=left), style="dim")
+        for f, owned in enumerate(p.get("owned") or []):
+            for card in owned:
+                out.append(f"\n{names[f]}: ")
+                out.append_text(card_text(card))
+    r = view.get("requests")
+    if r:
+        out = section("requests")
+        out.append(" · ".join(f"{i18n_text(f'request.{t}')}: " + (i18n_text("request.top", vp=v[-1], n=len(v)) if v
+                                                                  else i18n_text("request.empty"))
+                              for t, v in r["stacks"].items()))
+        for f, done in enumerate(r.get("fulfilled") or []):
+            if done:
+                out.append(f"\n{names[f]}: ")
+                out.append("; ".join(f"{i18n_text('request.' + d['type'])} {d['vp']} VP ({' '.join(d['tiles'])})"
+                                     for d in done))
+                if not view["figures"][f].get("leonardo"):   # R10: each pays 1 Thaler and its paint
+                    out.append(f"; income {len(done)} Thaler{'s' if len(done) != 1 else ''}", style="dim")
+                    special = "".join(SPLASH[d["type"]] for d in done if d["type"] in SPLASH)
+                    if special:
+                        out.append(" + ", style="dim")
+                        out.append_text(paints_text(special))
+                    general = len(done) - len(special)
+                    if general:
+                        out.append(f" + {general} basic paint{'s' if general != 1 else ''} of choice", style="dim")
+    sc = view.get("special_colours")
+    if sc:
+        out = section("special_colours")
+        out.append(i18n_text("special.altar"))
+        if sc.get("on_fresco"):
+            bonus = sc.get("fresco_bonus") or {}
+            out.append("\n" + i18n_text("special.on_fresco", k=bonus.get("K", 3), n=bonus.get("N", 5)))
+    s = view.get("scrolls")
+    if s:
+        out = section("scrolls")
+        mine = s.get("mine")
+        if mine is not None:
+            held = [i18n_text("screen.scroll_row", row=mine["row"])] if mine.get("row") else []
+            held += [i18n_text("screen.scroll_column", col=mine["column"])] if mine.get("column") else []
+            out.append("yours: " + (", ".join(held) or i18n_text("screen.scrolls_played")) + " · ", style="bold")
+        out.append("unplayed: " + ", ".join(f"{names[f]} {n}" for f, n in enumerate(s.get("unplayed") or [])))
+        out.append("\n" + i18n_text("scrolls.rule"), style="dim")
+    bf = view.get("bishops_favour")
+    if bf:
+        out = section("bishops_favour")
+        out.append(i18n_text("favour.left", n=bf["tokens_left"]))
+    if not grid.rows:
+        return None
+    return Panel(grid, title="Modules", border_style="magenta", expand=False)
+
+
 def extras_panel(view: Mapping[str, Any]) -> Panel | None:
     """What modules add to the view (game-wide and per painter), as plain text (modules with a
     panel of their own apart)."""
@@ -402,7 +496,7 @@ def extras_panel(view: Mapping[str, Any]) -> Panel | None:
     if not lines.plain:
         return None
     lines.rstrip()
-    return Panel(lines, title="Modules", border_style="magenta", expand=False)
+    return Panel(lines, title="Other module items", border_style="magenta", expand=False)
 
 
 def board(view: Mapping[str, Any]) -> Group:
@@ -419,7 +513,7 @@ def board(view: Mapping[str, Any]) -> Group:
     parts: list[RenderableType] = [status_line(view), top, legend, figures_table(view), track_line(view)]
     if "wall_fresco" in view:
         parts.append(wall_table(view))
-    for panel in (bells_panel(view), medico_panel(view), extras_panel(view)):
+    for panel in (bells_panel(view), medico_panel(view), modules_panel(view), extras_panel(view)):
         if panel is not None:
             parts.append(panel)
     return Group(*parts)
