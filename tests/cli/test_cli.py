@@ -129,6 +129,27 @@ def test_bad_options_are_reported(tmp_path):
     assert invoke(["replay", str(bad)]).exit_code == 1
 
 
+def test_a_house_rule_takes_its_value_on_the_command_line(tmp_path):
+    """--option NAME switches a rule option on; a house rule takes its value (rules notes H1:
+    max_rounds=N makes round N the final round), in play and in tournaments alike; a value
+    that is not a whole number or true/false is refused naming the option."""
+    rec = tmp_path / "r.json"
+    result = invoke(["play", "--seed", "3", "--bots", "random", "-o", "max_rounds=1", "--record", str(rec)], ONES)
+    assert result.exit_code == 0 and "Game over" in result.output, result.output
+    record = json.loads(rec.read_text())
+    assert record["setup"]["options"] == {"max_rounds": 1}
+    assert affresco.replay(record).round == 1
+    for cmd in (["play"], ["tournament", "--games", "1", "--out", str(tmp_path / "t.csv")]):
+        bad = invoke([*cmd, "-o", "max_rounds=soon"])
+        assert bad.exit_code == 2 and "max_rounds=soon" in bad.output and "whole number" in bad.output
+    out = tmp_path / "h.csv"
+    done = invoke(["tournament", "--games", "1", "--players", "2", "--bots", "random", "-o", "max_rounds=2",
+                   "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    games = [json.loads(line) for line in out.with_suffix(".jsonl").read_text().splitlines()]
+    assert [affresco.replay(g).round for g in games] == [2]
+
+
 @pytest.fixture(scope="module")
 def finished_game():
     g = affresco.new_game(players=2, seed=21)
