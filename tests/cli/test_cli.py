@@ -361,3 +361,27 @@ def test_the_modules_panel_tells_modules_1_to_5_in_words():
         assert field not in text, field
     other = words(1)
     assert "yours: row 5, column A" in other and "row 3" not in other
+
+
+def test_the_painters_table_keeps_one_line_per_painter_on_an_80_column_terminal():
+    """80 columns, 4 painters with all eight modules, plans revealed: each painter is one line
+    whose name, score, get-up time, mood, plan and Thalers are whole (a name used to fold as
+    'Playe / r 1', the mood strip over four lines, the header 'Thal…')."""
+    g = affresco.new_game(players=4, modules=("portraits", "requests", "special_colours", "scrolls", "bishops_favour",
+                                              "bells", "wall_fresco", "medico"), seed=9)
+    rng = random.Random(4)
+    while g.view(0)["phase"] != "visits":
+        seat = g.to_act[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    console = Console(width=80, record=True)
+    console.print(render.figures_table(g.view(0)))
+    lines = [line for line in console.export_text().splitlines() if line.strip()]
+    head = next(i for i, line in enumerate(lines) if line.split()[:2] == ["#", "Name"])
+    assert "Thalers" in lines[head] and "Get up" in lines[head]
+    rows = lines[head + 2:]
+    assert [row.split()[0] for row in rows] == ["0", "1", "2", "3"], rows
+    view = g.view(0)
+    for row, f in zip(rows, view["figures"]):
+        assert f["name"] in row and "-".join(map(str, f["plan"])) in row and f["getup"] in row, row
+        assert "●" in row
+    assert rows[0].rstrip().endswith(str(view["figures"][0]["thalers"]))

@@ -165,29 +165,31 @@ def hostel_table(view: Mapping[str, Any]) -> Table:
 
 
 def mood_strip(view: Mapping[str, Any], index: int | None) -> Text:
-    """The mood display top (left) to bottom (right): '+' the +1 spaces, '-' the -1 spaces."""
+    """The mood display top (left) to bottom (right): '+' the +1 spaces, '-' the -1 spaces, '●'
+    the painter's space (marked in the zone's colour)."""
     out = Text()
     if index is None:
         return Text("-", style="dim")
     for i, zone in enumerate(view["mood_display"]):
         ch = "+" if zone > 0 else "-" if zone < 0 else "·"
         style = "green" if zone > 0 else "red" if zone < 0 else ""
-        if i == index:
-            out.append(f"[{ch}]", style=f"bold reverse {style}".strip())
-        else:
-            out.append(f" {ch} ", style=style)
+        # one character a space (the painter's a '●'), so the strip fits an 80-column table
+        out.append("●" if i == index else ch, style=f"bold reverse {style}".strip() if i == index else style)
     return out
 
 
 def figures_table(view: Mapping[str, Any]) -> Table:
     """Every figure's public items (and the viewer's own paints and Thalers)."""
-    t = Table(title="Painters", box=box.SIMPLE_HEAD, title_style="bold")
-    for name, just in (("Seat", "right"), ("Name", "left"), ("VP", "right"), ("Get up", "left"),
+    t = Table(title="Painters", box=box.SIMPLE_HEAD, title_style="bold", pad_edge=False, collapse_padding=True)
+    # the longest name whole (a star marks who is to act): on a narrow terminal the plan
+    # ("2-3-0-1-3"), the tiles and the paints fold onto a second line, the rest stays whole
+    name_width = min(16, max(len(f["name"]) for f in view["figures"]) + 2)
+    for name, just in (("#", "right"), ("Name", "left"), ("VP", "right"), ("Get up", "left"),
                        ("Mood", "left"), ("Appr.", "right"), ("Tiles", "left"),
                        ("Plan", "left"), ("Paints", "left"), ("Thalers", "right")):
-        # a name, a plan ("2-3-0-1-3") or paints fold onto two lines on a narrow terminal, never cut
-        t.add_column(name, justify=just,  # type: ignore[arg-type]
-                     overflow="fold" if name in ("Name", "Plan", "Paints") else "ellipsis")
+        fold = name in ("Name", "Paints")
+        t.add_column(name, justify=just, overflow="fold" if fold else "ellipsis",  # type: ignore[arg-type]
+                     no_wrap=not fold, min_width={"Name": name_width, "Plan": 9}.get(name, None if fold else len(name)))
     viewer = view.get("seat")
     to_act = set(view.get("to_act") or [])
     for i, f in enumerate(view["figures"]):
@@ -197,12 +199,11 @@ def figures_table(view: Mapping[str, Any]) -> Table:
         if not leo and i in to_act:
             name.append(" *", style="bold yellow")
         tiles = f.get("tiles") or []
-        tile_vp = sum(parse_tile_text(x)[0] for x in tiles if x)
         plan = f.get("plan")
         if plan is not None:
             plan_text = "-".join(map(str, plan))
         elif f.get("plan_committed"):
-            plan_text = "(secret)"
+            plan_text = "secret"
         else:
             plan_text = ""
         if leo:
@@ -212,17 +213,13 @@ def figures_table(view: Mapping[str, Any]) -> Table:
             thalers = "-"
         else:
             mood = mood_strip(view, f.get("mood"))
-            appr = str(f.get("apprentices", ""))
-            if f.get("neutral_apprentice"):
-                appr += " (+1)"
-            if f.get("apprentice_set_aside"):
-                appr += " (-1)"
+            appr = str(f.get("apprentices", ""))   # the mood strip shows a +1 or -1 space
             paints = paints_text(f["paints"]) if "paints" in f else Text("hidden", style="dim")
             thalers = str(f["thalers"]) if "thalers" in f else "?"
         track = f.get("track")
-        vp = f"{f.get('vp', 0)}" + (f" ({track})" if isinstance(track, str) else "")
+        vp = track if isinstance(track, str) else f"{f.get('vp', 0)}"   # 'S2': still on a start space
         t.add_row(seat, name, vp, f.get("getup") or "", mood, appr,
-                  f"{len(tiles)} ({tile_vp} VP)" if tiles else "", plan_text, paints, thalers)
+                  str(len(tiles)) if tiles else "", plan_text, paints, thalers)
     return t
 
 
@@ -509,7 +506,7 @@ def board(view: Mapping[str, Any]) -> Group:
     # (an 80-column terminal would cut the fresco's last column)
     top = Columns([fresco_table(view), side], padding=(0, 2))
     legend = Text(f"{BISHOP} bishop   L Leonardo's master painter   "
-                  "mood (top → bottom): + = extra apprentice, - = one apprentice less", style="dim")
+                  "mood (top → bottom): ● the painter, + = extra apprentice, - = one apprentice less", style="dim")
     parts: list[RenderableType] = [status_line(view), top, legend, figures_table(view), track_line(view)]
     if "wall_fresco" in view:
         parts.append(wall_table(view))
