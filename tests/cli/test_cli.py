@@ -385,3 +385,21 @@ def test_the_painters_table_keeps_one_line_per_painter_on_an_80_column_terminal(
         assert f["name"] in row and "-".join(map(str, f["plan"])) in row and f["getup"] in row, row
         assert "●" in row
     assert rows[0].rstrip().endswith(str(view["figures"][0]["thalers"]))
+
+
+def test_replay_with_every_hand_tells_each_seats_scrolls_and_face_down_bells_in_words():
+    """affresco replay --all (a face-up view): each seat's screen tells its scrolls ('row 3,
+    column C') and its face-down bell certificates with their bells, not a dump of the
+    module's whole view ('display certificate: ...; price: ...')."""
+    ms = {"bells": bells_state(3, display=["3:3:2"], holdings={0: dict(face_down=["7:7:5", "6:6:4"])}),
+          "scrolls": scrolls_state(3, {0: (3, "C"), 1: (None, "A")})}
+    g = module_game(3, modules=["scrolls", "bells"], modules_state=ms, seats=[dict() for _ in range(3)])
+    view = g.full_view()
+    texts = []
+    for seat in range(3):
+        console = Console(width=100, record=True)
+        console.print(render.private_panel(view, seat))
+        texts.append(console.export_text())
+    assert "row 3, column C" in texts[0] and "face down: 9🔔 on 2 (7 Th·7 VP·5🔔, 6 Th·6 VP·4🔔)" in texts[0]
+    assert "column A" in texts[1] and "no face-down certificate" in texts[1]
+    assert all("price:" not in t and "row:" not in t for t in texts), texts

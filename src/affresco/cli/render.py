@@ -399,6 +399,13 @@ def card_text(card: Mapping[str, Any]) -> Text:
     return out
 
 
+def scrolls_text(mine: Mapping[str, Any]) -> str:
+    """A painter's scrolls ('row 3, column C'; 'all played'), as the browser words them."""
+    held = [i18n_text("screen.scroll_row", row=mine["row"])] if mine.get("row") else []
+    held += [i18n_text("screen.scroll_column", col=mine["column"])] if mine.get("column") else []
+    return ", ".join(held) or i18n_text("screen.scrolls_played")
+
+
 def modules_panel(view: Mapping[str, Any]) -> Panel | None:
     """Modules 1-5 in words, as the browser shows them: the portraits on display with what each
     gives and who owns which permanent card, the request stacks and each painter's requests, the
@@ -460,11 +467,8 @@ def modules_panel(view: Mapping[str, Any]) -> Panel | None:
     s = view.get("scrolls")
     if s:
         out = section("scrolls")
-        mine = s.get("mine")
-        if mine is not None:
-            held = [i18n_text("screen.scroll_row", row=mine["row"])] if mine.get("row") else []
-            held += [i18n_text("screen.scroll_column", col=mine["column"])] if mine.get("column") else []
-            out.append("yours: " + (", ".join(held) or i18n_text("screen.scrolls_played")) + " · ", style="bold")
+        if s.get("mine") is not None:
+            out.append("yours: " + scrolls_text(s["mine"]) + " · ", style="bold")
         out.append("unplayed: " + ", ".join(f"{names[f]} {n}" for f, n in enumerate(s.get("unplayed") or [])))
         out.append("\n" + i18n_text("scrolls.rule"), style="dim")
     bf = view.get("bishops_favour")
@@ -516,6 +520,21 @@ def board(view: Mapping[str, Any]) -> Group:
     return Group(*parts)
 
 
+def _secret_text(module: str, part: Any, seat: int) -> RenderableType:
+    """What only ``seat`` sees of a module (a face-up view's ``secrets``), in words: its scrolls,
+    its face-down bell certificates; any other module's part as plain text."""
+    if module == "scrolls" and isinstance(part, Mapping) and isinstance(part.get("mine"), Mapping):
+        return scrolls_text(part["mine"])
+    if module == "bells" and isinstance(part, Mapping) and seat < len(part.get("figures") or []):
+        own = part["figures"][seat].get("face_down_certificates") or []
+        out = Text(f"face down: {sum(c['bells'] for c in own)}🔔 on {len(own)}" if own else "no face-down certificate")
+        for i, c in enumerate(own):
+            out.append(" (" if not i else ", ")
+            out.append_text(_certificate(c))
+        return out.append(")") if own else out
+    return Text(_short(part.get("mine", part) if isinstance(part, Mapping) else part))
+
+
 def private_panel(view: Mapping[str, Any], seat: int, title: str | None = None) -> Panel:
     """Behind the seat's screens: paints, Thalers, plan."""
     f = view["figures"][seat]
@@ -533,8 +552,7 @@ def private_panel(view: Mapping[str, Any], seat: int, title: str | None = None) 
     secrets = view.get("secrets")  # a face-up view (Game.full_view): the module items only this seat sees
     if secrets and seat < len(secrets):
         for module, part in secrets[seat].items():
-            mine = part.get("mine", part) if isinstance(part, Mapping) else part
-            t.add_row(module.replace("_", " ").capitalize(), _short(mine))
+            t.add_row(module.replace("_", " ").capitalize(), _secret_text(module, part, seat))
     title = title or f"Your screen: {f['name']} (seat {seat})"
     return Panel(t, title=title, border_style="green", expand=False)
 
