@@ -58,6 +58,9 @@ def tournament(
     out: Path = typer.Option(Path("results.csv"), "--out",
                              help="Results table: .csv, or .parquet (needs pyarrow); the game records go "
                                   "beside it as .jsonl."),
+    overwrite: bool = typer.Option(False, "--overwrite",
+                                   help="Replace the results already in --out (and its .jsonl); without it a "
+                                        "tournament never writes over earlier results."),
 ) -> None:
     """Play many bot games with rotated seats and write the results (table + game records).
 
@@ -71,7 +74,7 @@ def tournament(
 
     from ..bots import BotError
     from ..bots import parse_spec
-    from ..sim import ResultsWriter, require_ray, run_tournament
+    from ..sim import ResultsWriter, records_path, require_ray, run_tournament
 
     class RateColumn(ProgressColumn):
         def render(self, task) -> Text:
@@ -93,6 +96,10 @@ def tournament(
         new_game(players, modules=chosen, seed=0, options=options)
         if ray is not None:
             require_ray()
+        kept = [p for p in (out, records_path(out)) if p.exists()]
+        if kept and not overwrite:
+            raise FrescoError(f"{' and '.join(map(str, kept))} already hold{'s' if len(kept) == 1 else ''} results: "
+                              f"choose another --out, or pass --overwrite to replace them")
         writer = ResultsWriter(out)
     except FrescoError as e:
         console.print(f"[red]{escape(str(e))}[/]")
