@@ -14,6 +14,7 @@ from .. import __version__
 from ..bots import bot_menu
 from ..errors import FrescoError
 from ..rules import new_game
+from ..bots.parallel import ray_unreachable
 from .app import OPTION_HELP, app, rule_options
 
 @contextlib.contextmanager
@@ -35,6 +36,18 @@ def _stop_on_sigterm():
         yield
     finally:
         signal.signal(signal.SIGTERM, old)
+
+
+def _holds_results(path: Path) -> bool:
+    """Whether ``path`` (a results table or its records) holds at least one finished game: a
+    tournament stopped before its first game leaves a header alone, which nothing needs."""
+    if not path.is_file():
+        return False
+    if path.suffix.lower() != ".csv" and path.suffix.lower() != ".jsonl":
+        return True
+    with path.open("rb") as f:
+        lines = sum(1 for line in f if line.strip())
+    return lines > (1 if path.suffix.lower() == ".csv" else 0)
 
 
 @app.command()
@@ -96,7 +109,11 @@ def tournament(
         new_game(players, modules=chosen, seed=0, options=options)
         if ray is not None:
             require_ray()
-        kept = [p for p in (out, records_path(out)) if p.exists()]
+            why = ray_unreachable(ray) if ray != "local" else None
+            if why is not None:
+                raise FrescoError(f"cannot reach Ray at {ray!r}: {why} (start Ray there, e.g. 'ray start "
+                                  f"--head', or check the address)")
+        kept = [p for p in (out, records_path(out)) if _holds_results(p)]
         if kept and not overwrite:
             raise FrescoError(f"{' and '.join(map(str, kept))} already hold{'s' if len(kept) == 1 else ''} results: "
                               f"choose another --out, or pass --overwrite to replace them")
