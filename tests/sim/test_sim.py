@@ -276,6 +276,9 @@ def test_a_tournament_never_writes_over_earlier_results_unless_told(tmp_path):
     res = runner.invoke(app, [*args, "--games", "1", "--overwrite"])
     assert res.exit_code == 0, res.output
     assert len(read_records(records_path(out))) == 1 and {r["game"] for r in read_rows(out)} == {0}
+    out.write_text(table.splitlines()[0] + "\n")   # stopped before its first game: a header alone
+    records_path(out).write_text("")
+    assert runner.invoke(app, [*args, "--games", "1"]).exit_code == 0
 
 
 def test_cli_rejects_wrong_number_of_bots(tmp_path):
