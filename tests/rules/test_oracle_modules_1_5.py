@@ -10,6 +10,8 @@ public API) and the action's events with what the rules say must have happened. 
   spaces behind the track and S1 furthest behind (R2); the mood moves by the hostel's middle
   column, never off the column; a +1 space gives the neutral apprentice, a -1 space sets one
   aside (R3); the order of phase 2 is the order of get-up times;
+* phase 2: the locations in turn, at each the players in get-up order, nobody with an
+  apprentice there left out;
 * the market: a buy costs the get-up price per tile, gives the tiles' paints, and every tile of
   the booth returns to the bag; a close is free and returns the booth's tiles (R5);
 * the cathedral: tile VP, bishop bonus 3 on / 2 next to the segment after the optional move
@@ -108,6 +110,7 @@ class Oracle:
         self.seen: Counter = Counter()
         self.sexton: set = set()
         self.leonardo = 0
+        self.visits: list = []           # (column, figure) in the order the visits of a round came
 
     def ok(self, name: str, cond: bool, why) -> None:
         self.seen[name] += 1
@@ -120,6 +123,8 @@ class Oracle:
             seat = self.rng.choice(g.to_act)
             action = self.choose(list(g.legal_actions(seat)))
             before = len(b["events"])
+            if b["phase"] == "visits" and b["actor_figure"] is not None and (b["column"], b["actor_figure"]) not in self.visits:
+                self.visits.append((b["column"], b["actor_figure"]))
             chooser = self.before(b, seat, action)
             g.apply(seat, action)
             a = g.full_view()
@@ -309,7 +314,23 @@ class Oracle:
         self.ok("track: the nearest free spaces", p["target"] in taken and p["target"] == start + gained
                 and p["ahead"] == ahead and p["behind"] == (behind if behind >= 1 else None), (p, sorted(taken)))
 
+    def visit_order(self, b) -> None:
+        """'Visiting the 5 locations one after the other. At each location the attending players
+        perform their actions in order of their previously chosen get up time'; a player with no
+        apprentice there is skipped (Leonardo's and an empty market's visits may be too, N2)."""
+        names = [f["name"] for f in b["figures"]]
+        rank = {names.index(x): i for i, x in enumerate(b["order"])}
+        keys = [(col, rank[fig]) for col, fig in self.visits]
+        self.ok("visits: locations in turn, players in get-up order", keys == sorted(keys)
+                and all(b["figures"][fig]["plan"][col] > 0 for col, fig in self.visits), self.visits)
+        expected = [(col, fig) for col in range(len(b["columns"])) for fig in sorted(rank, key=rank.get)
+                    if fig < self.n and b["figures"][fig]["plan"][col] > 0 and b["columns"][col] != "market"]
+        self.ok("visits: nobody with apprentices there is left out", set(expected) <= set(self.visits),
+                (expected, self.visits))
+        self.visits = []
+
     def round_end(self, b, a, ev) -> None:
+        self.visit_order(b)
         fb, fa = b["figures"], a["figures"]
         for p in range(self.n):
             requests = a["requests"]["fulfilled"][p] if "requests" in self.modules else []
@@ -386,5 +407,6 @@ def test_random_games_agree_with_an_independent_reading_of_the_rulebooks():
                 "track: the space chosen", "income (R10)", "income: the requests' paints", "start spaces rotate (R2)",
                 "Leonardo: his controller alternates", "booths refilled", "the final round (R11)",
                 "final scoring: 1 VP per 2 Thalers", "final scoring: forward past occupied spaces",
-                "Sexton: its owner, once a round, not with a step"}
+                "Sexton: its owner, once a round, not with a step", "visits: locations in turn, players in get-up order",
+                "visits: nobody with apprentices there is left out"}
     assert not expected - set(seen), sorted(expected - set(seen))
