@@ -102,7 +102,7 @@ class RayBackend:
                     self.ray.shutdown()
 
 
-def drive(backend, games: int, finish, store, on_start: Callable[[], None] | None) -> None:
+def drive(backend, games: Iterable[int], finish, store, on_start: Callable[[], None] | None) -> None:
     """The loop of both pool backends: at most 2 x workers games in flight, handed over as they
     finish; on an interruption (or a failed game) the finished ones are kept, the rest dropped."""
     pending: set[Future] = set()
@@ -111,7 +111,7 @@ def drive(backend, games: int, finish, store, on_start: Callable[[], None] | Non
     try:
         if on_start is not None:
             on_start()
-        todo = iter(range(games))
+        todo = iter(games)        # the indexes of the games to play
         for k in todo:
             pending.add(backend.submit(k))
             if len(pending) >= 2 * backend.workers:

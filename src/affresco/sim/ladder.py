@@ -243,7 +243,7 @@ def run_ladder(ladder: Ladder, path: str | Path, workers: int = 1, ray: str | No
                 backend = _LadderRay(job, ray, workers if workers > 1 else None, todo) if ray is not None \
                     else _LadderProcesses(job, workers, todo)
                 run.backend, run.workers = backend.name, backend.workers
-                drive(backend, len(todo), finish, store,
+                drive(backend, range(len(todo)), finish, store,
                       None if on_start is None else (lambda: on_start(run, len(todo))))
         except KeyboardInterrupt:
             run.interrupted = True
