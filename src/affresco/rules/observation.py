@@ -323,8 +323,8 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     if bag != r.bag:
         r.bag = bag
         x[L.o_bag] = bag / 40
-    now = s.pos
-    old = r.pos
+    now: Any = s.pos
+    old: list = r.pos
     if now != old:                          # VP / 50, on a start space, start space / 5
         for f in L.figs:
             v = now[f]
