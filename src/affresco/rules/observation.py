@@ -37,8 +37,8 @@ from .hooks import _module_of
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
 
-__all__ = ["PHASES", "MODULE_FEATURES", "Layout", "Seen", "layout", "observation", "observations", "module_block",
-           "hash_part"]
+__all__ = ["PHASES", "MODULE_FEATURES", "Layout", "Seen", "layout", "observation", "observations",
+           "observations_joined", "module_block", "hash_part"]
 
 PHASES = ("getup", "plan", "visits", "over")
 MODULE_FEATURES = 64      # hashed numbers per module
@@ -57,7 +57,7 @@ class Layout:
                  "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views",
                  "o_to_act", "o_thalers", "o_left", "leo", "rot", "actor_at", "paints_at", "booth_at", "plan_at",
                  "committed_at", "modules_at", "figs", "at_fig", "at_getup", "at_tiles", "at_mood", "zeros5",
-                 "segments", "booth_range")
+                 "segments", "booth_range", "places")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...]):
@@ -108,6 +108,8 @@ class Layout:
         self.plan_at = tuple(slice(base + f * per + self.o_plan, base + f * per + self.o_plan + 6) for f in range(F))
         self.committed_at = tuple(base + f * per + self.o_mood + mood + 3 for f in range(F))
         self.modules_at = slice(self.o_modules, pos)
+        # per copy j of a joined array and observer seat: where the seat's own items go
+        self.places = tuple(tuple(self._place(seat, j * pos) for seat in range(n)) for j in range(n))
         self.figs = range(F)
         self.at_fig = tuple(base + f * per for f in range(F))                  # VP
         self.at_getup = tuple(base + f * per + 3 for f in range(F))            # get-up one-hot
@@ -117,6 +119,17 @@ class Layout:
         self.segments = range(25)
         self.booth_range = range(booths)
         self.views: tuple = (None, ())   # (hook table, its modules' view entries), see _views
+
+    def _place(self, seat: int, o: int) -> tuple:
+        """Where seat ``seat``'s copy at offset ``o`` of a joined array gets its own items
+        (:func:`_place`), each index or slice shifted by ``o``."""
+        def at(sl: slice) -> slice:
+            return slice(sl.start + o, sl.stop + o)
+        rot = self.rot[seat]
+        return (None if rot is None else (at(rot[0]), rot[1], at(rot[2]), rot[3]), o + seat, o + self.o_to_act,
+                tuple(o + a for a in self.actor_at[seat]), o + self.o_pending, self.rel[seat],
+                at(self.plan_at[0]), o + self.o_leonardo + 25 if self.leo else -1, at(self.paints_at),
+                o + self.o_thalers, at(self.modules_at) if self.modules else None)
 
 
 def _type_key(t: str):
@@ -228,46 +241,72 @@ def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     return [_for_seat(s, seat, seen, L) for seat in seats]
 
 
+def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
+    """:func:`observations` of ``seats`` back to back in one array (``len(seats)`` times
+    :func:`layout`'s size): one copy of what every seat sees alike per seat, made at once,
+    then each placed from its seat's own figure on, with the seat's own items."""
+    L = seen.L
+    if seen.hist is not s.history or seen.nact != s.nactions:
+        _seen_by_all(s, seen, L)
+    seats = tuple(seats)
+    cx = seen.x
+    x = cx * len(seats)
+    acting = s.acting
+    if acting is None:
+        acting = (_FLOW or _load_flow()).to_act(s)
+    places = L.places
+    for j, seat in enumerate(seats):
+        _place(s, seat, seen, x, cx, places[j][seat], acting)
+    return x
+
+
 def _for_seat(s: State, seat: int, seen: Seen, L: Layout) -> array:
     """The seat's copy of :attr:`Seen.x` (up to date), with the seat's own items."""
     cx = seen.x
     x = cx * 1
-    rot = L.rot[seat]
-    if rot is not None:     # the seat's figure first, then the next seats', then Leonardo's (in place)
-        x[rot[0]] = cx[rot[1]]
-        x[rot[2]] = cx[rot[3]]
-    x[seat] = 1.0
     acting = s.acting
     if acting is None:
         acting = (_FLOW or _load_flow()).to_act(s)
+    _place(s, seat, seen, x, cx, L.places[0][seat], acting)
+    return x
+
+
+def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, acting: tuple) -> None:
+    """Make ``x``'s copy of ``cx`` at ``place`` (:attr:`Layout.places`) the seat's: its figure
+    first, then the next seats', then Leonardo's, and the seat's own items."""
+    rot, at_seat, at_to_act, actor_at, at_pending, rel, at_plan, at_leo, at_paints, at_thalers, at_modules = place
+    if rot is not None:
+        x[rot[0]] = cx[rot[1]]
+        x[rot[2]] = cx[rot[3]]
+    x[at_seat] = 1.0
     if seat in acting:
-        x[L.o_to_act] = 1.0
+        x[at_to_act] = 1.0
     actor = s.actor
     if actor >= 0:
-        x[L.actor_at[seat][actor]] = 1.0
+        x[actor_at[actor]] = 1.0
     pending = s.pending
     if pending is not None:
-        p = L.o_pending
-        x[p] = 1.0
-        x[p + 1 + L.rel[seat][pending[0]]] = 1.0
-        x[p + 1 + L.F] = pending[1] / 50
-        x[p + 2 + L.F] = pending[2] / 50
+        x[at_pending] = 1.0
+        x[at_pending + 1 + rel[pending[0]]] = 1.0
+        F = len(rel)
+        x[at_pending + 1 + F] = pending[1] / 50
+        x[at_pending + 2 + F] = pending[2] / 50
     if seen.hide:
         plan = s.plan[seat]
         if plan is not None:            # the seat's own plan, hidden from the others
-            x[L.plan_at[0]] = _plan_block(plan)
-    if L.leo and s.leo_ctrl == seat:
-        x[L.o_leonardo + 25] = 1.0
+            x[at_plan] = _plan_block(plan)
+    if s.leo_ctrl == seat and at_leo >= 0:
+        x[at_leo] = 1.0
     paints = s.paints[seat]          # an immutable tuple of counts, replaced on change
     block = _PAINTS.get(paints)
-    x[L.paints_at] = block if block is not None else _paints_block(paints)
-    x[L.o_thalers] = s.thalers[seat] / 30
-    if L.modules:
+    x[at_paints] = block if block is not None else _paints_block(paints)
+    x[at_thalers] = s.thalers[seat] / 30
+    if at_modules is not None:
         keys = seen.keys
+        L = seen.L
         if keys is None:
             keys = seen.keys = _module_keys(s, L)
-        x[L.modules_at] = _write_modules(s, L, seat, seen.seats[seat], keys)
-    return x
+        x[at_modules] = _write_modules(s, L, seat, seen.seats[seat], keys)
 
 
 def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
@@ -363,11 +402,13 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     hide = phase == PLAN
     now = s.plan
     old = r.plan
-    if hide != r.hide:
+    if hide != r.hide:                      # every plan made or shown before is written again
         r.hide = hide
         for f in L.figs:
-            _write_plan(x, L, f, now[f], hide)
-            old[f] = now[f]
+            v = now[f]
+            if v is not None or old[f] is not None:
+                old[f] = v
+                _write_plan(x, L, f, v, hide)
     elif now != old:
         for f in L.figs:
             v = now[f]
@@ -378,9 +419,9 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     if now != r.order:
         _write_order(x, L, now, r.order)
         r.order = now
-    hooks = s.hooks.apprentices
-    if s.mood != r.mood or s.neutral != r.neutral or s.aside != r.aside or hooks:
-        _write_players(s, x, L, r, [s.apprentices(f) for f in range(L.n)] if hooks else None)
+    counted = s.hooks.apprentices
+    if s.mood != r.mood or s.neutral != r.neutral or s.aside != r.aside or counted:
+        _write_players(s, x, L, r, [s.apprentices(f) for f in range(L.n)] if counted else None)
     now = s.fresco
     old = r.fresco
     if now != old:                          # per segment: tile present, VP / 24, paints per colour / 3
@@ -584,27 +625,22 @@ def _booth_block(L: Layout, tiles: tuple) -> array:
 
 
 # caches by the identity of immutable values (each entry keeps its value, so an id is not reused)
-_TILES: dict[int, tuple[Any, array]] = {}
 _CELLS: dict[int, tuple[Any, array]] = {}
 _PARTS: dict[tuple, tuple] = {}
 _BLOCKS: dict[tuple, array] = {}
 
 
 def _tiles_block(tiles: tuple) -> array:
-    """A figure's tiles: count / 10, VP / 50, O/G/P splashes / 5."""
-    hit = _TILES.get(id(tiles))
-    if hit is not None and hit[0] is tiles:
-        return hit[1]
-    vps, spl = 0, [0, 0, 0]
-    for t in tiles:
-        vps += t.vp
-        for c in t.splashes:
-            spl[BLENDED.index(c)] += 1
-    block = array("f", [len(tiles) / 10, vps / 50] + [v / 5 for v in spl])
-    if len(_TILES) > 4096:
-        _TILES.clear()
-    _TILES[id(tiles)] = (tiles, block)
-    return block
+    """A figure's tiles: count / 10, VP / 50, O/G/P splashes / 5 (summed in C: a figure's
+    tiles are a new tuple whenever they change, so nothing is kept)."""
+    spl = "".join(map(_SPLASHES, tiles))
+    return array("f", (len(tiles) / 10, sum(map(_VP, tiles)) / 50, spl.count(_O) / 5, spl.count(_G) / 5,
+                       spl.count(_P) / 5))
+
+
+_VP = attrgetter("vp")
+_SPLASHES = attrgetter("splashes")
+_O, _G, _P = BLENDED
 
 
 def _segment(t: Any) -> array:
