@@ -56,7 +56,7 @@ class Layout:
                  "o_column", "o_pending", "o_figures", "o_paints", "o_fresco", "o_bishop", "o_leonardo",
                  "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views",
                  "o_to_act", "o_thalers", "o_left", "leo", "rot", "actor_at", "paints_at", "booth_at", "plan_at",
-                 "committed_at", "modules_at", "figs", "at_fig", "at_getup", "at_tiles", "at_mood", "zeros5",
+                 "committed_at", "modules_at", "figs", "seats", "at_fig", "at_getup", "at_tiles", "at_mood", "zeros5",
                  "segments", "booth_range", "places")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
@@ -111,6 +111,7 @@ class Layout:
         # per copy j of a joined array and observer seat: where the seat's own items go
         self.places = tuple(tuple(self._place(seat, j * pos) for seat in range(n)) for j in range(n))
         self.figs = range(F)
+        self.seats = range(n)
         self.at_fig = tuple(base + f * per for f in range(F))                  # VP
         self.at_getup = tuple(base + f * per + 3 for f in range(F))            # get-up one-hot
         self.at_tiles = tuple(base + f * per + 3 + hostel for f in range(F))   # tiles
@@ -419,9 +420,21 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     if now != r.order:
         _write_order(x, L, now, r.order)
         r.order = now
+    now = s.mood
+    old = r.mood
+    if now != old:                          # the players' mood, one-hot (-1: none written)
+        for f in L.seats:
+            v = now[f]
+            w = old[f]
+            if v != w:
+                old[f] = v
+                p = L.at_mood[f]
+                if w >= 0:
+                    x[p + w] = 0.0
+                x[p + v] = 1.0
     counted = s.hooks.apprentices
-    if s.mood != r.mood or s.neutral != r.neutral or s.aside != r.aside or counted:
-        _write_players(s, x, L, r, [s.apprentices(f) for f in range(L.n)] if counted else None)
+    if s.neutral != r.neutral or s.aside != r.aside or counted:
+        _write_apprentices(s, x, L, r, [s.apprentices(f) for f in L.seats] if counted else None)
     now = s.fresco
     old = r.fresco
     if now != old:                          # per segment: tile present, VP / 24, paints per colour / 3
@@ -458,25 +471,21 @@ def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
         x[p + f * per + i] = 1.0
 
 
-def _write_players(s: State, x: array, L: Layout, r: Seen, apprentices: list | None) -> None:
-    """The players' mood one-hot, neutral apprentice, apprentice set aside, apprentices / 6,
-    where they changed (``apprentices``: the players' counts where hooks change them, else
-    None: made from the neutral and set-aside ones), and their copies in ``r``."""
+def _write_apprentices(s: State, x: array, L: Layout, r: Seen, apprentices: list | None) -> None:
+    """The players' neutral apprentice, apprentice set aside and apprentices / 6, where they
+    changed (``apprentices``: the players' counts where hooks change them, else None: made
+    from the neutral and set-aside ones), and their copies in ``r``."""
     M = L.M
-    mood, neutral, aside = s.mood, s.neutral, s.aside
-    om, on, oa, oc = r.mood, r.neutral, r.aside, r.apprentices
-    for f in range(L.n):
-        if mood[f] == om[f] and neutral[f] == on[f] and aside[f] == oa[f] \
-                and (apprentices is None or apprentices[f] == oc[f]):
+    neutral, aside = s.neutral, s.aside
+    on, oa, oc = r.neutral, r.aside, r.apprentices
+    for f in L.seats:
+        if neutral[f] == on[f] and aside[f] == oa[f] and (apprentices is None or apprentices[f] == oc[f]):
             continue
-        p = L.at_mood[f]
-        if om[f] >= 0:
-            x[p + om[f]] = 0.0
-        x[p + mood[f]] = 1.0
-        x[p + M] = 1.0 if neutral[f] else 0.0
-        x[p + M + 1] = 1.0 if aside[f] else 0.0
-        x[p + M + 2] = (apprentices[f] if apprentices is not None else s.apprentices(f)) / 6
-        om[f], on[f], oa[f] = mood[f], neutral[f], aside[f]
+        p = L.at_mood[f] + M
+        x[p] = 1.0 if neutral[f] else 0.0
+        x[p + 1] = 1.0 if aside[f] else 0.0
+        x[p + 2] = (apprentices[f] if apprentices is not None else s.apprentices(f)) / 6
+        on[f], oa[f] = neutral[f], aside[f]
         if apprentices is not None:
             oc[f] = apprentices[f]
 
