@@ -228,18 +228,22 @@ def observation(s: State, seat: int, seen: Seen) -> array:
     shows (module doc), made from ``seen`` (:class:`Seen`, for positions of one set-up): what
     every seat sees alike is brought up to date once per position, then placed from the
     seat's own figure on, with the seat's own items."""
+    L = seen.L
     if seen.hist is not s.history or seen.nact != s.nactions:
-        _seen_by_all(s, seen, seen.L)
-    return _for_seat(s, seat, seen, seen.L)
+        _seen_by_all(s, seen, L)
+    cx = seen.x
+    x = cx * 1
+    acting = s.acting
+    if acting is None:
+        acting = (_FLOW or _load_flow()).to_act(s)
+    _place(s, seat, seen, x, cx, L.places[0][seat], acting)
+    return x
 
 
 def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     """:func:`observation` of each of ``seats`` at this position (what every seat sees alike
     brought up to date once)."""
-    if seen.hist is not s.history or seen.nact != s.nactions:
-        _seen_by_all(s, seen, seen.L)
-    L = seen.L
-    return [_for_seat(s, seat, seen, L) for seat in seats]
+    return [observation(s, seat, seen) for seat in seats]
 
 
 def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
@@ -258,17 +262,6 @@ def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
     places = L.places
     for j, seat in enumerate(seats):
         _place(s, seat, seen, x, cx, places[j][seat], acting)
-    return x
-
-
-def _for_seat(s: State, seat: int, seen: Seen, L: Layout) -> array:
-    """The seat's copy of :attr:`Seen.x` (up to date), with the seat's own items."""
-    cx = seen.x
-    x = cx * 1
-    acting = s.acting
-    if acting is None:
-        acting = (_FLOW or _load_flow()).to_act(s)
-    _place(s, seat, seen, x, cx, L.places[0][seat], acting)
     return x
 
 
@@ -598,11 +591,12 @@ def _view_entries(s: State, L: Layout) -> tuple:
 
 _PAINTS: dict[tuple, array] = {}   # the observer's paints -> their numbers
 _PLANS: dict[tuple, array] = {}    # a plan's counts -> its numbers
+_FIFTH = (5).__rtruediv__          # k -> k / 5
 
 
 def _paints_block(paints: tuple) -> array:
     """The observer's paints per colour / 5 (kept in :data:`_PAINTS`)."""
-    b = array("f", [k / 5 for k in paints])
+    b = array("f", map(_FIFTH, paints))
     if len(_PAINTS) > 4096:
         _PAINTS.clear()
     _PAINTS[paints] = b
