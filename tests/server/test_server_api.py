@@ -171,7 +171,7 @@ BAD_SPECS = [
     ({"players": [HUMAN, HUMAN], "options": ["special_colours_on_fresco"]}, "options"),
     ({"players": [HUMAN, HUMAN], "options": "x"}, "options"),
     ({"players": [HUMAN, HUMAN], "options": {"fast": True}}, "unknown rule option"),
-    ({"players": [HUMAN, HUMAN], "options": {"special_colours_on_fresco": True}}, "unknown rule option"),
+    ({"players": [HUMAN, HUMAN], "options": {"special_colours_on_fresco": True}}, "belongs to the module 'special_colours'"),
     ({"players": [HUMAN, HUMAN], "modules": ["special_colours"], "options": {"special_colours_on_fresco": 1}},
      "on or off"),
     ({"players": [HUMAN, HUMAN], "seed": "1"}, "seed"),

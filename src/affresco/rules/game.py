@@ -70,6 +70,10 @@ def _new_hook_table(modules: tuple[str, ...], options: Mapping[str, Any], comp: 
         if key in house.HOUSE_RULES:
             house.check(key, value)
             continue
+        owner = next((m for m in sorted(MODULES) if key in MODULES[m].options), None)
+        if key not in allowed and owner is not None:
+            raise ConfigError(f"rule option {key!r} belongs to the module {owner!r}, which is not in this "
+                              f"game (modules: {', '.join(modules) or 'none'}): add it to the modules")
         if key not in allowed:
             every = sorted(o for cls in MODULES.values() for o in cls.options)
             raise ConfigError(f"unknown rule option {key!r} for modules {list(modules)!r}; options: "
