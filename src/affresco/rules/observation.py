@@ -372,18 +372,8 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
                     x[p + 1] = 1.0
                     x[p + 2] = (v + 10) / 5
     now = s.getup
-    old = r.getup
-    if now != old:                          # get-up time, one-hot (-1: none)
-        for f in L.figs:
-            v = now[f]
-            w = old[f]
-            if v != w:
-                old[f] = v
-                p = L.at_getup[f]
-                if w >= 0:
-                    x[p + w] = 0.0
-                if v >= 0:
-                    x[p + v] = 1.0
+    if now != r.getup:                      # get-up time, one-hot (-1: none)
+        _write_one_hots(x, now, r.getup, L.at_getup, L.figs)
     now = s.tiles
     old = r.tiles
     if now != old:                          # tiles / 10, tile VP / 50, O/G/P splashes / 5
@@ -414,17 +404,8 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
         _write_order(x, L, now, r.order)
         r.order = now
     now = s.mood
-    old = r.mood
-    if now != old:                          # the players' mood, one-hot (-1: none written)
-        for f in L.seats:
-            v = now[f]
-            w = old[f]
-            if v != w:
-                old[f] = v
-                p = L.at_mood[f]
-                if w >= 0:
-                    x[p + w] = 0.0
-                x[p + v] = 1.0
+    if now != r.mood:                       # the players' mood, one-hot (-1: none written)
+        _write_one_hots(x, now, r.mood, L.at_mood, L.seats)
     counted = s.hooks.apprentices
     if s.neutral != r.neutral or s.aside != r.aside or counted:
         _write_apprentices(s, x, L, r, [s.apprentices(f) for f in L.seats] if counted else None)
@@ -442,6 +423,21 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
         for i in compress(L.booth_range, map(is_not, old, now)):
             t = old[i] = now[i]
             x[L.booth_at[i]] = _booth_block(L, t)
+
+
+def _write_one_hots(x: array, now: list, old: list, at: tuple, figures: range) -> None:
+    """A one-hot per figure (its value: the place from ``at[f]`` on; -1: none), where ``now``
+    differs from the copy ``old`` (updated in place)."""
+    for f in figures:
+        v = now[f]
+        w = old[f]
+        if v != w:
+            old[f] = v
+            p = at[f]
+            if w >= 0:
+                x[p + w] = 0.0
+            if v >= 0:
+                x[p + v] = 1.0
 
 
 def _write_plan(x: array, L: Layout, f: int, plan: Any, hide: bool) -> None:
