@@ -357,6 +357,9 @@ def test_the_modules_panel_tells_modules_1_to_5_in_words():
     assert "P + R = K (pink)" in text and "K and N may pay for O, G or P" in text
     assert "yours: row 3, column C" in text and "unplayed: P0 2, P1 2, P2 0" in text
     assert "7 favour tokens left face down" in text
+    console = Console(width=100, record=True)       # the final table counts the tiles under requests too
+    console.print(render.scores_table(g.view(0), [2, 1, 0], [30, 20, 10]))
+    assert re.search(r"P2\s+10\s+\d+ \(\+6 under requests\)", console.export_text()), console.export_text()
     for field in ("id:", "basic_paints", "tokens_left", "deck_left", "fulfilled", "permanent: True"):
         assert field not in text, field
     other = words(1)
