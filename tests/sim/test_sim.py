@@ -588,3 +588,26 @@ def test_workers_end_when_the_tournament_is_killed(tmp_path):
     finally:
         if proc.poll() is None:  # pragma: no cover - only when the test fails
             proc.kill()
+
+
+def test_a_tournament_with_your_own_component_file(tmp_path):
+    """--components: every game of the tournament uses the file (here the English text's 6:00
+    price, rules notes N1), its records keep it (they replay with it), and results made with
+    another edition are not gone on with."""
+    import tomllib
+    data = tomllib.loads((Path(affresco.__file__).parent / "rules" / "data" / "base.toml").read_text())
+    for row in data["hostel"]:
+        if row["time"] == "6:00":
+            row["price"] = 5
+    mine = tmp_path / "english.json"
+    mine.write_text(json.dumps(data))
+    out = tmp_path / "r.csv"
+    args = ["tournament", "--players", "2", "--bots", "random", "--games", "2", "--out", str(out)]
+    res = CliRunner().invoke(app, [*args, "--components", str(mine)])
+    assert res.exit_code == 0, res.output
+    for record in read_records(records_path(out)):
+        assert [h["price"] for h in affresco.replay(record).view(0)["hostel"] if h["time"] == "6:00"] == [5]
+    res = CliRunner().invoke(app, [*args, "--games", "3"])
+    assert res.exit_code == 1 and "the component file" in " ".join(res.output.split())
+    res = CliRunner().invoke(app, [*args, "--games", "3", "--components", str(mine)])
+    assert res.exit_code == 0 and "2 of 3 games were played before" in " ".join(res.output.split()), res.output

@@ -13,7 +13,7 @@ from rich.text import Text
 from .. import __version__
 from ..bots import bot_menu
 from ..errors import FrescoError
-from ..rules import new_game
+from ..rules import load_components, new_game
 from ..bots.parallel import ray_unreachable
 from .app import OPTION_HELP, app, rule_options
 
@@ -38,7 +38,8 @@ def _stop_on_sigterm():
         signal.signal(signal.SIGTERM, old)
 
 
-def _earlier(out: Path, players: int, kinds: list[str], games: int, modules: tuple, seed: int, options: dict) -> dict:
+def _earlier(out: Path, players: int, kinds: list[str], games: int, modules: tuple, seed: int, options: dict,
+             components: dict | None) -> dict:
     """The games an interrupted run of this same tournament left in ``out`` (to go on with), or
     a FrescoError if ``out`` holds other results (never written over without --overwrite)."""
     from ..sim import earlier_games, read_records, records_path
@@ -46,7 +47,7 @@ def _earlier(out: Path, players: int, kinds: list[str], games: int, modules: tup
     records = records_path(out)
     if _holds_results(records):
         try:
-            return earlier_games(players, kinds, games, read_records(records), modules, seed, options)
+            return earlier_games(players, kinds, games, read_records(records), modules, seed, options, components)
         except (FrescoError, ValueError) as e:
             raise FrescoError(f"{records} already holds results, not of this tournament ({e}): choose another "
                               f"--out, or pass --overwrite to replace them") from None
@@ -89,6 +90,9 @@ def tournament(
     out: Path = typer.Option(Path("results.csv"), "--out",
                              help="Results table: .csv, or .parquet (needs pyarrow); the game records go "
                                   "beside it as .jsonl."),
+    components: Optional[Path] = typer.Option(None, "--components",
+                                              help="Your own component file (TOML or JSON, the shape of the reference "
+                                                   "edition's data files) for every game."),
     overwrite: bool = typer.Option(False, "--overwrite",
                                    help="Start afresh, replacing the results in --out (and its .jsonl). Without "
                                         "it the same tournament goes on where an interrupted run stopped, and "
@@ -126,14 +130,15 @@ def tournament(
     chosen = tuple(m.strip() for m in modules.split(",") if m.strip())
     options = rule_options(option)
     try:  # every refusal before a file is opened
-        new_game(players, modules=chosen, seed=0, options=options)
+        table = None if components is None else dict(load_components(str(components)).raw)
+        new_game(players, modules=chosen, seed=0, options=options, components=table)
         if ray is not None:
             require_ray()
             why = ray_unreachable(ray) if ray != "local" else None
             if why is not None:
                 raise FrescoError(f"cannot reach Ray at {ray!r}: {why} (start Ray there, e.g. 'ray start "
                                   f"--head', or check the address)")
-        done = {} if overwrite else _earlier(out, players, kinds, games, chosen, seed, options)
+        done = {} if overwrite else _earlier(out, players, kinds, games, chosen, seed, options, table)
         writer = ResultsWriter(out, resume=done)
     except FrescoError as e:
         console.print(f"[red]{escape(str(e))}[/]")
@@ -178,7 +183,8 @@ def tournament(
 
                 try:
                     result = run_tournament(players, kinds, games, modules=chosen, seed=seed, workers=workers,
-                                            options=options, ray=ray, on_start=started, on_result=finished, done=done)
+                                            options=options, ray=ray, on_start=started, on_result=finished, done=done,
+                                            components=table)
                 except FrescoError as e:
                     progress.stop()
                     console.print(f"[red]{escape(str(e))}[/]")

@@ -11,7 +11,7 @@ from typing import Callable, Iterable
 
 from ..bots.parallel import end_pool, follow_parent, ray_unreachable
 from ..errors import ConfigError
-from .games import play_one
+from .games import play_job
 from .interrupts import sigint_deferred
 
 def _worker_init(parent: int) -> None:  # pragma: no cover - runs in the worker processes
@@ -30,7 +30,7 @@ class ProcessBackend:
                                         initializer=_worker_init, initargs=(os.getpid(),))
 
     def submit(self, k: int) -> Future:
-        return self.pool.submit(play_one, *self.job, k)
+        return self.pool.submit(play_job, self.job, k)
 
     def close(self, clean: bool, pending: Iterable[Future]) -> None:
         end_pool(self.pool, wait=clean)
@@ -80,10 +80,10 @@ class RayBackend:
             workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.workers = workers
         self.name = f"ray ({address})"
-        self.task = ray.remote(num_cpus=1, max_retries=0)(play_one)
+        self.task = ray.remote(num_cpus=1, max_retries=0)(play_job)
 
     def submit(self, k: int) -> Future:
-        ref = self.task.remote(*self.job, k)
+        ref = self.task.remote(self.job, k)
         fut = ref.future()
         self.refs[fut] = ref
         return fut
