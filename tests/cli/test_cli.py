@@ -412,13 +412,8 @@ def test_play_with_your_own_component_file(tmp_path):
     """README, 'The reference edition': a player who owns the game plays with his own component
     file, e.g. the English text's 6:00 price of 5 Thalers (rules notes N1): the hostel shows it,
     the record keeps it; a file breaking a printed constraint is refused naming the value."""
-    import tomllib
-    data = tomllib.loads((Path(affresco.__file__).parent / "rules" / "data" / "base.toml").read_text())
-    for row in data["hostel"]:
-        if row["time"] == "6:00":
-            row["price"] = 5
-    mine = tmp_path / "english.json"
-    mine.write_text(json.dumps(data))
+    from positions import english_price_components
+    mine = english_price_components(tmp_path)
     rec = tmp_path / "r.json"
     result = invoke(["play", "--seed", "2", "--bots", "random", "--components", str(mine), "-o", "max_rounds=1",
                      "--record", str(rec)], ONES)
@@ -426,6 +421,7 @@ def test_play_with_your_own_component_file(tmp_path):
     assert re.search(r"6:00\s+-2\s+5", result.output)
     game = affresco.replay(json.loads(rec.read_text()))
     assert [h["price"] for h in game.view(0)["hostel"] if h["time"] == "6:00"] == [5]
+    data = json.loads(mine.read_text())
     data["cathedral"]["bishop_adjacent"] = 1
     mine.write_text(json.dumps(data))
     bad = invoke(["play", "--components", str(mine)])

@@ -594,13 +594,8 @@ def test_a_tournament_with_your_own_component_file(tmp_path):
     """--components: every game of the tournament uses the file (here the English text's 6:00
     price, rules notes N1), its records keep it (they replay with it), and results made with
     another edition are not gone on with."""
-    import tomllib
-    data = tomllib.loads((Path(affresco.__file__).parent / "rules" / "data" / "base.toml").read_text())
-    for row in data["hostel"]:
-        if row["time"] == "6:00":
-            row["price"] = 5
-    mine = tmp_path / "english.json"
-    mine.write_text(json.dumps(data))
+    from positions import english_price_components
+    mine = english_price_components(tmp_path)
     out = tmp_path / "r.csv"
     args = ["tournament", "--players", "2", "--bots", "random", "--games", "2", "--out", str(out)]
     res = CliRunner().invoke(app, [*args, "--components", str(mine)])
