@@ -51,7 +51,7 @@ def test_without_ray_a_clear_error(monkeypatch):
 def test_a_ray_address_nobody_answers_is_refused_at_once_not_waited_for(tmp_path):
     """Ray retries an unreachable cluster address for ever: a mistyped --ray (a host that does
     not resolve, a port nothing listens on) is refused at once, naming the address and the
-    reason, before any results file is opened; the same from the Python API."""
+    reason, before any results file is opened; the same from the Python API and for a ladder."""
     import socket
 
     from typer.testing import CliRunner
@@ -66,5 +66,8 @@ def test_a_ray_address_nobody_answers_is_refused_at_once_not_waited_for(tmp_path
         res = CliRunner().invoke(app, ["tournament", "--ray", address, "--games", "1", "--out", str(out)])
         assert res.exit_code == 1 and f"cannot reach Ray at {address!r}" in " ".join(res.output.split()), res.output
         assert not list(tmp_path.iterdir())
-    with pytest.raises(FrescoError, match=f"cannot start or join Ray at '127.0.0.1:{port}': .*refused"):
+    with pytest.raises(FrescoError, match=f"cannot reach Ray at '127.0.0.1:{port}': .*refused"):
         run_tournament(2, ["random"], games=1, ray=f"127.0.0.1:{port}")
+    res = CliRunner().invoke(app, ["ladder", "--bots", "random,heuristic", "--formats", "2", "--ray", f"127.0.0.1:{port}",
+                                   "--out", str(tmp_path / "ladder.jsonl")])    # the ladder too, before its file
+    assert res.exit_code == 1 and "cannot reach Ray" in res.output and not list(tmp_path.iterdir()), res.output

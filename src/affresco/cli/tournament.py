@@ -14,7 +14,6 @@ from .. import __version__
 from ..bots import bot_menu
 from ..errors import FrescoError
 from ..rules import load_components, new_game
-from ..bots.parallel import ray_unreachable
 from .app import OPTION_HELP, app, rule_options
 
 @contextlib.contextmanager
@@ -133,11 +132,7 @@ def tournament(
         table = None if components is None else dict(load_components(str(components)).raw)
         new_game(players, modules=chosen, seed=0, options=options, components=table)
         if ray is not None:
-            require_ray()
-            why = ray_unreachable(ray) if ray != "local" else None
-            if why is not None:
-                raise FrescoError(f"cannot reach Ray at {ray!r}: {why} (start Ray there, e.g. 'ray start "
-                                  f"--head', or check the address)")
+            require_ray(ray)
         done = {} if overwrite else _earlier(out, players, kinds, games, chosen, seed, options, table)
         writer = ResultsWriter(out, resume=done)
     except FrescoError as e:

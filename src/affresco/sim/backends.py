@@ -36,9 +36,16 @@ class ProcessBackend:
         end_pool(self.pool, wait=clean)
 
 
-def require_ray():
-    """The ``ray`` module, or a :class:`ConfigError` saying how to install it."""
-    return ray_module()
+def require_ray(address: str | None = None):
+    """The ``ray`` module, or a :class:`ConfigError` saying how to install it; for a cluster's
+    ``address`` also a ConfigError at once when nobody answers there (Ray itself would wait for
+    ever: a mistyped address hung)."""
+    ray = ray_module()
+    why = ray_unreachable(address) if address not in (None, "local", "auto") else None
+    if why is not None:
+        raise ConfigError(f"cannot reach Ray at {address!r}: {why} (start Ray there, e.g. 'ray start --head', "
+                          f"or check the address)")
+    return ray
 
 
 def ray_module():
@@ -65,10 +72,6 @@ class RayBackend:
                 if address == "local":
                     ray.init(num_cpus=workers, **common)
                 else:
-                    why = ray_unreachable(address)
-                    if why is not None:
-                        raise ConnectionError(f"{why} (start Ray there, e.g. 'ray start --head', or check the "
-                                              f"address)")
                     ray.init(address=address, **common)
             except (ConnectionError, ValueError, RuntimeError) as e:
                 self.close(False, ())

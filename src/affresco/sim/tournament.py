@@ -6,7 +6,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ..bots import parse_spec
 from ..errors import ConfigError
 from ..rules import new_game
-from .backends import drive, ProcessBackend, ray_module, RayBackend
+from .backends import drive, ProcessBackend, RayBackend, require_ray
 from .games import lineup, play_job, rows_from_record
 
 class TournamentResult(list):
@@ -98,7 +98,7 @@ def run_tournament(players: int, bots: Sequence[str], games: int, modules: Seque
     modules = tuple(modules)
     new_game(players, modules=modules, seed=0, options=dict(options or {}), components=components)  # fail early
     if ray is not None:
-        ray_module()  # fail early without Ray
+        require_ray(ray)  # fail early without Ray, or with an address nobody answers
     result = TournamentResult()
     before = earlier_games(players, bots, games, (done or {}).values(), modules, seed, options, components)
     done: dict[int, list[dict]] = {}
