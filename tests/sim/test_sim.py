@@ -152,7 +152,7 @@ def test_report_shows_the_new_modules_columns(new_modules, tmp_path):
     for col in ("bells", "bells track", "bells rank", "wall", "medico"):
         assert f" {col} " in out.output
     narrow = CliRunner().invoke(app, ["report", str(csv_path)], env={"COLUMNS": "100"}).output
-    assert "…" not in narrow.split("by source")[1], narrow       # headers fold, never cut
+    assert "…" not in narrow.split("by source")[1], narrow       # every source and bot whole
 
 
 def test_a_table_written_before_the_new_columns_reads_back_with_them_at_zero(small, tmp_path):
