@@ -376,6 +376,21 @@ class PlanVariants(_Lazy):
         self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
         self._ids: set[int] | None = set()     # the ids of the plans made (made_here)
 
+    def __getitem__(self, i):
+        if type(i) is not int or self._pick is None or self._all is not None:
+            return super().__getitem__(i)     # a slice; the plans not counted; made in full
+        hit = self._made.get(i)
+        if hit is not None:
+            return hit
+        starts = self._seg_starts
+        if not 0 <= i < starts[-1]:
+            return super().__getitem__(i)     # a negative index, one out of range
+        seg = bisect_right(starts, i) - 1
+        hit = self._made[i] = self._pick(seg, i - starts[seg])
+        if self._ids is not None:
+            self._ids.add(id(hit))
+        return hit
+
     def _sizes_at(self, seg: int) -> Sequence[int]:
         z = self._sizes[seg]
         if z is None:

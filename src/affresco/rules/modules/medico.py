@@ -828,11 +828,17 @@ def _ill_left(capped: tuple, black: int, least: int) -> tuple:
     return tuple(extra for k, extra in _ill_words(capped, black) if k >= least)
 
 
-def _ill_word(counts: list[int], allowed: tuple, black: int, least: int, r: int) -> tuple:
+@lru_cache(maxsize=2048)
+def _plan_text(counts: tuple[int, ...]) -> tuple[str, tuple[int, ...], int]:
+    """A plan's counts text, its empty columns and its apprentices."""
+    return "-".join([_DIGITS[c] for c in counts]), tuple([k for k, c in enumerate(counts) if not c]), sum(counts)
+
+
+def _ill_word(counts: tuple[int, ...], allowed: tuple, black: int, least: int, r: int) -> tuple:
     """The r-th word of :func:`_ill_left` for a plan's ``counts`` (naming at least ``least``
     ill apprentices), found column by column without making the others."""
     places = [k for k, c in enumerate(counts) if c and allowed[k]]
-    if not places or not black:
+    if not places:
         return ()                     # no ill apprentice may be named: the one word is none
     caps = tuple([min(counts[k], black) for k in places])
     digits = ["0"] * len(counts)
@@ -1028,7 +1034,7 @@ class _VariantCounts:
             n = self._totals[key] = sum(f * g[at] for f, g in self.weights(0, t, 0, 2, tile))
         return n
 
-    def find(self, r: int, t: int, tile: int, healthy: int, black: int) -> tuple[list[int], int, int]:
+    def find(self, r: int, t: int, tile: int, healthy: int, black: int) -> tuple[tuple[int, ...], int, int]:
         """The plan holding the ``r``-th variant (in counting order, each plan's variants
         together), column by column: its counts, the variants before it in its plan, and its
         variants per way to lay the tiles.  A column's choices are weighed in order until the
@@ -1077,12 +1083,11 @@ class _VariantCounts:
                     ill = moves.get((ill * 16 + c) * 16 + black) or self._move(ill, c, black)
             pos, at = rows[pos][c], at - c * width
             counts.append(c)
-        return counts, r, (ends[c] - (ends[c - 1] if c else 0)) // perm(pos % self._span // 3, t)
+        return tuple(counts), r, (ends[c] - (ends[c - 1] if c else 0)) // perm(pos % self._span // 3, t)
 
     def _sum_row(self, sums: list, pos: int, t: int, tile: int) -> tuple[list, tuple]:
         """The sums of :meth:`weights`' pairs at the grids' places (each made when first read:
-        a list of None), and the pairs' factors and grids, for the place ``pos`` (k * span + e
-        * 3 + m)."""
+        a list of None), and the pairs, for the place ``pos`` (k * span + e * 3 + m)."""
         span = self._span
         pairs = self.weights(pos // span, t, pos % span // 3, pos % 3, tile)
         out = sums[pos] = ([None] * (self.top + 1) ** 2, pairs)
@@ -1164,14 +1169,16 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
         """The segment's r-th plan, found column by column (no tables of the base plans)."""
         h = healthy - carries[seg]
         counts, r, size = table.find(r, len(segments[seg]), tile, h, black)
-        q, r = divmod(r, size)
-        text = "-".join([_DIGITS[c] for c in counts])
-        args = parents.args_with(seg, text, tuple([k for k, c in enumerate(counts) if not c]), q) \
-            if segments[seg] else (text,)
-        if tile_ok and counts[market] <= MARKET_WITH_TILE:
-            extra = _ill_word(counts, allowed, black, sum(counts) - h, r >> 1)
-            return _new(Action, ("plan", args + extra + _TILE if r & 1 else args + extra))
-        return _new(Action, ("plan", args + _ill_word(counts, allowed, black, sum(counts) - h, r)))
+        text, empty, n = _plan_text(counts)
+        if segments[seg]:
+            q, r = divmod(r, size)
+            args = parents.args_with(seg, text, empty, q)
+        else:
+            args = (text,)                 # (one way to lay no tile)
+        medico = tile_ok and counts[market] <= MARKET_WITH_TILE
+        if black:
+            args += _ill_word(counts, allowed, black, n - h, r >> 1 if medico else r)
+        return _new(Action, ("plan", args + _TILE if medico and r & 1 else args))
 
     return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)), counted=(total, pick))
 
