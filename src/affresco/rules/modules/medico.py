@@ -36,7 +36,7 @@ from functools import lru_cache
 from itertools import accumulate, combinations, compress, product
 from math import comb, perm
 from operator import add, getitem, itemgetter, mul
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Final, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
@@ -1050,7 +1050,7 @@ class _VariantCounts:
         healthy, black = min(healthy, top), min(black, top)   # (a plan has at most top of each)
         width = top + 1
         seen = self._seen.get((t, tile))
-        if seen is None:
+        if seen is None or len(seen) > _MOST_PLACES:
             seen = self._seen[t, tile] = defaultdict(list)
             self._sums[t, tile] = [None] * (len(rows) + self._span)
         sums = self._sums[t, tile]
@@ -1116,6 +1116,9 @@ class _VariantCounts:
             for i in range(min(c, black - j) + 1):
                 out[j + i] += ways
         return tuple(out)
+
+
+_MOST_PLACES: Final = 200_000     # walk places kept per (tiles, medico tile) before they are forgotten (a few MB)
 
 
 @lru_cache(maxsize=8)
