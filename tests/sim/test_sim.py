@@ -259,6 +259,28 @@ def test_cli_tournament_and_report(tmp_path):
     assert f"{100 * st['ci_low']:.1f}% – {100 * st['ci_high']:.1f}%" in res.output
 
 
+def test_a_tournament_never_writes_over_earlier_results_unless_told(tmp_path):
+    """Nothing lost: a second tournament with the same --out (or whose .jsonl records exist)
+    is refused before anything is written, saying how to go on; --overwrite replaces them."""
+    runner = CliRunner()
+    out = tmp_path / "results.csv"
+    args = ["tournament", "--players", "2", "--bots", "random", "--seed", "5", "--out", str(out)]
+    assert runner.invoke(app, [*args, "--games", "2"]).exit_code == 0
+    table, records = out.read_text(), records_path(out).read_text()
+    res = runner.invoke(app, [*args, "--games", "1"])
+    assert res.exit_code == 1 and "already hold results" in res.output and "--overwrite" in res.output
+    assert out.read_text() == table and records_path(out).read_text() == records
+    out.unlink()                                   # the records alone are results too
+    res = runner.invoke(app, [*args, "--games", "1"])
+    assert res.exit_code == 1 and str(records_path(out)) in res.output.replace("\n", "")
+    res = runner.invoke(app, [*args, "--games", "1", "--overwrite"])
+    assert res.exit_code == 0, res.output
+    assert len(read_records(records_path(out))) == 1 and {r["game"] for r in read_rows(out)} == {0}
+    out.write_text(table.splitlines()[0] + "\n")   # stopped before its first game: a header alone
+    records_path(out).write_text("")
+    assert runner.invoke(app, [*args, "--games", "1"]).exit_code == 0
+
+
 def test_cli_rejects_wrong_number_of_bots(tmp_path):
     res = CliRunner().invoke(app, ["tournament", "--players", "4", "--bots", "greedy,random", "--games", "1",
                                    "--out", str(tmp_path / "r.csv")])

@@ -14,7 +14,8 @@ from .. import __version__
 from ..bots import bot_menu
 from ..errors import FrescoError
 from ..rules import new_game
-from .app import app
+from ..bots.parallel import ray_unreachable
+from .app import OPTION_HELP, app, rule_options
 
 @contextlib.contextmanager
 def _stop_on_sigterm():
@@ -37,6 +38,18 @@ def _stop_on_sigterm():
         signal.signal(signal.SIGTERM, old)
 
 
+def _holds_results(path: Path) -> bool:
+    """Whether ``path`` (a results table or its records) holds at least one finished game: a
+    tournament stopped before its first game leaves a header alone, which nothing needs."""
+    if not path.is_file():
+        return False
+    if path.suffix.lower() != ".csv" and path.suffix.lower() != ".jsonl":
+        return True
+    with path.open("rb") as f:
+        lines = sum(1 for line in f if line.strip())
+    return lines > (1 if path.suffix.lower() == ".csv" else 0)
+
+
 @app.command()
 def tournament(
     players: int = typer.Option(4, "--players", "-p", min=2, max=4, help="Number of players (2-4)."),
@@ -46,7 +59,7 @@ def tournament(
                                   f"may follow a colon, e.g. search:1.0."),
     games: int = typer.Option(100, "--games", "-n", min=1, help="Number of games."),
     modules: str = typer.Option("", "--modules", "-m", help="Expansion modules, comma-separated."),
-    option: list[str] = typer.Option([], "--option", "-o", help="A rule option to switch on (repeatable)."),
+    option: list[str] = typer.Option([], "--option", "-o", help=OPTION_HELP),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
                                           help="Games played at once: local processes (default 1), or with "
                                                "--ray games in flight (default: the cluster's CPUs)."),
@@ -58,6 +71,9 @@ def tournament(
     out: Path = typer.Option(Path("results.csv"), "--out",
                              help="Results table: .csv, or .parquet (needs pyarrow); the game records go "
                                   "beside it as .jsonl."),
+    overwrite: bool = typer.Option(False, "--overwrite",
+                                   help="Replace the results already in --out (and its .jsonl); without it a "
+                                        "tournament never writes over earlier results."),
 ) -> None:
     """Play many bot games with rotated seats and write the results (table + game records).
 
@@ -71,7 +87,7 @@ def tournament(
 
     from ..bots import BotError
     from ..bots import parse_spec
-    from ..sim import ResultsWriter, require_ray, run_tournament
+    from ..sim import ResultsWriter, records_path, require_ray, run_tournament
 
     class RateColumn(ProgressColumn):
         def render(self, task) -> Text:
@@ -88,11 +104,19 @@ def tournament(
     if len(kinds) not in (1, players):
         raise typer.BadParameter(f"name {players} bots (one per seat) or a single bot", param_hint="--bots")
     chosen = tuple(m.strip() for m in modules.split(",") if m.strip())
-    options = {o: True for o in option}
+    options = rule_options(option)
     try:  # every refusal before a file is opened
         new_game(players, modules=chosen, seed=0, options=options)
         if ray is not None:
             require_ray()
+            why = ray_unreachable(ray) if ray != "local" else None
+            if why is not None:
+                raise FrescoError(f"cannot reach Ray at {ray!r}: {why} (start Ray there, e.g. 'ray start "
+                                  f"--head', or check the address)")
+        kept = [p for p in (out, records_path(out)) if _holds_results(p)]
+        if kept and not overwrite:
+            raise FrescoError(f"{' and '.join(map(str, kept))} already hold{'s' if len(kept) == 1 else ''} results: "
+                              f"choose another --out, or pass --overwrite to replace them")
         writer = ResultsWriter(out)
     except FrescoError as e:
         console.print(f"[red]{escape(str(e))}[/]")

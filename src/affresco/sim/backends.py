@@ -9,7 +9,7 @@ import os
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Callable, Iterable
 
-from ..bots.parallel import end_pool, follow_parent
+from ..bots.parallel import end_pool, follow_parent, ray_unreachable
 from ..errors import ConfigError
 from .games import play_one
 from .interrupts import sigint_deferred
@@ -65,6 +65,10 @@ class RayBackend:
                 if address == "local":
                     ray.init(num_cpus=workers, **common)
                 else:
+                    why = ray_unreachable(address)
+                    if why is not None:
+                        raise ConnectionError(f"{why} (start Ray there, e.g. 'ray start --head', or check the "
+                                              f"address)")
                     ray.init(address=address, **common)
             except (ConnectionError, ValueError, RuntimeError) as e:
                 self.close(False, ())
