@@ -367,19 +367,19 @@ class FrescoParallel(_Common, ParallelEnv):
         together in one array, a row per agent (``Game.observations_joined``: every seat's, in
         seat order, while every agent is in)."""
         g = self.game
-        acting = self._seats_to_act()
-        idle = self._none_mask if g.is_over else self._wait_mask
-        legal_of = self._legal_of
         agents = self.agents
-        if len(agents) == self.config.players:      # every seat, in seat order: no seats to check
-            seats: Any = range(self.config.players)
+        n = self.config.players
+        if len(agents) == n:      # every seat, in seat order: no seats to check
+            seats: Any = range(n)
             joined = g.observations_joined()
         else:
             seats = [self.agent_seat[a] for a in agents]
             joined = g.observations_joined(seats)
+        masks = [self._none_mask if g.is_over else self._wait_mask] * n    # a seat not to act: WAIT alone
+        for seat in self._seats_to_act():
+            masks[seat] = self._legal_of(seat)[2]
         rows = np.frombuffer(joined, F32).reshape(len(agents), self.encoder.size)
-        return {a: {"observation": rows[j], "action_mask": legal_of(seat)[2] if seat in acting else idle}
-                for j, (a, seat) in enumerate(zip(agents, seats))}
+        return {a: {"observation": row, "action_mask": masks[seat]} for a, seat, row in zip(agents, seats, rows)}
 
 
 def raw_env(players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,

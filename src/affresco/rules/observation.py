@@ -30,7 +30,7 @@ import marshal
 import zlib
 from array import array
 from itertools import chain, compress
-from operator import attrgetter, is_not
+from operator import attrgetter, is_not, ne
 from typing import Any, Iterable
 
 from .hooks import _module_of
@@ -505,15 +505,18 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
     (:func:`module_block`), made again only when its key (:func:`_module_keys`) changed, and
     hashed again only when the part did.  ``kept``: [numbers, per module (key, part, pairs),
     the keys they were made from]."""
-    numbers, last = kept[0], kept[1]
-    if kept[2] == keys:               # every module's key as at this seat's last observation
+    numbers, last, was = kept
+    if was == keys:               # every module's key as at this seat's last observation
         return numbers
     n = L.n
-    p = 0
-    for (name, hook, _, _), key in zip(L.views[1], keys):
+    views = L.views[1]
+    every = range(len(keys))
+    # the modules whose key differs from this seat's last (compared in C), or every module
+    for i in every if was is None else compress(every, map(ne, was, keys)):
+        name, hook, _, _ = views[i]
         if hook is None:
-            p += MODULE_FEATURES
             continue
+        key = keys[i]
         hit = last.get(name)
         if hit is None or key is None or hit[0] != key:
             out: dict[str, Any] = {}
@@ -521,11 +524,11 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
             part = out.get(name)
             if hit is None or hit[1] != part:     # compared in C: cheaper than serializing it
                 block, pairs = _part_block(name, part, seat, n, hit)
+                p = i * MODULE_FEATURES
                 numbers[p:p + MODULE_FEATURES] = block
             else:
                 pairs = hit[2]
             last[name] = (key, part, pairs)
-        p += MODULE_FEATURES
     kept[2] = keys if None not in keys else None    # an undeclared module: made at every observation
     return numbers
 
