@@ -57,7 +57,7 @@ class Layout:
                  "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views",
                  "o_to_act", "o_thalers", "o_left", "leo", "rot", "actor_at", "paints_at", "booth_at", "plan_at",
                  "committed_at", "modules_at", "figs", "seats", "at_fig", "at_getup", "at_tiles", "at_mood", "zeros5",
-                 "segments", "booth_range", "places")
+                 "no_plan", "no_tile", "segments", "booth_range", "places")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...]):
@@ -117,6 +117,8 @@ class Layout:
         self.at_tiles = tuple(base + f * per + 3 + hostel for f in range(F))   # tiles
         self.at_mood = tuple(base + f * per + self.o_mood for f in range(n))   # mood one-hot, then 3 numbers
         self.zeros5 = array("f", bytes(20))
+        self.no_plan = array("f", bytes(24))                # a plan not known: 6 zeros
+        self.no_tile = array("f", bytes(4 * _CELL))         # a fresco segment without a tile
         self.segments = range(25)
         self.booth_range = range(booths)
         self.views: tuple = (None, ())   # (hook table, its modules' view entries), see _views
@@ -416,7 +418,7 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
         for i in compress(L.segments, map(is_not, old, now)):
             t = old[i] = now[i]
             p = o + i * _CELL
-            x[p:p + _CELL] = L.zeros[:_CELL] if t is None else _segment(t)
+            x[p:p + _CELL] = L.no_tile if t is None else _segment(t)
     now = s.booths
     old = r.booths
     if now != old:                          # a booth's tiles: an immutable tuple
@@ -447,7 +449,7 @@ def _write_plan(x: array, L: Layout, f: int, plan: Any, hide: bool) -> None:
         x[L.committed_at[f]] = 0.0 if plan is None else 1.0
         if hide:
             plan = None
-    x[L.plan_at[f]] = L.zeros[:6] if plan is None else _plan_block(plan)
+    x[L.plan_at[f]] = L.no_plan if plan is None else _plan_block(plan)
 
 
 def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
