@@ -710,52 +710,65 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
     """Add ``value``'s leaves into ``acc`` (slot -> number), depth first from the last child
     (the order the numbers are added in is part of the encoding: float sums).  Paths and
     slots are looked up, not formatted, once seen (:data:`_PATHS`, :data:`_SLOTS`)."""
-    paths, items, slots = _PATHS, _ITEMS, _SLOTS
-    if len(paths) > 65536:
-        paths.clear()
-    if len(items) > 65536:
-        items.clear()
-    if len(slots) > 65536:
-        slots.clear()
-    stack = [(prefix, value)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        path, v = pop()
-        t = type(v)
-        if t is dict:
-            for k in v:
-                key = (path, k) if type(k) is str else (path, k, type(k))
-                child = paths.get(key)
+    if len(_PATHS) > 65536:
+        _PATHS.clear()
+    if len(_ITEMS) > 65536:
+        _ITEMS.clear()
+    if len(_SLOTS) > 65536:
+        _SLOTS.clear()
+    _add_leaves(acc, prefix, value, seat, n)
+
+
+def _add_leaves(acc: dict, path: str, v: Any, seat: int, n: int) -> None:
+    """:func:`_hash_into`'s walk: a container's children from the last one, each container
+    walked at once (depth first), each leaf added where it stands (no stack of pending items)."""
+    t = type(v)
+    if t is dict:
+        paths = _PATHS
+        for k in reversed(v):
+            key = (path, k) if type(k) is str else (path, k, type(k))
+            child = paths.get(key)
+            if child is None:
+                child = paths[key] = f"{path}.{k}"
+            _add_leaf(acc, child, v[k], seat, n)
+    elif t is list or t is tuple:
+        items = _ITEMS
+        m = len(v)
+        if m == n or m == n + 1:          # one entry per seat (and Leonardo): from the observer on
+            for i in range(m - 1, -1, -1):
+                child = items.get((path, i))
                 if child is None:
-                    child = paths[key] = f"{path}.{k}"
-                push((child, v[k]))
-        elif t is list or t is tuple:
-            m = len(v)
-            if m == n or m == n + 1:          # one entry per seat (and Leonardo): from the observer on
-                for i in range(m):
-                    child = items.get((path, i))
-                    if child is None:
-                        child = items[(path, i)] = f"{path}[{i}]"
-                    push((child, v[(seat + i) % n] if i < n else v[i]))
-            elif m:
-                child = items.get((path, None))
-                if child is None:
-                    child = items[(path, None)] = f"{path}[]"
-                for item in v:
-                    push((child, item))
-        elif v is None or v is False:
-            continue
-        elif t is int or t is float:
-            slot = slots.get(path)
-            if slot is None:
-                slot = slots[path] = _slot(path)
-            acc[slot] = acc.get(slot, 0.0) + v / 10
-        else:
-            key = (path, v, t)
-            slot = slots.get(key)
-            if slot is None:
-                slot = slots[key] = _slot(f"{path}={v}")
-            acc[slot] = acc.get(slot, 0.0) + 1.0
+                    child = items[(path, i)] = f"{path}[{i}]"
+                _add_leaf(acc, child, v[(seat + i) % n] if i < n else v[i], seat, n)
+        elif m:
+            child = items.get((path, None))
+            if child is None:
+                child = items[(path, None)] = f"{path}[]"
+            for item in reversed(v):
+                _add_leaf(acc, child, item, seat, n)
+    else:
+        _add_leaf(acc, path, v, seat, n)
+
+
+def _add_leaf(acc: dict, path: str, v: Any, seat: int, n: int) -> None:
+    """One child of :func:`_add_leaves`: a leaf added into ``acc`` (a number: its value / 10;
+    text or true: 1; none or false: nothing), a container walked."""
+    t = type(v)
+    if t is int or t is float:
+        slot = _SLOTS.get(path)
+        if slot is None:
+            slot = _SLOTS[path] = _slot(path)
+        acc[slot] = acc.get(slot, 0.0) + v / 10
+    elif t is dict or t is list or t is tuple:
+        _add_leaves(acc, path, v, seat, n)
+    elif v is None or v is False:
+        return
+    else:
+        key = (path, v, t)
+        slot = _SLOTS.get(key)
+        if slot is None:
+            slot = _SLOTS[key] = _slot(f"{path}={v}")
+        acc[slot] = acc.get(slot, 0.0) + 1.0
 
 
 _PATHS: dict[tuple, str] = {}     # (path, dict key[, its type unless str]) -> the entry's path
