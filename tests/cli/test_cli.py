@@ -357,6 +357,9 @@ def test_the_modules_panel_tells_modules_1_to_5_in_words():
     assert "P + R = K (pink)" in text and "K and N may pay for O, G or P" in text
     assert "yours: row 3, column C" in text and "unplayed: P0 2, P1 2, P2 0" in text
     assert "7 favour tokens left face down" in text
+    console = Console(width=100, record=True)       # the final table counts the tiles under requests too
+    console.print(render.scores_table(g.view(0), [2, 1, 0], [30, 20, 10]))
+    assert re.search(r"P2\s+10\s+\d+ \(\+6 under requests\)", console.export_text()), console.export_text()
     for field in ("id:", "basic_paints", "tokens_left", "deck_left", "fulfilled", "permanent: True"):
         assert field not in text, field
     other = words(1)
@@ -403,3 +406,23 @@ def test_replay_with_every_hand_tells_each_seats_scrolls_and_face_down_bells_in_
     assert "row 3, column C" in texts[0] and "face down: 9🔔 on 2 (7 Th·7 VP·5🔔, 6 Th·6 VP·4🔔)" in texts[0]
     assert "column A" in texts[1] and "no face-down certificate" in texts[1]
     assert all("price:" not in t and "row:" not in t for t in texts), texts
+
+
+def test_play_with_your_own_component_file(tmp_path):
+    """README, 'The reference edition': a player who owns the game plays with his own component
+    file, e.g. the English text's 6:00 price of 5 Thalers (rules notes N1): the hostel shows it,
+    the record keeps it; a file breaking a printed constraint is refused naming the value."""
+    from positions import english_price_components
+    mine = english_price_components(tmp_path)
+    rec = tmp_path / "r.json"
+    result = invoke(["play", "--seed", "2", "--bots", "random", "--components", str(mine), "-o", "max_rounds=1",
+                     "--record", str(rec)], ONES)
+    assert result.exit_code == 0 and "Game over" in result.output, result.output
+    assert re.search(r"6:00\s+-2\s+5", result.output)
+    game = affresco.replay(json.loads(rec.read_text()))
+    assert [h["price"] for h in game.view(0)["hostel"] if h["time"] == "6:00"] == [5]
+    data = json.loads(mine.read_text())
+    data["cathedral"]["bishop_adjacent"] = 1
+    mine.write_text(json.dumps(data))
+    bad = invoke(["play", "--components", str(mine)])
+    assert bad.exit_code == 1 and "bishop_adjacent" in bad.output

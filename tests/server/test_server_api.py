@@ -112,6 +112,7 @@ def test_index_static_health_meta(sqlite_url):
         assert r.status_code == 200 and r.json() == {"ok": True, "games_in_memory": 0, "games_set_aside": 0}
         meta = c.get("/api/meta").json()
         assert [m["name"] for m in meta["modules"]] == list(affresco.MODULES)
+        assert all(m["title"] != m["name"] for m in meta["modules"]), meta["modules"]   # a title for people
         assert meta["version"] == affresco.__version__
         assert {"random", "heuristic"} <= {b["name"] for b in meta["bots"]}
         assert all(isinstance(b["timed"], bool) for b in meta["bots"])

@@ -232,6 +232,10 @@ def play(
     modules: str = typer.Option("", "--modules", "-m",
                                 help="Expansion modules, comma-separated (e.g. portraits,requests); ignored with --load."),
     option: list[str] = typer.Option([], "--option", "-o", help=OPTION_HELP),
+    components: Optional[Path] = typer.Option(None, "--components",
+                                              help="Your own component file (TOML or JSON, the shape of the reference "
+                                                   "edition's data files; README, 'The reference edition'), e.g. with "
+                                                   "the English 6:00 price; ignored with --load."),
     load: Optional[Path] = typer.Option(None, "--load", "-l", help="Resume a saved game (or a game record)."),
     record: Optional[Path] = typer.Option(None, "--record", help="Write the game record here when the game ends."),
 ) -> None:
@@ -242,7 +246,8 @@ def play(
     try:
         chosen = tuple(m.strip() for m in modules.split(",") if m.strip())
         game = load_game(load) if load is not None else new_game(
-            players=players, modules=chosen, seed=seed, options=options)
+            players=players, modules=chosen, seed=seed, options=options,
+            components=None if components is None else str(components))
     except FrescoError as e:
         console.print(f"[red]{e}[/]")
         raise typer.Exit(1)

@@ -625,9 +625,12 @@ def scores_table(view: Mapping[str, Any], ranking: Sequence[int], scores: Sequen
     t.add_column("Fresco tiles", justify="right")
     t.add_column("VP by source")
     sources = view.get("vp_sources") or [{} for _ in view["figures"]]
+    fulfilled = (view.get("requests") or {}).get("fulfilled") or [[] for _ in view["figures"]]
     for place, fig in enumerate(ranking, start=1):
         f = view["figures"][fig]
-        t.add_row(str(place), f["name"], str(scores[fig]), str(len(f.get("tiles") or [])),
+        stacked = sum(len(d["tiles"]) for d in fulfilled[fig])   # restored too, now under requests
+        tiles = str(len(f.get("tiles") or [])) + (f" (+{stacked} under requests)" if stacked else "")
+        t.add_row(str(place), f["name"], str(scores[fig]), tiles,
                   vp_sources_text(sources[fig]), style="bold green" if place == 1 else "")
     return t
 
