@@ -413,3 +413,17 @@ def lazy_planning(players: int, modules: Iterable[str], seed: int, rounds: int =
         if type(legal) is PlanVariants:
             yield g, seat, legal
         g.apply(seat, rng.choice(legal))
+
+
+def english_price_components(directory) -> "Path":
+    """A user component file: the reference edition's base data with the English text's 6:00
+    market price of 5 Thalers (rules notes N1), written as JSON into ``directory``."""
+    import tomllib
+    from pathlib import Path
+    data = tomllib.loads((Path(affresco.__file__).parent / "rules" / "data" / "base.toml").read_text())
+    for row in data["hostel"]:
+        if row["time"] == "6:00":
+            row["price"] = 5
+    path = Path(directory) / "english.json"
+    path.write_text(json.dumps(data))
+    return path

@@ -15,7 +15,7 @@ from affresco import __version__
 from affresco.bots import GreedyBot, RandomBot, play_game
 from affresco.cli import app, render
 
-from positions import bells_state, module_game
+from positions import bells_state, favour_state, module_game, portraits_state, requests_state, scrolls_state
 
 runner = CliRunner()
 ONES = "1\n" * 3000  # always the first numbered choice (while planning: the suggested plan)
@@ -56,6 +56,8 @@ def test_illegal_input_is_explained_and_the_game_goes_on():
     assert "Commands:" in out
     # the action kinds' syntax, brackets included (rich markup once swallowed them)
     assert "[bishop <seg>]" in out and "[choice]" in out
+    # the restoration forms modules add, which no action kind's line names (session 9 audit)
+    assert "restore C3 sexton A1" in out and "restore C3 using KN" in out and "restore C3 ill" in out
     assert out.count("You: ") == 3  # the game went on after the refused inputs
     assert "Not saved" in out
 
@@ -127,6 +129,27 @@ def test_bad_options_are_reported(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "something"}')
     assert invoke(["replay", str(bad)]).exit_code == 1
+
+
+def test_a_house_rule_takes_its_value_on_the_command_line(tmp_path):
+    """--option NAME switches a rule option on; a house rule takes its value (rules notes H1:
+    max_rounds=N makes round N the final round), in play and in tournaments alike; a value
+    that is not a whole number or true/false is refused naming the option."""
+    rec = tmp_path / "r.json"
+    result = invoke(["play", "--seed", "3", "--bots", "random", "-o", "max_rounds=1", "--record", str(rec)], ONES)
+    assert result.exit_code == 0 and "Game over" in result.output, result.output
+    record = json.loads(rec.read_text())
+    assert record["setup"]["options"] == {"max_rounds": 1}
+    assert affresco.replay(record).round == 1
+    for cmd in (["play"], ["tournament", "--games", "1", "--out", str(tmp_path / "t.csv")]):
+        bad = invoke([*cmd, "-o", "max_rounds=soon"])
+        assert bad.exit_code == 2 and "max_rounds=soon" in bad.output and "whole number" in bad.output
+    out = tmp_path / "h.csv"
+    done = invoke(["tournament", "--games", "1", "--players", "2", "--bots", "random", "-o", "max_rounds=2",
+                   "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    games = [json.loads(line) for line in out.with_suffix(".jsonl").read_text().splitlines()]
+    assert [affresco.replay(g).round for g in games] == [2]
 
 
 @pytest.fixture(scope="module")
@@ -305,3 +328,103 @@ def test_replay_steps_through_a_record_written_before_the_forced_wall_pass(tmp_p
     n = len(record["actions"])
     result = invoke(["replay", str(path), "--all", "--to", str(n)])
     assert result.exit_code == 0 and f"Move {n} of {n}" in result.output, result.output
+
+
+def test_the_modules_panel_tells_modules_1_to_5_in_words():
+    """Terminal (issue 11; session 8 audit: "the modules panel for modules 1-5 is a raw
+    dump"): the portraits on display and owned with what each card gives, the next request of
+    each stack and each painter's requests with their income, the special blends, the
+    viewer's own scrolls (never another seat's) and the favour tokens left, in words, as the
+    browser tells them; no engine field names ('id:', 'basic_paints', 'tokens_left')."""
+    modules = ["portraits", "requests", "special_colours", "scrolls", "bishops_favour"]
+    ms = {"portraits": portraits_state(3, display=["merchant-a", "bishop-b"], owned={1: ["sexton"]}),
+          "requests": requests_state(3, fulfilled={2: [["purple", 10, ["8:PPB", "9:GPR", "7:GP"]],
+                                                       ["general", 6, ["3:YY", "3:RB", "4:RRY"]]]}),
+          "scrolls": scrolls_state(3, {0: (3, "C"), 1: (5, "A")}),
+          "bishops_favour": favour_state(["vp:1"] * 7)}
+    g = module_game(3, modules=modules, modules_state=ms, seats=[dict() for _ in range(3)],
+                    options={"special_colours_on_fresco": True})
+    def words(seat):     # the panel's text, its lines joined (borders dropped)
+        console = Console(width=80, record=True)
+        console.print(render.board(g.view(seat)))
+        return " ".join(re.sub("[│╭╮╰╯─]", " ", console.export_text()).split())
+
+    text = words(0)
+    assert "Merchant (A): 1 Thaler; 2 basic paints of your choice" in text
+    assert "Bishop (B): 3 VP; paint G" in text
+    assert "P1: Sexton (B, permanent): once a round, move the bishop to any segment for 1 Thaler" in text
+    assert "general: next 6 VP (3 left)" in text and "purple: next 10 VP (3 left)" in text
+    assert "P2: purple 10 VP (8:PPB 9:GPR 7:GP); general 6 VP (3:YY 3:RB 4:RRY); income 2 Thalers + P + 1 " \
+           "basic paint of choice" in text
+    assert "P + R = K (pink)" in text and "K and N may pay for O, G or P" in text
+    assert "yours: row 3, column C" in text and "unplayed: P0 2, P1 2, P2 0" in text
+    assert "7 favour tokens left face down" in text
+    console = Console(width=100, record=True)       # the final table counts the tiles under requests too
+    console.print(render.scores_table(g.view(0), [2, 1, 0], [30, 20, 10]))
+    assert re.search(r"P2\s+10\s+\d+ \(\+6 under requests\)", console.export_text()), console.export_text()
+    for field in ("id:", "basic_paints", "tokens_left", "deck_left", "fulfilled", "permanent: True"):
+        assert field not in text, field
+    other = words(1)
+    assert "yours: row 5, column A" in other and "row 3" not in other
+
+
+def test_the_painters_table_keeps_one_line_per_painter_on_an_80_column_terminal():
+    """80 columns, 4 painters with all eight modules, plans revealed: each painter is one line
+    whose name, score, get-up time, mood, plan and Thalers are whole (a name used to fold as
+    'Playe / r 1', the mood strip over four lines, the header 'Thal…')."""
+    g = affresco.new_game(players=4, modules=("portraits", "requests", "special_colours", "scrolls", "bishops_favour",
+                                              "bells", "wall_fresco", "medico"), seed=9)
+    rng = random.Random(4)
+    while g.view(0)["phase"] != "visits":
+        seat = g.to_act[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    console = Console(width=80, record=True)
+    console.print(render.figures_table(g.view(0)))
+    lines = [line for line in console.export_text().splitlines() if line.strip()]
+    head = next(i for i, line in enumerate(lines) if line.split()[:2] == ["#", "Name"])
+    assert "Thalers" in lines[head] and "Get up" in lines[head]
+    rows = lines[head + 2:]
+    assert [row.split()[0] for row in rows] == ["0", "1", "2", "3"], rows
+    view = g.view(0)
+    for row, f in zip(rows, view["figures"]):
+        assert f["name"] in row and "-".join(map(str, f["plan"])) in row and f["getup"] in row, row
+        assert "●" in row
+    assert rows[0].rstrip().endswith(str(view["figures"][0]["thalers"]))
+
+
+def test_replay_with_every_hand_tells_each_seats_scrolls_and_face_down_bells_in_words():
+    """affresco replay --all (a face-up view): each seat's screen tells its scrolls ('row 3,
+    column C') and its face-down bell certificates with their bells, not a dump of the
+    module's whole view ('display certificate: ...; price: ...')."""
+    ms = {"bells": bells_state(3, display=["3:3:2"], holdings={0: dict(face_down=["7:7:5", "6:6:4"])}),
+          "scrolls": scrolls_state(3, {0: (3, "C"), 1: (None, "A")})}
+    g = module_game(3, modules=["scrolls", "bells"], modules_state=ms, seats=[dict() for _ in range(3)])
+    view = g.full_view()
+    texts = []
+    for seat in range(3):
+        console = Console(width=100, record=True)
+        console.print(render.private_panel(view, seat))
+        texts.append(console.export_text())
+    assert "row 3, column C" in texts[0] and "face down: 9🔔 on 2 (7 Th·7 VP·5🔔, 6 Th·6 VP·4🔔)" in texts[0]
+    assert "column A" in texts[1] and "no face-down certificate" in texts[1]
+    assert all("price:" not in t and "row:" not in t for t in texts), texts
+
+
+def test_play_with_your_own_component_file(tmp_path):
+    """README, 'The reference edition': a player who owns the game plays with his own component
+    file, e.g. the English text's 6:00 price of 5 Thalers (rules notes N1): the hostel shows it,
+    the record keeps it; a file breaking a printed constraint is refused naming the value."""
+    from positions import english_price_components
+    mine = english_price_components(tmp_path)
+    rec = tmp_path / "r.json"
+    result = invoke(["play", "--seed", "2", "--bots", "random", "--components", str(mine), "-o", "max_rounds=1",
+                     "--record", str(rec)], ONES)
+    assert result.exit_code == 0 and "Game over" in result.output, result.output
+    assert re.search(r"6:00\s+-2\s+5", result.output)
+    game = affresco.replay(json.loads(rec.read_text()))
+    assert [h["price"] for h in game.view(0)["hostel"] if h["time"] == "6:00"] == [5]
+    data = json.loads(mine.read_text())
+    data["cathedral"]["bishop_adjacent"] = 1
+    mine.write_text(json.dumps(data))
+    bad = invoke(["play", "--components", str(mine)])
+    assert bad.exit_code == 1 and "bishop_adjacent" in bad.output

@@ -67,6 +67,15 @@ def test_unknown_module_and_option_are_refused():
         affresco.new_game(3, options={"house_rule": True})
 
 
+def test_an_option_without_its_module_names_the_module_it_needs():
+    """A module's rule option in a game without that module is refused saying which module it
+    needs (not 'unknown': the option exists)."""
+    with pytest.raises(affresco.ConfigError, match="'special_colours_on_fresco' belongs to the module "
+                                                   "'special_colours'.*modules: portraits"):
+        affresco.new_game(3, modules=("portraits",), options={"special_colours_on_fresco": True})
+    assert affresco.new_game(3, modules=("special_colours",), options={"special_colours_on_fresco": True})
+
+
 @pytest.mark.parametrize("players", [1, 5, 0, True, "four", ["a"], ["a", "a"], ["", "b"], ["Leonardo", "b"]])
 def test_bad_player_arguments(players):
     with pytest.raises(affresco.ConfigError):

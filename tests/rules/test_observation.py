@@ -107,3 +107,23 @@ def test_every_seats_observation_at_once_is_each_seats_own(n, mods):
     for bad in ([n], [0, -1], ["0"], [True]):
         with pytest.raises(FrescoError):
             g.observations(bad)
+
+
+@pytest.mark.parametrize("n,mods", [(2, ()), (4, ALL)])
+def test_every_seats_observation_joined_is_each_seats_own_back_to_back(n, mods):
+    """``Game.observations_joined(seats)`` is the vectors ``observation(seat)`` gives (of a fresh
+    copy of the game, which writes them from zero) back to back in the order asked, at
+    positions of a random game; it refuses a seat that is not one, like ``observation``."""
+    size = len(affresco.new_game(n, mods).observation(0))
+    for g in positions(n, mods, seed=50 + n, every=5 if not mods else 23):
+        order = list(range(n))[::-1]
+        fresh = g.clone()
+        joined = g.observations_joined(order)
+        assert len(joined) == n * size
+        assert [joined[j * size:(j + 1) * size] for j in range(n)] == [fresh.observation(seat) for seat in order]
+        assert g.observations_joined() == sum(g.observations(), array("f"))
+        assert g.observations_joined([1]) == g.observation(1)
+        assert len(g.observations_joined([])) == 0
+    for bad in ([n], [0, -1], ["0"], [True]):
+        with pytest.raises(FrescoError):
+            g.observations_joined(bad)

@@ -39,15 +39,16 @@ def test_every_medico_plan_is_listed_once_in_order_and_indexable(players, module
 
 @pytest.mark.parametrize("players,modules", [(4, ALL), (2, ("medico", "bells"))])
 def test_a_plan_found_without_tables_is_the_plan_at_that_place(players, modules):
-    """The medico's plans are counted, and the first plan indexed in a part of the sequence is
-    found, from the counts of the columns (issue #12's speed): the same length and the same
-    plan at each place as the sequence made in full, in every part (with and without the
-    action tiles), with ill and healthy apprentices, with and without the medico tile."""
+    """The medico's plans are counted, and each plan indexed is found, from the counts of the
+    columns (issue #12's speed): the same length and the same plan at each place as the
+    sequence made in full, in every part (with and without the action tiles), with ill and
+    healthy apprentices, with and without the medico tile, whether the walk's places were
+    weighed before or not."""
     checked = 0
     for g, seat, legal in lazy_planning(players, modules, seed=3, rounds=9):
         made = legal.materialized()
         places = {0, len(made) - 1, *random.Random(len(made)).sample(range(len(made)), min(40, len(made)))}
-        again = pickle.loads(pickle.dumps(legal))          # indexed at every place: found, then bisected
+        again = pickle.loads(pickle.dumps(legal))          # indexed at every place: the walk's weights kept
         for i in sorted(places):
             fresh = pickle.loads(pickle.dumps(legal))      # made again: nothing indexed yet
             assert len(fresh) == len(made) and fresh[i] == made[i] == again[i]
@@ -183,3 +184,24 @@ def test_a_plan_offered_to_one_seat_is_checked_again_for_another():
         g.apply(seat, legal[legal.index(mine)])
         return
     pytest.fail("no planning decision with plans only one seat may make was reached")
+
+
+def test_an_ill_word_found_column_by_column_is_the_word_at_that_place():
+    """'Ill apprentices ... may not go to the market, the theater': a plan's ways of naming its
+    ill apprentices (at most the seat's ill ones, at least the ones its healthy ones cannot
+    cover) are found one at a time without listing them (issue #12's speed): the same word at
+    each place as the list made in full, for plans with ill apprentices in every column."""
+    import itertools
+    from affresco.rules.modules import medico
+    allowed = (False, True, True, True, False)       # market, cathedral, workshop, studio, theater
+    checked = 0
+    for counts in itertools.product(range(4), repeat=5):
+        if sum(counts) % 3:                           # a third of the plans: every shape still met
+            continue
+        for black in (1, 2, 3, 5):
+            capped = medico._capped(counts, allowed, black)
+            for least in (-2, 0, 1, black):
+                words = medico._ill_left(capped, black, max(least, 0))
+                assert [medico._ill_word(counts, allowed, black, least, r) for r in range(len(words))] == list(words)
+                checked += len(words)
+    assert checked > 10_000

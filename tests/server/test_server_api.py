@@ -112,6 +112,7 @@ def test_index_static_health_meta(sqlite_url):
         assert r.status_code == 200 and r.json() == {"ok": True, "games_in_memory": 0, "games_set_aside": 0}
         meta = c.get("/api/meta").json()
         assert [m["name"] for m in meta["modules"]] == list(affresco.MODULES)
+        assert all(m["title"] != m["name"] for m in meta["modules"]), meta["modules"]   # a title for people
         assert meta["version"] == affresco.__version__
         assert {"random", "heuristic"} <= {b["name"] for b in meta["bots"]}
         assert all(isinstance(b["timed"], bool) for b in meta["bots"])
@@ -171,7 +172,7 @@ BAD_SPECS = [
     ({"players": [HUMAN, HUMAN], "options": ["special_colours_on_fresco"]}, "options"),
     ({"players": [HUMAN, HUMAN], "options": "x"}, "options"),
     ({"players": [HUMAN, HUMAN], "options": {"fast": True}}, "unknown rule option"),
-    ({"players": [HUMAN, HUMAN], "options": {"special_colours_on_fresco": True}}, "unknown rule option"),
+    ({"players": [HUMAN, HUMAN], "options": {"special_colours_on_fresco": True}}, "belongs to the module 'special_colours'"),
     ({"players": [HUMAN, HUMAN], "modules": ["special_colours"], "options": {"special_colours_on_fresco": 1}},
      "on or off"),
     ({"players": [HUMAN, HUMAN], "seed": "1"}, "seed"),

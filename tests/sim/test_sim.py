@@ -141,14 +141,18 @@ def test_bells_wall_and_medico_vp_have_their_own_columns(new_modules):
 
 
 def test_report_shows_the_new_modules_columns(new_modules, tmp_path):
+    """The report tells every source (bells, wall, medico too), a row each, whole at 100 columns
+    (a column per source was cut to "bells_tra…" or "heuri…" once eight modules brought 16)."""
     csv_path, _ = write_results(new_modules, new_modules.records, tmp_path / "new.csv")
     rows = read_rows(csv_path)
     src = report.sources_by_bot(rows)
     assert src["heuristic"]["bells"] > 0 and src["leonardo"]["bells_rank"] > 0
     out = CliRunner().invoke(app, ["report", str(csv_path)], env={"COLUMNS": "300"})
     assert out.exit_code == 0, out.output
-    for col in ("bells", "bells_track", "bells_rank", "wall", "medico"):
+    for col in ("bells", "bells track", "bells rank", "wall", "medico"):
         assert f" {col} " in out.output
+    narrow = CliRunner().invoke(app, ["report", str(csv_path)], env={"COLUMNS": "100"}).output
+    assert "…" not in narrow.split("by source")[1], narrow       # every source and bot whole
 
 
 def test_a_table_written_before_the_new_columns_reads_back_with_them_at_zero(small, tmp_path):
@@ -257,6 +261,39 @@ def test_cli_tournament_and_report(tmp_path):
     rows = read_rows(out)
     st = report.by_bot(rows)["greedy"]
     assert f"{100 * st['ci_low']:.1f}% – {100 * st['ci_high']:.1f}%" in res.output
+
+
+def test_an_interrupted_tournament_goes_on_where_it_stopped_and_never_writes_over_other_results(tmp_path):
+    """Nothing lost: the same command run again after an interruption (its .jsonl holds the
+    finished games, in finishing order, the last line cut short by a kill) plays only the other
+    games and leaves the files a whole run would; results of another tournament (another seed)
+    or a table whose records are gone are refused before anything is written, saying how to go
+    on; --overwrite starts afresh; a header alone (stopped before the first game) is no result."""
+    runner = CliRunner()
+    args = ["tournament", "--players", "2", "--bots", "random", "--games", "4", "--seed", "5"]
+    whole = tmp_path / "whole.csv"
+    assert runner.invoke(app, [*args, "--out", str(whole)]).exit_code == 0
+    lines = records_path(whole).read_text().splitlines(keepends=True)
+    out = tmp_path / "results.csv"
+    records_path(out).write_text(lines[2] + lines[0] + lines[3][:40])        # games 2 and 0, then a kill
+    out.write_text(whole.read_text().splitlines()[0] + "\n")
+    res = runner.invoke(app, [*args, "--out", str(out)])
+    assert res.exit_code == 0 and "2 of 4 games were played before" in " ".join(res.output.split()), res.output
+    assert out.read_text() == whole.read_text() and records_path(out).read_text() == records_path(whole).read_text()
+    table, records = out.read_text(), records_path(out).read_text()
+    for other in (["--seed", "6"], ["--players", "3"]):
+        res = runner.invoke(app, [*args, *other, "--out", str(out)])
+        assert res.exit_code == 1 and "not of this tournament" in res.output and "--overwrite" in res.output, res.output
+        assert out.read_text() == table and records_path(out).read_text() == records
+    records_path(out).unlink()                          # a table alone is results too
+    res = runner.invoke(app, [*args, "--out", str(out)])
+    assert res.exit_code == 1 and "--overwrite" in res.output and out.read_text() == table
+    res = runner.invoke(app, [*args, "--games", "1", "--out", str(out), "--overwrite"])
+    assert res.exit_code == 0, res.output
+    assert len(read_records(records_path(out))) == 1 and {r["game"] for r in read_rows(out)} == {0}
+    out.write_text(table.splitlines()[0] + "\n")       # stopped before its first game: a header alone
+    records_path(out).write_text("")
+    assert runner.invoke(app, [*args, "--out", str(out)]).exit_code == 0
 
 
 def test_cli_rejects_wrong_number_of_bots(tmp_path):
@@ -555,3 +592,21 @@ def test_workers_end_when_the_tournament_is_killed(tmp_path):
     finally:
         if proc.poll() is None:  # pragma: no cover - only when the test fails
             proc.kill()
+
+
+def test_a_tournament_with_your_own_component_file(tmp_path):
+    """--components: every game of the tournament uses the file (here the English text's 6:00
+    price, rules notes N1), its records keep it (they replay with it), and results made with
+    another edition are not gone on with."""
+    from positions import english_price_components
+    mine = english_price_components(tmp_path)
+    out = tmp_path / "r.csv"
+    args = ["tournament", "--players", "2", "--bots", "random", "--games", "2", "--out", str(out)]
+    res = CliRunner().invoke(app, [*args, "--components", str(mine)])
+    assert res.exit_code == 0, res.output
+    for record in read_records(records_path(out)):
+        assert [h["price"] for h in affresco.replay(record).view(0)["hostel"] if h["time"] == "6:00"] == [5]
+    res = CliRunner().invoke(app, [*args, "--games", "3"])
+    assert res.exit_code == 1 and "the component file" in " ".join(res.output.split())
+    res = CliRunner().invoke(app, [*args, "--games", "3", "--components", str(mine)])
+    assert res.exit_code == 0 and "2 of 3 games were played before" in " ".join(res.output.split()), res.output

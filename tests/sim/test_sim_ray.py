@@ -46,3 +46,28 @@ def test_without_ray_a_clear_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(FrescoError, match=r"pip install 'affresco\[ray\]'"):
         run_tournament(4, ["random"], games=1, ray="local")
+
+
+def test_a_ray_address_nobody_answers_is_refused_at_once_not_waited_for(tmp_path):
+    """Ray retries an unreachable cluster address for ever: a mistyped --ray (a host that does
+    not resolve, a port nothing listens on) is refused at once, naming the address and the
+    reason, before any results file is opened; the same from the Python API and for a ladder."""
+    import socket
+
+    from typer.testing import CliRunner
+
+    from affresco.cli import app
+
+    with socket.socket() as s:       # a port that was free a moment ago: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = tmp_path / "r.csv"
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}", "no-such-host.invalid:10001"):
+        res = CliRunner().invoke(app, ["tournament", "--ray", address, "--games", "1", "--out", str(out)])
+        assert res.exit_code == 1 and f"cannot reach Ray at {address!r}" in " ".join(res.output.split()), res.output
+        assert not list(tmp_path.iterdir())
+    with pytest.raises(FrescoError, match=f"cannot reach Ray at '127.0.0.1:{port}': .*refused"):
+        run_tournament(2, ["random"], games=1, ray=f"127.0.0.1:{port}")
+    res = CliRunner().invoke(app, ["ladder", "--bots", "random,heuristic", "--formats", "2", "--ray", f"127.0.0.1:{port}",
+                                   "--out", str(tmp_path / "ladder.jsonl")])    # the ladder too, before its file
+    assert res.exit_code == 1 and "cannot reach Ray" in res.output and not list(tmp_path.iterdir()), res.output

@@ -14,6 +14,7 @@ import multiprocessing
 import multiprocessing.util
 import os
 import signal
+import socket
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -93,6 +94,21 @@ class Helpers:
     def close(self, wait: bool = True) -> None:
         """End the helpers: when they are done (``wait``), or at once (terminated)."""
         end_pool(self.pool, wait)
+
+
+def ray_unreachable(address: str, timeout: float = 5.0) -> str | None:
+    """Why the Ray cluster at ``address`` (``HOST:PORT`` or ``ray://HOST:PORT``) cannot be
+    reached, or None (reached, or an address without a host and port, e.g. ``auto``).  Ray
+    itself retries an unreachable address for ever, so a typing error would hang."""
+    target = address[len("ray://"):] if address.startswith("ray://") else address
+    host, sep, port = target.rpartition(":")
+    if not sep or not host or not (port.isascii() and port.isdigit()):
+        return None
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        return str(e.strerror or e)
+    return None
 
 
 def end_pool(pool: ProcessPoolExecutor, wait: bool) -> None:

@@ -21,3 +21,27 @@ def _version(value: bool) -> None:
 def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                       help="Show the version and exit.")) -> None:
     """Fresco in the terminal."""
+
+
+OPTION_HELP = ("A rule option to switch on (repeatable), e.g. special_colours_on_fresco; a house rule with "
+               "its value, e.g. max_rounds=30.")
+
+
+def rule_options(values: list[str]) -> dict[str, bool | int]:
+    """``--option`` values as the engine's ``options``: ``NAME`` switches a rule option on,
+    ``NAME=VALUE`` gives its value (a whole number, or true/false); the engine checks them."""
+    out: dict[str, bool | int] = {}
+    for item in values:
+        name, eq, value = item.partition("=")
+        name, value = name.strip(), value.strip().lower()
+        if not name or (eq and not value):
+            raise typer.BadParameter(f"{item!r}: give NAME or NAME=VALUE", param_hint="--option")
+        if not eq or value in ("true", "on", "yes"):
+            out[name] = True
+        elif value in ("false", "off", "no"):
+            out[name] = False
+        elif value.isascii() and value.isdigit():
+            out[name] = int(value)
+        else:
+            raise typer.BadParameter(f"{item!r}: the value is a whole number or true/false", param_hint="--option")
+    return out

@@ -15,7 +15,7 @@ from ..bots import Bot, BotError, HeuristicBot, ask, bot_menu, make_bot, parse_s
 from ..errors import FrescoError, IllegalAction
 from ..rules import KINDS, Action, Game, new_game, parse
 from . import render
-from .app import app
+from .app import OPTION_HELP, app, rule_options
 from .files import load_game, save_game
 
 PLAN_SHORTHAND = re.compile(r"^\d(?:[-,.]?\d){4}(?:\s+[a-z]+\s+[a-z]+2?)*$", re.ASCII | re.IGNORECASE)
@@ -31,6 +31,11 @@ Commands:
   save FILE         save the game (resume with: affresco play --load FILE)
   help              this help
   quit              leave the game (you are offered to save it)
+
+Restorations with modules (the numbered list shows every legal one):
+  restore C3 sexton A1      the Sexton (portraits) moves the bishop to any segment first
+  restore C3 using KN       pink and brown pay for orange, green or purple (option special_colours_on_fresco)
+  restore C3 ill            an ill apprentice restores (medico); likewise 'altar RYB ill'
 """
 
 
@@ -231,18 +236,23 @@ def play(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the game (random if omitted)."),
     modules: str = typer.Option("", "--modules", "-m",
                                 help="Expansion modules, comma-separated (e.g. portraits,requests); ignored with --load."),
-    option: list[str] = typer.Option([], "--option", "-o",
-                                     help="A rule option to switch on (repeatable), e.g. special_colours_on_fresco."),
+    option: list[str] = typer.Option([], "--option", "-o", help=OPTION_HELP),
+    components: Optional[Path] = typer.Option(None, "--components",
+                                              help="Your own component file (TOML or JSON, the shape of the reference "
+                                                   "edition's data files; README, 'The reference edition'), e.g. with "
+                                                   "the English 6:00 price; ignored with --load."),
     load: Optional[Path] = typer.Option(None, "--load", "-l", help="Resume a saved game (or a game record)."),
     record: Optional[Path] = typer.Option(None, "--record", help="Write the game record here when the game ends."),
 ) -> None:
     """Play a game in the terminal against bots."""
     console = Console(highlight=False)
     kinds = _bot_list(bots)
+    options = rule_options(option)
     try:
         chosen = tuple(m.strip() for m in modules.split(",") if m.strip())
         game = load_game(load) if load is not None else new_game(
-            players=players, modules=chosen, seed=seed, options={o: True for o in option})
+            players=players, modules=chosen, seed=seed, options=options,
+            components=None if components is None else str(components))
     except FrescoError as e:
         console.print(f"[red]{e}[/]")
         raise typer.Exit(1)

@@ -15,13 +15,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..i18n import render_event, text as i18n_text
+from ..i18n import catalog, render_event, text as i18n_text
 from ..rules import parse_tile_text
 from ..rules.board import COLUMNS, SIZE
 
 __all__ = ["PAINT_STYLES", "paints_text", "fresco_table", "market_table", "hostel_table", "figures_table",
            "track_line", "extras_panel", "wall_table", "board", "private_panel", "log_panel", "actions_panel", "plan_panel", "scores_table",
-           "column_label", "screen", "medico_panel", "bells_panel"]
+           "column_label", "screen", "medico_panel", "bells_panel", "modules_panel", "card_text"]
 
 PAINT_STYLES = {
     "R": "bold red", "Y": "bold yellow", "B": "bold blue",
@@ -165,29 +165,31 @@ def hostel_table(view: Mapping[str, Any]) -> Table:
 
 
 def mood_strip(view: Mapping[str, Any], index: int | None) -> Text:
-    """The mood display top (left) to bottom (right): '+' the +1 spaces, '-' the -1 spaces."""
+    """The mood display top (left) to bottom (right): '+' the +1 spaces, '-' the -1 spaces, '●'
+    the painter's space (marked in the zone's colour)."""
     out = Text()
     if index is None:
         return Text("-", style="dim")
     for i, zone in enumerate(view["mood_display"]):
         ch = "+" if zone > 0 else "-" if zone < 0 else "·"
         style = "green" if zone > 0 else "red" if zone < 0 else ""
-        if i == index:
-            out.append(f"[{ch}]", style=f"bold reverse {style}".strip())
-        else:
-            out.append(f" {ch} ", style=style)
+        # one character a space (the painter's a '●'), so the strip fits an 80-column table
+        out.append("●" if i == index else ch, style=f"bold reverse {style}".strip() if i == index else style)
     return out
 
 
 def figures_table(view: Mapping[str, Any]) -> Table:
     """Every figure's public items (and the viewer's own paints and Thalers)."""
-    t = Table(title="Painters", box=box.SIMPLE_HEAD, title_style="bold")
-    for name, just in (("Seat", "right"), ("Name", "left"), ("VP", "right"), ("Get up", "left"),
+    t = Table(title="Painters", box=box.SIMPLE_HEAD, title_style="bold", pad_edge=False, collapse_padding=True)
+    # the longest name whole (a star marks who is to act): on a narrow terminal the plan
+    # ("2-3-0-1-3"), the tiles and the paints fold onto a second line, the rest stays whole
+    name_width = min(16, max(len(f["name"]) for f in view["figures"]) + 2)
+    for name, just in (("#", "right"), ("Name", "left"), ("VP", "right"), ("Get up", "left"),
                        ("Mood", "left"), ("Appr.", "right"), ("Tiles", "left"),
                        ("Plan", "left"), ("Paints", "left"), ("Thalers", "right")):
-        # a name, a plan ("2-3-0-1-3") or paints fold onto two lines on a narrow terminal, never cut
-        t.add_column(name, justify=just,  # type: ignore[arg-type]
-                     overflow="fold" if name in ("Name", "Plan", "Paints") else "ellipsis")
+        fold = name in ("Name", "Paints")
+        t.add_column(name, justify=just, overflow="fold" if fold else "ellipsis",  # type: ignore[arg-type]
+                     no_wrap=not fold, min_width={"Name": name_width, "Plan": 9}.get(name, None if fold else len(name)))
     viewer = view.get("seat")
     to_act = set(view.get("to_act") or [])
     for i, f in enumerate(view["figures"]):
@@ -197,12 +199,11 @@ def figures_table(view: Mapping[str, Any]) -> Table:
         if not leo and i in to_act:
             name.append(" *", style="bold yellow")
         tiles = f.get("tiles") or []
-        tile_vp = sum(parse_tile_text(x)[0] for x in tiles if x)
         plan = f.get("plan")
         if plan is not None:
             plan_text = "-".join(map(str, plan))
         elif f.get("plan_committed"):
-            plan_text = "(secret)"
+            plan_text = "secret"
         else:
             plan_text = ""
         if leo:
@@ -212,17 +213,13 @@ def figures_table(view: Mapping[str, Any]) -> Table:
             thalers = "-"
         else:
             mood = mood_strip(view, f.get("mood"))
-            appr = str(f.get("apprentices", ""))
-            if f.get("neutral_apprentice"):
-                appr += " (+1)"
-            if f.get("apprentice_set_aside"):
-                appr += " (-1)"
+            appr = str(f.get("apprentices", ""))   # the mood strip shows a +1 or -1 space
             paints = paints_text(f["paints"]) if "paints" in f else Text("hidden", style="dim")
             thalers = str(f["thalers"]) if "thalers" in f else "?"
         track = f.get("track")
-        vp = f"{f.get('vp', 0)}" + (f" ({track})" if isinstance(track, str) else "")
+        vp = track if isinstance(track, str) else f"{f.get('vp', 0)}"   # 'S2': still on a start space
         t.add_row(seat, name, vp, f.get("getup") or "", mood, appr,
-                  f"{len(tiles)} ({tile_vp} VP)" if tiles else "", plan_text, paints, thalers)
+                  str(len(tiles)) if tiles else "", plan_text, paints, thalers)
     return t
 
 
@@ -269,7 +266,8 @@ BASE_KEYS = {"seat", "round", "final_round", "action_sheet_side", "columns", "ph
              "location", "fresco", "bishop", "leonardo_painter", "leonardo_controller", "booths", "bag_size",
              "hostel", "mood_display", "order", "figures", "pending_track", "is_over",
              "deciding", "asks", "modules", "options", "components", "secrets", "events", "vp_sources"}
-DRAWN_KEYS = {"wall_fresco", "medico"}   # module parts of the view drawn by their own tables
+DRAWN_KEYS = {"wall_fresco", "medico",   # module parts of the view drawn by their own tables
+              "portraits", "requests", "special_colours", "scrolls", "bishops_favour"}
 BASE_FIGURE_KEYS = {"name", "track", "vp", "getup", "tiles", "leonardo", "mood", "mood_zone", "neutral_apprentice",
                     "apprentice_set_aside", "apprentices", "plan_committed", "plan", "paints", "thalers"}
 
@@ -385,6 +383,103 @@ def medico_panel(view: Mapping[str, Any]) -> Panel | None:
     return Panel(lines, title="Medico", border_style="red", expand=False)
 
 
+CARD_EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints", "mood", "mood_top")
+SPLASH = {"orange": "O", "green": "G", "purple": "P"}
+MODULE_LABELS = {"portraits": "Portraits", "requests": "Requests", "special_colours": "Colours",
+                 "scrolls": "Scrolls", "bishops_favour": "Favour"}
+
+
+def card_text(card: Mapping[str, Any]) -> Text:
+    """A portrait card: its name (the catalogue's, as in the browser), deck and effects in words."""
+    key = f"card.{card['id'].split('-')[0]}"        # 'bishop-b' is the Bishop of deck B
+    out = Text(i18n_text(key) if key in catalog("en") else card.get("name", card["id"]), style="bold")
+    out.append(f" ({card.get('deck', '?')}{', ' + i18n_text('portrait.permanent') if card.get('permanent') else ''}): ",
+               style="dim")
+    out.append("; ".join(i18n_text(f"eff.{k}", n=card[k], paint=card[k]) for k in CARD_EFFECTS if k in card))
+    return out
+
+
+def scrolls_text(mine: Mapping[str, Any]) -> str:
+    """A painter's scrolls ('row 3, column C'; 'all played'), as the browser words them."""
+    held = [i18n_text("screen.scroll_row", row=mine["row"])] if mine.get("row") else []
+    held += [i18n_text("screen.scroll_column", col=mine["column"])] if mine.get("column") else []
+    return ", ".join(held) or i18n_text("screen.scrolls_played")
+
+
+def modules_panel(view: Mapping[str, Any]) -> Panel | None:
+    """Modules 1-5 in words, as the browser shows them: the portraits on display with what each
+    gives and who owns which permanent card, the request stacks and each painter's requests, the
+    special colours' blends, the scrolls (the viewer's own and how many each holds) and the
+    favour tokens left."""
+    names = [f["name"] for f in view["figures"]]
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="bold magenta", no_wrap=True)
+    grid.add_column()
+
+    def section(key: str) -> Text:
+        text = Text()
+        grid.add_row(MODULE_LABELS[key], text)
+        return text
+
+    p = view.get("portraits")
+    if p:
+        out = section("portraits")
+        if p.get("display"):
+            for i, card in enumerate(p["display"]):
+                out.append("\n" if i else "")
+                out.append_text(card_text(card))
+        else:
+            out.append(i18n_text("portrait.none"), style="dim")
+        left = ", ".join(f"{d}: {n}" for d, n in (p.get("deck_left") or {}).items())
+        if left:
+            out.append("\n" + i18n_text("portrait.decks", left=left), style="dim")
+        for f, owned in enumerate(p.get("owned") or []):
+            for card in owned:
+                out.append(f"\n{names[f]}: ")
+                out.append_text(card_text(card))
+    r = view.get("requests")
+    if r:
+        out = section("requests")
+        out.append(" · ".join(f"{i18n_text(f'request.{t}')}: " + (i18n_text("request.top", vp=v[-1], n=len(v)) if v
+                                                                  else i18n_text("request.empty"))
+                              for t, v in r["stacks"].items()))
+        for f, done in enumerate(r.get("fulfilled") or []):
+            if done:
+                out.append(f"\n{names[f]}: ")
+                out.append("; ".join(f"{i18n_text('request.' + d['type'])} {d['vp']} VP ({' '.join(d['tiles'])})"
+                                     for d in done))
+                if not view["figures"][f].get("leonardo"):   # R10: each pays 1 Thaler and its paint
+                    out.append(f"; income {len(done)} Thaler{'s' if len(done) != 1 else ''}", style="dim")
+                    special = "".join(SPLASH[d["type"]] for d in done if d["type"] in SPLASH)
+                    if special:
+                        out.append(" + ", style="dim")
+                        out.append_text(paints_text(special))
+                    general = len(done) - len(special)
+                    if general:
+                        out.append(f" + {general} basic paint{'s' if general != 1 else ''} of choice", style="dim")
+    sc = view.get("special_colours")
+    if sc:
+        out = section("special_colours")
+        out.append(i18n_text("special.altar"))
+        if sc.get("on_fresco"):
+            bonus = sc.get("fresco_bonus") or {}
+            out.append("\n" + i18n_text("special.on_fresco", k=bonus.get("K", 3), n=bonus.get("N", 5)))
+    s = view.get("scrolls")
+    if s:
+        out = section("scrolls")
+        if s.get("mine") is not None:
+            out.append("yours: " + scrolls_text(s["mine"]) + " · ", style="bold")
+        out.append("unplayed: " + ", ".join(f"{names[f]} {n}" for f, n in enumerate(s.get("unplayed") or [])))
+        out.append("\n" + i18n_text("scrolls.rule"), style="dim")
+    bf = view.get("bishops_favour")
+    if bf:
+        out = section("bishops_favour")
+        out.append(i18n_text("favour.left", n=bf["tokens_left"]))
+    if not grid.rows:
+        return None
+    return Panel(grid, title="Modules", border_style="magenta", expand=False)
+
+
 def extras_panel(view: Mapping[str, Any]) -> Panel | None:
     """What modules add to the view (game-wide and per painter), as plain text (modules with a
     panel of their own apart)."""
@@ -402,7 +497,7 @@ def extras_panel(view: Mapping[str, Any]) -> Panel | None:
     if not lines.plain:
         return None
     lines.rstrip()
-    return Panel(lines, title="Modules", border_style="magenta", expand=False)
+    return Panel(lines, title="Other module items", border_style="magenta", expand=False)
 
 
 def board(view: Mapping[str, Any]) -> Group:
@@ -415,14 +510,29 @@ def board(view: Mapping[str, Any]) -> Group:
     # (an 80-column terminal would cut the fresco's last column)
     top = Columns([fresco_table(view), side], padding=(0, 2))
     legend = Text(f"{BISHOP} bishop   L Leonardo's master painter   "
-                  "mood (top → bottom): + = extra apprentice, - = one apprentice less", style="dim")
+                  "mood (top → bottom): ● the painter, + = extra apprentice, - = one apprentice less", style="dim")
     parts: list[RenderableType] = [status_line(view), top, legend, figures_table(view), track_line(view)]
     if "wall_fresco" in view:
         parts.append(wall_table(view))
-    for panel in (bells_panel(view), medico_panel(view), extras_panel(view)):
+    for panel in (bells_panel(view), medico_panel(view), modules_panel(view), extras_panel(view)):
         if panel is not None:
             parts.append(panel)
     return Group(*parts)
+
+
+def _secret_text(module: str, part: Any, seat: int) -> RenderableType:
+    """What only ``seat`` sees of a module (a face-up view's ``secrets``), in words: its scrolls,
+    its face-down bell certificates; any other module's part as plain text."""
+    if module == "scrolls" and isinstance(part, Mapping) and isinstance(part.get("mine"), Mapping):
+        return scrolls_text(part["mine"])
+    if module == "bells" and isinstance(part, Mapping) and seat < len(part.get("figures") or []):
+        own = part["figures"][seat].get("face_down_certificates") or []
+        out = Text(f"face down: {sum(c['bells'] for c in own)}🔔 on {len(own)}" if own else "no face-down certificate")
+        for i, c in enumerate(own):
+            out.append(" (" if not i else ", ")
+            out.append_text(_certificate(c))
+        return out.append(")") if own else out
+    return Text(_short(part.get("mine", part) if isinstance(part, Mapping) else part))
 
 
 def private_panel(view: Mapping[str, Any], seat: int, title: str | None = None) -> Panel:
@@ -442,8 +552,7 @@ def private_panel(view: Mapping[str, Any], seat: int, title: str | None = None) 
     secrets = view.get("secrets")  # a face-up view (Game.full_view): the module items only this seat sees
     if secrets and seat < len(secrets):
         for module, part in secrets[seat].items():
-            mine = part.get("mine", part) if isinstance(part, Mapping) else part
-            t.add_row(module.replace("_", " ").capitalize(), _short(mine))
+            t.add_row(module.replace("_", " ").capitalize(), _secret_text(module, part, seat))
     title = title or f"Your screen: {f['name']} (seat {seat})"
     return Panel(t, title=title, border_style="green", expand=False)
 
@@ -516,9 +625,12 @@ def scores_table(view: Mapping[str, Any], ranking: Sequence[int], scores: Sequen
     t.add_column("Fresco tiles", justify="right")
     t.add_column("VP by source")
     sources = view.get("vp_sources") or [{} for _ in view["figures"]]
+    fulfilled = (view.get("requests") or {}).get("fulfilled") or [[] for _ in view["figures"]]
     for place, fig in enumerate(ranking, start=1):
         f = view["figures"][fig]
-        t.add_row(str(place), f["name"], str(scores[fig]), str(len(f.get("tiles") or [])),
+        stacked = sum(len(d["tiles"]) for d in fulfilled[fig])   # restored too, now under requests
+        tiles = str(len(f.get("tiles") or [])) + (f" (+{stacked} under requests)" if stacked else "")
+        t.add_row(str(place), f["name"], str(scores[fig]), tiles,
                   vp_sources_text(sources[fig]), style="bold green" if place == 1 else "")
     return t
 

@@ -364,20 +364,22 @@ class FrescoParallel(_Common, ParallelEnv):
 
     def _observations(self) -> dict:
         """Every agent's observation now (asked once per step: no cache), the vectors made
-        together (``Game.observations``: every seat's, in seat order, while every agent is in)."""
+        together in one array, a row per agent (``Game.observations_joined``: every seat's, in
+        seat order, while every agent is in)."""
         g = self.game
-        acting = self._seats_to_act()
-        idle = self._none_mask if g.is_over else self._wait_mask
-        legal_of = self._legal_of
-        if len(self.agents) == self.config.players:      # every seat, in seat order: no seats to check
-            seats: Any = range(self.config.players)
-            xs = g.observations()
+        agents = self.agents
+        n = self.config.players
+        if len(agents) == n:      # every seat, in seat order: no seats to check
+            seats: Any = range(n)
+            joined = g.observations_joined()
         else:
-            seats = [self.agent_seat[a] for a in self.agents]
-            xs = g.observations(seats)
-        return {a: {"observation": np.frombuffer(x, F32),
-                    "action_mask": legal_of(seat)[2] if seat in acting else idle}
-                for a, seat, x in zip(self.agents, seats, xs)}
+            seats = [self.agent_seat[a] for a in agents]
+            joined = g.observations_joined(seats)
+        masks = [self._none_mask if g.is_over else self._wait_mask] * n    # a seat not to act: WAIT alone
+        for seat in self._seats_to_act():
+            masks[seat] = self._legal_of(seat)[2]
+        rows = np.frombuffer(joined, F32).reshape(len(agents), self.encoder.size)
+        return {a: {"observation": row, "action_mask": masks[seat]} for a, seat, row in zip(agents, seats, rows)}
 
 
 def raw_env(players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,

@@ -22,7 +22,7 @@ from .setup import new_state
 from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
 from .observation import Seen as _Seen, layout as _observation_layout, observation as _observation, \
-    observations as _observations
+    observations as _observations, observations_joined as _observations_joined
 from .view import events as _events, full_view as _full_view, seat_events, view as _view
 
 RECORD_FORMAT = "affresco-record/2"
@@ -70,6 +70,10 @@ def _new_hook_table(modules: tuple[str, ...], options: Mapping[str, Any], comp: 
         if key in house.HOUSE_RULES:
             house.check(key, value)
             continue
+        owner = next((m for m in sorted(MODULES) if key in MODULES[m].options), None)
+        if key not in allowed and owner is not None:
+            raise ConfigError(f"rule option {key!r} belongs to the module {owner!r}, which is not in this "
+                              f"game (modules: {', '.join(modules) or 'none'}): add it to the modules")
         if key not in allowed:
             every = sorted(o for cls in MODULES.values() for o in cls.options)
             raise ConfigError(f"unknown rule option {key!r} for modules {list(modules)!r}; options: "
@@ -293,13 +297,16 @@ class Game:
         once, for code that reads every seat's at every decision (PettingZoo's Parallel
         environment)."""
         s = self._s
-        if seats is None:
-            seats = range(s.n)
-        else:
-            seats = list(seats)
-            for seat in seats:
-                _check_observer(s, seat)
-        return _observations(s, seats, self._observed())
+        return _observations(s, _observers(s, seats), self._observed())
+
+    def observations_joined(self, seats: Any = None) -> array:
+        """:meth:`observations` of ``seats`` (default: every seat) back to back in one
+        ``array('f')`` of ``len(seats)`` times the vector's size (numpy:
+        ``numpy.frombuffer(v, numpy.float32).reshape(len(seats), -1)``, one row per seat): made
+        at once, for code that reads every seat's vector at every decision (PettingZoo's
+        Parallel environment)."""
+        s = self._s
+        return _observations_joined(s, _observers(s, seats), self._observed())
 
     def _observed(self) -> _Seen:
         """What this game's observations were last written from (made on first use)."""
@@ -406,6 +413,16 @@ class Game:
     def __repr__(self) -> str:
         s = self._s
         return f"<affresco.Game {s.n} players, round {s.round}, {s.phase}, to act {list(self.to_act)}>"
+
+
+def _observers(s: State, seats: Any) -> Sequence[int]:
+    """The seats of :meth:`Game.observations` (None: every seat), each checked."""
+    if seats is None:
+        return range(s.n)
+    seats = list(seats)
+    for seat in seats:
+        _check_observer(s, seat)
+    return seats
 
 
 def _check_observer(s: State, seat: Any) -> None:

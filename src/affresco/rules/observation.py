@@ -37,8 +37,8 @@ from .hooks import _module_of
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
 
-__all__ = ["PHASES", "MODULE_FEATURES", "Layout", "Seen", "layout", "observation", "observations", "module_block",
-           "hash_part"]
+__all__ = ["PHASES", "MODULE_FEATURES", "Layout", "Seen", "layout", "observation", "observations",
+           "observations_joined", "module_block", "hash_part"]
 
 PHASES = ("getup", "plan", "visits", "over")
 MODULE_FEATURES = 64      # hashed numbers per module
@@ -56,7 +56,8 @@ class Layout:
                  "o_column", "o_pending", "o_figures", "o_paints", "o_fresco", "o_bishop", "o_leonardo",
                  "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views",
                  "o_to_act", "o_thalers", "o_left", "leo", "rot", "actor_at", "paints_at", "booth_at", "plan_at",
-                 "committed_at", "modules_at")
+                 "committed_at", "modules_at", "figs", "seats", "at_fig", "at_getup", "at_tiles", "at_mood", "zeros5",
+                 "no_plan", "no_tile", "segments", "booth_range", "places")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...]):
@@ -107,7 +108,31 @@ class Layout:
         self.plan_at = tuple(slice(base + f * per + self.o_plan, base + f * per + self.o_plan + 6) for f in range(F))
         self.committed_at = tuple(base + f * per + self.o_mood + mood + 3 for f in range(F))
         self.modules_at = slice(self.o_modules, pos)
+        # per copy j of a joined array and observer seat: where the seat's own items go
+        self.places = tuple(tuple(self._place(seat, j * pos) for seat in range(n)) for j in range(n))
+        self.figs = range(F)
+        self.seats = range(n)
+        self.at_fig = tuple(base + f * per for f in range(F))                  # VP
+        self.at_getup = tuple(base + f * per + 3 for f in range(F))            # get-up one-hot
+        self.at_tiles = tuple(base + f * per + 3 + hostel for f in range(F))   # tiles
+        self.at_mood = tuple(base + f * per + self.o_mood for f in range(n))   # mood one-hot, then 3 numbers
+        self.zeros5 = array("f", bytes(20))
+        self.no_plan = array("f", bytes(24))                # a plan not known: 6 zeros
+        self.no_tile = array("f", bytes(4 * _CELL))         # a fresco segment without a tile
+        self.segments = range(25)
+        self.booth_range = range(booths)
         self.views: tuple = (None, ())   # (hook table, its modules' view entries), see _views
+
+    def _place(self, seat: int, o: int) -> tuple:
+        """Where seat ``seat``'s copy at offset ``o`` of a joined array gets its own items
+        (:func:`_place`), each index or slice shifted by ``o``."""
+        def at(sl: slice) -> slice:
+            return slice(sl.start + o, sl.stop + o)
+        rot = self.rot[seat]
+        return (None if rot is None else (at(rot[0]), rot[1], at(rot[2]), rot[3]), o + seat, o + self.o_to_act,
+                tuple(o + a for a in self.actor_at[seat]), o + self.o_pending, self.rel[seat],
+                at(self.plan_at[0]), o + self.o_leonardo + 25 if self.leo else -1, at(self.paints_at),
+                o + self.o_thalers, at(self.modules_at) if self.modules else None)
 
 
 def _type_key(t: str):
@@ -157,7 +182,8 @@ class Seen:
     copies."""
 
     __slots__ = ("L", "x", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
-                 "bag", "pos", "getup", "tiles", "hide", "plan", "order", "players", "fresco", "booths",
+                 "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
+                 "fresco", "booths",
                  "seats", "keys")
 
     def __init__(self, L: Layout):
@@ -179,15 +205,20 @@ class Seen:
         self.bishop = -1
         self.leo = -1
         self.bag = -1
-        self.pos: list | None = None
-        self.getup: list | None = None
-        self.tiles: list | None = None
+        # per-figure facts: copies, updated in place (_UNSET differs from every fact: written first)
+        F, n = L.F, L.n
+        self.pos: list = [_UNSET] * F
+        self.getup: list = [-1] * F              # -1: no get-up time (none written)
+        self.tiles: list = [_UNSET] * F
         self.hide = False
-        self.plan: list | None = None
+        self.plan: list = [_UNSET] * F
         self.order: tuple | None = None
-        self.players: tuple | None = None        # (mood, neutral, aside, apprentices or None), copies
-        self.fresco: list | None = None
-        self.booths: list | None = None
+        self.mood: list = [-1] * n               # -1: no mood written
+        self.neutral: list = [_UNSET] * n
+        self.aside: list = [_UNSET] * n
+        self.apprentices: list = [_UNSET] * n    # where hooks change the count
+        self.fresco: list = [_UNSET] * 25
+        self.booths: list = [_UNSET] * L.booths
         # per seat: its modules' numbers (one array) and, per module, what they were made from
         self.seats: list[list[Any]] = [[array("f", bytes(4 * MODULE_FEATURES * len(L.modules))), {}, None]
                                        for _ in range(L.n)]
@@ -199,67 +230,90 @@ def observation(s: State, seat: int, seen: Seen) -> array:
     shows (module doc), made from ``seen`` (:class:`Seen`, for positions of one set-up): what
     every seat sees alike is brought up to date once per position, then placed from the
     seat's own figure on, with the seat's own items."""
+    L = seen.L
     if seen.hist is not s.history or seen.nact != s.nactions:
-        _seen_by_all(s, seen, seen.L)
-    return _for_seat(s, seat, seen, seen.L)
+        _seen_by_all(s, seen, L)
+    cx = seen.x
+    x = cx * 1
+    acting = s.acting
+    if acting is None:
+        acting = (_FLOW or _load_flow()).to_act(s)
+    _place(s, seat, seen, x, cx, L.places[0][seat], acting)
+    return x
 
 
 def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     """:func:`observation` of each of ``seats`` at this position (what every seat sees alike
     brought up to date once)."""
-    if seen.hist is not s.history or seen.nact != s.nactions:
-        _seen_by_all(s, seen, seen.L)
+    return [observation(s, seat, seen) for seat in seats]
+
+
+def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
+    """:func:`observations` of ``seats`` back to back in one array (``len(seats)`` times
+    :func:`layout`'s size): one copy of what every seat sees alike per seat, made at once,
+    then each placed from its seat's own figure on, with the seat's own items."""
     L = seen.L
-    return [_for_seat(s, seat, seen, L) for seat in seats]
-
-
-def _for_seat(s: State, seat: int, seen: Seen, L: Layout) -> array:
-    """The seat's copy of :attr:`Seen.x` (up to date), with the seat's own items."""
+    if seen.hist is not s.history or seen.nact != s.nactions:
+        _seen_by_all(s, seen, L)
+    seats = tuple(seats)
     cx = seen.x
-    x = cx * 1
-    rot = L.rot[seat]
-    if rot is not None:     # the seat's figure first, then the next seats', then Leonardo's (in place)
-        x[rot[0]] = cx[rot[1]]
-        x[rot[2]] = cx[rot[3]]
-    x[seat] = 1.0
+    x = cx * len(seats)
     acting = s.acting
     if acting is None:
         acting = (_FLOW or _load_flow()).to_act(s)
+    places = L.places
+    for j, seat in enumerate(seats):
+        _place(s, seat, seen, x, cx, places[j][seat], acting)
+    return x
+
+
+def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, acting: tuple) -> None:
+    """Make ``x``'s copy of ``cx`` at ``place`` (:attr:`Layout.places`) the seat's: its figure
+    first, then the next seats', then Leonardo's, and the seat's own items."""
+    rot, at_seat, at_to_act, actor_at, at_pending, rel, at_plan, at_leo, at_paints, at_thalers, at_modules = place
+    if rot is not None:
+        x[rot[0]] = cx[rot[1]]
+        x[rot[2]] = cx[rot[3]]
+    x[at_seat] = 1.0
     if seat in acting:
-        x[L.o_to_act] = 1.0
+        x[at_to_act] = 1.0
     actor = s.actor
     if actor >= 0:
-        x[L.actor_at[seat][actor]] = 1.0
+        x[actor_at[actor]] = 1.0
     pending = s.pending
     if pending is not None:
-        p = L.o_pending
-        x[p] = 1.0
-        x[p + 1 + L.rel[seat][pending[0]]] = 1.0
-        x[p + 1 + L.F] = pending[1] / 50
-        x[p + 2 + L.F] = pending[2] / 50
+        x[at_pending] = 1.0
+        x[at_pending + 1 + rel[pending[0]]] = 1.0
+        F = len(rel)
+        x[at_pending + 1 + F] = pending[1] / 50
+        x[at_pending + 2 + F] = pending[2] / 50
     if seen.hide:
         plan = s.plan[seat]
         if plan is not None:            # the seat's own plan, hidden from the others
-            x[L.plan_at[0]] = _plan_block(plan)
-    if L.leo and s.leo_ctrl == seat:
-        x[L.o_leonardo + 25] = 1.0
+            x[at_plan] = _plan_block(plan)
+    if s.leo_ctrl == seat and at_leo >= 0:
+        x[at_leo] = 1.0
     paints = s.paints[seat]          # an immutable tuple of counts, replaced on change
     block = _PAINTS.get(paints)
-    x[L.paints_at] = block if block is not None else _paints_block(paints)
-    x[L.o_thalers] = s.thalers[seat] / 30
-    if L.modules:
+    x[at_paints] = block if block is not None else _paints_block(paints)
+    x[at_thalers] = s.thalers[seat] / 30
+    if at_modules is not None:
         keys = seen.keys
+        L = seen.L
         if keys is None:
             keys = seen.keys = _module_keys(s, L)
-        x[L.modules_at] = _write_modules(s, L, seat, seen.seats[seat], keys)
-    return x
+        x[at_modules] = _write_modules(s, L, seat, seen.seats[seat], keys)
 
 
 def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     """Bring :attr:`Seen.x` up to the position ``s``: each fact that differs from the one it
-    was written from is written again (most decisions change a few)."""
+    was written from is written again (most decisions change a few).  A list of per-figure
+    facts is compared whole (in C), then, when it differs, figure by figure in a loop here
+    (2-5 figures: cheaper than iterator helpers), and its copy is updated in place."""
     x = r.x
-    r.hist, r.nact, r.keys = s.history, s.nactions, None
+    r.hist = s.history
+    r.nact = s.nactions
+    r.keys = None
     phase = s.phase
     if phase != r.phase:
         if r.phase is not None:
@@ -304,94 +358,98 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     if bag != r.bag:
         r.bag = bag
         x[L.o_bag] = bag / 40
-    if s.pos != r.pos:
-        _write_pos(x, L, s.pos, r.pos)
-        r.pos = s.pos[:]
-    if s.getup != r.getup:
-        _write_getup(x, L, s.getup, r.getup)
-        r.getup = s.getup[:]
-    if s.tiles != r.tiles:
-        _write_tiles(x, L, s.tiles, r.tiles)
-        r.tiles = s.tiles[:]
+    now: Any = s.pos
+    old: list = r.pos
+    if now != old:                          # VP / 50, on a start space, start space / 5
+        for f in L.figs:
+            v = now[f]
+            if v != old[f]:
+                old[f] = v
+                p = L.at_fig[f]
+                if v > 0:                   # on the VP track
+                    x[p] = v / 50
+                    x[p + 1] = x[p + 2] = 0.0
+                else:                       # on a start space
+                    x[p] = 0.0
+                    x[p + 1] = 1.0
+                    x[p + 2] = (v + 10) / 5
+    now = s.getup
+    if now != r.getup:                      # get-up time, one-hot (-1: none)
+        _write_one_hots(x, now, r.getup, L.at_getup, L.figs)
+    now = s.tiles
+    old = r.tiles
+    if now != old:                          # tiles / 10, tile VP / 50, O/G/P splashes / 5
+        for f in L.figs:
+            v = now[f]
+            if v is not old[f]:             # an immutable tuple, replaced on change
+                old[f] = v
+                p = L.at_tiles[f]
+                x[p:p + 5] = _tiles_block(v) if v else L.zeros5
     hide = phase == PLAN
-    if hide != r.hide:
-        _write_plans(s, x, L, hide, None)
-        r.plan, r.hide = s.plan[:], hide
-    elif s.plan != r.plan:
-        _write_plans(s, x, L, hide, r.plan)
-        r.plan = s.plan[:]
-    if s.order != r.order:
-        _write_order(x, L, s.order, r.order)
-        r.order = s.order
-    players = (s.mood, s.neutral, s.aside, [s.apprentices(f) for f in range(L.n)] if s.hooks.apprentices else None)
-    if players != r.players:
-        _write_players(s, x, L, players, r.players)
-        r.players = (s.mood[:], s.neutral[:], s.aside[:], players[3])
-    if s.fresco != r.fresco:
-        _write_fresco(x, L, s.fresco, r.fresco)
-        r.fresco = s.fresco[:]
-    booths = s.booths
-    if booths != r.booths:
-        for i in _differ(r.booths, booths, is_not):    # a booth's tiles: an immutable tuple
-            x[L.booth_at[i]] = _booth_block(L, booths[i])
-        r.booths = booths[:]
+    now = s.plan
+    old = r.plan
+    if hide != r.hide:                      # every plan made or shown before is written again
+        r.hide = hide
+        for f in L.figs:
+            v = now[f]
+            if v is not None or old[f] is not None:
+                old[f] = v
+                _write_plan(x, L, f, v, hide)
+    elif now != old:
+        for f in L.figs:
+            v = now[f]
+            if v != old[f]:
+                old[f] = v
+                _write_plan(x, L, f, v, hide)
+    now = s.order
+    if now != r.order:
+        _write_order(x, L, now, r.order)
+        r.order = now
+    now = s.mood
+    if now != r.mood:                       # the players' mood, one-hot (-1: none written)
+        _write_one_hots(x, now, r.mood, L.at_mood, L.seats)
+    counted = s.hooks.apprentices
+    if s.neutral != r.neutral or s.aside != r.aside or counted:
+        _write_apprentices(s, x, L, r, [s.apprentices(f) for f in L.seats] if counted else None)
+    now = s.fresco
+    old = r.fresco
+    if now != old:                          # per segment: tile present, VP / 24, paints per colour / 3
+        o = L.o_fresco
+        for i in compress(L.segments, map(is_not, old, now)):
+            t = old[i] = now[i]
+            p = o + i * _CELL
+            x[p:p + _CELL] = L.no_tile if t is None else _segment(t)
+    now = s.booths
+    old = r.booths
+    if now != old:                          # a booth's tiles: an immutable tuple
+        for i in compress(L.booth_range, map(is_not, old, now)):
+            t = old[i] = now[i]
+            x[L.booth_at[i]] = _booth_block(L, t)
 
 
-def _differ(old: list | None, new: list, differ: Any = ne) -> Iterable[int]:
-    """The indexes where two lists differ (every index when there is no old one), found in C;
-    ``differ=is_not`` for immutable objects (tiles: their dataclass ``==`` runs in Python)."""
-    if old is None or len(old) != len(new):
-        return range(len(new))
-    return compress(range(len(new)), map(differ, old, new))
+def _write_one_hots(x: array, now: list, old: list, at: tuple, figures: range) -> None:
+    """A one-hot per figure (its value: the place from ``at[f]`` on; -1: none), where ``now``
+    differs from the copy ``old`` (updated in place)."""
+    for f in figures:
+        v = now[f]
+        w = old[f]
+        if v != w:
+            old[f] = v
+            p = at[f]
+            if w >= 0:
+                x[p + w] = 0.0
+            if v >= 0:
+                x[p + v] = 1.0
 
 
-def _write_pos(x: array, L: Layout, now: list, old: list | None) -> None:
-    """Every figure's VP / 50 and start space (flag, space / 5), where they changed."""
-    per, base = L.per_figure, L.o_figures
-    for f in _differ(old, now):
-        p = base + f * per
-        pos = now[f]
-        if pos > 0:                    # on the VP track
-            x[p] = pos / 50
-            x[p + 1] = x[p + 2] = 0.0
-        else:                          # on a start space
-            x[p] = 0.0
-            x[p + 1] = 1.0
-            x[p + 2] = (pos + 10) / 5
-
-
-def _write_getup(x: array, L: Layout, now: list, old: list | None) -> None:
-    """Every figure's get-up time, one-hot, where it changed."""
-    per, base = L.per_figure, L.o_figures + 3
-    for f in _differ(old, now):
-        p = base + f * per
-        if old is not None and old[f] >= 0:
-            x[p + old[f]] = 0.0
-        if now[f] >= 0:
-            x[p + now[f]] = 1.0
-
-
-def _write_tiles(x: array, L: Layout, now: list, old: list | None) -> None:
-    """Every figure's tiles (count / 10, VP / 50, O/G/P splashes / 5), where they changed."""
-    per, base = L.per_figure, L.o_figures + 3 + L.H
-    for f in _differ(old, now, is_not):
-        p = base + f * per
-        tiles = now[f]
-        x[p:p + 5] = _tiles_block(tiles) if tiles else L.zeros[:5]
-
-
-def _write_plans(s: State, x: array, L: Layout, hide: bool, old: list | None) -> None:
-    """The players' 'plan committed' flags and every plan all seats may see (the players'
-    once revealed, Leonardo's): known, then apprentices per column / 3; where they changed
-    (``old`` None: every figure)."""
-    n = L.n
-    for f in _differ(old, s.plan):
-        plan = s.plan[f]
-        if f < n:
-            x[L.committed_at[f]] = 0.0 if plan is None else 1.0
-            if hide:
-                plan = None
-        x[L.plan_at[f]] = L.zeros[:6] if plan is None else _plan_block(plan)
+def _write_plan(x: array, L: Layout, f: int, plan: Any, hide: bool) -> None:
+    """A figure's plan as every seat sees it: a player's 'plan committed' flag, and its plan
+    once revealed (Leonardo's always): known, then apprentices per column / 3."""
+    if f < L.n:
+        x[L.committed_at[f]] = 0.0 if plan is None else 1.0
+        if hide:
+            plan = None
+    x[L.plan_at[f]] = L.no_plan if plan is None else _plan_block(plan)
 
 
 def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
@@ -404,36 +462,23 @@ def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
         x[p + f * per + i] = 1.0
 
 
-def _write_players(s: State, x: array, L: Layout, now: tuple, old: tuple | None) -> None:
-    """The players' mood one-hot, neutral apprentice, apprentice set aside, apprentices / 6,
-    where they changed (``now`` and ``old``: (mood, neutral, aside, apprentices or None))."""
-    per, M = L.per_figure, L.M
-    mood, neutral, aside, apprentices = now
-    if old is None:
-        changed: Iterable[int] = range(L.n)
-    else:
-        changed = set(_differ(old[0], mood))
-        changed.update(_differ(old[1], neutral))
-        changed.update(_differ(old[2], aside))
+def _write_apprentices(s: State, x: array, L: Layout, r: Seen, apprentices: list | None) -> None:
+    """The players' neutral apprentice, apprentice set aside and apprentices / 6, where they
+    changed (``apprentices``: the players' counts where hooks change them, else None: made
+    from the neutral and set-aside ones), and their copies in ``r``."""
+    M = L.M
+    neutral, aside = s.neutral, s.aside
+    on, oa, oc = r.neutral, r.aside, r.apprentices
+    for f in L.seats:
+        if neutral[f] == on[f] and aside[f] == oa[f] and (apprentices is None or apprentices[f] == oc[f]):
+            continue
+        p = L.at_mood[f] + M
+        x[p] = 1.0 if neutral[f] else 0.0
+        x[p + 1] = 1.0 if aside[f] else 0.0
+        x[p + 2] = (apprentices[f] if apprentices is not None else s.apprentices(f)) / 6
+        on[f], oa[f] = neutral[f], aside[f]
         if apprentices is not None:
-            changed.update(_differ(old[3], apprentices))
-    for f in changed:
-        p = L.o_figures + f * per + L.o_mood
-        if old is not None:
-            x[p + old[0][f]] = 0.0
-        x[p + mood[f]] = 1.0
-        x[p + M] = 1.0 if neutral[f] else 0.0
-        x[p + M + 1] = 1.0 if aside[f] else 0.0
-        x[p + M + 2] = (apprentices[f] if apprentices is not None else s.apprentices(f)) / 6
-
-
-def _write_fresco(x: array, L: Layout, now: list, old: list | None) -> None:
-    """Per segment A1..E5, where it changed: tile present, VP / 24, paints per colour / 3."""
-    o = L.o_fresco
-    for i in _differ(old, now, is_not):
-        p = o + i * _CELL
-        t = now[i]
-        x[p:p + _CELL] = L.zeros[:_CELL] if t is None else _segment(t)
+            oc[f] = apprentices[f]
 
 
 def _module_keys(s: State, L: Layout) -> tuple:
@@ -463,15 +508,18 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
     (:func:`module_block`), made again only when its key (:func:`_module_keys`) changed, and
     hashed again only when the part did.  ``kept``: [numbers, per module (key, part, pairs),
     the keys they were made from]."""
-    numbers, last = kept[0], kept[1]
-    if kept[2] == keys:               # every module's key as at this seat's last observation
+    numbers, last, was = kept
+    if was == keys:               # every module's key as at this seat's last observation
         return numbers
     n = L.n
-    p = 0
-    for (name, hook, _, _), key in zip(L.views[1], keys):
+    views = L.views[1]
+    every = range(len(keys))
+    # the modules whose key differs from this seat's last (compared in C), or every module
+    for i in every if was is None else compress(every, map(ne, was, keys)):
+        name, hook, _, _ = views[i]
         if hook is None:
-            p += MODULE_FEATURES
             continue
+        key = keys[i]
         hit = last.get(name)
         if hit is None or key is None or hit[0] != key:
             out: dict[str, Any] = {}
@@ -479,11 +527,11 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
             part = out.get(name)
             if hit is None or hit[1] != part:     # compared in C: cheaper than serializing it
                 block, pairs = _part_block(name, part, seat, n, hit)
+                p = i * MODULE_FEATURES
                 numbers[p:p + MODULE_FEATURES] = block
             else:
                 pairs = hit[2]
             last[name] = (key, part, pairs)
-        p += MODULE_FEATURES
     kept[2] = keys if None not in keys else None    # an undeclared module: made at every observation
     return numbers
 
@@ -545,11 +593,12 @@ def _view_entries(s: State, L: Layout) -> tuple:
 
 _PAINTS: dict[tuple, array] = {}   # the observer's paints -> their numbers
 _PLANS: dict[tuple, array] = {}    # a plan's counts -> its numbers
+_FIFTH = (5).__rtruediv__          # k -> k / 5
 
 
 def _paints_block(paints: tuple) -> array:
     """The observer's paints per colour / 5 (kept in :data:`_PAINTS`)."""
-    b = array("f", [k / 5 for k in paints])
+    b = array("f", map(_FIFTH, paints))
     if len(_PAINTS) > 4096:
         _PAINTS.clear()
     _PAINTS[paints] = b
@@ -581,27 +630,22 @@ def _booth_block(L: Layout, tiles: tuple) -> array:
 
 
 # caches by the identity of immutable values (each entry keeps its value, so an id is not reused)
-_TILES: dict[int, tuple[Any, array]] = {}
 _CELLS: dict[int, tuple[Any, array]] = {}
 _PARTS: dict[tuple, tuple] = {}
 _BLOCKS: dict[tuple, array] = {}
 
 
 def _tiles_block(tiles: tuple) -> array:
-    """A figure's tiles: count / 10, VP / 50, O/G/P splashes / 5."""
-    hit = _TILES.get(id(tiles))
-    if hit is not None and hit[0] is tiles:
-        return hit[1]
-    vps, spl = 0, [0, 0, 0]
-    for t in tiles:
-        vps += t.vp
-        for c in t.splashes:
-            spl[BLENDED.index(c)] += 1
-    block = array("f", [len(tiles) / 10, vps / 50] + [v / 5 for v in spl])
-    if len(_TILES) > 4096:
-        _TILES.clear()
-    _TILES[id(tiles)] = (tiles, block)
-    return block
+    """A figure's tiles: count / 10, VP / 50, O/G/P splashes / 5 (summed in C: a figure's
+    tiles are a new tuple whenever they change, so nothing is kept)."""
+    spl = "".join(map(_SPLASHES, tiles))
+    return array("f", (len(tiles) / 10, sum(map(_VP, tiles)) / 50, spl.count(_O) / 5, spl.count(_G) / 5,
+                       spl.count(_P) / 5))
+
+
+_VP = attrgetter("vp")
+_SPLASHES = attrgetter("splashes")
+_O, _G, _P = BLENDED
 
 
 def _segment(t: Any) -> array:
@@ -667,57 +711,71 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
     """Add ``value``'s leaves into ``acc`` (slot -> number), depth first from the last child
     (the order the numbers are added in is part of the encoding: float sums).  Paths and
     slots are looked up, not formatted, once seen (:data:`_PATHS`, :data:`_SLOTS`)."""
-    paths, items, slots = _PATHS, _ITEMS, _SLOTS
-    if len(paths) > 65536:
-        paths.clear()
-    if len(items) > 65536:
-        items.clear()
-    if len(slots) > 65536:
-        slots.clear()
-    stack = [(prefix, value)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        path, v = pop()
-        t = type(v)
-        if t is dict:
-            for k in v:
-                key = (path, k) if type(k) is str else (path, k, type(k))
-                child = paths.get(key)
+    if len(_PATHS) > 65536:
+        _PATHS.clear()
+    if len(_ITEMS) > 65536:
+        _ITEMS.clear()
+    if len(_SLOTS) > 65536:
+        _SLOTS.clear()
+    _add_leaves(acc, prefix, value, seat, n)
+
+
+def _add_leaves(acc: dict, path: str, v: Any, seat: int, n: int) -> None:
+    """:func:`_hash_into`'s walk: a container's children from the last one, each container
+    walked at once (depth first), each leaf added where it stands (no stack of pending items)."""
+    t = type(v)
+    if t is dict:
+        paths = _PATHS
+        for k in reversed(v):
+            key = (path, k) if type(k) is str else (path, k, type(k))
+            child = paths.get(key)
+            if child is None:
+                child = paths[key] = f"{path}.{k}"
+            _add_leaf(acc, child, v[k], seat, n)
+    elif t is list or t is tuple:
+        items = _ITEMS
+        m = len(v)
+        if m == n or m == n + 1:          # one entry per seat (and Leonardo): from the observer on
+            for i in range(m - 1, -1, -1):
+                child = items.get((path, i))
                 if child is None:
-                    child = paths[key] = f"{path}.{k}"
-                push((child, v[k]))
-        elif t is list or t is tuple:
-            m = len(v)
-            if m == n or m == n + 1:          # one entry per seat (and Leonardo): from the observer on
-                for i in range(m):
-                    child = items.get((path, i))
-                    if child is None:
-                        child = items[(path, i)] = f"{path}[{i}]"
-                    push((child, v[(seat + i) % n] if i < n else v[i]))
-            elif m:
-                child = items.get((path, None))
-                if child is None:
-                    child = items[(path, None)] = f"{path}[]"
-                for item in v:
-                    push((child, item))
-        elif v is None or v is False:
-            continue
-        elif t is int or t is float:
-            slot = slots.get(path)
-            if slot is None:
-                slot = slots[path] = _slot(path)
-            acc[slot] = acc.get(slot, 0.0) + v / 10
-        else:
-            key = (path, v, t)
-            slot = slots.get(key)
-            if slot is None:
-                slot = slots[key] = _slot(f"{path}={v}")
-            acc[slot] = acc.get(slot, 0.0) + 1.0
+                    child = items[(path, i)] = f"{path}[{i}]"
+                _add_leaf(acc, child, v[(seat + i) % n] if i < n else v[i], seat, n)
+        elif m:
+            child = items.get((path, None))
+            if child is None:
+                child = items[(path, None)] = f"{path}[]"
+            for item in reversed(v):
+                _add_leaf(acc, child, item, seat, n)
+    else:
+        _add_leaf(acc, path, v, seat, n)
+
+
+def _add_leaf(acc: dict, path: str, v: Any, seat: int, n: int) -> None:
+    """One child of :func:`_add_leaves`: a leaf added into ``acc`` (a number: its value / 10;
+    text or true: 1; none or false: nothing), a container walked."""
+    t = type(v)
+    if t is int or t is float:
+        slot = _SLOTS.get(path)
+        if slot is None:
+            slot = _SLOTS[path] = _slot(path)
+        acc[slot] = acc.get(slot, 0.0) + v / 10
+    elif t is dict or t is list or t is tuple:
+        _add_leaves(acc, path, v, seat, n)
+    elif v is None or v is False:
+        return
+    else:
+        key = (path, v, t)
+        slot = _SLOTS.get(key)
+        if slot is None:
+            slot = _SLOTS[key] = _slot(f"{path}={v}")
+        acc[slot] = acc.get(slot, 0.0) + 1.0
 
 
 _PATHS: dict[tuple, str] = {}     # (path, dict key[, its type unless str]) -> the entry's path
 _ITEMS: dict[tuple, str] = {}     # (path, list index or None for a bag) -> the item's path
 _NO_ENTRIES: dict = {}
+_UNSET: Any = object()            # a Seen's copy of a fact not written yet (differs from every fact)
 _flat_pairs = chain.from_iterable
 _SLOTS: dict[Any, int] = {}       # path (a number's) or (path, value, type) -> slot
 

@@ -22,15 +22,6 @@ from typing import Callable, Iterator
 from .actions import PLAN_WORDS, Action
 
 _new = tuple.__new__
-# A PlanVariants that counts (``counted``) finds the first FAST_PICKS plans indexed in a segment
-# without tables of the segment (a few look-ups per column, ~90k instructions each); from the
-# next one on it makes the segment's accumulated sizes once (a pass over the base plans,
-# ~0.3-0.9M instructions, about 8 walks) and bisects them (~15k).  So a segment indexed often
-# (a search's rollouts) costs at most about twice what the better of the two would have.
-# Measured (issue #12, session 8; plan lists of bench_engine's module table, all eight): 1 game
-# after the warm-up, 36.3k instructions per decision with 1 walk, 30.3k with 6 or more; 6 games,
-# 34.6M with 1, 33.6M with 6, 33.9M with 12, 31.9M with walks only.
-FAST_PICKS = 8
 
 
 @lru_cache(maxsize=8)
@@ -169,13 +160,16 @@ class TiledPlans(_Lazy):
         self._starts: tuple[int, ...] | None = None   # per segment, made when asked: where its plans start
         self._made: dict[int, Action] = {}
         self._all: tuple[Action, ...] | None = None
-        self._base = base_counts(available, columns, per_column)
+        self._base: tuple | None = None     # base_counts, made when asked (the medico's counted plans never ask)
         self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
         self._ranked = tuple(_rank_order(tiles, u) for u in segments)   # per segment: its tiles in their words' rank order
 
     def base(self) -> tuple:
-        """:func:`base_counts` of the base plans."""
-        return self._base
+        """:func:`base_counts` of the base plans (made when first asked)."""
+        base = self._base
+        if base is None:
+            base = self._base = base_counts(self.available, self.columns, self.per_column)
+        return base
 
     @property
     def base_key(self) -> tuple[int, int, int]:
@@ -241,12 +235,20 @@ class TiledPlans(_Lazy):
 
     def args_of(self, seg: int, b: int, q: int) -> tuple[str, ...]:
         """The plan's arguments: its counts, then its tiles' words in their rank's order."""
-        base = self._base
+        base = self.base()
+        if not self.segments[seg]:
+            return (base[4][b],)
+        return self.args_with(seg, base[4][b], base[2][b], q)
+
+    def args_with(self, seg: int, counts: str, empty: tuple[int, ...], q: int) -> tuple[str, ...]:
+        """The arguments of the plan with counts text ``counts`` (``empty``: its empty columns)
+        and the q-th way to lay the tiles of segment ``seg``: the counts, then the tiles' words
+        in their rank's order."""
         u = self.segments[seg]
         if not u:
-            return (base[4][b],)
-        cols, empty, words, tiles = _placements(base[3][b], len(u))[q], base[2][b], self.words, self.tiles
-        args = [base[4][b]]
+            return (counts,)
+        cols, words, tiles = _placements(len(empty), len(u))[q], self.words, self.tiles
+        args = [counts]
         for k in self._ranked[seg]:
             args += (tiles[u[k]][0], words[empty[cols[k]]])
         return tuple(args)
@@ -281,7 +283,7 @@ class TiledPlans(_Lazy):
         seg = self.segments.index(u)
         if not self._mults()[seg][b]:
             return None
-        empty = {self.words[c]: i for i, c in enumerate(self._base[2][b])}     # column word -> its place
+        empty = {self.words[c]: i for i, c in enumerate(self.base()[2][b])}     # column word -> its place
         picked = tuple(empty.get(words[self.tiles[t][0]], -1) for t in u)
         placements = _placements(len(empty), len(u))
         if picked not in placements:
@@ -341,31 +343,29 @@ class PlanVariants(_Lazy):
     r-th variant; ``find(action)``: the parent's arguments of an action and a function of the
     parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the variants), or
     None; ``recipe``: ``(function, arguments)`` that make the same sequence in another process.
-    ``counted`` (optional): ``(total, locate)`` that count without a pass over the base plans,
-    ``total(seg)`` the plans of segment ``seg`` and ``locate(seg, r)`` the ``(b, q, r)`` of its
-    r-th plan (base plan, parent, variant); ``sizes`` is then asked only for a segment indexed
-    again (:data:`FAST_PICKS`), or when the sequence is searched (``index``, ``in``) or made in
+    ``counted`` (optional): ``(total, pick)`` that count and make plans without a pass over the
+    base plans, ``total(seg)`` the plans of segment ``seg`` and ``pick(seg, r)`` its r-th plan;
+    ``sizes`` is then asked only when the sequence is searched (``index``, ``in``) or made in
     full.
     """
 
-    __slots__ = ("parents", "_size_of", "_sizes", "_ends", "_picks", "_seg_starts", "_nth", "_find", "_locate", "_all",
+    __slots__ = ("parents", "_size_of", "_sizes", "_ends", "_seg_starts", "_nth", "_find", "_pick", "_all",
                  "_made", "_ids", "_recipe")
 
     def __init__(self, parents: TiledPlans, sizes: Callable[[int], Sequence[int]],
                  nth: Callable[[tuple, int, int, int], Action],
                  find: Callable[[Action], tuple[tuple, Callable[[int, int], int | None]] | None],
                  recipe: tuple | None = None,
-                 counted: tuple[Callable[[int], int], Callable[[int, int], tuple[int, int, int]]] | None = None):
+                 counted: tuple[Callable[[int], int], Callable[[int, int], Action]] | None = None):
         self.parents = parents
         self._recipe = recipe
         segments = range(len(parents.segments))
         self._size_of = sizes
         self._sizes: list = [None] * len(segments)      # per segment, made when asked (_sizes_at)
         self._ends: list = [None] * len(segments)
-        self._picks = [0] * len(segments)
-        self._locate: Callable[[int, int], tuple[int, int, int]] | None = None
+        self._pick: Callable[[int, int], Action] | None = None
         if counted is not None:
-            total, self._locate = counted
+            total, self._pick = counted
             totals = [total(seg) for seg in segments]
         else:
             totals = [sum(map(mul, parents.multiplicity(seg), self._sizes_at(seg))) if parents.segments[seg]
@@ -375,6 +375,21 @@ class PlanVariants(_Lazy):
         self._all: tuple[Action, ...] | None = None
         self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
         self._ids: set[int] | None = set()     # the ids of the plans made (made_here)
+
+    def __getitem__(self, i):
+        if type(i) is not int or self._pick is None or self._all is not None:
+            return super().__getitem__(i)     # a slice; the plans not counted; made in full
+        hit = self._made.get(i)
+        if hit is not None:
+            return hit
+        starts = self._seg_starts
+        if not 0 <= i < starts[-1]:
+            return super().__getitem__(i)     # a negative index, one out of range
+        seg = bisect_right(starts, i) - 1
+        hit = self._made[i] = self._pick(seg, i - starts[seg])
+        if self._ids is not None:
+            self._ids.add(id(hit))
+        return hit
 
     def _sizes_at(self, seg: int) -> Sequence[int]:
         z = self._sizes[seg]
@@ -398,14 +413,12 @@ class PlanVariants(_Lazy):
     def _make(self, i: int) -> Action:
         seg = bisect_right(self._seg_starts, i) - 1
         r = i - self._seg_starts[seg]
-        if self._locate is not None and self._ends[seg] is None and self._picks[seg] < FAST_PICKS:
-            self._picks[seg] += 1          # (the first plan of a segment: found column by column)
-            b, q, r = self._locate(seg, r)
-        else:
-            ends = self._seg_ends(seg)
-            b = bisect_right(ends, r)
-            r -= ends[b - 1] if b else 0
-            q, r = divmod(r, self._sizes_at(seg)[b])
+        if self._pick is not None:
+            return self._pick(seg, r)      # found column by column
+        ends = self._seg_ends(seg)
+        b = bisect_right(ends, r)
+        r -= ends[b - 1] if b else 0
+        q, r = divmod(r, self._sizes_at(seg)[b])
         return self._nth(self.parents.args_of(seg, b, q), seg, b, r)
 
     def _kept(self, plan: Action) -> None:

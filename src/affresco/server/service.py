@@ -42,7 +42,8 @@ OPTIONS = {"special_colours_on_fresco": ("Special colours may be used on the fre
                                           "special_colours")}
 MODULE_TITLES = {"portraits": "Portraits (module 1)", "requests": "Requests (module 2)",
                  "special_colours": "Special colours (Russian edition)", "scrolls": "Scrolls (Russian edition)",
-                 "bishops_favour": "The bishop's favour (Russian edition)"}
+                 "bishops_favour": "The bishop's favour (Russian edition)", "bells": "The bells (module 8)",
+                 "wall_fresco": "The wall fresco (module 9)", "medico": "The medico (module 10)"}
 
 
 class ServiceError(Exception):

@@ -52,8 +52,8 @@ from .backends import require_ray
 from .games import game_seed, lineup, play_one, rows_from_record, vp_columns
 from .results import (FIELDS, SOURCES, ResultsWriter, read_records, read_rows, records_path, table_format,
                       write_results)
-from .tournament import TournamentResult, run_tournament
+from .tournament import TournamentResult, earlier_games, run_tournament
 
 __all__ = ["SOURCES", "FIELDS", "TournamentResult", "ResultsWriter", "game_seed", "lineup", "play_one",
            "rows_from_record", "run_tournament", "vp_columns", "write_results", "read_rows", "read_records",
-           "records_path", "table_format", "require_ray"]
+           "records_path", "table_format", "require_ray", "earlier_games"]

@@ -9,9 +9,9 @@ import os
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Callable, Iterable
 
-from ..bots.parallel import end_pool, follow_parent
+from ..bots.parallel import end_pool, follow_parent, ray_unreachable
 from ..errors import ConfigError
-from .games import play_one
+from .games import play_job
 from .interrupts import sigint_deferred
 
 def _worker_init(parent: int) -> None:  # pragma: no cover - runs in the worker processes
@@ -30,15 +30,22 @@ class ProcessBackend:
                                         initializer=_worker_init, initargs=(os.getpid(),))
 
     def submit(self, k: int) -> Future:
-        return self.pool.submit(play_one, *self.job, k)
+        return self.pool.submit(play_job, self.job, k)
 
     def close(self, clean: bool, pending: Iterable[Future]) -> None:
         end_pool(self.pool, wait=clean)
 
 
-def require_ray():
-    """The ``ray`` module, or a :class:`ConfigError` saying how to install it."""
-    return ray_module()
+def require_ray(address: str | None = None):
+    """The ``ray`` module, or a :class:`ConfigError` saying how to install it; for a cluster's
+    ``address`` also a ConfigError at once when nobody answers there (Ray itself would wait for
+    ever: a mistyped address hung)."""
+    ray = ray_module()
+    why = ray_unreachable(address) if address not in (None, "local", "auto") else None
+    if why is not None:
+        raise ConfigError(f"cannot reach Ray at {address!r}: {why} (start Ray there, e.g. 'ray start --head', "
+                          f"or check the address)")
+    return ray
 
 
 def ray_module():
@@ -76,10 +83,10 @@ class RayBackend:
             workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.workers = workers
         self.name = f"ray ({address})"
-        self.task = ray.remote(num_cpus=1, max_retries=0)(play_one)
+        self.task = ray.remote(num_cpus=1, max_retries=0)(play_job)
 
     def submit(self, k: int) -> Future:
-        ref = self.task.remote(*self.job, k)
+        ref = self.task.remote(self.job, k)
         fut = ref.future()
         self.refs[fut] = ref
         return fut
@@ -98,7 +105,7 @@ class RayBackend:
                     self.ray.shutdown()
 
 
-def drive(backend, games: int, finish, store, on_start: Callable[[], None] | None) -> None:
+def drive(backend, games: Iterable[int], finish, store, on_start: Callable[[], None] | None) -> None:
     """The loop of both pool backends: at most 2 x workers games in flight, handed over as they
     finish; on an interruption (or a failed game) the finished ones are kept, the rest dropped."""
     pending: set[Future] = set()
@@ -107,7 +114,7 @@ def drive(backend, games: int, finish, store, on_start: Callable[[], None] | Non
     try:
         if on_start is not None:
             on_start()
-        todo = iter(range(games))
+        todo = iter(games)        # the indexes of the games to play
         for k in todo:
             pending.add(backend.submit(k))
             if len(pending) >= 2 * backend.workers:

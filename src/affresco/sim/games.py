@@ -51,17 +51,25 @@ def _rows(game: Game, kinds: Sequence[str], k: int) -> list[dict]:
 
 
 def play_one(players: int, bots: Sequence[str], modules: Sequence[str], options: Mapping[str, Any] | None,
-             seed: int, k: int) -> tuple[int, list[dict], dict]:
+             seed: int, k: int, components: Mapping[str, Any] | None = None) -> tuple[int, list[dict], dict]:
     """Play game ``k`` of a tournament; ``bots`` is the tournament's list of bot specs (not yet
-    shifted).  Returns ``(k, rows, record)``; the record carries ``"tournament": {"game": k,
-    "seed": seed, "bots": [spec by seat]}``."""
+    shifted); ``components`` a component table (None: the reference edition).  Returns ``(k,
+    rows, record)``; the record carries ``"tournament": {"game": k, "seed": seed, "bots": [spec
+    by seat]}``."""
     gseed = game_seed(seed, k)
     kinds = lineup(bots, k)
-    game = new_game(players, modules=tuple(modules), seed=gseed, options=dict(options or {}))
+    game = new_game(players, modules=tuple(modules), seed=gseed, options=dict(options or {}), components=components)
     play_game(game, [parse_spec(kind).make(f"{gseed}:{s}") for s, kind in enumerate(kinds)])
     record = game.record()
     record["tournament"] = {"game": k, "seed": seed, "bots": list(kinds)}
     return k, _rows(game, kinds, k), record
+
+
+def play_job(job: tuple, k: int) -> tuple[int, list[dict], dict]:
+    """:func:`play_one` for a tournament's ``job``: ``(players, bots, modules, options, seed,
+    components)``, the same for every game (what a backend sends to its workers)."""
+    players, bots, modules, options, seed, components = job
+    return play_one(players, bots, modules, options, seed, k, components)
 
 
 def rows_from_record(record: Mapping[str, Any], k: int | None = None,

@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ..bots import parse_spec, play_game
 from ..errors import ConfigError
 from ..rules import new_game
-from .backends import ProcessBackend, RayBackend, drive, ray_module
+from .backends import ProcessBackend, RayBackend, drive, require_ray
 from .games import game_seed
 
 __all__ = ["DEFAULT_ENTRANTS", "Ladder", "LadderRun", "fit_ratings", "ladder_markdown", "load_results",
@@ -207,7 +207,7 @@ def run_ladder(ladder: Ladder, path: str | Path, workers: int = 1, ray: str | No
     games = schedule(ladder)
     todo = [g for g in games if g["k"] not in results]
     if ray is not None:
-        ray_module()
+        require_ray(ray)
     path.parent.mkdir(parents=True, exist_ok=True)
     run = LadderRun(ladder, dict(results))
     job = (list(ladder.modules), dict(ladder.options), ladder.seed)
@@ -243,7 +243,7 @@ def run_ladder(ladder: Ladder, path: str | Path, workers: int = 1, ray: str | No
                 backend = _LadderRay(job, ray, workers if workers > 1 else None, todo) if ray is not None \
                     else _LadderProcesses(job, workers, todo)
                 run.backend, run.workers = backend.name, backend.workers
-                drive(backend, len(todo), finish, store,
+                drive(backend, range(len(todo)), finish, store,
                       None if on_start is None else (lambda: on_start(run, len(todo))))
         except KeyboardInterrupt:
             run.interrupted = True

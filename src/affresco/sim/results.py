@@ -134,27 +134,38 @@ class ResultsWriter:
             out.close(result)
     """
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, resume: Mapping[int, Mapping[str, Any]] | None = None):
+        """``resume``: the records already in the files (game index -> record, an interrupted
+        run of the same tournament, ``run_tournament(done=...)``): the files are appended to."""
         self.path = Path(path)
         self.kind = _check_table_path(self.path)
         self.jsonl = records_path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._records = self.jsonl.open("w", encoding="utf-8")
         self._table = None
-        self.count = 0
+        self.count = len(resume or {})
+        if resume:   # the same records, whole lines again (a last line cut short by a kill is dropped)
+            _replace_atomically(self.jsonl, lambda p: p.write_text(
+                "".join(_record_line(k, r) for k, r in sorted(resume.items())), encoding="utf-8"))
+        self._records = self.jsonl.open("a" if resume else "w", encoding="utf-8")
         if self.kind == "csv":
             self._table = self.path.open("w", newline="", encoding="utf-8")
             self._csv = csv.DictWriter(self._table, fieldnames=FIELDS, extrasaction="ignore")
             self._csv.writeheader()
+            if resume:
+                from .games import rows_from_record
+                self._write_rows(row for k, r in sorted(resume.items()) for row in rows_from_record(r, k))
             self._table.flush()
+
+    def _write_rows(self, rows: Iterable[Mapping[str, Any]]) -> None:
+        for row in rows:
+            self._csv.writerow({key: _csv_value(row.get(key)) for key in FIELDS})
 
     def add(self, k: int, rows: Sequence[Mapping[str, Any]], record: Mapping[str, Any]) -> None:
         with sigint_deferred():
             self._records.write(_record_line(k, record))
             self._records.flush()
             if self._table is not None:
-                for row in rows:
-                    self._csv.writerow({key: _csv_value(row.get(key)) for key in FIELDS})
+                self._write_rows(rows)
                 self._table.flush()
             self.count += 1
 

@@ -30,11 +30,13 @@ medico board.  Leonardo never falls ill and buys no medicine.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections import defaultdict
 from functools import lru_cache
 from itertools import accumulate, combinations, compress, product
 from math import comb, perm
 from operator import add, getitem, itemgetter, mul
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Final, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
@@ -860,6 +862,51 @@ def _ill_left(capped: tuple, black: int, least: int) -> tuple:
     return tuple(extra for k, extra in _ill_words(capped, black) if k >= least)
 
 
+@lru_cache(maxsize=2048)
+def _plan_text(counts: tuple[int, ...]) -> tuple[str, tuple[int, ...], int]:
+    """A plan's counts text, its empty columns and its apprentices."""
+    return "-".join([_DIGITS[c] for c in counts]), tuple([k for k, c in enumerate(counts) if not c]), sum(counts)
+
+
+def _ill_word(counts: tuple[int, ...], allowed: tuple, black: int, least: int, r: int) -> tuple:
+    """The r-th word of :func:`_ill_left` for a plan's ``counts`` (naming at least ``least``
+    ill apprentices), found column by column without making the others."""
+    places = _ill_places(counts, allowed, black)
+    if not places:
+        return ()                     # no ill apprentice may be named: the one word is none
+    digits = ["0"] * len(counts)
+    top = 3 * black + 2               # below[top - i]: the rest's words with at most black - named - i
+    low = 2 * black + 1 + max(least, 0)      # below[low - i]: ... with fewer than least - named - i
+    for k, cap, below in places:
+        for i in range(cap + 1):      # the words with i ill ones here: those of the rest that fit
+            ways = below[top - i] - below[low - i]
+            if r < ways:
+                break
+            r -= ways
+        if i:
+            digits[k] = _DIGITS[i]
+            top -= i
+            low -= i
+    return (ILL_WORD, "-".join(digits)) if top < 3 * black + 2 else ()
+
+
+@lru_cache(maxsize=2048)
+def _ill_places(counts: tuple[int, ...], allowed: tuple, black: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """Per column of a plan where ill apprentices may be named (``counts`` there, at most
+    ``black``): the column, how many, and the ways to name at most s ill apprentices in the
+    columns after it, at ``2 * black + 2 + s`` (0 for s < 0)."""
+    places = [k for k, c in enumerate(counts) if c and allowed[k]]
+    if not black or not places:
+        return ()
+    caps = [min(counts[k], black) for k in places]
+    exact = [1] + [0] * black
+    below = []
+    for cap in reversed(caps):
+        below.append((0,) * (2 * black + 2) + tuple(accumulate(exact)))
+        exact = [sum(exact[max(0, s - cap):s + 1]) for s in range(black + 1)]
+    return tuple(zip(places, caps, reversed(below)))
+
+
 def _capped_columns(per_column: int, allowed: tuple, black: int) -> list[list[int]]:
     """Per column, per count: how many of them may be ill (at most ``black``, none where
     ill apprentices may not go); ``product`` of it: the capped counts in counting order."""
@@ -956,15 +1003,24 @@ class _VariantCounts:
                         out[key] = out.get(key, 0) + ways
             suffix[k] = out
         self.suffix = suffix
-        # fill[k][budget]: the ways to fill the columns from k on with at most budget apprentices
-        fill = [[1] * (self.top + 1)]
-        for _ in range(columns):
-            below = fill[0]
-            fill.insert(0, [sum(below[b - c] for c in range(min(b, per_column) + 1)) for b in range(self.top + 1)])
-        self.fill = fill
         self._grids: dict = {}
         self._weights: dict = {}
-        self._steps: dict = {}
+        self._totals: dict = {}
+        self._sums: dict = {}
+        # find's tables: per place of the columns fixed so far (k * span + e * 3 + m: k columns,
+        # e of them empty, m the market flag), the place after each choice of the next column;
+        # the ill vectors interned (find's ``ill``) and their moves; the weights found
+        self._span = span = 3 * (columns + 1)
+        self._choices = range(per_column + 1)
+        self._rows = tuple(tuple((k + 1) * span + 3 * (p % span // 3 + (c == 0))
+                                 + ((1 if c <= MARKET_WITH_TILE else 0) if k == market else p % 3)
+                                 for c in range(per_column + 1))
+                           for p in range(columns * span) for k in [p // span])
+        self._seen: dict[tuple[int, int], defaultdict[int, list[int]]] = {}
+        self._may, self._never = allowed, (False,) * columns
+        self._ills: list[tuple[int, ...]] = [(1,)]
+        self._ill_ids: dict[tuple[int, ...], int] = {(1,): 0}
+        self._ill_moves: dict[int, int] = {}
 
     def grid(self, k: int, a: int, m: int) -> list[int]:
         """``grid[h * (top + 1) + b]``: the fillings of the columns from ``k`` on with at most
@@ -1010,46 +1066,81 @@ class _VariantCounts:
         if healthy < 0:
             return 0
         top = self.top
-        at = min(healthy, top) * (top + 1) + min(black, top)
-        return sum(f * g[at] for f, g in self.weights(0, t, 0, 2, tile))
+        key = (t, tile, min(healthy, top), min(black, top))
+        n = self._totals.get(key)
+        if n is None:
+            at = key[2] * (top + 1) + key[3]
+            n = self._totals[key] = sum(f * g[at] for f, g in self.weights(0, t, 0, 2, tile))
+        return n
 
-    def locate(self, r: int, t: int, tile: int, healthy: int, black: int,
-               available: int) -> tuple[int, int, int]:
+    def find(self, r: int, t: int, tile: int, healthy: int, black: int) -> tuple[tuple[int, ...], int, int]:
         """The plan holding the ``r``-th variant (in counting order, each plan's variants
-        together), column by column: its place among the base plans of ``available``
-        apprentices, the variants before it in its plan, and its variants per way to lay the
-        tiles."""
-        per_column, allowed, market, top, fill = self.per_column, self.allowed, self.market, self.top, self.fill
+        together), column by column: its counts, the variants before it in its plan, and its
+        variants per way to lay the tiles.  A column's choices are weighed in order until the
+        r-th variant is among them (the fillings of the columns after it, :meth:`weights`'
+        pairs summed, with the ways to name the ill ones of the columns fixed); the weights
+        are kept, accumulated, per place of the walk (a later walk there bisects them)."""
+        top, rows, ills, moves = self.top, self._rows, self._ills, self._ill_moves
         healthy, black = min(healthy, top), min(black, top)   # (a plan has at most top of each)
         width = top + 1
-        known, weights, steps = self._weights, self.weights, self._steps
-        ill: tuple[int, ...] = (1,)       # ways to name j ill apprentices in the columns fixed so far
-        n = ep = place = 0
-        mp = 2
-        w = 0
-        for k in range(len(allowed)):
-            for c in range(per_column + 1):
-                if allowed[k] and c:
-                    step = steps.get((ill, c, black)) or self._step(ill, c, black)
-                else:
-                    step = ill
-                e = ep + (c == 0)
-                m = (1 if c <= MARKET_WITH_TILE else 0) if k == market else mp
-                pairs = known.get((k + 1, t, e, m, tile)) or weights(k + 1, t, e, m, tile)
-                w = 0
-                at = (healthy - n - c) * width + black       # j = 0; each ill one more: a place on
-                for ways in step:
-                    if at >= 0:
-                        for f, g in pairs:
-                            w += ways * f * g[at]
-                    at += top
-                if r < w:
-                    break
-                r -= w
-                if available >= n + c:         # the base plans with this count: the fillings of the rest
-                    place += fill[k + 1][min(available - n - c, top)]
-            ill, n, ep, mp = step, n + c, e, m
-        return place, r, w // perm(ep, t)
+        seen = self._seen.get((t, tile))
+        if seen is None or len(seen) > _MOST_PLACES:
+            seen = self._seen[t, tile] = defaultdict(list)
+            self._sums[t, tile] = [None] * (len(rows) + self._span)
+        sums = self._sums[t, tile]
+        ill = 0                # the ways to name j ill apprentices in the columns fixed so far (interned): (1,)
+        at = (healthy + top) * width + black     # the healthy ones left (from -top) and the ill ones allowed
+        pos = 2                # the place of the columns fixed so far: none (k = 0, e = 0, the market not fixed)
+        counts: list[int] = []
+        ends: list[int] = []
+        for may in self._may if black else self._never:
+            ends = seen[((pos << 12) + ill << 10) + at]
+            if ends and r < ends[-1]:
+                c = bisect_right(ends, r)
+            else:                      # weigh the next choices until the r-th variant is among them
+                row = rows[pos]
+                total = ends[-1] if ends else 0
+                for c in range(len(ends), self.per_column + 1):
+                    nxt = ill
+                    if may and c:
+                        nxt = moves.get((ill * 16 + c) * 16 + black) or self._move(ill, c, black)
+                    grid, pairs = sums[row[c]] or self._sum_row(sums, row[c], t, tile)
+                    place = at - (c + top) * width      # grid[(h + j) * width + b - j], j ill ones so far
+                    for ways in ills[nxt]:
+                        if place >= 0:
+                            v = grid[place]
+                            if v is None:
+                                v = grid[place] = sum([f * g[place] for f, g in pairs])
+                            total += ways * v
+                        place += top
+                    ends.append(total)
+                    if r < total:
+                        break
+            if c:
+                r -= ends[c - 1]
+                if may:
+                    ill = moves.get((ill * 16 + c) * 16 + black) or self._move(ill, c, black)
+            pos, at = rows[pos][c], at - c * width
+            counts.append(c)
+        return tuple(counts), r, (ends[c] - (ends[c - 1] if c else 0)) // perm(pos % self._span // 3, t)
+
+    def _sum_row(self, sums: list, pos: int, t: int, tile: int) -> tuple[list, tuple]:
+        """The sums of :meth:`weights`' pairs at the grids' places (each made when first read:
+        a list of None), and the pairs, for the place ``pos`` (k * span + e * 3 + m)."""
+        span = self._span
+        pairs = self.weights(pos // span, t, pos % span // 3, pos % 3, tile)
+        out = sums[pos] = ([None] * (self.top + 1) ** 2, pairs)
+        return out
+
+    def _move(self, ill: int, c: int, black: int) -> int:
+        """The interned ill vector after a column of ``c`` apprentices where ill ones may go."""
+        step = self._step(self._ills[ill], c, black)
+        at = self._ill_ids.get(step)
+        if at is None:
+            at = self._ill_ids[step] = len(self._ills)
+            self._ills.append(step)
+        self._ill_moves[(ill * 16 + c) * 16 + black] = at
+        return at
 
     def _step(self, ill: tuple[int, ...], c: int, black: int) -> tuple[int, ...]:
         """The ways to name j ill apprentices (at most ``black``) after a column of ``c``
@@ -1058,8 +1149,10 @@ class _VariantCounts:
         for j, ways in enumerate(ill):
             for i in range(min(c, black - j) + 1):
                 out[j + i] += ways
-        step = self._steps[ill, c, black] = tuple(out)
-        return step
+        return tuple(out)
+
+
+_MOST_PLACES: Final = 200_000     # walk places kept per (tiles, medico tile) before they are forgotten (a few MB)
 
 
 @lru_cache(maxsize=8)
@@ -1073,13 +1166,13 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     tile: in that order.  A plan of segment ``seg`` places ``parents.carries[seg]`` apprentices
     off the sheet (the wall tile's), healthy ones."""
     healthy, black, allowed, tile_ok, market = limits
-    base = parents.base()
-    counts_of, n_of, carries = base[0], base[1], parents.carries
+    carries = parents.carries
 
     def sizes(seg: int) -> tuple:
         return _sizes(parents.base_key, allowed, black, healthy - carries[seg], tile_ok, market)
 
     def kind(seg: int, b: int) -> tuple[tuple, bool]:
+        counts_of, n_of = parents.base()[:2]      # (made when the sequence is searched or made in full)
         return (_ill_left(_capped(counts_of[b], allowed, black), black, max(n_of[b] + carries[seg] - healthy, 0)),
                 tile_ok and counts_of[b][market] <= MARKET_WITH_TILE)
 
@@ -1109,17 +1202,27 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
 
     table = _variant_counts(parents.per_column, allowed, market)
     tile = 2 if tile_ok else 1
+    segments = parents.segments
 
     def total(seg: int) -> int:
-        return table.total(len(parents.segments[seg]), tile, healthy - carries[seg], black)
+        return table.total(len(segments[seg]), tile, healthy - carries[seg], black)
 
-    def locate(seg: int, r: int) -> tuple[int, int, int]:
-        b, r, size = table.locate(r, len(parents.segments[seg]), tile, healthy - carries[seg], black,
-                                  parents.available)
-        q, r = divmod(r, size)
-        return b, q, r
+    def pick(seg: int, r: int) -> Action:
+        """The segment's r-th plan, found column by column (no tables of the base plans)."""
+        h = healthy - carries[seg]
+        counts, r, size = table.find(r, len(segments[seg]), tile, h, black)
+        text, empty, n = _plan_text(counts)
+        if segments[seg]:
+            q, r = divmod(r, size)
+            args = parents.args_with(seg, text, empty, q)
+        else:
+            args = (text,)                 # (one way to lay no tile)
+        medico = tile_ok and counts[market] <= MARKET_WITH_TILE
+        if black:
+            args += _ill_word(counts, allowed, black, n - h, r >> 1 if medico else r)
+        return _new(Action, ("plan", args + _TILE if medico and r & 1 else args))
 
-    return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)), counted=(total, locate))
+    return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)), counted=(total, pick))
 
 
 register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
