@@ -56,6 +56,8 @@ def test_illegal_input_is_explained_and_the_game_goes_on():
     assert "Commands:" in out
     # the action kinds' syntax, brackets included (rich markup once swallowed them)
     assert "[bishop <seg>]" in out and "[choice]" in out
+    # the restoration forms modules add, which no action kind's line names (session 9 audit)
+    assert "restore C3 sexton A1" in out and "restore C3 using KN" in out and "restore C3 ill" in out
     assert out.count("You: ") == 3  # the game went on after the refused inputs
     assert "Not saved" in out
 

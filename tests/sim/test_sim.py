@@ -141,14 +141,18 @@ def test_bells_wall_and_medico_vp_have_their_own_columns(new_modules):
 
 
 def test_report_shows_the_new_modules_columns(new_modules, tmp_path):
+    """The report tells every source (bells, wall, medico too), a row each, whole at 100 columns
+    (a column per source was cut to "bells_tra…" or "heuri…" once eight modules brought 16)."""
     csv_path, _ = write_results(new_modules, new_modules.records, tmp_path / "new.csv")
     rows = read_rows(csv_path)
     src = report.sources_by_bot(rows)
     assert src["heuristic"]["bells"] > 0 and src["leonardo"]["bells_rank"] > 0
     out = CliRunner().invoke(app, ["report", str(csv_path)], env={"COLUMNS": "300"})
     assert out.exit_code == 0, out.output
-    for col in ("bells", "bells_track", "bells_rank", "wall", "medico"):
+    for col in ("bells", "bells track", "bells rank", "wall", "medico"):
         assert f" {col} " in out.output
+    narrow = CliRunner().invoke(app, ["report", str(csv_path)], env={"COLUMNS": "100"}).output
+    assert "…" not in narrow.split("by source")[1], narrow       # every source and bot whole
 
 
 def test_a_table_written_before_the_new_columns_reads_back_with_them_at_zero(small, tmp_path):

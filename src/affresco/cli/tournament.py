@@ -99,8 +99,7 @@ def tournament(
 ) -> None:
     """Play many bot games with rotated seats and write the results (table + game records).
 
-    Ctrl-C (or SIGTERM) stops: the games finished so far are kept in the files (exit status 130),
-    and the same command goes on with the rest."""
+    Ctrl-C (or SIGTERM) stops, keeping the finished games (exit 130); the same command goes on."""
     import time
 
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
