@@ -783,7 +783,7 @@ def _workshop_done(raw, where: str) -> tuple[int, int]:
 
 
 # plan_options memo: 256 entries, at most 1.5 million plan actions made in all (tens of MB)
-_OPTIONS = IdentityMemo(256, 1_500_000, lambda plans: len(plans) if plans.made else 0)
+_OPTIONS = IdentityMemo(256, 1_500_000, PlanVariants.weight)
 
 
 _TILE = (TILE_WORD,)
