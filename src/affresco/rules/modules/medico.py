@@ -871,40 +871,35 @@ def _plan_text(counts: tuple[int, ...]) -> tuple[str, tuple[int, ...], int]:
 def _ill_word(counts: tuple[int, ...], allowed: tuple, black: int, least: int, r: int) -> tuple:
     """The r-th word of :func:`_ill_left` for a plan's ``counts`` (naming at least ``least``
     ill apprentices), found column by column without making the others."""
-    places = _ill_places(counts, allowed, black)
+    places = [k for k, c in enumerate(counts) if c and allowed[k]]
     if not places:
         return ()                     # no ill apprentice may be named: the one word is none
+    caps = tuple([min(counts[k], black) for k in places])
     digits = ["0"] * len(counts)
-    top = 3 * black + 2               # below[top - i]: the rest's words with at most black - named - i
-    low = 2 * black + 1 + max(least, 0)      # below[low - i]: ... with fewer than least - named - i
-    for k, cap, below in places:
+    named = 0
+    for k, cap, below in zip(places, caps, _ill_below(caps, black)):
         for i in range(cap + 1):      # the words with i ill ones here: those of the rest that fit
-            ways = below[top - i] - below[low - i]
+            hi, lo = black - named - i, least - named - i
+            ways = (below[hi] - (below[lo - 1] if lo > 0 else 0)) if hi >= lo and hi >= 0 else 0
             if r < ways:
                 break
             r -= ways
         if i:
             digits[k] = _DIGITS[i]
-            top -= i
-            low -= i
-    return (ILL_WORD, "-".join(digits)) if top < 3 * black + 2 else ()
+            named += i
+    return (ILL_WORD, "-".join(digits)) if named else ()
 
 
-@lru_cache(maxsize=2048)
-def _ill_places(counts: tuple[int, ...], allowed: tuple, black: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """Per column of a plan where ill apprentices may be named (``counts`` there, at most
-    ``black``): the column, how many, and the ways to name at most s ill apprentices in the
-    columns after it, at ``2 * black + 2 + s`` (0 for s < 0)."""
-    places = [k for k, c in enumerate(counts) if c and allowed[k]]
-    if not black or not places:
-        return ()
-    caps = [min(counts[k], black) for k in places]
+@lru_cache(maxsize=1024)
+def _ill_below(caps: tuple[int, ...], black: int) -> tuple[tuple[int, ...], ...]:
+    """Per place of ``caps`` (the most ill apprentices of each column that may have some): the
+    ways to name at most s ill apprentices (s = 0..black) in the places after it."""
     exact = [1] + [0] * black
-    below = []
+    out = []
     for cap in reversed(caps):
-        below.append((0,) * (2 * black + 2) + tuple(accumulate(exact)))
+        out.append(tuple(accumulate(exact)))
         exact = [sum(exact[max(0, s - cap):s + 1]) for s in range(black + 1)]
-    return tuple(zip(places, caps, reversed(below)))
+    return tuple(reversed(out))
 
 
 def _capped_columns(per_column: int, allowed: tuple, black: int) -> list[list[int]]:
