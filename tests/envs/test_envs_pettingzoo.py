@@ -123,6 +123,25 @@ def test_parallel_planning_is_simultaneous():
     assert p.game.phase != "plan" and all("view" in i for i in infos.values())
 
 
+def test_each_parallel_agents_observation_is_its_seats_vector_and_its_own():
+    """Every step of a Parallel game gives each agent the vector ``game.observation(seat)`` of
+    its seat (as a fresh copy of the game writes it from zero): the agents' vectors are rows
+    of one array made at once, and writing into one agent's vector changes no other agent's,
+    nor the next step's."""
+    p = parallel_env(players=3)
+    obs, _ = p.reset(seed=7)
+    rng = np.random.default_rng(7)
+    while p.agents:
+        fresh = p.game.clone()
+        for seat, agent in enumerate(p.agents):
+            assert obs[agent]["observation"].tobytes() == bytes(fresh.observation(seat))
+        others = [obs[a]["observation"].copy() for a in p.agents[1:]]
+        obs[p.agents[0]]["observation"][:] = -1.0
+        assert all((obs[a]["observation"] == o).all() for a, o in zip(p.agents[1:], others))
+        acts = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
+        obs, *_ = p.step(acts)
+
+
 def test_an_illegal_action_is_refused_by_default():
     e = env(players=2)
     e.reset(seed=1)

@@ -123,6 +123,7 @@ def test_every_seats_observation_joined_is_each_seats_own_back_to_back(n, mods):
         assert [joined[j * size:(j + 1) * size] for j in range(n)] == [fresh.observation(seat) for seat in order]
         assert g.observations_joined() == sum(g.observations(), array("f"))
         assert g.observations_joined([1]) == g.observation(1)
+        assert len(g.observations_joined([])) == 0
     for bad in ([n], [0, -1], ["0"], [True]):
         with pytest.raises(FrescoError):
             g.observations_joined(bad)

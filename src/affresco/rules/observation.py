@@ -57,7 +57,7 @@ class Layout:
                  "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views",
                  "o_to_act", "o_thalers", "o_left", "leo", "rot", "actor_at", "paints_at", "booth_at", "plan_at",
                  "committed_at", "modules_at", "figs", "seats", "at_fig", "at_getup", "at_tiles", "at_mood", "zeros5",
-                 "segments", "booth_range", "places")
+                 "no_plan", "no_tile", "segments", "booth_range", "places")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...]):
@@ -117,6 +117,8 @@ class Layout:
         self.at_tiles = tuple(base + f * per + 3 + hostel for f in range(F))   # tiles
         self.at_mood = tuple(base + f * per + self.o_mood for f in range(n))   # mood one-hot, then 3 numbers
         self.zeros5 = array("f", bytes(20))
+        self.no_plan = array("f", bytes(24))                # a plan not known: 6 zeros
+        self.no_tile = array("f", bytes(4 * _CELL))         # a fresco segment without a tile
         self.segments = range(25)
         self.booth_range = range(booths)
         self.views: tuple = (None, ())   # (hook table, its modules' view entries), see _views
@@ -416,7 +418,7 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
         for i in compress(L.segments, map(is_not, old, now)):
             t = old[i] = now[i]
             p = o + i * _CELL
-            x[p:p + _CELL] = L.zeros[:_CELL] if t is None else _segment(t)
+            x[p:p + _CELL] = L.no_tile if t is None else _segment(t)
     now = s.booths
     old = r.booths
     if now != old:                          # a booth's tiles: an immutable tuple
@@ -447,7 +449,7 @@ def _write_plan(x: array, L: Layout, f: int, plan: Any, hide: bool) -> None:
         x[L.committed_at[f]] = 0.0 if plan is None else 1.0
         if hide:
             plan = None
-    x[L.plan_at[f]] = L.zeros[:6] if plan is None else _plan_block(plan)
+    x[L.plan_at[f]] = L.no_plan if plan is None else _plan_block(plan)
 
 
 def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
@@ -708,52 +710,65 @@ def _hash_into(acc: dict, prefix: str, value: Any, seat: int, n: int) -> None:
     """Add ``value``'s leaves into ``acc`` (slot -> number), depth first from the last child
     (the order the numbers are added in is part of the encoding: float sums).  Paths and
     slots are looked up, not formatted, once seen (:data:`_PATHS`, :data:`_SLOTS`)."""
-    paths, items, slots = _PATHS, _ITEMS, _SLOTS
-    if len(paths) > 65536:
-        paths.clear()
-    if len(items) > 65536:
-        items.clear()
-    if len(slots) > 65536:
-        slots.clear()
-    stack = [(prefix, value)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        path, v = pop()
-        t = type(v)
-        if t is dict:
-            for k in v:
-                key = (path, k) if type(k) is str else (path, k, type(k))
-                child = paths.get(key)
+    if len(_PATHS) > 65536:
+        _PATHS.clear()
+    if len(_ITEMS) > 65536:
+        _ITEMS.clear()
+    if len(_SLOTS) > 65536:
+        _SLOTS.clear()
+    _add_leaves(acc, prefix, value, seat, n)
+
+
+def _add_leaves(acc: dict, path: str, v: Any, seat: int, n: int) -> None:
+    """:func:`_hash_into`'s walk: a container's children from the last one, each container
+    walked at once (depth first), each leaf added where it stands (no stack of pending items)."""
+    t = type(v)
+    if t is dict:
+        paths = _PATHS
+        for k in reversed(v):
+            key = (path, k) if type(k) is str else (path, k, type(k))
+            child = paths.get(key)
+            if child is None:
+                child = paths[key] = f"{path}.{k}"
+            _add_leaf(acc, child, v[k], seat, n)
+    elif t is list or t is tuple:
+        items = _ITEMS
+        m = len(v)
+        if m == n or m == n + 1:          # one entry per seat (and Leonardo): from the observer on
+            for i in range(m - 1, -1, -1):
+                child = items.get((path, i))
                 if child is None:
-                    child = paths[key] = f"{path}.{k}"
-                push((child, v[k]))
-        elif t is list or t is tuple:
-            m = len(v)
-            if m == n or m == n + 1:          # one entry per seat (and Leonardo): from the observer on
-                for i in range(m):
-                    child = items.get((path, i))
-                    if child is None:
-                        child = items[(path, i)] = f"{path}[{i}]"
-                    push((child, v[(seat + i) % n] if i < n else v[i]))
-            elif m:
-                child = items.get((path, None))
-                if child is None:
-                    child = items[(path, None)] = f"{path}[]"
-                for item in v:
-                    push((child, item))
-        elif v is None or v is False:
-            continue
-        elif t is int or t is float:
-            slot = slots.get(path)
-            if slot is None:
-                slot = slots[path] = _slot(path)
-            acc[slot] = acc.get(slot, 0.0) + v / 10
-        else:
-            key = (path, v, t)
-            slot = slots.get(key)
-            if slot is None:
-                slot = slots[key] = _slot(f"{path}={v}")
-            acc[slot] = acc.get(slot, 0.0) + 1.0
+                    child = items[(path, i)] = f"{path}[{i}]"
+                _add_leaf(acc, child, v[(seat + i) % n] if i < n else v[i], seat, n)
+        elif m:
+            child = items.get((path, None))
+            if child is None:
+                child = items[(path, None)] = f"{path}[]"
+            for item in reversed(v):
+                _add_leaf(acc, child, item, seat, n)
+    else:
+        _add_leaf(acc, path, v, seat, n)
+
+
+def _add_leaf(acc: dict, path: str, v: Any, seat: int, n: int) -> None:
+    """One child of :func:`_add_leaves`: a leaf added into ``acc`` (a number: its value / 10;
+    text or true: 1; none or false: nothing), a container walked."""
+    t = type(v)
+    if t is int or t is float:
+        slot = _SLOTS.get(path)
+        if slot is None:
+            slot = _SLOTS[path] = _slot(path)
+        acc[slot] = acc.get(slot, 0.0) + v / 10
+    elif t is dict or t is list or t is tuple:
+        _add_leaves(acc, path, v, seat, n)
+    elif v is None or v is False:
+        return
+    else:
+        key = (path, v, t)
+        slot = _SLOTS.get(key)
+        if slot is None:
+            slot = _SLOTS[key] = _slot(f"{path}={v}")
+        acc[slot] = acc.get(slot, 0.0) + 1.0
 
 
 _PATHS: dict[tuple, str] = {}     # (path, dict key[, its type unless str]) -> the entry's path
