@@ -428,3 +428,24 @@ def test_play_with_your_own_component_file(tmp_path):
     mine.write_text(json.dumps(data))
     bad = invoke(["play", "--components", str(mine)])
     assert bad.exit_code == 1 and "bishop_adjacent" in bad.output
+
+
+def test_serve_on_a_taken_port_stops_at_once_and_never_shows_a_database_password(tmp_path):
+    """`affresco serve` on a port another server holds stops before opening its database, saying
+    so (it used to open the database, print 'open http://...' and then fail inside uvicorn); a
+    PostgreSQL URL's password is never printed (it was, at start and in a connection error)."""
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        db = tmp_path / "games.db"
+        res = runner.invoke(app, ["serve", "--port", str(port), "--db", str(db)])
+        assert res.exit_code == 1 and "address already in use" in res.output and "choose another --port" in res.output
+        assert not list(tmp_path.iterdir())
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free, closed = s.getsockname()[1], s.getsockname()[1]
+    res = runner.invoke(app, ["serve", "--port", str(free), "--db", f"postgresql://fresco:s3cret@127.0.0.1:{closed}/x"])
+    assert res.exit_code == 1 and "Cannot open the database" in res.output, res.output
+    assert "s3cret" not in res.output and "fresco:***@" in res.output

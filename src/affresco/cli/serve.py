@@ -1,6 +1,8 @@
 """``affresco serve``: the browser game's web server."""
 from __future__ import annotations
 
+import re
+
 import typer
 from rich.console import Console
 
@@ -70,6 +72,11 @@ def serve(
     except ValueError as e:
         Console(stderr=True).print(f"[red]{e}[/]")
         raise typer.Exit(2)
+    busy = _port_in_use(host, port)
+    if busy:
+        Console(stderr=True).print(f"[red]Cannot listen on {host}:{port}: {busy} (another server there?): choose "
+                                   f"another --port[/]")
+        raise typer.Exit(1)
     try:
         limits = Limits(rate=rate, burst=max(10, int(rate * 3)), create_per_minute=games_per_minute,
                         conns_per_client=conns_per_client, header_timeout=header_timeout,
@@ -82,9 +89,39 @@ def serve(
         Console(stderr=True).print(f"[red]{e}[/]")
         raise typer.Exit(1)
     except Exception as e:  # noqa: BLE001 - a bad --db must say why, not dump a trace
-        Console(stderr=True).print(f"[red]Cannot open the database {db!r}: {e}[/]")
+        Console(stderr=True).print(f"[red]Cannot open the database {_without_password(db)!r}: "
+                                   f"{str(e).replace(db, _without_password(db))}[/]")
         raise typer.Exit(1)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     Console(stderr=True).print(f"affresco {__version__}: open [bold]http://{shown}:{port}/[/] in your browser "
-                               f"(database: {db}). Ctrl-C stops the server; games are kept.")
+                               f"(database: {_without_password(db)}). Ctrl-C stops the server; games are kept.")
     run(web, host=host, port=port, log_level=log_level)
+
+
+def _without_password(db: str) -> str:
+    """The database as it may be shown or logged: a URL's password masked ('***')."""
+    if "://" not in db:
+        return db
+    try:
+        from sqlalchemy.engine import make_url
+        return make_url(db).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - not a URL SQLAlchemy reads: hide what could be one
+        return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", db)
+
+
+def _port_in_use(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (e.g. 'address already in use'), or None: checked
+    before the database is opened, so a second server on a taken port stops at once."""
+    import socket
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as e:
+        return str(e.strerror or e)
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as uvicorn binds
+        try:
+            s.bind(address)
+        except OSError as e:
+            return str(e.strerror or e).lower()
+    return None
