@@ -449,3 +449,14 @@ def test_serve_on_a_taken_port_stops_at_once_and_never_shows_a_database_password
     res = runner.invoke(app, ["serve", "--port", str(free), "--db", f"postgresql://fresco:s3cret@127.0.0.1:{closed}/x"])
     assert res.exit_code == 1 and "Cannot open the database" in res.output, res.output
     assert "s3cret" not in res.output and "fresco:***@" in res.output
+
+
+@pytest.mark.parametrize("args,words", [(["--trusted-proxy", "notanip"], "'notanip' is not an address or network"),
+                                        (["--log-level", "loud"], "'loud': one of debug, info")])
+def test_serve_refuses_a_bad_proxy_or_log_level_naming_the_option(tmp_path, args, words):
+    """A bad --trusted-proxy was reported as 'Cannot open the database ...: does not appear to be
+    an IPv4 or IPv6 network', a bad --log-level as a ValueError traceback; both are refused
+    naming the option, before the database is opened."""
+    res = runner.invoke(app, ["serve", "--port", "0", "--db", str(tmp_path / "g.db"), *args])
+    assert res.exit_code == 2 and words in " ".join(res.output.split()) and "database" not in res.output, res.output
+    assert not list(tmp_path.iterdir())

@@ -9,6 +9,9 @@ from rich.console import Console
 from .. import __version__
 from .app import app
 
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 for every interface)."),
@@ -19,7 +22,7 @@ def serve(
     bot_delay: float = typer.Option(0.4, "--bot-delay", min=0.0,
                                     help="Seconds every bot decision takes, whatever the bot knows, so people "
                                          "can follow (timed bots: at least their seconds + 0.35)."),
-    log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
+    log_level: str = typer.Option("info", "--log-level", help="debug, info, warning, error or critical."),
     rate: float = typer.Option(20.0, "--rate", min=0.1, help="Requests per second allowed per seat token or address."),
     games_per_minute: int = typer.Option(30, "--games-per-minute", min=1,
                                          help="New games per minute allowed per address."),
@@ -59,6 +62,15 @@ def serve(
     except ImportError as e:  # pragma: no cover - dependencies of the package
         Console(stderr=True).print(f"[red]affresco serve needs its web dependencies: {e}[/]")
         raise typer.Exit(1)
+    if log_level.lower() not in LOG_LEVELS:
+        raise typer.BadParameter(f"{log_level!r}: one of {', '.join(LOG_LEVELS)}", param_hint="--log-level")
+    from ..server.guard import Proxies
+    for proxy in trusted_proxy:
+        try:
+            Proxies([proxy])
+        except ValueError:
+            raise typer.BadParameter(f"{proxy!r} is not an address or network (e.g. 10.0.0.5, 10.0.0.0/8)",
+                                     param_hint="--trusted-proxy") from None
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonLogFormatter())
     server_log = logging.getLogger("affresco.server")
