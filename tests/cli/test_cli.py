@@ -460,3 +460,13 @@ def test_serve_refuses_a_bad_proxy_or_log_level_naming_the_option(tmp_path, args
     res = runner.invoke(app, ["serve", "--port", "0", "--db", str(tmp_path / "g.db"), *args])
     assert res.exit_code == 2 and words in " ".join(res.output.split()) and "database" not in res.output, res.output
     assert not list(tmp_path.iterdir())
+
+
+def test_replaying_a_tournaments_records_file_says_how_to_take_one_game_out(tmp_path, finished_game):
+    """A tournament's .jsonl (a record a line) given to replay or play --load said only 'not valid
+    JSON (Extra data ...)'; it now says how to take one game out (report --game K)."""
+    path = tmp_path / "results.jsonl"
+    path.write_text((json.dumps(finished_game.record()) + "\n") * 2)
+    for args in (["replay", str(path)], ["play", "--load", str(path)]):
+        res = invoke(args)
+        assert res.exit_code == 1 and "--game K" in " ".join(res.output.split()), res.output
