@@ -40,7 +40,6 @@ import itertools
 import random
 from collections import Counter
 
-import pytest
 
 import affresco
 
