@@ -40,7 +40,6 @@ import itertools
 import random
 from collections import Counter
 
-
 import affresco
 
 MODULES = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour")
