@@ -470,3 +470,16 @@ def test_replaying_a_tournaments_records_file_says_how_to_take_one_game_out(tmp_
     for args in (["replay", str(path)], ["play", "--load", str(path)]):
         res = invoke(args)
         assert res.exit_code == 1 and "--game K" in " ".join(res.output.split()), res.output
+
+
+def test_the_readmes_engine_example_runs_to_the_end():
+    """README, 'The engine in ten lines', run as written: it plays a whole game (its first
+    version always took the first legal action, getting up at 5:00 and planning nothing: the
+    game never ended)."""
+    import subprocess
+    import sys
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    code = readme.split("## The engine in ten lines", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"\[\d+, \d+, \d+\] \[\d, \d, \d\]\n", done.stdout), done.stdout
