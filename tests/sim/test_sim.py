@@ -610,3 +610,13 @@ def test_a_tournament_with_your_own_component_file(tmp_path):
     assert res.exit_code == 1 and "the component file" in " ".join(res.output.split())
     res = CliRunner().invoke(app, [*args, "--games", "3", "--components", str(mine)])
     assert res.exit_code == 0 and "2 of 3 games were played before" in " ".join(res.output.split()), res.output
+
+
+def test_every_tournament_option_is_in_the_docs():
+    """docs/tournaments.md lists every option of `affresco tournament` (docs that match)."""
+    from typer.main import get_command
+    command = get_command(app).commands["tournament"]
+    text = (Path(__file__).parents[2] / "docs" / "tournaments.md").read_text(encoding="utf-8")
+    options = [max(p.opts, key=len) for p in command.params if p.opts[0].startswith("-")]
+    assert len(options) >= 11
+    assert [o for o in options if f"`{o}`" not in text] == []
