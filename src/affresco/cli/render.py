@@ -187,7 +187,7 @@ def figures_table(view: Mapping[str, Any]) -> Table:
     for name, just in (("#", "right"), ("Name", "left"), ("VP", "right"), ("Get up", "left"),
                        ("Mood", "left"), ("Appr.", "right"), ("Tiles", "left"),
                        ("Plan", "left"), ("Paints", "left"), ("Thalers", "right")):
-        fold = name in ("Name", "Paints")
+        fold = name == "Paints"
         t.add_column(name, justify=just, overflow="fold" if fold else "ellipsis",  # type: ignore[arg-type]
                      no_wrap=not fold, min_width={"Name": name_width, "Plan": 9}.get(name, None if fold else len(name)))
     viewer = view.get("seat")
