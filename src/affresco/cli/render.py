@@ -463,7 +463,7 @@ def modules_panel(view: Mapping[str, Any]) -> Panel | None:
         out.append(i18n_text("special.altar"))
         if sc.get("on_fresco"):
             bonus = sc.get("fresco_bonus") or {}
-            out.append("\n" + i18n_text("special.on_fresco", k=bonus.get("K", 3), n=bonus.get("N", 5)))
+            out.append("\n" + i18n_text("special.on_fresco", k=bonus.get("K", "?"), n=bonus.get("N", "?")))
     s = view.get("scrolls")
     if s:
         out = section("scrolls")
