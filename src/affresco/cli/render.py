@@ -181,8 +181,8 @@ def mood_strip(view: Mapping[str, Any], index: int | None) -> Text:
 def figures_table(view: Mapping[str, Any]) -> Table:
     """Every figure's public items (and the viewer's own paints and Thalers)."""
     t = Table(title="Painters", box=box.SIMPLE_HEAD, title_style="bold", pad_edge=False, collapse_padding=True)
-    # the longest name whole (a star marks who is to act): on a narrow terminal the plan
-    # ("2-3-0-1-3"), the tiles and the paints fold onto a second line, the rest stays whole
+    # one line per painter at 80 columns: the longest name whole (a star marks who is to act),
+    # the plan ("2-3-0-1-3") whole; only the paints fold onto a second line when long
     name_width = min(16, max(len(f["name"]) for f in view["figures"]) + 2)
     for name, just in (("#", "right"), ("Name", "left"), ("VP", "right"), ("Get up", "left"),
                        ("Mood", "left"), ("Appr.", "right"), ("Tiles", "left"),
