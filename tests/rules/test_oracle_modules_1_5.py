@@ -40,8 +40,6 @@ import itertools
 import random
 from collections import Counter
 
-import pytest
-
 import affresco
 
 MODULES = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour")

@@ -377,12 +377,19 @@ def test_dynamic_key_families_cover_the_engine_and_the_server(sqlite_url):  # no
 
 
 @pytest.mark.parametrize("lang,word,wrong", [("fr", "assistant", r"\bapprentie?s?\b"), ("ru", "подмастерь", r"ученик|ученика|учеников"),
-                                             ("fr", "atelier de peintre", r"atelier de (peinture|portrait)")])
+                                             ("fr", "atelier de peintre", r"atelier de (peinture|portrait)"),
+                                             ("fr", "échelle des points", r"\bpiste\b(?! des cloches| de décompte des cloches)"),
+                                             ("ru", "дорожк", r"\bтрек"),
+                                             ("fr", "tableau d'action", r"feuille d'actions?"),
+                                             ("ru", "планшет", r"\bлист(а|е|ом)? действий")])
 def test_the_apprentice_has_its_rulebook_name_in_every_text(lang, word, wrong):
     """The pieces and places keep the word of the edition's rulebook (issue 5: game words from
     the French and Russian rulebooks): the French base rules say 'assistant' and 'atelier de
-    peintre' (the studio), the Russian 'подмастерье'; the catalogue and the help never call them
-    anything else."""
+    peintre' (the studio), the Russian 'подмастерье'; the VP track is the French 'échelle des
+    points' and the Russian 'дорожка победных очков', the action sheet the French 'tableau
+    d'action' and the Russian 'планшет действий' (session 9 audit: VP sources, the tie-break and
+    the help said 'piste', 'трек', 'feuille d'actions', 'лист действий'); the catalogue and the
+    help never call them anything else."""
     texts = list(catalog(lang).values()) + [json.dumps(json.loads(static_text(f"help/{lang}.json")), ensure_ascii=False)]
     assert any(word in t.lower() for t in texts)
     odd = [t for t in texts if re.search(wrong, t, re.IGNORECASE)]

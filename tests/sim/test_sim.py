@@ -141,14 +141,18 @@ def test_bells_wall_and_medico_vp_have_their_own_columns(new_modules):
 
 
 def test_report_shows_the_new_modules_columns(new_modules, tmp_path):
+    """The report tells every source (bells, wall, medico too), a row each, whole at 100 columns
+    (a column per source was cut to "bells_tra…" or "heuri…" once eight modules brought 16)."""
     csv_path, _ = write_results(new_modules, new_modules.records, tmp_path / "new.csv")
     rows = read_rows(csv_path)
     src = report.sources_by_bot(rows)
     assert src["heuristic"]["bells"] > 0 and src["leonardo"]["bells_rank"] > 0
     out = CliRunner().invoke(app, ["report", str(csv_path)], env={"COLUMNS": "300"})
     assert out.exit_code == 0, out.output
-    for col in ("bells", "bells_track", "bells_rank", "wall", "medico"):
+    for col in ("bells", "bells track", "bells rank", "wall", "medico"):
         assert f" {col} " in out.output
+    narrow = CliRunner().invoke(app, ["report", str(csv_path)], env={"COLUMNS": "100"}).output
+    assert "…" not in narrow.split("by source")[1], narrow       # every source and bot whole
 
 
 def test_a_table_written_before_the_new_columns_reads_back_with_them_at_zero(small, tmp_path):
@@ -606,3 +610,13 @@ def test_a_tournament_with_your_own_component_file(tmp_path):
     assert res.exit_code == 1 and "the component file" in " ".join(res.output.split())
     res = CliRunner().invoke(app, [*args, "--games", "3", "--components", str(mine)])
     assert res.exit_code == 0 and "2 of 3 games were played before" in " ".join(res.output.split()), res.output
+
+
+def test_every_tournament_option_is_in_the_docs():
+    """docs/tournaments.md lists every option of `affresco tournament` (docs that match)."""
+    from typer.main import get_command
+    command = get_command(app).commands["tournament"]
+    text = (Path(__file__).parents[2] / "docs" / "tournaments.md").read_text(encoding="utf-8")
+    options = [max(p.opts, key=len) for p in command.params if p.opts[0].startswith("-")]
+    assert len(options) >= 11
+    assert [o for o in options if f"`{o}`" not in text] == []

@@ -31,6 +31,11 @@ Commands:
   save FILE         save the game (resume with: affresco play --load FILE)
   help              this help
   quit              leave the game (you are offered to save it)
+
+Restorations with modules (the numbered list shows every legal one):
+  restore C3 sexton A1      the Sexton (portraits) moves the bishop to any segment first
+  restore C3 using KN       pink and brown pay for orange, green or purple (option special_colours_on_fresco)
+  restore C3 ill            an ill apprentice restores (medico); likewise 'altar RYB ill'
 """
 
 

@@ -99,8 +99,7 @@ def tournament(
 ) -> None:
     """Play many bot games with rotated seats and write the results (table + game records).
 
-    Ctrl-C (or SIGTERM) stops: the games finished so far are kept in the files (exit status 130),
-    and the same command goes on with the rest."""
+    Ctrl-C (or SIGTERM) stops, keeping the finished games (exit 130); the same command goes on."""
     import time
 
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
@@ -110,7 +109,7 @@ def tournament(
 
     from ..bots import BotError
     from ..bots import parse_spec
-    from ..sim import ResultsWriter, records_path, require_ray, run_tournament
+    from ..sim import ResultsWriter, require_ray, run_tournament
 
     class RateColumn(ProgressColumn):
         def render(self, task) -> Text:

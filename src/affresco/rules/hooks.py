@@ -24,6 +24,19 @@ from .state import SIDE1, SIDE2
 _new = tuple.__new__
 
 
+class ModuleState:
+    """A module's state ``state.mods[name]`` as named fields that the state owning it writes in
+    place (:meth:`Module.own`): a clone shares it with its original until either writes it,
+    which copies it first (``State.owned``).  ``version`` counts the writes to this copy (what
+    the observation compares).  Subclasses list their fields in ``__init__`` and :meth:`copy`."""
+
+    version: int
+
+    def copy(self) -> ModuleState:
+        """A new record with the same fields (version 0)."""
+        raise NotImplementedError
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Module:
     """A rules module.  Every hook is a no-op here.
@@ -64,12 +77,28 @@ class Module:
         paths (a ``payments`` hook turns off the cathedral's memo of restorations)."""
         return ()
 
+    def own(self, state) -> Any:
+        """This module's state ``state.mods[name]`` (a :class:`ModuleState`) to be written in
+        place: copied first if ``state`` shares it with a clone, its version counted."""
+        name = self.name
+        record = state.mods[name]
+        if name not in state.owned:
+            record = state.mods[name] = record.copy()
+            state.owned.add(name)
+        record.version += 1
+        return record
+
     def put(self, state, **changes) -> None:
-        """Replace fields of this module's state ``state.mods[name]``, an immutable NamedTuple
-        (clones share it): what ``NamedTuple._replace`` does, at a third of its cost (a
-        module's state changes at most decisions)."""
+        """Replace fields of this module's state ``state.mods[name]``: a :class:`ModuleState`
+        written in place (:meth:`own`), or an immutable NamedTuple (clones share it) replaced,
+        as ``NamedTuple._replace`` does at a third of its cost."""
         mods = state.mods
         old = mods[self.name]
+        if isinstance(old, ModuleState):
+            record = self.own(state)
+            for field in changes:
+                setattr(record, field, changes[field])
+            return
         record = type(old)
         index = _FIELD_INDEX.get(record)
         if index is None:

@@ -500,7 +500,8 @@ def _module_keys(s: State, L: Layout) -> tuple:
         fields: Any = reads(s) if reads is not True else None
         if lists:
             fields = tuple(tuple(v) if i in lists else v for i, v in enumerate(fields))
-        keys.append((mods.get(name), fields))
+        record = mods.get(name)     # a ModuleState is written in place: its version says when
+        keys.append((record, getattr(record, "version", None), fields))
     return tuple(keys)
 
 

@@ -56,6 +56,9 @@ FIELDS = (
     # seats to act, the legal actions of the deciding figure (not for planning), and while
     # planning the last plans offered to a seat as a PlanVariants (seat, plans)
     "acting", "cache", "offered",
+    # the names of the modules whose state (in mods) this state may write in place, shared with
+    # no clone (hooks.Module.own); never saved
+    "owned",
 )
 
 
@@ -109,6 +112,7 @@ class State:
     acting: tuple[int, ...] | None
     cache: Any
     offered: tuple[int, Any] | None
+    owned: set[str]
 
     def clone(self) -> "State":
         c = State.__new__(State)
@@ -124,6 +128,7 @@ class State:
         c.moves = self.moves; c.pending = self.pending; c.asks = self.asks
         c.mods = dict(self.mods); c.history = self.history; c.nactions = self.nactions; c.log = self.log
         c.acting = self.acting; c.cache = self.cache; c.offered = self.offered
+        c.owned = set(); self.owned = set()     # the module states are shared now: copied when written
         return c
 
     # --- derived facts -------------------------------------------------------------

@@ -120,13 +120,14 @@ def tables(rows: Sequence[dict]) -> Group:
 
     src = sources_by_bot(rows)
     used = [s for s in SOURCES if any(v[s] for v in src.values())] or list(SOURCES[:1])
+    # a row per source, a column per bot: fits a terminal however many modules bring sources
     vp = Table(title="Average VP per game by source")
-    vp.add_column("bot")
+    vp.add_column("source", no_wrap=True)
+    for bot in src:
+        vp.add_column(bot, justify="right")
     for s in used:
-        vp.add_column(s, justify="right")
-    vp.add_column("total", justify="right")
-    for bot, v in src.items():
-        vp.add_row(bot, *(f"{v[s]:.1f}" for s in used), f"{sum(v.values()):.1f}")
+        vp.add_row(s.replace("_", " "), *(f"{v[s]:.1f}" for v in src.values()))
+    vp.add_row("total", *(f"{sum(v.values()):.1f}" for v in src.values()), style="bold")
     return Group(bots, seats, per_bot, vp)
 
 

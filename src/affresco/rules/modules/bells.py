@@ -31,7 +31,7 @@ from ...errors import ComponentError, StateError
 from .. import track
 from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
-from ..hooks import Module, ask, register, with_item
+from ..hooks import ModuleState, Module, ask, register, with_item
 from ..planning import column_words
 from ..state import PLAN, State
 
@@ -134,15 +134,33 @@ class Data(NamedTuple):
     ranks: dict[str, tuple[int, ...]]    # board side ('3': 2/3 players, '4') -> points by rank
 
 
-class BState(NamedTuple):
-    stack: tuple[str, ...]               # never revealed: no order (drawn at random)
-    under: tuple[str, ...]               # unsold ones put under the stack, in order
+class BState(ModuleState):
+    """The bells' state (``state.mods['bells']``), written in place (hooks.ModuleState)."""
+
+    stack: tuple[str, ...]  # never revealed: no order (drawn at random)
+    under: tuple[str, ...]  # unsold ones put under the stack, in order
     display: tuple[str, ...]
-    down: tuple[tuple[str, ...], ...]    # per figure: face-down (paid) certificates
+    down: tuple[tuple[str, ...], ...]  # per figure: face-down (paid) certificates
     up: tuple[tuple[tuple[str, int], ...], ...]  # per figure: partly paid (certificate, paid), oldest first
-    audience: tuple[int, ...]            # per seat: the column the audience tile covers, -1 none
-    asked: int                           # round of the last deposit question
-    track: tuple[int, ...] | None        # after final scoring: space per figure (-1: none), then the bishop
+    audience: tuple[int, ...]  # per seat: the column the audience tile covers, -1 none
+    asked: int  # round of the last deposit question
+    track: tuple[int, ...] | None  # after final scoring: space per figure (-1: none), then the bishop
+
+    def __init__(self, stack: tuple[str, ...], under: tuple[str, ...], display: tuple[str, ...],
+                 down: tuple[tuple[str, ...], ...], up: tuple[tuple[tuple[str, int], ...], ...],
+                 audience: tuple[int, ...], asked: int, track: tuple[int, ...] | None) -> None:
+        self.stack = stack
+        self.under = under
+        self.display = display
+        self.down = down
+        self.up = up
+        self.audience = audience
+        self.asked = asked
+        self.track = track
+        self.version = 0
+
+    def copy(self) -> BState:
+        return BState(self.stack, self.under, self.display, self.down, self.up, self.audience, self.asked, self.track)
 
 
 class Bells(Module):
@@ -309,7 +327,8 @@ class Bells(Module):
         col = column_words(s).index(word) if word else -1
         audience = s.mods[NAME].audience
         if audience[seat] != col:
-            self.put(s, audience=with_item(audience, seat, col))
+            b = self.own(s)
+            b.audience = with_item(audience, seat, col)
         if word:
             s.add_event({"kind": "audience_planned", "figure": seat, "column": word}, seat)
 
@@ -357,7 +376,8 @@ class Bells(Module):
         shown.remove(c)
         if action.args[1] == "full":
             s.thalers[fig] -= price
-            self.put(s, display=tuple(shown), down=with_item(b.down, fig, b.down[fig] + (c,)))
+            b = self.own(s)
+            b.display, b.down = tuple(shown), with_item(b.down, fig, b.down[fig] + (c,))
             # face down: which certificate is the buyer's secret (R22); its VP are public
             s.add_event({"kind": "bells_full", "figure": fig, "certificates": self.count(s, fig)})
             s.add_event({"kind": "bells_full_certificate", "figure": fig, "certificate": c, "paid": price}, fig)
@@ -365,7 +385,8 @@ class Bells(Module):
         else:
             k = int(action.args[2])
             s.thalers[fig] -= k
-            self.put(s, display=tuple(shown), up=with_item(b.up, fig, b.up[fig] + ((c, k),)))
+            b = self.own(s)
+            b.display, b.up = tuple(shown), with_item(b.up, fig, b.up[fig] + ((c, k),))
             s.add_event({"kind": "bells_instalment", "figure": fig, "certificate": c, "paid": k,
                          "certificates": self.count(s, fig)})
             track.gain(s, fig, {"bells": k // self.data.per_vp}, "bells_instalment", thalers=k)
@@ -381,10 +402,12 @@ class Bells(Module):
             s.thalers[fig] -= k
         if paid >= price:
             del up[i]
-            self.put(s, up=with_item(b.up, fig, tuple(up)), down=with_item(b.down, fig, b.down[fig] + (c,)))
+            b = self.own(s)
+            b.up, b.down = with_item(b.up, fig, tuple(up)), with_item(b.down, fig, b.down[fig] + (c,))
         else:
             up[i] = (c, paid)
-            self.put(s, up=with_item(b.up, fig, tuple(up)))
+            b = self.own(s)
+            b.up = with_item(b.up, fig, tuple(up))
         s.add_event({"kind": "bells_deposit", "figure": fig, "certificate": c, "thalers": k, "source": source,
                      "paid": min(paid, price)})
         if paid >= price:
@@ -411,7 +434,7 @@ class Bells(Module):
         b = self.st(s)
         if b.asked == s.round:
             return
-        self.put(s, asked=s.round)
+        self.own(s).asked = s.round
         for seat in s.order:
             if seat < s.n and b.up[seat]:
                 ask(s, seat, NAME, "deposit")

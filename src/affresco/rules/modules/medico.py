@@ -45,7 +45,7 @@ from ..actions import KINDS, Action, arg_order, plan_word
 from ..board import INDEX as SEGMENT, NEIGHBOURS8
 from ..components import check_provenance as provenance_ok
 from ..thalers import earn
-from ..hooks import Module, ask, find, register, with_item
+from ..hooks import ModuleState, Module, ask, find, register, with_item
 from ..hostel import change_mood
 from ..paints import PAINTS, INDEX as PAINT_INDEX
 from ..memo import IdentityMemo
@@ -88,21 +88,47 @@ class Data(NamedTuple):
     thalers_per_apprentice: int
 
 
-class MState(NamedTuple):
-    pile: tuple[str, ...]          # infection tiles left (no order: drawn at random)
-    tile: str | None               # this round's infection tile
-    infected: str | None           # the infected location this round
-    draw: tuple[str, ...]          # bottles in the draw pile (no order)
-    discard: tuple[str, ...]       # discarded bottles
+class MState(ModuleState):
+    """The medico's state (``state.mods['medico']``), written in place (hooks.ModuleState)."""
+
+    pile: tuple[str, ...]  # infection tiles left (no order: drawn at random)
+    tile: str | None  # this round's infection tile
+    infected: str | None  # the infected location this round
+    draw: tuple[str, ...]  # bottles in the draw pile (no order)
+    discard: tuple[str, ...]  # discarded bottles
     display: tuple[str | None, ...]  # bottle by display place (None: empty or sold)
     held: tuple[tuple[str, ...], ...]  # bottles before each seat's screen
-    sick: tuple[int, ...]          # own apprentices of each seat on the medico board
-    black: tuple[int, ...]         # black (ill) apprentices each seat holds
-    neutral_ill: tuple[int, ...]   # round in which each seat's neutral apprentice fell ill (0: never)
-    plans: tuple                   # per seat: (ill per column, medico tile) of the committed plan, or None
-    ill_left: int                  # ill apprentices of the current visitor still to act at this column
-    worked: tuple[int, int]        # the current workshop turn: (blends, other actions) so far
-    spent: tuple[str, ...]         # infection tiles revealed and discarded (public)
+    sick: tuple[int, ...]  # own apprentices of each seat on the medico board
+    black: tuple[int, ...]  # black (ill) apprentices each seat holds
+    neutral_ill: tuple[int, ...]  # round in which each seat's neutral apprentice fell ill (0: never)
+    plans: tuple  # per seat: (ill per column, medico tile) of the committed plan, or None
+    ill_left: int  # ill apprentices of the current visitor still to act at this column
+    worked: tuple[int, int]  # the current workshop turn: (blends, other actions) so far
+    spent: tuple[str, ...]  # infection tiles revealed and discarded (public)
+
+    def __init__(self, pile: tuple[str, ...], tile: str | None, infected: str | None, draw: tuple[str, ...],
+                 discard: tuple[str, ...], display: tuple[str | None, ...], held: tuple[tuple[str, ...], ...],
+                 sick: tuple[int, ...], black: tuple[int, ...], neutral_ill: tuple[int, ...], plans: tuple,
+                 ill_left: int, worked: tuple[int, int], spent: tuple[str, ...]) -> None:
+        self.pile = pile
+        self.tile = tile
+        self.infected = infected
+        self.draw = draw
+        self.discard = discard
+        self.display = display
+        self.held = held
+        self.sick = sick
+        self.black = black
+        self.neutral_ill = neutral_ill
+        self.plans = plans
+        self.ill_left = ill_left
+        self.worked = worked
+        self.spent = spent
+        self.version = 0
+
+    def copy(self) -> MState:
+        return MState(self.pile, self.tile, self.infected, self.draw, self.discard, self.display, self.held,
+                      self.sick, self.black, self.neutral_ill, self.plans, self.ill_left, self.worked, self.spent)
 
 
 _BOTTLE_RANK = {b: i for i, b in enumerate(BOTTLES)}
@@ -272,12 +298,13 @@ class Medico(Module):
             if p is not None and (any(p[0]) or p[1]):
                 s.add_event({"kind": "medico_plan", "figure": f, "ill": "-".join(map(str, p[0])), "medico": p[1]})
         if not m.pile:
-            self.put(s, tile=None)
+            self.own(s).tile = None
             return
         pile = list(m.pile)
         tile = pile.pop(chance(s).randrange(len(pile)))
         infected = m.infected if tile == SAME else tile   # 'same location' in round 1: none (infected None)
-        self.put(s, pile=tuple(pile), tile=tile, infected=infected)
+        m = self.own(s)
+        m.pile, m.tile, m.infected = tuple(pile), tile, infected
         s.add_event({"kind": "medico_infection", "tile": tile, "location": infected})
 
     def round_preparation(self, s: State, rng) -> None:
@@ -301,9 +328,11 @@ class Medico(Module):
             shown.append(draw.pop(rng.randrange(len(draw))))
         shown = list(_sorted_bottles(shown))
         display = tuple(shown + [None] * (places - len(shown)))
-        self.put(s, draw=_sorted_bottles(draw) if reshuffled else tuple(draw),
-                 discard=_sorted_bottles(discard) if unsold and not reshuffled else tuple(discard), display=display,
-                 tile=None, plans=(None,) * s.n, spent=tuple(sorted(m.spent + (m.tile,))) if m.tile else m.spent)
+        spent = tuple(sorted(m.spent + (m.tile,))) if m.tile else m.spent
+        m = self.own(s)
+        m.draw = _sorted_bottles(draw) if reshuffled else tuple(draw)
+        m.discard = _sorted_bottles(discard) if unsold and not reshuffled else tuple(discard)
+        m.display, m.tile, m.plans, m.spent = display, None, (None,) * s.n, spent
         if shown:
             s.add_event({"kind": "medico_display", "count": len(shown), "bottles": shown,
                          "prices": [self.price(s, i) for i in range(len(shown))]})
@@ -383,7 +412,8 @@ class Medico(Module):
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
-        self.put(s, plans=with_item(s.mods[NAME].plans, seat, (ill, TILE_WORD in words)))
+        m = self.own(s)
+        m.plans = with_item(m.plans, seat, (ill, TILE_WORD in words))
         if any(ill) or TILE_WORD in words:     # the seat's own: secret until the reveal (R4)
             s.add_event({"kind": "medico_plan", "figure": seat, "ill": "-".join(map(str, ill)),
                          "medico": TILE_WORD in words}, seat)
@@ -396,7 +426,8 @@ class Medico(Module):
         plan = m.plans[fig]
         i = plan[0][s.loc] if plan is not None else 0     # the ill ones of this column (ill_at)
         if m.ill_left != i or m.worked != _UNBEGUN:
-            self.put(s, ill_left=i, worked=_UNBEGUN)
+            m = self.own(s)
+            m.ill_left, m.worked = i, _UNBEGUN
         if column == "workshop" and i:
             per = s.comp.rules["workshop"]["blends_per_apprentice"]
             s.left = per * (count - i) + self.data.ill_blends * i     # 'Ill apprentices can blend paint only once'
@@ -473,7 +504,7 @@ class Medico(Module):
                 self._scrolls_after_ill_restore(s, fig, seg, tile)
             else:
                 cathedral.apply(s, fig, Action("altar", action.args[:-1]))
-            self.put(s, ill_left=self.st(s).ill_left - 1)
+            self.own(s).ill_left -= 1
             return True
         if action.kind == "saints":
             paint = action.args[0]
@@ -482,7 +513,7 @@ class Medico(Module):
             s.paints[fig] = tuple(p)
             earn(s, fig, self.data.saints_thalers)   # R10: onto a partly paid bell certificate first
             s.left -= 1
-            self.put(s, ill_left=self.st(s).ill_left - 1)
+            self.own(s).ill_left -= 1
             s.add_event({"kind": "medico_saints", "figure": fig, "paint": paint, "amount": self.data.saints_thalers})
             return True
         if action.kind == "studio" and fig < s.n and self.st(s).ill_left:
@@ -497,7 +528,7 @@ class Medico(Module):
     def after_action(self, s: State, fig: int, action: Action) -> None:
         if fig < s.n and s.columns()[s.loc] == "workshop":
             blends, others = s.mods[NAME].worked
-            self.put(s, worked=(blends + 1, others) if action.kind == "blend" else (blends, others + 1))
+            self.own(s).worked = (blends + 1, others) if action.kind == "blend" else (blends, others + 1)
 
     def _scrolls_after_ill_restore(self, s: State, fig: int, seg: int, tile) -> None:
         if "scrolls" in s.modules:
@@ -514,7 +545,8 @@ class Medico(Module):
         ill = plan[0][s.loc] if plan is not None else 0     # ill_at
         healthy = s.plan[fig][s.loc] - ill
         if m.ill_left:
-            self.put(s, ill_left=0)
+            m = self.own(s)
+            m.ill_left = 0
         if healthy <= 0:
             return
         falling = healthy if ill else (1 if column == m.infected else 0)
@@ -543,8 +575,9 @@ class Medico(Module):
         own = min(own, taken, self._own_present(s, fig))
         sick += own
         black += own
-        self.put(s, sick=with_item(m.sick, fig, sick), black=with_item(m.black, fig, black),
-                 neutral_ill=with_item(m.neutral_ill, fig, neutral_ill))
+        m = self.own(s)
+        m.sick, m.black = with_item(m.sick, fig, sick), with_item(m.black, fig, black)
+        m.neutral_ill = with_item(m.neutral_ill, fig, neutral_ill)
         s.add_event({"kind": "medico_ill", "figure": fig, "location": column, "own": own,
                      "neutral": bool(neutral and neutral_ill == s.round)})
 
@@ -591,8 +624,9 @@ class Medico(Module):
             place = int(action.args[0]) - 1
             bottle, price = m.display[place], self.price(s, place)
             s.thalers[fig] -= price
-            self.put(s, display=with_item(m.display, place, None),
-                     held=with_item(m.held, fig, _sorted_bottles(m.held[fig] + (bottle,))))
+            m = self.own(s)
+            m.display = with_item(m.display, place, None)
+            m.held = with_item(m.held, fig, _sorted_bottles(m.held[fig] + (bottle,)))
             s.add_event({"kind": "medico_buy", "figure": fig, "place": place + 1, "bottle": bottle, "cost": price})
         elif what == "heal":
             used = action.args if action.args != ("none",) else ()
@@ -604,15 +638,15 @@ class Medico(Module):
             juice = sum(b == "juice" for b in used)
             if juice:
                 change_mood(s, fig, self.data.juice_mood * juice)
-            self.put(s, held=with_item(m.held, fig, tuple(held)), discard=_sorted_bottles(m.discard + used),
-                     sick=with_item(m.sick, fig, m.sick[fig] - healed),
-                     black=with_item(m.black, fig, m.black[fig] - healed))
+            m = self.own(s)
+            m.held, m.discard = with_item(m.held, fig, tuple(held)), _sorted_bottles(m.discard + used)
+            m.sick, m.black = with_item(m.sick, fig, m.sick[fig] - healed), with_item(m.black, fig, m.black[fig] - healed)
             s.add_event({"kind": "medico_heal", "figure": fig, "bottles": list(used), "healed": healed,
                          "lost": portions - healed, "mood": juice * self.data.juice_mood})
         elif what == "aside":
             if action.args[0] == "ill":
-                self.put(s, sick=with_item(m.sick, fig, m.sick[fig] - 1),
-                         black=with_item(m.black, fig, m.black[fig] - 1))
+                m = self.own(s)
+                m.sick, m.black = with_item(m.sick, fig, m.sick[fig] - 1), with_item(m.black, fig, m.black[fig] - 1)
             if action.args[0] == "ill":
                 s.add_event({"kind": "medico_aside", "figure": fig})
         else:
@@ -837,40 +871,35 @@ def _plan_text(counts: tuple[int, ...]) -> tuple[str, tuple[int, ...], int]:
 def _ill_word(counts: tuple[int, ...], allowed: tuple, black: int, least: int, r: int) -> tuple:
     """The r-th word of :func:`_ill_left` for a plan's ``counts`` (naming at least ``least``
     ill apprentices), found column by column without making the others."""
-    places = _ill_places(counts, allowed, black)
+    places = [k for k, c in enumerate(counts) if c and allowed[k]]
     if not places:
         return ()                     # no ill apprentice may be named: the one word is none
+    caps = tuple([min(counts[k], black) for k in places])
     digits = ["0"] * len(counts)
-    top = 3 * black + 2               # below[top - i]: the rest's words with at most black - named - i
-    low = 2 * black + 1 + max(least, 0)      # below[low - i]: ... with fewer than least - named - i
-    for k, cap, below in places:
+    named = 0
+    for k, cap, below in zip(places, caps, _ill_below(caps, black)):
         for i in range(cap + 1):      # the words with i ill ones here: those of the rest that fit
-            ways = below[top - i] - below[low - i]
+            hi, lo = black - named - i, least - named - i
+            ways = (below[hi] - (below[lo - 1] if lo > 0 else 0)) if hi >= lo and hi >= 0 else 0
             if r < ways:
                 break
             r -= ways
         if i:
             digits[k] = _DIGITS[i]
-            top -= i
-            low -= i
-    return (ILL_WORD, "-".join(digits)) if top < 3 * black + 2 else ()
+            named += i
+    return (ILL_WORD, "-".join(digits)) if named else ()
 
 
-@lru_cache(maxsize=2048)
-def _ill_places(counts: tuple[int, ...], allowed: tuple, black: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """Per column of a plan where ill apprentices may be named (``counts`` there, at most
-    ``black``): the column, how many, and the ways to name at most s ill apprentices in the
-    columns after it, at ``2 * black + 2 + s`` (0 for s < 0)."""
-    places = [k for k, c in enumerate(counts) if c and allowed[k]]
-    if not black or not places:
-        return ()
-    caps = [min(counts[k], black) for k in places]
+@lru_cache(maxsize=1024)
+def _ill_below(caps: tuple[int, ...], black: int) -> tuple[tuple[int, ...], ...]:
+    """Per place of ``caps`` (the most ill apprentices of each column that may have some): the
+    ways to name at most s ill apprentices (s = 0..black) in the places after it."""
     exact = [1] + [0] * black
-    below = []
+    out = []
     for cap in reversed(caps):
-        below.append((0,) * (2 * black + 2) + tuple(accumulate(exact)))
+        out.append(tuple(accumulate(exact)))
         exact = [sum(exact[max(0, s - cap):s + 1]) for s in range(black + 1)]
-    return tuple(zip(places, caps, reversed(below)))
+    return tuple(reversed(out))
 
 
 def _capped_columns(per_column: int, allowed: tuple, black: int) -> list[list[int]]:

@@ -19,7 +19,7 @@ from ...errors import ComponentError, StateError
 from .. import cathedral, track
 from ..actions import Action
 from ..board import INDEX as SEGMENT, NAMES
-from ..hooks import Module, register
+from ..hooks import Module, ModuleState, register
 from ..memo import IdentityMemo
 from ..hostel import change_mood
 from ..thalers import earn
@@ -48,12 +48,26 @@ class Data(NamedTuple):
     thalers_instead: int
 
 
-class PState(NamedTuple):
+class PState(ModuleState):
+    """The portraits' state (``state.mods['portraits']``), written in place (hooks.ModuleState)."""
+
     deck: tuple[str, ...]             # cards not yet revealed (no order: drawn at random, A first)
     display: tuple[str, ...]          # cards on display
     owned: tuple[tuple[str, ...], ...]  # permanent cards per seat
     taken: tuple[int, ...]            # round of each figure's last portrait (one per visit, R14)
     sexton: tuple[int, ...]           # round of each seat's last Sexton move
+
+    def __init__(self, deck: tuple[str, ...], display: tuple[str, ...], owned: tuple[tuple[str, ...], ...],
+                 taken: tuple[int, ...], sexton: tuple[int, ...]) -> None:
+        self.deck = deck
+        self.display = display
+        self.owned = owned
+        self.taken = taken
+        self.sexton = sexton
+        self.version = 0
+
+    def copy(self) -> PState:
+        return PState(self.deck, self.display, self.owned, self.taken, self.sexton)
 
 
 class Portraits(Module):

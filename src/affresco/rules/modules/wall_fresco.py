@@ -23,7 +23,7 @@ from .. import track
 from ..state import State
 from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
 from ..components import check_provenance as provenance_ok
-from ..hooks import Module, ask, register, with_item
+from ..hooks import ModuleState, Module, ask, register, with_item
 from ..memo import IdentityMemo
 from ..planning import column_words, column_words_of
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers, minus, paint_vector
@@ -136,14 +136,31 @@ def _blends_by_inputs(comp) -> dict[frozenset, str]:
     return {frozenset(PAINTS[i] for i in ins): out for out, ins in reversed(comp.blends.items())}
 
 
-class WState(NamedTuple):
-    board: tuple[WallTile | None, ...]            # per cell: its tile, None once restored
-    held: tuple[tuple[WallTile, ...], ...]        # per seat: wall tiles in front of the screen
-    exchange: tuple[str, ...]                     # per seat: the blends of their exchange tiles
-    supply: tuple[tuple[str, int], ...]           # exchange tiles left at the workshop
-    placed: tuple[int, ...]                       # per seat: column covered this round, -1 none
-    paid: tuple[str, ...] = ()                    # per seat: every paint paid for wall sections (public)
-    received: tuple[str, ...] = ()                # per seat: every paint of wall income so far (public)
+class WState(ModuleState):
+    """The wall fresco's state (``state.mods['wall_fresco']``), written in place (hooks.ModuleState)."""
+
+    board: tuple[WallTile | None, ...]  # per cell: its tile, None once restored
+    held: tuple[tuple[WallTile, ...], ...]  # per seat: wall tiles in front of the screen
+    exchange: tuple[str, ...]  # per seat: the blends of their exchange tiles
+    supply: tuple[tuple[str, int], ...]  # exchange tiles left at the workshop
+    placed: tuple[int, ...]  # per seat: column covered this round, -1 none
+    paid: tuple[str, ...]  # per seat: every paint paid for wall sections (public)
+    received: tuple[str, ...]  # per seat: every paint of wall income so far (public)
+
+    def __init__(self, board: tuple[WallTile | None, ...], held: tuple[tuple[WallTile, ...], ...],
+                 exchange: tuple[str, ...], supply: tuple[tuple[str, int], ...], placed: tuple[int, ...],
+                 paid: tuple[str, ...] = (), received: tuple[str, ...] = ()) -> None:
+        self.board = board
+        self.held = held
+        self.exchange = exchange
+        self.supply = supply
+        self.placed = placed
+        self.paid = paid
+        self.received = received
+        self.version = 0
+
+    def copy(self) -> WState:
+        return WState(self.board, self.held, self.exchange, self.supply, self.placed, self.paid, self.received)
 
 
 class WallFresco(Module):
@@ -323,7 +340,7 @@ class WallFresco(Module):
         col = column_words(s).index(words[TILE][0]) if TILE in words else -1
         placed = s.mods[self.name].placed
         if placed[seat] != col:
-            self.put(s, placed=with_item(placed, seat, col))
+            self.own(s).placed = with_item(placed, seat, col)
         if TILE in words:     # the seat's own record: secret until the reveal (R4)
             s.add_event({"kind": "wall_tile", "figure": seat, "column": words[TILE][0]}, seat)
 
@@ -371,7 +388,8 @@ class WallFresco(Module):
         held[fig] = held[fig] + (tile,)
         paid = list(w.paid)
         paid[fig] = _paint_sum(paid[fig], tile.paint)
-        self.put(s, board=tuple(board), held=tuple(held), paid=tuple(paid))
+        w = self.own(s)
+        w.board, w.held, w.paid = tuple(board), tuple(held), tuple(paid)
         section = self.data.name(cell)
         s.add_event({"kind": "wall_restore", "figure": fig, "section": section, "tile": tile.text, "paid": tile.paint})
         track.gain(s, fig, {"wall": self.data.vp}, "wall", section=section, tile=tile.text)
@@ -414,7 +432,8 @@ class WallFresco(Module):
         exchange = list(w.exchange)
         exchange[fig] = "".join(sorted(exchange[fig] + blend, key=PAINTS.index))
         supply = tuple((k, v - (k == blend)) for k, v in w.supply)
-        self.put(s, held=tuple(held), exchange=tuple(exchange), supply=supply)
+        w = self.own(s)
+        w.held, w.exchange, w.supply = tuple(held), tuple(exchange), supply
         s.add_event({"kind": "wall_exchange", "figure": fig, "tiles": list(action.args), "exchange": blend})
         s.left -= s.comp.rules["workshop"]["blends_per_apprentice"]
         return True
@@ -434,7 +453,8 @@ class WallFresco(Module):
             if gained:
                 received[seat] = _paint_sum(received[seat], gained)
                 s.add_event({"kind": "wall_income", "figure": seat, "paints": gained})
-        self.put(s, placed=(-1,) * s.n, received=tuple(received))
+        w = self.own(s)
+        w.placed, w.received = (-1,) * s.n, tuple(received)
 
     # --- the bishop's requests (R15) ------------------------------------------------------
     def request_tiles(self, s: State, fig: int, tiles: list) -> None:
