@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 from typing import Any, Iterable
 
 import affresco
@@ -415,11 +416,10 @@ def lazy_planning(players: int, modules: Iterable[str], seed: int, rounds: int =
         g.apply(seat, rng.choice(legal))
 
 
-def english_price_components(directory) -> "Path":
+def english_price_components(directory) -> Path:
     """A user component file: the reference edition's base data with the English text's 6:00
     market price of 5 Thalers (rules notes N1), written as JSON into ``directory``."""
     import tomllib
-    from pathlib import Path
     data = tomllib.loads((Path(affresco.__file__).parent / "rules" / "data" / "base.toml").read_text())
     for row in data["hostel"]:
         if row["time"] == "6:00":

@@ -390,6 +390,10 @@ def test_the_painters_table_keeps_one_line_per_painter_on_an_80_column_terminal(
         assert f["name"] in row and "-".join(map(str, f["plan"])) in row and f["getup"] in row, row
         assert "●" in row
     assert rows[0].rstrip().endswith(str(view["figures"][0]["thalers"]))
+    console = Console(width=60, record=True)       # narrower still: the names stay (paints are on one's screen)
+    console.print(render.figures_table(view))
+    narrow = console.export_text()
+    assert all(f["name"] in narrow for f in view["figures"]), narrow
 
 
 def test_replay_with_every_hand_tells_each_seats_scrolls_and_face_down_bells_in_words():
@@ -428,3 +432,58 @@ def test_play_with_your_own_component_file(tmp_path):
     mine.write_text(json.dumps(data))
     bad = invoke(["play", "--components", str(mine)])
     assert bad.exit_code == 1 and "bishop_adjacent" in bad.output
+
+
+def test_serve_on_a_taken_port_stops_at_once_and_never_shows_a_database_password(tmp_path):
+    """`affresco serve` on a port another server holds stops before opening its database, saying
+    so (it used to open the database, print 'open http://...' and then fail inside uvicorn); a
+    PostgreSQL URL's password is never printed (it was, at start and in a connection error)."""
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        db = tmp_path / "games.db"
+        res = runner.invoke(app, ["serve", "--port", str(port), "--db", str(db)])
+        assert res.exit_code == 1 and "address already in use" in res.output and "choose another --port" in res.output
+        assert not list(tmp_path.iterdir())
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free, closed = s.getsockname()[1], s.getsockname()[1]
+    res = runner.invoke(app, ["serve", "--port", str(free), "--db", f"postgresql://fresco:s3cret@127.0.0.1:{closed}/x"])
+    assert res.exit_code == 1 and "Cannot open the database" in res.output, res.output
+    assert "s3cret" not in res.output and "fresco:***@" in res.output
+
+
+@pytest.mark.parametrize("args,words", [(["--trusted-proxy", "notanip"], "'notanip' is not an address or network"),
+                                        (["--log-level", "loud"], "'loud': one of debug, info")])
+def test_serve_refuses_a_bad_proxy_or_log_level_naming_the_option(tmp_path, args, words):
+    """A bad --trusted-proxy was reported as 'Cannot open the database ...: does not appear to be
+    an IPv4 or IPv6 network', a bad --log-level as a ValueError traceback; both are refused
+    naming the option, before the database is opened."""
+    res = runner.invoke(app, ["serve", "--port", "0", "--db", str(tmp_path / "g.db"), *args])
+    assert res.exit_code == 2 and words in " ".join(res.output.split()) and "database" not in res.output, res.output
+    assert not list(tmp_path.iterdir())
+
+
+def test_replaying_a_tournaments_records_file_says_how_to_take_one_game_out(tmp_path, finished_game):
+    """A tournament's .jsonl (a record a line) given to replay or play --load said only 'not valid
+    JSON (Extra data ...)'; it now says how to take one game out (report --game K)."""
+    path = tmp_path / "results.jsonl"
+    path.write_text((json.dumps(finished_game.record()) + "\n") * 2)
+    for args in (["replay", str(path)], ["play", "--load", str(path)]):
+        res = invoke(args)
+        assert res.exit_code == 1 and "--game K" in " ".join(res.output.split()), res.output
+
+
+def test_the_readmes_engine_example_runs_to_the_end():
+    """README, 'The engine in ten lines', run as written: it plays a whole game (its first
+    version always took the first legal action, getting up at 5:00 and planning nothing: the
+    game never ended)."""
+    import subprocess
+    import sys
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    code = readme.split("## The engine in ten lines", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"\[\d+, \d+, \d+\] \[\d, \d, \d\]\n", done.stdout), done.stdout

@@ -35,3 +35,14 @@ def test_the_ladder_command_refuses_a_bad_entrant_before_playing(tmp_path):
     result = runner.invoke(app, ["ladder", "--bots", "random,nobody", "--out", str(tmp_path / "l.jsonl")])
     assert result.exit_code == 1 and "unknown bot" in result.output
     assert not (tmp_path / "l.jsonl").exists()
+
+
+def test_a_ladder_takes_rule_options_and_shows_no_nan_for_a_single_game(tmp_path):
+    """--option as in play and tournament (the house rule max_rounds=N here; the ladder had no
+    --option); one game between two bots leaves no bootstrap interval: '-', not '+nan .. +nan'."""
+    out = tmp_path / "l.jsonl"
+    result = runner.invoke(app, ["ladder", "--bots", "random,greedy", "--formats", "2", "--rounds", "1",
+                                 "-o", "max_rounds=2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text().splitlines()[0])["ladder"]["options"] == {"max_rounds": 2}
+    assert "nan" not in result.output and " - " in result.output

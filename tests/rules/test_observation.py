@@ -124,6 +124,7 @@ def test_every_seats_observation_joined_is_each_seats_own_back_to_back(n, mods):
         assert g.observations_joined() == sum(g.observations(), array("f"))
         assert g.observations_joined([1]) == g.observation(1)
         assert len(g.observations_joined([])) == 0
+    assert g.observations_joined([0, 1, 0, 1, 0]) == sum((g.observation(seat) for seat in [0, 1, 0, 1, 0]), array("f"))
     for bad in ([n], [0, -1], ["0"], [True]):
         with pytest.raises(FrescoError):
             g.observations_joined(bad)

@@ -610,3 +610,21 @@ def test_a_tournament_with_your_own_component_file(tmp_path):
     assert res.exit_code == 1 and "the component file" in " ".join(res.output.split())
     res = CliRunner().invoke(app, [*args, "--games", "3", "--components", str(mine)])
     assert res.exit_code == 0 and "2 of 3 games were played before" in " ".join(res.output.split()), res.output
+
+
+def test_every_tournament_option_is_in_the_docs():
+    """docs/tournaments.md lists every option of `affresco tournament` (docs that match)."""
+    from typer.main import get_command
+    command = get_command(app).commands["tournament"]
+    text = (Path(__file__).parents[2] / "docs" / "tournaments.md").read_text(encoding="utf-8")
+    options = [max(p.opts, key=len) for p in command.params if p.opts[0].startswith("-")]
+    assert len(options) >= 11
+    assert [o for o in options if f"`{o}`" not in text] == []
+
+
+def test_every_vp_source_has_a_colour_of_its_own_in_the_plots():
+    """The VP-sources plot gave 'tile' and 'wall', 'bishop' and 'medico', 'favour' and 'money',
+    'altar' and 'track' one colour each (matplotlib's cycle has 10 colours, the sources 17)."""
+    plt = pytest.importorskip("matplotlib.pyplot")
+    colours = report.source_colours(plt)
+    assert set(colours) == set(SOURCES) and len(set(colours.values())) == len(SOURCES)

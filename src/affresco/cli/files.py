@@ -20,6 +20,9 @@ def read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except ValueError as e:
+        if path.suffix.lower() == ".jsonl":   # a tournament's records, one game a line
+            raise FrescoError(f"{path} holds one game record a line (a tournament's records): take one out "
+                              f"with 'affresco report {path} --game K', then replay that file") from None
         raise FrescoError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(data, dict):
         raise FrescoError(f"{path}: expected a saved game or a game record")

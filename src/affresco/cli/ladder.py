@@ -13,7 +13,7 @@ from rich.table import Table
 
 from .. import __version__
 from ..errors import FrescoError
-from .app import app
+from .app import OPTION_HELP, app, rule_options
 from .tournament import _stop_on_sigterm
 
 
@@ -26,6 +26,7 @@ def ladder(
     rounds: int = typer.Option(2, "--rounds", "-r", min=1,
                                help="Meetings of each set of entrants per format (seats rotate)."),
     modules: str = typer.Option("", "--modules", "-m", help="Expansion modules, comma-separated."),
+    option: list[str] = typer.Option([], "--option", "-o", help=OPTION_HELP),
     workers: int = typer.Option(1, "--workers", "-w", min=1,
                                 help="Games played at once on local processes (count a bot on 2 workers as 2: "
                                      "timed bots are only fair with a free core each)."),
@@ -48,7 +49,7 @@ def ladder(
     status 130), and the same command resumes; with a larger --rounds it plays the added rounds."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    from ..sim.ladder import (Ladder, fit_ratings, ladder_markdown, load_results, plot_ratings, run_ladder,
+    from ..sim.ladder import (Ladder, fit_ratings, interval_text, ladder_markdown, load_results, plot_ratings, run_ladder,
                               schedule, write_section)
 
     console = Console(highlight=False)
@@ -56,7 +57,7 @@ def ladder(
         spec = Ladder(entrants=tuple(b.strip() for b in bots.split(",") if b.strip()),
                       formats=tuple(int(f) for f in formats.split(",") if f.strip()),
                       rounds=rounds, modules=tuple(m.strip() for m in modules.split(",") if m.strip()),
-                      seed=seed).checked()
+                      seed=seed, options=rule_options(option)).checked()
     except ValueError:
         raise typer.BadParameter(f"player counts, comma-separated: {formats!r}", param_hint="--formats")
     except FrescoError as e:
@@ -109,7 +110,7 @@ def ladder(
                           ("won", "right"), ("mean place", "right")):
             table.add_column(col, justify=just)
         for r in rows:
-            table.add_row(r["bot"], f"{r['rating']:+.0f}", f"{r['low']:+.0f} .. {r['high']:+.0f}", str(r["games"]),
+            table.add_row(r["bot"], f"{r['rating']:+.0f}", interval_text(r), str(r["games"]),
                           str(r["wins"]), f"{r['mean_place']:.2f}")
         console.print(table)
     if plot is not None and results:

@@ -1,11 +1,16 @@
 """``affresco serve``: the browser game's web server."""
 from __future__ import annotations
 
+import re
+
 import typer
 from rich.console import Console
 
 from .. import __version__
 from .app import app
+
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
 
 @app.command()
 def serve(
@@ -17,7 +22,7 @@ def serve(
     bot_delay: float = typer.Option(0.4, "--bot-delay", min=0.0,
                                     help="Seconds every bot decision takes, whatever the bot knows, so people "
                                          "can follow (timed bots: at least their seconds + 0.35)."),
-    log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
+    log_level: str = typer.Option("info", "--log-level", help="debug, info, warning, error or critical."),
     rate: float = typer.Option(20.0, "--rate", min=0.1, help="Requests per second allowed per seat token or address."),
     games_per_minute: int = typer.Option(30, "--games-per-minute", min=1,
                                          help="New games per minute allowed per address."),
@@ -57,6 +62,15 @@ def serve(
     except ImportError as e:  # pragma: no cover - dependencies of the package
         Console(stderr=True).print(f"[red]affresco serve needs its web dependencies: {e}[/]")
         raise typer.Exit(1)
+    if log_level.lower() not in LOG_LEVELS:
+        raise typer.BadParameter(f"{log_level!r}: one of {', '.join(LOG_LEVELS)}", param_hint="--log-level")
+    from ..server.guard import Proxies
+    for proxy in trusted_proxy:
+        try:
+            Proxies([proxy])
+        except ValueError:
+            raise typer.BadParameter(f"{proxy!r} is not an address or network (e.g. 10.0.0.5, 10.0.0.0/8)",
+                                     param_hint="--trusted-proxy") from None
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonLogFormatter())
     server_log = logging.getLogger("affresco.server")
@@ -70,6 +84,11 @@ def serve(
     except ValueError as e:
         Console(stderr=True).print(f"[red]{e}[/]")
         raise typer.Exit(2)
+    busy = _port_in_use(host, port)
+    if busy:
+        Console(stderr=True).print(f"[red]Cannot listen on {host}:{port}: {busy} (another server there?): choose "
+                                   f"another --port[/]")
+        raise typer.Exit(1)
     try:
         limits = Limits(rate=rate, burst=max(10, int(rate * 3)), create_per_minute=games_per_minute,
                         conns_per_client=conns_per_client, header_timeout=header_timeout,
@@ -82,9 +101,39 @@ def serve(
         Console(stderr=True).print(f"[red]{e}[/]")
         raise typer.Exit(1)
     except Exception as e:  # noqa: BLE001 - a bad --db must say why, not dump a trace
-        Console(stderr=True).print(f"[red]Cannot open the database {db!r}: {e}[/]")
+        Console(stderr=True).print(f"[red]Cannot open the database {_without_password(db)!r}: "
+                                   f"{str(e).replace(db, _without_password(db))}[/]")
         raise typer.Exit(1)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     Console(stderr=True).print(f"affresco {__version__}: open [bold]http://{shown}:{port}/[/] in your browser "
-                               f"(database: {db}). Ctrl-C stops the server; games are kept.")
+                               f"(database: {_without_password(db)}). Ctrl-C stops the server; games are kept.")
     run(web, host=host, port=port, log_level=log_level)
+
+
+def _without_password(db: str) -> str:
+    """The database as it may be shown or logged: a URL's password masked ('***')."""
+    if "://" not in db:
+        return db
+    try:
+        from sqlalchemy.engine import make_url
+        return make_url(db).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - not a URL SQLAlchemy reads: hide what could be one
+        return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", db)
+
+
+def _port_in_use(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (e.g. 'address already in use'), or None: checked
+    before the database is opened, so a second server on a taken port stops at once."""
+    import socket
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as e:
+        return str(e.strerror or e)
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as uvicorn binds
+        try:
+            s.bind(address)
+        except OSError as e:
+            return str(e.strerror or e).lower()
+    return None

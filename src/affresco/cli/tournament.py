@@ -109,7 +109,7 @@ def tournament(
 
     from ..bots import BotError
     from ..bots import parse_spec
-    from ..sim import ResultsWriter, records_path, require_ray, run_tournament
+    from ..sim import ResultsWriter, require_ray, run_tournament
 
     class RateColumn(ProgressColumn):
         def render(self, task) -> Text:

@@ -109,7 +109,7 @@ class Layout:
         self.committed_at = tuple(base + f * per + self.o_mood + mood + 3 for f in range(F))
         self.modules_at = slice(self.o_modules, pos)
         # per copy j of a joined array and observer seat: where the seat's own items go
-        self.places = tuple(tuple(self._place(seat, j * pos) for seat in range(n)) for j in range(n))
+        self.places = tuple(tuple(self._seat_place(seat, j * pos) for seat in range(n)) for j in range(n))
         self.figs = range(F)
         self.seats = range(n)
         self.at_fig = tuple(base + f * per for f in range(F))                  # VP
@@ -123,7 +123,7 @@ class Layout:
         self.booth_range = range(booths)
         self.views: tuple = (None, ())   # (hook table, its modules' view entries), see _views
 
-    def _place(self, seat: int, o: int) -> tuple:
+    def _seat_place(self, seat: int, o: int) -> tuple:
         """Where seat ``seat``'s copy at offset ``o`` of a joined array gets its own items
         (:func:`_place`), each index or slice shifted by ``o``."""
         def at(sl: slice) -> slice:
@@ -262,6 +262,8 @@ def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
     if acting is None:
         acting = (_FLOW or _load_flow()).to_act(s)
     places = L.places
+    if len(seats) > len(places):       # a seat asked more than once: places for every copy
+        places = tuple(tuple(L._seat_place(seat, j * L.size) for seat in range(L.n)) for j in range(len(seats)))
     for j, seat in enumerate(seats):
         _place(s, seat, seen, x, cx, places[j][seat], acting)
     return x

@@ -324,6 +324,13 @@ def fit_ratings(results: Mapping[int, Mapping[str, Any]] | Iterable[Mapping[str,
 
 
 # ---------------------------------------------------------------------- table, plot, docs
+def interval_text(row: Mapping[str, Any]) -> str:
+    """A rating's 95% interval as shown ('-52 .. +140'); '-' when one game leaves none to draw."""
+    if math.isnan(row["low"]) or math.isnan(row["high"]):
+        return "-"
+    return f"{row['low']:+.0f} .. {row['high']:+.0f}"
+
+
 def ladder_markdown(ladder: Ladder, results: Mapping[int, Mapping[str, Any]], total: int,
                     plot: str | None = None, note: str = "") -> str:
     """The ladder's section for docs/bots.md: set-up, one table per format and over all games."""
@@ -337,7 +344,7 @@ def ladder_markdown(ladder: Ladder, results: Mapping[int, Mapping[str, Any]], to
             continue
         lines += [f"**{label}** (Bradley-Terry, Elo scale, mean 0; 95% bootstrap interval)", "",
                   "| bot | rating | 95% interval | games | won | mean place |", "|---|---:|---|---:|---:|---:|"]
-        lines += [f"| `{r['bot']}` | {r['rating']:+.0f} | {r['low']:+.0f} .. {r['high']:+.0f} | {r['games']} | "
+        lines += [f"| `{r['bot']}` | {r['rating']:+.0f} | {interval_text(r)} | {r['games']} | "
                   f"{r['wins']} | {r['mean_place']:.2f} |" for r in rows]
         lines.append("")
     if plot:

@@ -31,7 +31,6 @@ medico board.  Leonardo never falls ill and buys no medicine.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import defaultdict
 from functools import lru_cache
 from itertools import accumulate, combinations, compress, product
 from math import comb, perm
@@ -817,7 +816,7 @@ def _workshop_done(raw, where: str) -> tuple[int, int]:
 
 
 # plan_options memo: 256 entries, at most 1.5 million plan actions made in all (tens of MB)
-_OPTIONS = IdentityMemo(256, 1_500_000, lambda plans: len(plans) if plans.made else 0)
+_OPTIONS = IdentityMemo(256, 1_500_000, PlanVariants.weight)
 
 
 _TILE = (TILE_WORD,)
@@ -871,40 +870,35 @@ def _plan_text(counts: tuple[int, ...]) -> tuple[str, tuple[int, ...], int]:
 def _ill_word(counts: tuple[int, ...], allowed: tuple, black: int, least: int, r: int) -> tuple:
     """The r-th word of :func:`_ill_left` for a plan's ``counts`` (naming at least ``least``
     ill apprentices), found column by column without making the others."""
-    places = _ill_places(counts, allowed, black)
+    places = [k for k, c in enumerate(counts) if c and allowed[k]]
     if not places:
         return ()                     # no ill apprentice may be named: the one word is none
+    caps = tuple([min(counts[k], black) for k in places])
     digits = ["0"] * len(counts)
-    top = 3 * black + 2               # below[top - i]: the rest's words with at most black - named - i
-    low = 2 * black + 1 + max(least, 0)      # below[low - i]: ... with fewer than least - named - i
-    for k, cap, below in places:
+    named = 0
+    for k, cap, below in zip(places, caps, _ill_below(caps, black)):
         for i in range(cap + 1):      # the words with i ill ones here: those of the rest that fit
-            ways = below[top - i] - below[low - i]
+            hi, lo = black - named - i, least - named - i
+            ways = (below[hi] - (below[lo - 1] if lo > 0 else 0)) if hi >= lo and hi >= 0 else 0
             if r < ways:
                 break
             r -= ways
         if i:
             digits[k] = _DIGITS[i]
-            top -= i
-            low -= i
-    return (ILL_WORD, "-".join(digits)) if top < 3 * black + 2 else ()
+            named += i
+    return (ILL_WORD, "-".join(digits)) if named else ()
 
 
-@lru_cache(maxsize=2048)
-def _ill_places(counts: tuple[int, ...], allowed: tuple, black: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """Per column of a plan where ill apprentices may be named (``counts`` there, at most
-    ``black``): the column, how many, and the ways to name at most s ill apprentices in the
-    columns after it, at ``2 * black + 2 + s`` (0 for s < 0)."""
-    places = [k for k, c in enumerate(counts) if c and allowed[k]]
-    if not black or not places:
-        return ()
-    caps = [min(counts[k], black) for k in places]
+@lru_cache(maxsize=1024)
+def _ill_below(caps: tuple[int, ...], black: int) -> tuple[tuple[int, ...], ...]:
+    """Per place of ``caps`` (the most ill apprentices of each column that may have some): the
+    ways to name at most s ill apprentices (s = 0..black) in the places after it."""
     exact = [1] + [0] * black
-    below = []
+    out = []
     for cap in reversed(caps):
-        below.append((0,) * (2 * black + 2) + tuple(accumulate(exact)))
+        out.append(tuple(accumulate(exact)))
         exact = [sum(exact[max(0, s - cap):s + 1]) for s in range(black + 1)]
-    return tuple(zip(places, caps, reversed(below)))
+    return tuple(reversed(out))
 
 
 def _capped_columns(per_column: int, allowed: tuple, black: int) -> list[list[int]]:
@@ -1016,7 +1010,7 @@ class _VariantCounts:
                                  + ((1 if c <= MARKET_WITH_TILE else 0) if k == market else p % 3)
                                  for c in range(per_column + 1))
                            for p in range(columns * span) for k in [p // span])
-        self._seen: dict[tuple[int, int], defaultdict[int, list[int]]] = {}
+        self._seen: dict[tuple[int, int], dict[int, list[int]]] = {}
         self._may, self._never = allowed, (False,) * columns
         self._ills: list[tuple[int, ...]] = [(1,)]
         self._ill_ids: dict[tuple[int, ...], int] = {(1,): 0}
@@ -1085,7 +1079,7 @@ class _VariantCounts:
         width = top + 1
         seen = self._seen.get((t, tile))
         if seen is None or len(seen) > _MOST_PLACES:
-            seen = self._seen[t, tile] = defaultdict(list)
+            seen = self._seen[t, tile] = {}
             self._sums[t, tile] = [None] * (len(rows) + self._span)
         sums = self._sums[t, tile]
         ill = 0                # the ways to name j ill apprentices in the columns fixed so far (interned): (1,)
@@ -1094,7 +1088,11 @@ class _VariantCounts:
         counts: list[int] = []
         ends: list[int] = []
         for may in self._may if black else self._never:
-            ends = seen[((pos << 12) + ill << 10) + at]
+            key = ((pos << 12) + ill << 10) + at
+            got = seen.get(key)
+            if got is None:
+                got = seen[key] = []
+            ends = got
             if ends and r < ends[-1]:
                 c = bisect_right(ends, r)
             else:                      # weigh the next choices until the r-th variant is among them
