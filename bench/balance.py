@@ -101,7 +101,10 @@ def effect_table(base: list[dict], others: list[list[dict]]) -> list[str]:
 def main(paths: list[str]) -> None:
     if not paths:
         raise SystemExit(__doc__)
-    all_rows = [with_start_spaces(p) for p in paths]
+    try:
+        all_rows = [with_start_spaces(p) for p in paths]
+    except (OSError, ValueError) as e:   # a missing or foreign file: say which, not a traceback
+        raise SystemExit(f"cannot read the results: {e}") from None
     print("## Seat advantage\n")
     for rows in all_rows:
         print("\n".join(seat_table(rows)) + "\n")

@@ -390,6 +390,10 @@ def test_the_painters_table_keeps_one_line_per_painter_on_an_80_column_terminal(
         assert f["name"] in row and "-".join(map(str, f["plan"])) in row and f["getup"] in row, row
         assert "●" in row
     assert rows[0].rstrip().endswith(str(view["figures"][0]["thalers"]))
+    console = Console(width=60, record=True)       # narrower still: the names stay (paints are on one's screen)
+    console.print(render.figures_table(view))
+    narrow = console.export_text()
+    assert all(f["name"] in narrow for f in view["figures"]), narrow
 
 
 def test_replay_with_every_hand_tells_each_seats_scrolls_and_face_down_bells_in_words():

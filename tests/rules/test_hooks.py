@@ -227,3 +227,28 @@ def test_idle_hooks_leave_the_hook_table():
                            options={"special_colours_on_fresco": True}).state.hooks
     assert off.payments == () and off.restoration_vp == ()
     assert len(on.payments) == 1 and len(on.restoration_vp) == 1
+
+
+def test_a_clone_and_its_original_write_their_module_states_apart():
+    """Module states are written in place by the state that owns them (hooks.ModuleState,
+    Module.own): a clone shares them with its original until either writes, so moves on the
+    clone leave the original's saved state as it was, and the other way round."""
+    eight = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", "bells", "wall_fresco", "medico")
+
+    def play(g, rng, moves):
+        for _ in range(moves):
+            if g.is_over:
+                return
+            seat = rng.choice(g.to_act)
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+
+    g = affresco.new_game(players=4, seed=11, modules=eight)
+    play(g, random.Random(1), 150)
+    saved = g.to_json()
+    c = g.clone()
+    play(c, random.Random(2), 150)
+    assert g.to_json() == saved
+    moved = c.to_json()
+    play(g, random.Random(3), 150)
+    assert c.to_json() == moved
+    assert affresco.Game.from_json(moved).to_json() == moved

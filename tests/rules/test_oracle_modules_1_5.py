@@ -19,8 +19,8 @@ public API) and the action's events with what the rules say must have happened. 
   owner; the paints shown (or, with `special_colours_on_fresco`, pink/brown for orange, green,
   purple at +3/+5 each); the favour token taken only with the bishop on the segment, its VP in
   the same move (R6, R14, R18, M6, M10); the altar per R7; Leonardo's one orthogonal step or
-  jump to a lowest tile, once a round, never in the final round, his controller alternating; with
-  the portraits he must paint a displayed card (R13);
+  jump to a lowest tile, once a round, never in the final round, his controller alternating; he
+  must close an open booth, and with the portraits paint a displayed card (R13);
 * the studio (3 Thalers an apprentice not painting a portrait), the workshop's blends (with
   pink and brown), the theater (+2 a step, +3 with the Actor);
 * portraits: each card gives exactly what it shows; permanent cards stay with their owner;
@@ -124,10 +124,14 @@ class Oracle:
             before = len(b["events"])
             if b["phase"] == "visits" and b["actor_figure"] is not None and (b["column"], b["actor_figure"]) not in self.visits:
                 self.visits.append((b["column"], b["actor_figure"]))
-            if b["phase"] == "visits" and b["actor_figure"] == self.n and b["location"] == "studio" \
-                    and b["portraits"]["display"] and not b["asks"] and b["pending_track"] is None:
+            leonardo_turn = b["phase"] == "visits" and b["actor_figure"] == self.n and not b["asks"] \
+                and b["pending_track"] is None
+            if leonardo_turn and b["location"] == "studio" and b["portraits"]["display"]:
                 self.ok("Leonardo must paint a displayed portrait", {a.kind for a in g.legal_actions(seat)} == {"portrait"},
                         g.legal_actions(seat))
+            if leonardo_turn and b["location"] == "market":
+                self.ok("Leonardo must close an open booth", {str(a) for a in g.legal_actions(seat)}
+                        == {f"close {k}" for k, tiles in b["booths"].items() if tiles}, g.legal_actions(seat))
             chooser = self.before(b, seat, action)
             g.apply(seat, action)
             a = g.full_view()
@@ -411,5 +415,6 @@ def test_random_games_agree_with_an_independent_reading_of_the_rulebooks():
                 "Leonardo: his controller alternates", "booths refilled", "the final round (R11)",
                 "final scoring: 1 VP per 2 Thalers", "final scoring: forward past occupied spaces",
                 "Sexton: its owner, once a round, not with a step", "visits: locations in turn, players in get-up order",
-                "visits: nobody with apprentices there is left out", "Leonardo must paint a displayed portrait"}
+                "visits: nobody with apprentices there is left out", "Leonardo must paint a displayed portrait",
+                "Leonardo must close an open booth"}
     assert not expected - set(seen), sorted(expected - set(seen))

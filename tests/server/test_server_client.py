@@ -432,3 +432,14 @@ def test_engine_words_in_events_are_translated(lang):
     texts = [render_event(e, ["Anna"], lang) for e in WORDED_EVENTS]
     assert not [x for x in texts if ENGINE_WORDS.search(x)], texts
     assert c["col.market"] in texts[1] and c["request.general"] in texts[3] and c["scroll.both"] in texts[2]
+
+
+@pytest.mark.parametrize("lang,action_tile", [("en", "action tile"), ("fr", "tuile action"), ("ru", "плитка действия")])
+def test_the_wall_fresco_action_tile_is_never_called_a_wall_tile(lang, action_tile):
+    """Module 9 names two things: the 'wall fresco' action tile (placed on a column of the plan)
+    and the 18 wall fresco tiles (restored sections). The wall panel said 'no wall tile · wall
+    tile: Studio' (session 8 audit, left alone; session 9 fixed): the action tile's texts say
+    'action tile', the restored tiles' texts never do."""
+    cat = catalog(lang)
+    assert all(action_tile in cat[k].lower() for k in ("wall.tile_at", "plan.tile_wall_title"))
+    assert all(action_tile not in cat[k].lower() for k in ("wall.tiles", "wall.no_tiles"))

@@ -620,3 +620,11 @@ def test_every_tournament_option_is_in_the_docs():
     options = [max(p.opts, key=len) for p in command.params if p.opts[0].startswith("-")]
     assert len(options) >= 11
     assert [o for o in options if f"`{o}`" not in text] == []
+
+
+def test_every_vp_source_has_a_colour_of_its_own_in_the_plots():
+    """The VP-sources plot gave 'tile' and 'wall', 'bishop' and 'medico', 'favour' and 'money',
+    'altar' and 'track' one colour each (matplotlib's cycle has 10 colours, the sources 17)."""
+    plt = pytest.importorskip("matplotlib.pyplot")
+    colours = report.source_colours(plt)
+    assert set(colours) == set(SOURCES) and len(set(colours.values())) == len(SOURCES)

@@ -181,13 +181,13 @@ def mood_strip(view: Mapping[str, Any], index: int | None) -> Text:
 def figures_table(view: Mapping[str, Any]) -> Table:
     """Every figure's public items (and the viewer's own paints and Thalers)."""
     t = Table(title="Painters", box=box.SIMPLE_HEAD, title_style="bold", pad_edge=False, collapse_padding=True)
-    # the longest name whole (a star marks who is to act): on a narrow terminal the plan
-    # ("2-3-0-1-3"), the tiles and the paints fold onto a second line, the rest stays whole
+    # one line per painter at 80 columns: the longest name whole (a star marks who is to act),
+    # the plan ("2-3-0-1-3") whole; only the paints fold onto a second line when long
     name_width = min(16, max(len(f["name"]) for f in view["figures"]) + 2)
     for name, just in (("#", "right"), ("Name", "left"), ("VP", "right"), ("Get up", "left"),
                        ("Mood", "left"), ("Appr.", "right"), ("Tiles", "left"),
                        ("Plan", "left"), ("Paints", "left"), ("Thalers", "right")):
-        fold = name in ("Name", "Paints")
+        fold = name == "Paints"
         t.add_column(name, justify=just, overflow="fold" if fold else "ellipsis",  # type: ignore[arg-type]
                      no_wrap=not fold, min_width={"Name": name_width, "Plan": 9}.get(name, None if fold else len(name)))
     viewer = view.get("seat")
@@ -463,7 +463,7 @@ def modules_panel(view: Mapping[str, Any]) -> Panel | None:
         out.append(i18n_text("special.altar"))
         if sc.get("on_fresco"):
             bonus = sc.get("fresco_bonus") or {}
-            out.append("\n" + i18n_text("special.on_fresco", k=bonus.get("K", 3), n=bonus.get("N", 5)))
+            out.append("\n" + i18n_text("special.on_fresco", k=bonus.get("K", "?"), n=bonus.get("N", "?")))
     s = view.get("scrolls")
     if s:
         out = section("scrolls")

@@ -84,7 +84,7 @@ class Module:
         record = state.mods[name]
         if name not in state.owned:
             record = state.mods[name] = record.copy()
-            state.owned.add(name)
+            state.owned += (name,)
         record.version += 1
         return record
 

@@ -453,6 +453,11 @@ class PlanVariants(_Lazy):
         """Whether every action has been made (and is kept)."""
         return self._all is not None
 
+    def weight(self) -> int:
+        """The actions kept when every one has been made, else 0 (a memo's weight of it: the
+        plans made one at a time are few)."""
+        return len(self._all) if self._all is not None else 0
+
     def materialized(self) -> tuple[Action, ...]:
         """Every action, made once and kept."""
         if self._all is None:

@@ -317,7 +317,7 @@ def from_dict(data: Any, hooks_for) -> State:
             raise r.fail(f"queued_moves[{i}]", f"{m!r}: [figure, vp > 0, final]")
     s.moves = tuple(tuple(m) for m in moves)
     s.mods = {}
-    s.owned = set()     # module states it may write in place (hooks.Module.own)
+    s.owned = ()     # module states it may write in place (hooks.Module.own)
     mstate = r.get(data, "modules_state", "", dict, {})
     names = [m.name for m in hooks]
     for key in mstate:

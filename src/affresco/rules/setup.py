@@ -63,7 +63,7 @@ def new_state(comp: Components, names: tuple[str, ...], modules: tuple[str, ...]
     s.pending = None
     s.asks = ()
     s.mods = {}
-    s.owned = set()     # module states it may write in place (hooks.Module.own)
+    s.owned = ()     # module states it may write in place (hooks.Module.own)
     s.history = None
     s.nactions = 0
     s.log = None

@@ -112,7 +112,7 @@ class State:
     acting: tuple[int, ...] | None
     cache: Any
     offered: tuple[int, Any] | None
-    owned: set[str]
+    owned: tuple[str, ...]
 
     def clone(self) -> "State":
         c = State.__new__(State)
@@ -128,7 +128,7 @@ class State:
         c.moves = self.moves; c.pending = self.pending; c.asks = self.asks
         c.mods = dict(self.mods); c.history = self.history; c.nactions = self.nactions; c.log = self.log
         c.acting = self.acting; c.cache = self.cache; c.offered = self.offered
-        c.owned = set(); self.owned = set()     # the module states are shared now: copied when written
+        c.owned = self.owned = ()     # the module states are shared now: copied when written
         return c
 
     # --- derived facts -------------------------------------------------------------

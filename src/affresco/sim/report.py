@@ -149,6 +149,14 @@ def game_table(record: dict) -> Table:
     return table
 
 
+def source_colours(plt) -> dict[str, Any]:
+    """A colour of its own for every VP source (the 20 of matplotlib's 'tab20', by the source's
+    place in SOURCES): the default cycle has 10, so with modules 8-10 'tile' and 'wall', 'bishop'
+    and 'medico', 'favour' and 'money' shared one."""
+    cmap = plt.get_cmap("tab20")
+    return {s: cmap(i % cmap.N) for i, s in enumerate(SOURCES)}
+
+
 def _save(plt, fig, path: Path) -> Path:
     """Write one figure as PNG and free it."""
     fig.tight_layout()
@@ -208,7 +216,8 @@ def plots(rows: Sequence[dict], directory: str | Path) -> list[Path]:
     written.append(_save(plt, fig, out / "winrate_by_seat.png"))
 
     src = sources_by_bot(rows)
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    colours = source_colours(plt)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
     bottom_pos = [0.0] * len(names)
     bottom_neg = [0.0] * len(names)
     for s in SOURCES:
@@ -216,12 +225,12 @@ def plots(rows: Sequence[dict], directory: str | Path) -> list[Path]:
         if not any(vals):
             continue
         base = [bn if v < 0 else bp for v, bp, bn in zip(vals, bottom_pos, bottom_neg)]
-        ax.bar(names, vals, bottom=base, label=s)
+        ax.bar(names, vals, bottom=base, label=s, color=colours[s])
         bottom_pos = [bp + max(v, 0) for v, bp in zip(vals, bottom_pos)]
         bottom_neg = [bn + min(v, 0) for v, bn in zip(vals, bottom_neg)]
     ax.set_ylabel("average VP per game")
     ax.set_title("VP sources per bot")
-    if names:
-        ax.legend(fontsize="small")
+    if names:   # beside the bars, never over them
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     written.append(_save(plt, fig, out / "vp_sources_by_bot.png"))
     return written

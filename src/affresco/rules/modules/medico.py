@@ -31,7 +31,6 @@ medico board.  Leonardo never falls ill and buys no medicine.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import defaultdict
 from functools import lru_cache
 from itertools import accumulate, combinations, compress, product
 from math import comb, perm
@@ -817,7 +816,7 @@ def _workshop_done(raw, where: str) -> tuple[int, int]:
 
 
 # plan_options memo: 256 entries, at most 1.5 million plan actions made in all (tens of MB)
-_OPTIONS = IdentityMemo(256, 1_500_000, lambda plans: len(plans) if plans.made else 0)
+_OPTIONS = IdentityMemo(256, 1_500_000, PlanVariants.weight)
 
 
 _TILE = (TILE_WORD,)
@@ -1011,7 +1010,7 @@ class _VariantCounts:
                                  + ((1 if c <= MARKET_WITH_TILE else 0) if k == market else p % 3)
                                  for c in range(per_column + 1))
                            for p in range(columns * span) for k in [p // span])
-        self._seen: dict[tuple[int, int], defaultdict[int, list[int]]] = {}
+        self._seen: dict[tuple[int, int], dict[int, list[int]]] = {}
         self._may, self._never = allowed, (False,) * columns
         self._ills: list[tuple[int, ...]] = [(1,)]
         self._ill_ids: dict[tuple[int, ...], int] = {(1,): 0}
@@ -1080,7 +1079,7 @@ class _VariantCounts:
         width = top + 1
         seen = self._seen.get((t, tile))
         if seen is None or len(seen) > _MOST_PLACES:
-            seen = self._seen[t, tile] = defaultdict(list)
+            seen = self._seen[t, tile] = {}
             self._sums[t, tile] = [None] * (len(rows) + self._span)
         sums = self._sums[t, tile]
         ill = 0                # the ways to name j ill apprentices in the columns fixed so far (interned): (1,)
@@ -1089,7 +1088,11 @@ class _VariantCounts:
         counts: list[int] = []
         ends: list[int] = []
         for may in self._may if black else self._never:
-            ends = seen[((pos << 12) + ill << 10) + at]
+            key = ((pos << 12) + ill << 10) + at
+            got = seen.get(key)
+            if got is None:
+                got = seen[key] = []
+            ends = got
             if ends and r < ends[-1]:
                 c = bisect_right(ends, r)
             else:                      # weigh the next choices until the r-th variant is among them
