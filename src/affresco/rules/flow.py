@@ -229,7 +229,7 @@ def _next_visitor(s: State) -> bool:
         done = s.loc
         s.loc += 1
         s.visit = -1
-        for hook in s.hooks.after_location:
+        for hook in s.hooks.after_location_at[done]:
             hook(s, column, done)
         if s.asks:
             s.actor = -1

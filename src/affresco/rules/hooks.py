@@ -57,6 +57,9 @@ class Module:
     # hook table calls them only there
     visit_columns: ClassVar[tuple[str, ...] | None] = None
     action_kinds: ClassVar[tuple[str, ...] | None] = None
+    # the column indexes (negative: counted from the last) after which its ``after_location``
+    # may act (None: after every column); the hook table calls it only there
+    location_columns: ClassVar[tuple[int, ...] | None] = None
     # the State fields its ``view`` hook reads besides its own state ``state.mods[name]``, its
     # data and options (None: not declared): the observation (rules/observation.py) calls the
     # hook again only when one of them, or the module's state, changed
@@ -288,6 +291,12 @@ def _module_of(hook: Any) -> Module:
     return hook.__self__
 
 
+def _acts_after(module: Module, index: int) -> bool:
+    """Whether ``module``'s ``after_location`` acts after the column ``index`` (Module.location_columns)."""
+    where = module.location_columns
+    return where is None or index in where or index - len(SIDE1) in where
+
+
 def _within(name: str, names: tuple[str, ...] | None) -> bool:
     """Whether a module limited to ``names`` (None: no limit) deals with ``name``."""
     return names is None or name in names
@@ -304,6 +313,7 @@ class HookTable:
     modules: tuple[Module, ...]
     named: dict[str, Module]
     visit_actions_at: dict[str, Hooks]    # column -> the visit_actions hooks of modules acting there
+    after_location_at: tuple[Hooks, ...]  # column index -> the after_location hooks of modules acting there
     _by_kind: dict[tuple[str, str], Hooks]  # memo of for_kind
     apply_action_for: dict[str, Hooks]    # action kind -> for_kind("apply_action", kind), every registered kind
     reveals_for: dict[str, Hooks]         # action kind -> for_kind("reveals", kind)
@@ -350,6 +360,8 @@ class HookTable:
         self.visit_actions_at = {column: tuple(h for h in self.visit_actions
                                                if _within(column, _module_of(h).visit_columns))
                                  for column in set(SIDE1 + SIDE2)}
+        self.after_location_at = tuple(tuple(h for h in self.after_location if _acts_after(_module_of(h), i))
+                                       for i in range(len(SIDE1)))
         self._by_kind = {}
         self.apply_action_for = {kind: self.for_kind("apply_action", kind) for kind in KINDS}
         self.reveals_for = {kind: self.for_kind("reveals", kind) for kind in KINDS}

@@ -2,7 +2,9 @@
 
 Per-figure data is held in lists indexed by figure (seats 0..n-1, then Leonardo in a
 2-player game).  Values inside the lists are immutable (ints, tuples, frozen tiles), so a
-clone copies only the outer lists.  The action history is a shared cons list.
+clone copies only the outer lists.  The modules' states in ``mods`` are shared by a clone too
+and written in place only by a state that owns them (``owned``: copy on write, hooks.Module.own).
+The action history is a shared cons list.
 """
 from __future__ import annotations
 

@@ -168,6 +168,7 @@ class Bells(Module):
     name = NAME
     plan_words = (TILE,)
     view_reads = ("phase", "round", "side2")   # audience hidden while planning, deposits asked, column words
+    location_columns = (-1,)   # after_location: after the last column only
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:

@@ -162,6 +162,7 @@ class Medico(Module):
     name = NAME
     visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
     action_kinds = ("restore", "altar", "saints", "studio")   # the ill ones' restorations, pictures of saints, the studio
+    location_columns = (-1,)   # after_location: after the last column only
     plan_words = (ILL_WORD, TILE_WORD)
     view_reads = ("phase", "actor", "asks", "neutral", "aside")   # plans, visit counts, asks, healthy ones
 
