@@ -487,3 +487,9 @@ def test_the_readmes_engine_example_runs_to_the_end():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert re.fullmatch(r"\[\d+, \d+, \d+\] \[\d, \d, \d\]\n", done.stdout), done.stdout
+
+
+def test_the_vp_lost_or_won_by_a_track_choice_says_what_it_is():
+    """VP by source: a stop behind (or ahead) on an occupied track space showed as 'track -1',
+    which a newcomer cannot place; it says what it was."""
+    assert render.vp_sources_text({"tile": 20, "track": -1}) == "tile 20 + stop behind/ahead -1"

@@ -102,6 +102,9 @@ def owns(v: dict, fig: int, card: str) -> bool:
 
 
 class Oracle:
+    """One random game, every action checked against the reading above (``play`` returns how
+    often each check ran)."""
+
     def __init__(self, players: int, modules: tuple, options: dict, seed: int):
         self.g = affresco.new_game(players, modules, seed=seed, options=options)
         self.n, self.modules, self.options = players, modules, options
@@ -126,7 +129,7 @@ class Oracle:
                 self.visits.append((b["column"], b["actor_figure"]))
             leonardo_turn = b["phase"] == "visits" and b["actor_figure"] == self.n and not b["asks"] \
                 and b["pending_track"] is None
-            if leonardo_turn and b["location"] == "studio" and b["portraits"]["display"]:
+            if leonardo_turn and b["location"] == "studio" and (b.get("portraits") or {}).get("display"):
                 self.ok("Leonardo must paint a displayed portrait", {a.kind for a in g.legal_actions(seat)} == {"portrait"},
                         g.legal_actions(seat))
             if leonardo_turn and b["location"] == "market":
