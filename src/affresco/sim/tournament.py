@@ -101,14 +101,14 @@ def run_tournament(players: int, bots: Sequence[str], games: int, modules: Seque
         require_ray(ray)  # fail early without Ray, or with an address nobody answers
     result = TournamentResult()
     before = earlier_games(players, bots, games, (done or {}).values(), modules, seed, options, components)
-    done: dict[int, list[dict]] = {}
+    rows_of: dict[int, list[dict]] = {}   # game index -> its rows (earlier games' rebuilt from their records)
     for k, record in before.items():
-        done[k] = rows_from_record(record, k)
+        rows_of[k] = rows_from_record(record, k)
         result.records[k] = dict(record)
     todo = [k for k in range(games) if k not in before]
 
     def store(k: int, rows: list[dict], record: dict) -> None:
-        done[k] = rows
+        rows_of[k] = rows
         result.records[k] = record
 
     def finish(k: int, rows: list[dict], record: dict) -> None:
@@ -130,6 +130,6 @@ def run_tournament(players: int, bots: Sequence[str], games: int, modules: Seque
             drive(backend, todo, finish, store, on_start and (lambda: on_start(result)))
     except KeyboardInterrupt:
         result.interrupted = True
-    for k in sorted(done):
-        result.extend(done[k])
+    for k in sorted(rows_of):
+        result.extend(rows_of[k])
     return result
