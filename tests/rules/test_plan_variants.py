@@ -165,6 +165,25 @@ def test_tiled_plans_index_contain_pickle_and_extend():
     assert tiled + (extra,) == tuple(made) + (extra,)
 
 
+@pytest.mark.parametrize("players,modules", [(4, ALL), (2, ("medico",))])
+def test_a_plan_taken_from_the_sequence_is_carried_out_as_its_text_reads(players, modules):
+    """A plan a seat takes from its offered plans is carried out without reading its text
+    again (issue #12's speed): the reading the sequence made with it is the text's own (counts,
+    and the words in the text's order), for plans with action tiles, ill words and the medico
+    tile; an equal plan that the sequence did not make has none (it is read from its text)."""
+    from affresco.rules import planning
+    words_met: set[str] = set()
+    for g, seat, offered in lazy_planning(players, modules, seed=5, rounds=9):
+        legal = pickle.loads(pickle.dumps(offered))      # made again: no plan made yet (none made in full)
+        for i in random.Random(len(legal)).sample(range(len(legal)), min(30, len(legal))):
+            plan = legal[i]
+            (counts, words), (text_counts, text_words) = legal.reading(plan), planning.read(plan)
+            assert counts == text_counts and list(words.items()) == list(text_words.items())
+            assert legal.reading(affresco.Action(plan.kind, plan.args)) is None
+            words_met.update(words)
+    assert {"ill", "medico"} <= words_met and (len(modules) == 1 or {"audience", "wall"} <= words_met)
+
+
 def test_a_plan_offered_to_one_seat_is_checked_again_for_another():
     """A plan taken from the plans offered to a seat is accepted for that seat without being
     checked again; the same plan object given for another seat, which may not plan it, is
