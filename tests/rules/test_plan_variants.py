@@ -56,6 +56,29 @@ def test_a_plan_found_without_tables_is_the_plan_at_that_place(players, modules)
     assert checked >= 100
 
 
+def test_a_seat_without_ill_apprentices_has_its_plans_picked_from_the_table_of_its_apprentices():
+    """A seat without ill apprentices picks its plans from a table of the base plans its
+    healthy ones allow (issue #12's speed): every plan at every place, in every part (with
+    and without the action tiles, the medico tile allowed or not), is the plan of the
+    sequence made in full, over the planning decisions of a few games."""
+    from affresco.rules.modules import medico
+    checked, tiles, tile_allowed = 0, set(), set()
+    for players, modules, seed in ((4, ALL, 3), (3, ("medico", "wall_fresco"), 4), (2, ("medico",), 5)):
+        for g, seat, legal in lazy_planning(players, modules, seed=seed, rounds=9):
+            view = g.view(seat)
+            if view["medico"]["ill"][seat]:
+                continue                                   # ill apprentices: found by the walk
+            fresh = pickle.loads(pickle.dumps(legal))      # made again: every plan picked
+            made = legal.materialized()
+            assert [fresh[i] for i in range(len(fresh))] == list(made)
+            checked += 1
+            tiles.update(len(u) for u in legal.parents.segments)
+            tile_allowed.add(any(a.args[-1] == "medico" for a in made))
+            allowed, market = medico._sheet_limits(tuple(view["columns"]))
+            assert medico._variant_counts(3, allowed, market)._plain     # (the table was made)
+    assert checked >= 10 and tiles == {0, 1, 2} and tile_allowed == {False, True}
+
+
 def test_the_lazy_plans_are_exactly_the_plans_the_rules_allow():
     """Every plan of the set-up's action space is in ``legal_actions`` exactly when applying it
     is accepted (the rules' own refusal), at a medico planning decision with ill apprentices:
