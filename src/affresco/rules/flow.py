@@ -120,8 +120,7 @@ def is_legal(s: State, seat: int, action: Action, acting: tuple[int, ...] | None
 def apply(s: State, seat: int, action: Action) -> None:
     """Carry out a legal action (the caller has checked legality).  The history keeps the
     action itself; its notation is made when the history is read."""
-    offered = s.offered
-    s.acting = s.cache = s.offered = None
+    s.acting = s.cache = None     # (s.offered: a plan decision's, taken by planning.apply; advance clears it)
     s.history = ((seat, action), s.history)
     s.nactions += 1
     if s.pending is not None:
@@ -131,9 +130,8 @@ def apply(s: State, seat: int, action: Action) -> None:
         find(s, ask[1]).answer(s, ask, action)
     elif s.phase == GETUP:
         hostel.apply(s, s.actor, action)
-    elif s.phase == PLAN:     # a plan taken from the seat's offered plans: already read
-        planning.apply(s, seat, action, offered[1].reading(action) if offered is not None and offered[0] == seat
-                       else None)
+    elif s.phase == PLAN:
+        planning.apply(s, seat, action)
     elif action == PASS:
         s.add_event({"kind": "pass", "figure": s.actor})
         s.left = 0

@@ -133,11 +133,11 @@ def _column_words(cols: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(c if c not in cols[:i] else f"{c}{cols[:i].count(c) + 1}" for i, c in enumerate(cols))
 
 
-def apply(s: State, seat: int, action: Action, plan: tuple | None = None) -> None:
-    """Carry out a legal plan; ``plan``: its :func:`read` when the caller has it (a plan taken
-    from the seat's :class:`PlanVariants`, :meth:`PlanVariants.reading`)."""
-    if plan is None:
-        plan = read(action)
+def apply(s: State, seat: int, action: Action) -> None:
+    """Carry out a legal plan: one taken from the seat's offered :class:`PlanVariants` with the
+    reading made with it (:meth:`PlanVariants.reading`), any other read from its text."""
+    offered, s.offered = s.offered, None
+    plan = offered is not None and offered[0] == seat and offered[1].reading(action) or read(action)
     assert plan is not None, "apply() is called with a legal plan"
     counts, words = plan
     s.plan[seat] = counts
