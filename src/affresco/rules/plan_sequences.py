@@ -388,8 +388,7 @@ class PlanVariants(_Lazy):
         seg = bisect_right(starts, i) - 1
         hit, reading = self._pick(seg, i - starts[seg])
         self._made[i] = hit
-        if self._ids is not None:
-            self._ids[id(hit)] = reading
+        self._ids[id(hit)] = reading      # (a dict until the plans are made in full: _all)
         return hit
 
     def _sizes_at(self, seg: int) -> Sequence[int]:

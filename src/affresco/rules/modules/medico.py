@@ -1014,7 +1014,7 @@ class _VariantCounts:
         self._ills: list[tuple[int, ...]] = [(1,)]
         self._ill_ids: dict[tuple[int, ...], int] = {(1,): 0}
         self._ill_moves: dict[int, int] = {}
-        self._plain: dict[tuple[int, int, int], list[int]] = {}
+        self._plain: dict[tuple[int, int, int], tuple[tuple, list[int]]] = {}
 
     def plain(self, h: int, t: int, tile: int) -> tuple[tuple, list[int]]:
         """The plans of a seat without ill apprentices, ``h`` healthy ones (the base plans of at
@@ -1023,14 +1023,14 @@ class _VariantCounts:
         (``perm(e, t)`` ways to lay the tiles, each also with the medico tile where it may go),
         made when first asked: a seat's plans are mostly picked in a situation met before, and
         then a pick is a bisection instead of :meth:`find`'s walk."""
-        base = base_counts(h, len(self.allowed), self.per_column)
-        ends = self._plain.get((h, t, tile))
-        if ends is None:
+        hit = self._plain.get((h, t, tile))
+        if hit is None:
+            base = base_counts(h, len(self.allowed), self.per_column)
             ways = map([perm(e, t) for e in range(len(self.allowed) + 1)].__getitem__, base[3])
             if tile == 2:
                 ways = map(mul, ways, _tile_factor((h, len(self.allowed), self.per_column), self.market))
-            ends = self._plain[h, t, tile] = list(accumulate(ways))
-        return base, ends
+            hit = self._plain[h, t, tile] = (base, list(accumulate(ways)))
+        return hit
 
     def grid(self, k: int, a: int, m: int) -> list[int]:
         """``grid[h * (top + 1) + b]``: the fillings of the columns from ``k`` on with at most
