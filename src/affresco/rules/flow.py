@@ -205,9 +205,10 @@ def idle_is_public(s: State) -> bool:
 def _next_visitor(s: State) -> bool:
     """Start the next figure's turn at a column (True), after the last column False.  A
     figure has a turn if it has apprentices in the column or a module gives it one
-    (hook ``visit_start``); after a column the hook ``after_location`` runs (it may ask)."""
+    (hook ``visit_start``; ``visit_start_busy`` where it has apprentices); after a column the
+    hook ``after_location`` runs (it may ask)."""
     columns = s.columns()
-    starts = s.hooks.visit_start
+    empty, busy_starts = s.hooks.visit_start, s.hooks.visit_start_busy
     order = s.order
     while s.loc < len(columns):
         column = columns[s.loc]
@@ -216,9 +217,11 @@ def _next_visitor(s: State) -> bool:
             fig = order[s.visit]
             count = s.plan[fig][s.loc]
             s.left = 0
+            starts = empty
             if count:
                 loc, _ = location(s, fig)
                 loc.start(s, fig, count)
+                starts = busy_starts
             busy = False
             for hook in starts:
                 busy = hook(s, fig, column, count) or busy
