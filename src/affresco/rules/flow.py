@@ -13,7 +13,6 @@ from typing import Any, Final, Sequence
 
 from . import cathedral, hostel, leonardo, market, planning, preparation, studio, theater, track, workshop
 from .actions import PASS, Action
-from .hooks import find
 from .plan_sequences import PlanVariants
 from .state import GETUP, OVER, PLAN, VISITS, State
 
@@ -73,7 +72,7 @@ def _legal_for_figure(s: State) -> list[Action]:
     if s.pending is not None:
         return track.legal(s)
     if s.asks:
-        return find(s, s.asks[0][1]).ask_actions(s, s.asks[0])
+        return s.hooks.named[s.asks[0][1]].ask_actions(s, s.asks[0])
     if s.phase == GETUP:
         return hostel.legal(s, s.actor)
     loc, column = location(s, s.actor)
@@ -127,7 +126,7 @@ def apply(s: State, seat: int, action: Action) -> None:
         track.apply(s, action)
     elif s.asks:
         ask, s.asks = s.asks[0], s.asks[1:]
-        find(s, ask[1]).answer(s, ask, action)
+        s.hooks.named[ask[1]].answer(s, ask, action)
     elif s.phase == GETUP:
         hostel.apply(s, s.actor, action)
     elif s.phase == PLAN:
@@ -156,7 +155,7 @@ def advance(s: State) -> None:
         if s.moves and s.pending is None:
             track.resolve(s)
         while s.pending is None and s.asks:
-            actions = find(s, s.asks[0][1]).ask_actions(s, s.asks[0])
+            actions = s.hooks.named[s.asks[0][1]].ask_actions(s, s.asks[0])
             if actions:
                 s.cache = actions
                 return

@@ -95,26 +95,22 @@ def _on_display(display: tuple[str, ...]) -> tuple[tuple[int, tuple[Action, ...]
     return tuple((cert(c)[0], _purchases(c)) for c in sorted(set(display), key=cert))
 
 
-@lru_cache(maxsize=4096)
-def _audience_options(display: tuple[str, ...], money: int) -> tuple[Action, ...]:
+def _audience_options(display: tuple[str, ...], money: int) -> list[Action]:
     """The audience's purchases, for each displayed certificate (by price): in full if the
-    money covers the price, and an instalment of 0 to price - 1 Thalers as far as it goes
-    (memoised: displays and sums of money repeat)."""
+    money covers the price, and an instalment of 0 to price - 1 Thalers as far as it goes."""
     out: list[Action] = []
     for price, offers in _on_display(display):
         out.extend(offers[0 if money >= price else 1:min(price - 1, money) + 2])
-    return tuple(out)
+    return out
 
 
-@lru_cache(maxsize=4096)
-def _deposit_options(up: tuple[tuple[str, int], ...], money: int) -> tuple[Action, ...]:
+def _deposit_options(up: tuple[tuple[str, int], ...], money: int) -> list[Action]:
     """'deposit none', then for each partly paid certificate ``up`` holds (by price) 1 Thaler
-    up to what is owed on the oldest of that kind and the money (memoised like
-    :func:`_audience_options`)."""
+    up to what is owed on the oldest of that kind and the money."""
     out = [_DEPOSIT_NONE]
     for owed, deposits in _owed(up):
         out.extend(deposits[:min(owed, money)])
-    return tuple(out)
+    return out
 
 
 @lru_cache(maxsize=1024)
@@ -358,8 +354,8 @@ class Bells(Module):
         fig, _, what = a
         b: BState = s.mods[NAME]
         if what == TILE:
-            return list(_audience_options(b.display, s.thalers[fig]))
-        return list(_deposit_options(b.up[fig], s.thalers[fig]))
+            return _audience_options(b.display, s.thalers[fig])
+        return _deposit_options(b.up[fig], s.thalers[fig])
 
     def valid_ask(self, s: State, fig: int, payload) -> bool:
         """An audience of a seat, or a deposit question of a seat holding a partly paid certificate."""

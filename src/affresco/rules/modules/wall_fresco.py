@@ -285,10 +285,13 @@ class WallFresco(Module):
         hit = _FRONTIER.get(board)
         if hit is None:
             adj = _neighbours(self.data.rows, self.data.columns)
-            hit = _FRONTIER.put(board, tuple((c, _vector(t.paint), Action(TILE, (self.data.name(c),)))
-                                             for c, t in enumerate(board)
+            hit = _FRONTIER.put(board, tuple(self._section(c, t) for c, t in enumerate(board)
                                              if t is not None and any(board[n] is None for n in adj[c])))
         return hit
+
+    def _section(self, cell: int, tile: WallTile) -> tuple[int, tuple[int, ...], Action]:
+        """A section of the frontier: its cell, the paints it costs, its restoration."""
+        return cell, _vector(tile.paint), Action(TILE, (self.data.name(cell),))
 
     def _blend_of(self, s: State, a: str, b: str) -> str | None:
         return s.comp.derived("wall_fresco.blend_of", _blends_by_inputs).get(frozenset((a, b)))
@@ -380,12 +383,20 @@ class WallFresco(Module):
         s.paints[fig] = minus(s.paints[fig], _vector(tile.paint))
         board = list(w.board)
         board[cell] = None
+        restored = tuple(board)
+        # the new board's frontier from the old one's: the section leaves it, its covered
+        # neighbours join it
+        frontier = [x for x in self.frontier(w.board) if x[0] != cell]
+        known = {x[0] for x in frontier}
+        frontier += [self._section(n, board[n]) for n in self.data.neighbours(cell)
+                     if board[n] is not None and n not in known]
+        _FRONTIER.put(restored, tuple(sorted(frontier)))
         held = list(w.held)
         held[fig] = held[fig] + (tile,)
         paid = list(w.paid)
         paid[fig] = _paint_sum(paid[fig], tile.paint)
         w = self.own(s)
-        w.board, w.held, w.paid = tuple(board), tuple(held), tuple(paid)
+        w.board, w.held, w.paid = restored, tuple(held), tuple(paid)
         section = self.data.name(cell)
         s.add_event({"kind": "wall_restore", "figure": fig, "section": section, "tile": tile.text, "paid": tile.paint})
         track.gain(s, fig, {"wall": self.data.vp}, "wall", section=section, tile=tile.text)
