@@ -92,7 +92,7 @@ def _deposits(c: str) -> tuple[Action, ...]:
 @lru_cache(maxsize=1024)
 def _on_display(display: tuple[str, ...]) -> tuple[tuple[int, tuple[Action, ...]], ...]:
     """Each displayed certificate once, by price: its price and :func:`_purchases`."""
-    return tuple((cert(c)[0], _purchases(c)) for c in sorted(set(display), key=cert))
+    return tuple((price, _purchases(c)) for (price, _, _), c in sorted([(cert(c), c) for c in set(display)]))
 
 
 def _audience_options(display: tuple[str, ...], money: int) -> list[Action]:
@@ -117,8 +117,11 @@ def _deposit_options(up: tuple[tuple[str, int], ...], money: int) -> list[Action
 def _owed(up: tuple[tuple[str, int], ...]) -> tuple[tuple[int, tuple[Action, ...]], ...]:
     """Each kind of certificate ``up`` holds partly paid, by price: what is owed on the oldest
     of that kind, and :func:`_deposits`."""
-    return tuple((cert(c)[0] - next(p for x, p in up if x == c), _deposits(c))
-                 for c in sorted({c for c, _ in up}, key=cert))
+    oldest: dict[str, int] = {}
+    for c, paid in up:
+        oldest.setdefault(c, paid)
+    kinds = sorted([(cert(c), c, paid) for c, paid in oldest.items()])
+    return tuple((price - paid, _deposits(c)) for (price, _, _), c, paid in kinds)
 
 
 _DEPOSIT_NONE = Action("deposit", ("none",))
