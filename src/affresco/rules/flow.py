@@ -207,7 +207,7 @@ def _next_visitor(s: State) -> bool:
     (hook ``visit_start``; ``visit_start_busy`` where it has apprentices); after a column the
     hook ``after_location`` runs (it may ask)."""
     columns = s.columns()
-    empty, busy_starts = s.hooks.visit_start, s.hooks.visit_start_busy
+    starts, busy_starts = s.hooks.visit_start, s.hooks.visit_start_busy
     order = s.order
     while s.loc < len(columns):
         column = columns[s.loc]
@@ -216,14 +216,15 @@ def _next_visitor(s: State) -> bool:
             fig = order[s.visit]
             count = s.plan[fig][s.loc]
             s.left = 0
-            starts = empty
+            busy = False
             if count:
                 loc, _ = location(s, fig)
                 loc.start(s, fig, count)
-                starts = busy_starts
-            busy = False
-            for hook in starts:
-                busy = hook(s, fig, column, count) or busy
+                for hook in busy_starts:
+                    busy = hook(s, fig, column, count) or busy
+            else:
+                for hook in starts:
+                    busy = hook(s, fig, column, count) or busy
             if count or busy or s.asks:
                 s.actor = fig
                 return True
