@@ -391,6 +391,11 @@ class PlanVariants(_Lazy):
             self._ids.add(id(hit))
         return hit
 
+    def sizes_at(self, seg: int) -> Sequence[int]:
+        """Per base plan, how many variants each parent of segment ``seg`` has (0: none of
+        its parents is legal), made when first asked (rules/plan_choices.py reads it)."""
+        return self._sizes_at(seg)
+
     def _sizes_at(self, seg: int) -> Sequence[int]:
         z = self._sizes[seg]
         if z is None:
