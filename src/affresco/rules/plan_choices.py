@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, compress
 
 from .actions import PLAN_WORDS, Action
 from .plan_sequences import PlanVariants, TiledPlans
@@ -109,10 +109,10 @@ def _choices(s: State, seq: Sequence[Action], prefix: tuple) -> tuple[tuple[str,
     if k == 0:
         if tp is None:
             return _counts_of(tuple(seq))
-        texts = tp.base()[4]
+        every = _singles(tp.base()[4])
         if pv is None:                # the plans without tiles: every base plan
-            return tuple((t,) for t in texts)
-        return tuple((t,) for b, t in enumerate(texts) if _fits(tp, pv, (), b))
+            return every
+        return tuple(compress(every, pv.sizes_at(0)))    # those with variants without tiles (_fits)
     if tp is None:
         return (_NONE,)              # no module word in this situation's plans
     b = _base_index(tp.base()[4])[prefix[0][0]]
@@ -142,6 +142,11 @@ def _choices(s: State, seq: Sequence[Action], prefix: tuple) -> tuple[tuple[str,
 @lru_cache(maxsize=64)
 def _counts_of(plans: tuple[Action, ...]) -> tuple[tuple[str, ...], ...]:
     return tuple((a.args[0],) for a in plans)
+
+
+@lru_cache(maxsize=64)
+def _singles(texts: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple((t,) for t in texts)
 
 
 @lru_cache(maxsize=64)
