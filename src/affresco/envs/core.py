@@ -195,13 +195,16 @@ class SteppedGame:
     it is in its own seat's :meth:`observation` only (:class:`DraftLayout`).  Anything else is
     the engine's (``view``, ``record``, ``scores`` ...)."""
 
-    __slots__ = ("engine", "drafts", "layout", "_steps")
+    __slots__ = ("engine", "drafts", "layout", "_steps", "_vectors")
 
     def __init__(self, engine: Game, layout: DraftLayout, drafts: Sequence[tuple] | None = None):
         self.engine = engine
         self.layout = layout
         self._steps = engine.plan_steps()
         self.drafts: list[tuple] = list(drafts) if drafts is not None else [()] * engine.players
+        # the engine's vectors of this position (its actions applied): the choices of a plan
+        # do not move the engine, so they are written once per position, not at every step
+        self._vectors: tuple[int, dict] = (-1, {})
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.engine, name)
@@ -276,12 +279,27 @@ class SteppedGame:
         e = self.engine
         return self.layout.block(self.drafts[seat], e.phase == "plan" and seat in e.to_act)
 
+    def _engine_vector(self, key: Any) -> array:
+        """The engine's vector of a seat (``key``: the seat) or its joined vectors of several
+        (``key``: a tuple of seats, or None for every seat), once per position."""
+        e = self.engine
+        at, kept = self._vectors
+        if at != e.actions_applied:
+            kept = {}
+            self._vectors = (e.actions_applied, kept)
+        x = kept.get(key)
+        if x is None:
+            x = kept[key] = e.observation(key) if type(key) is int else e.observations_joined(key)
+        return x
+
     def observation(self, seat: Any) -> array:
         """The engine's vector of the seat, then its draft's slices (:class:`DraftLayout`)."""
-        return self.engine.observation(seat) + self._block(seat)
+        if type(seat) is not int:
+            return self.engine.observation(seat)      # (the engine's refusal)
+        return self._engine_vector(seat) + self._block(seat)
 
     def observations_joined(self, seats: Any = None) -> array:
-        joined = self.engine.observations_joined(seats)
+        joined = self._engine_vector(None if seats is None else tuple(seats))
         seats = range(self.engine.players) if seats is None else list(seats)
         size = len(joined) // len(seats) if seats else 0
         out = array("f")
