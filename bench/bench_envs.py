@@ -385,19 +385,23 @@ def observation_cost(args) -> None:
 
 def _recorded(n, mods, games):
     """``games`` seeded random games, each decision as (seat, index in the legal list, index in
-    the action space), the first seat to act deciding (the order the AEC env selects)."""
-    from affresco.envs.core import Config, tables
-    codec, _ = tables(Config.of(n, mods, encoding=1))    # one index per engine decision: plans as one action
+    the encoding-1 action space, indices of its steps in the encoding-2 space: a plan's choices,
+    any other action itself), the first seat to act deciding (the order the AEC env selects)."""
+    from affresco.envs.core import Config, SteppedGame, tables
+    codec1, _ = tables(Config.of(n, mods, encoding=1))
+    codec2, encoder2 = tables(Config.of(n, mods, encoding=2))
     out = []
     for seed in range(games):
         g = affresco.new_game(n, mods, seed=seed)
+        stepped = SteppedGame(g, encoder2.draft)
         rng = random.Random(seed)
         choices = []
         while not g.is_over:
             seat = min(g.to_act)
             legal = g.legal_actions(seat)
             i = rng.randrange(len(legal))
-            choices.append((seat, i, codec.index[legal[i]]))
+            steps = [codec2.index[a] for a in stepped.as_steps(legal[i])]
+            choices.append((seat, i, codec1.index[legal[i]], steps))
             g.apply(seat, legal[i])
         out.append((seed, choices))
     return out
@@ -406,19 +410,21 @@ def _recorded(n, mods, games):
 def _replay_engine(n, mods, record, observe=False):
     for seed, choices in record:
         g = affresco.new_game(n, mods, seed=seed)
-        for seat, i, _ in choices:
+        for seat, i, _, _ in choices:
             g.to_act
             if observe:
                 g.observation(seat)
             g.apply(seat, g.legal_actions(seat)[i])
 
 
-def _replay_aec(n, mods, record, observe=True):
+def _replay_aec(n, mods, record, observe=True, encoding=1):
+    """The recorded games through the AEC env, each step the recorded index of ``encoding``."""
     from affresco.envs.pettingzoo import env
-    e = env(players=n, modules=mods, encoding=1)     # the record's indices (_recorded)
+    e = env(players=n, modules=mods, encoding=encoding)
     for seed, choices in record:
         e.reset(seed=seed)
-        it = iter(choices)
+        it = iter([c[2]] if encoding == 1 else c[3] for c in choices)
+        steps = iter([index for indices in it for index in indices])
         for agent in e.agent_iter():
             obs, _, term, trunc, _ = e.last(observe=observe)
             if term or trunc:
@@ -426,34 +432,41 @@ def _replay_aec(n, mods, record, observe=True):
                 continue
             mask = obs["action_mask"] if observe else e.action_mask(agent)
             mask.view(np.bool_).nonzero()           # the agent reads the mask (as pick() does)
-            e.step(next(it)[2])
+            e.step(next(steps))
 
 
-def _replay_parallel(n, mods, record):
+def _replay_parallel(n, mods, record, encoding=1):
+    """The recorded games through the Parallel env: at a planning step every planning seat's
+    plan (encoding 2: its k-th choice at the k-th step)."""
     from affresco.envs.pettingzoo import parallel_env
-    p = parallel_env(players=n, modules=mods, encoding=1)     # the record's indices (_recorded)
+    p = parallel_env(players=n, modules=mods, encoding=encoding)
     wait = p.WAIT
     for seed, choices in record:
         obs, _ = p.reset(seed=seed)
         it = iter(choices)
+        pending: dict[str, list] = {}       # an agent's steps still to come (a plan's choices)
         while p.agents:
-            chosen = {}
-            for _ in p.game.to_act:
-                seat, _, index = next(it)
-                chosen[f"player_{seat}"] = index
+            for _ in p.game.to_act if not pending else ():
+                seat, _, index, steps = next(it)
+                pending[f"player_{seat}"] = [index] if encoding == 1 else list(steps)
             acts = {}
             for a, o in obs.items():
                 if o["action_mask"][wait]:
                     acts[a] = wait
                 else:
                     o["action_mask"].view(np.bool_).nonzero()
-                    acts[a] = chosen[a]
+                    acts[a] = pending[a].pop(0)
+                    if not pending[a]:
+                        del pending[a]
             obs, *_ = p.step(acts)
 
 
 _REPLAYS = {"engine": _replay_engine, "engine+observation": functools.partial(_replay_engine, observe=True),
             "pettingzoo-aec (mask only)": functools.partial(_replay_aec, observe=False),
-            "pettingzoo-aec": _replay_aec, "pettingzoo-parallel": _replay_parallel}
+            "pettingzoo-aec": _replay_aec, "pettingzoo-parallel": _replay_parallel,
+            "pettingzoo-aec (mask only) v2": functools.partial(_replay_aec, observe=False, encoding=2),
+            "pettingzoo-aec v2": functools.partial(_replay_aec, encoding=2),
+            "pettingzoo-parallel v2": functools.partial(_replay_parallel, encoding=2)}
 
 
 def instruction_worker(args) -> None:
@@ -476,7 +489,8 @@ def instructions(args) -> None:
     to warm up): each loop runs twice, with and without the measured games, and the difference
     is divided by their decisions.  Deterministic (hash seed fixed, one BLAS thread), so a
     change of a few percent shows; it is a proxy, not the time (the vector's Python runs more
-    instructions per microsecond than the engine's)."""
+    instructions per microsecond than the engine's).  The loops marked ``v2`` replay the same
+    games with encoding 2 (a plan as its choices): per engine decision, so per game too."""
     import re
     import subprocess
     load = os.getloadavg()
@@ -499,7 +513,7 @@ def instructions(args) -> None:
     for n in args.players:
         for modules in ("base", "all") if args.modules == "both" else (args.modules,):
             per = {}
-            for name in _REPLAYS:
+            for name in (w for w in _REPLAYS if w == "engine" or args.only is None or w in args.only):
                 warm, _ = count(name, n, modules, False)
                 total, decisions = count(name, n, modules, True)
                 per[name] = (total - warm) / decisions
