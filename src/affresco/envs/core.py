@@ -195,12 +195,12 @@ class SteppedGame:
     it is in its own seat's :meth:`observation` only (:class:`DraftLayout`).  Anything else is
     the engine's (``view``, ``record``, ``scores`` ...)."""
 
-    __slots__ = ("engine", "drafts", "layout", "_steps", "_vectors")
+    __slots__ = ("engine", "drafts", "layout", "_step_names", "_vectors")
 
     def __init__(self, engine: Game, layout: DraftLayout, drafts: Sequence[tuple] | None = None):
         self.engine = engine
         self.layout = layout
-        self._steps = engine.plan_steps()
+        self._step_names = engine.plan_steps()
         self.drafts: list[tuple] = list(drafts) if drafts is not None else [()] * engine.players
         # the engine's vectors of this position (its actions applied): the choices of a plan
         # do not move the engine, so they are written once per position, not at every step
@@ -233,7 +233,7 @@ class SteppedGame:
             return None
         hit = _OFFERED.get(id(found))
         if hit is None or hit[0] is not found:
-            step = self._steps[len(self.drafts[seat])]
+            step = self._step_names[len(self.drafts[seat])]
             hit = (found, tuple(PlanChoice(step, c) for c in found), frozenset(found))
             if len(_OFFERED) > 4096:
                 _OFFERED.clear()
@@ -250,20 +250,20 @@ class SteppedGame:
         if type(action) is PlanChoice:
             offered = self._offered(seat) if type(seat) is int else None
             draft = self.drafts[seat] if offered is not None else ()
-            if offered is None or action.step != self._steps[len(draft)] or action.choice not in offered[2]:
+            if offered is None or action.step != self._step_names[len(draft)] or action.choice not in offered[2]:
                 raise affresco.IllegalAction(
                     f"{action} is not a choice of seat {seat!r} now"
-                    + (f"; choices of step {self._steps[len(draft)]}: {', '.join(map(str, offered[1][:12]))}"
+                    + (f"; choices of step {self._step_names[len(draft)]}: {', '.join(map(str, offered[1][:12]))}"
                        if offered is not None else " (it is not planning)"))
             draft += (action.choice,)
-            if len(draft) < len(self._steps):
+            if len(draft) < len(self._step_names):
                 self.drafts[seat] = draft
                 return False
             self.drafts[seat] = ()
             return self.engine.apply(seat, self.engine.plan_of(draft))
         if type(seat) is int and 0 <= seat < len(self.drafts) and self.drafts[seat]:
             raise affresco.IllegalAction(f"seat {seat} is choosing its plan a step at a time: next, its "
-                                         f"{self._steps[len(self.drafts[seat])]} (encoding 2)")
+                                         f"{self._step_names[len(self.drafts[seat])]} (encoding 2)")
         return self.engine.apply(seat, action)
 
     def as_steps(self, action: Action | str) -> tuple[Action | PlanChoice, ...]:
@@ -273,7 +273,7 @@ class SteppedGame:
             action = affresco.parse(action)
         if action.kind != "plan":
             return (action,)
-        return tuple(map(PlanChoice, self._steps, self.engine.plan_as_choices(action)))
+        return tuple(map(PlanChoice, self._step_names, self.engine.plan_as_choices(action)))
 
     def _block(self, seat: int) -> array:
         e = self.engine
