@@ -195,16 +195,16 @@ class SteppedGame:
     it is in its own seat's :meth:`observation` only (:class:`DraftLayout`).  Anything else is
     the engine's (``view``, ``record``, ``scores`` ...)."""
 
-    __slots__ = ("engine", "drafts", "layout", "_step_names", "_vectors")
+    __slots__ = ("engine", "drafts", "layout", "_step_names", "_memo")
 
     def __init__(self, engine: Game, layout: DraftLayout, drafts: Sequence[tuple] | None = None):
         self.engine = engine
         self.layout = layout
         self._step_names = engine.plan_steps()
         self.drafts: list[tuple] = list(drafts) if drafts is not None else [()] * engine.players
-        # the engine's vectors of this position (its actions applied): the choices of a plan
-        # do not move the engine, so they are written once per position, not at every step
-        self._vectors: tuple[int, dict] = (-1, {})
+        # what is asked of this position (its actions applied: the choices of a plan do not
+        # move the engine), once per position: the engine's vectors, the choices offered
+        self._memo: tuple[int, dict] = (-1, {})
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.engine, name)
@@ -225,7 +225,14 @@ class SteppedGame:
         """``(choices, PlanChoices, set of choices)`` of the seat's next step, or None if it
         is not planning now."""
         e = self.engine
-        if e.phase != "plan" or seat not in e.to_act:
+        if e.phase != "plan":
+            return None
+        memo = self._position()
+        key = ("offered", seat, self.drafts[seat])
+        if key in memo:
+            return memo[key]
+        memo[key] = None
+        if seat not in e.to_act:
             return None
         try:
             found = e.plan_choices(seat, self.drafts[seat])
@@ -238,6 +245,7 @@ class SteppedGame:
             if len(_OFFERED) > 4096:
                 _OFFERED.clear()
             _OFFERED[id(found)] = hit
+        memo[key] = hit
         return hit
 
     def legal_actions(self, seat: int) -> Sequence[Action | PlanChoice]:
@@ -279,14 +287,19 @@ class SteppedGame:
         e = self.engine
         return self.layout.block(self.drafts[seat], e.phase == "plan" and seat in e.to_act)
 
+    def _position(self) -> dict:
+        """The memo of this position (see ``_memo``)."""
+        at, kept = self._memo
+        if at != self.engine.actions_applied:
+            kept = {}
+            self._memo = (self.engine.actions_applied, kept)
+        return kept
+
     def _engine_vector(self, key: Any) -> array:
         """The engine's vector of a seat (``key``: the seat) or its joined vectors of several
         (``key``: a tuple of seats, or None for every seat), once per position."""
         e = self.engine
-        at, kept = self._vectors
-        if at != e.actions_applied:
-            kept = {}
-            self._vectors = (e.actions_applied, kept)
+        kept = self._position()
         x = kept.get(key)
         if x is None:
             x = kept[key] = e.observation(key) if type(key) is int else e.observations_joined(key)
