@@ -72,8 +72,8 @@ class Config:
         return affresco.new_game(self.players, self.modules, seed=seed, options=self.options)
 
     def new_env_game(self, seed: int | str | None) -> "Game | SteppedGame":
-        """A new game as the wrappers play it: the engine's, with encoding 2 in a
-        :class:`SteppedGame` (plans chosen a step at a time)."""
+        """A new game as the wrappers play it: the engine's, with encoding 2 and plans of
+        several steps in a :class:`SteppedGame` (plans chosen a step at a time)."""
         return self.stepped(self.new_game(seed))
 
     def stepped(self, game: Game) -> "Game | SteppedGame":
@@ -221,6 +221,15 @@ class SteppedGame:
     def phase(self) -> str:
         return self.engine.phase
 
+    @property
+    def actions_applied(self) -> int:
+        """The engine's (a plan's choices are one action, applied at the last)."""
+        return self.engine.actions_applied
+
+    @property
+    def players(self) -> int:
+        return self.engine.players
+
     def _offered(self, seat: int) -> tuple | None:
         """``(choices, PlanChoices, set of choices)`` of the seat's next step, or None if it
         is not planning now."""
@@ -331,13 +340,15 @@ _OFFERED: dict[int, tuple] = {}    # id(the engine's choices) -> SteppedGame._of
 class ActionCodec:
     """The fixed action index space of a set-up: index ``i`` is ``actions[i]``: the engine's
     action space (``Game.action_space()``), with encoding 2 its plans replaced by the
-    :class:`PlanChoice` of every step (at the end)."""
+    :class:`PlanChoice` of every step (at the end) when a plan has more than one step (a
+    module's plan words: bells, wall fresco, medico; else a plan is its counts, one step, and
+    encoding 2 is encoding 1)."""
 
     def __init__(self, config: Config):
         self.config = config
         game = config.new_game(seed=0)
         space: tuple = game.action_space()
-        if config.encoding >= 2:
+        if config.encoding >= 2 and len(game.plan_steps()) > 1:   # (a plan of one step is the plan itself)
             space = tuple(a for a in space if a.kind != "plan") + plan_choice_space(game)
         self.actions: tuple[Action | PlanChoice, ...] = space
         self.index: dict[Action | PlanChoice, int] = {a: i for i, a in enumerate(self.actions)}
@@ -612,9 +623,10 @@ class ObservationEncoder:
                                    key=lambda t: (-len(t), [PAINTS.index(c) for c in t]))
         self.market_index = {t: i for i, t in enumerate(self.market_types)}
         self.layout: list[tuple[str, int, int]] = list(g.observation_layout())
-        #: encoding 2: the slices of the seat's own plan in progress, after the engine's
+        #: encoding 2 with plans of several steps: the slices of the seat's own plan in
+        #: progress, after the engine's (None: no such slices, the plan is one step)
         self.draft: DraftLayout | None = None
-        if config.encoding >= 2:
+        if config.encoding >= 2 and len(g.plan_steps()) > 1:
             self.draft = DraftLayout(g.plan_steps(), plan_choice_space(g))
             end = self.layout[-1][1] + self.layout[-1][2]
             self.layout += [(name, end + start, length) for name, start, length in self.draft.slices]
