@@ -67,9 +67,9 @@ def as_choices(s: State, plan: Action) -> tuple[tuple[str, ...], ...]:
     return ((plan.args[0],),) + tuple((w, *words[w]) if w in words else _NONE for w in names[1:])
 
 
-# what the choices after a prefix are, per legal plans (by identity: the engine gives the same
-# sequence object for the same situation) and prefix: (the sequence, the choices)
-_KEPT: dict[tuple[int, tuple], tuple[Sequence[Action], tuple]] = {}
+# what the choices after a prefix are, per situation (see _kept) and prefix: (what the key's id
+# is of, the choices)
+_KEPT: dict[tuple, tuple[object, tuple]] = {}
 
 
 def choices(s: State, seat: int, prefix: Sequence[tuple[str, ...]] = (), check: bool = False) -> tuple[tuple[str, ...], ...]:
@@ -88,14 +88,23 @@ def choices(s: State, seat: int, prefix: Sequence[tuple[str, ...]] = (), check: 
 
 
 def _kept(s: State, seq: Sequence[Action], prefix: tuple) -> tuple[tuple[str, ...], ...]:
-    key = (id(seq), prefix)
+    """:func:`_choices`, kept by the situation: the legal plans' identity (the engine's
+    memos give one object per situation) or, for the medico's plans, which the engine may
+    make anew for a situation seen before, what makes them (their parents' identity and the
+    seat's limits) with the game's steps."""
+    key: tuple = (id(seq), prefix)
+    keeper: object = seq         # kept in the entry, so that the id in the key is not reused
+    if type(seq) is PlanVariants and seq.recipe is not None:
+        made, args = seq.recipe
+        keeper = args[0]
+        key = (made, id(keeper), args[1:], steps(s), prefix)
     hit = _KEPT.get(key)
-    if hit is not None and hit[0] is seq:
+    if hit is not None and hit[0] is keeper:
         return hit[1]
     out = _choices(s, seq, prefix)
     if len(_KEPT) > 8192:
         _KEPT.clear()
-    _KEPT[key] = (seq, out)
+    _KEPT[key] = (keeper, out)
     return out
 
 
