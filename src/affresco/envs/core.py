@@ -207,6 +207,8 @@ class SteppedGame:
         self._memo: tuple[int, dict] = (-1, {})
 
     def __getattr__(self, name: str) -> Any:
+        if name == "engine" or name.startswith("__"):     # (not set yet: a copy being made)
+            raise AttributeError(name)
         return getattr(self.engine, name)
 
     @property
