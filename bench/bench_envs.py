@@ -44,6 +44,7 @@ only).
     python bench/bench_envs.py --modules all --encoding 1 2   # each wrapper with plans as one action and by steps
     python bench/bench_envs.py --baseline e9d8a5a --rounds 2   # this checkout against a revision, alternating
     python bench/bench_envs.py --observation-cost --modules base --players 2 4   # the vector's own cost, same games
+    python bench/bench_envs.py --same-games --modules all --players 2 4   # encodings 1 and 2 on the same games
     python bench/bench_envs.py --instructions --modules base --players 2 4 --games 5   # valgrind counts, same games
 """
 from __future__ import annotations
@@ -280,6 +281,9 @@ def main() -> None:
     ap.add_argument("--instructions", action="store_true",
                     help="instead: machine instructions per decision of the engine and of the AEC and Parallel loops "
                          "on the same recorded games, counted by valgrind (see instructions)")
+    ap.add_argument("--same-games", action="store_true",
+                    help="instead: the engine and the AEC and Parallel loops with encodings 1 and 2 replaying the same "
+                         "recorded games, CPU time per engine decision (see same_games)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--instruction-worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -294,6 +298,9 @@ def main() -> None:
         return
     if args.observation_cost:
         observation_cost(args)
+        return
+    if args.same_games:
+        same_games(args)
         return
     games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
     loops = {}
@@ -379,6 +386,42 @@ def observation_cost(args) -> None:
             print(f"{n}p {'all modules' if mods else 'base':<12} engine {e:6.1f} us/decision; observation in the loop "
                   f"{o - e:6.1f} us ({(o - e) / e:.2f}x an engine decision); runs without {[round(x, 1) for x in without]}"
                   f", with {[round(x, 1) for x in with_]}", flush=True)
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+def same_games(args) -> None:
+    """``--same-games``: random games (uniform among the engine's legal actions) are recorded
+    once (:func:`_recorded`), then replayed by the engine and by the AEC (with and without the
+    vector) and Parallel loops with encoding 1 (a plan one step) and 2 (a plan as its choices),
+    the loops alternating ``--blocks`` times (each block starting elsewhere): the games are the
+    same for every loop, so the medians per engine decision (= per game) compare the encodings
+    without the spread of different games (a random agent choosing a step at a time plays
+    other games than one choosing among whole plans)."""
+    import statistics
+    games = 1 if args.quick else args.games
+    names = ["engine", "pettingzoo-aec (mask only)", "pettingzoo-aec (mask only) v2", "pettingzoo-aec",
+             "pettingzoo-aec v2", "pettingzoo-parallel", "pettingzoo-parallel v2"]
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; CPU time per engine "
+          f"decision, {games} recorded games per set-up, {args.blocks} alternations", flush=True)
+    for n in args.players:
+        for mods in MOD_SETS[args.modules]:
+            record = _recorded(n, mods, games)
+            decisions = sum(len(c) for _, c in record)
+            for name in names:                  # warm: imports, tables, planning situations of these games
+                _REPLAYS[name](n, mods, record)
+            runs: dict[str, list] = {name: [] for name in names}
+            for b in range(args.blocks):
+                for name in names[b % len(names):] + names[:b % len(names)]:
+                    gc.collect()
+                    t0 = _clock()
+                    _REPLAYS[name](n, mods, record)
+                    runs[name].append((_clock() - t0) / decisions * 1e6)
+            e = statistics.median(runs["engine"])
+            label = f"{n}p {'all modules' if mods else 'base'}"
+            print(f"{label:<16} engine {e:.1f} us/decision; " + "; ".join(
+                f"{name} {statistics.median(runs[name]) / e:.2f}x" for name in names[1:]), flush=True)
     load = os.getloadavg()
     print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
