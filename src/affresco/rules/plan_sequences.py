@@ -391,6 +391,17 @@ class PlanVariants(_Lazy):
         self._ids[id(hit)] = reading      # (a dict until the plans are made in full: _all)
         return hit
 
+    @property
+    def recipe(self) -> tuple | None:
+        """``(function, arguments)`` that make these plans again, or None (rules/plan_choices.py
+        keeps its answers by it)."""
+        return self._recipe
+
+    def sizes_at(self, seg: int) -> Sequence[int]:
+        """Per base plan, how many variants each parent of segment ``seg`` has (0: none of
+        its parents is legal), made when first asked (rules/plan_choices.py reads it)."""
+        return self._sizes_at(seg)
+
     def _sizes_at(self, seg: int) -> Sequence[int]:
         z = self._sizes[seg]
         if z is None:
