@@ -128,3 +128,16 @@ def test_every_seats_observation_joined_is_each_seats_own_back_to_back(n, mods):
     for bad in ([n], [0, -1], ["0"], [True]):
         with pytest.raises(FrescoError):
             g.observations_joined(bad)
+
+
+def test_a_module_part_is_hashed_from_the_observers_seat_on_whoever_hashed_it_before():
+    """A list with one entry per seat is read from the observer's seat on (``hash_part``), also
+    when another seat hashed the same part first (its numbers are kept per seat); a part
+    without such a list reads the same from every seat."""
+    per_seat = {"holdings": [{"cards": 1}, {"cards": 2}], "display": ["a", "b", "c", "d"]}
+    mine = affresco.rules.hash_part("test_part", per_seat, 0, 2)
+    theirs = affresco.rules.hash_part("test_part", per_seat, 1, 2)
+    turned = {"holdings": [{"cards": 2}, {"cards": 1}], "display": ["a", "b", "c", "d"]}
+    assert theirs == affresco.rules.hash_part("test_part", turned, 0, 2) != mine
+    shared = {"display": ["a", "b", "c", "d"], "stack": 7}
+    assert affresco.rules.hash_part("test_part", shared, 0, 2) == affresco.rules.hash_part("test_part", shared, 1, 2)

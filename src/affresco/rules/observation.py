@@ -697,15 +697,23 @@ def hash_part(name: str, value: Any, seat: int, n: int) -> tuple:
 
 
 def _hashed(path: str, value: Any, seat: int, n: int) -> tuple:
-    ck = (seat, n, path, marshal.dumps(value))
+    """:func:`hash_part`'s pairs of one entry, kept by (seat, players, path, contents); an
+    entry without a per-seat list reads the same from every seat and is kept once for all
+    (seat -1): the next observer seat finds it."""
+    data = marshal.dumps(value)
+    ck = (seat, n, path, data)
     pairs = _PARTS.get(ck)
     if pairs is None:
-        acc: dict[int, float] = {}
-        _hash_into(acc, path, value, seat, n)
-        pairs = tuple(acc.items())
-        if len(_PARTS) > 16384:
-            _PARTS.clear()
-        _PARTS[ck] = pairs
+        shared = (-1, n, path, data)
+        pairs = _PARTS.get(shared)
+        if pairs is None:
+            acc: dict[int, float] = {}
+            rotated = _ROTATED[0]
+            _hash_into(acc, path, value, seat, n)
+            pairs = tuple(acc.items())
+            if len(_PARTS) > 16384:
+                _PARTS.clear()
+            _PARTS[ck if _ROTATED[0] != rotated else shared] = pairs
     return pairs
 
 
@@ -738,6 +746,7 @@ def _add_leaves(acc: dict, path: str, v: Any, seat: int, n: int) -> None:
         items = _ITEMS
         m = len(v)
         if m == n or m == n + 1:          # one entry per seat (and Leonardo): from the observer on
+            _ROTATED[0] += 1
             for i in range(m - 1, -1, -1):
                 child = items.get((path, i))
                 if child is None:
@@ -776,6 +785,7 @@ def _add_leaf(acc: dict, path: str, v: Any, seat: int, n: int) -> None:
 
 _PATHS: dict[tuple, str] = {}     # (path, dict key[, its type unless str]) -> the entry's path
 _ITEMS: dict[tuple, str] = {}     # (path, list index or None for a bag) -> the item's path
+_ROTATED = [0]                    # per-seat lists walked so far (a walk that adds none read alike from every seat)
 _NO_ENTRIES: dict = {}
 _UNSET: Any = object()            # a Seen's copy of a fact not written yet (differs from every fact)
 _flat_pairs = chain.from_iterable
