@@ -181,14 +181,15 @@ class Seen:
     numbers.  :attr:`seats` keeps each seat's module parts.  The vectors handed out are
     copies."""
 
-    __slots__ = ("L", "x", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
+    __slots__ = ("L", "x", "xm", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
                  "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
-                 "fresco", "booths",
+                 "fresco", "booths", "tile_sums",
                  "seats", "keys")
 
     def __init__(self, L: Layout):
         self.L = L
         x = self.x = L.zeros * 1
+        self.xm = memoryview(x)     # its stores: a memoryview's are cheaper than an array's (no argument parsing)
         per, base = L.per_figure, L.o_figures
         for f in range(L.n, L.F):                 # Leonardo's flag
             x[base + f * per + L.o_order + L.F] = 1.0
@@ -210,6 +211,7 @@ class Seen:
         self.pos: list = [_UNSET] * F
         self.getup: list = [-1] * F              # -1: no get-up time (none written)
         self.tiles: list = [_UNSET] * F
+        self.tile_sums: list[list[int]] = [[0] * 5 for _ in range(F)]   # per figure: _write_tiles' sums
         self.hide = False
         self.plan: list = [_UNSET] * F
         self.order: tuple | None = None
@@ -312,7 +314,7 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     was written from is written again (most decisions change a few).  A list of per-figure
     facts is compared whole (in C), then, when it differs, figure by figure in a loop here
     (2-5 figures: cheaper than iterator helpers), and its copy is updated in place."""
-    x = r.x
+    x: Any = r.xm
     r.hist = s.history
     r.nact = s.nactions
     r.keys = None
@@ -383,10 +385,11 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     if now != old:                          # tiles / 10, tile VP / 50, O/G/P splashes / 5
         for f in L.figs:
             v = now[f]
-            if v is not old[f]:             # an immutable tuple, replaced on change
-                old[f] = v
+            was = old[f]
+            if v is not was:                # an immutable tuple, replaced on change
                 p = L.at_tiles[f]
-                x[p:p + 5] = _tiles_block(v) if v else L.zeros5
+                _write_tiles(x, p, v, was, r.tile_sums[f])
+                old[f] = v
     hide = phase == PLAN
     now = s.plan
     old = r.plan
@@ -637,12 +640,28 @@ _PARTS: dict[tuple, tuple] = {}
 _BLOCKS: dict[tuple, array] = {}
 
 
-def _tiles_block(tiles: tuple) -> array:
-    """A figure's tiles: count / 10, VP / 50, O/G/P splashes / 5 (summed in C: a figure's
-    tiles are a new tuple whenever they change, so nothing is kept)."""
-    spl = "".join(map(_SPLASHES, tiles))
-    return array("f", (len(tiles) / 10, sum(map(_VP, tiles)) / 50, spl.count(_O) / 5, spl.count(_G) / 5,
-                       spl.count(_P) / 5))
+def _write_tiles(x: array, p: int, tiles: tuple, was: Any, sums: list[int]) -> None:
+    """A figure's tiles at ``p``: count / 10, VP / 50, O/G/P splashes / 5, from their sums
+    (``sums``, of the tuple ``was`` last written, updated in place): a restoration adds a tile
+    at the end (cathedral), so only the tiles after ``was`` are counted; any other change
+    counts them all."""
+    k = len(was) if type(was) is tuple else -1
+    if 0 <= k <= len(tiles) and tiles[:k] == was:
+        new = tiles[k:]
+    else:
+        sums[:] = (0, 0, 0, 0, 0)
+        new = tiles
+    for t in new:
+        spl = t.splashes
+        sums[1] += t.vp
+        sums[2] += spl.count(_O)
+        sums[3] += spl.count(_G)
+        sums[4] += spl.count(_P)
+    x[p] = len(tiles) / 10
+    x[p + 1] = sums[1] / 50
+    x[p + 2] = sums[2] / 5
+    x[p + 3] = sums[3] / 5
+    x[p + 4] = sums[4] / 5
 
 
 _VP = attrgetter("vp")
