@@ -189,7 +189,9 @@ class Seen:
     def __init__(self, L: Layout):
         self.L = L
         x = self.x = L.zeros * 1
-        self.xm = memoryview(x)     # its stores: a memoryview's are cheaper than an array's (no argument parsing)
+        # x's numbers written through a memoryview (format 'f'): its stores are cheaper than the array's
+        # (no argument parsing); the writers below take it (typed Any: typeshed's memoryview takes ints)
+        self.xm: Any = memoryview(x)
         per, base = L.per_figure, L.o_figures
         for f in range(L.n, L.F):                 # Leonardo's flag
             x[base + f * per + L.o_order + L.F] = 1.0
@@ -314,7 +316,7 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     was written from is written again (most decisions change a few).  A list of per-figure
     facts is compared whole (in C), then, when it differs, figure by figure in a loop here
     (2-5 figures: cheaper than iterator helpers), and its copy is updated in place."""
-    x: Any = r.xm
+    x = r.xm
     r.hist = s.history
     r.nact = s.nactions
     r.keys = None
@@ -432,7 +434,7 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
             x[L.booth_at[i]] = _booth_block(L, t)
 
 
-def _write_one_hots(x: array, now: list, old: list, at: tuple, figures: range) -> None:
+def _write_one_hots(x: Any, now: list, old: list, at: tuple, figures: range) -> None:
     """A one-hot per figure (its value: the place from ``at[f]`` on; -1: none), where ``now``
     differs from the copy ``old`` (updated in place)."""
     for f in figures:
@@ -447,7 +449,7 @@ def _write_one_hots(x: array, now: list, old: list, at: tuple, figures: range) -
                 x[p + v] = 1.0
 
 
-def _write_plan(x: array, L: Layout, f: int, plan: Any, hide: bool) -> None:
+def _write_plan(x: Any, L: Layout, f: int, plan: Any, hide: bool) -> None:
     """A figure's plan as every seat sees it: a player's 'plan committed' flag, and its plan
     once revealed (Leonardo's always): known, then apprentices per column / 3."""
     if f < L.n:
@@ -457,7 +459,7 @@ def _write_plan(x: array, L: Layout, f: int, plan: Any, hide: bool) -> None:
     x[L.plan_at[f]] = L.no_plan if plan is None else _plan_block(plan)
 
 
-def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
+def _write_order(x: Any, L: Layout, now: tuple, old: tuple | None) -> None:
     """Each figure's position in the action order, one-hot."""
     per, p = L.per_figure, L.o_figures + L.o_order
     if old is not None:
@@ -467,7 +469,7 @@ def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
         x[p + f * per + i] = 1.0
 
 
-def _write_apprentices(s: State, x: array, L: Layout, r: Seen, apprentices: list | None) -> None:
+def _write_apprentices(s: State, x: Any, L: Layout, r: Seen, apprentices: list | None) -> None:
     """The players' neutral apprentice, apprentice set aside and apprentices / 6, where they
     changed (``apprentices``: the players' counts where hooks change them, else None: made
     from the neutral and set-aside ones), and their copies in ``r``."""
@@ -640,7 +642,7 @@ _PARTS: dict[tuple, tuple] = {}
 _BLOCKS: dict[tuple, array] = {}
 
 
-def _write_tiles(x: array, p: int, tiles: tuple, was: Any, sums: list[int]) -> None:
+def _write_tiles(x: Any, p: int, tiles: tuple, was: Any, sums: list[int]) -> None:
     """A figure's tiles at ``p``: count / 10, VP / 50, O/G/P splashes / 5, from their sums
     (``sums``, of the tuple ``was`` last written, updated in place): a restoration adds a tile
     at the end (cathedral), so only the tiles after ``was`` are counted; any other change
