@@ -114,7 +114,8 @@ class _Common:
         hit = self._cache[seat]
         if hit[0] == self._marker:
             return hit[1]
-        obs = {"observation": self.encoder.observe(self.game, seat), "action_mask": self._legal_of(seat)[2]}
+        # the encoder's observe(), without its call: the engine's vector wrapped by numpy
+        obs = {"observation": np.frombuffer(self.game.observation(seat), F32), "action_mask": self._legal_of(seat)[2]}
         self._cache[seat] = (self._marker, obs)
         return obs
 
@@ -218,13 +219,8 @@ class FrescoAEC(_Common, AECEnv):
         """PettingZoo's ``last()`` (observation, cumulative reward, terminated, truncated, info of
         the selected agent), in one step."""
         agent = self.agent_selection
-        if observe:
-            seat = self.agent_seat[agent]
-            hit = self._cache[seat]
-            obs = hit[1] if hit[0] == self._marker else self._observe_seat(seat)
-        else:
-            obs = None
-        return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], self.infos[agent]
+        return (self._observe_seat(self.agent_seat[agent]) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def agent_iter(self, max_iter: int = 2**63):
         """PettingZoo's ``agent_iter``: the selected agent, while any agent is in (at most
