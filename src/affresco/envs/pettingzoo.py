@@ -310,9 +310,7 @@ class FrescoAEC(_Common, AECEnv):
     def action_mask(self, agent=None) -> np.ndarray:
         """The mask of ``agent`` (default: the selected agent) without its observation vector,
         for policies that read only the legal actions (with ``last(observe=False)``)."""
-        seat = self.agent_seat[agent or self.agent_selection]
-        hit = self._legal[seat]
-        return (hit if hit[0] == self._marker else self._legal_of(seat))[2]
+        return self._legal_of(self.agent_seat[agent or self.agent_selection])[2]
 
     def last_view(self, agent=None) -> dict:
         """``game.view(seat)`` of ``agent`` (default: the selected agent)."""
