@@ -143,7 +143,10 @@ def _column_words(cols: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def apply(s: State, seat: int, action: Action) -> None:
-    plan = read(action)
+    """Carry out a legal plan: one taken from the seat's offered :class:`PlanVariants` with the
+    reading made with it (:meth:`PlanVariants.reading`), any other read from its text."""
+    offered, s.offered = s.offered, None
+    plan = offered is not None and offered[0] == seat and offered[1].reading(action) or read(action)
     assert plan is not None, "apply() is called with a legal plan"
     counts, words = plan
     s.plan[seat] = counts
