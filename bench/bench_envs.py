@@ -400,7 +400,7 @@ def observation_cost(args) -> None:
 def by_kind(args) -> None:
     """``--by-kind``: random games are recorded once (:func:`_recorded`), then replayed
     ``--blocks`` times through the engine (``to_act`` + ``legal_actions`` + ``apply``) and through
-    the AEC env (``last()`` + the agent reading the mask + ``step``), each decision timed by
+    the AEC env with encoding 1 (``last()`` + the agent reading the mask + ``step``), each decision timed by
     itself (wall clock, ``perf_counter_ns``; medians per kind of action decided): a wrapper's
     cost per decision hardly depends on the kind, an engine decision's does, so the cheap kinds
     (a get-up time, a pass) have the highest ratios."""
@@ -414,9 +414,9 @@ def by_kind(args) -> None:
           f"{games} recorded games, {args.blocks} replays", flush=True)
     for n in args.players:
         for mods in MOD_SETS[args.modules]:
-            codec, _ = tables(Config.of(n, mods))
+            codec, _ = tables(Config.of(n, mods, encoding=1))
             record = _recorded(n, mods, games)
-            e = env(players=n, modules=mods)
+            e = env(players=n, modules=mods, encoding=1)
             eng: dict[str, list] = {}
             aec: dict[str, list] = {}
             for rep in range(args.blocks + 1):        # the first replay warms up (not kept)
@@ -424,7 +424,7 @@ def by_kind(args) -> None:
                 keep_a = aec if rep else {}
                 for seed, choices in record:
                     g = affresco.new_game(n, mods, seed=seed)
-                    for seat, i, index in choices:
+                    for seat, i, index, _ in choices:
                         t0 = clock()
                         g.to_act
                         g.apply(seat, g.legal_actions(seat)[i])
