@@ -14,9 +14,10 @@ import pytest
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The files holding a test marked ``slow`` (several seconds: whole games, browsers,
-    servers) run first, each file's tests together and in their order.  ``pytest -n auto``
-    hands tests to its workers in this order, so the long ones start early and the workers
-    finish together instead of one of them finishing a long test alone at the end of CI."""
-    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow_files)
+    """The tests marked ``slow`` (several seconds: whole games, browsers, servers) run first,
+    in their files' order, then the others.  CI runs ``pytest -n auto --dist worksteal``
+    (.ci/run): each worker starts on half of this order and an idle worker takes half of the
+    other's queue, so the long tests start early and the end of the run is short tests on both
+    cores (with xdist's default ``--dist load`` a worker could keep a queue of browser and
+    server tests to itself while the other idled: 10 minutes of one idle core in a loaded run)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

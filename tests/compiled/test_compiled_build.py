@@ -84,6 +84,7 @@ def run_build(pure: bool, code: str, *args: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_the_compiled_and_pure_builds_play_the_same_games_move_for_move():
     compiled = run_build(False, PLAY, json.dumps(GAMES))
     pure = run_build(True, PLAY, json.dumps(GAMES))

@@ -9,6 +9,10 @@ count* in :func:`test_random_games_keep_invariants` (default 340: 1,020 fully ch
 it (1/5 of that per player count each).  ``AFFRESCO_PROPERTY_GAMES=1000 pytest
 tests/test_properties.py`` plays 3000 fully checked games, and 3000 more in the other tests.
 
+States are compared as compact JSON (``to_json(pretty=False)``, the same state as the indented
+text: test_serialization.py; json writes the indented one with its slow pure-Python encoder); the
+JSON round-trip tests load the indented text people save.
+
 Invariants checked after every single action (see ``check_step``):
   * to_act is non-empty until the game is over, every seat in it has >= 1 legal action;
   * accounting: each change of every player's Thalers and paints is explained by the action
@@ -350,7 +354,7 @@ def test_determinism(n):
     def run(seed, chooser, eager):
         a = affresco.new_game(players=n, seed=seed)
         b = affresco.new_game(players=n, seed=seed)
-        assert a.to_json() == b.to_json()
+        assert a.to_json(pretty=False) == b.to_json(pretty=False)
         ra, rb = random.Random(chooser), random.Random(chooser)
         while not a.is_over:
             k = a.state.nactions
@@ -361,9 +365,9 @@ def test_determinism(n):
             a.apply(sa, aa)
             b.apply(sb, str(ab))          # notation and Action give the same result
             if k % 97 == 0:
-                assert a.to_json() == b.to_json()
+                assert a.to_json(pretty=False) == b.to_json(pretty=False)
         assert b.is_over
-        assert a.to_json() == b.to_json() and a.scores() == b.scores()
+        assert a.to_json(pretty=False) == b.to_json(pretty=False) and a.scores() == b.scores()
     run()
 
 
@@ -390,25 +394,25 @@ def test_clone_independence(n):
         rng = random.Random(chooser)
         for gap in segments(gaps):
             play(g, rng, eager, limit=gap)
-            before = g.to_json()
+            before = g.to_json(pretty=False)
             c = g.clone()
-            assert c.to_json() == before
+            assert c.to_json(pretty=False) == before
             if g.is_over:
                 break
             state = rng.getstate()
             moves = play(c, rng, eager, limit=200)
             assert moves
-            assert g.to_json() == before, "applying actions to a clone changed the original"
-            after_clone = c.to_json()
+            assert g.to_json(pretty=False) == before, "applying actions to a clone changed the original"
+            after_clone = c.to_json(pretty=False)
             # the original, given the same choices, reaches the same state; the clone is untouched
             rng.setstate(state)
             assert play(g, rng, eager, limit=200) == moves
-            assert g.to_json() == after_clone
-            assert c.to_json() == after_clone
+            assert g.to_json(pretty=False) == after_clone
+            assert c.to_json(pretty=False) == after_clone
             # a clone of a clone, played on, leaves both alone
             c2 = c.clone()
             play(c2, random.Random(chooser + 1), eager, limit=200)
-            assert c.to_json() == after_clone and g.to_json() == after_clone
+            assert c.to_json(pretty=False) == after_clone and g.to_json(pretty=False) == after_clone
     run()
 
 
@@ -438,9 +442,9 @@ def test_json_round_trip_continues_identically(n):
             assert h.view(None) == g.view(None)
             loaded.append(h)
         assert g.is_over
-        final = g.to_json()
+        final = g.to_json(pretty=False)
         for h in loaded:
-            assert h.is_over and h.to_json() == final
+            assert h.is_over and h.to_json(pretty=False) == final
             assert h.scores() == g.scores() and h.ranking() == g.ranking()
     run()
 
@@ -461,10 +465,10 @@ def test_record_replay(n):
             rec = g.record()
             text = json.dumps(rec)
             r = affresco.replay(text)
-            assert r.to_json() == g.to_json()
+            assert r.to_json(pretty=False) == g.to_json(pretty=False)
             assert len(rec["actions"]) == g.state.nactions
             if i == 0:      # the record as a dict and a replay up to a point: once a game (CI time)
-                assert affresco.replay(rec).to_json() == g.to_json()
+                assert affresco.replay(rec).to_json(pretty=False) == g.to_json(pretty=False)
                 k = rng.randrange(len(rec["actions"]) + 1)
                 assert affresco.replay(rec, upto=k).state.nactions == k
             if g.is_over:
@@ -473,7 +477,7 @@ def test_record_replay(n):
             moves = play(g, rng, eager, limit=150)
             rng.setstate(state)
             assert play(r, rng, eager, limit=150) == moves
-            assert r.to_json() == g.to_json()
+            assert r.to_json(pretty=False) == g.to_json(pretty=False)
     run()
 
 
@@ -491,10 +495,10 @@ def fingerprint(g: Game) -> tuple:
 
 
 def assert_refused(g: Game, seat, action, full: bool = False) -> None:
-    before = g.to_json() if full else fingerprint(g)
+    before = g.to_json(pretty=False) if full else fingerprint(g)
     with pytest.raises(IllegalAction):
         g.apply(seat, action)
-    after = g.to_json() if full else fingerprint(g)
+    after = g.to_json(pretty=False) if full else fingerprint(g)
     assert after == before, f"refused {action!r} by seat {seat!r} changed the state"
 
 
@@ -527,7 +531,7 @@ def test_illegal_actions_are_refused(n):
         step = 0
         while not g.is_over:
             if step in checkpoints or rng.random() < 0.005:
-                text_before = g.to_json()
+                text_before = g.to_json(pretty=False)
                 acting = g.to_act
                 seat = rng.choice(acting)
                 legal = g.legal_actions(seat)
@@ -557,7 +561,7 @@ def test_illegal_actions_are_refused(n):
                 for bad in (None, 3, ("pass",), Action("restore"), Action("altar"), Action("plan"),
                             Action("buy", ("I",)), Action("getup", ()), Action("nonsense", ("x",))):
                     assert_refused(g, seat, bad)
-                assert g.to_json() == text_before
+                assert g.to_json(pretty=False) == text_before
                 assert_refused(g, seat, "xyzzy", full=True)
                 seen.extend(rng.sample(legal, min(4, len(legal))))
                 seen = seen[-60:]
@@ -623,7 +627,7 @@ def test_module_games_keep_generic_invariants(n, modules):
             steps += 1
             assert steps < 20000
         assert len(g.scores()) == n + (n == 2)
-        assert affresco.replay(json.dumps(g.record())).to_json() == g.to_json()
+        assert affresco.replay(json.dumps(g.record())).to_json(pretty=False) == g.to_json(pretty=False)
         for viewer in [*range(n), None]:
             json.dumps(g.view(viewer))
     run()
@@ -641,7 +645,7 @@ for n in (2, 3, 4):
             while not g.is_over:
                 seat = rng.choice(g.to_act)
                 g.apply(seat, rng.choice(g.legal_actions(seat)))
-            out.append(hashlib.sha256(g.to_json().encode()).hexdigest())
+            out.append(hashlib.sha256(g.to_json(pretty=False).encode()).hexdigest())
 print(" ".join(out))
 """
 

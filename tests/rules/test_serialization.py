@@ -99,6 +99,17 @@ def test_to_json_is_json_with_the_documented_fields(g):
     assert Game.from_json(text).to_json() == text
 
 
+@pytest.mark.parametrize("g", POSITIONS, ids=lambda g: f"{g.players}p-{g.phase}-r{g.round}")
+def test_compact_json_holds_the_same_state_as_the_indented_text(g):
+    """``to_json(pretty=False)`` is the same state as ``to_json()``, and each loads back to the
+    other: the property tests compare states as compact text (json writes the indented one
+    with its pure-Python encoder, several times slower) and rely on this."""
+    compact, pretty = g.to_json(pretty=False), g.to_json()
+    assert json.loads(compact) == json.loads(pretty) and compact != pretty
+    assert Game.from_json(compact).to_json() == pretty
+    assert Game.from_json(pretty).to_json(pretty=False) == compact
+
+
 def documented_fields() -> list[tuple[str, ...]]:
     """Field paths named in the first column of the table 'Fields' of docs/state-format.md (the
     modules' tables are checked by test_state_format_examples.py)."""

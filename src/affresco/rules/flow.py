@@ -119,7 +119,7 @@ def is_legal(s: State, seat: int, action: Action, acting: tuple[int, ...] | None
 def apply(s: State, seat: int, action: Action) -> None:
     """Carry out a legal action (the caller has checked legality).  The history keeps the
     action itself; its notation is made when the history is read."""
-    s.acting = s.cache = s.offered = None
+    s.acting = s.cache = None     # (s.offered: a plan decision's, taken by planning.apply; advance clears it)
     s.history = ((seat, action), s.history)
     s.nactions += 1
     if s.pending is not None:
