@@ -494,18 +494,21 @@ def _recorded(n, mods, games):
     any other action itself), the first seat to act deciding (the order the AEC env selects)."""
     from affresco.envs.core import Config, SteppedGame, tables
     codec1, _ = tables(Config.of(n, mods, encoding=1))
-    codec2, encoder2 = tables(Config.of(n, mods, encoding=2))
+    config2 = Config.of(n, mods, encoding=2)
+    codec2, _ = tables(config2)
     out = []
     for seed in range(games):
         g = affresco.new_game(n, mods, seed=seed)
-        stepped = SteppedGame(g, encoder2.draft)
+        # as the wrappers play it: a game without module plan words plays whole plans (as encoding 1)
+        stepped = config2.stepped(g)
+        as_steps = stepped.as_steps if isinstance(stepped, SteppedGame) else (lambda a: (a,))
         rng = random.Random(seed)
         choices = []
         while not g.is_over:
             seat = min(g.to_act)
             legal = g.legal_actions(seat)
             i = rng.randrange(len(legal))
-            steps = [codec2.index[a] for a in stepped.as_steps(legal[i])]
+            steps = [codec2.index[a] for a in as_steps(legal[i])]
             choices.append((seat, i, codec1.index[legal[i]], steps))
             g.apply(seat, legal[i])
         out.append((seed, choices))
