@@ -46,6 +46,7 @@ only).
     python bench/bench_envs.py --observation-cost --modules base --players 2 4   # the vector's own cost, same games
     python bench/bench_envs.py --same-games --modules all --players 2 4   # encodings 1 and 2 on the same games
     python bench/bench_envs.py --instructions --modules base --players 2 4 --games 5   # valgrind counts, same games
+    python bench/bench_envs.py --by-kind --modules base --players 2 4   # per kind of decision, engine and AEC
 """
 from __future__ import annotations
 
@@ -274,6 +275,9 @@ def main() -> None:
     ap.add_argument("--observation-cost", action="store_true",
                     help="instead: the observation vector's own cost in a game loop, measured on the same recorded "
                          "games replayed with and without it (alternating; see observation_cost)")
+    ap.add_argument("--by-kind", action="store_true",
+                    help="instead: the engine's and the AEC loop's cost per decision by the kind of action decided, on "
+                         "the same recorded games (see by_kind)")
     ap.add_argument("--baseline", default=None, metavar="REV",
                     help="run this bench on this checkout and on revision REV's src (or a folder) in alternating "
                          "processes, --rounds times each, and compare each loop's cost ratio (medians)")
@@ -298,6 +302,9 @@ def main() -> None:
         return
     if args.observation_cost:
         observation_cost(args)
+        return
+    if args.by_kind:
+        by_kind(args)
         return
     if args.same_games:
         same_games(args)
@@ -390,6 +397,61 @@ def observation_cost(args) -> None:
     print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
+def by_kind(args) -> None:
+    """``--by-kind``: random games are recorded once (:func:`_recorded`), then replayed
+    ``--blocks`` times through the engine (``to_act`` + ``legal_actions`` + ``apply``) and through
+    the AEC env with encoding 1 (``last()`` + the agent reading the mask + ``step``), each decision timed by
+    itself (wall clock, ``perf_counter_ns``; medians per kind of action decided): a wrapper's
+    cost per decision hardly depends on the kind, an engine decision's does, so the cheap kinds
+    (a get-up time, a pass) have the highest ratios."""
+    import statistics
+    from affresco.envs.core import Config, tables
+    from affresco.envs.pettingzoo import env
+    clock = time.perf_counter_ns
+    games = 1 if args.quick else args.games * args.blocks
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; wall clock per decision, "
+          f"{games} recorded games, {args.blocks} replays", flush=True)
+    for n in args.players:
+        for mods in MOD_SETS[args.modules]:
+            codec, _ = tables(Config.of(n, mods, encoding=1))
+            record = _recorded(n, mods, games)
+            e = env(players=n, modules=mods, encoding=1)
+            eng: dict[str, list] = {}
+            aec: dict[str, list] = {}
+            for rep in range(args.blocks + 1):        # the first replay warms up (not kept)
+                keep_e = eng if rep else {}
+                keep_a = aec if rep else {}
+                for seed, choices in record:
+                    g = affresco.new_game(n, mods, seed=seed)
+                    for seat, i, index, _ in choices:
+                        t0 = clock()
+                        g.to_act
+                        g.apply(seat, g.legal_actions(seat)[i])
+                        keep_e.setdefault(codec.actions[index].kind, []).append(clock() - t0)
+                    e.reset(seed=seed)
+                    it = iter(choices)
+                    for agent in e.agent_iter():
+                        t0 = clock()
+                        obs, _, term, trunc, _ = e.last()
+                        if term or trunc:
+                            e.step(None)
+                            continue
+                        obs["action_mask"].view(np.bool_).nonzero()      # the agent reads the mask (as pick() does)
+                        index = next(it)[2]
+                        e.step(index)
+                        keep_a.setdefault(codec.actions[index].kind, []).append(clock() - t0)
+            total = sum(map(len, eng.values()))
+            print(f"{n}p {'all modules' if mods else 'base'}: kind, share of decisions, engine us, AEC us, ratio, "
+                  f"(AEC - engine) x share", flush=True)
+            for kind in sorted(eng, key=lambda k: -len(eng[k])):
+                te, ta = statistics.median(eng[kind]) / 1000, statistics.median(aec[kind]) / 1000
+                share = len(eng[kind]) / total
+                print(f"  {kind:<12} {share:5.2f} {te:8.2f} {ta:8.2f} {ta / te:6.2f}x {(ta - te) * share:6.2f}", flush=True)
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
 def same_games(args) -> None:
     """``--same-games``: random games (uniform among the engine's legal actions) are recorded
     once (:func:`_recorded`), then replayed by the engine and by the AEC (with and without the
@@ -432,18 +494,21 @@ def _recorded(n, mods, games):
     any other action itself), the first seat to act deciding (the order the AEC env selects)."""
     from affresco.envs.core import Config, SteppedGame, tables
     codec1, _ = tables(Config.of(n, mods, encoding=1))
-    codec2, encoder2 = tables(Config.of(n, mods, encoding=2))
+    config2 = Config.of(n, mods, encoding=2)
+    codec2, _ = tables(config2)
     out = []
     for seed in range(games):
         g = affresco.new_game(n, mods, seed=seed)
-        stepped = SteppedGame(g, encoder2.draft)
+        # as the wrappers play it: a game without module plan words plays whole plans (as encoding 1)
+        stepped = config2.stepped(g)
+        as_steps = stepped.as_steps if isinstance(stepped, SteppedGame) else (lambda a: (a,))
         rng = random.Random(seed)
         choices = []
         while not g.is_over:
             seat = min(g.to_act)
             legal = g.legal_actions(seat)
             i = rng.randrange(len(legal))
-            steps = [codec2.index[a] for a in stepped.as_steps(legal[i])]
+            steps = [codec2.index[a] for a in as_steps(legal[i])]
             choices.append((seat, i, codec1.index[legal[i]], steps))
             g.apply(seat, legal[i])
         out.append((seed, choices))

@@ -3,6 +3,7 @@ and GreedyBot's strength."""
 from __future__ import annotations
 
 import json
+import operator
 
 import pytest
 
@@ -22,23 +23,73 @@ def _bot(kind: str, seed) -> Bot:
 
 class Checked(Bot):
     """Wraps a bot: passes it a JSON round-tripped view (so it can only use what a client
-    would receive) and checks every answer is one of the legal actions."""
+    would receive) and checks every answer is one of the legal actions; with a ``seen`` list,
+    records each (view, legal actions as text) and answer there.
+
+    The view's events are round-tripped once each (CI time: the whole log at every decision
+    made these games quadratic): the engine shares the event dicts of one game's views
+    (rules/view.py ``seat_events``), so when the events this wrapper already round-tripped are
+    the very objects at the start of the new view's list, only the new ones are encoded and
+    decoded; otherwise (another game) the whole list is.  The inner bot gets its own list."""
 
     name = "checked"
 
     def __init__(self, inner: Bot, seen: list | None = None):
         super().__init__(inner.seed)
         self.inner = inner
-        self.seen = seen if seen is not None else []
+        self.seen = seen
+        self._raw: list = []        # the view events already round-tripped, as the engine gave them
+        self._plain: list = []      # ... and as a client received them
+
+    def _plain_view(self, view: dict) -> dict:
+        events = view["events"]
+        k = len(self._raw)
+        if len(events) < k or not all(map(operator.is_, events[:k], self._raw)):
+            self._raw, self._plain, k = [], [], 0
+        self._raw.extend(events[k:])
+        self._plain.extend(json.loads(json.dumps(events[k:])))
+        plain = json.loads(json.dumps({key: v for key, v in view.items() if key != "events"}))
+        plain["events"] = self._plain[:]
+        return plain
 
     def choose(self, view, legal, seat):
         assert view["seat"] == seat
-        plain = json.loads(json.dumps(view))
+        plain = self._plain_view(view)
         choice = self.inner.choose(plain, list(legal), seat)
         assert isinstance(choice, Action)
         assert choice in legal, f"{self.inner!r} chose {choice} not in legal"
-        self.seen.append((dict(plain, checked_legal=[str(a) for a in legal]), choice))
+        if self.seen is not None:
+            self.seen.append((dict(plain, checked_legal=[str(a) for a in legal]), choice))
         return choice
+
+
+def test_the_checked_wrapper_gives_the_bot_the_json_round_trip_of_each_view():
+    """The incremental round trip above gives exactly ``json.loads(json.dumps(view))`` at every
+    decision of a game, and again when the wrapper moves on to another game."""
+    class Keep(Bot):
+        name = "keep"
+
+        def __init__(self):
+            super().__init__(0)
+            self.got: list = []
+
+        def choose(self, view, legal, seat):
+            self.got.append(view)
+            return legal[0]
+
+    inner = Keep()
+    wrapped = Checked(inner)
+    for seed in (1, 2):
+        g = affresco.new_game(players=2, modules=("scrolls",), seed=seed)
+        inner.got.clear()
+        expected = []
+        while not g.is_over:
+            seat = g.to_act[0]
+            view = g.view(seat)
+            expected.append(json.loads(json.dumps(view)))
+            g.apply(seat, wrapped.choose(view, g.legal_actions(seat), seat))
+        assert inner.got == expected and len(expected) > 100
+        assert any(len(v["events"]) > 50 for v in inner.got)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -272,14 +272,15 @@ class FrescoState(pyspiel.State):
 
     # --- OpenSpiel API ---------------------------------------------------------------
     def current_player(self):
-        if self._player is not None:
-            return self._player
-        g = self.fresco
+        p = self._player
+        if p is not None:
+            return p
+        g = self._g.game if self._started else self.fresco
         if g.is_over:
             p = pyspiel.PlayerId.TERMINAL
         else:
             acting = g.to_act
-            if self.owner.simultaneous and g.phase == "plan" and len(acting) == g.players:
+            if g.phase == "plan" and len(acting) == g.players and self.owner.simultaneous:
                 p = pyspiel.PlayerId.SIMULTANEOUS
             else:
                 p = min(acting)
@@ -289,7 +290,8 @@ class FrescoState(pyspiel.State):
     def _legal_actions(self, player):
         hit = self._legal_at
         if hit is None or hit[0] != player:
-            hit = self._legal_at = (player, self.owner.codec.sorted_indices(self.fresco.legal_actions(player)))
+            g = self._g.game if self._started else self.fresco
+            hit = self._legal_at = (player, self.owner.codec.sorted_indices(g.legal_actions(player)))
         return hit[1]
 
     # pyspiel answers these in C++ by calling back into Python several times (current_player,
@@ -324,8 +326,9 @@ class FrescoState(pyspiel.State):
             self._apply(seat, action)
 
     def _apply(self, seat, index):
-        g = self.fresco
-        action = self.owner.codec.actions[index]
+        g = self._g.game if self._started else self.fresco
+        owner = self._owner.obj
+        action = (owner if owner is not None else self.owner).codec.actions[index]
         draws, phase = g.chance_events, g.phase
         g.apply(seat, action)
         self._legal_at = self._player = None
@@ -333,7 +336,8 @@ class FrescoState(pyspiel.State):
         self._public.append((seat, action))
         if phase == "plan" and g.phase != "plan":
             self._public.append(("plans", self._shown(g, None)))
-        self._note_chance(draws)
+        if g.chance_events != draws:
+            self._note_chance(draws)
 
     def _note_chance(self, draws_before):
         """Perfect recall of chance: when a chance event happened, note what everyone saw."""
@@ -353,7 +357,7 @@ class FrescoState(pyspiel.State):
         return str(self.get_game().codec.actions[action])
 
     def is_terminal(self):
-        return self.fresco.is_over
+        return (self._g.game if self._started else self.fresco).is_over
 
     def returns(self):
         g = self.fresco
@@ -432,7 +436,9 @@ class FrescoObserver:
     def set_from(self, state: FrescoState, player: int):
         """OpenSpiel sets the tensor of a throw-away new state before each state's own: the
         last few vectors are kept (by game, actions applied, player) and copied back."""
-        game = state._g.peek()
+        game = state._g.game
+        if game is None:
+            game = state._g.peek()
         key = (id(game), state._moves, player)
         recent = self._recent
         hit = recent.pop(key, None)

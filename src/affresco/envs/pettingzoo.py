@@ -225,6 +225,12 @@ class FrescoAEC(_Common, AECEnv):
         return (self._observe_seat(self.agent_seat[agent]) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
+    def agent_iter(self, max_iter: int = 2**63):
+        """PettingZoo's ``agent_iter``: the selected agent, while any agent is in (at most
+        ``max_iter`` times); its iterator is a generator (cheaper than a ``__next__`` method at
+        every step)."""
+        return _AgentIter(self, max_iter)
+
     def step(self, action):
         if self._slow:
             self._step(action)
@@ -335,7 +341,8 @@ class FrescoParallel(_Common, ParallelEnv):
         agents = self.agents
         substituted = []
         names = self.possible_agents
-        for seat in sorted(self._seats_to_act()):   # while planning: every plan at once
+        acting = self._seats_to_act()
+        for seat in acting if len(acting) == 1 else sorted(acting):   # while planning: every plan at once
             agent = names[seat]
             try:
                 action = actions[agent]
@@ -384,6 +391,22 @@ class FrescoParallel(_Common, ParallelEnv):
             masks[seat] = self._legal_of(seat)[2]
         rows = np.frombuffer(joined, F32).reshape(len(agents), self.encoder.size)
         return {a: {"observation": row, "action_mask": masks[seat]} for a, seat, row in zip(agents, seats, rows)}
+
+
+class _AgentIter:
+    """What :meth:`FrescoAEC.agent_iter` returns: iterable like PettingZoo's ``AECIterable``
+    (each ``iter()`` starts again with ``max_iter``)."""
+
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env: FrescoAEC, max_iter: int):
+        self.env, self.max_iter = env, max_iter
+
+    def __iter__(self):
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 def raw_env(players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,

@@ -333,8 +333,10 @@ class Game:
         :meth:`observation_layout`; docs/envs.md explains each.  Nothing in it is hidden from
         the seat (R22: the same perturbation check as the views)."""
         s = self._s
-        _check_observer(s, seat)
-        return _observation(s, seat, self._observed())
+        if type(seat) is not int or not 0 <= seat < s.n:   # a seat of the game passes without a call
+            _check_observer(s, seat)
+        seen = self._seen
+        return _observation(s, seat, seen if seen is not None else self._observed())
 
     def observations(self, seats: Any = None) -> list[array]:
         """:meth:`observation` of several seats at this position, in the order given (default:

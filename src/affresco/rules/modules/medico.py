@@ -1239,7 +1239,10 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
         if segments[seg]:
             q, r = divmod(r, size)
             args = parents.args_with(seg, text, empty, q)
-            words: dict[str, tuple[str, ...]] = dict(zip(args[1::2], zip(args[2::2])))   # the tiles': (column,)
+            # the tiles' words: (column,); one or two tiles spelled out (a dict display is cheaper)
+            words: dict[str, tuple[str, ...]] = (
+                {args[1]: (args[2],)} if len(args) == 3 else {args[1]: (args[2],), args[3]: (args[4],)}
+                if len(args) == 5 else dict(zip(args[1::2], zip(args[2::2]))))
         else:
             args, words = (text,), {}                 # (one way to lay no tile)
         medico = tile_ok and counts[market] <= MARKET_WITH_TILE
