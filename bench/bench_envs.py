@@ -21,7 +21,11 @@ actions, seeded):
     (``make_observation(game).set_from(state, player)``: a numpy tensor); "openspiel (tensor
     list)" reads ``state.observation_tensor(player)`` instead (pyspiel's list: its own cost).
 
-Costs are per decision in this process's CPU time; blocks alternate the loops (every loop
+Costs are in this process's CPU time, three ways: per env step (a "decision" of the loop:
+with encoding 2 a plan takes several steps), per engine decision (the engine's actions applied:
+one per plan whatever the encoding) and per game (the fair comparison when a plan takes several
+steps; games of one seed differ by the random choices, so compare over several); each also as a
+ratio to the engine loop's; blocks alternate the loops (every loop
 once per block, each block starting with the next loop), and the machine's load is printed
 beside the numbers.  Every loop first plays as many other games (other seeds) as it will be
 measured on, unmeasured (``--warm-games N``: N of them): planning situations recur from game to
@@ -37,9 +41,12 @@ only).
     python bench/bench_envs.py --quick
     python bench/bench_envs.py --players 4 --modules base --only pettingzoo-aec
     python bench/bench_envs.py --json out.json
+    python bench/bench_envs.py --modules all --encoding 1 2   # each wrapper with plans as one action and by steps
     python bench/bench_envs.py --baseline e9d8a5a --rounds 2   # this checkout against a revision, alternating
     python bench/bench_envs.py --observation-cost --modules base --players 2 4   # the vector's own cost, same games
+    python bench/bench_envs.py --same-games --modules all --players 2 4   # encodings 1 and 2 on the same games
     python bench/bench_envs.py --instructions --modules base --players 2 4 --games 5   # valgrind counts, same games
+    python bench/bench_envs.py --by-kind --modules base --players 2 4   # per kind of decision, engine and AEC
 """
 from __future__ import annotations
 
@@ -88,7 +95,7 @@ def engine(n, mods, seeds):
             seat = rng.choice(g.to_act)
             g.apply(seat, rng.choice(g.legal_actions(seat)))
             decisions += 1
-    return decisions, _clock() - t0
+    return decisions, _clock() - t0, decisions, len(seeds)
 
 
 def engine_view(n, mods, seeds, lean=False):
@@ -103,7 +110,7 @@ def engine_view(n, mods, seeds, lean=False):
             g.view(seat, log=False, lean=lean)
             g.apply(seat, rng.choice(g.legal_actions(seat)))
             decisions += 1
-    return decisions, _clock() - t0
+    return decisions, _clock() - t0, decisions, len(seeds)
 
 
 def engine_lean_view(n, mods, seeds):
@@ -124,15 +131,15 @@ def engine_observation(n, mods, seeds):
             g.observation(seat)
             g.apply(seat, rng.choice(g.legal_actions(seat)))
             decisions += 1
-    return decisions, _clock() - t0
+    return decisions, _clock() - t0, decisions, len(seeds)
 
 
-def aec(n, mods, seeds, observe=True):
+def aec(n, mods, seeds, observe=True, encoding=None):
     """The AEC loop: ``last()`` (the observation vector and the mask) + ``step``; with
     ``observe=False`` (:func:`aec_mask_only`) without the vector."""
     from affresco.envs.pettingzoo import env
-    e = env(players=n, modules=mods)
-    decisions, t0 = 0, _clock()
+    e = env(players=n, modules=mods, **_encoding(encoding))
+    decisions, engine_decisions, t0 = 0, 0, _clock()
     for seed in seeds:
         e.reset(seed=seed)
         rng = random.Random(seed)
@@ -143,20 +150,26 @@ def aec(n, mods, seeds, observe=True):
                 continue
             e.step(pick(rng, obs["action_mask"] if observe else e.action_mask(agent)))
             decisions += 1
-    return decisions, _clock() - t0
+        engine_decisions += e.game.actions_applied
+    return decisions, _clock() - t0, engine_decisions, len(seeds)
 
 
-def aec_mask_only(n, mods, seeds):
+def aec_mask_only(n, mods, seeds, encoding=None):
     """The AEC loop without the observation vector (``last(observe=False)`` + ``action_mask``):
     what the PettingZoo protocol, the mask and the agent's pick cost by themselves."""
-    return aec(n, mods, seeds, observe=False)
+    return aec(n, mods, seeds, observe=False, encoding=encoding)
 
 
-def parallel(n, mods, seeds):
+def _encoding(encoding):
+    """The wrappers' ``encoding`` argument (none: their default; a tree before encoding 2 has none)."""
+    return {} if encoding is None else {"encoding": encoding}
+
+
+def parallel(n, mods, seeds, encoding=None):
     from affresco.envs.pettingzoo import parallel_env
-    p = parallel_env(players=n, modules=mods)
+    p = parallel_env(players=n, modules=mods, **_encoding(encoding))
     wait = p.WAIT   # an agent not to decide now has WAIT alone (the engine loop's agent picks only for the acting seat)
-    decisions, t0 = 0, _clock()
+    decisions, engine_decisions, t0 = 0, 0, _clock()
     for seed in seeds:
         obs, _ = p.reset(seed=seed)
         rng = random.Random(seed)
@@ -165,26 +178,41 @@ def parallel(n, mods, seeds):
             decisions += len(acting)
             acts = {a: wait if o["action_mask"][wait] else pick(rng, o["action_mask"]) for a, o in obs.items()}
             obs, *_ = p.step(acts)
-    return decisions, _clock() - t0
+        engine_decisions += p.game.actions_applied
+    return decisions, _clock() - t0, engine_decisions, len(seeds)
 
 
-def gym(n, mods, seeds):
+def gym(n, mods, seeds, encoding=None):
+    """The learner's steps plus the bots' decisions (steps: the learner's steps and the bots'
+    decisions)."""
     from affresco.envs.gymnasium import FrescoEnv
-    env = FrescoEnv(players=n, opponents="random", modules=mods)
-    decisions, t0 = 0, _clock()
+    env = FrescoEnv(players=n, opponents="random", modules=mods, **_encoding(encoding))
+    decisions, steps, spent = 0, 0, 0.0
     for seed in seeds:
+        t0 = _clock()
         env.reset(seed=seed)
         rng = random.Random(seed)
+        mine = 0
         while True:
             _, _, term, _, _ = env.step(pick(rng, env.action_masks()))
+            mine += 1
             if term:
                 break
+        spent += _clock() - t0
         g = env.game   # decisions: the length of history(), without making it (an older tree: history())
-        decisions += g.actions_applied if hasattr(type(g), "actions_applied") else len(g.history())
-    return decisions, _clock() - t0
+        applied = g.actions_applied if hasattr(g, "actions_applied") else len(g.history())
+        decisions += applied
+        steps += applied + mine - _learner_decisions(env)
+    return steps, spent, decisions, len(seeds)
 
 
-def openspiel(n, mods, seeds, tensor_list=False):
+def _learner_decisions(env) -> int:
+    """The learner's decisions in the engine's record of the game just played."""
+    seat = env.seat
+    return sum(1 for entry in env.game.record()["actions"] if entry[0] == seat) if hasattr(env.game, "record") else 0
+
+
+def openspiel(n, mods, seeds, tensor_list=False, encoding=None):
     """OpenSpiel's Python observation API (``make_observation(game).set_from(state, player)``,
     the numpy tensor its Python algorithms read); with ``tensor_list`` ``state.observation_tensor``
     instead, which pyspiel answers by making a throw-away new state, writing the tensor twice
@@ -192,9 +220,10 @@ def openspiel(n, mods, seeds, tensor_list=False):
     import pyspiel
     from open_spiel.python.observation import make_observation
     import affresco.envs.openspiel  # noqa: F401
-    decisions, spent = 0, 0.0
+    decisions, engine_decisions, spent = 0, 0, 0.0
     for seed in seeds:   # the game's own seed from the loop's: the same game each time it is played
-        game = pyspiel.load_game("python_fresco", {"players": n, "modules": ",".join(mods), "rng_seed": seed})
+        game = pyspiel.load_game("python_fresco", {"players": n, "modules": ",".join(mods), "rng_seed": seed,
+                                                   **_encoding(encoding)})
         observer = make_observation(game)
         t0 = _clock()
         s = game.new_initial_state()
@@ -212,11 +241,12 @@ def openspiel(n, mods, seeds, tensor_list=False):
                 s.apply_action(rng.choice(s.legal_actions()))
                 decisions += 1
         spent += _clock() - t0
-    return decisions, spent
+        engine_decisions += s.fresco.actions_applied
+    return decisions, spent, engine_decisions, len(seeds)
 
 
-def openspiel_tensor_list(n, mods, seeds):
-    return openspiel(n, mods, seeds, tensor_list=True)
+def openspiel_tensor_list(n, mods, seeds, encoding=None):
+    return openspiel(n, mods, seeds, tensor_list=True, encoding=encoding)
 
 
 WRAPPERS = {"engine": engine, "engine+view": engine_view, "engine+lean view": engine_lean_view,
@@ -233,6 +263,8 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="*", default=[2, 4])
     ap.add_argument("--modules", choices=("base", "all", "both"), default="both")
     ap.add_argument("--only", nargs="*", default=None, help="wrappers to run (engine always runs)")
+    ap.add_argument("--encoding", type=int, nargs="*", default=None,
+                    help="the wrappers' encodings to run (default: their default; '1 2': each wrapper with both)")
     ap.add_argument("--cold", action="store_true", help="warm up with one other game only")
     ap.add_argument("--warm-games", type=int, default=None, metavar="N",
                     help="other games each loop plays first (default: as many as it is measured on); planning "
@@ -243,6 +275,9 @@ def main() -> None:
     ap.add_argument("--observation-cost", action="store_true",
                     help="instead: the observation vector's own cost in a game loop, measured on the same recorded "
                          "games replayed with and without it (alternating; see observation_cost)")
+    ap.add_argument("--by-kind", action="store_true",
+                    help="instead: the engine's and the AEC loop's cost per decision by the kind of action decided, on "
+                         "the same recorded games (see by_kind)")
     ap.add_argument("--baseline", default=None, metavar="REV",
                     help="run this bench on this checkout and on revision REV's src (or a folder) in alternating "
                          "processes, --rounds times each, and compare each loop's cost ratio (medians)")
@@ -250,6 +285,9 @@ def main() -> None:
     ap.add_argument("--instructions", action="store_true",
                     help="instead: machine instructions per decision of the engine and of the AEC and Parallel loops "
                          "on the same recorded games, counted by valgrind (see instructions)")
+    ap.add_argument("--same-games", action="store_true",
+                    help="instead: the engine and the AEC and Parallel loops with encodings 1 and 2 replaying the same "
+                         "recorded games, CPU time per engine decision (see same_games)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--instruction-worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -265,8 +303,21 @@ def main() -> None:
     if args.observation_cost:
         observation_cost(args)
         return
+    if args.by_kind:
+        by_kind(args)
+        return
+    if args.same_games:
+        same_games(args)
+        return
     games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
-    names = [w for w in WRAPPERS if w == "engine" or args.only is None or w in args.only]
+    loops = {}
+    for w, fn in WRAPPERS.items():
+        if w.startswith("engine") or not args.encoding:
+            loops[w] = fn
+        else:
+            for v in args.encoding:
+                loops[f"{w} v{v}" if len(args.encoding) > 1 else w] = functools.partial(fn, encoding=v)
+    names = [w for w in loops if w == "engine" or args.only is None or w.split(" v")[0] in args.only]
     mod_sets = MOD_SETS[args.modules]
     load = os.getloadavg()
     from affresco.build import describe
@@ -276,26 +327,32 @@ def main() -> None:
     for n in args.players:
         for mods in mod_sets:
             label = f"{n}p {'all modules' if mods else 'base'}"
-            totals = {w: [0, 0.0] for w in names}
+            totals = {w: [0, 0.0, 0, 0] for w in names}
             warm = (range(blocks * games) if args.replay else range(100_000, 100_001) if args.cold
                     else range(100_000, 100_000 + (blocks * games if args.warm_games is None else args.warm_games)))
             for w in names:   # warm-up: imports, tables, planning situations (module doc)
-                WRAPPERS[w](n, mods, warm)
+                loops[w](n, mods, warm)
             for b in range(blocks):   # blocks alternate the wrappers: a change in load hits them all
                 seeds = range(b * games, (b + 1) * games)
                 for w in names[b % len(names):] + names[:b % len(names)]:   # each block starts elsewhere
                     gc.collect()   # no loop pays for another's garbage
-                    d, sec = WRAPPERS[w](n, mods, seeds)
-                    totals[w][0] += d
-                    totals[w][1] += sec
-            base = totals["engine"][1] / totals["engine"][0]
+                    for i, v in enumerate(loops[w](n, mods, seeds)):
+                        totals[w][i] += v
+            base, base_decision, base_game = (totals["engine"][1] / totals["engine"][0],
+                                              totals["engine"][1] / totals["engine"][2],
+                                              totals["engine"][1] / totals["engine"][3])
             for w in names:
-                d, sec = totals[w]
-                per = sec / d
+                d, sec, engine_d, played = totals[w]
+                per, per_decision, per_game = sec / d, sec / engine_d, sec / played
                 results.append({"setup": label, "wrapper": w, "decisions": d, "cpu_seconds": round(sec, 3),
-                                "us_per_decision": round(per * 1e6, 1), "cost_vs_engine": round(per / base, 2)})
-                print(f"{label:<16} {w:<20} {per * 1e6:9.1f} us/decision  {1 / per:9,.0f} decisions/s   "
-                      f"{per / base:5.2f}x the engine's cost", flush=True)
+                                "us_per_decision": round(per * 1e6, 1), "cost_vs_engine": round(per / base, 2),
+                                "engine_decisions": engine_d, "games": played,
+                                "us_per_engine_decision": round(per_decision * 1e6, 1),
+                                "cost_per_engine_decision_vs_engine": round(per_decision / base_decision, 2),
+                                "ms_per_game": round(per_game * 1e3, 1), "cost_per_game_vs_engine": round(per_game / base_game, 2)})
+                print(f"{label:<16} {w:<28} {per * 1e6:8.1f} us/step {per / base:5.2f}x | {d / engine_d:4.2f} steps per "
+                      f"decision: {per_decision * 1e6:8.1f} us/decision {per_decision / base_decision:5.2f}x | "
+                      f"{per_game * 1e3:7.1f} ms/game {per_game / base_game:5.2f}x the engine's", flush=True)
     load = os.getloadavg()
     print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     if args.json:
@@ -340,21 +397,119 @@ def observation_cost(args) -> None:
     print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
+def by_kind(args) -> None:
+    """``--by-kind``: random games are recorded once (:func:`_recorded`), then replayed
+    ``--blocks`` times through the engine (``to_act`` + ``legal_actions`` + ``apply``) and through
+    the AEC env with encoding 1 (``last()`` + the agent reading the mask + ``step``), each decision timed by
+    itself (wall clock, ``perf_counter_ns``; medians per kind of action decided): a wrapper's
+    cost per decision hardly depends on the kind, an engine decision's does, so the cheap kinds
+    (a get-up time, a pass) have the highest ratios."""
+    import statistics
+    from affresco.envs.core import Config, tables
+    from affresco.envs.pettingzoo import env
+    clock = time.perf_counter_ns
+    games = 1 if args.quick else args.games * args.blocks
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; wall clock per decision, "
+          f"{games} recorded games, {args.blocks} replays", flush=True)
+    for n in args.players:
+        for mods in MOD_SETS[args.modules]:
+            codec, _ = tables(Config.of(n, mods, encoding=1))
+            record = _recorded(n, mods, games)
+            e = env(players=n, modules=mods, encoding=1)
+            eng: dict[str, list] = {}
+            aec: dict[str, list] = {}
+            for rep in range(args.blocks + 1):        # the first replay warms up (not kept)
+                keep_e = eng if rep else {}
+                keep_a = aec if rep else {}
+                for seed, choices in record:
+                    g = affresco.new_game(n, mods, seed=seed)
+                    for seat, i, index, _ in choices:
+                        t0 = clock()
+                        g.to_act
+                        g.apply(seat, g.legal_actions(seat)[i])
+                        keep_e.setdefault(codec.actions[index].kind, []).append(clock() - t0)
+                    e.reset(seed=seed)
+                    it = iter(choices)
+                    for agent in e.agent_iter():
+                        t0 = clock()
+                        obs, _, term, trunc, _ = e.last()
+                        if term or trunc:
+                            e.step(None)
+                            continue
+                        obs["action_mask"].view(np.bool_).nonzero()      # the agent reads the mask (as pick() does)
+                        index = next(it)[2]
+                        e.step(index)
+                        keep_a.setdefault(codec.actions[index].kind, []).append(clock() - t0)
+            total = sum(map(len, eng.values()))
+            print(f"{n}p {'all modules' if mods else 'base'}: kind, share of decisions, engine us, AEC us, ratio, "
+                  f"(AEC - engine) x share", flush=True)
+            for kind in sorted(eng, key=lambda k: -len(eng[k])):
+                te, ta = statistics.median(eng[kind]) / 1000, statistics.median(aec[kind]) / 1000
+                share = len(eng[kind]) / total
+                print(f"  {kind:<12} {share:5.2f} {te:8.2f} {ta:8.2f} {ta / te:6.2f}x {(ta - te) * share:6.2f}", flush=True)
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+def same_games(args) -> None:
+    """``--same-games``: random games (uniform among the engine's legal actions) are recorded
+    once (:func:`_recorded`), then replayed by the engine and by the AEC (with and without the
+    vector) and Parallel loops with encoding 1 (a plan one step) and 2 (a plan as its choices),
+    the loops alternating ``--blocks`` times (each block starting elsewhere): the games are the
+    same for every loop, so the medians per engine decision (= per game) compare the encodings
+    without the spread of different games (a random agent choosing a step at a time plays
+    other games than one choosing among whole plans)."""
+    import statistics
+    games = 1 if args.quick else args.games
+    names = ["engine", "pettingzoo-aec (mask only)", "pettingzoo-aec (mask only) v2", "pettingzoo-aec",
+             "pettingzoo-aec v2", "pettingzoo-parallel", "pettingzoo-parallel v2"]
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; CPU time per engine "
+          f"decision, {games} recorded games per set-up, {args.blocks} alternations", flush=True)
+    for n in args.players:
+        for mods in MOD_SETS[args.modules]:
+            record = _recorded(n, mods, games)
+            decisions = sum(len(c) for _, c in record)
+            for name in names:                  # warm: imports, tables, planning situations of these games
+                _REPLAYS[name](n, mods, record)
+            runs: dict[str, list] = {name: [] for name in names}
+            for b in range(args.blocks):
+                for name in names[b % len(names):] + names[:b % len(names)]:
+                    gc.collect()
+                    t0 = _clock()
+                    _REPLAYS[name](n, mods, record)
+                    runs[name].append((_clock() - t0) / decisions * 1e6)
+            e = statistics.median(runs["engine"])
+            label = f"{n}p {'all modules' if mods else 'base'}"
+            print(f"{label:<16} engine {e:.1f} us/decision; " + "; ".join(
+                f"{name} {statistics.median(runs[name]) / e:.2f}x" for name in names[1:]), flush=True)
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
 def _recorded(n, mods, games):
     """``games`` seeded random games, each decision as (seat, index in the legal list, index in
-    the action space), the first seat to act deciding (the order the AEC env selects)."""
-    from affresco.envs.core import Config, tables
-    codec, _ = tables(Config.of(n, mods))
+    the encoding-1 action space, indices of its steps in the encoding-2 space: a plan's choices,
+    any other action itself), the first seat to act deciding (the order the AEC env selects)."""
+    from affresco.envs.core import Config, SteppedGame, tables
+    codec1, _ = tables(Config.of(n, mods, encoding=1))
+    config2 = Config.of(n, mods, encoding=2)
+    codec2, _ = tables(config2)
     out = []
     for seed in range(games):
         g = affresco.new_game(n, mods, seed=seed)
+        # as the wrappers play it: a game without module plan words plays whole plans (as encoding 1)
+        stepped = config2.stepped(g)
+        as_steps = stepped.as_steps if isinstance(stepped, SteppedGame) else (lambda a: (a,))
         rng = random.Random(seed)
         choices = []
         while not g.is_over:
             seat = min(g.to_act)
             legal = g.legal_actions(seat)
             i = rng.randrange(len(legal))
-            choices.append((seat, i, codec.index[legal[i]]))
+            steps = [codec2.index[a] for a in as_steps(legal[i])]
+            choices.append((seat, i, codec1.index[legal[i]], steps))
             g.apply(seat, legal[i])
         out.append((seed, choices))
     return out
@@ -363,19 +518,21 @@ def _recorded(n, mods, games):
 def _replay_engine(n, mods, record, observe=False):
     for seed, choices in record:
         g = affresco.new_game(n, mods, seed=seed)
-        for seat, i, _ in choices:
+        for seat, i, _, _ in choices:
             g.to_act
             if observe:
                 g.observation(seat)
             g.apply(seat, g.legal_actions(seat)[i])
 
 
-def _replay_aec(n, mods, record, observe=True):
+def _replay_aec(n, mods, record, observe=True, encoding=1):
+    """The recorded games through the AEC env, each step the recorded index of ``encoding``."""
     from affresco.envs.pettingzoo import env
-    e = env(players=n, modules=mods)
+    e = env(players=n, modules=mods, encoding=encoding)
     for seed, choices in record:
         e.reset(seed=seed)
-        it = iter(choices)
+        it = iter([c[2]] if encoding == 1 else c[3] for c in choices)
+        steps = iter([index for indices in it for index in indices])
         for agent in e.agent_iter():
             obs, _, term, trunc, _ = e.last(observe=observe)
             if term or trunc:
@@ -383,34 +540,41 @@ def _replay_aec(n, mods, record, observe=True):
                 continue
             mask = obs["action_mask"] if observe else e.action_mask(agent)
             mask.view(np.bool_).nonzero()           # the agent reads the mask (as pick() does)
-            e.step(next(it)[2])
+            e.step(next(steps))
 
 
-def _replay_parallel(n, mods, record):
+def _replay_parallel(n, mods, record, encoding=1):
+    """The recorded games through the Parallel env: at a planning step every planning seat's
+    plan (encoding 2: its k-th choice at the k-th step)."""
     from affresco.envs.pettingzoo import parallel_env
-    p = parallel_env(players=n, modules=mods)
+    p = parallel_env(players=n, modules=mods, encoding=encoding)
     wait = p.WAIT
     for seed, choices in record:
         obs, _ = p.reset(seed=seed)
         it = iter(choices)
+        pending: dict[str, list] = {}       # an agent's steps still to come (a plan's choices)
         while p.agents:
-            chosen = {}
-            for _ in p.game.to_act:
-                seat, _, index = next(it)
-                chosen[f"player_{seat}"] = index
+            for _ in p.game.to_act if not pending else ():
+                seat, _, index, steps = next(it)
+                pending[f"player_{seat}"] = [index] if encoding == 1 else list(steps)
             acts = {}
             for a, o in obs.items():
                 if o["action_mask"][wait]:
                     acts[a] = wait
                 else:
                     o["action_mask"].view(np.bool_).nonzero()
-                    acts[a] = chosen[a]
+                    acts[a] = pending[a].pop(0)
+                    if not pending[a]:
+                        del pending[a]
             obs, *_ = p.step(acts)
 
 
 _REPLAYS = {"engine": _replay_engine, "engine+observation": functools.partial(_replay_engine, observe=True),
             "pettingzoo-aec (mask only)": functools.partial(_replay_aec, observe=False),
-            "pettingzoo-aec": _replay_aec, "pettingzoo-parallel": _replay_parallel}
+            "pettingzoo-aec": _replay_aec, "pettingzoo-parallel": _replay_parallel,
+            "pettingzoo-aec (mask only) v2": functools.partial(_replay_aec, observe=False, encoding=2),
+            "pettingzoo-aec v2": functools.partial(_replay_aec, encoding=2),
+            "pettingzoo-parallel v2": functools.partial(_replay_parallel, encoding=2)}
 
 
 def instruction_worker(args) -> None:
@@ -433,7 +597,8 @@ def instructions(args) -> None:
     to warm up): each loop runs twice, with and without the measured games, and the difference
     is divided by their decisions.  Deterministic (hash seed fixed, one BLAS thread), so a
     change of a few percent shows; it is a proxy, not the time (the vector's Python runs more
-    instructions per microsecond than the engine's)."""
+    instructions per microsecond than the engine's).  The loops marked ``v2`` replay the same
+    games with encoding 2 (a plan as its choices): per engine decision, so per game too."""
     import re
     import subprocess
     load = os.getloadavg()
@@ -456,7 +621,7 @@ def instructions(args) -> None:
     for n in args.players:
         for modules in ("base", "all") if args.modules == "both" else (args.modules,):
             per = {}
-            for name in _REPLAYS:
+            for name in (w for w in _REPLAYS if w == "engine" or args.only is None or w in args.only):
                 warm, _ = count(name, n, modules, False)
                 total, decisions = count(name, n, modules, True)
                 per[name] = (total - warm) / decisions

@@ -18,6 +18,7 @@ lists that bench_engine.py reports apart, so this is the work outside them.
     python bench/bench_instructions.py                          # baseline main; base and all eight
     python bench/bench_instructions.py --baseline HEAD~2 --sets base bells medico eight --games 6
     python bench/bench_instructions.py --live --baseline 4180999 --games 6       # with the plan lists
+    python bench/bench_instructions.py --live --gc --baseline 94e78c8 --games 6  # and the collector on
     python bench/bench_instructions.py --live --new-src build/compiled --baseline /tmp/old-compiled
     python bench/bench_instructions.py --parts --baseline ea5e382 --games 6 --sets eight   # by part (callgrind)
 
@@ -77,16 +78,18 @@ def replay(modules: tuple, path: str, count: int) -> None:
             g.apply(seat, action)
 
 
-def live(modules: tuple, count: int) -> None:
+def live(modules: tuple, count: int, collector: bool = False) -> None:
     """As a block of bench_engine.py's module table plays them: one warm-up game of every module
     set of that table, then ``count`` seeded random games (seeds 1, 2, ...) of ``modules``,
-    every decision's legal actions made (plan lists too) and chosen in; prints their decisions."""
+    every decision's legal actions made (plan lists too) and chosen in; prints their decisions.
+    ``collector``: the garbage collector stays on (as in bench_engine.py's timed games)."""
     import affresco
     import bench_engine
     for mods in bench_engine.MODULE_SETS:
         bench_engine._random_game(affresco, 4, bench_engine.WARM_SEED, mods)
     gc.collect()
-    gc.disable()
+    if not collector:
+        gc.disable()
     print(sum(bench_engine._random_game(affresco, 4, seed, modules)[0] for seed in range(1, count + 1)))
 
 
@@ -173,11 +176,12 @@ def part_counts(src: Path, modules: tuple, count: int) -> dict[str, float]:
 
 # --- the driver --------------------------------------------------------------------------
 
-def instructions(src: Path, modules: tuple, path: str | None, count: int) -> tuple[int, str]:
+def instructions(src: Path, modules: tuple, path: str | None, count: int, collector: bool = False) -> tuple[int, str]:
     """Instructions of one replay of ``count`` games under cachegrind (``path`` None: ``count``
-    live games, :func:`live`), and what the worker printed."""
+    live games, :func:`live`, with the garbage collector on if ``collector``), and what the
+    worker printed."""
     job = ["replay", json.dumps(list(modules)), str(path), str(count)] if path else \
-        ["live", json.dumps(list(modules)), str(count)]
+        ["live", json.dumps(list(modules)), str(count), *(["gc"] if collector else [])]
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
            sys.executable, str(Path(__file__).resolve()), "--worker", *job]
     out = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
@@ -199,6 +203,9 @@ def main() -> int:
     ap.add_argument("--live", action="store_true",
                     help="count live random games as bench_engine.py's module table plays them (one warm-up game "
                          "of every set first, plan lists and the random choice included) instead of replays")
+    ap.add_argument("--gc", action="store_true",
+                    help="with --live: leave the garbage collector on, as bench_engine.py times its games (its "
+                         "collections are then counted: they cost the module sets more than the base game)")
     ap.add_argument("--parts", action="store_true",
                     help="with --live's games: instructions per decision of each part of a decision (plan lists, "
                          "plan applies and the reveal, visit legal lists, visit applies and the round end, get-up), "
@@ -210,7 +217,7 @@ def main() -> int:
         if kind == "record":
             print(json.dumps(record(modules, int(args.worker[2]))))
         elif kind == "live":
-            live(modules, int(args.worker[2]))
+            live(modules, int(args.worker[2]), args.worker[3:] == ["gc"])
         elif kind == "parts":
             parts(modules, int(args.worker[2]))
         else:
@@ -232,7 +239,7 @@ def main() -> int:
                              for t in ("baseline", "new")), flush=True)
         return 0
     what = (f"games 1..{args.games} of each set played live after one warm-up game of every set (plan lists "
-            f"included)" if args.live else
+            f"included{', garbage collector on' if args.gc else ''})" if args.live else
             f"games {args.warm + 1}..{args.warm + args.games} of each set (plan decisions without their legal lists)")
     print(f"instructions per decision, 4 players, {what}: {trees['new']} vs baseline {args.baseline} | {machine_load()}")
     print(f"{'set':<10} {'baseline':>12} {'new':>12} {'new/baseline':>13} {'vs base (baseline, new)':>26}")
@@ -243,8 +250,8 @@ def main() -> int:
             if args.live:
                 per[name] = {}
                 for t, src in trees.items():
-                    (counted, out), (start, _) = (instructions(src, modules, None, args.games),
-                                                  instructions(src, modules, None, 0))
+                    (counted, out), (start, _) = (instructions(src, modules, None, args.games, args.gc),
+                                                  instructions(src, modules, None, 0, args.gc))
                     per[name][t] = (counted - start) / int(out.split()[-1])
                 print_row(name, per)
                 continue

@@ -17,6 +17,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import affresco.envs.openspiel  # noqa: F401  (registers the games)
 from affresco.bots import make_bot
+from affresco.envs.core import SteppedGame
 
 
 def play(players: int = 2, modules: str = "", simulations: int = 20, seed: int = 0, ismcts_seat: int = 0,
@@ -34,11 +35,13 @@ def play(players: int = 2, modules: str = "", simulations: int = 20, seed: int =
         seat = state.current_player()
         if seat == ismcts_seat:
             action = bot.step(state)
-        else:
+            state.apply_action(action)
+        else:       # the bot decides on the engine's actions; a plan goes in a step at a time (encoding 2)
             g = state.fresco
-            choice = heuristic[seat].choose(g.view(seat), g.legal_actions(seat), seat)
-            action = codec.encode(choice)
-        state.apply_action(action)
+            engine = g.engine if isinstance(g, SteppedGame) else g
+            choice = heuristic[seat].choose(g.view(seat), engine.legal_actions(seat), seat)
+            for part in g.as_steps(choice) if isinstance(g, SteppedGame) else (choice,):
+                state.apply_action(codec.encode(part))
     return list(state.returns())
 
 

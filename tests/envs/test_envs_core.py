@@ -8,13 +8,15 @@ import pytest
 
 import affresco
 from affresco.envs import ActionCodec, Config, ObservationEncoder
+from affresco.envs.core import PlanChoice
 from envs_support import ALL
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n,mods", [(2, ()), (3, ALL), (4, ("portraits", "scrolls"))])
 def test_index_and_action_both_ways_and_the_mask(n, mods):
-    codec = ActionCodec(Config.of(n, mods))
+    """Encoding 1: every legal action, plans included, has its index."""
+    codec = ActionCodec(Config.of(n, mods, encoding=1))
     g = affresco.new_game(n, mods, seed=3)
     rng = random.Random(3)
     while not g.is_over:
@@ -30,14 +32,15 @@ def test_index_and_action_both_ways_and_the_mask(n, mods):
     with pytest.raises(affresco.IllegalAction):
         codec.decode(codec.size)
     with pytest.raises(affresco.IllegalAction):
-        ActionCodec(Config.of(2)).encode("portrait muse")   # a module action outside the base space
+        ActionCodec(Config.of(2, encoding=1)).encode("portrait muse")   # a module action outside the base space
 
 
 @pytest.mark.slow
 def test_layout_is_contiguous_and_sized_as_documented():
-    sizes = {(2, ()): 480, (4, ()): 510, (2, ALL): 480 + 64 * len(ALL)}   # 64 per module (docs/envs.md)
-    for (n, mods), size in sizes.items():
-        enc = ObservationEncoder(Config.of(n, mods))
+    sizes = {(2, (), 1): 480, (4, (), 1): 510, (2, ALL, 1): 480 + 64 * len(ALL),   # 64 per module (docs/envs.md)
+             (2, (), 2): 480, (2, ALL, 2): 480 + 64 * len(ALL) + 5 + 6 + 7 + 7 + 6 + 2}   # the plan in progress
+    for (n, mods, encoding), size in sizes.items():
+        enc = ObservationEncoder(Config.of(n, mods, encoding=encoding))
         assert enc.size == size
         pos = 0
         for name, start, length in enc.layout:
@@ -92,6 +95,77 @@ def test_the_vector_kept_from_decision_to_decision_is_the_one_made_afresh(n, mod
         i += 1
 
 
+def test_encoding_2_of_plans_of_one_step_is_encoding_1():
+    """Without a module plan word a plan is its counts, one step: encoding 2 is encoding 1
+    (the same actions, vector and game), only the id says v2."""
+    for mods in ((), ("portraits", "scrolls")):
+        one, two = Config.of(3, mods, encoding=1), Config.of(3, mods)
+        assert ActionCodec(two).actions == ActionCodec(one).actions
+        assert ObservationEncoder(two).layout == ObservationEncoder(one).layout
+        assert type(two.new_env_game(seed=1)) is affresco.Game and two.env_id.endswith("-v2")
+
+
+@pytest.mark.parametrize("n,mods", [(2, ("bells",)), (3, ALL), (4, ("bells", "wall_fresco", "medico"))])
+def test_encoding_2_chooses_each_plan_a_step_at_a_time(n, mods):
+    """Encoding 2: no plan is in the action space, each step's choices are (the v2 space is
+    small: ~14,300 with all eight, not ~204,000); a planning seat's legal actions are the
+    choices of its next step, its plan reaches the engine at the last one, the index space
+    holds every legal action and choice, and the seat's own vector shows its plan in progress
+    (another seat's does not change)."""
+    codec, enc = ActionCodec(Config.of(n, mods)), ObservationEncoder(Config.of(n, mods))
+    assert not any(a.kind == "plan" and isinstance(a, affresco.Action) for a in codec.actions)
+    assert codec.size < 15_000
+    g = Config.of(n, mods).new_env_game(seed=5)
+    steps = g.engine.plan_steps()
+    rng = random.Random(5)
+    planned = 0
+    while not g.is_over and g.round <= 3:
+        seat = rng.choice(g.to_act)
+        legal = g.legal_actions(seat)
+        idx = [codec.encode(a) for a in legal]
+        assert [codec.decode(i) for i in idx] == list(legal)
+        assert set(np.flatnonzero(codec.mask(legal))) == set(idx)
+        if isinstance(legal[0], PlanChoice):
+            draft = g.drafts[seat]
+            assert {c.step for c in legal} == {steps[len(draft)]}
+            assert [c.choice for c in legal] == list(g.engine.plan_choices(seat, draft))
+            others = [enc.observe(g, s).copy() for s in range(n) if s != seat]
+            before = g.engine.actions_applied
+            choice = rng.choice(legal)
+            g.apply(seat, choice)
+            if len(draft) + 1 < len(steps):
+                assert g.drafts[seat] == draft + (choice.choice,) and g.engine.actions_applied == before
+                x = enc.observe(g, seat)
+                start = dict((name, s) for name, s, _ in enc.layout)["plan_step"]
+                assert x[start + len(draft) + 1] == 1
+                assert all(np.array_equal(o, enc.observe(g, s)) for o, s in zip(others, [s for s in range(n) if s != seat]))
+            else:
+                assert g.drafts[seat] == () and g.engine.actions_applied == before + 1
+                planned += 1
+        else:
+            g.apply(seat, rng.choice(legal))
+    assert planned >= n
+
+
+def test_encoding_2_refuses_a_choice_out_of_turn_and_a_whole_plan_midway():
+    g = Config.of(2, ("bells",)).new_env_game(seed=1)
+    while g.phase != "plan":
+        seat = g.to_act[0]
+        g.apply(seat, g.legal_actions(seat)[0])
+    seat = g.to_act[0]
+    first = g.legal_actions(seat)[1]
+    with pytest.raises(affresco.IllegalAction, match="not a choice"):
+        g.apply(seat, PlanChoice("audience", ()))      # the counts come first
+    g.apply(seat, first)
+    with pytest.raises(affresco.IllegalAction, match="a step at a time"):
+        g.apply(seat, "plan 0-0-0-0-0")
+    assert g.drafts[seat] == (first.choice,)
+    for copied in (pickle.loads(pickle.dumps(g)), g.clone()):     # envs are pickled (vector envs, Ray)
+        assert copied.drafts == g.drafts and copied.legal_actions(seat) == g.legal_actions(seat)
+        assert np.array_equal(np.frombuffer(copied.observation(seat), np.float32),
+                              np.frombuffer(g.observation(seat), np.float32))
+
+
 def test_figures_are_relative_to_the_observer():
     enc = ObservationEncoder(Config.of(3))
     g = affresco.new_game(3, seed=2)
@@ -106,12 +180,14 @@ def test_figures_are_relative_to_the_observer():
 
 
 def test_versioned_ids():
-    assert Config.of(4).env_id == "Fresco-4p-v1"
-    assert Config.of(2, "scrolls+portraits").env_id == "Fresco-2p+portraits+scrolls-v1"
+    assert Config.of(4).env_id == "Fresco-4p-v2" and Config.of(4, encoding=1).env_id == "Fresco-4p-v1"
+    assert Config.of(2, "scrolls+portraits").env_id == "Fresco-2p+portraits+scrolls-v2"
     assert Config.of(2, ("special_colours",), {"special_colours_on_fresco": True}).env_id == \
-        "Fresco-2p+special_colours+special_colours_on_fresco-v1"
+        "Fresco-2p+special_colours+special_colours_on_fresco-v2"
     with pytest.raises(affresco.ConfigError):
         Config.of(5)
+    with pytest.raises(affresco.ConfigError, match="encoding"):
+        Config.of(2, encoding=3)
     with pytest.raises(affresco.ConfigError):
         Config.of(2, ("no_such_module",))
 
@@ -121,7 +197,7 @@ def test_a_mask_is_shared_read_only_and_follows_the_legal_actions():
     same actions (long planning lists and short lists alike; equal actions made anew give an
     equal mask), and never another set's, not even one with the same length, first and last
     action."""
-    codec = ActionCodec(Config.of(2))
+    codec = ActionCodec(Config.of(2, encoding=1))
     plans = [a for a in codec.actions if a.kind == "plan"]
     for few, other in ((plans[:300], plans[1:301]), (plans[:3], plans[1:4]),
                        (plans[:3], [plans[0], plans[5], plans[2]])):
@@ -138,12 +214,12 @@ def test_a_short_mask_of_the_medicos_large_action_space_is_made_anew_read_only()
     """With the medico's ~200,000 actions a short legal list's mask is not kept (each would be
     ~200 KB): a new read-only array each time, with exactly those actions; ``shares`` says
     which masks are kept."""
-    codec = ActionCodec(Config.of(2, ("medico",)))
+    codec = ActionCodec(Config.of(2, ("medico",), encoding=1))
     few = [a for a in codec.actions if a.kind == "getup"][:3]
     m, again = codec.mask(few, extra=1), codec.mask(few, extra=1)
     assert m is not again and not m.flags.writeable and np.array_equal(m, again)
     assert set(np.flatnonzero(m)) == {codec.encode(a) for a in few} and len(m) == codec.size + 1
-    assert not codec.shares(few) and ActionCodec(Config.of(2)).shares(few)
+    assert not codec.shares(few) and ActionCodec(Config.of(2, encoding=1)).shares(few)
     plans = [a for a in codec.actions if a.kind == "plan"][:100]
     assert codec.shares(plans) and codec.mask(plans) is codec.mask(plans)
 
@@ -153,7 +229,7 @@ def test_a_medico_mask_nobody_keeps_is_written_again_and_one_kept_never_changes(
     written again in place for the next list (no ~200 KB zeroed per decision), while one an
     agent keeps, or keeps a view or a slice of, keeps its actions; every mask handed out has
     exactly its list's actions."""
-    codec = ActionCodec(Config.of(2, ("medico",)))
+    codec = ActionCodec(Config.of(2, ("medico",), encoding=1))
     actions = [a for a in codec.actions if a.kind in ("getup", "close", "altar")]
     lists = [actions[i:i + 1 + i % 5] for i in range(0, 60, 6)]
 
@@ -183,7 +259,7 @@ def test_the_mask_of_plans_made_anew_is_found_again_by_their_recipe():
     (its memo is bounded): the mask is found again by the sequence's recipe, without listing
     the plans again, and it is the mask of exactly those plans."""
     import pickle
-    codec = ActionCodec(Config.of(2, ALL))
+    codec = ActionCodec(Config.of(2, ALL, encoding=1))
     g = affresco.new_game(2, ALL, seed=3)
     rng = random.Random(3)
     while g.phase != "plan":

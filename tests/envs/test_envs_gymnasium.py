@@ -45,9 +45,31 @@ def test_opponent_specs_and_seat():
         FrescoEnv(players=3, opponents=["random"])
 
 
+@pytest.mark.filterwarnings("ignore:.*is out of date:DeprecationWarning")     # v1: kept for models trained on it
 def test_versioned_ids():
     env = gymnasium.make("affresco/Fresco-4p-v1", opponents="random")
     assert env.unwrapped.config.players == 4 and env.unwrapped.config.env_id == "Fresco-4p-v1"
+    env = gymnasium.make("affresco/Fresco-4p-v2", opponents="random")
+    assert env.unwrapped.config.env_id == "Fresco-4p-v2"
+    assert gymnasium.make("affresco/Fresco-v0").unwrapped.config.encoding == 2
+
+
+def test_the_learner_chooses_its_plan_a_step_at_a_time_against_bots_that_plan_at_once():
+    """Encoding 2 with all eight modules: the learner's mask while planning is its next
+    step's few choices; the bots plan whole plans on the engine between its steps."""
+    env = FrescoEnv(players=3, opponents="random", modules=("bells", "wall_fresco", "medico"))
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    seen_steps = set()
+    while not env.game.is_over and env.game.round <= 2:
+        mask = env.action_masks()
+        legal = env.game.legal_actions(env.seat)
+        assert mask.sum() == len(set(legal))
+        if env.game.phase == "plan" and env.seat in env.game.to_act:
+            seen_steps.add(legal[0].step)
+            assert mask.sum() <= 1024
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert seen_steps == {"counts", "audience", "wall", "ill", "medico"}
 
 
 def test_an_illegal_action_is_refused_with_the_game_unchanged_or_substituted_and_said():

@@ -54,9 +54,9 @@ def test_pettingzoo_observations():
         e.reset(seed=1)
         for g in _positions(3, ALL, seed=11, every=13):
             for seat in range(3):
-                e.game, e._marker = g, e._marker + 1
+                e.game, e._marker = e.config.stepped(g), e._marker + 1
                 a = e._observe_seat(seat)["observation"].copy()
-                e.game, e._marker = perturbed(g, seat), e._marker + 1
+                e.game, e._marker = e.config.stepped(perturbed(g, seat)), e._marker + 1
                 b = e._observe_seat(seat)["observation"]
                 assert np.array_equal(a, b)
 
@@ -65,22 +65,56 @@ def test_gymnasium_observations():
     env = FrescoEnv(players=2, opponents="random", modules=ALL)
     env.reset(seed=0)
     for g in _positions(2, ALL, seed=12, every=11):
-        env.game = g
+        env.game = env.config.stepped(g)
         a = env._obs()
-        env.game = perturbed(g, env.seat)
+        env.game = env.config.stepped(perturbed(g, env.seat))
         assert np.array_equal(a, env._obs())
 
 
 def test_openspiel_strings_and_tensors():
     game = pyspiel.load_game("python_fresco", {"players": 3, "modules": ",".join(ALL), "rng_seed": 4})
+    config = Config.of(3, ALL)
     for g in _positions(3, ALL, seed=13, every=17):
         s = game.new_initial_state()
-        s._g, s._started = affresco.envs.openspiel._Box(g), True
+        s._g, s._started = affresco.envs.openspiel._Box(config.stepped(g)), True
         t = game.new_initial_state()
         for seat in range(3):
-            t._g, t._started = affresco.envs.openspiel._Box(perturbed(g, seat)), True
+            t._g, t._started = affresco.envs.openspiel._Box(config.stepped(perturbed(g, seat))), True
             t._public = list(s._public)
             assert s.observation_string(seat) == t.observation_string(seat)
             assert s.information_state_string(seat) == t.information_state_string(seat)
             assert s.observation_tensor(seat) == t.observation_tensor(seat)
             assert s.information_state_tensor(seat) == t.information_state_tensor(seat)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_another_seats_plan_in_progress_is_not_in_the_observation(n):
+    """Encoding 2: while the seats choose their plans a step at a time (the Parallel env: all
+    at once), a seat's vector and OpenSpiel strings do not change when another seat's choices
+    so far differ; its own choices show."""
+    e = parallel_env(players=n, modules=("bells", "wall_fresco", "medico"))
+    obs, _ = e.reset(seed=n)
+    while e.game.phase != "plan" or len(e.game.to_act) < n:
+        obs, *_ = e.step({a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()})
+    obs, *_ = e.step({a: int(np.flatnonzero(o["action_mask"])[-1]) for a, o in obs.items()})   # the counts
+    g = e.game
+    assert all(len(d) == 1 for d in g.drafts)
+    game = pyspiel.load_game("python_fresco", {"players": n, "modules": "bells,wall_fresco,medico"})
+    for seat in range(n):
+        other = g.clone()
+        for s in range(n):
+            if s != seat:
+                other.drafts[s] = (g.engine.plan_choices(s)[0],)
+        assert other.drafts != g.drafts
+        assert np.array_equal(np.frombuffer(g.observation(seat), np.float32),
+                              np.frombuffer(other.observation(seat), np.float32))
+        a, b = game.new_initial_state(), game.new_initial_state()
+        a._g, a._started = affresco.envs.openspiel._Box(g), True
+        b._g, b._started = affresco.envs.openspiel._Box(other), True
+        assert a.observation_string(seat) == b.observation_string(seat)
+        assert a.observation_tensor(seat) == b.observation_tensor(seat)
+        mine = g.clone()
+        mine.drafts[seat] = (g.engine.plan_choices(seat)[0],)
+        if mine.drafts[seat] != g.drafts[seat]:
+            assert not np.array_equal(np.frombuffer(g.observation(seat), np.float32),
+                                      np.frombuffer(mine.observation(seat), np.float32))

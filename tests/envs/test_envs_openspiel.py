@@ -137,6 +137,32 @@ def test_resample_keeps_the_information_state():
         state.apply_action(rng.choice(state.legal_actions()))
 
 
+def test_resample_at_the_simultaneous_node_keeps_the_seats_own_choices_and_redraws_the_others():
+    """Encoding 2 at the simultaneous planning node, the plans half chosen: a resampled state
+    keeps the seat's own choices (its observation and legal choices are the same), and gives
+    every other seat as many choices, legal ones, drawn anew (as secret as its plan)."""
+    game = _load("python_fresco", 3, ("bells", "wall_fresco", "medico"), seed=2)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while not (state.is_simultaneous_node() and len(state.fresco.drafts[0]) == 2):
+        if state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(3)])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    g = state.fresco
+    for seat in range(3):
+        sampled = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        h = sampled.fresco
+        assert h.drafts[seat] == g.drafts[seat] and [len(d) for d in h.drafts] == [2, 2, 2]
+        for other in range(3):
+            for k, choice in enumerate(h.drafts[other]):
+                assert choice in h.engine.plan_choices(other, h.drafts[other][:k])
+        assert sampled.observation_tensor(seat) == state.observation_tensor(seat)
+        assert sampled.legal_actions(seat) == state.legal_actions(seat)
+    again = game.deserialize_state(state.serialize())
+    assert again.fresco.drafts == g.drafts
+
+
 def test_ismcts_plays_a_whole_game_against_the_heuristic_bot():
     import importlib.util
     from pathlib import Path

@@ -197,3 +197,21 @@ def test_an_illegal_action_leaves_the_game_unchanged_or_is_substituted_and_said(
     with pytest.raises(IllegalAction):
         p.step({a: p.WAIT for a in obs})
     assert p.game.actions_applied == 0 and acting
+
+
+def test_agent_iter_gives_the_selected_agent_at_most_max_iter_times_and_starts_again():
+    """PettingZoo's ``agent_iter(max_iter)``: the selected agent while any agent is in, at most
+    ``max_iter`` times, each ``iter()`` of it starting again."""
+    e = env(players=2)
+    e.reset(seed=3)
+    agents = e.agent_iter(3)
+    seen = []
+    for agent in agents:
+        assert agent == e.agent_selection
+        seen.append(agent)
+        e.step(int(np.flatnonzero(e.action_mask())[0]))
+    assert len(seen) == 3
+    assert len(list(zip(agents, range(5)))) == 3     # a new iteration: max_iter again (nothing stepped)
+    e.reset(seed=3)
+    steps = sum(1 for _ in _play_aec(e, 3).agent_iter())
+    assert steps == 0 and not e.agents               # the game over: no agent left

@@ -205,6 +205,48 @@ def test_visit_hooks_only_where_the_module_acts(easel):
     assert g.history() == plain.history()
 
 
+class Lantern(Module):
+    """A test module whose visit_start acts only where the figure has no apprentice
+    (Module.starts_empty), and one that acts everywhere."""
+
+    name = "lantern"
+    starts_empty = True
+
+    def setup(self, state, rng):
+        state.mods["lantern"] = []
+
+    def visit_start(self, state, fig, column, count):
+        state.mods["lantern"].append(count)
+        return False
+
+
+class Lamp(Lantern):
+    name = "lamp"
+    starts_empty = False
+
+    def setup(self, state, rng):
+        state.mods["lamp"] = []
+
+    def visit_start(self, state, fig, column, count):
+        state.mods["lamp"].append(count)
+        return False
+
+
+def test_visit_start_only_at_empty_columns_when_the_module_says_so():
+    """The hook table calls the visit_start of a module with ``starts_empty`` only at turns
+    where the figure has no apprentice in the column; the others' at every turn."""
+    MODULES["lantern"], MODULES["lamp"] = Lantern, Lamp
+    try:
+        g = affresco.new_game(3, modules=("lantern", "lamp"), seed=3)
+        play_out(g, 3)
+        empty, every = g.state.mods["lantern"], g.state.mods["lamp"]
+        assert empty and set(empty) == {0}
+        assert len(every) > len(empty) and every.count(0) == len(empty)
+        assert [h.__self__.name for h in g.state.hooks.visit_start_busy] == ["lamp"]
+    finally:
+        del MODULES["lantern"], MODULES["lamp"]
+
+
 def test_games_of_one_setup_share_one_hook_table(easel):
     """Modules keep no game state: the games of one set-up share one hook table; another
     set-up, or another class registered under the name, gets its own."""

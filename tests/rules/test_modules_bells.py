@@ -589,3 +589,17 @@ def test_bell_scoring_vp_by_source_and_before_the_money_in_the_events():
     assert scores == ["bells_scoring"] * 3 + ["final"] * 2
     placed = [e for e in g.events(None) if e["kind"] in ("bells_placed", "bells_bishop")]
     assert [e.get("figure") for e in placed] == [0, 1, 2, None] and placed[-1]["space"] == 12
+
+
+def test_saved_audience_on_a_column_with_apprentices_is_refused():
+    """'The player cannot deploy apprentices to this covered location': a saved position whose
+    audience tile covers a column the seat's plan puts apprentices in is refused (the audience
+    is only ever held at a column without the player's apprentices)."""
+    g = bells_game(display=["3:3:2", "7:7:5"], plans=["0-0-0-0-0 audience market", NOTHING, KEEP])
+    pos = json.loads(g.to_json())
+    words = pos["modules_state"]["bells"]
+    plan = pos["figures"][2]["plan"]
+    column = next(i for i, n in enumerate(plan) if n)
+    words["audience"][2] = bview(g, 2)["column_words"][column]
+    with pytest.raises(affresco.StateError, match=r"audience\[2\]: no apprentice may be planned"):
+        affresco.Game.from_json(json.dumps(pos))

@@ -83,6 +83,25 @@ def test_contiguity_follows_the_restored_sections_not_the_row():
     assert "wall A1" not in walls(g)
 
 
+def test_the_sections_next_after_a_restoration_are_those_of_the_new_board():
+    """The restorable sections kept from the board before a restoration (the section leaves,
+    its covered neighbours join) are those the new board gives, read afresh, in random games."""
+    import random
+    from affresco.rules.hooks import find
+    for seed in (1, 2, 3):
+        g = affresco.new_game(3, modules=("wall_fresco",), seed=seed)
+        choice = random.Random(seed).choice
+        wall = find(g.state, "wall_fresco")
+        at_start = g.state.mods["wall_fresco"].board.count(None)
+        while not g.is_over:
+            board = g.state.mods["wall_fresco"].board
+            fresh = tuple(list(board))      # another object: not in the memo of frontiers
+            assert wall.frontier(board) == wall.frontier(fresh)
+            seat = choice(g.to_act)
+            g.apply(seat, choice(g.legal_actions(seat)))
+        assert g.state.mods["wall_fresco"].board.count(None) > at_start + 2   # restorations were made
+
+
 # ------------------------------------------------------------- the wall action tile
 def test_the_wall_tile_covers_one_location_and_no_apprentice_may_go_there():
     """'he must cover one location on his action sheet with the "wall fresco" action tile. The

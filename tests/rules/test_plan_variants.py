@@ -56,6 +56,29 @@ def test_a_plan_found_without_tables_is_the_plan_at_that_place(players, modules)
     assert checked >= 100
 
 
+def test_a_seat_without_ill_apprentices_has_its_plans_picked_from_the_table_of_its_apprentices():
+    """A seat without ill apprentices picks its plans from a table of the base plans its
+    healthy ones allow (issue #12's speed): every plan at every place, in every part (with
+    and without the action tiles, the medico tile allowed or not), is the plan of the
+    sequence made in full, over the planning decisions of a few games."""
+    from affresco.rules.modules import medico
+    checked, tiles, tile_allowed = 0, set(), set()
+    for players, modules, seed in ((4, ALL, 3), (3, ("medico", "wall_fresco"), 4), (2, ("medico",), 5)):
+        for g, seat, legal in lazy_planning(players, modules, seed=seed, rounds=9):
+            view = g.view(seat)
+            if view["medico"]["ill"][seat]:
+                continue                                   # ill apprentices: found by the walk
+            fresh = pickle.loads(pickle.dumps(legal))      # made again: every plan picked
+            made = legal.materialized()
+            assert [fresh[i] for i in range(len(fresh))] == list(made)
+            checked += 1
+            tiles.update(len(u) for u in legal.parents.segments)
+            tile_allowed.add(any(a.args[-1] == "medico" for a in made))
+            allowed, market = medico._sheet_limits(tuple(view["columns"]))
+            assert medico._variant_counts(3, allowed, market)._plain     # (the table was made)
+    assert checked >= 10 and tiles == {0, 1, 2} and tile_allowed == {False, True}
+
+
 def test_the_lazy_plans_are_exactly_the_plans_the_rules_allow():
     """Every plan of the set-up's action space is in ``legal_actions`` exactly when applying it
     is accepted (the rules' own refusal), at a medico planning decision with ill apprentices:
@@ -163,6 +186,25 @@ def test_tiled_plans_index_contain_pickle_and_extend():
     assert pickle.loads(pickle.dumps(tiled)) is tiled
     extra = affresco.Action("plan", ("0-0-0-0-0", "bell", "studio"))
     assert tiled + (extra,) == tuple(made) + (extra,)
+
+
+@pytest.mark.parametrize("players,modules", [(4, ALL), (2, ("medico",))])
+def test_a_plan_taken_from_the_sequence_is_carried_out_as_its_text_reads(players, modules):
+    """A plan a seat takes from its offered plans is carried out without reading its text
+    again (issue #12's speed): the reading the sequence made with it is the text's own (counts,
+    and the words in the text's order), for plans with action tiles, ill words and the medico
+    tile; an equal plan that the sequence did not make has none (it is read from its text)."""
+    from affresco.rules import planning
+    words_met: set[str] = set()
+    for g, seat, offered in lazy_planning(players, modules, seed=5, rounds=9):
+        legal = pickle.loads(pickle.dumps(offered))      # made again: no plan made yet (none made in full)
+        for i in random.Random(len(legal)).sample(range(len(legal)), min(30, len(legal))):
+            plan = legal[i]
+            (counts, words), (text_counts, text_words) = legal.reading(plan), planning.read(plan)
+            assert counts == text_counts and list(words.items()) == list(text_words.items())
+            assert legal.reading(affresco.Action(plan.kind, plan.args)) is None
+            words_met.update(words)
+    assert {"ill", "medico"} <= words_met and (len(modules) == 1 or {"audience", "wall"} <= words_met)
 
 
 def test_a_plan_offered_to_one_seat_is_checked_again_for_another():

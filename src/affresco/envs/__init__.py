@@ -1,14 +1,17 @@
 """Fresco for AI research: PettingZoo, Gymnasium and OpenSpiel environments (docs/envs.md).
 
 Install with ``pip install affresco[rl]``.  The wrappers share one action index space and
-one observation encoding per set-up (players, modules, options), built only on the public
-engine API:
+one observation encoding per set-up (players, modules, options, encoding: with 2, the default,
+a plan is chosen a step at a time, :class:`PlanChoice`, :class:`SteppedGame`), built only on the
+public engine API:
 
 * :mod:`affresco.envs.pettingzoo`: ``env(...)`` (AEC) and ``parallel_env(...)``;
 * :mod:`affresco.envs.gymnasium`: ``FrescoEnv(players=2, opponents="heuristic")``, registered
   as ``affresco/Fresco-v0``;
 * :mod:`affresco.envs.openspiel`: importing it registers ``python_fresco``.
 """
-from .core import ENCODING_VERSION, REWARDS, ActionCodec, Config, ObservationEncoder, final_rewards, tables
+from .core import (ENCODING_VERSION, ENCODINGS, REWARDS, ActionCodec, Config, ObservationEncoder, PlanChoice,
+                   SteppedGame, final_rewards, tables)
 
-__all__ = ["ENCODING_VERSION", "REWARDS", "ActionCodec", "Config", "ObservationEncoder", "final_rewards", "tables"]
+__all__ = ["ENCODING_VERSION", "ENCODINGS", "REWARDS", "ActionCodec", "Config", "ObservationEncoder", "PlanChoice",
+           "SteppedGame", "final_rewards", "tables"]

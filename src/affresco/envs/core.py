@@ -10,11 +10,12 @@ the end-of-game rewards (docs/envs.md).  Built only on the public engine API.
 from __future__ import annotations
 
 import functools
+import re
 import sys
 import threading
 from array import array
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -25,8 +26,11 @@ from affresco.rules import MODULE_FEATURES, module_block, parse_tile_text as _pa
 from affresco.rules.board import COLUMNS
 from affresco.rules.paints import BLENDED, PAINTS
 
-#: The version of the encoding (action order and observation layout): env ids end in it.
-ENCODING_VERSION = 1
+#: The encoding (action order and observation layout) the environments use unless told
+#: (``encoding=1``): env ids end in it.  1: a plan is one action (up to ~191,000 of them with
+#: the medico); 2: a plan is chosen as a few small choices (:class:`PlanChoice`, docs/envs.md).
+ENCODING_VERSION = 2
+ENCODINGS = (1, 2)
 
 REWARDS = ("margin", "rank", "win")
 PHASES = ("getup", "plan", "visits", "over")   # the engine's (affresco.rules.observation.PHASES)
@@ -52,15 +56,30 @@ class Config:
     players: int = 2
     modules: tuple[str, ...] = ()
     options: Mapping[str, bool] = field(default_factory=dict)
+    encoding: int = ENCODING_VERSION
 
     @classmethod
-    def of(cls, players: int = 2, modules: Iterable[str] | str = (), options: Mapping[str, bool] | None = None) -> "Config":
+    def of(cls, players: int = 2, modules: Iterable[str] | str = (), options: Mapping[str, bool] | None = None,
+           encoding: int = ENCODING_VERSION) -> "Config":
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise affresco.ConfigError(f"players must be 2, 3 or 4, not {players!r}")
-        return cls(players, _modules(modules), dict(options or {}))
+        if encoding not in ENCODINGS:
+            raise affresco.ConfigError(f"encoding must be one of {', '.join(map(str, ENCODINGS))}, not {encoding!r}")
+        return cls(players, _modules(modules), dict(options or {}), encoding)
 
     def new_game(self, seed: int | str | None) -> Game:
+        """A new engine game of this set-up."""
         return affresco.new_game(self.players, self.modules, seed=seed, options=self.options)
+
+    def new_env_game(self, seed: int | str | None) -> "Game | SteppedGame":
+        """A new game as the wrappers play it: the engine's, with encoding 2 and plans of
+        several steps in a :class:`SteppedGame` (plans chosen a step at a time)."""
+        return self.stepped(self.new_game(seed))
+
+    def stepped(self, game: Game) -> "Game | SteppedGame":
+        """``game`` as the wrappers play it (see :meth:`new_env_game`)."""
+        draft = tables(self)[1].draft
+        return game if draft is None else SteppedGame(game, draft)
 
     @property
     def figures(self) -> int:
@@ -71,16 +90,270 @@ class Config:
     def env_id(self) -> str:
         mods = "".join("+" + m for m in self.modules)
         mods += "".join("+" + k for k, v in sorted(self.options.items()) if v)
-        return f"Fresco-{self.players}p{mods}-v{ENCODING_VERSION}"
+        return f"Fresco-{self.players}p{mods}-v{self.encoding}"
+
+
+class PlanChoice(NamedTuple):
+    """One step of a plan chosen a step at a time (encoding 2, :meth:`affresco.Game.plan_choices`):
+    the step (``counts``, ``audience``, ``wall``, ``ill``, ``medico``) and the choice (the
+    plan's arguments it adds; ``()`` leaves the word out).  Its ``kind`` is ``plan``: it is as
+    secret as the plan it is part of."""
+
+    step: str
+    choice: tuple[str, ...]
+    kind: str = "plan"
+
+    def __str__(self) -> str:
+        return f"plan {self.step}: {' '.join(self.choice) or 'none'}"
+
+
+def plan_choice_space(game: Game) -> tuple[PlanChoice, ...]:
+    """Every choice of every step that makes one of the plans of the game's action space,
+    step by step in :meth:`~affresco.Game.plan_steps` order, each step's in the order the
+    plans first show them (leaving a word out first); made once per action space."""
+    space = game.action_space()
+    hit = _CHOICE_SPACES.get(id(space))
+    if hit is None or hit[0] is not space:
+        hit = _CHOICE_SPACES[id(space)] = (space, _choice_space(game, [a for a in space if a.kind == "plan"]))
+    return hit[1]
+
+
+_CHOICE_SPACES: dict[int, tuple] = {}    # id(action space) -> (it, plan_choice_space's answer)
+
+
+def _choice_space(game: Game, plans: Sequence[Action]) -> tuple[PlanChoice, ...]:
+    steps = game.plan_steps()
+    counts: dict[str, None] = {}
+    rests: dict[tuple, None] = {}
+    for a in plans:
+        counts[a.args[0]] = None
+        rests[a.args[1:]] = None
+    per_step: list[dict] = [{(t,): None for t in counts}] + [{(): None} for _ in steps[1:]]
+    some = next(iter(counts))
+    for rest in rests:
+        for k, c in enumerate(game.plan_as_choices(Action("plan", (some, *rest)))[1:], 1):
+            per_step[k][c] = None
+    return tuple(PlanChoice(step, c) for step, found in zip(steps, per_step) for c in found)
+
+
+class DraftLayout:
+    """The observation's slices of the seat's own plan in progress (encoding 2), after the
+    engine's vector: ``plan_step`` (one-hot: the step the seat chooses now, while it plans),
+    then per step ``plan:<step>`` its choice once made: counts (the counts text, or the
+    ``ill`` word's) as a made flag then the counts / 3; any other choice one-hot among the
+    step's choices (leaving the word out among them).  Nothing of another seat's plan."""
+
+    def __init__(self, steps: tuple[str, ...], space: Sequence[PlanChoice]):
+        self.steps = steps
+        self.slices: list[tuple[str, int, int]] = [("plan_step", 0, len(steps))]
+        self._writers: list[tuple[int, dict | None]] = []   # per step: (start, choice -> place, or None: counts)
+        pos = len(steps)
+        for step in steps:
+            found = [c.choice for c in space if c.step == step]
+            counted = [c for c in found if c]
+            if counted and all(_COUNTS.fullmatch(c[-1]) for c in counted):
+                length, places = 1 + len(counted[0][-1].split("-")), None
+            else:
+                length, places = len(found), {c: i for i, c in enumerate(found)}
+            self._writers.append((pos, places))
+            self.slices.append((f"plan:{step}", pos, length))
+            pos += length
+        self.size = pos
+        self._blocks: dict[tuple, array] = {}
+
+    def block(self, draft: tuple, planning: bool) -> array:
+        """The slices' numbers for a seat's ``draft`` (its choices so far) and whether it is
+        planning now (an ``array('f')``, kept: read it, never change it)."""
+        key = (draft, planning)
+        x = self._blocks.get(key)
+        if x is None:
+            x = array("f", bytes(4 * self.size))
+            if planning and len(draft) < len(self.steps):
+                x[len(draft)] = 1.0
+            for (start, places), choice in zip(self._writers, draft):
+                if places is not None:
+                    x[start + places[choice]] = 1.0
+                elif choice:
+                    x[start] = 1.0
+                    for i, n in enumerate(choice[-1].split("-"), start + 1):
+                        x[i] = int(n) / 3
+            if len(self._blocks) > 4096:
+                self._blocks.clear()
+            self._blocks[key] = x
+        return x
+
+
+_COUNTS = re.compile(r"\d(-\d)+")
+
+
+class SteppedGame:
+    """A game whose plans are chosen a step at a time (encoding 2): what the wrappers play.
+    ``legal_actions`` of a planning seat gives the :class:`PlanChoice` of its next step
+    (:meth:`affresco.Game.plan_choices` after its choices so far, :attr:`drafts`);
+    ``apply`` of one adds it to the seat's draft and, at the last step, applies the plan to
+    the engine (:attr:`engine`, the :class:`affresco.Game`).  Other seats never see a draft:
+    it is in its own seat's :meth:`observation` only (:class:`DraftLayout`).  Anything else is
+    the engine's (``view``, ``record``, ``scores`` ...)."""
+
+    __slots__ = ("engine", "drafts", "layout", "_step_names", "_memo")
+
+    def __init__(self, engine: Game, layout: DraftLayout, drafts: Sequence[tuple] | None = None):
+        self.engine = engine
+        self.layout = layout
+        self._step_names = engine.plan_steps()
+        self.drafts: list[tuple] = list(drafts) if drafts is not None else [()] * engine.players
+        # what is asked of this position (its actions applied: the choices of a plan do not
+        # move the engine), once per position: the engine's vectors, the choices offered
+        self._memo: tuple[int, dict] = (-1, {})
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "engine" or name.startswith("__"):     # (not set yet: a copy being made)
+            raise AttributeError(name)
+        return getattr(self.engine, name)
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        return self.engine.to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self.engine.is_over
+
+    @property
+    def phase(self) -> str:
+        return self.engine.phase
+
+    @property
+    def actions_applied(self) -> int:
+        """The engine's (a plan's choices are one action, applied at the last)."""
+        return self.engine.actions_applied
+
+    @property
+    def players(self) -> int:
+        return self.engine.players
+
+    def _offered(self, seat: int) -> tuple | None:
+        """``(choices, PlanChoices, set of choices)`` of the seat's next step, or None if it
+        is not planning now."""
+        e = self.engine
+        if e.phase != "plan":
+            return None
+        memo = self._position()
+        key = ("offered", seat, self.drafts[seat])
+        if key in memo:
+            return memo[key]
+        memo[key] = None
+        if seat not in e.to_act:
+            return None
+        try:
+            found = e.plan_choices(seat, self.drafts[seat])
+        except affresco.IllegalAction:      # a module's question while planning
+            return None
+        hit = _OFFERED.get(id(found))
+        if hit is None or hit[0] is not found:
+            step = self._step_names[len(self.drafts[seat])]
+            hit = (found, tuple(PlanChoice(step, c) for c in found), frozenset(found))
+            if len(_OFFERED) > 4096:
+                _OFFERED.clear()
+            _OFFERED[id(found)] = hit
+        memo[key] = hit
+        return hit
+
+    def legal_actions(self, seat: int) -> Sequence[Action | PlanChoice]:
+        offered = self._offered(seat)
+        return self.engine.legal_actions(seat) if offered is None else offered[1]
+
+    def apply(self, seat: Any, action: Any) -> bool:
+        """Apply ``action`` (an engine action, or a :class:`PlanChoice` of a planning seat);
+        IllegalAction (nothing changed) if it is not legal now."""
+        if type(action) is PlanChoice:
+            offered = self._offered(seat) if type(seat) is int else None
+            draft = self.drafts[seat] if offered is not None else ()
+            if offered is None or action.step != self._step_names[len(draft)] or action.choice not in offered[2]:
+                raise affresco.IllegalAction(
+                    f"{action} is not a choice of seat {seat!r} now"
+                    + (f"; choices of step {self._step_names[len(draft)]}: {', '.join(map(str, offered[1][:12]))}"
+                       if offered is not None else " (it is not planning)"))
+            draft += (action.choice,)
+            if len(draft) < len(self._step_names):
+                self.drafts[seat] = draft
+                return False
+            self.drafts[seat] = ()
+            return self.engine.apply(seat, self.engine.plan_of(draft))
+        if type(seat) is int and 0 <= seat < len(self.drafts) and self.drafts[seat]:
+            raise affresco.IllegalAction(f"seat {seat} is choosing its plan a step at a time: next, its "
+                                         f"{self._step_names[len(self.drafts[seat])]} (encoding 2)")
+        return self.engine.apply(seat, action)
+
+    def as_steps(self, action: Action | str) -> tuple[Action | PlanChoice, ...]:
+        """``action`` as this game takes it: a plan as the :class:`PlanChoice` of each step (a
+        bot's plan played into an env a step at a time), any other action as itself."""
+        if isinstance(action, str):
+            action = affresco.parse(action)
+        if action.kind != "plan":
+            return (action,)
+        return tuple(map(PlanChoice, self._step_names, self.engine.plan_as_choices(action)))
+
+    def _block(self, seat: int) -> array:
+        e = self.engine
+        return self.layout.block(self.drafts[seat], e.phase == "plan" and seat in e.to_act)
+
+    def _position(self) -> dict:
+        """The memo of this position (see ``_memo``)."""
+        at, kept = self._memo
+        if at != self.engine.actions_applied:
+            kept = {}
+            self._memo = (self.engine.actions_applied, kept)
+        return kept
+
+    def _engine_vector(self, key: Any) -> array:
+        """The engine's vector of a seat (``key``: the seat) or its joined vectors of several
+        (``key``: a tuple of seats, or None for every seat), once per position."""
+        e = self.engine
+        kept = self._position()
+        x = kept.get(key)
+        if x is None:
+            x = kept[key] = e.observation(key) if type(key) is int else e.observations_joined(key)
+        return x
+
+    def observation(self, seat: Any) -> array:
+        """The engine's vector of the seat, then its draft's slices (:class:`DraftLayout`)."""
+        if type(seat) is not int:
+            return self.engine.observation(seat)      # (the engine's refusal)
+        return self._engine_vector(seat) + self._block(seat)
+
+    def observations_joined(self, seats: Any = None) -> array:
+        joined = self._engine_vector(None if seats is None else tuple(seats))
+        seats = range(self.engine.players) if seats is None else list(seats)
+        size = len(joined) // len(seats) if seats else 0
+        out = array("f")
+        for i, seat in enumerate(seats):
+            out += joined[i * size:(i + 1) * size]
+            out += self._block(seat)
+        return out
+
+    def clone(self) -> "SteppedGame":
+        return SteppedGame(self.engine.clone(), self.layout, self.drafts)
+
+
+_OFFERED: dict[int, tuple] = {}    # id(the engine's choices) -> SteppedGame._offered's answer (keeps them)
 
 
 class ActionCodec:
-    """The fixed action index space of a set-up: index ``i`` is ``actions[i]``."""
+    """The fixed action index space of a set-up: index ``i`` is ``actions[i]``: the engine's
+    action space (``Game.action_space()``), with encoding 2 its plans replaced by the
+    :class:`PlanChoice` of every step (at the end) when a plan has more than one step (a
+    module's plan words: bells, wall fresco, medico; else a plan is its counts, one step, and
+    encoding 2 is encoding 1)."""
 
     def __init__(self, config: Config):
         self.config = config
-        self.actions: tuple[Action, ...] = config.new_game(seed=0).action_space()
-        self.index: dict[Action, int] = {a: i for i, a in enumerate(self.actions)}
+        game = config.new_game(seed=0)
+        space: tuple = game.action_space()
+        if config.encoding >= 2 and len(game.plan_steps()) > 1:   # (a plan of one step is the plan itself)
+            space = tuple(a for a in space if a.kind != "plan") + plan_choice_space(game)
+        self.actions: tuple[Action | PlanChoice, ...] = space
+        self.index: dict[Action | PlanChoice, int] = {a: i for i, a in enumerate(self.actions)}
         self.size = len(self.actions)
         self._by_length: dict[tuple[int, int], list] = {}   # see mask()
         self._short: dict[int, dict[tuple, list]] = {}   # extra -> actions -> [mask, sorted indices] (see mask())
@@ -101,7 +374,8 @@ class ActionCodec:
         self.__dict__.update(state)
         self._pool_lock = threading.Lock()
 
-    def encode(self, action: Action | str) -> int:
+    def encode(self, action: Action | PlanChoice | str) -> int:
+        """The index of an action (or its notation) or, with encoding 2, a :class:`PlanChoice`."""
         if isinstance(action, str):
             action = affresco.parse(action)
         try:
@@ -109,7 +383,7 @@ class ActionCodec:
         except KeyError:
             raise affresco.IllegalAction(f"{str(action)!r} is not in the action space of {self.config.env_id}") from None
 
-    def decode(self, index: int) -> Action:
+    def decode(self, index: int) -> Action | PlanChoice:
         if not 0 <= int(index) < self.size:
             raise affresco.IllegalAction(f"action index {index} is outside 0..{self.size - 1}")
         return self.actions[int(index)]
@@ -351,6 +625,13 @@ class ObservationEncoder:
                                    key=lambda t: (-len(t), [PAINTS.index(c) for c in t]))
         self.market_index = {t: i for i, t in enumerate(self.market_types)}
         self.layout: list[tuple[str, int, int]] = list(g.observation_layout())
+        #: encoding 2 with plans of several steps: the slices of the seat's own plan in
+        #: progress, after the engine's (None: no such slices, the plan is one step)
+        self.draft: DraftLayout | None = None
+        if config.encoding >= 2 and len(g.plan_steps()) > 1:
+            self.draft = DraftLayout(g.plan_steps(), plan_choice_space(g))
+            end = self.layout[-1][1] + self.layout[-1][2]
+            self.layout += [(name, end + start, length) for name, start, length in self.draft.slices]
         self.module_keys = [name[len("module:"):] for name, _, _ in self.layout if name.startswith("module:")]
         self.per_figure = dict((name, length) for name, _, length in self.layout)["figures"] // self.F
         self.offsets = {name: start for name, start, _ in self.layout}
@@ -364,10 +645,13 @@ class ObservationEncoder:
         n = self.n
         return [(seat + i) % n for i in range(n)] + list(range(n, self.F))
 
-    def observe(self, game: Game, seat: int) -> np.ndarray:
+    def observe(self, game: "Game | SteppedGame", seat: int) -> np.ndarray:
         """The seat's vector, from the engine (:meth:`Game.observation`): what the wrappers
-        call at every decision."""
-        return np.frombuffer(game.observation(seat), F32)
+        call at every decision (with encoding 2 and an engine game: no plan in progress)."""
+        x = game.observation(seat)
+        if self.draft is not None and type(game) is not SteppedGame:
+            x = x + self.draft.block((), game.phase == "plan" and seat in game.to_act)
+        return np.frombuffer(x, F32)
 
     def encode(self, view: Mapping[str, Any], seat: int) -> np.ndarray:
         """The seat's vector from ``view`` = ``game.view(seat)`` (full or lean): the same
@@ -459,6 +743,9 @@ class ObservationEncoder:
         for key in self.module_keys:
             start = o[f"module:{key}"]
             x[start:start + MODULE_FEATURES] = module_block(key, view.get(key), seat, self.n)
+        if self.draft is not None:     # (a view shows no plan in progress)
+            block = self.draft.block((), view["phase"] == "plan" and seat in view["to_act"])
+            x[self.size - len(block):] = block
         return np.frombuffer(x, F32)
 
     def _fresco_block(self, fresco) -> array:
@@ -488,15 +775,15 @@ _PAINT_INDEX = {c: i for i, c in enumerate(PAINTS)}
 
 
 @functools.lru_cache(maxsize=32)
-def _tables(players: int, modules: tuple[str, ...], options: tuple) -> tuple[ActionCodec, ObservationEncoder]:
-    cfg = Config.of(players, modules, dict(options))
+def _tables(players: int, modules: tuple[str, ...], options: tuple, encoding: int) -> tuple[ActionCodec, ObservationEncoder]:
+    cfg = Config.of(players, modules, dict(options), encoding)
     return ActionCodec(cfg), ObservationEncoder(cfg)
 
 
 def tables(config: Config) -> tuple[ActionCodec, ObservationEncoder]:
     """The set-up's codec and encoder, built once per set-up and shared by every env of it
     (the encoder's caches hold only pure functions of their keys)."""
-    return _tables(config.players, config.modules, tuple(sorted(config.options.items())))
+    return _tables(config.players, config.modules, tuple(sorted(config.options.items())), config.encoding)
 
 
 class LazyView(Mapping):

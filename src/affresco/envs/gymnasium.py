@@ -8,7 +8,8 @@
     >>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
 
 Observation: the seat's float32 vector (:class:`affresco.envs.ObservationEncoder`); the
-action: an index into the set-up's fixed action space (:class:`affresco.envs.ActionCodec`);
+action: an index into the set-up's fixed action space (:class:`affresco.envs.ActionCodec`; with
+``encoding=2``, the default, a plan is chosen as a few small choices, one per step, docs/envs.md);
 :meth:`FrescoEnv.action_masks` (sb3-contrib's MaskablePPO reads it) and ``info["action_mask"]``
 give the legal ones; ``info["view"]`` is the seat's lean view ``game.view(seat, log=False,
 lean=True)`` (what the vector shows, as a read-only mapping made when first read;
@@ -28,7 +29,7 @@ from gymnasium import spaces
 
 from affresco import IllegalAction
 from affresco.bots import make_bot
-from .core import ENCODING_VERSION, Config, LazyView, check_reward, final_rewards, render_text, tables
+from .core import ENCODING_VERSION, ENCODINGS, Config, LazyView, check_reward, final_rewards, render_text, tables
 
 __all__ = ["FrescoEnv", "ENV_ID"]
 
@@ -49,8 +50,8 @@ class FrescoEnv(gymnasium.Env):
 
     def __init__(self, players: int = 2, opponents: str | Sequence[str] = "heuristic", modules: Iterable[str] = (),
                  options: Mapping[str, bool] | None = None, reward: str = "margin", seat: int | None = 0,
-                 illegal: str = "raise", render_mode: str | None = None):
-        self.config = Config.of(players, modules, options)
+                 illegal: str = "raise", render_mode: str | None = None, encoding: int = ENCODING_VERSION):
+        self.config = Config.of(players, modules, options, encoding)
         self.codec, self.encoder = tables(self.config)
         self.reward_kind = check_reward(reward)
         others = players - 1
@@ -66,7 +67,7 @@ class FrescoEnv(gymnasium.Env):
         self.fixed_seat, self.illegal, self.render_mode = seat, illegal, render_mode
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32)
         self.action_space = spaces.Discrete(self.codec.size)
-        self.game = None
+        self.game = self.engine = None
         self.seat = seat or 0
 
     # --- gymnasium API ---------------------------------------------------------------
@@ -75,7 +76,8 @@ class FrescoEnv(gymnasium.Env):
         game_seed = int(self.np_random.integers(2**62))
         self._rng = random.Random(game_seed)
         self.seat = self.fixed_seat if self.fixed_seat is not None else self._rng.randrange(self.config.players)
-        self.game = self.config.new_game(game_seed)
+        self.engine = self.config.new_game(game_seed)        # what the bots play
+        self.game = self.config.stepped(self.engine)         # what the learner plays (encoding 2: plans by steps)
         self._marker, self._legal_at = 0, (-1, [], None)
         others = [s for s in range(self.config.players) if s != self.seat]
         self.bots = {s: make_bot(spec, f"{game_seed}:{s}") for s, spec in zip(others, self.opponent_specs)}
@@ -128,7 +130,7 @@ class FrescoEnv(gymnasium.Env):
     def _play_bots(self) -> None:
         """Let the bots decide until the learner must (or the game is over).  A bot that
         does not read views (``Bot.reads_view`` False, e.g. the random bot) is given none."""
-        g = self.game
+        g = self.engine
         while not g.is_over:
             acting = g.to_act
             if self.seat in acting:
@@ -158,6 +160,7 @@ class FrescoEnv(gymnasium.Env):
 
 
 gymnasium.register(id=ENV_ID, entry_point="affresco.envs.gymnasium:FrescoEnv")
-for _n in (2, 3, 4):  # the versioned ids of the base game per player count (docs/envs.md)
-    gymnasium.register(id=f"affresco/Fresco-{_n}p-v{ENCODING_VERSION}", entry_point="affresco.envs.gymnasium:FrescoEnv",
-                       kwargs={"players": _n})
+for _n in (2, 3, 4):  # the versioned ids of the base game per player count and encoding (docs/envs.md)
+    for _v in ENCODINGS:
+        gymnasium.register(id=f"affresco/Fresco-{_n}p-v{_v}", entry_point="affresco.envs.gymnasium:FrescoEnv",
+                           kwargs={"players": _n, "encoding": _v})

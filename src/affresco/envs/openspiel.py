@@ -6,8 +6,10 @@
   OpenSpiel's IS-MCTS bot.
 
 Parameters: ``players`` (int, 2-4), ``modules`` (comma-separated module names), ``reward``
-(``rank``: 1 for the first figure ... -1 for the last; ``win``: 1/0; ``margin``: VP margin)
-and ``rng_seed`` (int; -1: fresh seeds).
+(``rank``: 1 for the first figure ... -1 for the last; ``win``: 1/0; ``margin``: VP margin),
+``rng_seed`` (int; -1: fresh seeds) and ``encoding`` (2, the default: a plan is chosen as a few
+small choices, every planning seat making its k-th at the same simultaneous node, or at its
+consecutive turns in ``python_fresco_turns``; 1: a plan is one action; docs/envs.md).
 
     >>> import pyspiel, affresco.envs.openspiel
     >>> game = pyspiel.load_game("python_fresco(players=3,modules=portraits)")
@@ -30,13 +32,13 @@ import weakref
 import numpy as np
 import pyspiel
 
-from .core import REWARDS, Config, final_rewards, render_text, tables
+from .core import ENCODING_VERSION, REWARDS, Config, PlanChoice, SteppedGame, final_rewards, render_text, tables
 
 __all__ = ["FrescoGame", "FrescoState", "SHORT_NAME", "TURNS_NAME"]
 
 SHORT_NAME = "python_fresco"
 TURNS_NAME = "python_fresco_turns"
-_PARAMS = {"players": 2, "modules": "", "reward": "rank", "rng_seed": -1}
+_PARAMS = {"players": 2, "modules": "", "reward": "rank", "rng_seed": -1, "encoding": ENCODING_VERSION}
 MAX_GAME_LENGTH = 3000
 
 
@@ -78,7 +80,7 @@ class FrescoGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = {**_PARAMS, **(params or {})}
-        self.config = Config.of(int(params["players"]), params["modules"])
+        self.config = Config.of(int(params["players"]), params["modules"], encoding=int(params["encoding"]))
         self.reward_kind = params["reward"]
         if self.reward_kind not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {self.reward_kind!r}")
@@ -108,7 +110,7 @@ class FrescoGame(pyspiel.Game):
             p[2] = weakref.ref(box)
             return p[0], p[1]
         seed = self._seeds.getrandbits(62)
-        self._pending = [seed, self.config.new_game(seed), weakref.ref(box)]
+        self._pending = [seed, self.config.new_env_game(seed), weakref.ref(box)]
         return seed, self._pending[1]
 
     def take(self, box):
@@ -120,7 +122,7 @@ class FrescoGame(pyspiel.Game):
             return p[1]
         if box.seed is None:
             box.seed = self._seeds.getrandbits(62)
-        return self.config.new_game(box.seed)
+        return self.config.new_env_game(box.seed)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -161,12 +163,16 @@ class _Box:
         return _Box(self.get().clone())
 
     def __reduce__(self):
-        return _unbox, (self.get().to_json(pretty=False),)
+        g = self.get()
+        if type(g) is SteppedGame:       # its plans in progress too (encoding 2)
+            return _unbox, (g.engine.to_json(pretty=False), g.layout, tuple(g.drafts))
+        return _unbox, (g.to_json(pretty=False),)
 
 
-def _unbox(text: str) -> _Box:
+def _unbox(text: str, layout=None, drafts=()) -> _Box:
     from affresco import Game
-    return _Box(Game.from_json(text))
+    game = Game.from_json(text)
+    return _Box(game if layout is None else SteppedGame(game, layout, drafts))
 
 
 class _Ref:
@@ -266,14 +272,15 @@ class FrescoState(pyspiel.State):
 
     # --- OpenSpiel API ---------------------------------------------------------------
     def current_player(self):
-        if self._player is not None:
-            return self._player
-        g = self.fresco
+        p = self._player
+        if p is not None:
+            return p
+        g = self._g.game if self._started else self.fresco
         if g.is_over:
             p = pyspiel.PlayerId.TERMINAL
         else:
             acting = g.to_act
-            if self.owner.simultaneous and g.phase == "plan" and len(acting) == g.players:
+            if g.phase == "plan" and len(acting) == g.players and self.owner.simultaneous:
                 p = pyspiel.PlayerId.SIMULTANEOUS
             else:
                 p = min(acting)
@@ -283,7 +290,8 @@ class FrescoState(pyspiel.State):
     def _legal_actions(self, player):
         hit = self._legal_at
         if hit is None or hit[0] != player:
-            hit = self._legal_at = (player, self.owner.codec.sorted_indices(self.fresco.legal_actions(player)))
+            g = self._g.game if self._started else self.fresco
+            hit = self._legal_at = (player, self.owner.codec.sorted_indices(g.legal_actions(player)))
         return hit[1]
 
     # pyspiel answers these in C++ by calling back into Python several times (current_player,
@@ -318,8 +326,9 @@ class FrescoState(pyspiel.State):
             self._apply(seat, action)
 
     def _apply(self, seat, index):
-        g = self.fresco
-        action = self.owner.codec.actions[index]
+        g = self._g.game if self._started else self.fresco
+        owner = self._owner.obj
+        action = (owner if owner is not None else self.owner).codec.actions[index]
         draws, phase = g.chance_events, g.phase
         g.apply(seat, action)
         self._legal_at = self._player = None
@@ -327,7 +336,8 @@ class FrescoState(pyspiel.State):
         self._public.append((seat, action))
         if phase == "plan" and g.phase != "plan":
             self._public.append(("plans", self._shown(g, None)))
-        self._note_chance(draws)
+        if g.chance_events != draws:
+            self._note_chance(draws)
 
     def _note_chance(self, draws_before):
         """Perfect recall of chance: when a chance event happened, note what everyone saw."""
@@ -347,7 +357,7 @@ class FrescoState(pyspiel.State):
         return str(self.get_game().codec.actions[action])
 
     def is_terminal(self):
-        return self.fresco.is_over
+        return (self._g.game if self._started else self.fresco).is_over
 
     def returns(self):
         g = self.fresco
@@ -362,8 +372,11 @@ class FrescoState(pyspiel.State):
     def observation_json(self, player) -> str:
         """The seat's view as JSON, without the log and the VP breakdown by source (both
         summaries of the history, which the information state carries itself)."""
-        view = self.fresco.view(player, log=False)
+        g = self.fresco
+        view = g.view(player, log=False)
         view.pop("vp_sources", None)
+        if type(g) is SteppedGame and g.drafts[player]:     # its own plan in progress (encoding 2)
+            view["plan_draft"] = [list(c) for c in g.drafts[player]]
         return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
     def resample_from_infostate(self, player_id, probability_sampler=None):
@@ -376,14 +389,29 @@ class FrescoState(pyspiel.State):
         except Exception:  # pragma: no cover - samplers without sample()
             u = random.random()
         rng = random.Random(f"resample:{g.seed}:{len(self._public)}:{u}")
-        legal = g.legal_actions(player_id) if player_id in g.to_act else None
+        engine = g.engine if type(g) is SteppedGame else g
+        legal = engine.legal_actions(player_id) if player_id in g.to_act else None
         det = _determinize(g.view(player_id), player_id, rng, legal)
         clone = self.get_game().new_initial_state()
-        clone._g = _Box(det)
+        clone._g = _Box(det if type(g) is not SteppedGame else SteppedGame(det, g.layout, _drafts(g, det, player_id, rng)))
         clone._started = True
         clone._public = _History(self._public)
         clone._replayable = False
         return clone
+
+
+def _drafts(g: SteppedGame, det, seat: int, rng: random.Random) -> list[tuple]:
+    """Plans in progress for a determinized game: the seat's own, and for each other seat
+    choosing its plan (the simultaneous node) as many choices as it has made, drawn at random
+    (they are as secret as its plan)."""
+    out = []
+    for other, draft in enumerate(g.drafts):
+        if other != seat and draft:
+            draft = ()
+            while len(draft) < len(g.drafts[other]):
+                draft += (rng.choice(det.plan_choices(other, draft)),)
+        out.append(draft)
+    return out
 
 
 def _public_text(entry) -> str:
@@ -408,7 +436,9 @@ class FrescoObserver:
     def set_from(self, state: FrescoState, player: int):
         """OpenSpiel sets the tensor of a throw-away new state before each state's own: the
         last few vectors are kept (by game, actions applied, player) and copied back."""
-        game = state._g.peek()
+        game = state._g.game
+        if game is None:
+            game = state._g.peek()
         key = (id(game), state._moves, player)
         recent = self._recent
         hit = recent.pop(key, None)

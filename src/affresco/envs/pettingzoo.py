@@ -10,8 +10,11 @@ a planning decision's mask is shared and read-only); ``infos[agent]["view"]`` (P
 the seat's lean view ``game.view(seat, log=False, lean=True)`` of that step, a read-only mapping
 made when first read (``env.game.view(seat)`` has the rest).  Actions are indices into the set-up's fixed action space
 (:class:`affresco.envs.ActionCodec`) plus one last index, ``WAIT``, the only legal action of
-an agent that is not to decide now.  Rewards are 0 until the end, then the chosen final
-reward (``margin``, ``rank`` or ``win``).
+an agent that is not to decide now.  With ``encoding=2`` (the default) a plan is chosen as a
+few small choices (docs/envs.md): a planning agent's turns (AEC) or steps (Parallel, every
+planning agent choosing step k at the same step) each pick one choice, and the plan is applied
+when its last choice is made.  Rewards are 0 until the end, then the chosen final reward
+(``margin``, ``rank`` or ``win``).
 
 * :func:`env` (AEC): ``turns="acting"`` (default) selects only the agents that must decide,
   one after the other (while planning each in seat order, blind to the others' plans);
@@ -35,7 +38,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from affresco import IllegalAction
-from .core import F32, Config, LazyView, allowed, check_reward, final_rewards, render_text, tables
+from .core import ENCODING_VERSION, F32, Config, LazyView, allowed, check_reward, final_rewards, render_text, tables
 
 __all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
 
@@ -43,8 +46,8 @@ __all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
 class _Common:
     metadata = {"render_modes": ["ansi", "human"], "name": "affresco_fresco_v0", "is_parallelizable": True}
 
-    def _setup(self, players, modules, options, reward, max_cycles, illegal, render_mode):
-        self.config = Config.of(players, modules, options)
+    def _setup(self, players, modules, options, reward, max_cycles, illegal, render_mode, encoding):
+        self.config = Config.of(players, modules, options, encoding)
         self.codec, self.encoder = tables(self.config)
         self.reward_kind = check_reward(reward)
         if illegal not in ("raise", "substitute"):
@@ -80,7 +83,7 @@ class _Common:
         if seed is None:
             seed = random.getrandbits(63)
         self._rng = random.Random(f"affresco-envs:{seed}")
-        self.game = self.config.new_game(seed)
+        self.game = self.config.new_env_game(seed)
         n = self.config.players
         self._marker = 0                          # actions applied: what the per-decision memos below are of
         self._cache: list[tuple] = [(-1, None)] * n      # per seat: (marker, observation)
@@ -172,7 +175,8 @@ class _Common:
         pass
 
     def state_json(self) -> str:
-        """The full game (hidden information included) as the engine's JSON."""
+        """The full game (hidden information included) as the engine's JSON (without plans
+        still being chosen a step at a time, encoding 2)."""
         return self.game.to_json(pretty=False)
 
 
@@ -181,12 +185,12 @@ class FrescoAEC(_Common, AECEnv):
 
     def __init__(self, players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,
                  reward: str = "margin", max_cycles: int | None = None, turns: str = "acting",
-                 illegal: str = "raise", render_mode: str | None = None):
+                 illegal: str = "raise", render_mode: str | None = None, encoding: int = ENCODING_VERSION):
         super().__init__()
         if turns not in ("acting", "all"):
             raise ValueError(f"turns must be 'acting' or 'all', not {turns!r}")
         self.turns = turns
-        self._setup(players, modules, options, reward, max_cycles, illegal, render_mode)
+        self._setup(players, modules, options, reward, max_cycles, illegal, render_mode, encoding)
         self._names: dict[tuple, str] = {}   # seats to act -> the agent of the first
 
     def reset(self, seed=None, options=None):
@@ -220,6 +224,12 @@ class FrescoAEC(_Common, AECEnv):
         agent = self.agent_selection
         return (self._observe_seat(self.agent_seat[agent]) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
+
+    def agent_iter(self, max_iter: int = 2**63):
+        """PettingZoo's ``agent_iter``: the selected agent, while any agent is in (at most
+        ``max_iter`` times); its iterator is a generator (cheaper than a ``__next__`` method at
+        every step)."""
+        return _AgentIter(self, max_iter)
 
     def step(self, action):
         if self._slow:
@@ -315,8 +325,8 @@ class FrescoParallel(_Common, ParallelEnv):
 
     def __init__(self, players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,
                  reward: str = "margin", max_cycles: int | None = None, illegal: str = "raise",
-                 render_mode: str | None = None):
-        self._setup(players, modules, options, reward, max_cycles, illegal, render_mode)
+                 render_mode: str | None = None, encoding: int = ENCODING_VERSION):
+        self._setup(players, modules, options, reward, max_cycles, illegal, render_mode, encoding)
 
     def reset(self, seed=None, options=None):
         self._new_game(seed)
@@ -331,7 +341,8 @@ class FrescoParallel(_Common, ParallelEnv):
         agents = self.agents
         substituted = []
         names = self.possible_agents
-        for seat in sorted(self._seats_to_act()):   # while planning: every plan at once
+        acting = self._seats_to_act()
+        for seat in acting if len(acting) == 1 else sorted(acting):   # while planning: every plan at once
             agent = names[seat]
             try:
                 action = actions[agent]
@@ -380,6 +391,22 @@ class FrescoParallel(_Common, ParallelEnv):
             masks[seat] = self._legal_of(seat)[2]
         rows = np.frombuffer(joined, F32).reshape(len(agents), self.encoder.size)
         return {a: {"observation": row, "action_mask": masks[seat]} for a, seat, row in zip(agents, seats, rows)}
+
+
+class _AgentIter:
+    """What :meth:`FrescoAEC.agent_iter` returns: iterable like PettingZoo's ``AECIterable``
+    (each ``iter()`` starts again with ``max_iter``)."""
+
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env: FrescoAEC, max_iter: int):
+        self.env, self.max_iter = env, max_iter
+
+    def __iter__(self):
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 def raw_env(players: int = 4, modules: Iterable[str] = (), options: Mapping[str, bool] | None = None,

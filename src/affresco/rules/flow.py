@@ -13,7 +13,6 @@ from typing import Any, Final, Sequence
 
 from . import cathedral, hostel, leonardo, market, planning, preparation, studio, theater, track, workshop
 from .actions import PASS, Action
-from .hooks import find
 from .plan_sequences import PlanVariants
 from .state import GETUP, OVER, PLAN, VISITS, State
 
@@ -73,7 +72,7 @@ def _legal_for_figure(s: State) -> list[Action]:
     if s.pending is not None:
         return track.legal(s)
     if s.asks:
-        return find(s, s.asks[0][1]).ask_actions(s, s.asks[0])
+        return s.hooks.named[s.asks[0][1]].ask_actions(s, s.asks[0])
     if s.phase == GETUP:
         return hostel.legal(s, s.actor)
     loc, column = location(s, s.actor)
@@ -120,14 +119,14 @@ def is_legal(s: State, seat: int, action: Action, acting: tuple[int, ...] | None
 def apply(s: State, seat: int, action: Action) -> None:
     """Carry out a legal action (the caller has checked legality).  The history keeps the
     action itself; its notation is made when the history is read."""
-    s.acting = s.cache = s.offered = None
+    s.acting = s.cache = None     # (s.offered: a plan decision's, taken by planning.apply; advance clears it)
     s.history = ((seat, action), s.history)
     s.nactions += 1
     if s.pending is not None:
         track.apply(s, action)
     elif s.asks:
         ask, s.asks = s.asks[0], s.asks[1:]
-        find(s, ask[1]).answer(s, ask, action)
+        s.hooks.named[ask[1]].answer(s, ask, action)
     elif s.phase == GETUP:
         hostel.apply(s, s.actor, action)
     elif s.phase == PLAN:
@@ -156,7 +155,7 @@ def advance(s: State) -> None:
         if s.moves and s.pending is None:
             track.resolve(s)
         while s.pending is None and s.asks:
-            actions = find(s, s.asks[0][1]).ask_actions(s, s.asks[0])
+            actions = s.hooks.named[s.asks[0][1]].ask_actions(s, s.asks[0])
             if actions:
                 s.cache = actions
                 return
@@ -205,9 +204,10 @@ def idle_is_public(s: State) -> bool:
 def _next_visitor(s: State) -> bool:
     """Start the next figure's turn at a column (True), after the last column False.  A
     figure has a turn if it has apprentices in the column or a module gives it one
-    (hook ``visit_start``); after a column the hook ``after_location`` runs (it may ask)."""
+    (hook ``visit_start``; ``visit_start_busy`` where it has apprentices); after a column the
+    hook ``after_location`` runs (it may ask)."""
     columns = s.columns()
-    starts = s.hooks.visit_start
+    starts, busy_starts = s.hooks.visit_start, s.hooks.visit_start_busy
     order = s.order
     while s.loc < len(columns):
         column = columns[s.loc]
@@ -216,12 +216,15 @@ def _next_visitor(s: State) -> bool:
             fig = order[s.visit]
             count = s.plan[fig][s.loc]
             s.left = 0
+            busy = False
             if count:
                 loc, _ = location(s, fig)
                 loc.start(s, fig, count)
-            busy = False
-            for hook in starts:
-                busy = hook(s, fig, column, count) or busy
+                for hook in busy_starts:
+                    busy = hook(s, fig, column, count) or busy
+            else:
+                for hook in starts:
+                    busy = hook(s, fig, column, count) or busy
             if count or busy or s.asks:
                 s.actor = fig
                 return True

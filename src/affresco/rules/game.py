@@ -14,7 +14,7 @@ from array import array
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import ConfigError, FrescoError, IllegalAction, StateError
-from . import explain, flow, house, serialize, track
+from . import explain, flow, house, plan_choices, serialize, track
 from .actions import PASS, Action, parse
 from .components import Components, load_components, reference
 from .hooks import MODULES, HookTable, ordered
@@ -156,6 +156,51 @@ class Game:
             return flow.legal_for_figure(s)[:]   # the usual case, in one step
         return flow.legal(s, seat)
 
+    def plan_steps(self) -> tuple[str, ...]:
+        """The steps of a plan chosen as choices (:meth:`plan_choices`): ``counts``, then the
+        plan words of the modules in play in the modules' order, e.g. ``('counts', 'audience',
+        'wall', 'ill', 'medico')`` (the same for every position of the game)."""
+        return plan_choices.steps(self._s)
+
+    def plan_choices(self, seat: int, prefix: Sequence[tuple[str, ...]] = ()) -> tuple[tuple[str, ...], ...]:
+        """The choices of ``seat``'s plan at step ``len(prefix)`` of :meth:`plan_steps`, given
+        the choices before it (each one of those this method gave), for code that picks a plan
+        a step at a time (``affresco.envs``, docs/envs.md): the counts text
+        (``('1-2-0-1-1',)``) at the first step, then per plan word ``()`` (left out) or the
+        word and its arguments (``('audience', 'studio')``).  Every choice leads on to a legal
+        plan, and every legal plan is reached so (rules/plan_choices.py); :meth:`plan_of`
+        joins the choices of every step into the plan.  Raises IllegalAction if the seat is
+        not planning now or ``prefix`` is not such choices."""
+        s = self._s
+        if type(seat) is not int or not plan_choices.is_planning(s, seat):
+            raise IllegalAction(f"seat {seat!r} is not planning now")
+        prefix = tuple(prefix)
+        steps = plan_choices.steps(s)
+        if len(prefix) >= len(steps):
+            raise IllegalAction(f"a plan takes {len(steps)} choices ({', '.join(steps)}); {len(prefix)} are given")
+        try:
+            return plan_choices.choices(s, seat, prefix, check=True)
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
+
+    def plan_of(self, choices: Sequence[tuple[str, ...]]) -> Action:
+        """The plan that a choice for every step of :meth:`plan_steps` makes (the inverse of
+        :meth:`plan_as_choices`)."""
+        steps = plan_choices.steps(self._s)
+        if len(choices) != len(steps):
+            raise IllegalAction(f"a plan takes {len(steps)} choices ({', '.join(steps)}), not {len(choices)}")
+        return plan_choices.plan_of(choices)
+
+    def plan_as_choices(self, plan: Action | str) -> tuple[tuple[str, ...], ...]:
+        """The choice of each step of :meth:`plan_steps` that makes ``plan`` (an Action or its
+        notation)."""
+        if isinstance(plan, str):
+            plan = parse(plan)
+        try:
+            return plan_choices.as_choices(self._s, plan)
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
+
     def apply(self, seat: Any, action: Any) -> bool:
         """Carry out ``action`` (an Action or its notation) for ``seat``.
 
@@ -288,8 +333,10 @@ class Game:
         :meth:`observation_layout`; docs/envs.md explains each.  Nothing in it is hidden from
         the seat (R22: the same perturbation check as the views)."""
         s = self._s
-        _check_observer(s, seat)
-        return _observation(s, seat, self._observed())
+        if type(seat) is not int or not 0 <= seat < s.n:   # a seat of the game passes without a call
+            _check_observer(s, seat)
+        seen = self._seen
+        return _observation(s, seat, seen if seen is not None else self._observed())
 
     def observations(self, seats: Any = None) -> list[array]:
         """:meth:`observation` of several seats at this position, in the order given (default:

@@ -60,6 +60,10 @@ class Module:
     # the column indexes (negative: counted from the last) after which its ``after_location``
     # may act (None: after every column); the hook table calls it only there
     location_columns: ClassVar[tuple[int, ...] | None] = None
+    # whether its ``visit_start`` acts only at a figure's turn at a column where the figure has
+    # no apprentice (an action tile's column, which no apprentice may share): the hook table
+    # leaves it out of the other turns
+    starts_empty: ClassVar[bool] = False
     # the State fields its ``view`` hook reads besides its own state ``state.mods[name]``, its
     # data and options (None: not declared): the observation (rules/observation.py) calls the
     # hook again only when one of them, or the module's state, changed
@@ -159,9 +163,9 @@ class Module:
         """Right after the plans are revealed, before any action."""
 
     def visit_start(self, state, fig: int, column: str, count: int) -> bool:
-        """A figure's turn at a column (after the base set ``state.left``; ``count`` may be 0).
-        May adjust the turn or queue asks; return True if the figure has a turn here even
-        with no apprentice in the column."""
+        """A figure's turn at a column (after the base set ``state.left``; ``count`` may be 0;
+        with ``starts_empty`` only where it is 0).  May adjust the turn or queue asks; return
+        True if the figure has a turn here even with no apprentice in the column."""
         return False
 
     def after_action(self, state, fig: int, action) -> None:
@@ -313,6 +317,7 @@ class HookTable:
     modules: tuple[Module, ...]
     named: dict[str, Module]
     visit_actions_at: dict[str, Hooks]    # column -> the visit_actions hooks of modules acting there
+    visit_start_busy: Hooks               # the visit_start hooks acting where the figure has apprentices
     after_location_at: tuple[Hooks, ...]  # column index -> the after_location hooks of modules acting there
     _by_kind: dict[tuple[str, str], Hooks]  # memo of for_kind
     apply_action_for: dict[str, Hooks]    # action kind -> for_kind("apply_action", kind), every registered kind
@@ -360,6 +365,7 @@ class HookTable:
         self.visit_actions_at = {column: tuple(h for h in self.visit_actions
                                                if _within(column, _module_of(h).visit_columns))
                                  for column in set(SIDE1 + SIDE2)}
+        self.visit_start_busy = tuple(h for h in self.visit_start if not _module_of(h).starts_empty)
         self.after_location_at = tuple(tuple(h for h in self.after_location if _acts_after(_module_of(h), i))
                                        for i in range(len(SIDE1)))
         self._by_kind = {}

@@ -181,14 +181,17 @@ class Seen:
     numbers.  :attr:`seats` keeps each seat's module parts.  The vectors handed out are
     copies."""
 
-    __slots__ = ("L", "x", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
+    __slots__ = ("L", "x", "xm", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
                  "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
-                 "fresco", "booths",
+                 "fresco", "booths", "tile_sums",
                  "seats", "keys")
 
     def __init__(self, L: Layout):
         self.L = L
         x = self.x = L.zeros * 1
+        # x's numbers written through a memoryview (format 'f'): its stores are cheaper than the array's
+        # (no argument parsing); the writers below take it (typed Any: typeshed's memoryview takes ints)
+        self.xm: Any = memoryview(x)
         per, base = L.per_figure, L.o_figures
         for f in range(L.n, L.F):                 # Leonardo's flag
             x[base + f * per + L.o_order + L.F] = 1.0
@@ -210,6 +213,7 @@ class Seen:
         self.pos: list = [_UNSET] * F
         self.getup: list = [-1] * F              # -1: no get-up time (none written)
         self.tiles: list = [_UNSET] * F
+        self.tile_sums: list[list[int]] = [[0] * 5 for _ in range(F)]   # per figure: _write_tiles' sums
         self.hide = False
         self.plan: list = [_UNSET] * F
         self.order: tuple | None = None
@@ -312,7 +316,7 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     was written from is written again (most decisions change a few).  A list of per-figure
     facts is compared whole (in C), then, when it differs, figure by figure in a loop here
     (2-5 figures: cheaper than iterator helpers), and its copy is updated in place."""
-    x = r.x
+    x = r.xm
     r.hist = s.history
     r.nact = s.nactions
     r.keys = None
@@ -383,10 +387,11 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     if now != old:                          # tiles / 10, tile VP / 50, O/G/P splashes / 5
         for f in L.figs:
             v = now[f]
-            if v is not old[f]:             # an immutable tuple, replaced on change
-                old[f] = v
+            was = old[f]
+            if v is not was:                # an immutable tuple, replaced on change
                 p = L.at_tiles[f]
-                x[p:p + 5] = _tiles_block(v) if v else L.zeros5
+                _write_tiles(x, p, v, was, r.tile_sums[f])
+                old[f] = v
     hide = phase == PLAN
     now = s.plan
     old = r.plan
@@ -429,7 +434,7 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
             x[L.booth_at[i]] = _booth_block(L, t)
 
 
-def _write_one_hots(x: array, now: list, old: list, at: tuple, figures: range) -> None:
+def _write_one_hots(x: Any, now: list, old: list, at: tuple, figures: range) -> None:
     """A one-hot per figure (its value: the place from ``at[f]`` on; -1: none), where ``now``
     differs from the copy ``old`` (updated in place)."""
     for f in figures:
@@ -444,7 +449,7 @@ def _write_one_hots(x: array, now: list, old: list, at: tuple, figures: range) -
                 x[p + v] = 1.0
 
 
-def _write_plan(x: array, L: Layout, f: int, plan: Any, hide: bool) -> None:
+def _write_plan(x: Any, L: Layout, f: int, plan: Any, hide: bool) -> None:
     """A figure's plan as every seat sees it: a player's 'plan committed' flag, and its plan
     once revealed (Leonardo's always): known, then apprentices per column / 3."""
     if f < L.n:
@@ -454,7 +459,7 @@ def _write_plan(x: array, L: Layout, f: int, plan: Any, hide: bool) -> None:
     x[L.plan_at[f]] = L.no_plan if plan is None else _plan_block(plan)
 
 
-def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
+def _write_order(x: Any, L: Layout, now: tuple, old: tuple | None) -> None:
     """Each figure's position in the action order, one-hot."""
     per, p = L.per_figure, L.o_figures + L.o_order
     if old is not None:
@@ -464,7 +469,7 @@ def _write_order(x: array, L: Layout, now: tuple, old: tuple | None) -> None:
         x[p + f * per + i] = 1.0
 
 
-def _write_apprentices(s: State, x: array, L: Layout, r: Seen, apprentices: list | None) -> None:
+def _write_apprentices(s: State, x: Any, L: Layout, r: Seen, apprentices: list | None) -> None:
     """The players' neutral apprentice, apprentice set aside and apprentices / 6, where they
     changed (``apprentices``: the players' counts where hooks change them, else None: made
     from the neutral and set-aside ones), and their copies in ``r``."""
@@ -637,12 +642,28 @@ _PARTS: dict[tuple, tuple] = {}
 _BLOCKS: dict[tuple, array] = {}
 
 
-def _tiles_block(tiles: tuple) -> array:
-    """A figure's tiles: count / 10, VP / 50, O/G/P splashes / 5 (summed in C: a figure's
-    tiles are a new tuple whenever they change, so nothing is kept)."""
-    spl = "".join(map(_SPLASHES, tiles))
-    return array("f", (len(tiles) / 10, sum(map(_VP, tiles)) / 50, spl.count(_O) / 5, spl.count(_G) / 5,
-                       spl.count(_P) / 5))
+def _write_tiles(x: Any, p: int, tiles: tuple, was: Any, sums: list[int]) -> None:
+    """A figure's tiles at ``p``: count / 10, VP / 50, O/G/P splashes / 5, from their sums
+    (``sums``, of the tuple ``was`` last written, updated in place): a restoration adds a tile
+    at the end (cathedral), so only the tiles after ``was`` are counted; any other change
+    counts them all."""
+    k = len(was) if type(was) is tuple else -1
+    if 0 <= k <= len(tiles) and tiles[:k] == was:
+        new = tiles[k:]
+    else:
+        sums[:] = (0, 0, 0, 0, 0)
+        new = tiles
+    for t in new:
+        spl = t.splashes
+        sums[1] += t.vp
+        sums[2] += spl.count(_O)
+        sums[3] += spl.count(_G)
+        sums[4] += spl.count(_P)
+    x[p] = len(tiles) / 10
+    x[p + 1] = sums[1] / 50
+    x[p + 2] = sums[2] / 5
+    x[p + 3] = sums[3] / 5
+    x[p + 4] = sums[4] / 5
 
 
 _VP = attrgetter("vp")

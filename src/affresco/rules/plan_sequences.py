@@ -344,9 +344,9 @@ class PlanVariants(_Lazy):
     parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the variants), or
     None; ``recipe``: ``(function, arguments)`` that make the same sequence in another process.
     ``counted`` (optional): ``(total, pick)`` that count and make plans without a pass over the
-    base plans, ``total(seg)`` the plans of segment ``seg`` and ``pick(seg, r)`` its r-th plan;
-    ``sizes`` is then asked only when the sequence is searched (``index``, ``in``) or made in
-    full.
+    base plans, ``total(seg)`` the plans of segment ``seg`` and ``pick(seg, r)`` its r-th plan
+    and the plan's reading (``planning.read``'s answer, :meth:`reading`); ``sizes`` is then
+    asked only when the sequence is searched (``index``, ``in``) or made in full.
     """
 
     __slots__ = ("parents", "_size_of", "_sizes", "_ends", "_seg_starts", "_nth", "_find", "_pick", "_all",
@@ -356,14 +356,14 @@ class PlanVariants(_Lazy):
                  nth: Callable[[tuple, int, int, int], Action],
                  find: Callable[[Action], tuple[tuple, Callable[[int, int], int | None]] | None],
                  recipe: tuple | None = None,
-                 counted: tuple[Callable[[int], int], Callable[[int, int], Action]] | None = None):
+                 counted: tuple[Callable[[int], int], Callable[[int, int], tuple[Action, tuple]]] | None = None):
         self.parents = parents
         self._recipe = recipe
         segments = range(len(parents.segments))
         self._size_of = sizes
         self._sizes: list = [None] * len(segments)      # per segment, made when asked (_sizes_at)
         self._ends: list = [None] * len(segments)
-        self._pick: Callable[[int, int], Action] | None = None
+        self._pick: Callable[[int, int], tuple[Action, tuple]] | None = None
         if counted is not None:
             total, self._pick = counted
             totals = [total(seg) for seg in segments]
@@ -374,7 +374,7 @@ class PlanVariants(_Lazy):
         self._nth, self._find = nth, find
         self._all: tuple[Action, ...] | None = None
         self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
-        self._ids: set[int] | None = set()     # the ids of the plans made (made_here)
+        self._ids: dict[int, tuple | None] | None = {}     # id of each plan made -> its reading (made_here)
 
     def __getitem__(self, i):
         if type(i) is not int or self._pick is None or self._all is not None:
@@ -386,10 +386,21 @@ class PlanVariants(_Lazy):
         if not 0 <= i < starts[-1]:
             return super().__getitem__(i)     # a negative index, one out of range
         seg = bisect_right(starts, i) - 1
-        hit = self._made[i] = self._pick(seg, i - starts[seg])
-        if self._ids is not None:
-            self._ids.add(id(hit))
+        hit, reading = self._pick(seg, i - starts[seg])
+        self._made[i] = hit
+        self._ids[id(hit)] = reading      # (a dict until the plans are made in full: _all)
         return hit
+
+    @property
+    def recipe(self) -> tuple | None:
+        """``(function, arguments)`` that make these plans again, or None (rules/plan_choices.py
+        keeps its answers by it)."""
+        return self._recipe
+
+    def sizes_at(self, seg: int) -> Sequence[int]:
+        """Per base plan, how many variants each parent of segment ``seg`` has (0: none of
+        its parents is legal), made when first asked (rules/plan_choices.py reads it)."""
+        return self._sizes_at(seg)
 
     def _sizes_at(self, seg: int) -> Sequence[int]:
         z = self._sizes[seg]
@@ -414,7 +425,7 @@ class PlanVariants(_Lazy):
         seg = bisect_right(self._seg_starts, i) - 1
         r = i - self._seg_starts[seg]
         if self._pick is not None:
-            return self._pick(seg, r)      # found column by column
+            return self._pick(seg, r)[0]      # found column by column
         ends = self._seg_ends(seg)
         b = bisect_right(ends, r)
         r -= ends[b - 1] if b else 0
@@ -423,7 +434,7 @@ class PlanVariants(_Lazy):
 
     def _kept(self, plan: Action) -> None:
         if self._ids is not None:
-            self._ids.add(id(plan))
+            self._ids[id(plan)] = None
 
     def made_here(self, action: object) -> bool:
         """Whether ``action`` is one of the plan objects this sequence gave (by identity: it
@@ -431,8 +442,15 @@ class PlanVariants(_Lazy):
         for the plan a player took from the sequence."""
         ids = self._ids
         if ids is None:
-            ids = self._ids = set(map(id, self.materialized()))
+            ids = self._ids = dict.fromkeys(map(id, self.materialized()))
         return id(action) in ids
+
+    def reading(self, action: object) -> tuple | None:
+        """``planning.read``'s answer for a plan object this sequence gave (its counts and
+        words), when it was made knowing them, else None: the plan a player took from the
+        sequence is carried out without reading its text again."""
+        ids = self._ids
+        return ids.get(id(action)) if ids is not None else None
 
     def _start_of(self, j: int) -> tuple[int, int]:
         """Where the variants of parent ``j`` start, and how many there are."""

@@ -14,7 +14,7 @@ from .plan_sequences import PlanVariants, TiledPlans, base_plans, tiled_plans
 from .state import State
 
 __all__ = ["PlanVariants", "TiledPlans", "apply", "column_words", "column_words_of", "is_legal", "legal",
-           "leonardo_plan", "plan_set", "plans", "read", "refusal", "reveal"]
+           "leonardo_plan", "options", "plan_set", "plans", "read", "refusal", "reveal"]
 
 
 plans = base_plans     # the base game's plans (rules/plan_sequences.py)
@@ -58,19 +58,28 @@ def _known_words(hooks) -> tuple[str, ...]:
     return tuple(w for m in hooks for w in m.plan_words)
 
 
-def legal(s: State, seat: int) -> list[Action] | PlanVariants:
-    """The seat's legal plans: a new list, or a :class:`PlanVariants` (read-only, shared)
-    when a module's words multiply them (the medico's ill apprentices and tile).  The hooks
-    ``plan_options`` each take and give a sequence: first a :class:`TiledPlans` of the base
-    game's plans (modules with action tiles add theirs with ``with_tile``)."""
+def options(s: State, seat: int) -> Sequence[Action]:
+    """The seat's legal plans as the plan hooks give them, none made yet: the base plans (a
+    shared tuple) when no module hooks planning, else what the hooks ``plan_options`` make of
+    a :class:`TiledPlans` of the base game's plans, each taking and giving a sequence (modules
+    with action tiles add theirs with ``with_tile``; the medico's words make a
+    :class:`PlanVariants` of them).  :func:`legal` and rules/plan_choices.py read it."""
     hooks = s.hooks.plan_options
     sheet = s.comp.rules["action_sheet"]
     if not hooks:
-        return list(plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"]))
+        return plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"])
     out: Sequence[Action] = tiled_plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"],
                                         column_words(s))
     for hook in hooks:
         out = hook(s, seat, out)
+    return out
+
+
+def legal(s: State, seat: int) -> list[Action] | PlanVariants:
+    """The seat's legal plans (:func:`options`): a new list, or a :class:`PlanVariants`
+    (read-only, shared) when a module's words multiply them (the medico's ill apprentices and
+    tile)."""
+    out = options(s, seat)
     if type(out) is PlanVariants:
         return out
     return list(out.materialized() if type(out) is TiledPlans else out)
@@ -134,7 +143,10 @@ def _column_words(cols: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def apply(s: State, seat: int, action: Action) -> None:
-    plan = read(action)
+    """Carry out a legal plan: one taken from the seat's offered :class:`PlanVariants` with the
+    reading made with it (:meth:`PlanVariants.reading`), any other read from its text."""
+    offered, s.offered = s.offered, None
+    plan = offered is not None and offered[0] == seat and offered[1].reading(action) or read(action)
     assert plan is not None, "apply() is called with a legal plan"
     counts, words = plan
     s.plan[seat] = counts

@@ -92,7 +92,7 @@ def _deposits(c: str) -> tuple[Action, ...]:
 @lru_cache(maxsize=1024)
 def _on_display(display: tuple[str, ...]) -> tuple[tuple[int, tuple[Action, ...]], ...]:
     """Each displayed certificate once, by price: its price and :func:`_purchases`."""
-    return tuple((cert(c)[0], _purchases(c)) for c in sorted(set(display), key=cert))
+    return tuple((price, _purchases(c)) for (price, _, _), c in sorted([(cert(c), c) for c in set(display)]))
 
 
 def _audience_options(display: tuple[str, ...], money: int) -> list[Action]:
@@ -117,8 +117,11 @@ def _deposit_options(up: tuple[tuple[str, int], ...], money: int) -> list[Action
 def _owed(up: tuple[tuple[str, int], ...]) -> tuple[tuple[int, tuple[Action, ...]], ...]:
     """Each kind of certificate ``up`` holds partly paid, by price: what is owed on the oldest
     of that kind, and :func:`_deposits`."""
-    return tuple((cert(c)[0] - next(p for x, p in up if x == c), _deposits(c))
-                 for c in sorted({c for c, _ in up}, key=cert))
+    oldest: dict[str, int] = {}
+    for c, paid in up:
+        oldest.setdefault(c, paid)
+    kinds = sorted([(cert(c), c, paid) for c, paid in oldest.items()])
+    return tuple((price - paid, _deposits(c)) for (price, _, _), c, paid in kinds)
 
 
 _DEPOSIT_NONE = Action("deposit", ("none",))
@@ -169,6 +172,7 @@ class Bells(Module):
     plan_words = (TILE,)
     view_reads = ("phase", "round", "side2")   # audience hidden while planning, deposits asked, column words
     location_columns = (-1,)   # after_location: after the last column only
+    starts_empty = True        # visit_start: the audience tile's column, where no apprentice goes
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:
@@ -367,48 +371,46 @@ class Bells(Module):
         if action.kind == TILE:
             self._buy(s, fig, action)
         elif action.args[0] != "none":
-            self._pay(s, fig, action.args[0], int(action.args[1]), "own")
+            c = action.args[0]
+            i = next(i for i, (x, _) in enumerate(self.st(s).up[fig]) if x == c)   # the oldest of that kind
+            self._pay(s, fig, i, int(action.args[1]), "own")
 
     def _buy(self, s: State, fig: int, action: Action) -> None:
         c = action.args[0]
-        price, vp, _ = cert(c)
-        b = self.st(s)
+        price, vp, _ = _CERTS.get(c) or cert(c)
+        b = self.own(s)
         shown = list(b.display)
         shown.remove(c)
+        b.display = tuple(shown)
         if action.args[1] == "full":
             s.thalers[fig] -= price
-            b = self.own(s)
-            b.display, b.down = tuple(shown), with_item(b.down, fig, b.down[fig] + (c,))
+            b.down = down = with_item(b.down, fig, b.down[fig] + (c,))
             # face down: which certificate is the buyer's secret (R22); its VP are public
-            s.add_event({"kind": "bells_full", "figure": fig, "certificates": self.count(s, fig)})
+            s.add_event({"kind": "bells_full", "figure": fig, "certificates": len(down[fig]) + len(b.up[fig])})
             s.add_event({"kind": "bells_full_certificate", "figure": fig, "certificate": c, "paid": price}, fig)
             track.gain(s, fig, {"bells": vp}, "bells_certificate")
         else:
             k = int(action.args[2])
             s.thalers[fig] -= k
-            b = self.own(s)
-            b.display, b.up = tuple(shown), with_item(b.up, fig, b.up[fig] + ((c, k),))
+            b.up = up = with_item(b.up, fig, b.up[fig] + ((c, k),))
             s.add_event({"kind": "bells_instalment", "figure": fig, "certificate": c, "paid": k,
-                         "certificates": self.count(s, fig)})
+                         "certificates": len(b.down[fig]) + len(up[fig])})
             track.gain(s, fig, {"bells": k // self.data.per_vp}, "bells_instalment", thalers=k)
 
-    def _pay(self, s: State, fig: int, c: str, k: int, source: str) -> None:
-        """Put ``k`` Thalers onto the partly paid certificate ``c`` (the oldest of that kind):
-        from the player's money (``own``) or from money just earned (``earned``, R10)."""
-        b = self.st(s)
-        up = list(b.up[fig])
-        i = next(i for i, (x, _) in enumerate(up) if x == c)
-        paid, price = up[i][1] + k, cert(c)[0]
+    def _pay(self, s: State, fig: int, i: int, k: int, source: str) -> None:
+        """Put ``k`` Thalers onto ``fig``'s ``i``-th partly paid certificate (oldest first): from
+        the player's money (``own``) or from money just earned (``earned``, R10)."""
+        b = self.own(s)
+        up = b.up[fig]
+        c, paid = up[i]
+        paid += k
+        price = (_CERTS.get(c) or cert(c))[0]
         if source == "own":
             s.thalers[fig] -= k
         if paid >= price:
-            del up[i]
-            b = self.own(s)
-            b.up, b.down = with_item(b.up, fig, tuple(up)), with_item(b.down, fig, b.down[fig] + (c,))
+            b.up, b.down = with_item(b.up, fig, up[:i] + up[i + 1:]), with_item(b.down, fig, b.down[fig] + (c,))
         else:
-            up[i] = (c, paid)
-            b = self.own(s)
-            b.up = with_item(b.up, fig, tuple(up))
+            b.up = with_item(b.up, fig, (*up[:i], (c, paid), *up[i + 1:]))
         s.add_event({"kind": "bells_deposit", "figure": fig, "certificate": c, "thalers": k, "source": source,
                      "paid": min(paid, price)})
         if paid >= price:
@@ -420,8 +422,8 @@ class Bells(Module):
         up = s.mods[NAME].up[seat]      # the seat's partly paid certificates (most players hold none)
         while amount > 0 and up:
             c, paid = up[0]
-            k = min(amount, cert(c)[0] - paid)
-            self._pay(s, seat, c, k, "earned")
+            k = min(amount, (_CERTS.get(c) or cert(c))[0] - paid)
+            self._pay(s, seat, 0, k, "earned")
             amount -= k
             up = s.mods[NAME].up[seat]
         return amount
@@ -541,6 +543,10 @@ class Bells(Module):
             raise StateError(f"{where}: malformed ({e})") from None
         if len(down) != s.figures or len(audience) != s.n:
             raise StateError(f"{where}: holdings has one entry per figure ({s.figures}), audience one per seat ({s.n})")
+        for seat, col in enumerate(audience):
+            if col >= 0 and s.plan[seat] is not None and s.plan[seat][col]:
+                raise StateError(f"{where}.audience[{seat}]: no apprentice may be planned in the column the "
+                                 f"audience tile covers ({words[col]})")
         if len(display) > self.data.display[s.n]:
             raise StateError(f"{where}.display: {len(display)} certificates on {self.data.display[s.n]} places")
         for f, items in enumerate(up):

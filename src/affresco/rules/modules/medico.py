@@ -35,6 +35,7 @@ from functools import lru_cache
 from itertools import accumulate, combinations, compress, product
 from math import comb, perm
 from operator import add, getitem, itemgetter, mul
+from types import MappingProxyType
 from typing import Any, Callable, Final, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
@@ -348,14 +349,6 @@ class Medico(Module):
         m: MState = s.mods[NAME]
         return n + m.black[seat] - m.sick[seat]
 
-    def _plan_limits(self, s: State, seat: int) -> tuple:
-        """What the seat's plans with ill words and the medico tile depend on: healthy and ill
-        apprentices, the columns ill ones may go to, whether the tile may be placed, the
-        market's column."""
-        allowed, market = _sheet_limits(s.columns())
-        tile_ok = self._tile_refusal(s, seat) is None
-        return (self.healthy(s, seat), s.mods[NAME].black[seat], allowed, tile_ok, market)
-
     def _tile_refusal(self, s: State, seat: int) -> str | None:
         m: MState = s.mods[NAME]
         if len(m.held[seat]) >= self.data.max_bottles:
@@ -407,8 +400,13 @@ class Medico(Module):
             raise TypeError("the medico's plan words extend the TiledPlans of the base plans and action tiles "
                             f"(rules/plan_sequences.py), not {type(plans).__name__}: a module hook before the "
                             "medico's gave plans of its own")
-        limits = self._plan_limits(s, seat)
-        return _OPTIONS.made(plans, limits, lambda: _ill_variants(plans, limits))
+        # what they depend on besides the plans' side of the action sheet (their column words)
+        key = (self.healthy(s, seat), s.mods[NAME].black[seat], self._tile_refusal(s, seat) is None)
+        hit = _OPTIONS.get(plans, key)
+        if hit is None:
+            allowed, market = _sheet_limits(s.columns())   # the columns ill ones may go to; the market's
+            hit = _OPTIONS.put(plans, _ill_variants(plans, (key[0], key[1], allowed, key[2], market)), key)
+        return hit
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
@@ -1016,6 +1014,23 @@ class _VariantCounts:
         self._ills: list[tuple[int, ...]] = [(1,)]
         self._ill_ids: dict[tuple[int, ...], int] = {(1,): 0}
         self._ill_moves: dict[int, int] = {}
+        self._plain: dict[tuple[int, int, int], tuple[tuple, list[int]]] = {}
+
+    def plain(self, h: int, t: int, tile: int) -> tuple[tuple, list[int]]:
+        """The plans of a seat without ill apprentices, ``h`` healthy ones (the base plans of at
+        most ``h`` apprentices, :func:`base_counts`, in their order), with ``t`` action tiles
+        and ``tile`` 2 if the medico tile may go: the base plans and their variants accumulated
+        (``perm(e, t)`` ways to lay the tiles, each also with the medico tile where it may go),
+        made when first asked: a seat's plans are mostly picked in a situation met before, and
+        then a pick is a bisection instead of :meth:`find`'s walk."""
+        hit = self._plain.get((h, t, tile))
+        if hit is None:
+            base = base_counts(h, len(self.allowed), self.per_column)
+            ways = map([perm(e, t) for e in range(len(self.allowed) + 1)].__getitem__, base[3])
+            if tile == 2:
+                ways = map(mul, ways, _tile_factor((h, len(self.allowed), self.per_column), self.market))
+            hit = self._plain[h, t, tile] = (base, list(accumulate(ways)))
+        return hit
 
     def grid(self, k: int, a: int, m: int) -> list[int]:
         """``grid[h * (top + 1) + b]``: the fillings of the columns from ``k`` on with at most
@@ -1206,20 +1221,37 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     def total(seg: int) -> int:
         return table.total(len(segments[seg]), tile, healthy - carries[seg], black)
 
-    def pick(seg: int, r: int) -> Action:
-        """The segment's r-th plan, found column by column (no tables of the base plans)."""
+    def pick(seg: int, r: int) -> tuple[Action, tuple]:
+        """The segment's r-th plan, found column by column (no tables of the base plans; without
+        ill apprentices by a bisection of the plans' table), and its reading (planning.read's
+        answer)."""
         h = healthy - carries[seg]
-        counts, r, size = table.find(r, len(segments[seg]), tile, h, black)
-        text, empty, n = _plan_text(counts)
+        if black:
+            counts, r, size = table.find(r, len(segments[seg]), tile, h, black)
+            text, empty, n = _plan_text(counts)
+        else:
+            base, ends = table.plain(h, len(segments[seg]), tile)
+            b = bisect_right(ends, r)
+            if b:
+                r -= ends[b - 1]
+            counts, empty, text = base[0][b], base[2][b], base[4][b]
+            size = 2 if tile == 2 and counts[market] <= MARKET_WITH_TILE else 1
         if segments[seg]:
             q, r = divmod(r, size)
             args = parents.args_with(seg, text, empty, q)
+            words: dict[str, tuple[str, ...]] = dict(zip(args[1::2], zip(args[2::2])))   # the tiles': (column,)
         else:
-            args = (text,)                 # (one way to lay no tile)
+            args, words = (text,), {}                 # (one way to lay no tile)
         medico = tile_ok and counts[market] <= MARKET_WITH_TILE
         if black:
-            args += _ill_word(counts, allowed, black, n - h, r >> 1 if medico else r)
-        return _new(Action, ("plan", args + _TILE if medico and r & 1 else args))
+            ill = _ill_word(counts, allowed, black, n - h, r >> 1 if medico else r)
+            if ill:
+                args += ill
+                words[ILL_WORD] = ill[1:]
+        if medico and r & 1:
+            args += _TILE
+            words[TILE_WORD] = ()
+        return _new(Action, ("plan", args)), (counts, MappingProxyType(words))
 
     return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)), counted=(total, pick))
 

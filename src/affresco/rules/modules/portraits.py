@@ -19,7 +19,7 @@ from ...errors import ComponentError, StateError
 from .. import cathedral, track
 from ..actions import Action
 from ..board import INDEX as SEGMENT, NAMES
-from ..hooks import Module, ModuleState, register
+from ..hooks import Module, ModuleState, register, with_item
 from ..memo import IdentityMemo
 from ..hostel import change_mood
 from ..thalers import earn
@@ -120,7 +120,8 @@ class Portraits(Module):
             i = deck.index(card)
             deck = deck[:i] + deck[i + 1:]
             display.append(card)
-        self.put(s, deck=deck, display=tuple(display))
+        p = self.own(s)
+        p.deck, p.display = deck, tuple(display)
         if display and log:
             s.add_event({"kind": "portraits_revealed", "cards": list(display)})
 
@@ -189,26 +190,22 @@ class Portraits(Module):
             i = action.args.index("sexton")
             s.thalers[fig] -= self.owns(s, fig, "sexton")
             s.bishop = SEGMENT[action.args[i + 1]]
-            sexton = list(self.st(s).sexton)
-            sexton[fig] = s.round
-            self.put(s, sexton=tuple(sexton))
+            p = self.own(s)
+            p.sexton = with_item(p.sexton, fig, s.round)
             s.add_event({"kind": "bishop_move", "figure": fig, "segment": action.args[i + 1], "sexton": True})
             cathedral.apply(s, fig, Action("restore", action.args[:i] + action.args[i + 2:]))
             return True
         return False
 
     def _paint(self, s: State, fig: int, action: Action) -> None:
-        p = self.st(s)
+        p = self.own(s)
         cid = action.args[0]
         card = self.data.cards[cid]
         eff = card.effects
-        display = tuple(c for c in p.display if c != cid)
-        taken = list(p.taken)
-        taken[fig] = s.round
-        owned = p.owned
+        p.display = tuple(c for c in p.display if c != cid)
+        p.taken = with_item(p.taken, fig, s.round)
         if card.permanent and fig < s.n:
-            owned = tuple(o + (cid,) if i == fig else o for i, o in enumerate(owned))
-        self.put(s, display=display, taken=tuple(taken), owned=owned)
+            p.owned = with_item(p.owned, fig, p.owned[fig] + (cid,))
         s.add_event({"kind": "portrait", "figure": fig, "card": cid})
         choice = action.args[1] if len(action.args) > 1 else None
         vp = eff.get("vp", 0)

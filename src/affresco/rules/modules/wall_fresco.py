@@ -26,7 +26,7 @@ from ..components import check_provenance as provenance_ok
 from ..hooks import ModuleState, Module, ask, register, with_item
 from ..memo import IdentityMemo
 from ..planning import column_words, column_words_of
-from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers, minus, paint_vector
+from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers8, minus, paint_vector
 
 TILE = "wall"          # the action tile's word in plan notation ('plan 1-0-2-1-0 wall theater')
 plan_word(TILE, 1, 70)   # after bells' words, before the medico's (hooks.ORDER)
@@ -169,6 +169,7 @@ class WallFresco(Module):
     action_kinds = ("exchange",)
     plan_words = (TILE,)
     view_reads = ("phase", "side2")   # action tiles hidden while planning, column words
+    starts_empty = True               # visit_start: the wall tile's column, where no apprentice goes
 
     # --- components -----------------------------------------------------------------------
     @classmethod
@@ -276,23 +277,21 @@ class WallFresco(Module):
     def st(self, s: State) -> WState:
         return s.mods[self.name]
 
-    def restorable(self, s: State, fig: int) -> list[int]:
-        """Sections ``fig`` may restore now: still covered, orthogonally next to a restored
-        one ('a section can be restored only if it adjoins a restored section in an orthogonal
-        direction'), and paid for with the player's paints."""
-        board: tuple = self.st(s).board    # the frontier's sections are covered
-        have = s.paints[fig]
-        return [c for c in self.frontier(board) if covers(have, _vector(board[c].paint))]
-
-    def frontier(self, board: tuple) -> tuple[int, ...]:
-        """The covered sections next to a restored one, in board order, memoised on the
+    def frontier(self, board: tuple) -> tuple[tuple[int, tuple[int, ...], Action], ...]:
+        """The covered sections next to a restored one ('a section can be restored only if it
+        adjoins a restored section in an orthogonal direction'), in board order, each with the
+        paints it costs (a paint vector) and its restoration 'wall SECTION': memoised on the
         board, which changes only when a section is restored."""
         hit = _FRONTIER.get(board)
         if hit is None:
             adj = _neighbours(self.data.rows, self.data.columns)
-            hit = _FRONTIER.put(board, tuple(c for c, t in enumerate(board)
+            hit = _FRONTIER.put(board, tuple(self._section(c, t) for c, t in enumerate(board)
                                              if t is not None and any(board[n] is None for n in adj[c])))
         return hit
+
+    def _section(self, cell: int, tile: WallTile) -> tuple[int, tuple[int, ...], Action]:
+        """A section of the frontier: its cell, the paints it costs, its restoration."""
+        return cell, _vector(tile.paint), Action(TILE, (self.data.name(cell),))
 
     def _blend_of(self, s: State, a: str, b: str) -> str | None:
         return s.comp.derived("wall_fresco.blend_of", _blends_by_inputs).get(frozenset((a, b)))
@@ -362,8 +361,8 @@ class WallFresco(Module):
         return False
 
     def ask_actions(self, s: State, a) -> list:
-        fig = a[0]
-        return [PASS, *(Action(TILE, (self.data.name(c),)) for c in self.restorable(s, fig))]
+        have = s.paints[a[0]]     # the frontier's sections the player's paints pay for
+        return [PASS, *(action for _, need, action in self.frontier(self.st(s).board) if covers8(have, need))]
 
     def valid_ask(self, s: State, fig: int, payload) -> bool:
         """A saved wall ask: a seat whose wall tile covers the current column."""
@@ -384,12 +383,20 @@ class WallFresco(Module):
         s.paints[fig] = minus(s.paints[fig], _vector(tile.paint))
         board = list(w.board)
         board[cell] = None
+        restored = tuple(board)
+        # the new board's frontier from the old one's: the section leaves it, its covered
+        # neighbours join it
+        frontier = [x for x in self.frontier(w.board) if x[0] != cell]
+        known = {x[0] for x in frontier}
+        frontier += [self._section(n, board[n]) for n in self.data.neighbours(cell)
+                     if board[n] is not None and n not in known]
+        _FRONTIER.put(restored, tuple(sorted(frontier)))
         held = list(w.held)
         held[fig] = held[fig] + (tile,)
         paid = list(w.paid)
         paid[fig] = _paint_sum(paid[fig], tile.paint)
         w = self.own(s)
-        w.board, w.held, w.paid = tuple(board), tuple(held), tuple(paid)
+        w.board, w.held, w.paid = restored, tuple(held), tuple(paid)
         section = self.data.name(cell)
         s.add_event({"kind": "wall_restore", "figure": fig, "section": section, "tile": tile.text, "paid": tile.paint})
         track.gain(s, fig, {"wall": self.data.vp}, "wall", section=section, tile=tile.text)
@@ -543,7 +550,7 @@ class WallFresco(Module):
             d = self.data
             rows = tuple(tuple(None if board[r * d.columns + c] is None else board[r * d.columns + c].text
                                for c in range(d.columns)) for r in range(d.rows))
-            hit = _BOARD_TEXTS.put(board, (rows, tuple(d.name(c) for c in self.frontier(board))))
+            hit = _BOARD_TEXTS.put(board, (rows, tuple(d.name(c) for c, _, _ in self.frontier(board))))
         return hit
 
     def dump(self, s: State):

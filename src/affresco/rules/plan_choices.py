@@ -1,0 +1,194 @@
+"""A plan chosen as a short sequence of small choices (docs/notation.md, "plans as choices"):
+its counts, then the value of each plan word of the modules in play, in the modules' order
+(:func:`steps`: e.g. ``counts``, ``audience``, ``wall``, ``ill``, ``medico``).  Learning code
+(``affresco.envs``, encoding 2) offers these few choices one at a time instead of up to
+~110,000 plans at once (the medico's, issue #14).
+
+A choice is a tuple of plan arguments: the counts text (``('1-2-0-1-1',)``) at the first step;
+then per plan word ``()`` (the word is not in the plan) or the word and its arguments
+(``('audience', 'studio')``, ``('ill', '0-1-0-0-0')``, ``('medico',)``).  :func:`choices` gives
+the choices at the next step after ``prefix``: those of the legal plans that agree with the
+prefix (every one leads on to at least one legal plan), found from the structure of the legal
+plans (rules/plan_sequences.py: the base plans, the ways to lay action tiles on empty columns,
+each plan's variants), never by a pass over the plans.  :func:`plan_of` joins a full sequence
+into its plan; :func:`as_choices` splits a plan into its choices.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import chain, compress
+
+from .actions import PLAN_WORDS, Action
+from .plan_sequences import PlanVariants, TiledPlans
+from .planning import options, read
+from .state import PLAN, State
+
+__all__ = ["as_choices", "choices", "is_planning", "plan_of", "steps"]
+
+COUNTS = "counts"
+_NONE: tuple = ()
+
+
+def steps(s: State) -> tuple[str, ...]:
+    """The steps of a plan in this game: ``counts``, then the plan words of the modules in
+    play in the modules' order (hooks.ORDER)."""
+    return _steps(s.hooks)
+
+
+@lru_cache(maxsize=64)
+def _steps(hooks) -> tuple[str, ...]:
+    return (COUNTS,) + tuple(w for m in hooks for w in m.plan_words)
+
+
+def is_planning(s: State, seat: int) -> bool:
+    """Whether ``seat``'s decision now is its plan (phase 2, no question of a module pending)."""
+    from .flow import to_act
+    return s.phase == PLAN and s.pending is None and not s.asks and seat in to_act(s)
+
+
+def plan_of(choices: Sequence[tuple[str, ...]]) -> Action:
+    """The plan a full sequence of choices makes: the counts, then the words present in their
+    rank order (the notation's canonical order, docs/notation.md)."""
+    words = sorted((c for c in choices[1:] if c), key=lambda c: PLAN_WORDS[c[0]][1])
+    return Action("plan", tuple(chain(choices[0], *words)))
+
+
+def as_choices(s: State, plan: Action) -> tuple[tuple[str, ...], ...]:
+    """The choices of :func:`steps` that make ``plan`` (a plan of this game's words)."""
+    read_plan = read(plan)
+    if read_plan is None:
+        raise ValueError(f"{plan} is not a plan")
+    words = read_plan[1]
+    names = steps(s)
+    unknown = [w for w in words if w not in names]
+    if unknown:
+        raise ValueError(f"{plan}: {unknown[0]!r} is not a plan word of this game ({', '.join(names[1:]) or 'none'})")
+    return ((plan.args[0],),) + tuple((w, *words[w]) if w in words else _NONE for w in names[1:])
+
+
+# what the choices after a prefix are, per situation (see _kept) and prefix: (what the key's id
+# is of, the choices)
+_KEPT: dict[tuple, tuple[object, tuple]] = {}
+
+
+def choices(s: State, seat: int, prefix: Sequence[tuple[str, ...]] = (), check: bool = False) -> tuple[tuple[str, ...], ...]:
+    """The choices at step ``len(prefix)`` of the seat's plan (see the module doc); the seat
+    is planning (:func:`is_planning`) and ``prefix`` holds choices this function gave, one per
+    step before (``check``: raise ValueError naming the first that is not)."""
+    seq = options(s, seat)
+    prefix = tuple(prefix)
+    if check:
+        for k, choice in enumerate(prefix):
+            offered = _kept(s, seq, prefix[:k])
+            if choice not in offered:
+                raise ValueError(f"{choice!r} is not a choice of step {k} ({steps(s)[k]}) after {prefix[:k]!r}; "
+                                 f"choices: {offered[:12]!r}{' ...' if len(offered) > 12 else ''}")
+    return _kept(s, seq, prefix)
+
+
+def _kept(s: State, seq: Sequence[Action], prefix: tuple) -> tuple[tuple[str, ...], ...]:
+    """:func:`_choices`, kept by the situation: the legal plans' identity (the engine's
+    memos give one object per situation) or, for the medico's plans, which the engine may
+    make anew for a situation seen before, what makes them (their parents' identity and the
+    seat's limits) with the game's steps."""
+    key: tuple = (id(seq), prefix)
+    keeper: object = seq         # kept in the entry, so that the id in the key is not reused
+    if type(seq) is PlanVariants and seq.recipe is not None:
+        made, args = seq.recipe
+        keeper = args[0]
+        key = (made, id(keeper), args[1:], steps(s), prefix)
+    hit = _KEPT.get(key)
+    if hit is not None and hit[0] is keeper:
+        return hit[1]
+    out = _choices(s, seq, prefix)
+    if len(_KEPT) > 8192:
+        _KEPT.clear()
+    _KEPT[key] = (keeper, out)
+    return out
+
+
+def _choices(s: State, seq: Sequence[Action], prefix: tuple) -> tuple[tuple[str, ...], ...]:
+    names = steps(s)
+    k = len(prefix)
+    if k >= len(names):
+        raise ValueError(f"a plan takes {len(names)} choices ({', '.join(names)}); {k} are made")
+    pv = seq if type(seq) is PlanVariants else None
+    tp = pv.parents if pv is not None else seq if type(seq) is TiledPlans else None
+    if k == 0:
+        if tp is None:
+            return _counts_of(tuple(seq))
+        every = _singles(tp.base()[4])
+        if pv is None:                # the plans without tiles: every base plan
+            return every
+        return tuple(compress(every, pv.sizes_at(0)))    # those with variants without tiles (_fits)
+    if tp is None:
+        return (_NONE,)              # no module word in this situation's plans
+    b = _base_index(tp.base()[4])[prefix[0][0]]
+    tiles = {w: t for t, (w, _) in enumerate(tp.tiles)}
+    word = names[k]
+    placed = [tiles[c[0]] for c in prefix[1:] if c and c[0] in tiles]
+    if word in tiles:
+        t = tiles[word]
+        if not _fits(tp, pv, tuple(sorted(placed + [t])), b):
+            return (_NONE,)
+        taken = {c[1] for c in prefix[1:] if c and c[0] in tiles}
+        counts = tp.base()[0][b]
+        return (_NONE,) + tuple((word, tp.words[col]) for col in range(len(counts))
+                                if not counts[col] and tp.words[col] not in taken)
+    if pv is None or any(w in tiles for w in names[k + 1:]):
+        return (_NONE,)              # a word no plan of this situation has
+    parent = plan_of(prefix[:1] + tuple(c for c in prefix[1:] if c and c[0] in tiles))
+    variants = _variants(pv, tp.index(parent), len(parent.args))
+    done = [(names[i], c) for i, c in enumerate(prefix) if i and not (c and c[0] in tiles)]
+    seen: dict[tuple, None] = {}
+    for words in variants:
+        if all(words.get(w, _NONE) == c for w, c in done):
+            seen[words.get(word, _NONE)] = None
+    return tuple(seen)
+
+
+@lru_cache(maxsize=64)
+def _counts_of(plans: tuple[Action, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple((a.args[0],) for a in plans)
+
+
+@lru_cache(maxsize=64)
+def _singles(texts: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple((t,) for t in texts)
+
+
+@lru_cache(maxsize=64)
+def _base_index(texts: tuple[str, ...]) -> dict[str, int]:
+    return {t: b for b, t in enumerate(texts)}
+
+
+def _fits(tp: TiledPlans, pv: PlanVariants | None, tiles: tuple[int, ...], b: int) -> bool:
+    """Whether base plan ``b`` with the action tiles ``tiles`` (indexes of ``tp.tiles``,
+    increasing) is the parent of a legal plan.  Another tile only takes away (an empty
+    column, apprentices), so these tiles fit iff the plans with exactly them exist."""
+    seg = tp.segments.index(tiles)
+    return bool(tp.multiplicity(seg)[b]) and (pv is None or bool(pv.sizes_at(seg)[b]))
+
+
+_VARIANTS: dict[tuple[int, int], tuple[PlanVariants, tuple]] = {}
+
+
+def _variants(pv: PlanVariants, j: int, skip: int) -> tuple[dict[str, tuple[str, ...]], ...]:
+    """The module words (word -> its choice) of each variant of parent ``j`` of ``pv``,
+    whose own arguments are the first ``skip`` of each variant's."""
+    hit = _VARIANTS.get((id(pv), j))
+    if hit is not None and hit[0] is pv:
+        return hit[1]
+    out = []
+    for a in pv.variants_of(j):
+        words, rest = {}, a.args[skip:]
+        while rest:
+            arity = PLAN_WORDS[rest[0]][0]
+            words[rest[0]] = tuple(rest[:1 + arity])
+            rest = rest[1 + arity:]
+        out.append(words)
+    if len(_VARIANTS) > 4096:
+        _VARIANTS.clear()
+    _VARIANTS[id(pv), j] = (pv, tuple(out))
+    return _VARIANTS[id(pv), j][1]

@@ -1,0 +1,116 @@
+"""A plan chosen a step at a time (``Game.plan_choices``, rules/plan_choices.py; issue #14's
+encoding 2): the counts, then each module word.  'Each player secretly places apprentices
+on the action sheet' (R1): the choices reach exactly the legal plans, each once, and every
+choice offered leads on to a legal plan."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import affresco
+from affresco.errors import IllegalAction
+from positions import lazy_planning
+
+ALL = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", "bells", "wall_fresco", "medico")
+
+
+def _walk(g, seat, prefix=()):
+    """Every plan the choices reach (depth first)."""
+    last = len(prefix) + 1 == len(g.plan_steps())
+    for c in g.plan_choices(seat, prefix):
+        if last:
+            yield g.plan_of(prefix + (c,))
+        else:
+            yield from _walk(g, seat, prefix + (c,))
+
+
+def _planning(players, modules, seed, rounds, most):
+    """Up to ``most`` planning decisions of a seeded random game, from round ``rounds`` on."""
+    rng = random.Random(seed)
+    g = affresco.new_game(players, modules, seed=seed)
+    found = 0
+    while not g.is_over and found < most:
+        seat = g.to_act[0]
+        legal = g.legal_actions(seat)
+        if g.phase == "plan" and g.round >= rounds and all(a.kind == "plan" for a in legal):
+            yield g, seat, legal
+            found += 1
+        g.apply(seat, rng.choice(legal))
+
+
+@pytest.mark.parametrize("players,modules", [
+    (2, ()), (4, ()), (3, ("bells",)), (2, ("wall_fresco",)), (4, ("bells", "wall_fresco")),
+    (2, ("medico",)), (3, ("wall_fresco", "medico")),
+])
+def test_the_choices_reach_exactly_the_legal_plans_each_once(players, modules):
+    """With the audience tile on an empty column, the wall tile and its apprentice, the ill
+    apprentices (only where they may go, at least the ones the healthy cannot cover) and the
+    medico tile: the plans the choices reach are the legal plans, none twice, and every
+    choice offered leads on (no dead end)."""
+    for g, seat, legal in _planning(players, modules, seed=5, rounds=3, most=3):
+        reached = list(_walk(g, seat))
+        assert len(reached) == len(set(reached)) and set(reached) == set(legal)
+
+
+def test_all_eight_modules_with_ill_apprentices_reach_the_legal_plans():
+    """All eight modules, the medico's plans with ill apprentices (a lazy PlanVariants)."""
+    checked = 0
+    for g, seat, legal in lazy_planning(3, ALL, seed=3, rounds=6):
+        if len(legal) > 30000 or not any(g.state.mods["medico"].black):
+            continue
+        reached = list(_walk(g, seat))
+        assert len(reached) == len(set(reached)) == len(legal) and all(p in legal for p in reached)
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+@pytest.mark.parametrize("players,modules", [(2, ("bells",)), (4, ALL)])
+def test_a_plan_splits_into_its_choices_and_joins_again(players, modules):
+    for g, seat, legal in _planning(players, modules, seed=2, rounds=1, most=2):
+        for plan in random.Random(len(legal)).sample(list(legal), min(50, len(legal))):
+            choices = g.plan_as_choices(plan)
+            assert len(choices) == len(g.plan_steps()) and g.plan_of(choices) == plan
+            for k in range(len(choices)):        # each choice is offered after those before it
+                assert choices[k] in g.plan_choices(seat, choices[:k])
+
+
+def test_the_audience_tile_is_offered_only_on_an_empty_column():
+    """'no apprentice may go to that column' (bells): after counts '1-0-2-0-1' the audience
+    tile's choices are none, the cathedral and the workshop."""
+    g = next(g for g, seat, legal in _planning(2, ("bells",), seed=1, rounds=1, most=1))
+    seat = g.to_act[0]
+    assert g.plan_steps() == ("counts", "audience")
+    assert ("1-0-2-0-1",) in g.plan_choices(seat)
+    assert g.plan_choices(seat, [("1-0-2-0-1",)]) == ((), ("audience", "cathedral"), ("audience", "workshop"))
+
+
+def test_the_wall_tile_needs_an_apprentice_left():
+    """'Only one apprentice can be placed on this tile', and it is one of the player's: with
+    every apprentice on the sheet, the wall tile is not offered."""
+    for g, seat, legal in _planning(2, ("wall_fresco",), seed=4, rounds=1, most=2):
+        have = g.view(seat)["figures"][seat]["apprentices"]
+        full = next(c for c in g.plan_choices(seat) if sum(map(int, c[0].split("-"))) == have)
+        assert g.plan_choices(seat, [full]) == ((),)
+        some = next(c for c in g.plan_choices(seat) if sum(map(int, c[0].split("-"))) == have - 1)
+        assert len(g.plan_choices(seat, [some])) > 1
+
+
+def test_choices_are_refused_when_not_planning_or_not_offered():
+    g = affresco.new_game(2, ("bells",), seed=1)
+    seat = g.to_act[0]
+    if g.phase != "plan":
+        with pytest.raises(IllegalAction, match="not planning"):
+            g.plan_choices(seat)
+        while g.phase != "plan":
+            seat = g.to_act[0]
+            g.apply(seat, g.legal_actions(seat)[0])
+    seat = g.to_act[0]
+    with pytest.raises(IllegalAction, match="not a choice"):
+        g.plan_choices(seat, [("3-3-3-3-3",)])
+    with pytest.raises(IllegalAction, match="takes 2 choices"):
+        g.plan_choices(seat, [("0-0-0-0-0",), ()])
+    with pytest.raises(IllegalAction, match="not a plan word"):
+        g.plan_as_choices("plan 0-0-0-0-0 wall studio")
