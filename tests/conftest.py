@@ -14,10 +14,12 @@ import pytest
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The tests marked ``slow`` (several seconds: whole games, browsers, servers) run first,
-    in their files' order, then the others.  CI runs ``pytest -n auto --dist worksteal``
-    (.ci/run): each worker starts on half of this order and an idle worker takes half of the
-    other's queue, so the long tests start early and the end of the run is short tests on both
-    cores (with xdist's default ``--dist load`` a worker could keep a queue of browser and
-    server tests to itself while the other idled: 10 minutes of one idle core in a loaded run)."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The files holding a test marked ``slow`` (several seconds: whole games, browsers,
+    servers) run first, each file's tests together and in their order (a file's module-scoped
+    browser or server is started once a worker), then the others.  CI runs ``pytest -n auto
+    --dist worksteal`` (.ci/run): each worker starts on half of this order and an idle worker
+    takes half of the other's queue, so the long tests start early and the run ends with short
+    tests on both cores.  (With xdist's default ``--dist load`` a worker kept a queue of browser
+    and server tests to itself while the other idled: 10 minutes of one idle core in a loaded run.)"""
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)
