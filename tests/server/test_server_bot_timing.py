@@ -31,8 +31,8 @@ def test_answer_time_does_not_depend_on_secrets(bot, seconds, delay):
     if seconds is None:
         # the budget must cover the bot's slowest decision on this machine (an overrun is
         # logged, and is the one case the padding cannot hide): measure it, then pad above it,
-        # enough for the CPU to be shared with as many other processes again (CI runs both
-        # builds' tests at once: four workers on two cores)
+        # enough for the CPU to be shared with as many other processes again (in CI the
+        # compiled build compiles beside the tests)
         from affresco.server.bots import decide
         slowest = 0.0
         for label, pts in points.items():
