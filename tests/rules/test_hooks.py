@@ -213,23 +213,16 @@ class Lantern(Module):
     starts_empty = True
 
     def setup(self, state, rng):
-        state.mods["lantern"] = []
+        state.mods[self.name] = []
 
     def visit_start(self, state, fig, column, count):
-        state.mods["lantern"].append(count)
+        state.mods[self.name].append(count)
         return False
 
 
 class Lamp(Lantern):
     name = "lamp"
     starts_empty = False
-
-    def setup(self, state, rng):
-        state.mods["lamp"] = []
-
-    def visit_start(self, state, fig, column, count):
-        state.mods["lamp"].append(count)
-        return False
 
 
 def test_visit_start_only_at_empty_columns_when_the_module_says_so():
