@@ -117,12 +117,17 @@ def end_pool(pool: ProcessPoolExecutor, wait: bool) -> None:
         pool.shutdown(wait=True, cancel_futures=True)
         return
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         if p.is_alive():
             p.terminate()
     for p in procs:
         p.join(timeout=5)
+    # its thread then ends and closes its wake-up pipe; until it has ended, Python 3.11's exit
+    # hook may still write to that pipe (a traceback, "Bad file descriptor", after a SIGTERM)
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 def helpers(n: int) -> Helpers:
