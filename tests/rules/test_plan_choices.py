@@ -147,3 +147,14 @@ def test_choices_are_refused_when_not_planning_or_not_offered():
         g.plan_choices(seat, [("0-0-0-0-0",), ()])
     with pytest.raises(IllegalAction, match="not a plan word"):
         g.plan_as_choices("plan 0-0-0-0-0 wall studio")
+
+
+def test_a_plan_is_read_as_its_counts_and_its_module_words():
+    """``read_plan``: the apprentices per column of the action sheet, then each module word
+    with its arguments; anything that is not a plan reads as None."""
+    from affresco.rules import read_plan
+    counts, words = read_plan(affresco.parse("plan 1-2-0-1-1 audience studio ill 0-1-0-0-0 medico"))
+    assert counts == (1, 2, 0, 1, 1)
+    assert dict(words) == {"audience": ("studio",), "ill": ("0-1-0-0-0",), "medico": ()}
+    assert read_plan(affresco.parse("plan 0-0-0-0-3")) == ((0, 0, 0, 0, 3), {})
+    assert read_plan(affresco.parse("pass")) is None
