@@ -81,9 +81,9 @@ def test_a_seat_without_ill_apprentices_has_its_plans_picked_from_the_table_of_i
 
 def test_the_base_plans_of_any_count_of_apprentices_are_those_of_at_most_that_many():
     """R1 (0-3 apprentices per column, at most the available ones): the base plans and their
-    tables for every count of apprentices a seat may plan with, none to more than the sheet
-    holds (the medico's healthy ones: tables made in one pass over every plan of the sheet),
-    are the plans of at most that many apprentices, in counting order."""
+    tables (``base_counts``, which the medico's plan tables read for any count of healthy
+    apprentices, none to more than the sheet holds) are the plans of at most that many
+    apprentices, in counting order."""
     import itertools
     from affresco.rules.plan_sequences import base_counts, base_plans
     every = list(itertools.product(range(4), repeat=5))

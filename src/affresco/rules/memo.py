@@ -3,11 +3,9 @@ the plans a ``plan_options`` hook is given)."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from operator import itemgetter
 from typing import Any, Callable
 
 CHECK_EVERY = 8     # values kept between two weighings of every value (a value may grow once kept)
-_VALUE = itemgetter(1)    # an entry's value (entries are (object, value))
 
 
 class IdentityMemo:
@@ -44,7 +42,7 @@ class IdentityMemo:
         if self.most:
             self._puts += 1
             if self._puts % CHECK_EVERY == 0 or self.weigh(value) > self.most // self.size:
-                while len(entries) > 1 and sum(map(self.weigh, map(_VALUE, entries.values()))) > self.most:
+                while len(entries) > 1 and sum(self.weigh(v[1]) for v in entries.values()) > self.most:
                     entries.popitem(last=False)
         return value
 

@@ -43,19 +43,11 @@ def _empty_columns(columns: int, per_column: int) -> tuple:
     return empty, tuple(map(len, empty))
 
 
-@lru_cache(maxsize=8)
-def _apprentices(columns: int, per_column: int) -> bytes:
-    """The apprentices of each plan of :func:`_every_counts` (at most 255: the printed sheet has 15 spaces)."""
-    return bytes(_every_counts(columns, per_column)[2])
-
-
 @lru_cache(maxsize=None)
-def within(available: int, columns: int, per_column: int) -> bytes:
-    """Per plan of :func:`_every_counts`: 1 if it uses at most ``available`` apprentices, else 0
-    (``itertools.compress`` with it gives the base plans' figures in their order), made in one
-    C-level pass (``bytes.translate``: a new count of apprentices, e.g. the medico's healthy
-    ones, costs no call per plan)."""
-    return _apprentices(columns, per_column).translate((b"\1" * max(available + 1, 0)).ljust(256, b"\0")[:256])
+def within(available: int, columns: int, per_column: int) -> tuple[bool, ...]:
+    """Per plan of :func:`_every_counts`: whether it uses at most ``available`` apprentices
+    (``itertools.compress`` with it gives the base plans' figures in their order)."""
+    return tuple(map(available.__ge__, _every_counts(columns, per_column)[2]))
 
 
 @lru_cache(maxsize=None)

@@ -876,14 +876,12 @@ def _ill_word(counts: tuple[int, ...], allowed: tuple, black: int, least: int, r
     digits = ["0"] * len(counts)
     named = 0
     for k, cap, below in zip(places, caps, _ill_below(caps, black)):
-        hi, lo = black - named, least - named - 1     # (least <= black: the plan has the word)
-        for i in range(cap + 1):      # the words with i ill ones here: those of the rest naming lo+1..hi
-            ways = below[hi] - below[lo] if lo >= 0 else below[hi] if hi >= 0 else 0
+        for i in range(cap + 1):      # the words with i ill ones here: those of the rest that fit
+            hi, lo = black - named - i, least - named - i
+            ways = (below[hi] - (below[lo - 1] if lo > 0 else 0)) if hi >= lo and hi >= 0 else 0
             if r < ways:
                 break
             r -= ways
-            hi -= 1
-            lo -= 1
         if i:
             digits[k] = _DIGITS[i]
             named += i
@@ -1017,9 +1015,6 @@ class _VariantCounts:
         self._ill_ids: dict[tuple[int, ...], int] = {(1,): 0}
         self._ill_moves: dict[int, int] = {}
         self._plain: dict[tuple[int, int, int], tuple[tuple, list[int]]] = {}
-        every = base_counts(self.top, columns, per_column)     # every plan of the sheet: its kind (plain)
-        self._kinds = bytes([2 * (n * (columns + 1) + e) + (c[market] <= MARKET_WITH_TILE)
-                             for c, n, e in zip(every[0], every[1], every[3])])
 
     def plain(self, h: int, t: int, tile: int) -> tuple[tuple, list[int]]:
         """The plans of a seat without ill apprentices, ``h`` healthy ones (the base plans of at
@@ -1027,20 +1022,14 @@ class _VariantCounts:
         and ``tile`` 2 if the medico tile may go: the base plans and their variants accumulated
         (``perm(e, t)`` ways to lay the tiles, each also with the medico tile where it may go),
         made when first asked: a seat's plans are mostly picked in a situation met before, and
-        then a pick is a bisection instead of :meth:`find`'s walk.  A plan's variants depend on
-        its kind only (``_kinds``: its apprentices, empty columns and whether the tile may go),
-        so they are read by kind in one C-level pass (``bytes.translate``, which also leaves out
-        the plans of more than ``h`` apprentices; at most 255 variants a plan: the printed
-        sheet with up to 4 action tiles)."""
+        then a pick is a bisection instead of :meth:`find`'s walk."""
         hit = self._plain.get((h, t, tile))
         if hit is None:
-            span, most = len(self.allowed) + 1, min(max(h, -1), self.top) + 1    # kinds: (apprentices * span + empty) * 2 + tile
-            by_kind = bytearray(256)
-            for e in range(span):
-                by_kind[2 * e:2 * span * most:2 * span] = bytes([perm(e, t)]) * most
-                by_kind[2 * e + 1:2 * span * most:2 * span] = bytes([perm(e, t) * tile]) * most
-            ways = self._kinds.translate(by_kind, bytes(range(2 * span * most, 256)))
-            hit = self._plain[h, t, tile] = (base_counts(h, len(self.allowed), self.per_column), list(accumulate(ways)))
+            base = base_counts(h, len(self.allowed), self.per_column)
+            ways = map([perm(e, t) for e in range(len(self.allowed) + 1)].__getitem__, base[3])
+            if tile == 2:
+                ways = map(mul, ways, _tile_factor((h, len(self.allowed), self.per_column), self.market))
+            hit = self._plain[h, t, tile] = (base, list(accumulate(ways)))
         return hit
 
     def grid(self, k: int, a: int, m: int) -> list[int]:
