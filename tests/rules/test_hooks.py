@@ -207,37 +207,49 @@ def test_visit_hooks_only_where_the_module_acts(easel):
 
 class Lantern(Module):
     """A test module whose visit_start acts only where the figure has no apprentice
-    (Module.starts_empty), and one that acts everywhere."""
+    (Module.busy_columns empty), one that acts everywhere, and one that acts at the studio's
+    busy turns and the market's and the last column's empty ones."""
 
     name = "lantern"
-    starts_empty = True
+    busy_columns: tuple[int, ...] | None = ()
 
     def setup(self, state, rng):
         state.mods[self.name] = []
 
     def visit_start(self, state, fig, column, count):
-        state.mods[self.name].append(count)
+        state.mods[self.name].append((state.loc, count))
         return False
 
 
 class Lamp(Lantern):
     name = "lamp"
-    starts_empty = False
+    busy_columns = None
 
 
-def test_visit_start_only_at_empty_columns_when_the_module_says_so():
-    """The hook table calls the visit_start of a module with ``starts_empty`` only at turns
-    where the figure has no apprentice in the column; the others' at every turn."""
-    MODULES["lantern"], MODULES["lamp"] = Lantern, Lamp
+class Torch(Lantern):
+    name = "torch"
+    busy_columns = (2,)
+    empty_columns = (0, -1)
+
+
+def test_visit_start_only_at_the_turns_the_module_names():
+    """The hook table calls a module's visit_start only at the columns its ``busy_columns``
+    name (by index, negative from the last) where the figure has apprentices, and at those its
+    ``empty_columns`` name where it has none; with neither, at every turn."""
+    MODULES["lantern"], MODULES["lamp"], MODULES["torch"] = Lantern, Lamp, Torch
     try:
-        g = affresco.new_game(3, modules=("lantern", "lamp"), seed=3)
+        g = affresco.new_game(3, modules=("lantern", "lamp", "torch"), seed=3)
         play_out(g, 3)
-        empty, every = g.state.mods["lantern"], g.state.mods["lamp"]
-        assert empty and set(empty) == {0}
-        assert len(every) > len(empty) and every.count(0) == len(empty)
-        assert [h.__self__.name for h in g.state.hooks.visit_start_busy] == ["lamp"]
+        empty, every, some = g.state.mods["lantern"], g.state.mods["lamp"], g.state.mods["torch"]
+        assert empty and {count for _, count in empty} == {0}
+        assert len(every) > len(empty) and [x for x in every if x[1] == 0] == empty
+        assert some == [(i, n) for i, n in every if (i == 2 and n) or (i in (0, 4) and not n)]
+        assert {i for i, n in some if n} == {2} and {i for i, n in some if not n} == {0, 4}
+        assert [h.__self__.name for h in g.state.hooks.visit_start_at[2][0]] == ["lamp", "torch"]
+        assert [h.__self__.name for h in g.state.hooks.visit_start_at[0][1]] == ["lantern", "lamp", "torch"]
+        assert [h.__self__.name for h in g.state.hooks.visit_start_at[1][1]] == ["lantern", "lamp"]
     finally:
-        del MODULES["lantern"], MODULES["lamp"]
+        del MODULES["lantern"], MODULES["lamp"], MODULES["torch"]
 
 
 def test_games_of_one_setup_share_one_hook_table(easel):

@@ -164,6 +164,10 @@ class Medico(Module):
     visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
     action_kinds = ("restore", "altar", "saints", "studio")   # the ill ones' restorations, pictures of saints, the studio
     location_columns = (-1,)   # after_location: after the last column only
+    # visit_start at turns without apprentices: the medico tile's market turn, and the workshop and
+    # the column after it, where a turn's record is emptied at each seat's turn (the workshop's
+    # blends are the only part a turn without apprentices can find left)
+    empty_columns = (0, 3, -1)
     plan_words = (ILL_WORD, TILE_WORD)
     view_reads = ("phase", "actor", "asks", "neutral", "aside")   # plans, visit counts, asks, healthy ones
 
@@ -586,8 +590,12 @@ class Medico(Module):
             return
         m = self.st(s)
         for fig in s.order:   # asked only of a player holding a bottle of use ('heal none' is not a choice)
-            if fig < s.n and any(b == "juice" or m.sick[fig] for b in m.held[fig]):
-                ask(s, fig, NAME, "heal")
+            if fig < s.n:
+                sick = m.sick[fig]
+                for b in m.held[fig]:
+                    if sick or b == "juice":
+                        ask(s, fig, NAME, "heal")
+                        break
 
     def _heal_options(self, s: State, fig: int) -> list[Action]:
         m = self.st(s)

@@ -127,7 +127,12 @@ class Portraits(Module):
 
     def owns(self, s: State, fig: int, effect: str) -> int:
         owned = s.mods[self.name].owned[fig] if fig < s.n else ()
-        return sum(self.data.cards[c].effects.get(effect, 0) for c in owned) if owned else 0
+        total = 0
+        if owned:
+            cards = self.data.cards
+            for c in owned:
+                total += cards[c].effects.get(effect, 0)
+        return total
 
     # --- hooks -------------------------------------------------------------------------
     def setup(self, s: State, rng) -> None:
@@ -281,8 +286,10 @@ def _top_cards(cards: dict, deck: tuple[str, ...]) -> tuple[str, ...]:
     hit = _TOP.get((id(cards), deck))
     if hit is not None and hit[0] is cards:
         return hit[1]
-    top = min(cards[c].deck for c in deck)
-    out = tuple(sorted(c for c in deck if cards[c].deck == top))
+    by_deck: dict[str, list[str]] = {}
+    for c in deck:
+        by_deck.setdefault(cards[c].deck, []).append(c)
+    out = tuple(sorted(by_deck[min(by_deck)]))
     if len(_TOP) > 4096:
         _TOP.clear()
     _TOP[id(cards), deck] = (cards, out)
