@@ -299,3 +299,35 @@ def test_a_clone_and_its_original_write_their_module_states_apart():
     play(g, random.Random(3), 150)
     assert c.to_json() == moved
     assert affresco.Game.from_json(moved).to_json() == moved
+
+
+EIGHT = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", "bells", "wall_fresco", "medico")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_modules_visit_start_columns_leave_out_only_turns_where_they_do_nothing(players):
+    """The bells', the wall fresco's and the medico's ``busy_columns`` / ``empty_columns`` name
+    every turn at which their visit_start changes anything: random games of all eight modules
+    are the same, state and legal actions at every decision, as with the hooks called at every
+    turn (the same classes with both left None)."""
+    every = {name: type(MODULES[name].__name__, (MODULES[name],), {"busy_columns": None, "empty_columns": None})
+             for name in ("bells", "wall_fresco", "medico")}
+    for seed in range(1, 4):
+        filtered = affresco.new_game(players, modules=EIGHT, seed=seed)
+        saved = {name: MODULES[name] for name in every}
+        MODULES.update(every)
+        try:
+            full = affresco.new_game(players, modules=EIGHT, seed=seed)
+        finally:
+            MODULES.update(saved)
+        assert len(full.state.hooks.visit_start_at[1][1]) == 3 > len(filtered.state.hooks.visit_start_at[1][1])
+        choice = random.Random(seed).choice
+        while not full.is_over:
+            assert full.to_json() == filtered.to_json()
+            seat = choice(full.to_act)
+            legal = full.legal_actions(seat)
+            assert [str(a) for a in legal] == [str(a) for a in filtered.legal_actions(seat)]
+            action = choice(legal)
+            full.apply(seat, action)
+            filtered.apply(seat, action)
+        assert filtered.is_over and full.record() == filtered.record()
