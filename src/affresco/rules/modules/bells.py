@@ -266,12 +266,17 @@ class Bells(Module):
                 break
         return out, stack, under
 
-    def _reveal(self, s: State, rng, display: tuple[str, ...], under: tuple[str, ...], **more) -> None:
+    def _reveal(self, s: State, rng, display: tuple[str, ...], under: tuple[str, ...],
+                audience: tuple[int, ...] | None = None) -> None:
         """Fill the ``display`` (one place per player, 3 with 2 and 3 players) from the stack,
-        with ``under`` the certificates under it: one write of the module state, with ``more``."""
-        drawn, stack, under = self._draw(self.st(s).stack, under, rng, self.data.display[s.n] - len(display))
+        with ``under`` the certificates under it: one write of the module state (with the
+        ``audience`` tiles taken back at round preparation)."""
+        drawn, stack, under = self._draw(s.mods[NAME].stack, under, rng, self.data.display[s.n] - len(display))
         shown = (*display, *drawn)
-        self.put(s, stack=stack, under=under, display=shown, **more)
+        b = self.own(s)
+        b.stack, b.under, b.display = stack, under, shown
+        if audience is not None:
+            b.audience = audience
         if shown:
             s.add_event({"kind": "bells_display", "certificates": list(shown), "stack": len(stack) + len(under)})
 

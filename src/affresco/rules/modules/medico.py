@@ -141,6 +141,7 @@ def _sorted_bottles(items) -> tuple[str, ...]:
 _UNBEGUN = (0, 0)      # MState.worked at the start of a turn: no blend, no other workshop action
 _MEDICINE = tuple(Action("medicine", (str(p + 1),)) for p in range(4))   # by display place
 _ASIDE = (Action("aside", ("ill",)), Action("aside", ("own",)))
+_SAINTS = {c: Action("saints", (c,)) for c in PAINTS}   # by the paint paid
 _ILLNESS = (Action("illness", ("neutral",)), Action("illness", ("own",)))
 
 
@@ -340,7 +341,7 @@ class Medico(Module):
         m.display, m.tile, m.plans, m.spent = display, None, (None,) * s.n, spent
         if shown:
             s.add_event({"kind": "medico_display", "count": len(shown), "bottles": shown,
-                         "prices": [self.price(s, i) for i in range(len(shown))]})
+                         "prices": list(self.data.prices[places][:len(shown)])})
 
     # ------------------------------------------------------------------ get-up
     def after_getup(self, s: State, fig: int) -> None:
@@ -449,7 +450,11 @@ class Medico(Module):
         if len(m.held[fig]) >= self.data.max_bottles:
             return []
         prices, money = self.data.prices[self.places(s)], s.thalers[fig]
-        return [_MEDICINE[p] for p, b in enumerate(m.display) if b is not None and prices[p] <= money]
+        out = []
+        for p, b in enumerate(m.display):    # (loops here and below: a comprehension reading a local
+            if b is not None and prices[p] <= money:   # makes it a cell at every call)
+                out.append(_MEDICINE[p])
+        return out
 
     def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
         if fig >= s.n:
@@ -478,7 +483,9 @@ class Medico(Module):
                 actions[:] = [a for a in actions if a.kind == "pass"]
             if m.ill_left:
                 have = s.paints[fig]
-                actions.extend(Action("saints", (c,)) for c in PAINTS if have[PAINT_INDEX[c]])
+                for c in PAINTS:
+                    if have[PAINT_INDEX[c]]:
+                        actions.append(_SAINTS[c])
         elif column == "workshop":
             if not self._healthy_unbegun(s, fig):
                 actions[:] = [a for a in actions if a.kind in ("blend", "pass")]

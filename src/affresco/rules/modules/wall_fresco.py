@@ -372,7 +372,11 @@ class WallFresco(Module):
 
     def ask_actions(self, s: State, a) -> list:
         have = s.paints[a[0]]     # the frontier's sections the player's paints pay for
-        return [PASS, *(action for _, need, action in self.frontier(self.st(s).board) if covers8(have, need))]
+        out = [PASS]
+        for _, need, action in self.frontier(self.st(s).board):   # (a loop: a comprehension would make
+            if covers8(have, need):                                # ``have`` a cell at every call)
+                out.append(action)
+        return out
 
     def valid_ask(self, s: State, fig: int, payload) -> bool:
         """A saved wall ask: a seat whose wall tile covers the current column."""
