@@ -586,7 +586,8 @@ class Medico(Module):
         black += own
         m = self.own(s)
         m.sick, m.black = with_item(m.sick, fig, sick), with_item(m.black, fig, black)
-        m.neutral_ill = with_item(m.neutral_ill, fig, neutral_ill)
+        if neutral_ill != m.neutral_ill[fig]:
+            m.neutral_ill = with_item(m.neutral_ill, fig, neutral_ill)
         s.add_event({"kind": "medico_ill", "figure": fig, "location": column, "own": own,
                      "neutral": bool(neutral and neutral_ill == s.round)})
 
@@ -653,7 +654,8 @@ class Medico(Module):
                 change_mood(s, fig, self.data.juice_mood * juice)
             m = self.own(s)
             m.held, m.discard = with_item(m.held, fig, tuple(held)), _sorted_bottles(m.discard + used)
-            m.sick, m.black = with_item(m.sick, fig, m.sick[fig] - healed), with_item(m.black, fig, m.black[fig] - healed)
+            if healed:
+                m.sick, m.black = with_item(m.sick, fig, m.sick[fig] - healed), with_item(m.black, fig, m.black[fig] - healed)
             s.add_event({"kind": "medico_heal", "figure": fig, "bottles": list(used), "healed": healed,
                          "lost": portions - healed, "mood": juice * self.data.juice_mood})
         elif what == "aside":
