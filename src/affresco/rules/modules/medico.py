@@ -552,10 +552,12 @@ class Medico(Module):
         m = s.mods[NAME]
         plan = m.plans[fig]
         ill = plan[0][s.loc] if plan is not None else 0     # ill_at
-        healthy = s.plan[fig][s.loc] - ill
         if m.ill_left:
             m = self.own(s)
             m.ill_left = 0
+        if not ill and column != m.infected:     # neither mixed nor infected: nobody falls ill here
+            return
+        healthy = s.plan[fig][s.loc] - ill
         if healthy <= 0:
             return
         falling = healthy if ill else (1 if column == m.infected else 0)
