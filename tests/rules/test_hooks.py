@@ -4,7 +4,7 @@ import random
 import pytest
 
 import affresco
-from affresco.rules.hooks import MODULES, Module
+from affresco.rules.hooks import MODULES, HookTable, Module
 
 
 class Tithe(Module):
@@ -207,37 +207,49 @@ def test_visit_hooks_only_where_the_module_acts(easel):
 
 class Lantern(Module):
     """A test module whose visit_start acts only where the figure has no apprentice
-    (Module.starts_empty), and one that acts everywhere."""
+    (Module.busy_columns empty), one that acts everywhere, and one that acts at the studio's
+    busy turns and the market's and the last column's empty ones."""
 
     name = "lantern"
-    starts_empty = True
+    busy_columns: tuple[int, ...] | None = ()
 
     def setup(self, state, rng):
         state.mods[self.name] = []
 
     def visit_start(self, state, fig, column, count):
-        state.mods[self.name].append(count)
+        state.mods[self.name].append((state.loc, count))
         return False
 
 
 class Lamp(Lantern):
     name = "lamp"
-    starts_empty = False
+    busy_columns = None
 
 
-def test_visit_start_only_at_empty_columns_when_the_module_says_so():
-    """The hook table calls the visit_start of a module with ``starts_empty`` only at turns
-    where the figure has no apprentice in the column; the others' at every turn."""
-    MODULES["lantern"], MODULES["lamp"] = Lantern, Lamp
+class Torch(Lantern):
+    name = "torch"
+    busy_columns = (2,)
+    empty_columns = (0, -1)
+
+
+def test_visit_start_only_at_the_turns_the_module_names():
+    """The hook table calls a module's visit_start only at the columns its ``busy_columns``
+    name (by index, negative from the last) where the figure has apprentices, and at those its
+    ``empty_columns`` name where it has none; with neither, at every turn."""
+    MODULES["lantern"], MODULES["lamp"], MODULES["torch"] = Lantern, Lamp, Torch
     try:
-        g = affresco.new_game(3, modules=("lantern", "lamp"), seed=3)
+        g = affresco.new_game(3, modules=("lantern", "lamp", "torch"), seed=3)
         play_out(g, 3)
-        empty, every = g.state.mods["lantern"], g.state.mods["lamp"]
-        assert empty and set(empty) == {0}
-        assert len(every) > len(empty) and every.count(0) == len(empty)
-        assert [h.__self__.name for h in g.state.hooks.visit_start_busy] == ["lamp"]
+        empty, every, some = g.state.mods["lantern"], g.state.mods["lamp"], g.state.mods["torch"]
+        assert empty and {count for _, count in empty} == {0}
+        assert len(every) > len(empty) and [x for x in every if x[1] == 0] == empty
+        assert some == [(i, n) for i, n in every if (i == 2 and n) or (i in (0, 4) and not n)]
+        assert {i for i, n in some if n} == {2} and {i for i, n in some if not n} == {0, 4}
+        assert [h.__self__.name for h in g.state.hooks.visit_start_at[2][0]] == ["lamp", "torch"]
+        assert [h.__self__.name for h in g.state.hooks.visit_start_at[0][1]] == ["lantern", "lamp", "torch"]
+        assert [h.__self__.name for h in g.state.hooks.visit_start_at[1][1]] == ["lantern", "lamp"]
     finally:
-        del MODULES["lantern"], MODULES["lamp"]
+        del MODULES["lantern"], MODULES["lamp"], MODULES["torch"]
 
 
 def test_games_of_one_setup_share_one_hook_table(easel):
@@ -287,3 +299,31 @@ def test_a_clone_and_its_original_write_their_module_states_apart():
     play(g, random.Random(3), 150)
     assert c.to_json() == moved
     assert affresco.Game.from_json(moved).to_json() == moved
+
+
+EIGHT = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", "bells", "wall_fresco", "medico")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_modules_visit_start_columns_leave_out_only_turns_where_they_do_nothing(players):
+    """The bells', the wall fresco's and the medico's ``busy_columns`` / ``empty_columns`` name
+    every turn at which their visit_start changes anything: random games of all eight modules
+    are the same, state and legal actions at every decision, as with every visit_start hook
+    called at every turn (a hook table whose ``visit_start_at`` lists them all everywhere)."""
+    for seed in range(1, 4):
+        filtered = affresco.new_game(players, modules=EIGHT, seed=seed)
+        full = affresco.new_game(players, modules=EIGHT, seed=seed)
+        every = HookTable(full.state.hooks.modules)
+        every.visit_start_at = tuple((every.visit_start, every.visit_start) for _ in every.visit_start_at)
+        full.state.hooks = every
+        assert len(every.visit_start_at[1][1]) == 3 > len(filtered.state.hooks.visit_start_at[1][1])
+        choice = random.Random(seed).choice
+        while not full.is_over:
+            assert full.to_json() == filtered.to_json()
+            seat = choice(full.to_act)
+            legal = full.legal_actions(seat)
+            assert [str(a) for a in legal] == [str(a) for a in filtered.legal_actions(seat)]
+            action = choice(legal)
+            full.apply(seat, action)
+            filtered.apply(seat, action)
+        assert filtered.is_over and full.record() == filtered.record()

@@ -603,3 +603,29 @@ def test_saved_audience_on_a_column_with_apprentices_is_refused():
     words["audience"][2] = bview(g, 2)["column_words"][column]
     with pytest.raises(affresco.StateError, match=r"audience\[2\]: no apprentice may be planned"):
         affresco.Game.from_json(json.dumps(pos))
+
+
+def test_audience_and_deposit_lists_follow_the_price_order():
+    """The audience's purchases and the deposit question's payments, as the rulebook lists the
+    choices: each displayed certificate once, by price (then VP, bells, text), bought in full
+    if the money covers it or paid 0..price-1 as far as the money goes; for each kind held
+    partly paid (the oldest of that kind), 1 Thaler up to what is owed and the money."""
+    from affresco.rules.modules.bells import _audience_options, _deposit_options, cert
+    game = affresco.new_game(4, modules=("bells",), seed=1)
+    certs = sorted(set(game.state.hooks.named["bells"].data.certificates), key=lambda c: (cert(c), c))
+    rng = random.Random(5)
+    for _ in range(300):
+        display = tuple(rng.choice(certs) for _ in range(rng.randint(0, 4)))
+        money = rng.randint(0, 12)
+        want = []
+        for c in sorted(set(display), key=lambda c: (cert(c), c)):
+            price = cert(c)[0]
+            want += [f"audience {c} full"] * (money >= price) + [f"audience {c} pay {k}" for k in range(min(price, money + 1))]
+        assert [str(a) for a in _audience_options(display, money)] == want
+        up = tuple((c, rng.randint(0, cert(c)[0] - 1)) for c in (rng.choice(certs) for _ in range(rng.randint(0, 4))))
+        oldest = {}
+        for c, paid in up:
+            oldest.setdefault(c, paid)
+        want = ["deposit none"] + [f"deposit {c} {k}" for c in sorted(oldest, key=lambda c: (cert(c), c))
+                                   for k in range(1, min(cert(c)[0] - oldest[c], money) + 1)]
+        assert [str(a) for a in _deposit_options(up, money)] == want

@@ -140,7 +140,10 @@ def apply(s: State, seat: int, action: Action) -> None:
         handlers = s.hooks.apply_action_for.get(action.kind) if s.hooks.apply_action else ()
         if handlers is None:
             handlers = s.hooks.for_kind("apply_action", action.kind)
-        if not (handlers and any(hook(s, fig, action) for hook in handlers)):
+        for hook in handlers:
+            if hook(s, fig, action):
+                break
+        else:
             loc.apply(s, fig, action)
         for hook in s.hooks.after_action:
             hook(s, fig, action)
@@ -204,13 +207,14 @@ def idle_is_public(s: State) -> bool:
 def _next_visitor(s: State) -> bool:
     """Start the next figure's turn at a column (True), after the last column False.  A
     figure has a turn if it has apprentices in the column or a module gives it one
-    (hook ``visit_start``; ``visit_start_busy`` where it has apprentices); after a column the
-    hook ``after_location`` runs (it may ask)."""
+    (hook ``visit_start``, the modules acting at the column's busy or empty turns,
+    ``HookTable.visit_start_at``); after a column the hook ``after_location`` runs (it may ask)."""
     columns = s.columns()
-    starts, busy_starts = s.hooks.visit_start, s.hooks.visit_start_busy
+    starts_at = s.hooks.visit_start_at
     order = s.order
     while s.loc < len(columns):
         column = columns[s.loc]
+        busy_starts, starts = starts_at[s.loc]
         s.visit += 1
         while s.visit < len(order):
             fig = order[s.visit]

@@ -60,10 +60,13 @@ class Module:
     # the column indexes (negative: counted from the last) after which its ``after_location``
     # may act (None: after every column); the hook table calls it only there
     location_columns: ClassVar[tuple[int, ...] | None] = None
-    # whether its ``visit_start`` acts only at a figure's turn at a column where the figure has
-    # no apprentice (an action tile's column, which no apprentice may share): the hook table
-    # leaves it out of the other turns
-    starts_empty: ClassVar[bool] = False
+    # the column indexes (negative: counted from the last) at whose turns its ``visit_start``
+    # may act: turns where the figure has apprentices in the column (``busy_columns``) and
+    # turns where it has none (``empty_columns``); None: every column, (): none (an action
+    # tile's column, which no apprentice may share, is never a busy one); the hook table calls
+    # it only there
+    busy_columns: ClassVar[tuple[int, ...] | None] = None
+    empty_columns: ClassVar[tuple[int, ...] | None] = None
     # the State fields its ``view`` hook reads besides its own state ``state.mods[name]``, its
     # data and options (None: not declared): the observation (rules/observation.py) calls the
     # hook again only when one of them, or the module's state, changed
@@ -164,8 +167,9 @@ class Module:
 
     def visit_start(self, state, fig: int, column: str, count: int) -> bool:
         """A figure's turn at a column (after the base set ``state.left``; ``count`` may be 0;
-        with ``starts_empty`` only where it is 0).  May adjust the turn or queue asks; return
-        True if the figure has a turn here even with no apprentice in the column."""
+        called only at the columns ``busy_columns`` / ``empty_columns`` name).  May adjust the
+        turn or queue asks; return True if the figure has a turn here even with no apprentice
+        in the column."""
         return False
 
     def after_action(self, state, fig: int, action) -> None:
@@ -295,9 +299,9 @@ def _module_of(hook: Any) -> Module:
     return hook.__self__
 
 
-def _acts_after(module: Module, index: int) -> bool:
-    """Whether ``module``'s ``after_location`` acts after the column ``index`` (Module.location_columns)."""
-    where = module.location_columns
+def _at(index: int, where: tuple[int, ...] | None) -> bool:
+    """Whether column ``index`` is among the column indexes ``where`` (negative: counted from the
+    last; None: every column), as Module.location_columns, busy_columns and empty_columns name them."""
     return where is None or index in where or index - len(SIDE1) in where
 
 
@@ -317,7 +321,8 @@ class HookTable:
     modules: tuple[Module, ...]
     named: dict[str, Module]
     visit_actions_at: dict[str, Hooks]    # column -> the visit_actions hooks of modules acting there
-    visit_start_busy: Hooks               # the visit_start hooks acting where the figure has apprentices
+    visit_start_at: tuple[tuple[Hooks, Hooks], ...]  # column index -> the visit_start hooks acting
+                                          # there where the figure has apprentices, and where it has none
     after_location_at: tuple[Hooks, ...]  # column index -> the after_location hooks of modules acting there
     _by_kind: dict[tuple[str, str], Hooks]  # memo of for_kind
     apply_action_for: dict[str, Hooks]    # action kind -> for_kind("apply_action", kind), every registered kind
@@ -365,8 +370,10 @@ class HookTable:
         self.visit_actions_at = {column: tuple(h for h in self.visit_actions
                                                if _within(column, _module_of(h).visit_columns))
                                  for column in set(SIDE1 + SIDE2)}
-        self.visit_start_busy = tuple(h for h in self.visit_start if not _module_of(h).starts_empty)
-        self.after_location_at = tuple(tuple(h for h in self.after_location if _acts_after(_module_of(h), i))
+        self.visit_start_at = tuple((tuple(h for h in self.visit_start if _at(i, _module_of(h).busy_columns)),
+                                     tuple(h for h in self.visit_start if _at(i, _module_of(h).empty_columns)))
+                                    for i in range(len(SIDE1)))
+        self.after_location_at = tuple(tuple(h for h in self.after_location if _at(i, _module_of(h).location_columns))
                                        for i in range(len(SIDE1)))
         self._by_kind = {}
         self.apply_action_for = {kind: self.for_kind("apply_action", kind) for kind in KINDS}

@@ -89,39 +89,37 @@ def _deposits(c: str) -> tuple[Action, ...]:
     return tuple(Action("deposit", (c, str(k))) for k in range(1, cert(c)[0] + 1))
 
 
-@lru_cache(maxsize=1024)
-def _on_display(display: tuple[str, ...]) -> tuple[tuple[int, tuple[Action, ...]], ...]:
-    """Each displayed certificate once, by price: its price and :func:`_purchases`."""
-    return tuple((price, _purchases(c)) for (price, _, _), c in sorted([(cert(c), c) for c in set(display)]))
-
-
 def _audience_options(display: tuple[str, ...], money: int) -> list[Action]:
-    """The audience's purchases, for each displayed certificate (by price): in full if the
-    money covers the price, and an instalment of 0 to price - 1 Thalers as far as it goes."""
+    """The audience's purchases, for each displayed certificate once (by price, then VP, bells
+    and text): in full if the money covers the price, and an instalment of 0 to price - 1
+    Thalers as far as it goes (:func:`_purchases`)."""
+    shown: list[tuple[tuple[int, int, int], str]] = []
+    for c in display:
+        key = (_CERTS.get(c) or cert(c), c)
+        if key not in shown:
+            shown.append(key)
+    shown.sort()
     out: list[Action] = []
-    for price, offers in _on_display(display):
-        out.extend(offers[0 if money >= price else 1:min(price - 1, money) + 2])
+    for (price, _, _), c in shown:
+        out.extend(_purchases(c)[0 if money >= price else 1:min(price - 1, money) + 2])
     return out
 
 
 def _deposit_options(up: tuple[tuple[str, int], ...], money: int) -> list[Action]:
-    """'deposit none', then for each partly paid certificate ``up`` holds (by price) 1 Thaler
-    up to what is owed on the oldest of that kind and the money."""
+    """'deposit none', then for each kind of certificate ``up`` holds partly paid (by price,
+    then VP, bells and text) 1 Thaler up to what is owed on the oldest of that kind and the
+    money (:func:`_deposits`)."""
+    kinds: list[tuple[tuple[int, int, int], str, int]] = []
+    named: list[str] = []
+    for c, paid in up:      # oldest first: the first of each kind
+        if c not in named:
+            named.append(c)
+            kinds.append((_CERTS.get(c) or cert(c), c, paid))
+    kinds.sort()
     out = [_DEPOSIT_NONE]
-    for owed, deposits in _owed(up):
-        out.extend(deposits[:min(owed, money)])
+    for (price, _, _), c, paid in kinds:
+        out.extend(_deposits(c)[:min(price - paid, money)])
     return out
-
-
-@lru_cache(maxsize=1024)
-def _owed(up: tuple[tuple[str, int], ...]) -> tuple[tuple[int, tuple[Action, ...]], ...]:
-    """Each kind of certificate ``up`` holds partly paid, by price: what is owed on the oldest
-    of that kind, and :func:`_deposits`."""
-    oldest: dict[str, int] = {}
-    for c, paid in up:
-        oldest.setdefault(c, paid)
-    kinds = sorted([(cert(c), c, paid) for c, paid in oldest.items()])
-    return tuple((price - paid, _deposits(c)) for (price, _, _), c, paid in kinds)
 
 
 _DEPOSIT_NONE = Action("deposit", ("none",))
@@ -172,7 +170,7 @@ class Bells(Module):
     plan_words = (TILE,)
     view_reads = ("phase", "round", "side2")   # audience hidden while planning, deposits asked, column words
     location_columns = (-1,)   # after_location: after the last column only
-    starts_empty = True        # visit_start: the audience tile's column, where no apprentice goes
+    busy_columns = ()          # visit_start: the audience tile's column, where no apprentice goes
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:
@@ -268,12 +266,17 @@ class Bells(Module):
                 break
         return out, stack, under
 
-    def _reveal(self, s: State, rng, display: tuple[str, ...], under: tuple[str, ...], **more) -> None:
+    def _reveal(self, s: State, rng, display: tuple[str, ...], under: tuple[str, ...],
+                audience: tuple[int, ...] | None = None) -> None:
         """Fill the ``display`` (one place per player, 3 with 2 and 3 players) from the stack,
-        with ``under`` the certificates under it: one write of the module state, with ``more``."""
-        drawn, stack, under = self._draw(self.st(s).stack, under, rng, self.data.display[s.n] - len(display))
+        with ``under`` the certificates under it: one write of the module state (with the
+        ``audience`` tiles taken back at round preparation)."""
+        drawn, stack, under = self._draw(s.mods[NAME].stack, under, rng, self.data.display[s.n] - len(display))
         shown = (*display, *drawn)
-        self.put(s, stack=stack, under=under, display=shown, **more)
+        b = self.own(s)
+        b.stack, b.under, b.display = stack, under, shown
+        if audience is not None:
+            b.audience = audience
         if shown:
             s.add_event({"kind": "bells_display", "certificates": list(shown), "stack": len(stack) + len(under)})
 

@@ -141,6 +141,7 @@ def _sorted_bottles(items) -> tuple[str, ...]:
 _UNBEGUN = (0, 0)      # MState.worked at the start of a turn: no blend, no other workshop action
 _MEDICINE = tuple(Action("medicine", (str(p + 1),)) for p in range(4))   # by display place
 _ASIDE = (Action("aside", ("ill",)), Action("aside", ("own",)))
+_SAINTS = {c: Action("saints", (c,)) for c in PAINTS}   # by the paint paid
 _ILLNESS = (Action("illness", ("neutral",)), Action("illness", ("own",)))
 
 
@@ -164,6 +165,10 @@ class Medico(Module):
     visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
     action_kinds = ("restore", "altar", "saints", "studio")   # the ill ones' restorations, pictures of saints, the studio
     location_columns = (-1,)   # after_location: after the last column only
+    # visit_start at turns without apprentices: the medico tile's market turn, and the workshop and
+    # the column after it, where a turn's record is emptied at each seat's turn (the workshop's
+    # blends are the only part a turn without apprentices can find left)
+    empty_columns = (0, 3, -1)
     plan_words = (ILL_WORD, TILE_WORD)
     view_reads = ("phase", "actor", "asks", "neutral", "aside")   # plans, visit counts, asks, healthy ones
 
@@ -336,7 +341,7 @@ class Medico(Module):
         m.display, m.tile, m.plans, m.spent = display, None, (None,) * s.n, spent
         if shown:
             s.add_event({"kind": "medico_display", "count": len(shown), "bottles": shown,
-                         "prices": [self.price(s, i) for i in range(len(shown))]})
+                         "prices": list(self.data.prices[places][:len(shown)])})
 
     # ------------------------------------------------------------------ get-up
     def after_getup(self, s: State, fig: int) -> None:
@@ -445,7 +450,11 @@ class Medico(Module):
         if len(m.held[fig]) >= self.data.max_bottles:
             return []
         prices, money = self.data.prices[self.places(s)], s.thalers[fig]
-        return [_MEDICINE[p] for p, b in enumerate(m.display) if b is not None and prices[p] <= money]
+        out = []
+        for p, b in enumerate(m.display):    # (loops here and below: a comprehension reading a local
+            if b is not None and prices[p] <= money:   # makes it a cell at every call)
+                out.append(_MEDICINE[p])
+        return out
 
     def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
         if fig >= s.n:
@@ -474,7 +483,9 @@ class Medico(Module):
                 actions[:] = [a for a in actions if a.kind == "pass"]
             if m.ill_left:
                 have = s.paints[fig]
-                actions.extend(Action("saints", (c,)) for c in PAINTS if have[PAINT_INDEX[c]])
+                for c in PAINTS:
+                    if have[PAINT_INDEX[c]]:
+                        actions.append(_SAINTS[c])
         elif column == "workshop":
             if not self._healthy_unbegun(s, fig):
                 actions[:] = [a for a in actions if a.kind in ("blend", "pass")]
@@ -541,10 +552,12 @@ class Medico(Module):
         m = s.mods[NAME]
         plan = m.plans[fig]
         ill = plan[0][s.loc] if plan is not None else 0     # ill_at
-        healthy = s.plan[fig][s.loc] - ill
         if m.ill_left:
             m = self.own(s)
             m.ill_left = 0
+        if not ill and column != m.infected:     # neither mixed nor infected: nobody falls ill here
+            return
+        healthy = s.plan[fig][s.loc] - ill
         if healthy <= 0:
             return
         falling = healthy if ill else (1 if column == m.infected else 0)
@@ -575,7 +588,8 @@ class Medico(Module):
         black += own
         m = self.own(s)
         m.sick, m.black = with_item(m.sick, fig, sick), with_item(m.black, fig, black)
-        m.neutral_ill = with_item(m.neutral_ill, fig, neutral_ill)
+        if neutral_ill != m.neutral_ill[fig]:
+            m.neutral_ill = with_item(m.neutral_ill, fig, neutral_ill)
         s.add_event({"kind": "medico_ill", "figure": fig, "location": column, "own": own,
                      "neutral": bool(neutral and neutral_ill == s.round)})
 
@@ -586,8 +600,12 @@ class Medico(Module):
             return
         m = self.st(s)
         for fig in s.order:   # asked only of a player holding a bottle of use ('heal none' is not a choice)
-            if fig < s.n and any(b == "juice" or m.sick[fig] for b in m.held[fig]):
-                ask(s, fig, NAME, "heal")
+            if fig < s.n:
+                sick = m.sick[fig]
+                for b in m.held[fig]:
+                    if sick or b == "juice":
+                        ask(s, fig, NAME, "heal")
+                        break
 
     def _heal_options(self, s: State, fig: int) -> list[Action]:
         m = self.st(s)
@@ -638,7 +656,8 @@ class Medico(Module):
                 change_mood(s, fig, self.data.juice_mood * juice)
             m = self.own(s)
             m.held, m.discard = with_item(m.held, fig, tuple(held)), _sorted_bottles(m.discard + used)
-            m.sick, m.black = with_item(m.sick, fig, m.sick[fig] - healed), with_item(m.black, fig, m.black[fig] - healed)
+            if healed:
+                m.sick, m.black = with_item(m.sick, fig, m.sick[fig] - healed), with_item(m.black, fig, m.black[fig] - healed)
             s.add_event({"kind": "medico_heal", "figure": fig, "bottles": list(used), "healed": healed,
                          "lost": portions - healed, "mood": juice * self.data.juice_mood})
         elif what == "aside":

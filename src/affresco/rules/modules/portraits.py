@@ -127,7 +127,12 @@ class Portraits(Module):
 
     def owns(self, s: State, fig: int, effect: str) -> int:
         owned = s.mods[self.name].owned[fig] if fig < s.n else ()
-        return sum(self.data.cards[c].effects.get(effect, 0) for c in owned) if owned else 0
+        total = 0
+        if owned:
+            cards = self.data.cards
+            for c in owned:
+                total += cards[c].effects.get(effect, 0)
+        return total
 
     # --- hooks -------------------------------------------------------------------------
     def setup(self, s: State, rng) -> None:
@@ -178,9 +183,12 @@ class Portraits(Module):
             cost = self.owns(s, fig, "sexton")
             if cost and s.thalers[fig] >= cost:
                 plain = [a for a in actions if a.kind == "restore" and "bishop" not in a.args]
+                bishop = s.bishop
                 for a in plain:  # R14: the Sexton's move replaces the one-step move
-                    actions.extend(Action("restore", (a.args[0], "sexton", NAMES[t], *a.args[1:]))
-                                   for t in range(len(NAMES)) if t != s.bishop)
+                    segment, rest = a.args[0], a.args[1:]
+                    for t in range(len(NAMES)):   # (loops: a comprehension would make locals cells)
+                        if t != bishop:
+                            actions.append(Action("restore", (segment, "sexton", NAMES[t], *rest)))
 
     def apply_action(self, s: State, fig: int, action: Action) -> bool:
         if action.kind == "portrait":
@@ -202,7 +210,11 @@ class Portraits(Module):
         cid = action.args[0]
         card = self.data.cards[cid]
         eff = card.effects
-        p.display = tuple(c for c in p.display if c != cid)
+        display = []
+        for c in p.display:     # (a loop: a comprehension would make ``cid`` a cell)
+            if c != cid:
+                display.append(c)
+        p.display = tuple(display)
         p.taken = with_item(p.taken, fig, s.round)
         if card.permanent and fig < s.n:
             p.owned = with_item(p.owned, fig, p.owned[fig] + (cid,))
@@ -281,8 +293,10 @@ def _top_cards(cards: dict, deck: tuple[str, ...]) -> tuple[str, ...]:
     hit = _TOP.get((id(cards), deck))
     if hit is not None and hit[0] is cards:
         return hit[1]
-    top = min(cards[c].deck for c in deck)
-    out = tuple(sorted(c for c in deck if cards[c].deck == top))
+    by_deck: dict[str, list[str]] = {}
+    for c in deck:
+        by_deck.setdefault(cards[c].deck, []).append(c)
+    out = tuple(sorted(by_deck[min(by_deck)]))
     if len(_TOP) > 4096:
         _TOP.clear()
     _TOP[id(cards), deck] = (cards, out)

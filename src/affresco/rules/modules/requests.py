@@ -103,8 +103,12 @@ class Requests(Module):
             hook(s, fig, owned)
         if not owned:
             return out
-        types = tuple((t, self.data.paint[t]) for t, values in self.st(s).stacks if values)
-        return list(_requests(tuple(owned), types, self.data.per))
+        paint = self.data.paint
+        types = []
+        for t, values in self.st(s).stacks:   # (a loop: a comprehension reading ``self`` would make it a cell)
+            if values:
+                types.append((t, paint[t]))
+        return list(_requests(tuple(owned), tuple(types), self.data.per))
 
     def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
         if column != "workshop" or self.st(s).last[fig] == s.round:

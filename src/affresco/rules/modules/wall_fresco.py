@@ -123,7 +123,11 @@ def _backs_income(held: tuple[WallTile, ...]) -> str:
     gained = _INCOME.get(held)
     if gained is None:
         backs = {t.income for t in held}
-        gained = _INCOME.put(held, "".join(c for c in BASIC if c in backs))
+        gained = ""
+        for c in BASIC:     # (a loop: a comprehension reading ``backs`` would make it a cell at every call)
+            if c in backs:
+                gained += c
+        _INCOME.put(held, gained)
     return gained
 
 
@@ -169,7 +173,7 @@ class WallFresco(Module):
     action_kinds = ("exchange",)
     plan_words = (TILE,)
     view_reads = ("phase", "side2")   # action tiles hidden while planning, column words
-    starts_empty = True               # visit_start: the wall tile's column, where no apprentice goes
+    busy_columns = ()                 # visit_start: the wall tile's column, where no apprentice goes
 
     # --- components -----------------------------------------------------------------------
     @classmethod
@@ -285,8 +289,14 @@ class WallFresco(Module):
         hit = _FRONTIER.get(board)
         if hit is None:
             adj = _neighbours(self.data.rows, self.data.columns)
-            hit = _FRONTIER.put(board, tuple(self._section(c, t) for c, t in enumerate(board)
-                                             if t is not None and any(board[n] is None for n in adj[c])))
+            sections = []
+            for c, t in enumerate(board):
+                if t is not None:
+                    for n in adj[c]:
+                        if board[n] is None:
+                            sections.append(self._section(c, t))
+                            break
+            hit = _FRONTIER.put(board, tuple(sections))
         return hit
 
     def _section(self, cell: int, tile: WallTile) -> tuple[int, tuple[int, ...], Action]:
@@ -362,7 +372,11 @@ class WallFresco(Module):
 
     def ask_actions(self, s: State, a) -> list:
         have = s.paints[a[0]]     # the frontier's sections the player's paints pay for
-        return [PASS, *(action for _, need, action in self.frontier(self.st(s).board) if covers8(have, need))]
+        out = [PASS]
+        for _, need, action in self.frontier(self.st(s).board):   # (a loop: a comprehension would make
+            if covers8(have, need):                                # ``have`` a cell at every call)
+                out.append(action)
+        return out
 
     def valid_ask(self, s: State, fig: int, payload) -> bool:
         """A saved wall ask: a seat whose wall tile covers the current column."""
