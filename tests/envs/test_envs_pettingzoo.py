@@ -215,3 +215,25 @@ def test_agent_iter_gives_the_selected_agent_at_most_max_iter_times_and_starts_a
     e.reset(seed=3)
     steps = sum(1 for _ in _play_aec(e, 3).agent_iter())
     assert steps == 0 and not e.agents               # the game over: no agent left
+
+
+def test_an_index_as_a_numpy_integer_plays_as_the_same_python_int():
+    """The AEC step takes an action index as a Python int (its usual step) or a numpy integer
+    (a policy's output): the same game, the same observations, rewards and the same end."""
+    a, b = env(players=3), env(players=3)
+    a.reset(seed=5)
+    b.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for agent in a.agent_iter():
+        oa, ra, ta, _, _ = a.last()
+        ob, rb, tb, _, _ = b.last()
+        assert agent == b.agent_selection and ra == rb and ta == tb
+        assert np.array_equal(oa["observation"], ob["observation"]) and np.array_equal(oa["action_mask"], ob["action_mask"])
+        if ta:
+            a.step(None)
+            b.step(None)
+            continue
+        i = rng.choice(np.flatnonzero(oa["action_mask"]))
+        a.step(int(i))
+        b.step(np.int64(i))
+    assert not b.agents and a.game.record() == b.game.record()

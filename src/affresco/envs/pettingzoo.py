@@ -192,6 +192,8 @@ class FrescoAEC(_Common, AECEnv):
         self.turns = turns
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode, encoding)
         self._names: dict[tuple, str] = {}   # seats to act -> the agent of the first
+        self._actions = self.codec.actions
+        self._plain = self.encoder.draft is None     # the vector is the engine's (no plan-in-progress slices)
 
     def reset(self, seed=None, options=None):
         self._new_game(seed)
@@ -222,8 +224,24 @@ class FrescoAEC(_Common, AECEnv):
         """PettingZoo's ``last()`` (observation, cumulative reward, terminated, truncated, info of
         the selected agent), in one step."""
         agent = self.agent_selection
-        return (self._observe_seat(self.agent_seat[agent]) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        seat = self.agent_seat[agent]
+        if not observe:
+            obs = None
+        elif self._cache[seat][0] == self._marker:
+            obs = self._cache[seat][1]
+        elif self._slow:
+            obs = self._observe_seat(seat)
+        else:     # the usual step: the selected agent is to act (``_first_to_act``), its vector not made yet
+            g = self.game
+            marker = self._marker
+            legal = g.legal_actions(seat)
+            mask = self.codec.mask(legal, extra=1)
+            self._legal[seat] = (marker, legal, mask)
+            obs = {"observation": np.frombuffer(g.observation(seat), F32) if self._plain
+                   else self.encoder.observe(g, seat), "action_mask": mask}
+            self._cache[seat] = (marker, obs)
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
 
     def agent_iter(self, max_iter: int = 2**63):
         """PettingZoo's ``agent_iter``: the selected agent, while any agent is in (at most
@@ -232,11 +250,37 @@ class FrescoAEC(_Common, AECEnv):
         return _AgentIter(self, max_iter)
 
     def step(self, action):
+        if self._slow or type(action) is not int or not 0 <= action < self.WAIT:
+            self._step_general(action)
+            return
+        # the usual step (turns="acting", no agent done, no info to clear, an index of the action
+        # space): the selected agent is to act and its cumulative reward is 0 (every reward is 0
+        # until the game ends); the engine refuses an illegal action with the game unchanged
+        g = self.game
+        seat = self.agent_seat[self.agent_selection]
+        try:
+            g.apply(seat, self._actions[action])
+        except IllegalAction:
+            self._step_general(action)
+            return
+        self._marker += 1
+        self.cycles += 1
+        acting = g.to_act                  # none once the game is over
+        if not acting or (self.max_cycles is not None and self.cycles >= self.max_cycles):
+            self._finish()
+            return
+        self._acting = (self._marker, acting)
+        name = self._names.get(acting)
+        if name is None:
+            name = self._names[acting] = self.possible_agents[min(acting)]
+        self.agent_selection = name
+
+    def _step_general(self, action):
+        """A step of the usual kind with any action (``None``, a numpy integer, an index the
+        engine refuses: :meth:`_play` raises or substitutes)."""
         if self._slow:
             self._step(action)
             return
-        # the usual step (turns="acting", no agent done, no info to clear): the selected agent is
-        # to act and its cumulative reward is 0 (every reward is 0 until the game ends)
         if self._play(self.agent_seat[self.agent_selection], action):
             self.infos[self.agent_selection] = {"illegal_action": True}
             self._noted = self._slow = True
