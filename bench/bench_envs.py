@@ -10,16 +10,22 @@ actions, seeded):
     engine+observation: the same plus ``game.observation(seat)`` (the vector every wrapper
     hands out, without any wrapper around it);
   * pettingzoo-aec: ``env.last()`` (observation vector + mask) + ``env.step(index)``;
-    the agent picks uniformly among the mask's legal indices (:func:`pick`); "(mask only)":
-    ``last(observe=False)`` + ``env.action_mask()``, the protocol without the vector;
+    "(mask only)": ``last(observe=False)`` + ``env.action_mask()``, the protocol without the
+    vector;
   * pettingzoo-parallel: ``env.step(actions)`` (every agent's observation each step; the
     agent picks for the deciding agents, the others answer WAIT, their only legal action);
-  * gymnasium: ``env.step(index)`` + ``action_masks()``, the other seats random bots
-    (counted as decisions too: the cost per decision of the whole loop);
+  * gymnasium: ``env.step(index)``, the other seats random bots (counted as decisions too:
+    the cost per decision of the whole loop);
   * openspiel: ``state.legal_actions()`` + ``apply_action`` / ``apply_actions``, plus the
     observation tensor of the player to act through OpenSpiel's Python observation API
     (``make_observation(game).set_from(state, player)``: a numpy tensor); "openspiel (tensor
     list)" reads ``state.observation_tensor(player)`` instead (pyspiel's list: its own cost).
+
+The agent does what the engine loop's does (``rng.choice`` in the list of legal choices the
+interface hands out): in the wrappers that list is ``legal_indices`` (OpenSpiel:
+``legal_actions()``), the wrapper's own work; ``--pick mask`` makes it pick from the mask
+instead (numpy's nonzero of a ~3,200-entry mask, :func:`pick`: about 2 us, a quarter of an
+engine decision, work the engine loop's agent does not do; the measure before session 11).
 
 Costs are in this process's CPU time, three ways: per env step (a "decision" of the loop:
 with encoding 2 a plan takes several steps), per engine decision (the engine's actions applied:
@@ -78,12 +84,26 @@ def _clock():
     return time.process_time()   # CPU time of this process: other jobs on the machine do not inflate it
 
 
+PICK = "list"    # --pick: how the wrappers' agents choose (see the module doc)
+
+
 def pick(rng, mask):
-    """A uniform choice among the legal indices of a 0/1 mask (the agent's side of a step, as
-    ``rng.choice(legal)`` is the engine loop's).  numpy's nonzero of an int8 array is several
-    times slower than of the same bytes seen as booleans, so the mask is read as booleans."""
+    """A uniform choice among the legal indices of a 0/1 mask (``--pick mask``).  numpy's
+    nonzero of an int8 array is several times slower than of the same bytes seen as booleans,
+    so the mask is read as booleans."""
     legal = mask.view(np.bool_).nonzero()[0]
     return int(legal[rng.randrange(len(legal))])
+
+
+def legal_indices(env):
+    """The wrapper's ``legal_indices`` (an agent's legal indices, sorted); on a tree from before
+    it (``--baseline``), the same tuple made the same way: the codec's kept indices of the env's
+    legal list."""
+    if hasattr(env, "legal_indices"):
+        return env.legal_indices
+    if hasattr(env, "action_masks"):          # gymnasium
+        return lambda: env.codec.sorted_indices(env._legal()[0])
+    return lambda agent=None: env.codec.sorted_indices(env._legal_of(env.agent_seat[agent or env.agent_selection])[1])
 
 
 def engine(n, mods, seeds):
@@ -139,6 +159,7 @@ def aec(n, mods, seeds, observe=True, encoding=None):
     ``observe=False`` (:func:`aec_mask_only`) without the vector."""
     from affresco.envs.pettingzoo import env
     e = env(players=n, modules=mods, **_encoding(encoding))
+    indices = legal_indices(e)
     decisions, engine_decisions, t0 = 0, 0, _clock()
     for seed in seeds:
         e.reset(seed=seed)
@@ -148,7 +169,8 @@ def aec(n, mods, seeds, observe=True, encoding=None):
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(pick(rng, obs["action_mask"] if observe else e.action_mask(agent)))
+            mask = obs["action_mask"] if observe else e.action_mask(agent)
+            e.step(rng.choice(indices(agent)) if PICK == "list" else pick(rng, mask))
             decisions += 1
         engine_decisions += e.game.actions_applied
     return decisions, _clock() - t0, engine_decisions, len(seeds)
@@ -169,6 +191,7 @@ def parallel(n, mods, seeds, encoding=None):
     from affresco.envs.pettingzoo import parallel_env
     p = parallel_env(players=n, modules=mods, **_encoding(encoding))
     wait = p.WAIT   # an agent not to decide now has WAIT alone (the engine loop's agent picks only for the acting seat)
+    indices = legal_indices(p)
     decisions, engine_decisions, t0 = 0, 0, _clock()
     for seed in seeds:
         obs, _ = p.reset(seed=seed)
@@ -176,7 +199,8 @@ def parallel(n, mods, seeds, encoding=None):
         while p.agents:
             acting = p.game.to_act
             decisions += len(acting)
-            acts = {a: wait if o["action_mask"][wait] else pick(rng, o["action_mask"]) for a, o in obs.items()}
+            acts = {a: wait if o["action_mask"][wait] else
+                    rng.choice(indices(a)) if PICK == "list" else pick(rng, o["action_mask"]) for a, o in obs.items()}
             obs, *_ = p.step(acts)
         engine_decisions += p.game.actions_applied
     return decisions, _clock() - t0, engine_decisions, len(seeds)
@@ -187,6 +211,7 @@ def gym(n, mods, seeds, encoding=None):
     decisions)."""
     from affresco.envs.gymnasium import FrescoEnv
     env = FrescoEnv(players=n, opponents="random", modules=mods, **_encoding(encoding))
+    indices = legal_indices(env)
     decisions, steps, spent = 0, 0, 0.0
     for seed in seeds:
         t0 = _clock()
@@ -194,7 +219,7 @@ def gym(n, mods, seeds, encoding=None):
         rng = random.Random(seed)
         mine = 0
         while True:
-            _, _, term, _, _ = env.step(pick(rng, env.action_masks()))
+            _, _, term, _, _ = env.step(rng.choice(indices()) if PICK == "list" else pick(rng, env.action_masks()))
             mine += 1
             if term:
                 break
@@ -288,9 +313,14 @@ def main() -> None:
     ap.add_argument("--same-games", action="store_true",
                     help="instead: the engine and the AEC and Parallel loops with encodings 1 and 2 replaying the same "
                          "recorded games, CPU time per engine decision (see same_games)")
+    ap.add_argument("--pick", choices=("list", "mask"), default="list",
+                    help="how the wrappers' agents choose: from legal_indices (as the engine loop's from legal_actions; "
+                         "default) or from the mask by numpy (the measure before session 11)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--instruction-worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    global PICK
+    PICK = args.pick
     if args.baseline:
         compare_with_baseline(args)
         return
@@ -417,6 +447,7 @@ def by_kind(args) -> None:
             codec, _ = tables(Config.of(n, mods, encoding=1))
             record = _recorded(n, mods, games)
             e = env(players=n, modules=mods, encoding=1)
+            read = _reader(e)
             eng: dict[str, list] = {}
             aec: dict[str, list] = {}
             for rep in range(args.blocks + 1):        # the first replay warms up (not kept)
@@ -437,7 +468,7 @@ def by_kind(args) -> None:
                         if term or trunc:
                             e.step(None)
                             continue
-                        obs["action_mask"].view(np.bool_).nonzero()      # the agent reads the mask (as pick() does)
+                        read(agent, obs["action_mask"])       # the agent reads its legal choices
                         index = next(it)[2]
                         e.step(index)
                         keep_a.setdefault(codec.actions[index].kind, []).append(clock() - t0)
@@ -529,6 +560,7 @@ def _replay_aec(n, mods, record, observe=True, encoding=1):
     """The recorded games through the AEC env, each step the recorded index of ``encoding``."""
     from affresco.envs.pettingzoo import env
     e = env(players=n, modules=mods, encoding=encoding)
+    read = _reader(e)
     for seed, choices in record:
         e.reset(seed=seed)
         it = iter([c[2]] if encoding == 1 else c[3] for c in choices)
@@ -538,8 +570,7 @@ def _replay_aec(n, mods, record, observe=True, encoding=1):
             if term or trunc:
                 e.step(None)
                 continue
-            mask = obs["action_mask"] if observe else e.action_mask(agent)
-            mask.view(np.bool_).nonzero()           # the agent reads the mask (as pick() does)
+            read(agent, obs["action_mask"] if observe else e.action_mask(agent))   # its legal choices
             e.step(next(steps))
 
 
@@ -549,6 +580,7 @@ def _replay_parallel(n, mods, record, encoding=1):
     from affresco.envs.pettingzoo import parallel_env
     p = parallel_env(players=n, modules=mods, encoding=encoding)
     wait = p.WAIT
+    read = _reader(p)
     for seed, choices in record:
         obs, _ = p.reset(seed=seed)
         it = iter(choices)
@@ -562,11 +594,20 @@ def _replay_parallel(n, mods, record, encoding=1):
                 if o["action_mask"][wait]:
                     acts[a] = wait
                 else:
-                    o["action_mask"].view(np.bool_).nonzero()
+                    read(a, o["action_mask"])
                     acts[a] = pending[a].pop(0)
                     if not pending[a]:
                         del pending[a]
             obs, *_ = p.step(acts)
+
+
+def _reader(env):
+    """What a replaying agent reads of its legal choices, as the loops' agent (``--pick``):
+    ``reader(agent, mask)``."""
+    if PICK == "mask":
+        return lambda agent, mask: mask.view(np.bool_).nonzero()
+    indices = legal_indices(env)
+    return lambda agent, mask: indices(agent)
 
 
 _REPLAYS = {"engine": _replay_engine, "engine+observation": functools.partial(_replay_engine, observe=True),

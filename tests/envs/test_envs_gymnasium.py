@@ -97,3 +97,18 @@ def test_action_masks_are_the_callers_own_writable_booleans():
     mask[:] = False
     again = env.action_masks()
     assert again is not mask and again.any() and np.array_equal(again, info["action_mask"].astype(bool))
+
+
+@pytest.mark.parametrize("modules", [(), ("bells", "medico")])
+def test_legal_indices_are_the_ones_of_the_mask(modules):
+    """``legal_indices()``: the learner's legal action indices, in increasing order, exactly the
+    ones of ``action_masks()`` at every step (encoding 2's plan choices too), none at the end."""
+    env = FrescoEnv(players=3, opponents="random", modules=modules)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    over = False
+    while not over:
+        legal = env.legal_indices()
+        assert type(legal) is tuple and list(legal) == np.flatnonzero(env.action_masks()).tolist() and legal
+        _, _, over, _, _ = env.step(legal[rng.integers(len(legal))])
+    assert env.legal_indices() == ()

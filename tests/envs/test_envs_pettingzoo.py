@@ -237,3 +237,32 @@ def test_an_index_as_a_numpy_integer_plays_as_the_same_python_int():
         a.step(int(i))
         b.step(np.int64(i))
     assert not b.agents and a.game.record() == b.game.record()
+
+
+@pytest.mark.parametrize("modules", [(), ("bells", "medico")])
+def test_legal_indices_are_the_ones_of_each_agents_mask(modules):
+    """``legal_indices(agent)``: the agent's legal action indices in increasing order, exactly the
+    ones of its observation's mask (WAIT alone for an agent not to decide, none at the end),
+    for every agent at every step, AEC and Parallel."""
+    e = env(players=3, modules=modules, turns="all")
+    e.reset(seed=6)
+    rng = np.random.default_rng(6)
+    for agent in e.agent_iter():
+        for a in e.agents:
+            assert list(e.legal_indices(a)) == np.flatnonzero(e.observe(a)["action_mask"]).tolist()
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            assert e.legal_indices() == ()
+            e.step(None)
+            continue
+        legal = e.legal_indices()
+        e.step(legal[rng.integers(len(legal))])
+    p = parallel_env(players=3, modules=modules)
+    obs, _ = p.reset(seed=6)
+    while p.agents:
+        acts = {}
+        for a, o in obs.items():
+            legal = p.legal_indices(a)
+            assert type(legal) is tuple and list(legal) == np.flatnonzero(o["action_mask"]).tolist() and legal
+            acts[a] = legal[rng.integers(len(legal))]
+        obs, *_ = p.step(acts)

@@ -480,19 +480,18 @@ class ActionCodec:
             entry = kept[key] = [None, None]
         return entry
 
-    def sorted_indices(self, legal: Sequence[Action]) -> list[int]:
-        """The indices of ``legal`` in increasing order (remembered like :meth:`mask`: read it,
-        never change it)."""
+    def sorted_indices(self, legal: Sequence[Action]) -> tuple[int, ...]:
+        """The indices of ``legal`` in increasing order (a tuple, remembered like :meth:`mask`)."""
         if len(legal) <= _SHORT:
             if self.size > _KEPT_SPACE:
-                return sorted(map(self.index.__getitem__, legal))
+                return tuple(sorted(map(self.index.__getitem__, legal)))
             entry = self._short_entry(legal, 0)
             if entry[1] is None:
-                entry[1] = sorted(map(self.index.__getitem__, legal))
+                entry[1] = tuple(sorted(map(self.index.__getitem__, legal)))
             return entry[1]
         entry = self._entry(legal, 0)
         if entry[1] is None:
-            entry[1] = np.flatnonzero(entry[0]).tolist()
+            entry[1] = tuple(np.flatnonzero(entry[0]).tolist())
         return entry[1]
 
     def _entry(self, legal: Sequence[Action], extra: int) -> list:

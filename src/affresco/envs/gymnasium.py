@@ -119,6 +119,12 @@ class FrescoEnv(gymnasium.Env):
         shared and read-only, so this is a copy of one)."""
         return self._legal()[1].view(np.bool_).copy()
 
+    def legal_indices(self) -> tuple[int, ...]:
+        """The learner's legal action indices in increasing order, the ones of
+        :meth:`action_masks` (kept for the same legal actions), for agents that choose among
+        them (random, search) without reading a mask."""
+        return self.codec.sorted_indices(self._legal()[0])
+
     def render(self):
         text = render_text(self.game, self.seat) if self.game is not None else ""
         if self.render_mode == "human":

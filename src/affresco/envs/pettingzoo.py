@@ -106,6 +106,14 @@ class _Common:
         self._legal[seat] = hit
         return hit
 
+    def _legal_indices(self, seat: int) -> tuple[int, ...]:
+        """The seat's legal indices in increasing order (the mask's ones): WAIT alone if it is
+        not to decide, none once the game is over."""
+        legal = self._legal_of(seat)[1]
+        if legal:
+            return self.codec.sorted_indices(legal)
+        return () if self.game.is_over else (self.WAIT,)
+
     def _seats_to_act(self) -> tuple:
         """``game.to_act``, asked once per decision."""
         at = self._acting
@@ -359,6 +367,12 @@ class FrescoAEC(_Common, AECEnv):
         for policies that read only the legal actions (with ``last(observe=False)``)."""
         return self._legal_of(self.agent_seat[agent or self.agent_selection])[2]
 
+    def legal_indices(self, agent=None) -> tuple[int, ...]:
+        """The legal action indices of ``agent`` (default: the selected agent) in increasing
+        order, the ones of its mask (kept for the same legal actions), for agents that choose
+        among them (random, search) without reading the mask."""
+        return self._legal_indices(self.agent_seat[agent or self.agent_selection])
+
     def last_view(self, agent=None) -> dict:
         """``game.view(seat)`` of ``agent`` (default: the selected agent)."""
         return self._view(self.agent_seat[agent or self.agent_selection])
@@ -416,6 +430,12 @@ class FrescoParallel(_Common, ParallelEnv):
         if over or truncate:
             self.agents = []
         return obs, rewards, terminations, truncations, infos
+
+    def legal_indices(self, agent) -> tuple[int, ...]:
+        """The legal action indices of ``agent`` now in increasing order, the ones of its
+        observation's mask (kept for the same legal actions), for agents that choose among them
+        (random, search) without reading the mask."""
+        return self._legal_indices(self.agent_seat[agent])
 
     def _observations(self) -> dict:
         """Every agent's observation now (asked once per step: no cache), the vectors made
