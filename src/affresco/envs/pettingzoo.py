@@ -258,6 +258,8 @@ class FrescoAEC(_Common, AECEnv):
         return _AgentIter(self, max_iter)
 
     def step(self, action):
+        if type(action) is not int and isinstance(action, np.integer):   # a policy's numpy index
+            action = int(action)
         if self._slow or type(action) is not int or not 0 <= action < self.WAIT:
             self._step_general(action)
             return
@@ -284,8 +286,9 @@ class FrescoAEC(_Common, AECEnv):
         self.agent_selection = name
 
     def _step_general(self, action):
-        """A step of the usual kind with any action (``None``, a numpy integer, an index the
-        engine refuses: :meth:`_play` raises or substitutes)."""
+        """A step of any other kind (``turns="all"``, an agent done, an info to clear) or with
+        any other action (``None``, WAIT, an index out of range or the engine refuses:
+        :meth:`_play` raises or substitutes)."""
         if self._slow:
             self._step(action)
             return
