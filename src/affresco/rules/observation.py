@@ -37,11 +37,12 @@ from .hooks import _module_of
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
 
-__all__ = ["PHASES", "MODULE_FEATURES", "Layout", "Seen", "layout", "observation", "observations",
+__all__ = ["PHASES", "MODULE_FEATURES", "PLAN_SCALE", "Layout", "Seen", "layout", "observation", "observations",
            "observations_joined", "module_block", "hash_part"]
 
 PHASES = ("getup", "plan", "visits", "over")
 MODULE_FEATURES = 64      # hashed numbers per module
+PLAN_SCALE = 3            # a plan's apprentices per column are written divided by this
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _CELL = 2 + len(PAINTS)   # per fresco segment: tile present, VP / 24, paints per colour / 3
 
@@ -613,10 +614,10 @@ def _paints_block(paints: tuple) -> array:
 
 
 def _plan_block(plan: tuple) -> array:
-    """A known plan: 1, then apprentices per column / 3."""
+    """A known plan: 1, then apprentices per column / :data:`PLAN_SCALE`."""
     b = _PLANS.get(plan)
     if b is None:
-        b = array("f", [1.0] + [k / 3 for k in plan])
+        b = array("f", [1.0] + [k / PLAN_SCALE for k in plan])
         if len(_PLANS) > 4096:
             _PLANS.clear()
         _PLANS[plan] = b
