@@ -258,6 +258,23 @@ def test_a_medico_mask_nobody_keeps_is_written_again_and_one_kept_never_changes(
     assert np.array_equal(copied.mask(lists[4], extra=1), codec.mask(lists[4], extra=1))
 
 
+def test_mask_indices_are_a_masks_ones_also_for_a_medico_mask_written_again():
+    """``mask_indices``: the indices of a mask's ones in increasing order, for kept masks (found
+    again by the mask) and for the medico's reused masks, which are written again for the next
+    list: their indices follow (never the indices of the list they had before)."""
+    for codec in (ActionCodec(Config.of(2, encoding=1)), ActionCodec(Config.of(2, ("medico",), encoding=1))):
+        actions = [a for a in codec.actions if a.kind in ("getup", "close", "altar")]
+        for i in range(0, 60, 6):
+            few = actions[i:i + 1 + i % 5]
+            m = codec.mask(few, extra=1)
+            assert codec.mask_indices(m) == tuple(sorted(codec.encode(a) for a in few)) == \
+                tuple(np.flatnonzero(m).tolist())
+            del m
+        plans = [a for a in codec.actions if a.kind == "plan"][:200]
+        assert codec.mask_indices(codec.mask(plans)) == tuple(sorted(map(codec.encode, plans)))
+    assert codec.mask_indices(np.zeros(5, np.int8)) == ()
+
+
 def test_the_mask_of_plans_made_anew_is_found_again_by_their_recipe():
     """The engine's lazy plan lists (medico's PlanVariants) may be made anew for a situation
     (its memo is bounded): the mask is found again by the sequence's recipe, without listing

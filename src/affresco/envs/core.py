@@ -360,11 +360,14 @@ class ActionCodec:
         self._by_object: dict[tuple[int, int], tuple] = {}
         self._by_recipe: dict[tuple, list] = {}
         self._pool: dict[int, list[list]] = {}    # extra -> [bytes, mask, its indices] (see _unshared)
+        self._pooled: set[int] = set()            # ids of the pool's masks (written again: never remembered)
+        self._indices: dict[int, tuple] = {}      # id(mask) -> (mask, its ones' indices) (see mask_indices)
         self._pool_lock = threading.Lock()
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state["_pool"] = {}            # the reusable masks and their lock stay with this process
+        state["_pooled"], state["_indices"] = set(), {}      # (by identity: this process's)
         del state["_pool_lock"]
         return state
 
@@ -461,7 +464,23 @@ class ActionCodec:
         if _refcount is not None and len(pool) < 8:
             with self._pool_lock:
                 pool.append([b, m, idx])
+                self._pooled.add(id(m))
         return m
+
+    def mask_indices(self, mask: np.ndarray) -> tuple[int, ...]:
+        """The indices of a 0/1 mask's ones in increasing order (a mask of :meth:`mask`, or any
+        read-only one that stays as it is), remembered per mask object (by identity: the kept
+        masks are shared by the same legal actions), so an agent's legal indices cost a
+        lookup, not a scan of the mask."""
+        hit = self._indices.get(id(mask))
+        if hit is not None and hit[0] is mask:
+            return hit[1]
+        found = tuple(mask.view(np.bool_).nonzero()[0].tolist())
+        if not mask.flags.writeable and id(mask) not in self._pooled:   # (a pooled mask is written again)
+            if len(self._indices) > self._short_limit:
+                self._indices.clear()
+            self._indices[id(mask)] = (mask, found)     # keeps the mask: its id is not reused
+        return found
 
     def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
         """[read-only mask or None (made when first asked), sorted indices or None] of a short

@@ -123,7 +123,7 @@ class FrescoEnv(gymnasium.Env):
         """The learner's legal action indices in increasing order, the ones of
         :meth:`action_masks` (kept for the same legal actions), for agents that choose among
         them (random, search) without reading a mask."""
-        return self.codec.sorted_indices(self._legal()[0])
+        return self.codec.mask_indices(self._legal()[1])
 
     def render(self):
         text = render_text(self.game, self.seat) if self.game is not None else ""

@@ -109,10 +109,7 @@ class _Common:
     def _legal_indices(self, seat: int) -> tuple[int, ...]:
         """The seat's legal indices in increasing order (the mask's ones): WAIT alone if it is
         not to decide, none once the game is over."""
-        legal = self._legal_of(seat)[1]
-        if legal:
-            return self.codec.sorted_indices(legal)
-        return () if self.game.is_over else (self.WAIT,)
+        return self.codec.mask_indices(self._legal_of(seat)[2])
 
     def _seats_to_act(self) -> tuple:
         """``game.to_act``, asked once per decision."""
