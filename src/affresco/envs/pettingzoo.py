@@ -371,7 +371,9 @@ class FrescoAEC(_Common, AECEnv):
         """The legal action indices of ``agent`` (default: the selected agent) in increasing
         order, the ones of its mask (kept for the same legal actions), for agents that choose
         among them (random, search) without reading the mask."""
-        return self._legal_indices(self.agent_seat[agent or self.agent_selection])
+        seat = self.agent_seat[agent or self.agent_selection]
+        hit = self._legal[seat]          # (the mask of this decision is usually made: last())
+        return self.codec.mask_indices(hit[2] if hit[0] == self._marker else self._legal_of(seat)[2])
 
     def last_view(self, agent=None) -> dict:
         """``game.view(seat)`` of ``agent`` (default: the selected agent)."""
