@@ -276,14 +276,13 @@ class FrescoState(pyspiel.State):
         if p is not None:
             return p
         g = self._g.game if self._started else self.fresco
-        if g.is_over:
+        acting = g.to_act
+        if not acting:                      # the game is over
             p = pyspiel.PlayerId.TERMINAL
+        elif len(acting) == g.players and g.phase == "plan" and self.owner.simultaneous:
+            p = pyspiel.PlayerId.SIMULTANEOUS
         else:
-            acting = g.to_act
-            if g.phase == "plan" and len(acting) == g.players and self.owner.simultaneous:
-                p = pyspiel.PlayerId.SIMULTANEOUS
-            else:
-                p = min(acting)
+            p = min(acting)
         self._player = p
         return p
 
