@@ -276,13 +276,14 @@ class FrescoState(pyspiel.State):
         if p is not None:
             return p
         g = self._g.game if self._started else self.fresco
-        acting = g.to_act
-        if not acting:                      # the game is over
+        if g.is_over:
             p = pyspiel.PlayerId.TERMINAL
-        elif len(acting) == g.players and g.phase == "plan" and self.owner.simultaneous:
-            p = pyspiel.PlayerId.SIMULTANEOUS
         else:
-            p = min(acting)
+            acting = g.to_act
+            if g.phase == "plan" and len(acting) == g.players and self.owner.simultaneous:
+                p = pyspiel.PlayerId.SIMULTANEOUS
+            else:
+                p = min(acting)
         self._player = p
         return p
 
