@@ -329,16 +329,15 @@ class FrescoState(pyspiel.State):
         g = self._g.game if self._started else self.fresco
         owner = self._owner.obj
         action = (owner if owner is not None else self.owner).codec.actions[index]
-        draws, planning = g.chance_events, g.phase == "plan"
-        shown = g.apply(seat, action)
+        draws, phase = g.chance_events, g.phase
+        g.apply(seat, action)
         self._legal_at = self._player = None
         self._moves += 1
         self._public.append((seat, action))
-        if shown:           # hidden information came out (Game.apply): the plans revealed, a chance event
-            if planning and g.phase != "plan":
-                self._public.append(("plans", self._shown(g, None)))
-            if g.chance_events != draws:
-                self._note_chance(draws)
+        if phase == "plan" and g.phase != "plan":
+            self._public.append(("plans", self._shown(g, None)))
+        if g.chance_events != draws:
+            self._note_chance(draws)
 
     def _note_chance(self, draws_before):
         """Perfect recall of chance: when a chance event happened, note what everyone saw."""
