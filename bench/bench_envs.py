@@ -652,7 +652,7 @@ def instructions(args) -> None:
     def count(name, n, modules, measure):
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable,
                __file__, "--instruction-worker", name, "--players", str(n), "--modules", modules,
-               "--games", str(args.games)]
+               "--games", str(args.games), "--pick", args.pick]
         done = subprocess.run(cmd, env=dict(env, AFFRESCO_MEASURE="1" if measure else "0"), capture_output=True,
                               text=True, check=True)
         refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
