@@ -594,3 +594,113 @@ def _with_audience(plans: tuple, words: tuple[str, ...]) -> tuple:
 
 
 register(Bells)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+from ..state import SIDE1  # noqa: E402
+
+_HOLDING = 10     # numbers per figure in BellsSlots' holdings
+
+
+class BellsSlots(ModuleSlots):
+    """``display``: per display place, a certificate there (1), its price / 10, VP / 10 and bells
+    / 10; ``stack``: certificates left in the stack / the edition's; ``holdings``: per figure
+    from the observer on (Leonardo last), 10 numbers: its certificates / 10, face down / 10,
+    partly paid / 5 (the counts are public), the partly paid ones' price, Thalers paid, VP and
+    bells, each summed / 10 (face up: public), then whether its face-down certificates are
+    known (1: the observer's own, or every figure's after the final scoring) and, if so, their
+    VP / 10 and bells / 20 (R22: which ones, and their bells, are their owner's alone);
+    ``audience``: per seat from the observer on, the column its audience tile covers, one-hot
+    (another seat's only once the plans are revealed); ``audience_usable`` (a certificate is
+    displayed), ``deposits_asked`` (this round's deposit questions asked); ``track``: after the
+    final scoring 1, then each figure's space + 1 / 31 (0: none) and the bishop's.  The track's
+    thresholds and rank points and the Thalers per VP are the edition's: not in the vector."""
+
+    name = NAME
+    reads = ("phase", "round")    # the audience tiles hidden while planning; deposits asked this round
+
+    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
+        self.places = module.data.display[n]
+        self.certs = len(module.data.certificates)
+        return (("display", 4 * self.places), ("stack", 1), ("holdings", _HOLDING * figures),
+                ("audience", len(SIDE1) * n), ("audience_usable", 1), ("deposits_asked", 1), ("track", 2 + figures))
+
+    def write(self, module, s: State, seat: int, x, at: int) -> None:
+        b: BState = s.mods[NAME]
+        self._display(x, at, [cert(c) for c in b.display])
+        x[at + self.at["stack"]] = (len(b.stack) + len(b.under)) / self.certs
+        p = at + self.at["holdings"]
+        every = b.track is not None
+        for j, f in enumerate(self.figures_from[seat]):
+            down, up = b.down[f], b.up[f]
+            self._holding(x, p + j * _HOLDING, len(down), [(*cert(c), paid) for c, paid in up],
+                          [cert(c) for c in down] if f == seat or every else None)
+        p = at + self.at["audience"]
+        hidden = s.phase == PLAN
+        for j, f in enumerate(self.seats_from[seat]):
+            col = b.audience[f]
+            if col >= 0 and (f == seat or not hidden):
+                x[p + j * len(SIDE1) + col] = 1.0
+        p = at + self.at["audience_usable"]
+        x[p] = 1.0 if b.display else 0.0
+        x[p + 1] = 1.0 if b.asked == s.round else 0.0
+        if b.track is not None:
+            self._track(x, at + self.at["track"], seat, b.track[:-1], b.track[-1])
+
+    def read_view(self, part, seat: int, x, at: int) -> None:
+        self._display(x, at, [(c["price"], c["vp"], c["bells"]) for c in part["display"]])
+        x[at + self.at["stack"]] = part["stack"] / self.certs
+        p = at + self.at["holdings"]
+        figs = part["figures"]
+        for j, f in enumerate(self.figures_from[seat]):
+            h = figs[f]
+            down = h.get("face_down_certificates")
+            self._holding(x, p + j * _HOLDING, h["face_down"],
+                          [(c["price"], c["vp"], c["bells"], c["paid"]) for c in h["partly_paid"]],
+                          None if down is None else [(c["price"], c["vp"], c["bells"]) for c in down])
+        p = at + self.at["audience"]
+        words = part["column_words"]
+        for j, f in enumerate(self.seats_from[seat]):
+            word = part["audience"][f]
+            if word is not None:
+                x[p + j * len(SIDE1) + words.index(word)] = 1.0
+        p = at + self.at["audience_usable"]
+        x[p] = 1.0 if part["audience_usable"] else 0.0
+        x[p + 1] = 1.0 if part["deposits_asked"] else 0.0
+        track = part["track"]
+        if track is not None:
+            self._track(x, at + self.at["track"], seat, [-1 if v is None else v for v in track["figures"]],
+                        track["bishop"])
+
+    def _display(self, x, p: int, shown: list) -> None:
+        for price, vp, bells in shown:
+            x[p] = 1.0
+            x[p + 1] = price / 10
+            x[p + 2] = vp / 10
+            x[p + 3] = bells / 10
+            p += 4
+
+    def _holding(self, x, q: int, down: int, up: list, known: list | None) -> None:
+        x[q] = (down + len(up)) / 10
+        x[q + 1] = down / 10
+        x[q + 2] = len(up) / 5
+        for price, vp, bells, paid in up:
+            x[q + 3] += price / 10
+            x[q + 4] += paid / 10
+            x[q + 5] += vp / 10
+            x[q + 6] += bells / 10
+        if known is not None:
+            x[q + 7] = 1.0
+            for _, vp, bells in known:
+                x[q + 8] += vp / 10
+                x[q + 9] += bells / 20
+
+    def _track(self, x, p: int, seat: int, spaces, bishop: int) -> None:
+        x[p] = 1.0
+        for j, f in enumerate(self.figures_from[seat], p + 1):
+            x[j] = (spaces[f] + 1) / 31
+        x[p + 1 + self.figures] = (bishop + 1) / 31
+
+
+register_slots(BellsSlots)

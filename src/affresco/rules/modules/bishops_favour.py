@@ -107,3 +107,27 @@ class BishopsFavour(Module):
 
 
 register(BishopsFavour)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+
+
+class BishopsFavourSlots(ModuleSlots):
+    """``tokens_left``: the favour tokens not yet drawn / the edition's (the view's count)."""
+
+    name = "bishops_favour"
+    reads = ()
+
+    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
+        self.total = len(module.data.tokens)
+        return (("tokens_left", 1),)
+
+    def write(self, module, s: State, seat: int, x, at: int) -> None:
+        x[at] = len(s.mods[self.name]) / self.total
+
+    def read_view(self, part, seat: int, x, at: int) -> None:
+        x[at] = part["tokens_left"] / self.total
+
+
+register_slots(BishopsFavourSlots)

@@ -1260,3 +1260,118 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
 
 
 register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+from ..state import PLAN, SIDE1, VISITS  # noqa: E402
+
+_ASKS = ("aside", "medicine", "heal", "illness")
+_ASK = len(_ASKS) + 1 + len(SIDE1)   # numbers per seat in MedicoSlots' asks
+
+
+class MedicoSlots(ModuleSlots):
+    """``infection_tile`` (market, cathedral, studio, workshop, same; one-hot), ``infected`` (the
+    infected location, one-hot), ``infection_tiles_left`` / the edition's,
+    ``infection_discard`` (the revealed ones per face / 2); ``display``: per place, its bottle
+    (3, 2, 1 portions, juice; one-hot; the prices by place are the edition's); ``draw_pile`` /
+    the edition's bottles, ``discard`` per kind / the edition's of that kind; per seat from the
+    observer on: ``held`` (bottles per kind before its screen / 2), ``sick`` (own apprentices on
+    the medico board / 5), ``ill`` (black apprentices / 5), ``neutral_ill`` (the round its
+    neutral apprentice fell ill / 10), ``healthy`` (apprentices it may plan with / 7);
+    ``black_on_board`` / all black apprentices; ``plans``: per seat, 7 numbers: known (the observer's own, every
+    seat's once revealed), ill apprentices per column / 3, the medico tile; ``ill_left`` (the
+    visitor's ill apprentices still to act here / 6), ``workshop_done`` (blends, other actions
+    / 3); ``asks``: per seat, its medico decisions waiting: 1 per kind (aside, medicine, heal,
+    illness; counts), then the apprentices falling ill / 6 and their column (one-hot)."""
+
+    name = NAME
+    reads = ("phase", "actor", "asks", "neutral", "aside")   # plans, visit counts, asks, healthy ones
+
+    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
+        d = module.data
+        self.places = max(d.prices)      # display places (the most: 4 players)
+        self.tiles = len(d.infection)
+        self.bottles = len(d.bottles)
+        self.per_kind = tuple(max(1, d.bottles.count(b)) for b in BOTTLES)
+        self.black = d.black * n
+        return (("infection_tile", len(TILES)), ("infected", len(LOCATIONS)), ("infection_tiles_left", 1),
+                ("infection_discard", len(TILES)), ("display", len(BOTTLES) * self.places), ("draw_pile", 1),
+                ("discard", len(BOTTLES)), ("held", len(BOTTLES) * n), ("sick", n), ("ill", n), ("neutral_ill", n),
+                ("healthy", n), ("black_on_board", 1), ("plans", (2 + len(SIDE1)) * n), ("ill_left", 1),
+                ("workshop_done", 2), ("asks", _ASK * n))
+
+    def write(self, module, s: State, seat: int, x, at: int) -> None:
+        m: MState = s.mods[NAME]
+        revealed = s.phase != PLAN
+        acting = s.phase == VISITS and s.actor >= 0
+        self._put(x, at, seat, m.tile, m.infected, len(m.pile), m.spent, m.display, len(m.draw), m.discard,
+                  m.held, m.sick, m.black, m.neutral_ill, [module.healthy(s, f) for f in range(s.n)],
+                  module.pool(s),
+                  [None if p is None or not (revealed or f == seat) else p for f, p in enumerate(m.plans)],
+                  m.ill_left if acting else 0, m.worked if acting else (0, 0),
+                  [(a[0], a[2]) for a in s.asks if a[1] == NAME])
+
+    def read_view(self, part, seat: int, x, at: int) -> None:
+        self._put(x, at, seat, part["infection_tile"], part["infected"], part["infection_tiles_left"],
+                  part["infection_discard"], [None if b is None else b["bottle"] for b in part["display"]],
+                  part["draw_pile"], part["discard"], part["held"], part["sick"], part["ill"], part["neutral_ill"],
+                  part["healthy"], part["black_on_board"],
+                  [None if p is None else (p["ill"], p["medico"]) for p in part["plans"]],
+                  part["ill_left"], part["workshop_done"], [(f, what) for f, what in part["asks"]])
+
+    def _put(self, x, at: int, seat: int, tile, infected, pile: int, spent, display, draw: int, discard, held,
+             sick, black, neutral_ill, healthy, pool: int, plans, ill_left: int, worked, asks) -> None:
+        o = self.at
+        if tile is not None:
+            x[at + TILES.index(tile)] = 1.0
+        if infected is not None:
+            x[at + o["infected"] + LOCATIONS.index(infected)] = 1.0
+        x[at + o["infection_tiles_left"]] = pile / self.tiles
+        p = at + o["infection_discard"]
+        for t in spent:
+            x[p + TILES.index(t)] += 1 / 2
+        p = at + o["display"]
+        for place, b in enumerate(display):
+            if b is not None:
+                x[p + place * len(BOTTLES) + _BOTTLE_RANK[b]] = 1.0
+        x[at + o["draw_pile"]] = draw / self.bottles
+        p = at + o["discard"]
+        for b in discard:
+            i = _BOTTLE_RANK[b]
+            x[p + i] += 1 / self.per_kind[i]
+        hp, sp, ip, np_, hy = (at + o[k] for k in ("held", "sick", "ill", "neutral_ill", "healthy"))
+        pp, ap = at + o["plans"], at + o["asks"]
+        cols = len(SIDE1)
+        for j, f in enumerate(self.seats_from[seat]):
+            for b in held[f]:
+                x[hp + j * len(BOTTLES) + _BOTTLE_RANK[b]] += 1 / 2
+            x[sp + j] = sick[f] / 5
+            x[ip + j] = black[f] / 5
+            x[np_ + j] = neutral_ill[f] / 10
+            x[hy + j] = healthy[f] / 7
+            plan = plans[f]
+            if plan is not None:
+                q = pp + j * (2 + cols)
+                x[q] = 1.0
+                for c, k in enumerate(plan[0], q + 1):
+                    x[c] = k / 3
+                x[q + 1 + cols] = 1.0 if plan[1] else 0.0
+            for fig, what in asks:
+                if fig != f:
+                    continue
+                q = ap + j * _ASK
+                if type(what) is str:
+                    x[q + _ASKS.index(what)] += 1.0
+                else:                     # ['illness', falling, column]
+                    x[q + 3] += 1.0
+                    x[q + 4] = what[1] / 6
+                    x[q + 5 + SIDE1.index(what[2])] = 1.0
+        x[at + o["black_on_board"]] = pool / self.black
+        x[at + o["ill_left"]] = ill_left / 6
+        p = at + o["workshop_done"]
+        x[p] = worked[0] / 3
+        x[p + 1] = worked[1] / 3
+
+
+register_slots(MedicoSlots)

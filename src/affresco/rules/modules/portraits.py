@@ -328,3 +328,49 @@ _DECK_LEFT = IdentityMemo(1024)        # deck -> cards left per deck
 
 
 register(Portraits)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+
+
+class PortraitsSlots(ModuleSlots):
+    """``display``: the cards on display, one-hot by card (the edition's order of cards);
+    ``deck_left``: the cards left in decks A, B, C / 6; ``owned``: per seat from the observer
+    on, the permanent cards it owns, one-hot by permanent card (the edition's order)."""
+
+    name = "portraits"
+    reads = ()
+
+    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
+        cards = module.data.cards
+        self.card = {c: i for i, c in enumerate(cards)}
+        self.permanent = {c: i for i, c in enumerate(c for c in cards if cards[c].permanent)}
+        return (("display", len(self.card)), ("deck_left", 3), ("owned", n * len(self.permanent)))
+
+    def write(self, module, s: State, seat: int, x, at: int) -> None:
+        p = s.mods[self.name]
+        cards = module.data.cards
+        left = [0, 0, 0]
+        for c in p.deck:
+            left["ABC".index(cards[c].deck)] += 1
+        self._put(x, at, seat, p.display, left, p.owned)
+
+    def read_view(self, part, seat: int, x, at: int) -> None:
+        self._put(x, at, seat, [c["id"] for c in part["display"]], [part["deck_left"][d] for d in "ABC"],
+                  [[c["id"] for c in o] for o in part["owned"]])
+
+    def _put(self, x, at: int, seat: int, display, left, owned) -> None:
+        for c in display:
+            x[at + self.card[c]] = 1.0
+        p = at + len(self.card)
+        for i, k in enumerate(left):
+            x[p + i] = k / 6
+        p += 3
+        P = len(self.permanent)
+        for j, f in enumerate(self.seats_from[seat]):
+            for c in owned[f]:
+                x[p + j * P + self.permanent[c]] = 1.0
+
+
+register_slots(PortraitsSlots)

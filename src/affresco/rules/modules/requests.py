@@ -250,3 +250,49 @@ def _requests(owned: tuple[tuple[str, str], ...], types: tuple[tuple[str, str | 
 
 
 register(Requests)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+
+
+class RequestsSlots(ModuleSlots):
+    """Per request type (the edition's order: general, orange, green, purple): ``stack_left``
+    the tiles left / the stack's size, ``stack_top`` the value taken next / 10 (0: none left);
+    per figure from the observer on (Leonardo last): ``fulfilled`` the requests of each type /
+    3, ``fulfilled_vp`` their VP / 20.  The tiles stacked under them left play (no income): not
+    in the vector."""
+
+    name = "requests"
+    reads = ()
+
+    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
+        self.types = {t: i for i, t in enumerate(module.data.stacks)}
+        self.sizes = tuple(len(v) for v in module.data.stacks.values())
+        T = len(self.types)
+        return (("stack_left", T), ("stack_top", T), ("fulfilled", figures * T), ("fulfilled_vp", figures))
+
+    def write(self, module, s: State, seat: int, x, at: int) -> None:
+        r = s.mods[self.name]
+        self._put(x, at, seat, ((t, v) for t, v in r.stacks), r.done)
+
+    def read_view(self, part, seat: int, x, at: int) -> None:
+        self._put(x, at, seat, part["stacks"].items(),
+                  [[(d["type"], d["vp"]) for d in done] for done in part["fulfilled"]])
+
+    def _put(self, x, at: int, seat: int, stacks, done) -> None:
+        types, T = self.types, len(self.types)
+        for t, values in stacks:
+            i = types[t]
+            x[at + i] = len(values) / self.sizes[i]
+            x[at + T + i] = values[-1] / 10 if values else 0.0
+        p, q = at + 2 * T, at + 2 * T + self.figures * T
+        for j, f in enumerate(self.figures_from[seat]):
+            vp = 0
+            for d in done[f]:
+                x[p + j * T + types[d[0]]] += 1 / 3
+                vp += d[1]
+            x[q + j] = vp / 20
+
+
+register_slots(RequestsSlots)

@@ -148,3 +148,43 @@ class Scrolls(Module):
 
 
 register(Scrolls)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+
+
+class ScrollsSlots(ModuleSlots):
+    """``mine_row``, ``mine_column``: the seat's own unplayed scrolls, one-hot (row 1-5, column
+    A-E; zeros once played); ``unplayed``: scrolls each seat still holds / 2, from the observer
+    on (public; which ones is each seat's secret)."""
+
+    name = "scrolls"
+    reads = ()
+
+    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
+        return (("mine_row", SIZE), ("mine_column", SIZE), ("unplayed", n))
+
+    def write(self, module, s: State, seat: int, x, at: int) -> None:
+        held = s.mods[self.name]
+        row, col = held[seat]
+        if row >= 0:
+            x[at + row] = 1.0
+        if col >= 0:
+            x[at + SIZE + col] = 1.0
+        p = at + 2 * SIZE
+        for i, f in enumerate(self.seats_from[seat]):
+            r, c = held[f]
+            x[p + i] = ((r >= 0) + (c >= 0)) / 2
+
+    def read_view(self, part, seat: int, x, at: int) -> None:
+        mine = part["mine"]
+        if mine["row"] is not None:
+            x[at + mine["row"] - 1] = 1.0
+        if mine["column"] is not None:
+            x[at + SIZE + COLUMNS.index(mine["column"])] = 1.0
+        for i, f in enumerate(self.seats_from[seat]):
+            x[at + 2 * SIZE + i] = part["unplayed"][f] / 2
+
+
+register_slots(ScrollsSlots)

@@ -161,3 +161,33 @@ class SpecialColours(Module):
 
 
 register(SpecialColours)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+
+
+class SpecialColoursSlots(ModuleSlots):
+    """``on_fresco``: the option ``special_colours_on_fresco`` (1 on); ``fresco_bonus``: its VP
+    per pink and per brown paint used for a fresco tile / 5 (zeros with the option off).  The
+    blends (P+R=K, O+G=N) are the edition's, the same in every game: not in the vector."""
+
+    name = "special_colours"
+    reads = ()
+
+    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
+        return (("on_fresco", 1), ("fresco_bonus", len(SPECIAL)))
+
+    def write(self, module, s: State, seat: int, x, at: int) -> None:
+        if module.opts.get(OPTION):
+            x[at] = 1.0
+            for i, c in enumerate(SPECIAL, at + 1):
+                x[i] = module.data.fresco_bonus.get(c, 0) / 5
+
+    def read_view(self, part, seat: int, x, at: int) -> None:
+        x[at] = 1.0 if part["on_fresco"] else 0.0
+        for i, c in enumerate(SPECIAL, at + 1):
+            x[i] = part["fresco_bonus"].get(c, 0) / 5
+
+
+register_slots(SpecialColoursSlots)

@@ -656,3 +656,106 @@ def state_from_view(view: Mapping[str, Any], seat: int | None = None) -> dict:
 
 
 register(WallFresco)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from array import array  # noqa: E402
+
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+from ..state import PLAN, SIDE1, SIDE2  # noqa: E402
+
+_CELL = 11        # numbers per wall section in WallFrescoSlots' board
+_HELD = 10        # numbers per seat in its tiles
+_WORD_COLUMN = {w: i for side in (SIDE1, SIDE2) for i, w in enumerate(column_words_of(side))}
+
+
+class WallFrescoSlots(ModuleSlots):
+    """``board``: per section (row by row from A1), 11 numbers: restored, restorable next, the
+    front's paints (O, G, P counts), the back's income paint (R, Y, B one-hot), the back's
+    splash (O, G, P one-hot); ``tiles``: per seat from the observer on, the wall tiles in front
+    of its screen / 10, their backs' income paints (R, Y, B) / 5, splashes (O, G, P) / 5 and
+    fronts' paints (O, G, P) / 5; ``exchange_tiles``: per seat, its exchange tiles (O, G, P);
+    ``supply``: the exchange tiles left at the workshop / the edition's, per blend;
+    ``action_tile``: per seat, the column its wall action tile covers, one-hot (another seat's
+    only once the plans are revealed); ``paid``, ``received``: per seat, the paints paid for
+    wall sections and received as wall income so far, per paint (R Y B O G P K N) / 10.  The VP
+    per section is the edition's: not in the vector."""
+
+    name = "wall_fresco"
+    reads = ("phase",)   # the action tiles hidden while planning
+
+    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
+        d = module.data
+        self.cells = d.rows * d.columns
+        self.cell = {d.name(c): c for c in range(self.cells)}
+        self.supply = {b: i for i, (b, _) in enumerate(d.exchange)}
+        self.full = tuple(k for _, k in d.exchange)
+        self.boards = IdentityMemo(256)    # board -> its numbers
+        P = len(PAINTS)
+        return (("board", _CELL * self.cells), ("tiles", _HELD * n), ("exchange_tiles", len(BLENDED) * n),
+                ("supply", len(self.full)), ("action_tile", len(SIDE1) * n), ("paid", P * n), ("received", P * n))
+
+    def write(self, module, s: State, seat: int, x, at: int) -> None:
+        w: WState = s.mods[self.name]
+        block = self.boards.get(w.board)
+        if block is None:
+            block = array("f", bytes(4 * _CELL * self.cells))
+            self._board(block, 0, w.board, [c for c, _, _ in module.frontier(w.board)])
+            block = self.boards.put(w.board, block)
+        x[at:at + len(block)] = block
+        hidden = s.phase == PLAN
+        self._seats(x, at, seat, w.held, w.exchange, w.supply,
+                    [c if c >= 0 and (f == seat or not hidden) else -1 for f, c in enumerate(w.placed)],
+                    w.paid, w.received)
+
+    def read_view(self, part, seat: int, x, at: int) -> None:
+        board = tuple(None if t is None else parse_wall_tile(t) for row in part["board"] for t in row)
+        self._board(x, at, board, [self.cell[name] for name in part["restorable"]])
+        self._seats(x, at, seat, [[parse_wall_tile(t) for t in h] for h in part["tiles"]],
+                    ["".join(e) for e in part["exchange_tiles"]], part["supply"].items(),
+                    [-1 if word is None else _WORD_COLUMN[word] for word in part["action_tile"]],
+                    part["paid"], part["received"])
+
+    def _board(self, x, at: int, board, restorable) -> None:
+        for cell, t in enumerate(board):
+            p = at + cell * _CELL
+            if t is None:
+                x[p] = 1.0
+                continue
+            for c in t.paint:
+                x[p + 2 + BLENDED.index(c)] += 1.0
+            x[p + 5 + BASIC.index(t.income)] = 1.0
+            x[p + 8 + BLENDED.index(t.splash)] = 1.0
+        for cell in restorable:
+            x[at + cell * _CELL + 1] = 1.0
+
+    def _seats(self, x, at: int, seat: int, held, exchange, supply, placed, paid, received) -> None:
+        n, P, cols = self.n, len(PAINTS), len(SIDE1)
+        p = at + self.at["tiles"]
+        q = at + self.at["exchange_tiles"]
+        a = at + self.at["action_tile"]
+        pp = at + self.at["paid"]
+        pr = at + self.at["received"]
+        for j, f in enumerate(self.seats_from[seat]):
+            h = p + j * _HELD
+            x[h] = len(held[f]) / 10
+            for t in held[f]:
+                x[h + 1 + BASIC.index(t.income)] += 1 / 5
+                x[h + 4 + BLENDED.index(t.splash)] += 1 / 5
+                for c in t.paint:
+                    x[h + 7 + BLENDED.index(c)] += 1 / 5
+            for c in exchange[f]:
+                x[q + j * len(BLENDED) + BLENDED.index(c)] = 1.0
+            if placed[f] >= 0:
+                x[a + j * cols + placed[f]] = 1.0
+            for c in paid[f]:
+                x[pp + j * P + PAINT_INDEX[c]] += 1 / 10
+            for c in received[f]:
+                x[pr + j * P + PAINT_INDEX[c]] += 1 / 10
+        p = at + self.at["supply"]
+        for b, k in supply:
+            i = self.supply[b]
+            x[p + i] = k / self.full[i]
+
+
+register_slots(WallFrescoSlots)
