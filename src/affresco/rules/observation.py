@@ -550,10 +550,10 @@ def _module_keys(s: State, L: Layout) -> tuple:
 
 def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> array:
     """The seat's modules' numbers, each module's made again only when its key
-    (:func:`_module_keys`) changed: written into its slots (encoding 3,
-    :meth:`ModuleSlots.write`), or its part of the view hashed (:func:`module_block`; hashed
-    again only when the part changed).  ``kept``: [numbers, per module (key, part, pairs), the
-    keys they were made from]."""
+    (:func:`_module_keys`) changed: written into its slots (encoding 3, :class:`ModuleSlots`;
+    written again only when its facts changed), or its part of the view hashed
+    (:func:`module_block`; hashed again only when the part changed).  ``kept``: [numbers, per
+    module its facts or (key, part, pairs), the keys they were made from]."""
     numbers, last, was = kept
     if was == keys:               # every module's key as at this seat's last observation
         return numbers
@@ -564,9 +564,11 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
     for i in every if was is None else compress(every, map(ne, was, keys)):
         name, hook, _, _, slots, module = views[i]
         if slots is not None:
-            p = L.module_at[i]
-            numbers[p:p + slots.size] = slots.zeros
-            slots.write(module, s, seat, numbers, p)
+            facts = slots.facts(module, s, seat)
+            old = last.get(name)
+            if facts != old:    # compared in C, most items by identity
+                slots.put(facts, seat, numbers, L.module_at[i], old)
+                last[name] = facts
             continue
         if hook is None:
             continue
@@ -632,7 +634,7 @@ def _view_entries(s: State, L: Layout) -> tuple:
         module = s.hooks.named[name]
         fields = type(module).view_reads if slots is None else slots.reads
         if slots is not None:
-            hook = slots.write      # (what the keys ask: a module with numbers)
+            hook = slots.facts      # (what the keys ask: a module with numbers)
         if fields is None or hook is None:
             out.append((name, hook, None, (), slots, module))
             continue
@@ -872,13 +874,16 @@ class ModuleSlots:
 
     A module file defines its subclass at its end and registers it (:func:`register_slots`);
     the base game knows no module by name.  A subclass sets :attr:`name` (the module's),
-    :attr:`reads` (the ``State`` fields its numbers depend on besides the module's state: the
-    numbers are written again only when one of them or the module's state changed) and
-    implements :meth:`layout` (its slices for a set-up), :meth:`write` (from the state) and
-    :meth:`read_view` (the same numbers from the module's part of ``view(seat)``: for code that
-    has only views, and the check that the writer shows what the view shows).  Lists of seats
-    (or figures) are written from the observer on: the observer, the next seats in seat order,
-    then Leonardo."""
+    :attr:`reads` (the ``State`` fields its numbers depend on besides the module's state) and
+    implements :meth:`layout` (its parts for a set-up: each one or more slices and the writer
+    of their numbers), :meth:`facts` (what the seat's view shows of the module, one immutable
+    value per part, read from the state) and :meth:`view_facts` (the same from the module's
+    part of ``view(seat)``: for code that has only views, and the check that the state is read
+    as the view shows it).  The facts are made again only when the module's state or one of
+    :attr:`reads` changed since the seat's last vector, and a part's numbers written again
+    only when its fact differs from the one they were written from.  Lists of seats (or
+    figures) are written from the observer on: the observer, the next seats in seat order, then
+    Leonardo."""
 
     name: ClassVar[str] = ""
     reads: ClassVar[tuple[str, ...]] = ()
@@ -891,38 +896,67 @@ class ModuleSlots:
                                                              for seat in range(n))
         self.figures_from: tuple[tuple[int, ...], ...] = tuple(order + tuple(range(n, figures))
                                                                for order in self.seats_from)
-        self.slices: tuple[tuple[str, int], ...] = self.layout(module, n, figures)
-        self.at: dict[str, int] = {}
+        slices: list[tuple[str, int]] = []
+        writers: list[Any] = []
+        spans: list[tuple[int, int]] = []
         size = 0
-        for name, length in self.slices:
-            self.at[name] = size
-            size += length
+        self.at: dict[str, int] = {}     # slice name -> where it starts in the module's numbers
+        for names, writer in self.layout(module, n, figures):
+            start = size
+            for name, length in names:
+                slices.append((name, length))
+                self.at[name] = size
+                size += length
+            writers.append(writer)
+            spans.append((start, size))
+        self.slices: tuple[tuple[str, int], ...] = tuple(slices)
+        #: per part: its writer ``(fact, seat, x, p)`` (p: where the part starts), its span, zeros of its size
+        self.writers = tuple(writers)
+        self.spans = tuple(spans)
+        self.part_zeros = tuple(array("f", bytes(4 * (b - a))) for a, b in spans)
+        self.parts = range(len(spans))
         self.size = size
         self.zeros = array("f", bytes(4 * size))
 
-    def layout(self, module: Any, n: int, figures: int) -> tuple[tuple[str, int], ...]:
-        """The slices ``(name, length)`` for ``n`` players (``figures``: with Leonardo)."""
+    def layout(self, module: Any, n: int, figures: int) -> tuple[tuple[tuple[tuple[str, int], ...], Any], ...]:
+        """The parts for ``n`` players (``figures``: with Leonardo): ``(slices, writer)``, the
+        slices ``(name, length)`` of a part in order, its writer ``(fact, seat, x, p)`` writing
+        its numbers from ``p`` on (zeros there before)."""
         raise NotImplementedError
 
-    def write(self, module: Any, s: State, seat: int, x: Any, at: int) -> None:
-        """Write the seat's numbers into ``x`` from ``at`` on (zeros there before)."""
+    def facts(self, module: Any, s: State, seat: int) -> tuple:
+        """What ``view(seat)`` shows of the module at ``s``: immutable values (compared with
+        ``==`` to the ones last written)."""
         raise NotImplementedError
 
-    def read_view(self, part: Any, seat: int, x: Any, at: int) -> None:
-        """Write the same numbers from ``part``, the module's entry of ``view(seat)``."""
+    def view_facts(self, part: Any, seat: int) -> tuple:
+        """The same facts from ``part``, the module's entry of ``view(seat)``."""
         raise NotImplementedError
+
+    def put(self, facts: tuple, seat: int, x: Any, at: int, old: tuple | None = None) -> None:
+        """Write the numbers of ``facts`` into ``x`` from ``at`` on: every part's (zeros there
+        before), or the parts whose fact differs from ``old``'s (the facts last written there)."""
+        spans, writers = self.spans, self.writers
+        if old is None:
+            for i in self.parts:
+                writers[i](facts[i], seat, x, at + spans[i][0])
+            return
+        for i in compress(self.parts, map(ne, old, facts)):
+            a = at + spans[i][0]
+            x[a:at + spans[i][1]] = self.part_zeros[i]
+            writers[i](facts[i], seat, x, a)
 
 
 def modules_from_view(s: State, view: Any, seat: int, encoding: int = ENCODING) -> array:
     """The modules' numbers of the seat's vector in ``encoding`` (its end, from
     :attr:`Layout.o_modules`) made from ``view`` = ``view(seat)`` (full or lean): each module's
-    slots read from its part (:meth:`ModuleSlots.read_view`), or its part hashed
+    slots from its part's facts (:meth:`ModuleSlots.view_facts`), or its part hashed
     (:func:`module_block`).  The same numbers as :func:`observation` writes (tested)."""
     L = layout(s, encoding)
     x = array("f", bytes(4 * L.module_size))
     for name, slots, p in zip(L.modules, L.slotted, L.module_at):
         if slots is not None:
-            slots.read_view(view[name], seat, x, p)
+            slots.put(slots.view_facts(view[name], seat), seat, x, p)
         else:
             x[p:p + MODULE_FEATURES] = module_block(name, view.get(name), seat, L.n)
     return x

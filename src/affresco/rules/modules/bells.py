@@ -620,87 +620,90 @@ class BellsSlots(ModuleSlots):
     name = NAME
     reads = ("phase", "round")    # the audience tiles hidden while planning; deposits asked this round
 
-    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
-        self.places = module.data.display[n]
+    def layout(self, module, n: int, figures: int) -> tuple:
         self.certs = len(module.data.certificates)
-        return (("display", 4 * self.places), ("stack", 1), ("holdings", _HOLDING * figures),
-                ("audience", len(SIDE1) * n), ("audience_usable", 1), ("deposits_asked", 1), ("track", 2 + figures))
+        return ((("display", 4 * module.data.display[n]), ("stack", 1)), self._display), \
+            ((("holdings", _HOLDING * figures),), self._holdings), \
+            ((("audience", len(SIDE1) * n), ("audience_usable", 1), ("deposits_asked", 1)), self._audience), \
+            ((("track", 2 + figures),), self._track)
 
-    def write(self, module, s: State, seat: int, x, at: int) -> None:
+    def facts(self, module, s: State, seat: int) -> tuple:
         b: BState = s.mods[NAME]
-        self._display(x, at, [cert(c) for c in b.display])
-        x[at + self.at["stack"]] = (len(b.stack) + len(b.under)) / self.certs
-        p = at + self.at["holdings"]
-        every = b.track is not None
-        for j, f in enumerate(self.figures_from[seat]):
-            down, up = b.down[f], b.up[f]
-            self._holding(x, p + j * _HOLDING, len(down), [(*cert(c), paid) for c, paid in up],
-                          [cert(c) for c in down] if f == seat or every else None)
-        p = at + self.at["audience"]
         hidden = s.phase == PLAN
-        for j, f in enumerate(self.seats_from[seat]):
-            col = b.audience[f]
-            if col >= 0 and (f == seat or not hidden):
-                x[p + j * len(SIDE1) + col] = 1.0
-        p = at + self.at["audience_usable"]
-        x[p] = 1.0 if b.display else 0.0
-        x[p + 1] = 1.0 if b.asked == s.round else 0.0
-        if b.track is not None:
-            self._track(x, at + self.at["track"], seat, b.track[:-1], b.track[-1])
+        return ((b.display, len(b.stack) + len(b.under)),
+                (tuple(map(len, b.down)), b.up, b.down[seat], b.down if b.track is not None else None),
+                (tuple(col if f == seat or not hidden else -1 for f, col in enumerate(b.audience)),
+                 bool(b.display), b.asked == s.round),
+                b.track)
 
-    def read_view(self, part, seat: int, x, at: int) -> None:
-        self._display(x, at, [(c["price"], c["vp"], c["bells"]) for c in part["display"]])
-        x[at + self.at["stack"]] = part["stack"] / self.certs
-        p = at + self.at["holdings"]
-        figs = part["figures"]
-        for j, f in enumerate(self.figures_from[seat]):
-            h = figs[f]
-            down = h.get("face_down_certificates")
-            self._holding(x, p + j * _HOLDING, h["face_down"],
-                          [(c["price"], c["vp"], c["bells"], c["paid"]) for c in h["partly_paid"]],
-                          None if down is None else [(c["price"], c["vp"], c["bells"]) for c in down])
-        p = at + self.at["audience"]
+    def view_facts(self, part, seat: int) -> tuple:
         words = part["column_words"]
-        for j, f in enumerate(self.seats_from[seat]):
-            word = part["audience"][f]
-            if word is not None:
-                x[p + j * len(SIDE1) + words.index(word)] = 1.0
-        p = at + self.at["audience_usable"]
-        x[p] = 1.0 if part["audience_usable"] else 0.0
-        x[p + 1] = 1.0 if part["deposits_asked"] else 0.0
         track = part["track"]
-        if track is not None:
-            self._track(x, at + self.at["track"], seat, [-1 if v is None else v for v in track["figures"]],
-                        track["bishop"])
+        return ((tuple(c["certificate"] for c in part["display"]), part["stack"]),
+                _view_holdings(part["figures"], seat),
+                (tuple(-1 if w is None else words.index(w) for w in part["audience"]),
+                 part["audience_usable"], part["deposits_asked"]),
+                None if track is None else tuple(-1 if v is None else v for v in track["figures"]) + (track["bishop"],))
 
-    def _display(self, x, p: int, shown: list) -> None:
-        for price, vp, bells in shown:
+    def _display(self, fact: tuple, seat: int, x, p: int) -> None:
+        display, stack = fact
+        x[p + self.at["stack"]] = stack / self.certs      # (the display's part starts the module's)
+        for c in display:
+            price, vp, bells = cert(c)
             x[p] = 1.0
             x[p + 1] = price / 10
             x[p + 2] = vp / 10
             x[p + 3] = bells / 10
             p += 4
 
-    def _holding(self, x, q: int, down: int, up: list, known: list | None) -> None:
-        x[q] = (down + len(up)) / 10
-        x[q + 1] = down / 10
-        x[q + 2] = len(up) / 5
-        for price, vp, bells, paid in up:
-            x[q + 3] += price / 10
-            x[q + 4] += paid / 10
-            x[q + 5] += vp / 10
-            x[q + 6] += bells / 10
-        if known is not None:
-            x[q + 7] = 1.0
-            for _, vp, bells in known:
-                x[q + 8] += vp / 10
-                x[q + 9] += bells / 20
+    def _holdings(self, holdings: tuple, seat: int, x, p: int) -> None:
+        """``holdings``: face-down counts, partly paid (certificate, paid) per figure, the
+        observer's face-down certificates, every figure's after the final scoring (else None)."""
+        counts, ups, mine, every = holdings
+        for j, f in enumerate(self.figures_from[seat]):
+            down, up = counts[f], ups[f]
+            known = every[f] if every is not None else mine if f == seat else None
+            q = p + j * _HOLDING
+            x[q] = (down + len(up)) / 10
+            x[q + 1] = down / 10
+            x[q + 2] = len(up) / 5
+            for c, paid in up:
+                price, vp, bells = cert(c)
+                x[q + 3] += price / 10
+                x[q + 4] += paid / 10
+                x[q + 5] += vp / 10
+                x[q + 6] += bells / 10
+            if known is not None:
+                x[q + 7] = 1.0
+                for c in known:
+                    _, vp, bells = cert(c)
+                    x[q + 8] += vp / 10
+                    x[q + 9] += bells / 20
 
-    def _track(self, x, p: int, seat: int, spaces, bishop: int) -> None:
-        x[p] = 1.0
-        for j, f in enumerate(self.figures_from[seat], p + 1):
-            x[j] = (spaces[f] + 1) / 31
-        x[p + 1 + self.figures] = (bishop + 1) / 31
+    def _audience(self, fact: tuple, seat: int, x, p: int) -> None:
+        audience, usable, asked = fact
+        for j, f in enumerate(self.seats_from[seat]):
+            if audience[f] >= 0:
+                x[p + j * len(SIDE1) + audience[f]] = 1.0
+        q = p + len(SIDE1) * self.n
+        x[q] = 1.0 if usable else 0.0
+        x[q + 1] = 1.0 if asked else 0.0
+
+    def _track(self, track: tuple | None, seat: int, x, p: int) -> None:
+        if track is not None:
+            x[p] = 1.0
+            for j, f in enumerate(self.figures_from[seat], p + 1):
+                x[j] = (track[f] + 1) / 31
+            x[p + 1 + self.figures] = (track[-1] + 1) / 31
+
+
+def _view_holdings(figures: list, seat: int) -> tuple:
+    """BellsSlots' holdings facts from a view's ``figures``."""
+    down = [None if "face_down_certificates" not in h else tuple(c["certificate"] for c in h["face_down_certificates"])
+            for h in figures]
+    return (tuple(h["face_down"] for h in figures),
+            tuple(tuple((c["certificate"], c["paid"]) for c in h["partly_paid"]) for h in figures),
+            down[seat], tuple(down) if None not in down else None)
 
 
 register_slots(BellsSlots)

@@ -119,15 +119,18 @@ class BishopsFavourSlots(ModuleSlots):
     name = "bishops_favour"
     reads = ()
 
-    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
+    def layout(self, module, n: int, figures: int) -> tuple:
         self.total = len(module.data.tokens)
-        return (("tokens_left", 1),)
+        return ((("tokens_left", 1),), self._left),
 
-    def write(self, module, s: State, seat: int, x, at: int) -> None:
-        x[at] = len(s.mods[self.name]) / self.total
+    def facts(self, module, s: State, seat: int) -> tuple:
+        return (len(s.mods[self.name]),)
 
-    def read_view(self, part, seat: int, x, at: int) -> None:
-        x[at] = part["tokens_left"] / self.total
+    def view_facts(self, part, seat: int) -> tuple:
+        return (part["tokens_left"],)
+
+    def _left(self, left: int, seat: int, x, p: int) -> None:
+        x[p] = left / self.total
 
 
 register_slots(BishopsFavourSlots)

@@ -342,31 +342,31 @@ class PortraitsSlots(ModuleSlots):
     name = "portraits"
     reads = ()
 
-    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
+    def layout(self, module, n: int, figures: int) -> tuple:
         cards = module.data.cards
         self.card = {c: i for i, c in enumerate(cards)}
         self.permanent = {c: i for i, c in enumerate(c for c in cards if cards[c].permanent)}
-        return (("display", len(self.card)), ("deck_left", 3), ("owned", n * len(self.permanent)))
+        return ((("display", len(self.card)),), self._display), ((("deck_left", 3),), self._left), \
+            ((("owned", n * len(self.permanent)),), self._owned)
 
-    def write(self, module, s: State, seat: int, x, at: int) -> None:
+    def facts(self, module, s: State, seat: int) -> tuple:
         p = s.mods[self.name]
-        cards = module.data.cards
-        left = [0, 0, 0]
-        for c in p.deck:
-            left["ABC".index(cards[c].deck)] += 1
-        self._put(x, at, seat, p.display, left, p.owned)
+        left = _deck_left(module.data.cards, p.deck)
+        return p.display, (left["A"], left["B"], left["C"]), p.owned
 
-    def read_view(self, part, seat: int, x, at: int) -> None:
-        self._put(x, at, seat, [c["id"] for c in part["display"]], [part["deck_left"][d] for d in "ABC"],
-                  [[c["id"] for c in o] for o in part["owned"]])
+    def view_facts(self, part, seat: int) -> tuple:
+        return (tuple(c["id"] for c in part["display"]), tuple(part["deck_left"][d] for d in "ABC"),
+                tuple(tuple(c["id"] for c in o) for o in part["owned"]))
 
-    def _put(self, x, at: int, seat: int, display, left, owned) -> None:
+    def _display(self, display: tuple, seat: int, x, p: int) -> None:
         for c in display:
-            x[at + self.card[c]] = 1.0
-        p = at + len(self.card)
-        for i, k in enumerate(left):
-            x[p + i] = k / 6
-        p += 3
+            x[p + self.card[c]] = 1.0
+
+    def _left(self, left: tuple, seat: int, x, p: int) -> None:
+        for i, k in enumerate(left, p):
+            x[i] = k / 6
+
+    def _owned(self, owned: tuple, seat: int, x, p: int) -> None:
         P = len(self.permanent)
         for j, f in enumerate(self.seats_from[seat]):
             for c in owned[f]:

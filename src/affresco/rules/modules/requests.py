@@ -266,32 +266,36 @@ class RequestsSlots(ModuleSlots):
     name = "requests"
     reads = ()
 
-    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
+    def layout(self, module, n: int, figures: int) -> tuple:
         self.types = {t: i for i, t in enumerate(module.data.stacks)}
         self.sizes = tuple(len(v) for v in module.data.stacks.values())
         T = len(self.types)
-        return (("stack_left", T), ("stack_top", T), ("fulfilled", figures * T), ("fulfilled_vp", figures))
+        return ((("stack_left", T), ("stack_top", T)), self._stacks), \
+            ((("fulfilled", figures * T), ("fulfilled_vp", figures)), self._fulfilled)
 
-    def write(self, module, s: State, seat: int, x, at: int) -> None:
+    def facts(self, module, s: State, seat: int) -> tuple:
         r = s.mods[self.name]
-        self._put(x, at, seat, ((t, v) for t, v in r.stacks), r.done)
+        return r.stacks, tuple(tuple((t, vp) for t, vp, _ in done) for done in r.done)
 
-    def read_view(self, part, seat: int, x, at: int) -> None:
-        self._put(x, at, seat, part["stacks"].items(),
-                  [[(d["type"], d["vp"]) for d in done] for done in part["fulfilled"]])
+    def view_facts(self, part, seat: int) -> tuple:
+        return (tuple((t, tuple(v)) for t, v in part["stacks"].items()),
+                tuple(tuple((d["type"], d["vp"]) for d in done) for done in part["fulfilled"]))
 
-    def _put(self, x, at: int, seat: int, stacks, done) -> None:
+    def _stacks(self, stacks: tuple, seat: int, x, p: int) -> None:
         types, T = self.types, len(self.types)
         for t, values in stacks:
             i = types[t]
-            x[at + i] = len(values) / self.sizes[i]
-            x[at + T + i] = values[-1] / 10 if values else 0.0
-        p, q = at + 2 * T, at + 2 * T + self.figures * T
+            x[p + i] = len(values) / self.sizes[i]
+            x[p + T + i] = values[-1] / 10 if values else 0.0
+
+    def _fulfilled(self, done: tuple, seat: int, x, p: int) -> None:
+        types, T = self.types, len(self.types)
+        q = p + self.figures * T
         for j, f in enumerate(self.figures_from[seat]):
             vp = 0
-            for d in done[f]:
-                x[p + j * T + types[d[0]]] += 1 / 3
-                vp += d[1]
+            for t, v in done[f]:
+                x[p + j * T + types[t]] += 1 / 3
+                vp += v
             x[q + j] = vp / 20
 
 

@@ -162,29 +162,28 @@ class ScrollsSlots(ModuleSlots):
     name = "scrolls"
     reads = ()
 
-    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
-        return (("mine_row", SIZE), ("mine_column", SIZE), ("unplayed", n))
+    def layout(self, module, n: int, figures: int) -> tuple:
+        return ((("mine_row", SIZE), ("mine_column", SIZE)), self._mine), ((("unplayed", n),), self._unplayed)
 
-    def write(self, module, s: State, seat: int, x, at: int) -> None:
+    def facts(self, module, s: State, seat: int) -> tuple:
         held = s.mods[self.name]
-        row, col = held[seat]
-        if row >= 0:
-            x[at + row] = 1.0
-        if col >= 0:
-            x[at + SIZE + col] = 1.0
-        p = at + 2 * SIZE
-        for i, f in enumerate(self.seats_from[seat]):
-            r, c = held[f]
-            x[p + i] = ((r >= 0) + (c >= 0)) / 2
+        return held[seat], tuple((r >= 0) + (c >= 0) for r, c in held)
 
-    def read_view(self, part, seat: int, x, at: int) -> None:
-        mine = part["mine"]
-        if mine["row"] is not None:
-            x[at + mine["row"] - 1] = 1.0
-        if mine["column"] is not None:
-            x[at + SIZE + COLUMNS.index(mine["column"])] = 1.0
-        for i, f in enumerate(self.seats_from[seat]):
-            x[at + 2 * SIZE + i] = part["unplayed"][f] / 2
+    def view_facts(self, part, seat: int) -> tuple:
+        row, col = part["mine"]["row"], part["mine"]["column"]
+        return (row - 1 if row is not None else -1, COLUMNS.index(col) if col is not None else -1), \
+            tuple(part["unplayed"])
+
+    def _mine(self, mine: tuple, seat: int, x, p: int) -> None:
+        row, col = mine
+        if row >= 0:
+            x[p + row] = 1.0
+        if col >= 0:
+            x[p + SIZE + col] = 1.0
+
+    def _unplayed(self, unplayed: tuple, seat: int, x, p: int) -> None:
+        for i, f in enumerate(self.seats_from[seat], p):
+            x[i] = unplayed[f] / 2
 
 
 register_slots(ScrollsSlots)

@@ -175,19 +175,21 @@ class SpecialColoursSlots(ModuleSlots):
     name = "special_colours"
     reads = ()
 
-    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
-        return (("on_fresco", 1), ("fresco_bonus", len(SPECIAL)))
+    def layout(self, module, n: int, figures: int) -> tuple:
+        return ((("on_fresco", 1), ("fresco_bonus", len(SPECIAL))), self._option),
 
-    def write(self, module, s: State, seat: int, x, at: int) -> None:
-        if module.opts.get(OPTION):
-            x[at] = 1.0
-            for i, c in enumerate(SPECIAL, at + 1):
-                x[i] = module.data.fresco_bonus.get(c, 0) / 5
+    def facts(self, module, s: State, seat: int) -> tuple:
+        on = bool(module.opts.get(OPTION))
+        return ((on, tuple(module.data.fresco_bonus.get(c, 0) if on else 0 for c in SPECIAL)),)
 
-    def read_view(self, part, seat: int, x, at: int) -> None:
-        x[at] = 1.0 if part["on_fresco"] else 0.0
-        for i, c in enumerate(SPECIAL, at + 1):
-            x[i] = part["fresco_bonus"].get(c, 0) / 5
+    def view_facts(self, part, seat: int) -> tuple:
+        return ((bool(part["on_fresco"]), tuple(part["fresco_bonus"].get(c, 0) for c in SPECIAL)),)
+
+    def _option(self, fact: tuple, seat: int, x, p: int) -> None:
+        on, bonus = fact
+        x[p] = 1.0 if on else 0.0
+        for i, v in enumerate(bonus, p + 1):
+            x[i] = v / 5
 
 
 register_slots(SpecialColoursSlots)

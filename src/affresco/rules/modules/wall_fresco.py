@@ -684,58 +684,55 @@ class WallFrescoSlots(ModuleSlots):
     name = "wall_fresco"
     reads = ("phase",)   # the action tiles hidden while planning
 
-    def layout(self, module, n: int, figures: int) -> tuple[tuple[str, int], ...]:
+    def layout(self, module, n: int, figures: int) -> tuple:
         d = module.data
         self.cells = d.rows * d.columns
         self.cell = {d.name(c): c for c in range(self.cells)}
         self.supply = {b: i for i, (b, _) in enumerate(d.exchange)}
         self.full = tuple(k for _, k in d.exchange)
-        self.boards = IdentityMemo(256)    # board -> its numbers
+        self.boards: dict[tuple, array] = {}    # (board, restorable) -> its numbers
         P = len(PAINTS)
-        return (("board", _CELL * self.cells), ("tiles", _HELD * n), ("exchange_tiles", len(BLENDED) * n),
-                ("supply", len(self.full)), ("action_tile", len(SIDE1) * n), ("paid", P * n), ("received", P * n))
+        return ((("board", _CELL * self.cells),), self._board), ((("tiles", _HELD * n),), self._tiles), \
+            ((("exchange_tiles", len(BLENDED) * n), ("supply", len(self.full))), self._exchange), \
+            ((("action_tile", len(SIDE1) * n),), self._action_tile), \
+            ((("paid", P * n), ("received", P * n)), self._paints)
 
-    def write(self, module, s: State, seat: int, x, at: int) -> None:
+    def facts(self, module, s: State, seat: int) -> tuple:
         w: WState = s.mods[self.name]
-        block = self.boards.get(w.board)
-        if block is None:
-            block = array("f", bytes(4 * _CELL * self.cells))
-            self._board(block, 0, w.board, [c for c, _, _ in module.frontier(w.board)])
-            block = self.boards.put(w.board, block)
-        x[at:at + len(block)] = block
         hidden = s.phase == PLAN
-        self._seats(x, at, seat, w.held, w.exchange, w.supply,
-                    [c if c >= 0 and (f == seat or not hidden) else -1 for f, c in enumerate(w.placed)],
-                    w.paid, w.received)
+        return ((w.board, module._board_texts(w.board)[1]), w.held, (w.exchange, w.supply),
+                tuple(c if f == seat or not hidden else -1 for f, c in enumerate(w.placed)), (w.paid, w.received))
 
-    def read_view(self, part, seat: int, x, at: int) -> None:
-        board = tuple(None if t is None else parse_wall_tile(t) for row in part["board"] for t in row)
-        self._board(x, at, board, [self.cell[name] for name in part["restorable"]])
-        self._seats(x, at, seat, [[parse_wall_tile(t) for t in h] for h in part["tiles"]],
-                    ["".join(e) for e in part["exchange_tiles"]], part["supply"].items(),
-                    [-1 if word is None else _WORD_COLUMN[word] for word in part["action_tile"]],
-                    part["paid"], part["received"])
+    def view_facts(self, part, seat: int) -> tuple:
+        return ((tuple(None if t is None else parse_wall_tile(t) for row in part["board"] for t in row),
+                 tuple(part["restorable"])),
+                tuple(tuple(parse_wall_tile(t) for t in h) for h in part["tiles"]),
+                (tuple("".join(e) for e in part["exchange_tiles"]), tuple(part["supply"].items())),
+                tuple(-1 if word is None else _WORD_COLUMN[word] for word in part["action_tile"]),
+                (tuple(part["paid"]), tuple(part["received"])))
 
-    def _board(self, x, at: int, board, restorable) -> None:
-        for cell, t in enumerate(board):
-            p = at + cell * _CELL
-            if t is None:
-                x[p] = 1.0
-                continue
-            for c in t.paint:
-                x[p + 2 + BLENDED.index(c)] += 1.0
-            x[p + 5 + BASIC.index(t.income)] = 1.0
-            x[p + 8 + BLENDED.index(t.splash)] = 1.0
-        for cell in restorable:
-            x[at + cell * _CELL + 1] = 1.0
+    def _board(self, fact: tuple, seat: int, x, p: int) -> None:
+        block = self.boards.get(fact)
+        if block is None:
+            board, restorable = fact
+            block = array("f", bytes(4 * _CELL * self.cells))
+            for cell, t in enumerate(board):
+                q = cell * _CELL
+                if t is None:
+                    block[q] = 1.0
+                    continue
+                for c in t.paint:
+                    block[q + 2 + BLENDED.index(c)] += 1.0
+                block[q + 5 + BASIC.index(t.income)] = 1.0
+                block[q + 8 + BLENDED.index(t.splash)] = 1.0
+            for name in restorable:
+                block[self.cell[name] * _CELL + 1] = 1.0
+            if len(self.boards) > 256:
+                self.boards.clear()
+            self.boards[fact] = block
+        x[p:p + len(block)] = block
 
-    def _seats(self, x, at: int, seat: int, held, exchange, supply, placed, paid, received) -> None:
-        n, P, cols = self.n, len(PAINTS), len(SIDE1)
-        p = at + self.at["tiles"]
-        q = at + self.at["exchange_tiles"]
-        a = at + self.at["action_tile"]
-        pp = at + self.at["paid"]
-        pr = at + self.at["received"]
+    def _tiles(self, held: tuple, seat: int, x, p: int) -> None:
         for j, f in enumerate(self.seats_from[seat]):
             h = p + j * _HELD
             x[h] = len(held[f]) / 10
@@ -744,18 +741,31 @@ class WallFrescoSlots(ModuleSlots):
                 x[h + 4 + BLENDED.index(t.splash)] += 1 / 5
                 for c in t.paint:
                     x[h + 7 + BLENDED.index(c)] += 1 / 5
+
+    def _exchange(self, fact: tuple, seat: int, x, p: int) -> None:
+        exchange, supply = fact
+        for j, f in enumerate(self.seats_from[seat]):
             for c in exchange[f]:
-                x[q + j * len(BLENDED) + BLENDED.index(c)] = 1.0
-            if placed[f] >= 0:
-                x[a + j * cols + placed[f]] = 1.0
-            for c in paid[f]:
-                x[pp + j * P + PAINT_INDEX[c]] += 1 / 10
-            for c in received[f]:
-                x[pr + j * P + PAINT_INDEX[c]] += 1 / 10
-        p = at + self.at["supply"]
+                x[p + j * len(BLENDED) + BLENDED.index(c)] = 1.0
+        q = p + len(BLENDED) * self.n
         for b, k in supply:
             i = self.supply[b]
-            x[p + i] = k / self.full[i]
+            x[q + i] = k / self.full[i]
+
+    def _action_tile(self, placed: tuple, seat: int, x, p: int) -> None:
+        for j, f in enumerate(self.seats_from[seat]):
+            if placed[f] >= 0:
+                x[p + j * len(SIDE1) + placed[f]] = 1.0
+
+    def _paints(self, fact: tuple, seat: int, x, p: int) -> None:
+        paid, received = fact
+        P = len(PAINTS)
+        q = p + P * self.n
+        for j, f in enumerate(self.seats_from[seat]):
+            for c in paid[f]:
+                x[p + j * P + PAINT_INDEX[c]] += 1 / 10
+            for c in received[f]:
+                x[q + j * P + PAINT_INDEX[c]] += 1 / 10
 
 
 register_slots(WallFrescoSlots)
