@@ -254,3 +254,21 @@ def test_observation_refuses_an_encoding_that_is_not_one():
             g.observation(0, bad)
         with pytest.raises(affresco.ConfigError, match="encoding"):
             g.observation_layout(bad)
+
+
+def test_a_module_without_slots_is_hashed_in_encoding_3(monkeypatch):
+    """Encoding 3 hashes the view part of a module that brings no ModuleSlots (as encodings 1
+    and 2 do: ``module:NAME``, 64 numbers), beside the other modules' slots."""
+    from affresco.rules import observation
+    monkeypatch.delitem(observation.SLOTS, "scrolls")
+    monkeypatch.setattr(observation, "_LAYOUTS", {})
+    monkeypatch.setattr(observation, "_LAST", (None,) * 5)
+    for g in positions(3, ("bells", "scrolls"), seed=90, every=23):
+        layout = g.observation_layout()
+        spans = {name: (s, s + size) for name, s, size in layout}
+        assert "module:scrolls" in spans and "bells:display" in spans
+        a, b = spans["module:scrolls"]
+        for seat in range(3):
+            x = g.observation(seat)
+            assert x[a:b] == affresco.rules.module_block("scrolls", g.view(seat)["scrolls"], seat, 3)
+            assert x[spans["bag"][1]:] == g.observation_modules(g.view(seat, log=False), seat)
