@@ -136,8 +136,12 @@ def test_encoding_2_chooses_each_plan_a_step_at_a_time(n, mods):
             if len(draft) + 1 < len(steps):
                 assert g.drafts[seat] == draft + (choice.choice,) and g.engine.actions_applied == before
                 x = enc.observe(g, seat)
-                start = dict((name, s) for name, s, _ in enc.layout)["plan_step"]
-                assert x[start + len(draft) + 1] == 1
+                slices = {name: (s, k) for name, s, k in enc.layout}
+                assert x[slices["plan_step"][0] + len(draft) + 1] == 1
+                if choice.step == "counts":       # made, then the apprentices per column / 3
+                    at, k = slices["plan:counts"]
+                    sheet = g.engine.plan_choice_counts(choice.choice)
+                    assert list(x[at:at + k]) == pytest.approx([1.0, *(c / 3 for c in sheet)])
                 assert all(np.array_equal(o, enc.observe(g, s)) for o, s in zip(others, [s for s in range(n) if s != seat]))
             else:
                 assert g.drafts[seat] == () and g.engine.actions_applied == before + 1

@@ -92,10 +92,43 @@ def test_the_wall_tile_needs_an_apprentice_left():
     every apprentice on the sheet, the wall tile is not offered."""
     for g, seat, legal in _planning(2, ("wall_fresco",), seed=4, rounds=1, most=2):
         have = g.view(seat)["figures"][seat]["apprentices"]
-        full = next(c for c in g.plan_choices(seat) if sum(map(int, c[0].split("-"))) == have)
+        full = next(c for c in g.plan_choices(seat) if sum(g.plan_choice_counts(c)) == have)
         assert g.plan_choices(seat, [full]) == ((),)
-        some = next(c for c in g.plan_choices(seat) if sum(map(int, c[0].split("-"))) == have - 1)
+        some = next(c for c in g.plan_choices(seat) if sum(g.plan_choice_counts(c)) == have - 1)
         assert len(g.plan_choices(seat, [some])) > 1
+
+
+def test_a_choice_hands_over_its_apprentices_per_column_as_numbers():
+    """The counts step's choice and the medico's ill word hold apprentices per column (in
+    column order); no other choice does."""
+    counts = affresco.Game.plan_choice_counts
+    assert counts(("1-2-0-1-1",)) == (1, 2, 0, 1, 1)
+    assert counts(("ill", "0-1-0-0-0")) == (0, 1, 0, 0, 0)
+    assert [counts(c) for c in ((), ("audience", "studio"), ("wall", "market"), ("medico",))] == [None] * 4
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_counts_of_every_choice_agree_with_the_plan_it_makes(players):
+    """A step's choices all hold counts (``counts``, ``ill``) or none do; a plan's counts are
+    its apprentices per column on the action sheet and its ill ones a part of them."""
+    ill = 0
+    for g, seat, legal in lazy_planning(players, ALL, seed=5, rounds=6):
+        steps = g.plan_steps()
+        rng = random.Random(len(legal))
+        for plan in (legal[rng.randrange(len(legal))] for _ in range(20)):
+            choices = g.plan_as_choices(plan)
+            sheet = g.plan_choice_counts(choices[0])
+            assert sheet is not None and len(sheet) == 5 and sum(sheet) <= g.view(seat)["figures"][seat]["apprentices"]
+            for step, choice in zip(steps[1:], choices[1:]):
+                held = g.plan_choice_counts(choice)
+                if step != "ill" or not choice:
+                    assert held is None
+                else:
+                    assert held is not None and all(0 <= i <= k for i, k in zip(held, sheet)) and sum(held) >= 1
+                    ill += 1
+        if ill >= 20:
+            break
+    assert ill >= 20
 
 
 def test_choices_are_refused_when_not_planning_or_not_offered():
@@ -114,3 +147,14 @@ def test_choices_are_refused_when_not_planning_or_not_offered():
         g.plan_choices(seat, [("0-0-0-0-0",), ()])
     with pytest.raises(IllegalAction, match="not a plan word"):
         g.plan_as_choices("plan 0-0-0-0-0 wall studio")
+
+
+def test_a_plan_is_read_as_its_counts_and_its_module_words():
+    """``read_plan``: the apprentices per column of the action sheet, then each module word
+    with its arguments; anything that is not a plan reads as None."""
+    from affresco.rules import read_plan
+    counts, words = read_plan(affresco.parse("plan 1-2-0-1-1 audience studio ill 0-1-0-0-0 medico"))
+    assert counts == (1, 2, 0, 1, 1)
+    assert dict(words) == {"audience": ("studio",), "ill": ("0-1-0-0-0",), "medico": ()}
+    assert read_plan(affresco.parse("plan 0-0-0-0-3")) == ((0, 0, 0, 0, 3), {})
+    assert read_plan(affresco.parse("pass")) is None

@@ -50,7 +50,7 @@ import json
 import random
 from typing import Any, Mapping, Sequence
 
-from ..rules import Game, parse_tile_text
+from ..rules import Game, parse_tile_text, read_plan
 from ..rules.board import COLUMNS
 from ..rules.paints import PAINTS, paint_text
 from ..rules.modules.wall_fresco import column_words_of, state_from_view as wall_state_from_view
@@ -285,20 +285,20 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random, *, legal
                 choice = plan_chooser(probe, f, options_f, rng)
             else:
                 choice = options_f[rng.randrange(len(options_f))]
-            secret[f]["plan"] = [int(x) for x in choice.args[0].split("-")]
+            plan = read_plan(choice)
+            if plan is None:
+                raise ValueError(f"the plan chooser gave {choice}, not a plan")
+            counts, words = plan
+            secret[f]["plan"] = list(counts)
             if "bells" in view:      # the plan's audience tile ('audience <column>')
-                words = choice.args[1:]
-                mstate["bells"]["audience"][f] = words[words.index("audience") + 1] if "audience" in words else None
+                mstate["bells"]["audience"][f] = words["audience"][0] if "audience" in words else None
             if "wall_fresco" in mstate:  # where the drawn plan puts the wall tile ('wall <column>')
                 columns = column_words_of(view["columns"])
-                rest = choice.args[1:]
-                col = rest[rest.index("wall") + 1] if "wall" in rest[:-1] else None
+                col = words["wall"][0] if "wall" in words else None
                 mstate["wall_fresco"]["action_tile"][f] = columns.index(col) if col in columns else -1
             if "medico" in view:     # the plan's medico words (ill apprentices, medico tile)
-                words = choice.args[1:]
-                ill = [int(x) for x in words[words.index("ill") + 1].split("-")] if "ill" in words \
-                    else [0] * len(secret[f]["plan"])
-                mstate["medico"]["plans"][f] = {"ill": ill, "medico": "medico" in words}
+                ill = Game.plan_choice_counts(("ill", *words["ill"])) if "ill" in words else None
+                mstate["medico"]["plans"][f] = {"ill": list(ill or [0] * len(counts)), "medico": "medico" in words}
     game = Game.from_view(view, seat, hidden, seed=seed, log=kept)
     if with_key:
         return game, _sample_key(hidden)

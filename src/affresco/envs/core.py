@@ -10,7 +10,6 @@ the end-of-game rewards (docs/envs.md).  Built only on the public engine API.
 from __future__ import annotations
 
 import functools
-import re
 import sys
 import threading
 from array import array
@@ -22,8 +21,7 @@ import numpy as np
 import affresco
 from affresco import Action, Game
 
-from affresco.rules import parse_tile_text as _parse_tile_text
-from affresco.rules.observation import SLOTS
+from affresco.rules import PLAN_SCALE, parse_tile_text as _parse_tile_text
 from affresco.rules.board import COLUMNS
 from affresco.rules.paints import BLENDED, PAINTS
 
@@ -142,9 +140,11 @@ def _choice_space(game: Game, plans: Sequence[Action]) -> tuple[PlanChoice, ...]
 class DraftLayout:
     """The observation's slices of the seat's own plan in progress (encoding 2), after the
     engine's vector: ``plan_step`` (one-hot: the step the seat chooses now, while it plans),
-    then per step ``plan:<step>`` its choice once made: counts (the counts text, or the
-    ``ill`` word's) as a made flag then the counts / 3; any other choice one-hot among the
-    step's choices (leaving the word out among them).  Nothing of another seat's plan."""
+    then per step ``plan:<step>`` its choice once made: a step whose choices hold counts
+    (:meth:`affresco.Game.plan_choice_counts`: ``counts``, the medico's ``ill``) as a made flag
+    then the apprentices per column / ``PLAN_SCALE`` (as the engine's plan slices); any other
+    step's choice one-hot among the step's choices (leaving the word out among them).  Nothing
+    of another seat's plan."""
 
     def __init__(self, steps: tuple[str, ...], space: Sequence[PlanChoice]):
         self.steps = steps
@@ -153,9 +153,9 @@ class DraftLayout:
         pos = len(steps)
         for step in steps:
             found = [c.choice for c in space if c.step == step]
-            counted = [c for c in found if c]
-            if counted and all(_COUNTS.fullmatch(c[-1]) for c in counted):
-                length, places = 1 + len(counted[0][-1].split("-")), None
+            counted = [Game.plan_choice_counts(c) for c in found if c]
+            if counted and None not in counted:
+                length, places = 1 + len(counted[0]), None
             else:
                 length, places = len(found), {c: i for i, c in enumerate(found)}
             self._writers.append((pos, places))
@@ -178,15 +178,12 @@ class DraftLayout:
                     x[start + places[choice]] = 1.0
                 elif choice:
                     x[start] = 1.0
-                    for i, n in enumerate(choice[-1].split("-"), start + 1):
-                        x[i] = int(n) / 3
+                    for i, n in enumerate(Game.plan_choice_counts(choice) or (), start + 1):
+                        x[i] = n / PLAN_SCALE
             if len(self._blocks) > 4096:
                 self._blocks.clear()
             self._blocks[key] = x
         return x
-
-
-_COUNTS = re.compile(r"\d(-\d)+")
 
 
 class SteppedGame:

@@ -185,6 +185,14 @@ class Game:
         except ValueError as e:
             raise IllegalAction(str(e)) from None
 
+    @staticmethod
+    def plan_choice_counts(choice: Sequence[str]) -> tuple[int, ...] | None:
+        """The apprentices per column (in column order) that a choice of :meth:`plan_choices`
+        holds, as numbers: the counts step's (``('1-2-0-1-1',)`` -> ``(1, 2, 0, 1, 1)``) or a
+        plan word's whose argument is counts (the medico's ``('ill', '0-1-0-0-0')``); None for
+        any other choice (``()``, ``('audience', 'studio')``, ``('medico',)``)."""
+        return plan_choices.counts_of(choice)
+
     def plan_of(self, choices: Sequence[tuple[str, ...]]) -> Action:
         """The plan that a choice for every step of :meth:`plan_steps` makes (the inverse of
         :meth:`plan_as_choices`)."""

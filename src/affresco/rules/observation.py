@@ -43,12 +43,13 @@ from .hooks import Module, _module_of
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
 
-__all__ = ["PHASES", "MODULE_FEATURES", "ENCODINGS", "ENCODING", "Layout", "Seen", "ModuleSlots", "SLOTS",
-           "register_slots", "check_encoding", "layout", "modules_from_view", "observation", "observations",
+__all__ = ["PHASES", "MODULE_FEATURES", "PLAN_SCALE", "ENCODINGS", "ENCODING", "Layout", "Seen", "ModuleSlots",
+           "SLOTS", "register_slots", "check_encoding", "layout", "modules_from_view", "observation", "observations",
            "observations_joined", "module_block", "hash_part"]
 
 PHASES = ("getup", "plan", "visits", "over")
 MODULE_FEATURES = 64      # hashed numbers per module (encodings 1 and 2)
+PLAN_SCALE = 3            # a plan's apprentices per column are written divided by this
 #: The observation's encodings: 1 and 2 write the same vector (each module's view part hashed
 #: into :data:`MODULE_FEATURES` numbers; the environments' encodings 1 and 2 differ in their
 #: action space only), 3 writes each module's numbers into fixed, named slots
@@ -662,10 +663,10 @@ def _paints_block(paints: tuple) -> array:
 
 
 def _plan_block(plan: tuple) -> array:
-    """A known plan: 1, then apprentices per column / 3."""
+    """A known plan: 1, then apprentices per column / :data:`PLAN_SCALE`."""
     b = _PLANS.get(plan)
     if b is None:
-        b = array("f", [1.0] + [k / 3 for k in plan])
+        b = array("f", [1.0] + [k / PLAN_SCALE for k in plan])
         if len(_PLANS) > 4096:
             _PLANS.clear()
         _PLANS[plan] = b

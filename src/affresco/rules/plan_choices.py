@@ -11,7 +11,8 @@ the choices at the next step after ``prefix``: those of the legal plans that agr
 prefix (every one leads on to at least one legal plan), found from the structure of the legal
 plans (rules/plan_sequences.py: the base plans, the ways to lay action tiles on empty columns,
 each plan's variants), never by a pass over the plans.  :func:`plan_of` joins a full sequence
-into its plan; :func:`as_choices` splits a plan into its choices.
+into its plan; :func:`as_choices` splits a plan into its choices; :func:`counts_of` reads the
+apprentices per column a choice holds.
 """
 from __future__ import annotations
 
@@ -21,10 +22,10 @@ from itertools import chain, compress
 
 from .actions import PLAN_WORDS, Action
 from .plan_sequences import PlanVariants, TiledPlans
-from .planning import options, read
+from .planning import _counts, options, read
 from .state import PLAN, State
 
-__all__ = ["as_choices", "choices", "is_planning", "plan_of", "steps"]
+__all__ = ["as_choices", "choices", "counts_of", "is_planning", "plan_of", "steps"]
 
 COUNTS = "counts"
 _NONE: tuple = ()
@@ -52,6 +53,15 @@ def plan_of(choices: Sequence[tuple[str, ...]]) -> Action:
     rank order (the notation's canonical order, docs/notation.md)."""
     words = sorted((c for c in choices[1:] if c), key=lambda c: PLAN_WORDS[c[0]][1])
     return Action("plan", tuple(chain(choices[0], *words)))
+
+
+def counts_of(choice: Sequence[str]) -> tuple[int, ...] | None:
+    """The apprentices per column (in column order) that a choice holds: the counts step's
+    (``('1-2-0-1-1',)``) or a plan word's whose argument is counts (the medico's ill
+    apprentices, ``('ill', '0-1-0-0-0')``); None for any other choice (``()``, a column, a
+    word alone)."""
+    found = _counts(choice[-1]) if choice else None
+    return found if found is not None and len(found) > 1 else None
 
 
 def as_choices(s: State, plan: Action) -> tuple[tuple[str, ...], ...]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...rules import Action, PlanVariants
+from ...rules import Action, PlanVariants, read_plan
 from ...rules.actions import parse
 from ..model import Model
 from .modules import ModuleValuation
@@ -130,8 +130,8 @@ class BellsValuation(ModuleValuation):
         words = b["column_words"]
         out = list(ranked)
         for score, a in ranked:
-            counts = a.args[0].split("-")
-            empty = [i for i, x in enumerate(counts) if x == "0"]
+            plan = read_plan(a)
+            empty = [i for i, x in enumerate(plan[0]) if x == 0] if plan is not None else ()
             if not empty:
                 continue
             if "audience" in a.args or words[empty[-1]] in a.args[1:]:

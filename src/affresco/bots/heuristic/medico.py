@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
-from ...rules import PlanVariants
+from ...rules import Game, PlanVariants, read_plan
 from ...rules.actions import Action
 from ...rules.paints import PAINTS
 from ..model import module
@@ -65,9 +65,8 @@ def score_plan(bot, m, legal: Sequence[Action], options: list[tuple[float, list[
     for a in _near(legal, wanted):
         if a.kind != "plan":
             continue
-        counts = tuple(int(x) for x in a.args[0].split("-"))
-        words = a.args[1:]
-        ill = tuple(int(x) for x in words[words.index("ill") + 1].split("-")) if "ill" in words else (0,) * len(cols)
+        counts, words = read_plan(a) or ((), {})
+        ill = (Game.plan_choice_counts(("ill", *words["ill"])) if "ill" in words else None) or (0,) * len(cols)
         base = wanted.get(counts)
         if base is None:
             continue

@@ -6,7 +6,7 @@ from itertools import combinations, combinations_with_replacement
 from math import ceil
 from typing import Sequence
 
-from ...rules import Action
+from ...rules import Action, read_plan
 from ...rules.board import NEIGHBOURS8, SIZE
 from ...rules.paints import PAINTS
 from ..model import Model, Paints, Tile, add, covers, sub, vec
@@ -353,7 +353,5 @@ class RoundSimulation(WallValuation):
 
 
 def _plan_distance(a: Action, counts: Sequence[int]) -> int:
-    try:
-        return sum(abs(int(x) - y) for x, y in zip(a.args[0].split("-"), counts))
-    except (ValueError, IndexError):
-        return 99
+    plan = read_plan(a)
+    return 99 if plan is None else sum(abs(x - y) for x, y in zip(plan[0], counts))

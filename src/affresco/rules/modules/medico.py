@@ -1263,7 +1263,7 @@ register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypy
 
 
 # --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
-from ..observation import ModuleSlots, register_slots  # noqa: E402
+from ..observation import PLAN_SCALE, ModuleSlots, register_slots  # noqa: E402
 from ..state import PLAN, SIDE1, VISITS  # noqa: E402
 
 _ASKS = ("aside", "medicine", "heal", "illness")
@@ -1372,7 +1372,7 @@ class MedicoSlots(ModuleSlots):
                 q = p + j * _PLAN
                 x[q] = 1.0
                 for c, k in enumerate(plan[0], q + 1):
-                    x[c] = k / 3
+                    x[c] = k / PLAN_SCALE
                 x[q + _PLAN - 1] = 1.0 if plan[1] else 0.0
 
     def _visit(self, fact: tuple, seat: int, x, p: int) -> None:
