@@ -334,7 +334,7 @@ class Game:
         self._check_seat(seat)
         return _view(self._s, seat, log, lean)
 
-    def observation(self, seat: Any, encoding: int = _ENCODING) -> array:
+    def observation(self, seat: Any, encoding: Any = _ENCODING) -> array:
         """What ``view(seat)`` shows, as a fixed-size float32 vector (an ``array('f')``; wrap it
         with ``numpy.frombuffer(v, numpy.float32)``), written straight from the position: a
         fraction of a view's cost, for learning code that reads every decision
@@ -350,7 +350,7 @@ class Game:
         seen = self._seen[encoding] if type(encoding) is int and 0 < encoding < 4 else None
         return _observation(s, seat, seen if seen is not None else self._observed(encoding))
 
-    def observations(self, seats: Any = None, encoding: int = _ENCODING) -> list[array]:
+    def observations(self, seats: Any = None, encoding: Any = _ENCODING) -> list[array]:
         """:meth:`observation` of several seats at this position, in the order given (default:
         every seat): the same vectors, with what every seat sees alike brought up to date
         once, for code that reads every seat's at every decision (PettingZoo's Parallel
@@ -358,7 +358,7 @@ class Game:
         s = self._s
         return _observations(s, _observers(s, seats), self._observed(encoding))
 
-    def observations_joined(self, seats: Any = None, encoding: int = _ENCODING) -> array:
+    def observations_joined(self, seats: Any = None, encoding: Any = _ENCODING) -> array:
         """:meth:`observations` of ``seats`` (default: every seat) back to back in one
         ``array('f')`` of ``len(seats)`` times the vector's size (numpy:
         ``numpy.frombuffer(v, numpy.float32).reshape(len(seats), -1)``, one row per seat): made
@@ -379,7 +379,7 @@ class Game:
                 self._seen[3] = seen
         return seen
 
-    def observation_modules(self, view: Mapping[str, Any], seat: int, encoding: int = _ENCODING) -> array:
+    def observation_modules(self, view: Mapping[str, Any], seat: int, encoding: Any = _ENCODING) -> array:
         """The modules' numbers of :meth:`observation` (its end: the slices after ``bag``) made
         from ``view`` = ``view(seat)`` (full or lean) of a game of this set-up, in ``encoding``:
         for code that has only views (e.g. a client of the server) and the check that the
@@ -387,10 +387,10 @@ class Game:
         self._check_seat(seat)
         return _modules_from_view(self._s, view, seat, _check_encoding(encoding))
 
-    def observation_layout(self, encoding: int = _ENCODING) -> tuple[tuple[str, int, int], ...]:
+    def observation_layout(self, encoding: Any = _ENCODING) -> tuple[tuple[str, int, int], ...]:
         """The slices of :meth:`observation` in ``encoding``: ``(name, start, length)`` in order
         (the same for every game of this set-up: player count, modules, components)."""
-        return _observation_layout(self._s, encoding).slices
+        return _observation_layout(self._s, _check_encoding(encoding)).slices
 
     def full_view(self) -> dict[str, Any]:
         """Everything face up, for replays and analysis (never for a seat in a live game): the
