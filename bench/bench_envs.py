@@ -51,6 +51,7 @@ only).
     python bench/bench_envs.py --baseline e9d8a5a --rounds 2   # this checkout against a revision, alternating
     python bench/bench_envs.py --observation-cost --modules base --players 2 4   # the vector's own cost, same games
     python bench/bench_envs.py --same-games --modules all --players 2 4   # encodings 1 and 2 on the same games
+    python bench/bench_envs.py --same-games --modules all --encoding 2 3   # the module slots against hashing
     python bench/bench_envs.py --instructions --modules base --players 2 4 --games 5   # valgrind counts, same games
     python bench/bench_envs.py --by-kind --modules base --players 2 4   # per kind of decision, engine and AEC
 """
@@ -138,17 +139,19 @@ def engine_lean_view(n, mods, seeds):
     return engine_view(n, mods, seeds, lean=True)
 
 
-def engine_observation(n, mods, seeds):
-    """The engine plus ``game.observation(seat)`` of the deciding seat: the observation
-    vector's own cost inside a game loop, without any wrapper (what every wrapper pays for
-    it at least)."""
+def engine_observation(n, mods, seeds, encoding=None):
+    """The engine plus ``game.observation(seat)`` of the deciding seat (in ``encoding``: the
+    engine's vector is the same for 1 and 2): the observation vector's own cost inside a game
+    loop, without any wrapper (what every wrapper pays for it at least)."""
+    observe = (lambda g, seat: g.observation(seat)) if encoding is None else \
+        (lambda g, seat: g.observation(seat, encoding))
     decisions, t0 = 0, _clock()
     for seed in seeds:
         g = affresco.new_game(n, mods, seed=seed)
         rng = random.Random(f"observation:{seed}")   # not the engine loop's game (its memos would be warm)
         while not g.is_over:
             seat = rng.choice(g.to_act)
-            g.observation(seat)
+            observe(g, seat)
             g.apply(seat, rng.choice(g.legal_actions(seat)))
             decisions += 1
     return decisions, _clock() - t0, decisions, len(seeds)
@@ -289,7 +292,8 @@ def main() -> None:
     ap.add_argument("--modules", choices=("base", "all", "both"), default="both")
     ap.add_argument("--only", nargs="*", default=None, help="wrappers to run (engine always runs)")
     ap.add_argument("--encoding", type=int, nargs="*", default=None,
-                    help="the wrappers' encodings to run (default: their default; '1 2': each wrapper with both)")
+                    help="the wrappers' encodings to run (default: their default; '2 3': each wrapper with both; "
+                         "--same-games: default 1 2, --by-kind: the AEC's, default 1)")
     ap.add_argument("--cold", action="store_true", help="warm up with one other game only")
     ap.add_argument("--warm-games", type=int, default=None, metavar="N",
                     help="other games each loop plays first (default: as many as it is measured on); planning "
@@ -342,7 +346,7 @@ def main() -> None:
     games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
     loops = {}
     for w, fn in WRAPPERS.items():
-        if w.startswith("engine") or not args.encoding:
+        if (w.startswith("engine") and w != "engine+observation") or not args.encoding:
             loops[w] = fn
         else:
             for v in args.encoding:
@@ -430,7 +434,8 @@ def observation_cost(args) -> None:
 def by_kind(args) -> None:
     """``--by-kind``: random games are recorded once (:func:`_recorded`), then replayed
     ``--blocks`` times through the engine (``to_act`` + ``legal_actions`` + ``apply``) and through
-    the AEC env with encoding 1 (``last()`` + the agent reading the mask + ``step``), each decision timed by
+    the AEC env with encoding 1 (or ``--encoding K``'s first; a plan's steps timed together as one
+    decision) (``last()`` + the agent reading its legal choices, as ``--pick`` + ``step``), each decision timed by
     itself (wall clock, ``perf_counter_ns``; medians per kind of action decided): a wrapper's
     cost per decision hardly depends on the kind, an engine decision's does, so the cheap kinds
     (a get-up time, a pass) have the highest ratios."""
@@ -444,9 +449,10 @@ def by_kind(args) -> None:
           f"{games} recorded games, {args.blocks} replays", flush=True)
     for n in args.players:
         for mods in MOD_SETS[args.modules]:
+            encoding = (args.encoding or [1])[0]
             codec, _ = tables(Config.of(n, mods, encoding=1))
             record = _recorded(n, mods, games)
-            e = env(players=n, modules=mods, encoding=1)
+            e = env(players=n, modules=mods, encoding=encoding)
             read = _reader(e)
             eng: dict[str, list] = {}
             aec: dict[str, list] = {}
@@ -462,6 +468,8 @@ def by_kind(args) -> None:
                         keep_e.setdefault(codec.actions[index].kind, []).append(clock() - t0)
                     e.reset(seed=seed)
                     it = iter(choices)
+                    steps: list = []             # the decision under way's steps (encoding 2, 3: a plan's choices)
+                    spent = 0
                     for agent in e.agent_iter():
                         t0 = clock()
                         obs, _, term, trunc, _ = e.last()
@@ -469,9 +477,14 @@ def by_kind(args) -> None:
                             e.step(None)
                             continue
                         read(agent, obs["action_mask"])       # the agent reads its legal choices
-                        index = next(it)[2]
-                        e.step(index)
-                        keep_a.setdefault(codec.actions[index].kind, []).append(clock() - t0)
+                        if not steps:
+                            _, _, index, steps = next(it)
+                            steps = [index] if encoding == 1 else list(steps)
+                        e.step(steps.pop(0))
+                        spent += clock() - t0
+                        if not steps:            # the decision made: its steps' time together
+                            keep_a.setdefault(codec.actions[index].kind, []).append(spent)
+                            spent = 0
             total = sum(map(len, eng.values()))
             print(f"{n}p {'all modules' if mods else 'base'}: kind, share of decisions, engine us, AEC us, ratio, "
                   f"(AEC - engine) x share", flush=True)
@@ -493,8 +506,9 @@ def same_games(args) -> None:
     other games than one choosing among whole plans)."""
     import statistics
     games = 1 if args.quick else args.games
-    names = ["engine", "pettingzoo-aec (mask only)", "pettingzoo-aec (mask only) v2", "pettingzoo-aec",
-             "pettingzoo-aec v2", "pettingzoo-parallel", "pettingzoo-parallel v2"]
+    encodings = args.encoding or [1, 2]
+    loops = ("engine+observation", "pettingzoo-aec (mask only)", "pettingzoo-aec", "pettingzoo-parallel")
+    names = ["engine"] + [f"{loop} v{v}" for loop in loops for v in encodings]
     load = os.getloadavg()
     print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; CPU time per engine "
           f"decision, {games} recorded games per set-up, {args.blocks} alternations", flush=True)
@@ -503,13 +517,13 @@ def same_games(args) -> None:
             record = _recorded(n, mods, games)
             decisions = sum(len(c) for _, c in record)
             for name in names:                  # warm: imports, tables, planning situations of these games
-                _REPLAYS[name](n, mods, record)
+                _replay(name)(n, mods, record)
             runs: dict[str, list] = {name: [] for name in names}
             for b in range(args.blocks):
                 for name in names[b % len(names):] + names[:b % len(names)]:
                     gc.collect()
                     t0 = _clock()
-                    _REPLAYS[name](n, mods, record)
+                    _replay(name)(n, mods, record)
                     runs[name].append((_clock() - t0) / decisions * 1e6)
             e = statistics.median(runs["engine"])
             label = f"{n}p {'all modules' if mods else 'base'}"
@@ -546,13 +560,13 @@ def _recorded(n, mods, games):
     return out
 
 
-def _replay_engine(n, mods, record, observe=False):
+def _replay_engine(n, mods, record, observe=False, encoding=None):
     for seed, choices in record:
         g = affresco.new_game(n, mods, seed=seed)
         for seat, i, _, _ in choices:
             g.to_act
             if observe:
-                g.observation(seat)
+                g.observation(seat) if encoding is None else g.observation(seat, encoding)
             g.apply(seat, g.legal_actions(seat)[i])
 
 
@@ -618,12 +632,24 @@ _REPLAYS = {"engine": _replay_engine, "engine+observation": functools.partial(_r
             "pettingzoo-parallel v2": functools.partial(_replay_parallel, encoding=2)}
 
 
+def _replay(name):
+    """The replay loop ``name`` of :data:`_REPLAYS`, or ``LOOP vK``: that loop with encoding K
+    (the engine's vector in that encoding; encoding 3's steps are encoding 2's)."""
+    if name in _REPLAYS:
+        return _REPLAYS[name]
+    loop, v = name.rsplit(" v", 1)
+    encoding = int(v)
+    if loop == "engine+observation":
+        return functools.partial(_replay_engine, observe=True, encoding=encoding)
+    return functools.partial(_REPLAYS[loop], encoding=encoding)
+
+
 def instruction_worker(args) -> None:
     """One loop of ``--instructions`` (run under valgrind): the first recorded game to warm up,
     then, with ``AFFRESCO_MEASURE=1``, the others (garbage collector off)."""
     n, mods = args.players[0], MOD_SETS[args.modules][0]
     record = _recorded(n, mods, args.games)
-    loop = _REPLAYS[args.instruction_worker]
+    loop = _replay(args.instruction_worker)
     loop(n, mods, record[:1])
     if os.environ.get("AFFRESCO_MEASURE") == "1":
         gc.disable()

@@ -38,7 +38,8 @@ def test_index_and_action_both_ways_and_the_mask(n, mods):
 @pytest.mark.slow
 def test_layout_is_contiguous_and_sized_as_documented():
     sizes = {(2, (), 1): 480, (4, (), 1): 510, (2, ALL, 1): 480 + 64 * len(ALL),   # 64 per module (docs/envs.md)
-             (2, (), 2): 480, (2, ALL, 2): 480 + 64 * len(ALL) + 5 + 6 + 7 + 7 + 6 + 2}   # the plan in progress
+             (2, (), 2): 480, (2, ALL, 2): 480 + 64 * len(ALL) + 5 + 6 + 7 + 7 + 6 + 2,   # the plan in progress
+             (2, (), 3): 480, (2, ALL, 3): 989 + 33, (4, ALL, 3): 1177 + 33}   # the modules' slots (docs/envs.md)
     for (n, mods, encoding), size in sizes.items():
         enc = ObservationEncoder(Config.of(n, mods, encoding=encoding))
         assert enc.size == size
@@ -99,7 +100,7 @@ def test_encoding_2_of_plans_of_one_step_is_encoding_1():
     """Without a module plan word a plan is its counts, one step: encoding 2 is encoding 1
     (the same actions, vector and game), only the id says v2."""
     for mods in ((), ("portraits", "scrolls")):
-        one, two = Config.of(3, mods, encoding=1), Config.of(3, mods)
+        one, two = Config.of(3, mods, encoding=1), Config.of(3, mods, encoding=2)
         assert ActionCodec(two).actions == ActionCodec(one).actions
         assert ObservationEncoder(two).layout == ObservationEncoder(one).layout
         assert type(two.new_env_game(seed=1)) is affresco.Game and two.env_id.endswith("-v2")
@@ -184,14 +185,15 @@ def test_figures_are_relative_to_the_observer():
 
 
 def test_versioned_ids():
-    assert Config.of(4).env_id == "Fresco-4p-v2" and Config.of(4, encoding=1).env_id == "Fresco-4p-v1"
-    assert Config.of(2, "scrolls+portraits").env_id == "Fresco-2p+portraits+scrolls-v2"
+    assert Config.of(4).env_id == "Fresco-4p-v3" and Config.of(4, encoding=1).env_id == "Fresco-4p-v1"
+    assert Config.of(4, encoding=2).env_id == "Fresco-4p-v2"
+    assert Config.of(2, "scrolls+portraits").env_id == "Fresco-2p+portraits+scrolls-v3"
     assert Config.of(2, ("special_colours",), {"special_colours_on_fresco": True}).env_id == \
-        "Fresco-2p+special_colours+special_colours_on_fresco-v2"
+        "Fresco-2p+special_colours+special_colours_on_fresco-v3"
     with pytest.raises(affresco.ConfigError):
         Config.of(5)
     with pytest.raises(affresco.ConfigError, match="encoding"):
-        Config.of(2, encoding=3)
+        Config.of(2, encoding=4)
     with pytest.raises(affresco.ConfigError):
         Config.of(2, ("no_such_module",))
 

@@ -45,13 +45,15 @@ def test_opponent_specs_and_seat():
         FrescoEnv(players=3, opponents=["random"])
 
 
-@pytest.mark.filterwarnings("ignore:.*is out of date:DeprecationWarning")     # v1: kept for models trained on it
+@pytest.mark.filterwarnings("ignore:.*is out of date:DeprecationWarning")     # v1, v2: kept for models trained on them
 def test_versioned_ids():
     env = gymnasium.make("affresco/Fresco-4p-v1", opponents="random")
     assert env.unwrapped.config.players == 4 and env.unwrapped.config.env_id == "Fresco-4p-v1"
     env = gymnasium.make("affresco/Fresco-4p-v2", opponents="random")
     assert env.unwrapped.config.env_id == "Fresco-4p-v2"
-    assert gymnasium.make("affresco/Fresco-v0").unwrapped.config.encoding == 2
+    env = gymnasium.make("affresco/Fresco-2p-v3", opponents="random")
+    assert env.unwrapped.config.env_id == "Fresco-2p-v3"
+    assert gymnasium.make("affresco/Fresco-v0").unwrapped.config.encoding == 3
 
 
 def test_the_learner_chooses_its_plan_a_step_at_a_time_against_bots_that_plan_at_once():

@@ -9,7 +9,7 @@
 
 Observation: the seat's float32 vector (:class:`affresco.envs.ObservationEncoder`); the
 action: an index into the set-up's fixed action space (:class:`affresco.envs.ActionCodec`; with
-``encoding=2``, the default, a plan is chosen as a few small choices, one per step, docs/envs.md);
+``encoding=3``, the default, and 2 a plan is chosen as a few small choices, one per step, docs/envs.md);
 :meth:`FrescoEnv.action_masks` (sb3-contrib's MaskablePPO reads it) and ``info["action_mask"]``
 give the legal ones; ``info["view"]`` is the seat's lean view ``game.view(seat, log=False,
 lean=True)`` (what the vector shows, as a read-only mapping made when first read;

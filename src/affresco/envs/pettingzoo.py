@@ -10,7 +10,7 @@ a planning decision's mask is shared and read-only); ``infos[agent]["view"]`` (P
 the seat's lean view ``game.view(seat, log=False, lean=True)`` of that step, a read-only mapping
 made when first read (``env.game.view(seat)`` has the rest).  Actions are indices into the set-up's fixed action space
 (:class:`affresco.envs.ActionCodec`) plus one last index, ``WAIT``, the only legal action of
-an agent that is not to decide now.  With ``encoding=2`` (the default) a plan is chosen as a
+an agent that is not to decide now.  With ``encoding=3`` (the default) or 2 a plan is chosen as a
 few small choices (docs/envs.md): a planning agent's turns (AEC) or steps (Parallel, every
 planning agent choosing step k at the same step) each pick one choice, and the plan is applied
 when its last choice is made.  Rewards are 0 until the end, then the chosen final reward
@@ -448,10 +448,10 @@ class FrescoParallel(_Common, ParallelEnv):
         n = self.config.players
         if len(agents) == n:      # every seat, in seat order: no seats to check
             seats: Any = range(n)
-            joined = g.observations_joined()
+            joined = g.observations_joined(None, self.config.encoding)
         else:
             seats = [self.agent_seat[a] for a in agents]
-            joined = g.observations_joined(seats)
+            joined = g.observations_joined(seats, self.config.encoding)
         masks = [self._none_mask if g.is_over else self._wait_mask] * n    # a seat not to act: WAIT alone
         for seat in self._seats_to_act():
             masks[seat] = self._legal_of(seat)[2]
