@@ -266,3 +266,23 @@ def test_legal_indices_are_the_ones_of_each_agents_mask(modules):
             assert type(legal) is tuple and list(legal) == np.flatnonzero(o["action_mask"]).tolist() and legal
             acts[a] = legal[rng.integers(len(legal))]
         obs, *_ = p.step(acts)
+
+
+@pytest.mark.parametrize("encoding", [1, 2, 3])
+def test_the_aec_observation_is_the_encoders_vector_of_its_encoding(encoding):
+    """Every observation the AEC hands out (its usual step included) is the set-up's encoder's
+    vector of that encoding for the agent's seat (portraits: plans of one step, the vector the
+    engine's; bells: plans by steps with encoding 2 and 3)."""
+    for mods in (("portraits",), ("bells",)):
+        e = env(players=3, modules=mods, encoding=encoding)
+        e.reset(seed=7)
+        rng = np.random.default_rng(7)
+        for n, agent in enumerate(e.agent_iter(300)):
+            obs, _, term, trunc, _ = e.last()
+            seat = e.agent_seat[agent]
+            assert np.array_equal(obs["observation"], e.encoder.observe(e.game, seat))
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = e.legal_indices()
+            e.step(legal[rng.integers(len(legal))])
