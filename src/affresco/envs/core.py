@@ -375,7 +375,8 @@ class ActionCodec:
         self._by_recipe: dict[tuple, list] = {}
         self._pool: dict[int, list[list]] = {}    # extra -> [bytes, mask, its indices] (see _unshared)
         self._pooled: set[int] = set()            # ids of the pool's masks (written again: never remembered)
-        self._indices: dict[int, tuple] = {}      # id(mask) -> (mask, its ones' indices) (see mask_indices)
+        # id(mask) -> (mask, its ones' indices) (see mask_indices): at most _short_limit masks (~64 MB)
+        self._indices: dict[int, tuple] = {}
         self._pool_lock = threading.Lock()
 
     def __getstate__(self) -> dict:
