@@ -10,16 +10,22 @@ actions, seeded):
     engine+observation: the same plus ``game.observation(seat)`` (the vector every wrapper
     hands out, without any wrapper around it);
   * pettingzoo-aec: ``env.last()`` (observation vector + mask) + ``env.step(index)``;
-    the agent picks uniformly among the mask's legal indices (:func:`pick`); "(mask only)":
-    ``last(observe=False)`` + ``env.action_mask()``, the protocol without the vector;
+    "(mask only)": ``last(observe=False)`` + ``env.action_mask()``, the protocol without the
+    vector;
   * pettingzoo-parallel: ``env.step(actions)`` (every agent's observation each step; the
     agent picks for the deciding agents, the others answer WAIT, their only legal action);
-  * gymnasium: ``env.step(index)`` + ``action_masks()``, the other seats random bots
-    (counted as decisions too: the cost per decision of the whole loop);
+  * gymnasium: ``env.step(index)``, the other seats random bots (counted as decisions too:
+    the cost per decision of the whole loop);
   * openspiel: ``state.legal_actions()`` + ``apply_action`` / ``apply_actions``, plus the
     observation tensor of the player to act through OpenSpiel's Python observation API
     (``make_observation(game).set_from(state, player)``: a numpy tensor); "openspiel (tensor
     list)" reads ``state.observation_tensor(player)`` instead (pyspiel's list: its own cost).
+
+The agent does what the engine loop's does (``rng.choice`` in the list of legal choices the
+interface hands out): in the wrappers that list is ``legal_indices`` (OpenSpiel:
+``legal_actions()``), the wrapper's own work; ``--pick mask`` makes it pick from the mask
+instead (numpy's nonzero of a ~3,200-entry mask, :func:`pick`: about 2 us, a quarter of an
+engine decision, work the engine loop's agent does not do; the measure before session 11).
 
 Costs are in this process's CPU time, three ways: per env step (a "decision" of the loop:
 with encoding 2 a plan takes several steps), per engine decision (the engine's actions applied:
@@ -45,6 +51,7 @@ only).
     python bench/bench_envs.py --baseline e9d8a5a --rounds 2   # this checkout against a revision, alternating
     python bench/bench_envs.py --observation-cost --modules base --players 2 4   # the vector's own cost, same games
     python bench/bench_envs.py --same-games --modules all --players 2 4   # encodings 1 and 2 on the same games
+    python bench/bench_envs.py --same-games --modules all --encoding 2 3   # the module slots against hashing
     python bench/bench_envs.py --instructions --modules base --players 2 4 --games 5   # valgrind counts, same games
     python bench/bench_envs.py --by-kind --modules base --players 2 4   # per kind of decision, engine and AEC
 """
@@ -78,12 +85,26 @@ def _clock():
     return time.process_time()   # CPU time of this process: other jobs on the machine do not inflate it
 
 
+PICK = "list"    # --pick: how the wrappers' agents choose (see the module doc)
+
+
 def pick(rng, mask):
-    """A uniform choice among the legal indices of a 0/1 mask (the agent's side of a step, as
-    ``rng.choice(legal)`` is the engine loop's).  numpy's nonzero of an int8 array is several
-    times slower than of the same bytes seen as booleans, so the mask is read as booleans."""
+    """A uniform choice among the legal indices of a 0/1 mask (``--pick mask``).  numpy's
+    nonzero of an int8 array is several times slower than of the same bytes seen as booleans,
+    so the mask is read as booleans."""
     legal = mask.view(np.bool_).nonzero()[0]
     return int(legal[rng.randrange(len(legal))])
+
+
+def legal_indices(env):
+    """The wrapper's ``legal_indices`` (an agent's legal indices, sorted); on a tree from before
+    it (``--baseline``), the same tuple made the same way: the codec's kept indices of the env's
+    legal list."""
+    if hasattr(env, "legal_indices"):
+        return env.legal_indices
+    if hasattr(env, "action_masks"):          # gymnasium
+        return lambda: env.codec.sorted_indices(env._legal()[0])
+    return lambda agent=None: env.codec.sorted_indices(env._legal_of(env.agent_seat[agent or env.agent_selection])[1])
 
 
 def engine(n, mods, seeds):
@@ -118,17 +139,19 @@ def engine_lean_view(n, mods, seeds):
     return engine_view(n, mods, seeds, lean=True)
 
 
-def engine_observation(n, mods, seeds):
-    """The engine plus ``game.observation(seat)`` of the deciding seat: the observation
-    vector's own cost inside a game loop, without any wrapper (what every wrapper pays for
-    it at least)."""
+def engine_observation(n, mods, seeds, encoding=None):
+    """The engine plus ``game.observation(seat)`` of the deciding seat (in ``encoding``: the
+    engine's vector is the same for 1 and 2): the observation vector's own cost inside a game
+    loop, without any wrapper (what every wrapper pays for it at least)."""
+    observe = (lambda g, seat: g.observation(seat)) if encoding is None else \
+        (lambda g, seat: g.observation(seat, encoding))
     decisions, t0 = 0, _clock()
     for seed in seeds:
         g = affresco.new_game(n, mods, seed=seed)
         rng = random.Random(f"observation:{seed}")   # not the engine loop's game (its memos would be warm)
         while not g.is_over:
             seat = rng.choice(g.to_act)
-            g.observation(seat)
+            observe(g, seat)
             g.apply(seat, rng.choice(g.legal_actions(seat)))
             decisions += 1
     return decisions, _clock() - t0, decisions, len(seeds)
@@ -139,6 +162,7 @@ def aec(n, mods, seeds, observe=True, encoding=None):
     ``observe=False`` (:func:`aec_mask_only`) without the vector."""
     from affresco.envs.pettingzoo import env
     e = env(players=n, modules=mods, **_encoding(encoding))
+    indices = legal_indices(e)
     decisions, engine_decisions, t0 = 0, 0, _clock()
     for seed in seeds:
         e.reset(seed=seed)
@@ -148,7 +172,8 @@ def aec(n, mods, seeds, observe=True, encoding=None):
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(pick(rng, obs["action_mask"] if observe else e.action_mask(agent)))
+            mask = obs["action_mask"] if observe else e.action_mask(agent)
+            e.step(rng.choice(indices(agent)) if PICK == "list" else pick(rng, mask))
             decisions += 1
         engine_decisions += e.game.actions_applied
     return decisions, _clock() - t0, engine_decisions, len(seeds)
@@ -169,6 +194,7 @@ def parallel(n, mods, seeds, encoding=None):
     from affresco.envs.pettingzoo import parallel_env
     p = parallel_env(players=n, modules=mods, **_encoding(encoding))
     wait = p.WAIT   # an agent not to decide now has WAIT alone (the engine loop's agent picks only for the acting seat)
+    indices = legal_indices(p)
     decisions, engine_decisions, t0 = 0, 0, _clock()
     for seed in seeds:
         obs, _ = p.reset(seed=seed)
@@ -176,7 +202,8 @@ def parallel(n, mods, seeds, encoding=None):
         while p.agents:
             acting = p.game.to_act
             decisions += len(acting)
-            acts = {a: wait if o["action_mask"][wait] else pick(rng, o["action_mask"]) for a, o in obs.items()}
+            acts = {a: wait if o["action_mask"][wait] else
+                    rng.choice(indices(a)) if PICK == "list" else pick(rng, o["action_mask"]) for a, o in obs.items()}
             obs, *_ = p.step(acts)
         engine_decisions += p.game.actions_applied
     return decisions, _clock() - t0, engine_decisions, len(seeds)
@@ -187,6 +214,7 @@ def gym(n, mods, seeds, encoding=None):
     decisions)."""
     from affresco.envs.gymnasium import FrescoEnv
     env = FrescoEnv(players=n, opponents="random", modules=mods, **_encoding(encoding))
+    indices = legal_indices(env)
     decisions, steps, spent = 0, 0, 0.0
     for seed in seeds:
         t0 = _clock()
@@ -194,7 +222,7 @@ def gym(n, mods, seeds, encoding=None):
         rng = random.Random(seed)
         mine = 0
         while True:
-            _, _, term, _, _ = env.step(pick(rng, env.action_masks()))
+            _, _, term, _, _ = env.step(rng.choice(indices()) if PICK == "list" else pick(rng, env.action_masks()))
             mine += 1
             if term:
                 break
@@ -264,7 +292,8 @@ def main() -> None:
     ap.add_argument("--modules", choices=("base", "all", "both"), default="both")
     ap.add_argument("--only", nargs="*", default=None, help="wrappers to run (engine always runs)")
     ap.add_argument("--encoding", type=int, nargs="*", default=None,
-                    help="the wrappers' encodings to run (default: their default; '1 2': each wrapper with both)")
+                    help="the wrappers' encodings to run (default: their default; '2 3': each wrapper with both; "
+                         "--same-games: default 1 2, --by-kind: the AEC's, default 1)")
     ap.add_argument("--cold", action="store_true", help="warm up with one other game only")
     ap.add_argument("--warm-games", type=int, default=None, metavar="N",
                     help="other games each loop plays first (default: as many as it is measured on); planning "
@@ -288,9 +317,14 @@ def main() -> None:
     ap.add_argument("--same-games", action="store_true",
                     help="instead: the engine and the AEC and Parallel loops with encodings 1 and 2 replaying the same "
                          "recorded games, CPU time per engine decision (see same_games)")
+    ap.add_argument("--pick", choices=("list", "mask"), default="list",
+                    help="how the wrappers' agents choose: from legal_indices (as the engine loop's from legal_actions; "
+                         "default) or from the mask by numpy (the measure before session 11)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--instruction-worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    global PICK
+    PICK = args.pick
     if args.baseline:
         compare_with_baseline(args)
         return
@@ -312,7 +346,7 @@ def main() -> None:
     games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
     loops = {}
     for w, fn in WRAPPERS.items():
-        if w.startswith("engine") or not args.encoding:
+        if (w.startswith("engine") and w != "engine+observation") or not args.encoding:
             loops[w] = fn
         else:
             for v in args.encoding:
@@ -400,7 +434,8 @@ def observation_cost(args) -> None:
 def by_kind(args) -> None:
     """``--by-kind``: random games are recorded once (:func:`_recorded`), then replayed
     ``--blocks`` times through the engine (``to_act`` + ``legal_actions`` + ``apply``) and through
-    the AEC env with encoding 1 (``last()`` + the agent reading the mask + ``step``), each decision timed by
+    the AEC env with encoding 1 (or ``--encoding K``'s first; a plan's steps timed together as one
+    decision) (``last()`` + the agent reading its legal choices, as ``--pick`` + ``step``), each decision timed by
     itself (wall clock, ``perf_counter_ns``; medians per kind of action decided): a wrapper's
     cost per decision hardly depends on the kind, an engine decision's does, so the cheap kinds
     (a get-up time, a pass) have the highest ratios."""
@@ -414,9 +449,11 @@ def by_kind(args) -> None:
           f"{games} recorded games, {args.blocks} replays", flush=True)
     for n in args.players:
         for mods in MOD_SETS[args.modules]:
+            encoding = (args.encoding or [1])[0]
             codec, _ = tables(Config.of(n, mods, encoding=1))
             record = _recorded(n, mods, games)
-            e = env(players=n, modules=mods, encoding=1)
+            e = env(players=n, modules=mods, encoding=encoding)
+            read = _reader(e)
             eng: dict[str, list] = {}
             aec: dict[str, list] = {}
             for rep in range(args.blocks + 1):        # the first replay warms up (not kept)
@@ -431,16 +468,23 @@ def by_kind(args) -> None:
                         keep_e.setdefault(codec.actions[index].kind, []).append(clock() - t0)
                     e.reset(seed=seed)
                     it = iter(choices)
+                    steps: list = []             # the decision under way's steps (encoding 2, 3: a plan's choices)
+                    spent = 0
                     for agent in e.agent_iter():
                         t0 = clock()
                         obs, _, term, trunc, _ = e.last()
                         if term or trunc:
                             e.step(None)
                             continue
-                        obs["action_mask"].view(np.bool_).nonzero()      # the agent reads the mask (as pick() does)
-                        index = next(it)[2]
-                        e.step(index)
-                        keep_a.setdefault(codec.actions[index].kind, []).append(clock() - t0)
+                        read(agent, obs["action_mask"])       # the agent reads its legal choices
+                        if not steps:
+                            _, _, index, steps = next(it)
+                            steps = [index] if encoding == 1 else list(steps)
+                        e.step(steps.pop(0))
+                        spent += clock() - t0
+                        if not steps:            # the decision made: its steps' time together
+                            keep_a.setdefault(codec.actions[index].kind, []).append(spent)
+                            spent = 0
             total = sum(map(len, eng.values()))
             print(f"{n}p {'all modules' if mods else 'base'}: kind, share of decisions, engine us, AEC us, ratio, "
                   f"(AEC - engine) x share", flush=True)
@@ -462,8 +506,9 @@ def same_games(args) -> None:
     other games than one choosing among whole plans)."""
     import statistics
     games = 1 if args.quick else args.games
-    names = ["engine", "pettingzoo-aec (mask only)", "pettingzoo-aec (mask only) v2", "pettingzoo-aec",
-             "pettingzoo-aec v2", "pettingzoo-parallel", "pettingzoo-parallel v2"]
+    encodings = args.encoding or [1, 2]
+    loops = ("engine+observation", "pettingzoo-aec (mask only)", "pettingzoo-aec", "pettingzoo-parallel")
+    names = ["engine"] + [f"{loop} v{v}" for loop in loops for v in encodings]
     load = os.getloadavg()
     print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; CPU time per engine "
           f"decision, {games} recorded games per set-up, {args.blocks} alternations", flush=True)
@@ -472,13 +517,13 @@ def same_games(args) -> None:
             record = _recorded(n, mods, games)
             decisions = sum(len(c) for _, c in record)
             for name in names:                  # warm: imports, tables, planning situations of these games
-                _REPLAYS[name](n, mods, record)
+                _replay(name)(n, mods, record)
             runs: dict[str, list] = {name: [] for name in names}
             for b in range(args.blocks):
                 for name in names[b % len(names):] + names[:b % len(names)]:
                     gc.collect()
                     t0 = _clock()
-                    _REPLAYS[name](n, mods, record)
+                    _replay(name)(n, mods, record)
                     runs[name].append((_clock() - t0) / decisions * 1e6)
             e = statistics.median(runs["engine"])
             label = f"{n}p {'all modules' if mods else 'base'}"
@@ -515,13 +560,13 @@ def _recorded(n, mods, games):
     return out
 
 
-def _replay_engine(n, mods, record, observe=False):
+def _replay_engine(n, mods, record, observe=False, encoding=None):
     for seed, choices in record:
         g = affresco.new_game(n, mods, seed=seed)
         for seat, i, _, _ in choices:
             g.to_act
             if observe:
-                g.observation(seat)
+                g.observation(seat) if encoding is None else g.observation(seat, encoding)
             g.apply(seat, g.legal_actions(seat)[i])
 
 
@@ -529,6 +574,7 @@ def _replay_aec(n, mods, record, observe=True, encoding=1):
     """The recorded games through the AEC env, each step the recorded index of ``encoding``."""
     from affresco.envs.pettingzoo import env
     e = env(players=n, modules=mods, encoding=encoding)
+    read = _reader(e)
     for seed, choices in record:
         e.reset(seed=seed)
         it = iter([c[2]] if encoding == 1 else c[3] for c in choices)
@@ -538,8 +584,7 @@ def _replay_aec(n, mods, record, observe=True, encoding=1):
             if term or trunc:
                 e.step(None)
                 continue
-            mask = obs["action_mask"] if observe else e.action_mask(agent)
-            mask.view(np.bool_).nonzero()           # the agent reads the mask (as pick() does)
+            read(agent, obs["action_mask"] if observe else e.action_mask(agent))   # its legal choices
             e.step(next(steps))
 
 
@@ -549,6 +594,7 @@ def _replay_parallel(n, mods, record, encoding=1):
     from affresco.envs.pettingzoo import parallel_env
     p = parallel_env(players=n, modules=mods, encoding=encoding)
     wait = p.WAIT
+    read = _reader(p)
     for seed, choices in record:
         obs, _ = p.reset(seed=seed)
         it = iter(choices)
@@ -562,11 +608,20 @@ def _replay_parallel(n, mods, record, encoding=1):
                 if o["action_mask"][wait]:
                     acts[a] = wait
                 else:
-                    o["action_mask"].view(np.bool_).nonzero()
+                    read(a, o["action_mask"])
                     acts[a] = pending[a].pop(0)
                     if not pending[a]:
                         del pending[a]
             obs, *_ = p.step(acts)
+
+
+def _reader(env):
+    """What a replaying agent reads of its legal choices, as the loops' agent (``--pick``):
+    ``reader(agent, mask)``."""
+    if PICK == "mask":
+        return lambda agent, mask: mask.view(np.bool_).nonzero()
+    indices = legal_indices(env)
+    return lambda agent, mask: indices(agent)
 
 
 _REPLAYS = {"engine": _replay_engine, "engine+observation": functools.partial(_replay_engine, observe=True),
@@ -577,12 +632,24 @@ _REPLAYS = {"engine": _replay_engine, "engine+observation": functools.partial(_r
             "pettingzoo-parallel v2": functools.partial(_replay_parallel, encoding=2)}
 
 
+def _replay(name):
+    """The replay loop ``name`` of :data:`_REPLAYS`, or ``LOOP vK``: that loop with encoding K
+    (the engine's vector in that encoding; encoding 3's steps are encoding 2's)."""
+    if name in _REPLAYS:
+        return _REPLAYS[name]
+    loop, v = name.rsplit(" v", 1)
+    encoding = int(v)
+    if loop == "engine+observation":
+        return functools.partial(_replay_engine, observe=True, encoding=encoding)
+    return functools.partial(_REPLAYS[loop], encoding=encoding)
+
+
 def instruction_worker(args) -> None:
     """One loop of ``--instructions`` (run under valgrind): the first recorded game to warm up,
     then, with ``AFFRESCO_MEASURE=1``, the others (garbage collector off)."""
     n, mods = args.players[0], MOD_SETS[args.modules][0]
     record = _recorded(n, mods, args.games)
-    loop = _REPLAYS[args.instruction_worker]
+    loop = _replay(args.instruction_worker)
     loop(n, mods, record[:1])
     if os.environ.get("AFFRESCO_MEASURE") == "1":
         gc.disable()
@@ -611,7 +678,7 @@ def instructions(args) -> None:
     def count(name, n, modules, measure):
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable,
                __file__, "--instruction-worker", name, "--players", str(n), "--modules", modules,
-               "--games", str(args.games)]
+               "--games", str(args.games), "--pick", args.pick]
         done = subprocess.run(cmd, env=dict(env, AFFRESCO_MEASURE="1" if measure else "0"), capture_output=True,
                               text=True, check=True)
         refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)

@@ -57,3 +57,102 @@ def perturbed(game: affresco.Game, seat: int) -> affresco.Game:
             if f != seat and s.get("row"):
                 s["row"] = s["row"] % 5 + 1
     return affresco.Game.from_json(json.dumps(d))
+
+
+def secret_changes(game: affresco.Game, seat: int):
+    """The same position with *one* kind of secret that ``seat`` may not see changed at a
+    time (through the public JSON format): ``(name, game)`` for each kind the position has.
+    Other seats' Thalers, paints, committed plans before the reveal (with their medico words),
+    audience and wall action tiles while planning, scroll rows, which bell certificates they
+    hold face down (swapped with the certificate stack's: the stack's contents too); the
+    portrait decks' and the favour tokens' contents (their counts alone are shown); the seed
+    (future chance: the next infection tile, bottle, certificate ...).  (The infection and
+    bottle piles hold the edition's tiles and bottles minus the ones shown, so a state with
+    other contents is refused on loading: their secret is the order they come in, the seed.)"""
+    base = json.loads(game.to_json(pretty=False))
+    n = game.players
+    others = [f for f in range(n) if f != seat]
+    planning = base["phase"] == "plan"
+    mods = base.get("modules_state", {})
+
+    def changed(name, edit):
+        d = json.loads(json.dumps(base))
+        if edit(d) is not False:
+            yield name, affresco.Game.from_json(json.dumps(d))
+
+    def thalers(d):
+        for f in others:
+            d["figures"][f]["thalers"] = d["figures"][f].get("thalers", 0) + 7
+
+    def paints(d):
+        for f in others:
+            d["figures"][f]["paints"] = d["figures"][f].get("paints", "") + "RYBO"
+
+    def seed(d):
+        d["seed"] = d["seed"] + 1 if isinstance(d.get("seed"), int) else "other"
+
+    yield from changed("thalers", thalers)
+    yield from changed("paints", paints)
+    yield from changed("seed", seed)
+    if planning and any(base["figures"][f].get("plan") is not None for f in others):
+        def plans(d):
+            for f in others:
+                fig = d["figures"][f]
+                if fig.get("plan") is None:
+                    continue
+                fig["plan"] = [0] * len(fig["plan"]) if any(fig["plan"]) else [1] + [0] * (len(fig["plan"]) - 1)
+                medico = d.get("modules_state", {}).get("medico")
+                if medico and medico["plans"][f] is not None:
+                    medico["plans"][f] = {"ill": [0] * len(fig["plan"]),
+                                          "medico": not medico["plans"][f]["medico"] and fig["plan"][0] <= 1}
+                for name, empty in (("bells", None), ("wall_fresco", -1)):   # their action tiles, off
+                    tiles = d.get("modules_state", {}).get(name)
+                    if tiles:
+                        key = "audience" if name == "bells" else "action_tile"
+                        tiles[key][f] = empty
+        yield from changed("plans", plans)
+    if "scrolls" in mods:
+        def scrolls(d):
+            rows = [s for f, s in enumerate(d["modules_state"]["scrolls"]) if f in others and s.get("row")]
+            for s in rows:
+                s["row"] = s["row"] % 5 + 1
+            return bool(rows)
+        yield from changed("scrolls", scrolls)
+    if "bells" in mods:
+        def face_down(d):
+            bells = d["modules_state"]["bells"]
+            done = False
+            for f in others:
+                hold = bells["holdings"][f]
+                if hold["face_down"] and bells["stack"] and bells["stack"][0] != hold["face_down"][0]:
+                    hold["face_down"][0], bells["stack"][0] = bells["stack"][0], hold["face_down"][0]
+                    done = True
+            return done
+        yield from changed("bells face down", face_down)
+    if "portraits" in mods:
+        def deck(d):
+            p = d["modules_state"]["portraits"]
+            out = set(p["deck"]) | set(p["display"]) | {c for o in p["owned"] for c in o}
+            decks = _portrait_decks()
+            for i, c in enumerate(p["deck"]):
+                same = [x for x, deck in decks.items() if deck == decks[c] and x not in out]
+                if same:
+                    p["deck"][i] = same[0]
+                    return True
+            return False
+        yield from changed("portrait deck", deck)
+    if "bishops_favour" in mods:
+        def tokens(d):
+            left = d["modules_state"]["bishops_favour"]
+            if not left:
+                return False
+            left[0] = "vp:1" if left[0] != "vp:1" else "thalers:5"
+        yield from changed("favour tokens", tokens)
+
+
+def _portrait_decks() -> dict[str, str]:
+    """The reference edition's portrait cards: id -> deck (A, B, C)."""
+    from importlib import resources
+    import tomllib
+    data = tomllib.loads(resources.files("affresco.rules").joinpath("data/portraits.toml").read_text(encoding="utf-8"))
+    return {c["id"]: c["deck"] for c in data["cards"]}

@@ -38,7 +38,8 @@ def test_index_and_action_both_ways_and_the_mask(n, mods):
 @pytest.mark.slow
 def test_layout_is_contiguous_and_sized_as_documented():
     sizes = {(2, (), 1): 480, (4, (), 1): 510, (2, ALL, 1): 480 + 64 * len(ALL),   # 64 per module (docs/envs.md)
-             (2, (), 2): 480, (2, ALL, 2): 480 + 64 * len(ALL) + 5 + 6 + 7 + 7 + 6 + 2}   # the plan in progress
+             (2, (), 2): 480, (2, ALL, 2): 480 + 64 * len(ALL) + 5 + 6 + 7 + 7 + 6 + 2,   # the plan in progress
+             (2, (), 3): 480, (2, ALL, 3): 989 + 33, (4, ALL, 3): 1177 + 33}   # the modules' slots (docs/envs.md)
     for (n, mods, encoding), size in sizes.items():
         enc = ObservationEncoder(Config.of(n, mods, encoding=encoding))
         assert enc.size == size
@@ -99,7 +100,7 @@ def test_encoding_2_of_plans_of_one_step_is_encoding_1():
     """Without a module plan word a plan is its counts, one step: encoding 2 is encoding 1
     (the same actions, vector and game), only the id says v2."""
     for mods in ((), ("portraits", "scrolls")):
-        one, two = Config.of(3, mods, encoding=1), Config.of(3, mods)
+        one, two = Config.of(3, mods, encoding=1), Config.of(3, mods, encoding=2)
         assert ActionCodec(two).actions == ActionCodec(one).actions
         assert ObservationEncoder(two).layout == ObservationEncoder(one).layout
         assert type(two.new_env_game(seed=1)) is affresco.Game and two.env_id.endswith("-v2")
@@ -164,8 +165,12 @@ def test_encoding_2_refuses_a_choice_out_of_turn_and_a_whole_plan_midway():
     with pytest.raises(affresco.IllegalAction, match="a step at a time"):
         g.apply(seat, "plan 0-0-0-0-0")
     assert g.drafts[seat] == (first.choice,)
+    assert g.observation(seat, 3) == g.observation(seat)          # its own encoding; another is refused
+    with pytest.raises(affresco.ConfigError, match="encoding 3"):
+        g.observation(seat, 2)
     for copied in (pickle.loads(pickle.dumps(g)), g.clone()):     # envs are pickled (vector envs, Ray)
         assert copied.drafts == g.drafts and copied.legal_actions(seat) == g.legal_actions(seat)
+        assert copied.encoding == g.encoding == 3
         assert np.array_equal(np.frombuffer(copied.observation(seat), np.float32),
                               np.frombuffer(g.observation(seat), np.float32))
 
@@ -184,14 +189,15 @@ def test_figures_are_relative_to_the_observer():
 
 
 def test_versioned_ids():
-    assert Config.of(4).env_id == "Fresco-4p-v2" and Config.of(4, encoding=1).env_id == "Fresco-4p-v1"
-    assert Config.of(2, "scrolls+portraits").env_id == "Fresco-2p+portraits+scrolls-v2"
+    assert Config.of(4).env_id == "Fresco-4p-v3" and Config.of(4, encoding=1).env_id == "Fresco-4p-v1"
+    assert Config.of(4, encoding=2).env_id == "Fresco-4p-v2"
+    assert Config.of(2, "scrolls+portraits").env_id == "Fresco-2p+portraits+scrolls-v3"
     assert Config.of(2, ("special_colours",), {"special_colours_on_fresco": True}).env_id == \
-        "Fresco-2p+special_colours+special_colours_on_fresco-v2"
+        "Fresco-2p+special_colours+special_colours_on_fresco-v3"
     with pytest.raises(affresco.ConfigError):
         Config.of(5)
     with pytest.raises(affresco.ConfigError, match="encoding"):
-        Config.of(2, encoding=3)
+        Config.of(2, encoding=4)
     with pytest.raises(affresco.ConfigError):
         Config.of(2, ("no_such_module",))
 
@@ -256,6 +262,23 @@ def test_a_medico_mask_nobody_keeps_is_written_again_and_one_kept_never_changes(
     assert id(codec.mask(lists[3], extra=1)) == first
     copied = pickle.loads(pickle.dumps(codec))         # envs are pickled (vector envs, Ray)
     assert np.array_equal(copied.mask(lists[4], extra=1), codec.mask(lists[4], extra=1))
+
+
+def test_mask_indices_are_a_masks_ones_also_for_a_medico_mask_written_again():
+    """``mask_indices``: the indices of a mask's ones in increasing order, for kept masks (found
+    again by the mask) and for the medico's reused masks, which are written again for the next
+    list: their indices follow (never the indices of the list they had before)."""
+    for codec in (ActionCodec(Config.of(2, encoding=1)), ActionCodec(Config.of(2, ("medico",), encoding=1))):
+        actions = [a for a in codec.actions if a.kind in ("getup", "close", "altar")]
+        for i in range(0, 60, 6):
+            few = actions[i:i + 1 + i % 5]
+            m = codec.mask(few, extra=1)
+            assert codec.mask_indices(m) == tuple(sorted(codec.encode(a) for a in few)) == \
+                tuple(np.flatnonzero(m).tolist())
+            del m
+        plans = [a for a in codec.actions if a.kind == "plan"][:200]
+        assert codec.mask_indices(codec.mask(plans)) == tuple(sorted(map(codec.encode, plans)))
+    assert codec.mask_indices(np.zeros(5, np.int8)) == ()
 
 
 def test_the_mask_of_plans_made_anew_is_found_again_by_their_recipe():

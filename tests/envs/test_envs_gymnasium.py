@@ -45,13 +45,15 @@ def test_opponent_specs_and_seat():
         FrescoEnv(players=3, opponents=["random"])
 
 
-@pytest.mark.filterwarnings("ignore:.*is out of date:DeprecationWarning")     # v1: kept for models trained on it
+@pytest.mark.filterwarnings("ignore:.*is out of date:DeprecationWarning")     # v1, v2: kept for models trained on them
 def test_versioned_ids():
     env = gymnasium.make("affresco/Fresco-4p-v1", opponents="random")
     assert env.unwrapped.config.players == 4 and env.unwrapped.config.env_id == "Fresco-4p-v1"
     env = gymnasium.make("affresco/Fresco-4p-v2", opponents="random")
     assert env.unwrapped.config.env_id == "Fresco-4p-v2"
-    assert gymnasium.make("affresco/Fresco-v0").unwrapped.config.encoding == 2
+    env = gymnasium.make("affresco/Fresco-2p-v3", opponents="random")
+    assert env.unwrapped.config.env_id == "Fresco-2p-v3"
+    assert gymnasium.make("affresco/Fresco-v0").unwrapped.config.encoding == 3
 
 
 def test_the_learner_chooses_its_plan_a_step_at_a_time_against_bots_that_plan_at_once():
@@ -97,3 +99,18 @@ def test_action_masks_are_the_callers_own_writable_booleans():
     mask[:] = False
     again = env.action_masks()
     assert again is not mask and again.any() and np.array_equal(again, info["action_mask"].astype(bool))
+
+
+@pytest.mark.parametrize("modules", [(), ("bells", "medico")])
+def test_legal_indices_are_the_ones_of_the_mask(modules):
+    """``legal_indices()``: the learner's legal action indices, in increasing order, exactly the
+    ones of ``action_masks()`` at every step (encoding 2's plan choices too), none at the end."""
+    env = FrescoEnv(players=3, opponents="random", modules=modules)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    over = False
+    while not over:
+        legal = env.legal_indices()
+        assert type(legal) is tuple and list(legal) == np.flatnonzero(env.action_masks()).tolist() and legal
+        _, _, over, _, _ = env.step(legal[rng.integers(len(legal))])
+    assert env.legal_indices() == ()

@@ -215,3 +215,74 @@ def test_agent_iter_gives_the_selected_agent_at_most_max_iter_times_and_starts_a
     e.reset(seed=3)
     steps = sum(1 for _ in _play_aec(e, 3).agent_iter())
     assert steps == 0 and not e.agents               # the game over: no agent left
+
+
+def test_an_index_as_a_numpy_integer_plays_as_the_same_python_int():
+    """The AEC step takes an action index as a Python int (its usual step) or a numpy integer
+    (a policy's output): the same game, the same observations, rewards and the same end."""
+    a, b = env(players=3), env(players=3)
+    a.reset(seed=5)
+    b.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for agent in a.agent_iter():
+        oa, ra, ta, _, _ = a.last()
+        ob, rb, tb, _, _ = b.last()
+        assert agent == b.agent_selection and ra == rb and ta == tb
+        assert np.array_equal(oa["observation"], ob["observation"]) and np.array_equal(oa["action_mask"], ob["action_mask"])
+        if ta:
+            a.step(None)
+            b.step(None)
+            continue
+        i = rng.choice(np.flatnonzero(oa["action_mask"]))
+        a.step(int(i))
+        b.step(np.int64(i))
+    assert not b.agents and a.game.record() == b.game.record()
+
+
+@pytest.mark.parametrize("modules", [(), ("bells", "medico")])
+def test_legal_indices_are_the_ones_of_each_agents_mask(modules):
+    """``legal_indices(agent)``: the agent's legal action indices in increasing order, exactly the
+    ones of its observation's mask (WAIT alone for an agent not to decide, none at the end),
+    for every agent at every step, AEC and Parallel."""
+    e = env(players=3, modules=modules, turns="all")
+    e.reset(seed=6)
+    rng = np.random.default_rng(6)
+    for agent in e.agent_iter():
+        for a in e.agents:
+            assert list(e.legal_indices(a)) == np.flatnonzero(e.observe(a)["action_mask"]).tolist()
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            assert e.legal_indices() == ()
+            e.step(None)
+            continue
+        legal = e.legal_indices()
+        e.step(legal[rng.integers(len(legal))])
+    p = parallel_env(players=3, modules=modules)
+    obs, _ = p.reset(seed=6)
+    while p.agents:
+        acts = {}
+        for a, o in obs.items():
+            legal = p.legal_indices(a)
+            assert type(legal) is tuple and list(legal) == np.flatnonzero(o["action_mask"]).tolist() and legal
+            acts[a] = legal[rng.integers(len(legal))]
+        obs, *_ = p.step(acts)
+
+
+@pytest.mark.parametrize("encoding", [1, 2, 3])
+def test_the_aec_observation_is_the_encoders_vector_of_its_encoding(encoding):
+    """Every observation the AEC hands out (its usual step included) is the set-up's encoder's
+    vector of that encoding for the agent's seat (portraits: plans of one step, the vector the
+    engine's; bells: plans by steps with encoding 2 and 3)."""
+    for mods in (("portraits",), ("bells",)):
+        e = env(players=3, modules=mods, encoding=encoding)
+        e.reset(seed=7)
+        rng = np.random.default_rng(7)
+        for n, agent in enumerate(e.agent_iter(300)):
+            obs, _, term, trunc, _ = e.last()
+            seat = e.agent_seat[agent]
+            assert np.array_equal(obs["observation"], e.encoder.observe(e.game, seat))
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = e.legal_indices()
+            e.step(legal[rng.integers(len(legal))])

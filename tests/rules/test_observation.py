@@ -12,7 +12,8 @@ import pytest
 
 import affresco
 from affresco import FrescoError
-from envs_support import ALL, perturbed
+from affresco.rules.observation import SLOTS
+from envs_support import ALL, perturbed, secret_changes
 
 
 def positions(n, mods, seed, every):
@@ -61,18 +62,28 @@ def test_a_committed_plan_shows_to_its_seat_only_until_the_reveal():
 
 
 @pytest.mark.parametrize("n,mods", [(2, ()), (4, ()), (3, ALL)])
-def test_layout_is_contiguous_and_one_per_set_up(n, mods):
+@pytest.mark.parametrize("encoding", [1, 2, 3])
+def test_layout_is_contiguous_and_one_per_set_up(n, mods, encoding):
+    """Encodings 1 and 2: a hashed block ``module:<name>`` per module; 3: each module's named
+    slices ``<name>:<slice>`` (its ModuleSlots), in the modules' order; the base slices the same."""
     g = affresco.new_game(n, mods, seed=1)
-    layout = g.observation_layout()
+    layout = g.observation_layout(encoding)
     pos = 0
     for name, start, length in layout:
         assert start == pos and length >= 0
         pos += length
     names = [name for name, _, _ in layout]
-    assert [x for x in names if x.startswith("module:")] == [f"module:{m}" for m in g.view(0)["modules"]]
-    x = g.observation(0)
+    modules = g.view(0)["modules"]
+    if encoding < 3:
+        assert [x for x in names if ":" in x] == [f"module:{m}" for m in modules]
+    else:
+        assert list(dict.fromkeys(x.split(":")[0] for x in names if ":" in x)) == list(modules)
+        assert not any(x.startswith("module:") for x in names)
+    base = [s for s in layout if ":" not in s[0]]
+    assert base == [s for s in g.observation_layout(1) if ":" not in s[0]]
+    x = g.observation(0, encoding)
     assert isinstance(x, array) and x.typecode == "f" and len(x) == pos
-    assert affresco.new_game(n, mods, seed=2).observation_layout() == layout
+    assert affresco.new_game(n, mods, seed=2).observation_layout(encoding) == layout
 
 
 def test_observation_refuses_a_seat_that_is_not_one():
@@ -141,3 +152,135 @@ def test_a_module_part_is_hashed_from_the_observers_seat_on_whoever_hashed_it_be
     assert theirs == affresco.rules.hash_part("test_part", turned, 0, 2) != mine
     shared = {"display": ["a", "b", "c", "d"], "stack": 7}
     assert affresco.rules.hash_part("test_part", shared, 0, 2) == affresco.rules.hash_part("test_part", shared, 1, 2)
+
+
+# --- encoding 3: the modules' numbers in fixed, named slots ----------------------------------
+
+SINGLE = [(2 + i % 3, (m,)) for i, m in enumerate(ALL)]    # each module alone, the player counts in turn
+EVERY_SET = SINGLE + [(2, ALL), (3, ALL), (4, ALL)]
+
+
+def test_every_module_has_slots_that_read_fields_of_the_state():
+    """Every module writes its numbers into its own slots (encoding 3), and the State fields
+    its writer reads besides its own state (``ModuleSlots.reads``: the numbers are written
+    again only when these or the module's state changed) are fields of the state."""
+    from affresco.rules.hooks import MODULES
+    from affresco.rules.state import FIELDS
+    for name in MODULES:
+        assert name in SLOTS and SLOTS[name].name == name
+        assert set(SLOTS[name].reads) <= set(FIELDS) - {"mods"}, name
+
+
+@pytest.mark.parametrize("n,mods", EVERY_SET)
+def test_each_modules_slots_are_the_numbers_its_view_part_shows(n, mods):
+    """At every decision of a random game, for every seat, the modules' numbers written from
+    the state (``observation``'s end) are exactly the ones read from the module parts of
+    ``view(seat)`` (``Game.observation_modules``: each module's reading of its view part,
+    full or lean); every module's block is non-zero somewhere in the game (special colours
+    with their rule option in 3-player games: without it their block is all zeros)."""
+    on_fresco = "special_colours" in mods and n == 3
+    g = affresco.new_game(n, mods, seed=60 + n, options={"special_colours_on_fresco": True} if on_fresco else None)
+    layout = g.observation_layout()
+    start = dict((name, s + size) for name, s, size in layout)["bag"]
+    blocks = {m: [(s, s + size) for name, s, size in layout if name.startswith(m + ":")] for m in mods}
+    shown = set()
+    rng = random.Random(60 + n)
+    i = 0
+    while not g.is_over:
+        for seat in range(n):
+            x = g.observation(seat)
+            assert x[start:] == g.observation_modules(g.view(seat, log=False, lean=i % 2 == 1), seat), (i, seat)
+            shown |= {m for m, spans in blocks.items() if any(any(x[a:b]) for a, b in spans)}
+        seat = rng.choice(g.to_act)
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+        i += 1
+    assert shown == set(mods) - ({"special_colours"} if not on_fresco else set())
+
+
+def _with_plans(n, mods, seed, every):
+    """Every ``every``-th position of a random game, and in rounds 1, 5, 9 ... the first position
+    where a seat has committed its plan and another has not (random games run long)."""
+    g = affresco.new_game(n, mods, seed=seed)
+    rng = random.Random(seed)
+    i, planned = 0, 0
+    while not g.is_over:
+        committed = g.phase == "plan" and len(g.to_act) < n
+        if i % every == 0 or (committed and planned < g.round and g.round % 4 == 1):
+            planned = g.round if committed else planned
+            yield g
+        seat = rng.choice(g.to_act)
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+        i += 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n,mods", EVERY_SET)
+def test_no_secret_of_another_seat_changes_encoding_3_one_at_a_time_over_whole_games(n, mods):
+    """R22, encoding 3: at positions of a random game, each kind of secret the seat may not
+    see changed alone (``secret_changes``: other seats' Thalers, paints, unrevealed plans, medico
+    words and action tiles, scrolls, face-down bells and the certificate stack; the piles whose
+    counts alone are shown; the seed: the next infection tile, bottle ...) leaves the seat's
+    vector exactly the same.  Each module's secrets are
+    met in the games checked."""
+    met = set()
+    for g in _with_plans(n, mods, seed=70 + n, every=41):
+        for seat in range(n):
+            x = g.observation(seat)
+            for name, other in secret_changes(g, seat):
+                met.add(name)
+                assert other.observation(seat) == x, (name, g.phase, seat)
+    wanted = {"thalers", "paints", "seed", "plans"}
+    wanted |= {"scrolls": {"scrolls"}, "bells": {"bells face down"}, "portraits": {"portrait deck"},
+               "bishops_favour": {"favour tokens"}}.get(mods[0], set()) if len(mods) == 1 else set()
+    assert wanted <= met, wanted - met
+
+
+def test_encodings_1_and_2_are_one_vector_and_3_differs_in_the_modules_only():
+    """1 and 2 (the environments' encodings differ in the action space only) write the same
+    vector, kept bit-identical for saved models; 3 writes the same base part."""
+    for g in positions(3, ALL, seed=80, every=17):
+        layout = g.observation_layout(1)
+        start = dict((name, s + size) for name, s, size in layout)["bag"]
+        for seat in range(3):
+            one = g.observation(seat, 1)
+            assert one == g.observation(seat, 2) == g.clone().observation(seat, 1)
+            assert one[:start] == g.observation(seat, 3)[:start] == g.observation(seat)[:start]
+
+
+def test_observation_refuses_an_encoding_that_is_not_one():
+    g = affresco.new_game(2, ("bells",), seed=1)
+    for bad in (0, 4, "3", 3.0, True, None):
+        with pytest.raises(affresco.ConfigError, match="encoding"):
+            g.observation(0, bad)
+        with pytest.raises(affresco.ConfigError, match="encoding"):
+            g.observation_layout(bad)
+
+
+def test_a_module_without_slots_is_hashed_in_encoding_3(monkeypatch):
+    """Encoding 3 hashes the view part of a module that brings no ModuleSlots (as encodings 1
+    and 2 do: ``module:NAME``, 64 numbers), beside the other modules' slots."""
+    from affresco.rules import observation
+    monkeypatch.delitem(observation.SLOTS, "scrolls")
+    monkeypatch.setattr(observation, "_LAYOUTS", {})
+    monkeypatch.setattr(observation, "_LAST", (None,) * 5)
+    for g in positions(3, ("bells", "scrolls"), seed=90, every=23):
+        layout = g.observation_layout()
+        spans = {name: (s, s + size) for name, s, size in layout}
+        assert "module:scrolls" in spans and "bells:display" in spans
+        a, b = spans["module:scrolls"]
+        for seat in range(3):
+            x = g.observation(seat)
+            assert x[a:b] == affresco.rules.module_block("scrolls", g.view(seat)["scrolls"], seat, 3)
+            assert x[spans["bag"][1]:] == g.observation_modules(g.view(seat, log=False), seat)
+
+
+def test_a_game_that_made_observations_pickles_with_the_same_vectors():
+    """A game pickles after it made observations (vector environments and Ray send envs to other
+    processes): what they were written from stays behind, the copy writes the same vectors."""
+    import pickle
+    for g in positions(3, ALL, seed=95, every=61):
+        for encoding in (1, 3):
+            before = [g.observation(seat, encoding) for seat in range(3)]
+            copy = pickle.loads(pickle.dumps(g))
+            assert [copy.observation(seat, encoding) for seat in range(3)] == before
+            assert [list(copy.legal_actions(s)) for s in copy.to_act] == [list(g.legal_actions(s)) for s in g.to_act]

@@ -1,8 +1,9 @@
 """Fresco for AI research: PettingZoo, Gymnasium and OpenSpiel environments (docs/envs.md).
 
 Install with ``pip install affresco[rl]``.  The wrappers share one action index space and
-one observation encoding per set-up (players, modules, options, encoding: with 2, the default,
-a plan is chosen a step at a time, :class:`PlanChoice`, :class:`SteppedGame`), built only on the
+one observation encoding per set-up (players, modules, options, encoding: with 3, the default,
+and 2 a plan is chosen a step at a time, :class:`PlanChoice`, :class:`SteppedGame`; 3 writes the
+modules' numbers into fixed slots), built only on the
 public engine API:
 
 * :mod:`affresco.envs.pettingzoo`: ``env(...)`` (AEC) and ``parallel_env(...)``;

@@ -21,15 +21,17 @@ import numpy as np
 import affresco
 from affresco import Action, Game
 
-from affresco.rules import MODULE_FEATURES, PLAN_SCALE, module_block, parse_tile_text as _parse_tile_text
+from affresco.rules import PLAN_SCALE, parse_tile_text as _parse_tile_text
 from affresco.rules.board import COLUMNS
 from affresco.rules.paints import BLENDED, PAINTS
 
 #: The encoding (action order and observation layout) the environments use unless told
 #: (``encoding=1``): env ids end in it.  1: a plan is one action (up to ~191,000 of them with
-#: the medico); 2: a plan is chosen as a few small choices (:class:`PlanChoice`, docs/envs.md).
-ENCODING_VERSION = 2
-ENCODINGS = (1, 2)
+#: the medico); 2: a plan is chosen as a few small choices (:class:`PlanChoice`, docs/envs.md);
+#: 3: encoding 2's actions, the modules' parts of the observation in fixed, named slots
+#: (``affresco.rules.observation.ModuleSlots``) instead of hashed.
+ENCODING_VERSION = 3
+ENCODINGS = (1, 2, 3)
 
 REWARDS = ("margin", "rank", "win")
 PHASES = ("getup", "plan", "visits", "over")   # the engine's (affresco.rules.observation.PHASES)
@@ -71,14 +73,14 @@ class Config:
         return affresco.new_game(self.players, self.modules, seed=seed, options=self.options)
 
     def new_env_game(self, seed: int | str | None) -> "Game | SteppedGame":
-        """A new game as the wrappers play it: the engine's, with encoding 2 and plans of
+        """A new game as the wrappers play it: the engine's, with encoding 2 or 3 and plans of
         several steps in a :class:`SteppedGame` (plans chosen a step at a time)."""
         return self.stepped(self.new_game(seed))
 
     def stepped(self, game: Game) -> "Game | SteppedGame":
         """``game`` as the wrappers play it (see :meth:`new_env_game`)."""
         draft = tables(self)[1].draft
-        return game if draft is None else SteppedGame(game, draft)
+        return game if draft is None else SteppedGame(game, draft, encoding=self.encoding)
 
     @property
     def figures(self) -> int:
@@ -193,11 +195,13 @@ class SteppedGame:
     it is in its own seat's :meth:`observation` only (:class:`DraftLayout`).  Anything else is
     the engine's (``view``, ``record``, ``scores`` ...)."""
 
-    __slots__ = ("engine", "drafts", "layout", "_step_names", "_memo")
+    __slots__ = ("engine", "drafts", "layout", "_step_names", "_memo", "encoding")
 
-    def __init__(self, engine: Game, layout: DraftLayout, drafts: Sequence[tuple] | None = None):
+    def __init__(self, engine: Game, layout: DraftLayout, drafts: Sequence[tuple] | None = None,
+                 encoding: int = ENCODING_VERSION):
         self.engine = engine
         self.layout = layout
+        self.encoding = encoding          # of the engine's vectors (2 or 3)
         self._step_names = engine.plan_steps()
         self.drafts: list[tuple] = list(drafts) if drafts is not None else [()] * engine.players
         # what is asked of this position (its actions applied: the choices of a plan do not
@@ -311,16 +315,26 @@ class SteppedGame:
         kept = self._position()
         x = kept.get(key)
         if x is None:
-            x = kept[key] = e.observation(key) if type(key) is int else e.observations_joined(key)
+            x = kept[key] = (e.observation(key, self.encoding) if type(key) is int
+                             else e.observations_joined(key, self.encoding))
         return x
 
-    def observation(self, seat: Any) -> array:
-        """The engine's vector of the seat, then its draft's slices (:class:`DraftLayout`)."""
+    def _check(self, encoding: Any) -> None:
+        if encoding != self.encoding:
+            raise affresco.ConfigError(f"this game's vectors are encoding {self.encoding}'s, not {encoding!r}")
+
+    def observation(self, seat: Any, encoding: int | None = None) -> array:
+        """The engine's vector of the seat, then its draft's slices (:class:`DraftLayout`), in
+        the game's encoding (``encoding``: None or the same, as ``Game.observation`` takes it)."""
+        if encoding is not None:
+            self._check(encoding)
         if type(seat) is not int:
             return self.engine.observation(seat)      # (the engine's refusal)
         return self._engine_vector(seat) + self._block(seat)
 
-    def observations_joined(self, seats: Any = None) -> array:
+    def observations_joined(self, seats: Any = None, encoding: int | None = None) -> array:
+        if encoding is not None:
+            self._check(encoding)
         joined = self._engine_vector(None if seats is None else tuple(seats))
         seats = range(self.engine.players) if seats is None else list(seats)
         size = len(joined) // len(seats) if seats else 0
@@ -331,7 +345,7 @@ class SteppedGame:
         return out
 
     def clone(self) -> "SteppedGame":
-        return SteppedGame(self.engine.clone(), self.layout, self.drafts)
+        return SteppedGame(self.engine.clone(), self.layout, self.drafts, self.encoding)
 
 
 _OFFERED: dict[int, tuple] = {}    # id(the engine's choices) -> SteppedGame._offered's answer (keeps them)
@@ -360,11 +374,15 @@ class ActionCodec:
         self._by_object: dict[tuple[int, int], tuple] = {}
         self._by_recipe: dict[tuple, list] = {}
         self._pool: dict[int, list[list]] = {}    # extra -> [bytes, mask, its indices] (see _unshared)
+        self._pooled: set[int] = set()            # ids of the pool's masks (written again: never remembered)
+        # id(mask) -> (mask, its ones' indices) (see mask_indices): at most _short_limit masks (~64 MB)
+        self._indices: dict[int, tuple] = {}
         self._pool_lock = threading.Lock()
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state["_pool"] = {}            # the reusable masks and their lock stay with this process
+        state["_pooled"], state["_indices"] = set(), {}      # (by identity: this process's)
         del state["_pool_lock"]
         return state
 
@@ -461,7 +479,23 @@ class ActionCodec:
         if _refcount is not None and len(pool) < 8:
             with self._pool_lock:
                 pool.append([b, m, idx])
+                self._pooled.add(id(m))
         return m
+
+    def mask_indices(self, mask: np.ndarray) -> tuple[int, ...]:
+        """The indices of a 0/1 mask's ones in increasing order (a mask of :meth:`mask`, or any
+        read-only one that stays as it is), remembered per mask object (by identity: the kept
+        masks are shared by the same legal actions), so an agent's legal indices cost a
+        lookup, not a scan of the mask."""
+        hit = self._indices.get(id(mask))
+        if hit is not None and hit[0] is mask:
+            return hit[1]
+        found = tuple(mask.view(np.bool_).nonzero()[0].tolist())
+        if not mask.flags.writeable and id(mask) not in self._pooled:   # (a pooled mask is written again)
+            if len(self._indices) > self._short_limit:
+                self._indices.clear()
+            self._indices[id(mask)] = (mask, found)     # keeps the mask: its id is not reused
+        return found
 
     def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
         """[read-only mask or None (made when first asked), sorted indices or None] of a short
@@ -478,19 +512,18 @@ class ActionCodec:
             entry = kept[key] = [None, None]
         return entry
 
-    def sorted_indices(self, legal: Sequence[Action]) -> list[int]:
-        """The indices of ``legal`` in increasing order (remembered like :meth:`mask`: read it,
-        never change it)."""
+    def sorted_indices(self, legal: Sequence[Action]) -> tuple[int, ...]:
+        """The indices of ``legal`` in increasing order (a tuple, remembered like :meth:`mask`)."""
         if len(legal) <= _SHORT:
             if self.size > _KEPT_SPACE:
-                return sorted(map(self.index.__getitem__, legal))
+                return tuple(sorted(map(self.index.__getitem__, legal)))
             entry = self._short_entry(legal, 0)
             if entry[1] is None:
-                entry[1] = sorted(map(self.index.__getitem__, legal))
+                entry[1] = tuple(sorted(map(self.index.__getitem__, legal)))
             return entry[1]
         entry = self._entry(legal, 0)
         if entry[1] is None:
-            entry[1] = np.flatnonzero(entry[0]).tolist()
+            entry[1] = tuple(np.flatnonzero(entry[0]).tolist())
         return entry[1]
 
     def _entry(self, legal: Sequence[Action], extra: int) -> list:
@@ -603,10 +636,11 @@ class ObservationEncoder:
     vector from a view dict ``game.view(seat)`` (for code that only has views, e.g. a client of
     the server; tested equal).  Figures are listed relative to the observer: the observer
     first, then the next seats in seat order, then Leonardo (2 players).  :attr:`layout` names
-    each slice (``(name, start, length)``); docs/envs.md explains each.  Module state is
-    encoded by feature hashing of the module's part of the view (``affresco.rules.module_block``,
-    :data:`MODULE_FEATURES` numbers per module), so modules added to the engine later are
-    encoded without changes here.
+    each slice (``(name, start, length)``); docs/envs.md explains each.  Module state: with
+    encoding 3 each module's numbers in fixed, named slots (``bells:display`` ...: the module's
+    ``ModuleSlots``; from a view by :meth:`affresco.Game.observation_modules`), with 1 and 2 by
+    feature hashing of the module's part of the view (``affresco.rules.module_block``,
+    :data:`MODULE_FEATURES` numbers per module).
     """
 
     def __init__(self, config: Config):
@@ -622,7 +656,8 @@ class ObservationEncoder:
         self.market_types = sorted({t for b in g.action_space() if b.kind == "buy" for t in b.args[1:]},
                                    key=lambda t: (-len(t), [PAINTS.index(c) for c in t]))
         self.market_index = {t: i for i, t in enumerate(self.market_types)}
-        self.layout: list[tuple[str, int, int]] = list(g.observation_layout())
+        self._game = g                       # (a game of the set-up: the modules' numbers from a view)
+        self.layout: list[tuple[str, int, int]] = list(g.observation_layout(config.encoding))
         #: encoding 2 with plans of several steps: the slices of the seat's own plan in
         #: progress, after the engine's (None: no such slices, the plan is one step)
         self.draft: DraftLayout | None = None
@@ -630,9 +665,10 @@ class ObservationEncoder:
             self.draft = DraftLayout(g.plan_steps(), plan_choice_space(g))
             end = self.layout[-1][1] + self.layout[-1][2]
             self.layout += [(name, end + start, length) for name, start, length in self.draft.slices]
-        self.module_keys = [name[len("module:"):] for name, _, _ in self.layout if name.startswith("module:")]
         self.per_figure = dict((name, length) for name, _, length in self.layout)["figures"] // self.F
         self.offsets = {name: start for name, start, _ in self.layout}
+        self.o_modules = self.offsets["bag"] + 1    # the modules' numbers: from here to the engine's end
+        self.module_keys: list[str] = list(v["modules"])   # the modules' names, in the engine's order
         self.size = self.layout[-1][1] + self.layout[-1][2]
         self._fresco_cache: dict = {}
         self._zeros = array("f", [0.0]) * self.size
@@ -646,7 +682,7 @@ class ObservationEncoder:
     def observe(self, game: "Game | SteppedGame", seat: int) -> np.ndarray:
         """The seat's vector, from the engine (:meth:`Game.observation`): what the wrappers
         call at every decision (with encoding 2 and an engine game: no plan in progress)."""
-        x = game.observation(seat)
+        x = game.observation(seat, self.config.encoding)
         if self.draft is not None and type(game) is not SteppedGame:
             x = x + self.draft.block((), game.phase == "plan" and seat in game.to_act)
         return np.frombuffer(x, F32)
@@ -738,9 +774,9 @@ class ObservationEncoder:
             for t in tiles:
                 x[p + b * T + market_index[t]] += 1.0
         x[o["bag"]] = view["bag_size"] / 40
-        for key in self.module_keys:
-            start = o[f"module:{key}"]
-            x[start:start + MODULE_FEATURES] = module_block(key, view.get(key), seat, self.n)
+        if self.config.modules:
+            numbers = self._game.observation_modules(view, seat, self.config.encoding)
+            x[self.o_modules:self.o_modules + len(numbers)] = numbers
         if self.draft is not None:     # (a view shows no plan in progress)
             block = self.draft.block((), view["phase"] == "plan" and seat in view["to_act"])
             x[self.size - len(block):] = block

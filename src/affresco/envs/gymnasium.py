@@ -9,7 +9,7 @@
 
 Observation: the seat's float32 vector (:class:`affresco.envs.ObservationEncoder`); the
 action: an index into the set-up's fixed action space (:class:`affresco.envs.ActionCodec`; with
-``encoding=2``, the default, a plan is chosen as a few small choices, one per step, docs/envs.md);
+``encoding=3``, the default, and 2 a plan is chosen as a few small choices, one per step, docs/envs.md);
 :meth:`FrescoEnv.action_masks` (sb3-contrib's MaskablePPO reads it) and ``info["action_mask"]``
 give the legal ones; ``info["view"]`` is the seat's lean view ``game.view(seat, log=False,
 lean=True)`` (what the vector shows, as a read-only mapping made when first read;
@@ -118,6 +118,12 @@ class FrescoEnv(gymnasium.Env):
         array handed to ``MaskablePPO.predict(..., action_masks=...)``; the codec's masks are
         shared and read-only, so this is a copy of one)."""
         return self._legal()[1].view(np.bool_).copy()
+
+    def legal_indices(self) -> tuple[int, ...]:
+        """The learner's legal action indices in increasing order, the ones of
+        :meth:`action_masks` (kept for the same legal actions), for agents that choose among
+        them (random, search) without reading a mask."""
+        return self.codec.mask_indices(self._legal()[1])
 
     def render(self):
         text = render_text(self.game, self.seat) if self.game is not None else ""

@@ -7,9 +7,10 @@
 
 Parameters: ``players`` (int, 2-4), ``modules`` (comma-separated module names), ``reward``
 (``rank``: 1 for the first figure ... -1 for the last; ``win``: 1/0; ``margin``: VP margin),
-``rng_seed`` (int; -1: fresh seeds) and ``encoding`` (2, the default: a plan is chosen as a few
-small choices, every planning seat making its k-th at the same simultaneous node, or at its
-consecutive turns in ``python_fresco_turns``; 1: a plan is one action; docs/envs.md).
+``rng_seed`` (int; -1: fresh seeds) and ``encoding`` (3, the default, and 2: a plan is chosen as
+a few small choices, every planning seat making its k-th at the same simultaneous node, or at
+its consecutive turns in ``python_fresco_turns``; 3 writes the modules' numbers into fixed
+slots, 2 hashes them; 1: a plan is one action; docs/envs.md).
 
     >>> import pyspiel, affresco.envs.openspiel
     >>> game = pyspiel.load_game("python_fresco(players=3,modules=portraits)")
@@ -165,14 +166,14 @@ class _Box:
     def __reduce__(self):
         g = self.get()
         if type(g) is SteppedGame:       # its plans in progress too (encoding 2)
-            return _unbox, (g.engine.to_json(pretty=False), g.layout, tuple(g.drafts))
+            return _unbox, (g.engine.to_json(pretty=False), g.layout, tuple(g.drafts), g.encoding)
         return _unbox, (g.to_json(pretty=False),)
 
 
-def _unbox(text: str, layout=None, drafts=()) -> _Box:
+def _unbox(text: str, layout=None, drafts=(), encoding: int = 2) -> _Box:
     from affresco import Game
     game = Game.from_json(text)
-    return _Box(game if layout is None else SteppedGame(game, layout, drafts))
+    return _Box(game if layout is None else SteppedGame(game, layout, drafts, encoding))
 
 
 class _Ref:
@@ -393,7 +394,8 @@ class FrescoState(pyspiel.State):
         legal = engine.legal_actions(player_id) if player_id in g.to_act else None
         det = _determinize(g.view(player_id), player_id, rng, legal)
         clone = self.get_game().new_initial_state()
-        clone._g = _Box(det if type(g) is not SteppedGame else SteppedGame(det, g.layout, _drafts(g, det, player_id, rng)))
+        clone._g = _Box(det if type(g) is not SteppedGame
+                        else SteppedGame(det, g.layout, _drafts(g, det, player_id, rng), g.encoding))
         clone._started = True
         clone._public = _History(self._public)
         clone._replayable = False
@@ -432,6 +434,7 @@ class FrescoObserver:
         self.dict = {"observation": self.tensor}
         self._into = memoryview(self.tensor)      # written from the engine's float32 array in one copy
         self._recent: dict = {}   # (id(game), moves, player) -> (game, vector)
+        self._encoding = game.config.encoding
 
     def set_from(self, state: FrescoState, player: int):
         """OpenSpiel sets the tensor of a throw-away new state before each state's own: the
@@ -443,7 +446,7 @@ class FrescoObserver:
         recent = self._recent
         hit = recent.pop(key, None)
         if hit is None or hit[0] is not game:
-            hit = (game, game.observation(player))
+            hit = (game, game.observation(player, self._encoding))
             if len(recent) >= 4:
                 del recent[next(iter(recent))]
         recent[key] = hit           # the most recent last (the throw-away state's stays)

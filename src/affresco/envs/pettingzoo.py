@@ -10,7 +10,7 @@ a planning decision's mask is shared and read-only); ``infos[agent]["view"]`` (P
 the seat's lean view ``game.view(seat, log=False, lean=True)`` of that step, a read-only mapping
 made when first read (``env.game.view(seat)`` has the rest).  Actions are indices into the set-up's fixed action space
 (:class:`affresco.envs.ActionCodec`) plus one last index, ``WAIT``, the only legal action of
-an agent that is not to decide now.  With ``encoding=2`` (the default) a plan is chosen as a
+an agent that is not to decide now.  With ``encoding=3`` (the default) or 2 a plan is chosen as a
 few small choices (docs/envs.md): a planning agent's turns (AEC) or steps (Parallel, every
 planning agent choosing step k at the same step) each pick one choice, and the plan is applied
 when its last choice is made.  Rewards are 0 until the end, then the chosen final reward
@@ -106,6 +106,11 @@ class _Common:
         self._legal[seat] = hit
         return hit
 
+    def _legal_indices(self, seat: int) -> tuple[int, ...]:
+        """The seat's legal indices in increasing order (the mask's ones): WAIT alone if it is
+        not to decide, none once the game is over."""
+        return self.codec.mask_indices(self._legal_of(seat)[2])
+
     def _seats_to_act(self) -> tuple:
         """``game.to_act``, asked once per decision."""
         at = self._acting
@@ -192,6 +197,9 @@ class FrescoAEC(_Common, AECEnv):
         self.turns = turns
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode, encoding)
         self._names: dict[tuple, str] = {}   # seats to act -> the agent of the first
+        self._actions = self.codec.actions
+        self._plain = self.encoder.draft is None     # the vector is the engine's (no plan-in-progress slices)
+        self._encoding = self.config.encoding
 
     def reset(self, seed=None, options=None):
         self._new_game(seed)
@@ -222,8 +230,24 @@ class FrescoAEC(_Common, AECEnv):
         """PettingZoo's ``last()`` (observation, cumulative reward, terminated, truncated, info of
         the selected agent), in one step."""
         agent = self.agent_selection
-        return (self._observe_seat(self.agent_seat[agent]) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        seat = self.agent_seat[agent]
+        if not observe:
+            obs = None
+        elif self._cache[seat][0] == self._marker:
+            obs = self._cache[seat][1]
+        elif self._slow:
+            obs = self._observe_seat(seat)
+        else:     # the usual step: the selected agent is to act (``_first_to_act``), its vector not made yet
+            g = self.game
+            marker = self._marker
+            legal = g.legal_actions(seat)
+            mask = self.codec.mask(legal, extra=1)
+            self._legal[seat] = (marker, legal, mask)
+            obs = {"observation": np.frombuffer(g.observation(seat, self._encoding), F32) if self._plain
+                   else self.encoder.observe(g, seat), "action_mask": mask}
+            self._cache[seat] = (marker, obs)
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
 
     def agent_iter(self, max_iter: int = 2**63):
         """PettingZoo's ``agent_iter``: the selected agent, while any agent is in (at most
@@ -232,11 +256,40 @@ class FrescoAEC(_Common, AECEnv):
         return _AgentIter(self, max_iter)
 
     def step(self, action):
+        if type(action) is not int and isinstance(action, np.integer):   # a policy's numpy index
+            action = int(action)
+        if self._slow or type(action) is not int or not 0 <= action < self.WAIT:
+            self._step_general(action)
+            return
+        # the usual step (turns="acting", no agent done, no info to clear, an index of the action
+        # space): the selected agent is to act and its cumulative reward is 0 (every reward is 0
+        # until the game ends); the engine refuses an illegal action with the game unchanged
+        g = self.game
+        seat = self.agent_seat[self.agent_selection]
+        try:
+            g.apply(seat, self._actions[action])
+        except IllegalAction:
+            self._step_general(action)
+            return
+        self._marker += 1
+        self.cycles += 1
+        acting = g.to_act                  # none once the game is over
+        if not acting or (self.max_cycles is not None and self.cycles >= self.max_cycles):
+            self._finish()
+            return
+        self._acting = (self._marker, acting)
+        name = self._names.get(acting)
+        if name is None:
+            name = self._names[acting] = self.possible_agents[min(acting)]
+        self.agent_selection = name
+
+    def _step_general(self, action):
+        """A step of any other kind (``turns="all"``, an agent done, an info to clear) or with
+        any other action (``None``, WAIT, an index out of range or the engine refuses:
+        :meth:`_play` raises or substitutes)."""
         if self._slow:
             self._step(action)
             return
-        # the usual step (turns="acting", no agent done, no info to clear): the selected agent is
-        # to act and its cumulative reward is 0 (every reward is 0 until the game ends)
         if self._play(self.agent_seat[self.agent_selection], action):
             self.infos[self.agent_selection] = {"illegal_action": True}
             self._noted = self._slow = True
@@ -315,6 +368,14 @@ class FrescoAEC(_Common, AECEnv):
         for policies that read only the legal actions (with ``last(observe=False)``)."""
         return self._legal_of(self.agent_seat[agent or self.agent_selection])[2]
 
+    def legal_indices(self, agent=None) -> tuple[int, ...]:
+        """The legal action indices of ``agent`` (default: the selected agent) in increasing
+        order, the ones of its mask (kept for the same legal actions), for agents that choose
+        among them (random, search) without reading the mask."""
+        seat = self.agent_seat[agent or self.agent_selection]
+        hit = self._legal[seat]          # (the mask of this decision is usually made: last())
+        return self.codec.mask_indices(hit[2] if hit[0] == self._marker else self._legal_of(seat)[2])
+
     def last_view(self, agent=None) -> dict:
         """``game.view(seat)`` of ``agent`` (default: the selected agent)."""
         return self._view(self.agent_seat[agent or self.agent_selection])
@@ -373,6 +434,12 @@ class FrescoParallel(_Common, ParallelEnv):
             self.agents = []
         return obs, rewards, terminations, truncations, infos
 
+    def legal_indices(self, agent) -> tuple[int, ...]:
+        """The legal action indices of ``agent`` now in increasing order, the ones of its
+        observation's mask (kept for the same legal actions), for agents that choose among them
+        (random, search) without reading the mask."""
+        return self._legal_indices(self.agent_seat[agent])
+
     def _observations(self) -> dict:
         """Every agent's observation now (asked once per step: no cache), the vectors made
         together in one array, a row per agent (``Game.observations_joined``: every seat's, in
@@ -382,10 +449,10 @@ class FrescoParallel(_Common, ParallelEnv):
         n = self.config.players
         if len(agents) == n:      # every seat, in seat order: no seats to check
             seats: Any = range(n)
-            joined = g.observations_joined()
+            joined = g.observations_joined(None, self.config.encoding)
         else:
             seats = [self.agent_seat[a] for a in agents]
-            joined = g.observations_joined(seats)
+            joined = g.observations_joined(seats, self.config.encoding)
         masks = [self._none_mask if g.is_over else self._wait_mask] * n    # a seat not to act: WAIT alone
         for seat in self._seats_to_act():
             masks[seat] = self._legal_of(seat)[2]

@@ -21,7 +21,8 @@ from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
 from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
-from .observation import Seen as _Seen, layout as _observation_layout, observation as _observation, \
+from .observation import ENCODING as _ENCODING, Seen as _Seen, check_encoding as _check_encoding, \
+    layout as _observation_layout, modules_from_view as _modules_from_view, observation as _observation, \
     observations as _observations, observations_joined as _observations_joined
 from .view import events as _events, full_view as _full_view, seat_events, view as _view
 
@@ -137,7 +138,8 @@ class Game:
 
     def __init__(self, state: State):
         self._s = state
-        self._seen: _Seen | None = None    # what its observations were last written from
+        # per encoding (1-3; 1 and 2 the same): what its observations were last written from
+        self._seen: list[_Seen | None] = [None, None, None, None]
 
     # --- whose turn, what is legal ---------------------------------------------------
     @property
@@ -332,48 +334,63 @@ class Game:
         self._check_seat(seat)
         return _view(self._s, seat, log, lean)
 
-    def observation(self, seat: Any) -> array:
+    def observation(self, seat: Any, encoding: Any = _ENCODING) -> array:
         """What ``view(seat)`` shows, as a fixed-size float32 vector (an ``array('f')``; wrap it
         with ``numpy.frombuffer(v, numpy.float32)``), written straight from the position: a
         fraction of a view's cost, for learning code that reads every decision
         (``affresco.envs``); the game keeps what its observations were last written from, so
-        the next one writes again only what changed.  Its slices are
-        :meth:`observation_layout`; docs/envs.md explains each.  Nothing in it is hidden from
-        the seat (R22: the same perturbation check as the views)."""
+        the next one writes again only what changed.  ``encoding`` (1, 2 or 3, the default):
+        how the modules' parts are written, 3 in fixed, named slots, 1 and 2 (the same vector)
+        by feature hashing of their view parts.  Its slices are :meth:`observation_layout`;
+        docs/envs.md explains each.  Nothing in it is hidden from the seat (R22: the same
+        perturbation check as the views)."""
         s = self._s
         if type(seat) is not int or not 0 <= seat < s.n:   # a seat of the game passes without a call
             _check_observer(s, seat)
-        seen = self._seen
-        return _observation(s, seat, seen if seen is not None else self._observed())
+        seen = self._seen[encoding] if type(encoding) is int and 0 < encoding < 4 else None
+        return _observation(s, seat, seen if seen is not None else self._observed(encoding))
 
-    def observations(self, seats: Any = None) -> list[array]:
+    def observations(self, seats: Any = None, encoding: Any = _ENCODING) -> list[array]:
         """:meth:`observation` of several seats at this position, in the order given (default:
         every seat): the same vectors, with what every seat sees alike brought up to date
         once, for code that reads every seat's at every decision (PettingZoo's Parallel
         environment)."""
         s = self._s
-        return _observations(s, _observers(s, seats), self._observed())
+        return _observations(s, _observers(s, seats), self._observed(encoding))
 
-    def observations_joined(self, seats: Any = None) -> array:
+    def observations_joined(self, seats: Any = None, encoding: Any = _ENCODING) -> array:
         """:meth:`observations` of ``seats`` (default: every seat) back to back in one
         ``array('f')`` of ``len(seats)`` times the vector's size (numpy:
         ``numpy.frombuffer(v, numpy.float32).reshape(len(seats), -1)``, one row per seat): made
         at once, for code that reads every seat's vector at every decision (PettingZoo's
         Parallel environment)."""
         s = self._s
-        return _observations_joined(s, _observers(s, seats), self._observed())
+        return _observations_joined(s, _observers(s, seats), self._observed(encoding))
 
-    def _observed(self) -> _Seen:
-        """What this game's observations were last written from (made on first use)."""
-        seen = self._seen
+    def _observed(self, encoding: Any) -> _Seen:
+        """What this game's observations in ``encoding`` were last written from (made on first
+        use; ConfigError for an encoding that is not one)."""
+        seen = self._seen[_check_encoding(encoding)]
         if seen is None:
-            seen = self._seen = _Seen(_observation_layout(self._s))
+            seen = _Seen(_observation_layout(self._s, encoding))
+            if encoding < 3:
+                self._seen[1] = self._seen[2] = seen
+            else:
+                self._seen[3] = seen
         return seen
 
-    def observation_layout(self) -> tuple[tuple[str, int, int], ...]:
-        """The slices of :meth:`observation`: ``(name, start, length)`` in order (the same for
-        every game of this set-up: player count, modules, components)."""
-        return _observation_layout(self._s).slices
+    def observation_modules(self, view: Mapping[str, Any], seat: int, encoding: Any = _ENCODING) -> array:
+        """The modules' numbers of :meth:`observation` (its end: the slices after ``bag``) made
+        from ``view`` = ``view(seat)`` (full or lean) of a game of this set-up, in ``encoding``:
+        for code that has only views (e.g. a client of the server) and the check that the
+        vector shows what the view shows (the same numbers, tested)."""
+        self._check_seat(seat)
+        return _modules_from_view(self._s, view, seat, _check_encoding(encoding))
+
+    def observation_layout(self, encoding: Any = _ENCODING) -> tuple[tuple[str, int, int], ...]:
+        """The slices of :meth:`observation` in ``encoding``: ``(name, start, length)`` in order
+        (the same for every game of this set-up: player count, modules, components)."""
+        return _observation_layout(self._s, _check_encoding(encoding)).slices
 
     def full_view(self) -> dict[str, Any]:
         """Everything face up, for replays and analysis (never for a seat in a live game): the
@@ -421,6 +438,11 @@ class Game:
 
     def __copy__(self) -> "Game":
         return self.clone()
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its state: what its observations were last written from stays behind
+        (a new game writes them from zero: the same vectors)."""
+        return Game, (self._s,)
 
     def __deepcopy__(self, memo) -> "Game":
         return self.clone()

@@ -11,18 +11,21 @@ perturbation check of the views (another seat's secrets changed, the vector stay
 ``tests/envs/test_envs_core.py`` checks it equal to the vector made from ``view(seat)`` and to
 a fresh game's at every decision of random games.
 
-It is incremental (:class:`Seen`, one per game): what every seat sees alike is written again
-only where the position's facts differ from the ones it was last written from (compared by
-value, so any position of the set-up gives the right numbers), once per position; each seat's
-vector is a copy placed from its own figure on, with its own items.  A module's part is made
-again only when the module's state (an immutable record, replaced on change) or a ``State``
-field its view hook reads (``Module.view_reads``) changed, and hashed again only in the
-entries that changed.
+It is incremental (:class:`Seen`, one per game and encoding): what every seat sees alike is
+written again only where the position's facts differ from the ones it was last written from
+(compared by value, so any position of the set-up gives the right numbers), once per position;
+each seat's vector is a copy placed from its own figure on, with its own items.  A module's
+numbers are made again only when the module's state (its record, and the version of one
+written in place) or a ``State`` field they read changed.
 
 :func:`layout` names the slices (``(name, start, length)``, figures relative to the observer:
-the observer, the next seats in seat order, then Leonardo).  Modules are encoded by feature
-hashing of their view part (:func:`hash_part`), so a module added to the engine is encoded
-without changes here.
+the observer, the next seats in seat order, then Leonardo).  The modules' numbers come in two
+encodings (:data:`ENCODINGS`): 3, the default, writes each module's numbers into fixed, named
+slots (:class:`ModuleSlots`, defined at the end of each module's file, reading the module's
+state as its view hook does: no view dict, no hashing); 1 and 2 (one vector: the
+environments' encodings 1 and 2 differ in their action space only) hash each module's part of
+the view (:func:`hash_part`; a changed part hashed again only in the entries that changed).  A
+module without slots is hashed in encoding 3 too.
 """
 from __future__ import annotations
 
@@ -31,18 +34,28 @@ import zlib
 from array import array
 from itertools import chain, compress
 from operator import attrgetter, is_not, ne
-from typing import Any, Iterable
+from typing import Any, ClassVar, Iterable
 
-from .hooks import _module_of
+from mypy_extensions import mypyc_attr
+
+from ..errors import ConfigError
+from .hooks import Module, _module_of
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
 
-__all__ = ["PHASES", "MODULE_FEATURES", "PLAN_SCALE", "Layout", "Seen", "layout", "observation", "observations",
+__all__ = ["PHASES", "MODULE_FEATURES", "PLAN_SCALE", "ENCODINGS", "ENCODING", "Layout", "Seen", "ModuleSlots",
+           "SLOTS", "register_slots", "check_encoding", "layout", "modules_from_view", "observation", "observations",
            "observations_joined", "module_block", "hash_part"]
 
 PHASES = ("getup", "plan", "visits", "over")
-MODULE_FEATURES = 64      # hashed numbers per module
+MODULE_FEATURES = 64      # hashed numbers per module (encodings 1 and 2)
 PLAN_SCALE = 3            # a plan's apprentices per column are written divided by this
+#: The observation's encodings: 1 and 2 write the same vector (each module's view part hashed
+#: into :data:`MODULE_FEATURES` numbers; the environments' encodings 1 and 2 differ in their
+#: action space only), 3 writes each module's numbers into fixed, named slots
+#: (:class:`ModuleSlots`).  :data:`ENCODING` is the default.
+ENCODINGS = (1, 2, 3)
+ENCODING = 3
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _CELL = 2 + len(PAINTS)   # per fresco segment: tile present, VP / 24, paints per colour / 3
 
@@ -58,10 +71,10 @@ class Layout:
                  "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views",
                  "o_to_act", "o_thalers", "o_left", "leo", "rot", "actor_at", "paints_at", "booth_at", "plan_at",
                  "committed_at", "modules_at", "figs", "seats", "at_fig", "at_getup", "at_tiles", "at_mood", "zeros5",
-                 "no_plan", "no_tile", "segments", "booth_range", "places")
+                 "no_plan", "no_tile", "segments", "booth_range", "places", "slotted", "module_at", "module_size")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
-                 booths: int, modules: tuple[str, ...]):
+                 booths: int, modules: tuple[str, ...], slotted: tuple["ModuleSlots | None", ...] | None = None):
         self.n, self.F, self.H, self.M = n, figures, hostel, mood
         self.market_types = market_types
         self.market_index = {t: i for i, t in enumerate(market_types)}
@@ -77,7 +90,21 @@ class Layout:
             ("visit_left", 1), ("pending_track", 1 + F + 2), ("figures", F * self.per_figure),
             ("own_paints", len(PAINTS)), ("own_thalers", 1), ("fresco", 25 * _CELL), ("bishop", 25),
             ("leonardo", 26 if F > n else 0), ("booths", booths * len(market_types)), ("bag", 1),
-        ] + [(f"module:{m}", MODULE_FEATURES) for m in modules]
+        ]
+        # per module: its slots (encoding 3: ModuleSlots, None for a module without them) or
+        # None (hashed); where its numbers start within the modules' block, and their size
+        self.slotted = slotted if slotted is not None else (None,) * len(modules)
+        module_at, at = [], 0
+        for m, slots in zip(modules, self.slotted):
+            module_at.append(at)
+            if slots is None:
+                parts.append((f"module:{m}", MODULE_FEATURES))
+                at += MODULE_FEATURES
+            else:
+                parts += [(f"{m}:{name}", length) for name, length in slots.slices]
+                at += slots.size
+        self.module_at: tuple[int, ...] = tuple(module_at)
+        self.module_size = at
         slices, pos = [], 0
         for name, length in parts:
             slices.append((name, pos, length))
@@ -89,7 +116,7 @@ class Layout:
         self.o_phase, self.o_round, self.o_actor, self.o_column = o["phase"], o["round"], o["actor"], o["column"]
         self.o_pending, self.o_figures, self.o_paints, self.o_fresco = o["pending_track"], o["figures"], o["own_paints"], o["fresco"]
         self.o_bishop, self.o_leonardo, self.o_booths, self.o_bag = o["bishop"], o["leonardo"], o["booths"], o["bag"]
-        self.o_modules = o["bag"] + 1
+        self.o_modules = o["bag"] + 1      # the modules' numbers: from here to the end
         self.o_to_act, self.o_thalers, self.o_left = o["to_act"], o["own_thalers"], o["visit_left"]
         self.leo = F > n
         self.booth_blocks: dict[tuple, array] = {}
@@ -141,7 +168,7 @@ def _type_key(t: str):
 
 
 _LAYOUTS: dict[tuple, Layout] = {}
-_LAST: tuple = (None, None, None, None)   # the set-up of the last call (components, modules, n) and its layout
+_LAST: tuple = (None, None, None, None, None)   # the last call's set-up (components, modules, n), encoding, layout
 _FLOW = None
 
 
@@ -153,22 +180,34 @@ def _load_flow():
     return flow
 
 
-def layout(s: State) -> Layout:
-    """The layout of ``s``'s set-up (player count, modules, components)."""
+def layout(s: State, encoding: int = ENCODING) -> Layout:
+    """The layout of ``s``'s set-up (player count, modules, components) in ``encoding``
+    (:data:`ENCODINGS`; 1 and 2 are the same)."""
     global _LAST
     last = _LAST
-    if last[0] is s.comp and last[1] is s.modules and last[2] == s.n:
-        return last[3]
-    key = (s.n, s.modules, s.comp.digest)
+    if last[0] is s.comp and last[1] is s.modules and last[2] == s.n and last[3] == encoding:
+        return last[4]
+    slotted = check_encoding(encoding) == 3
+    key = (s.n, s.modules, s.comp.digest, slotted)
     L = _LAYOUTS.get(key)
     if L is None:
         comp, n = s.comp, s.n
         removed = set(comp.removed_for_3) if n == 3 else set()
         types = tuple(sorted({t.paints for i, t in enumerate(comp.market_tiles) if i not in removed}, key=_type_key))
+        slots = None
+        if slotted:
+            slots = tuple(None if m not in SLOTS else SLOTS[m](s.hooks.named[m], n, len(s.pos)) for m in s.modules)
         L = _LAYOUTS[key] = Layout(n, len(s.pos), len(comp.hostel), len(comp.mood_spaces), types,
-                                   len(comp.booths[n]), tuple(s.modules))
-    _LAST = (s.comp, s.modules, s.n, L)
+                                   len(comp.booths[n]), tuple(s.modules), slots)
+    _LAST = (s.comp, s.modules, s.n, encoding, L)
     return L
+
+
+def check_encoding(encoding: Any) -> int:
+    """``encoding`` if it is one of :data:`ENCODINGS`, else ConfigError."""
+    if type(encoding) is not int or encoding not in ENCODINGS:
+        raise ConfigError(f"encoding must be one of {', '.join(map(str, ENCODINGS))}, not {encoding!r}")
+    return encoding
 
 
 class Seen:
@@ -225,8 +264,7 @@ class Seen:
         self.fresco: list = [_UNSET] * 25
         self.booths: list = [_UNSET] * L.booths
         # per seat: its modules' numbers (one array) and, per module, what they were made from
-        self.seats: list[list[Any]] = [[array("f", bytes(4 * MODULE_FEATURES * len(L.modules))), {}, None]
-                                       for _ in range(L.n)]
+        self.seats: list[list[Any]] = [[array("f", bytes(4 * L.module_size)), {}, None] for _ in range(L.n)]
         self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
 
 
@@ -490,16 +528,16 @@ def _write_apprentices(s: State, x: Any, L: Layout, r: Seen, apprentices: list |
 
 
 def _module_keys(s: State, L: Layout) -> tuple:
-    """Per module of the layout (:func:`_view_entries`): what its view part is made from, the
-    module's state and the fields its view hook reads (None: not declared; False: no view
-    hook)."""
+    """Per module of the layout (:func:`_view_entries`): what its numbers are made from, the
+    module's state and the fields its view hook (or its slots' writer) reads (None: not
+    declared; False: no view hook)."""
     hooks = s.hooks
     views = L.views
     if views[0] is not hooks:
         views = L.views = (hooks, _view_entries(s, L))
     mods = s.mods
     keys: list[Any] = []
-    for name, hook, reads, lists in views[1]:
+    for name, hook, reads, lists, _, _ in views[1]:
         if hook is None or reads is None:
             keys.append(False if hook is None else None)     # no part; a part made every time
             continue
@@ -512,10 +550,11 @@ def _module_keys(s: State, L: Layout) -> tuple:
 
 
 def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> array:
-    """The seat's modules' numbers: each module's part of its view, hashed
-    (:func:`module_block`), made again only when its key (:func:`_module_keys`) changed, and
-    hashed again only when the part did.  ``kept``: [numbers, per module (key, part, pairs),
-    the keys they were made from]."""
+    """The seat's modules' numbers, each module's made again only when its key
+    (:func:`_module_keys`) changed: written into its slots (encoding 3, :class:`ModuleSlots`;
+    written again only when its facts changed), or its part of the view hashed
+    (:func:`module_block`; hashed again only when the part changed).  ``kept``: [numbers, per
+    module its facts or (key, part, pairs), the keys they were made from]."""
     numbers, last, was = kept
     if was == keys:               # every module's key as at this seat's last observation
         return numbers
@@ -524,7 +563,14 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
     every = range(len(keys))
     # the modules whose key differs from this seat's last (compared in C), or every module
     for i in every if was is None else compress(every, map(ne, was, keys)):
-        name, hook, _, _ = views[i]
+        name, hook, _, _, slots, module = views[i]
+        if slots is not None:
+            facts = slots.facts(module, s, seat)
+            old = last.get(name)
+            if facts != old:    # compared in C, most items by identity
+                slots.put(facts, seat, numbers, L.module_at[i], old)
+                last[name] = facts
+            continue
         if hook is None:
             continue
         key = keys[i]
@@ -535,7 +581,7 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
             part = out.get(name)
             if hit is None or hit[1] != part:     # compared in C: cheaper than serializing it
                 block, pairs = _part_block(name, part, seat, n, hit)
-                p = i * MODULE_FEATURES
+                p = L.module_at[i]
                 numbers[p:p + MODULE_FEATURES] = block
             else:
                 pairs = hit[2]
@@ -580,22 +626,25 @@ def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> 
 
 def _view_entries(s: State, L: Layout) -> tuple:
     """Per module of the layout: (name, its view hook or None, a getter of the fields the hook
-    reads (True: none; None: not declared), the positions of list fields among them)."""
+    or its slots' writer reads (True: none; None: not declared), the positions of list fields
+    among them, its slots (encoding 3) or None, the module)."""
     by_module = {_module_of(h).name: h for h in s.hooks.view}
     out: list[tuple] = []
-    for name in L.modules:
+    for name, slots in zip(L.modules, L.slotted):
         hook = by_module.get(name)
         module = s.hooks.named[name]
-        fields = type(module).view_reads
+        fields = type(module).view_reads if slots is None else slots.reads
+        if slots is not None:
+            hook = slots.facts      # (what the keys ask: a module with numbers)
         if fields is None or hook is None:
-            out.append((name, hook, None, ()))
+            out.append((name, hook, None, (), slots, module))
             continue
         getter: Any = True
         if fields:
             get = attrgetter(*fields)
             getter = get if len(fields) > 1 else (lambda st, get=get: (get(st),))
         lists = frozenset(i for i, f in enumerate(fields) if type(getattr(s, f)) is list)
-        out.append((name, hook, getter, lists))
+        out.append((name, hook, getter, lists, slots, module))
     return tuple(out)
 
 
@@ -816,3 +865,107 @@ _SLOTS: dict[Any, int] = {}       # path (a number's) or (path, value, type) -> 
 
 def _slot(text: str) -> int:
     return zlib.crc32(text.encode()) % MODULE_FEATURES
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class ModuleSlots:
+    """A module's numbers in the observation vector, encoding 3: fixed, named slots written
+    straight from the module's state, read exactly as the module's view hook reads it (R22:
+    what the seat's view shows, nothing else), with no view dict and no hashing.
+
+    A module file defines its subclass at its end and registers it (:func:`register_slots`);
+    the base game knows no module by name.  A subclass sets :attr:`name` (the module's),
+    :attr:`reads` (the ``State`` fields its numbers depend on besides the module's state) and
+    implements :meth:`layout` (its parts for a set-up: each one or more slices and the writer
+    of their numbers), :meth:`facts` (what the seat's view shows of the module, one immutable
+    value per part, read from the state) and :meth:`view_facts` (the same from the module's
+    part of ``view(seat)``: for code that has only views, and the check that the state is read
+    as the view shows it).  The facts are made again only when the module's state or one of
+    :attr:`reads` changed since the seat's last vector, and a part's numbers written again
+    only when its fact differs from the one they were written from.  Lists of seats (or
+    figures) are written from the observer on: the observer, the next seats in seat order, then
+    Leonardo."""
+
+    name: ClassVar[str] = ""
+    reads: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, module: Module, n: int, figures: int) -> None:
+        self.n = n
+        self.figures = figures
+        #: per observer seat: the seats from it on, and the figures (Leonardo last)
+        self.seats_from: tuple[tuple[int, ...], ...] = tuple(tuple((seat + i) % n for i in range(n))
+                                                             for seat in range(n))
+        self.figures_from: tuple[tuple[int, ...], ...] = tuple(order + tuple(range(n, figures))
+                                                               for order in self.seats_from)
+        slices: list[tuple[str, int]] = []
+        writers: list[Any] = []
+        spans: list[tuple[int, int]] = []
+        size = 0
+        self.at: dict[str, int] = {}     # slice name -> where it starts in the module's numbers
+        for names, writer in self.layout(module, n, figures):
+            start = size
+            for name, length in names:
+                slices.append((name, length))
+                self.at[name] = size
+                size += length
+            writers.append(writer)
+            spans.append((start, size))
+        self.slices: tuple[tuple[str, int], ...] = tuple(slices)
+        #: per part: its writer ``(fact, seat, x, p)`` (p: where the part starts), its span, zeros of its size
+        self.writers = tuple(writers)
+        self.spans = tuple(spans)
+        self.part_zeros = tuple(array("f", bytes(4 * (b - a))) for a, b in spans)
+        self.parts = range(len(spans))
+        self.size = size
+
+    def layout(self, module: Any, n: int, figures: int) -> tuple[tuple[tuple[tuple[str, int], ...], Any], ...]:
+        """The parts for ``n`` players (``figures``: with Leonardo): ``(slices, writer)``, the
+        slices ``(name, length)`` of a part in order, its writer ``(fact, seat, x, p)`` writing
+        its numbers from ``p`` on (zeros there before)."""
+        raise NotImplementedError
+
+    def facts(self, module: Any, s: State, seat: int) -> tuple:
+        """What ``view(seat)`` shows of the module at ``s``: immutable values (compared with
+        ``==`` to the ones last written)."""
+        raise NotImplementedError
+
+    def view_facts(self, part: Any, seat: int) -> tuple:
+        """The same facts from ``part``, the module's entry of ``view(seat)``."""
+        raise NotImplementedError
+
+    def put(self, facts: tuple, seat: int, x: Any, at: int, old: tuple | None = None) -> None:
+        """Write the numbers of ``facts`` into ``x`` from ``at`` on: every part's (zeros there
+        before), or the parts whose fact differs from ``old``'s (the facts last written there)."""
+        spans, writers = self.spans, self.writers
+        if old is None:
+            for i in self.parts:
+                writers[i](facts[i], seat, x, at + spans[i][0])
+            return
+        for i in compress(self.parts, map(ne, old, facts)):
+            a = at + spans[i][0]
+            x[a:at + spans[i][1]] = self.part_zeros[i]
+            writers[i](facts[i], seat, x, a)
+
+
+def modules_from_view(s: State, view: Any, seat: int, encoding: int = ENCODING) -> array:
+    """The modules' numbers of the seat's vector in ``encoding`` (its end, from
+    :attr:`Layout.o_modules`) made from ``view`` = ``view(seat)`` (full or lean): each module's
+    slots from its part's facts (:meth:`ModuleSlots.view_facts`), or its part hashed
+    (:func:`module_block`).  The same numbers as :func:`observation` writes (tested)."""
+    L = layout(s, encoding)
+    x = array("f", bytes(4 * L.module_size))
+    for name, slots, p in zip(L.modules, L.slotted, L.module_at):
+        if slots is not None:
+            slots.put(slots.view_facts(view[name], seat), seat, x, p)
+        else:
+            x[p:p + MODULE_FEATURES] = module_block(name, view.get(name), seat, L.n)
+    return x
+
+
+#: module name -> its :class:`ModuleSlots` subclass (encoding 3)
+SLOTS: dict[str, type[ModuleSlots]] = {}
+
+
+def register_slots(cls: type[ModuleSlots]) -> None:
+    """Register a module's :class:`ModuleSlots` (a call at the end of the module's file)."""
+    SLOTS[cls.name] = cls

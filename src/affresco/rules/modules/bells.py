@@ -597,3 +597,116 @@ def _with_audience(plans: tuple, words: tuple[str, ...]) -> tuple:
 
 
 register(Bells)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+from ..state import SIDE1  # noqa: E402
+
+_HOLDING = 10     # numbers per figure in BellsSlots' holdings
+
+
+class BellsSlots(ModuleSlots):
+    """``display``: per display place, a certificate there (1), its price / 10, VP / 10 and bells
+    / 10; ``stack``: certificates left in the stack / the edition's; ``holdings``: per figure
+    from the observer on (Leonardo last), 10 numbers: its certificates / 10, face down / 10,
+    partly paid / 5 (the counts are public), the partly paid ones' price, Thalers paid, VP and
+    bells, each summed / 10 (face up: public), then whether its face-down certificates are
+    known (1: the observer's own, or every figure's after the final scoring) and, if so, their
+    VP / 10 and bells / 20 (R22: which ones, and their bells, are their owner's alone);
+    ``audience``: per seat from the observer on, the column its audience tile covers, one-hot
+    (another seat's only once the plans are revealed); ``audience_usable`` (a certificate is
+    displayed), ``deposits_asked`` (this round's deposit questions asked); ``track``: after the
+    final scoring 1, then each figure's space + 1 / 31 (0: none) and the bishop's.  The track's
+    thresholds and rank points and the Thalers per VP are the edition's: not in the vector."""
+
+    name = NAME
+    reads = ("phase", "round")    # the audience tiles hidden while planning; deposits asked this round
+
+    def layout(self, module, n: int, figures: int) -> tuple:
+        self.certs = len(module.data.certificates)
+        return ((("display", 4 * module.data.display[n]), ("stack", 1)), self._display), \
+            ((("holdings", _HOLDING * figures),), self._holdings), \
+            ((("audience", len(SIDE1) * n), ("audience_usable", 1), ("deposits_asked", 1)), self._audience), \
+            ((("track", 2 + figures),), self._track)
+
+    def facts(self, module, s: State, seat: int) -> tuple:
+        b: BState = s.mods[NAME]
+        hidden = s.phase == PLAN
+        return ((b.display, len(b.stack) + len(b.under)),
+                (tuple(map(len, b.down)), b.up, b.down[seat], b.down if b.track is not None else None),
+                (tuple(col if f == seat or not hidden else -1 for f, col in enumerate(b.audience)),
+                 bool(b.display), b.asked == s.round),
+                b.track)
+
+    def view_facts(self, part, seat: int) -> tuple:
+        words = part["column_words"]
+        track = part["track"]
+        return ((tuple(c["certificate"] for c in part["display"]), part["stack"]),
+                _view_holdings(part["figures"], seat),
+                (tuple(-1 if w is None else words.index(w) for w in part["audience"]),
+                 part["audience_usable"], part["deposits_asked"]),
+                None if track is None else tuple(-1 if v is None else v for v in track["figures"]) + (track["bishop"],))
+
+    def _display(self, fact: tuple, seat: int, x, p: int) -> None:
+        display, stack = fact
+        x[p + self.at["stack"]] = stack / self.certs      # (the display's part starts the module's)
+        for c in display:
+            price, vp, bells = cert(c)
+            x[p] = 1.0
+            x[p + 1] = price / 10
+            x[p + 2] = vp / 10
+            x[p + 3] = bells / 10
+            p += 4
+
+    def _holdings(self, holdings: tuple, seat: int, x, p: int) -> None:
+        """``holdings``: face-down counts, partly paid (certificate, paid) per figure, the
+        observer's face-down certificates, every figure's after the final scoring (else None)."""
+        counts, ups, mine, every = holdings
+        for j, f in enumerate(self.figures_from[seat]):
+            down, up = counts[f], ups[f]
+            known = every[f] if every is not None else mine if f == seat else None
+            q = p + j * _HOLDING
+            x[q] = (down + len(up)) / 10
+            x[q + 1] = down / 10
+            x[q + 2] = len(up) / 5
+            for c, paid in up:
+                price, vp, bells = cert(c)
+                x[q + 3] += price / 10
+                x[q + 4] += paid / 10
+                x[q + 5] += vp / 10
+                x[q + 6] += bells / 10
+            if known is not None:
+                x[q + 7] = 1.0
+                for c in known:
+                    _, vp, bells = cert(c)
+                    x[q + 8] += vp / 10
+                    x[q + 9] += bells / 20
+
+    def _audience(self, fact: tuple, seat: int, x, p: int) -> None:
+        audience, usable, asked = fact
+        for j, f in enumerate(self.seats_from[seat]):
+            if audience[f] >= 0:
+                x[p + j * len(SIDE1) + audience[f]] = 1.0
+        q = p + len(SIDE1) * self.n
+        x[q] = 1.0 if usable else 0.0
+        x[q + 1] = 1.0 if asked else 0.0
+
+    def _track(self, track: tuple | None, seat: int, x, p: int) -> None:
+        if track is not None:
+            x[p] = 1.0
+            for j, f in enumerate(self.figures_from[seat], p + 1):
+                x[j] = (track[f] + 1) / 31
+            x[p + 1 + self.figures] = (track[-1] + 1) / 31
+
+
+def _view_holdings(figures: list, seat: int) -> tuple:
+    """BellsSlots' holdings facts from a view's ``figures``."""
+    down = [None if "face_down_certificates" not in h else tuple(c["certificate"] for c in h["face_down_certificates"])
+            for h in figures]
+    return (tuple(h["face_down"] for h in figures),
+            tuple(tuple((c["certificate"], c["paid"]) for c in h["partly_paid"]) for h in figures),
+            down[seat], tuple(down) if None not in down else None)
+
+
+register_slots(BellsSlots)

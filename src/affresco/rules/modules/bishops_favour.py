@@ -107,3 +107,30 @@ class BishopsFavour(Module):
 
 
 register(BishopsFavour)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+
+
+class BishopsFavourSlots(ModuleSlots):
+    """``tokens_left``: the favour tokens not yet drawn / the edition's (the view's count)."""
+
+    name = "bishops_favour"
+    reads = ()
+
+    def layout(self, module, n: int, figures: int) -> tuple:
+        self.total = len(module.data.tokens)
+        return ((("tokens_left", 1),), self._left),
+
+    def facts(self, module, s: State, seat: int) -> tuple:
+        return (len(s.mods[self.name]),)
+
+    def view_facts(self, part, seat: int) -> tuple:
+        return (part["tokens_left"],)
+
+    def _left(self, left: int, seat: int, x, p: int) -> None:
+        x[p] = left / self.total
+
+
+register_slots(BishopsFavourSlots)

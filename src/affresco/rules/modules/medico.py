@@ -1279,3 +1279,138 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
 
 
 register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import PLAN_SCALE, ModuleSlots, register_slots  # noqa: E402
+from ..state import PLAN, SIDE1, VISITS  # noqa: E402
+
+_ASKS = ("aside", "medicine", "heal", "illness")
+_ASK = len(_ASKS) + 1 + len(SIDE1)   # numbers per seat in MedicoSlots' asks
+_PLAN = 2 + len(SIDE1)               # numbers per seat in its plans
+
+
+class MedicoSlots(ModuleSlots):
+    """``infection_tile`` (market, cathedral, studio, workshop, same; one-hot), ``infected`` (the
+    infected location, one-hot), ``infection_tiles_left`` / the edition's,
+    ``infection_discard`` (the revealed ones per face / 2); ``display``: per place, its bottle
+    (3, 2, 1 portions, juice; one-hot; the prices by place are the edition's); ``draw_pile`` /
+    the edition's bottles, ``discard`` per kind / the edition's of that kind; per seat from the
+    observer on: ``held`` (bottles per kind before its screen / 2), ``sick`` (own apprentices on
+    the medico board / 5), ``ill`` (black apprentices / 5), ``neutral_ill`` (the round its
+    neutral apprentice fell ill / 10), ``healthy`` (apprentices it may plan with / 7);
+    ``black_on_board`` / all black apprentices; ``plans``: per seat, 7 numbers: known (the
+    observer's own, every seat's once revealed), ill apprentices per column / 3, the medico
+    tile; ``ill_left`` (the visitor's ill apprentices still to act here / 6), ``workshop_done``
+    (blends, other actions / 3); ``asks``: per seat, its medico decisions waiting: 1 per kind
+    (aside, medicine, heal, illness; counts), then the apprentices falling ill / 6 and their
+    column (one-hot)."""
+
+    name = NAME
+    reads = ("phase", "actor", "asks", "neutral", "aside")   # plans, visit counts, asks, healthy ones
+
+    def layout(self, module, n: int, figures: int) -> tuple:
+        d = module.data
+        places = max(d.prices)      # display places (the most: 4 players)
+        self.tiles = len(d.infection)
+        self.bottles = len(d.bottles)
+        self.per_kind = tuple(max(1, d.bottles.count(b)) for b in BOTTLES)
+        self.black = d.black * n
+        self.places = places
+        return ((("infection_tile", len(TILES)), ("infected", len(LOCATIONS)), ("infection_tiles_left", 1),
+                 ("infection_discard", len(TILES))), self._infection), \
+            ((("display", len(BOTTLES) * places), ("draw_pile", 1), ("discard", len(BOTTLES))), self._bottles), \
+            ((("held", len(BOTTLES) * n),), self._held), \
+            ((("sick", n), ("ill", n), ("neutral_ill", n), ("healthy", n), ("black_on_board", 1)), self._apprentices), \
+            ((("plans", _PLAN * n),), self._plans), \
+            ((("ill_left", 1), ("workshop_done", 2)), self._visit), \
+            ((("asks", _ASK * n),), self._asks)
+
+    def facts(self, module, s: State, seat: int) -> tuple:
+        m: MState = s.mods[NAME]
+        acting = s.phase == VISITS and s.actor >= 0
+        return ((m.tile, m.infected, len(m.pile), m.spent), (m.display, len(m.draw), m.discard), m.held,
+                (m.sick, m.black, m.neutral_ill, tuple(module.healthy(s, f) for f in range(s.n)), module.pool(s)),
+                m.plans if s.phase != PLAN else tuple(p if f == seat else None for f, p in enumerate(m.plans)),
+                (m.ill_left, m.worked) if acting else (0, (0, 0)),
+                tuple((a[0], a[2] if type(a[2]) is str else tuple(a[2])) for a in s.asks if a[1] == NAME))
+
+    def view_facts(self, part, seat: int) -> tuple:
+        return ((part["infection_tile"], part["infected"], part["infection_tiles_left"],
+                 tuple(part["infection_discard"])),
+                (tuple(None if b is None else b["bottle"] for b in part["display"]), part["draw_pile"],
+                 tuple(part["discard"])),
+                tuple(map(tuple, part["held"])),
+                (tuple(part["sick"]), tuple(part["ill"]), tuple(part["neutral_ill"]), tuple(part["healthy"]),
+                 part["black_on_board"]),
+                tuple(None if p is None else (tuple(p["ill"]), p["medico"]) for p in part["plans"]),
+                (part["ill_left"], tuple(part["workshop_done"])),
+                tuple((f, what if type(what) is str else tuple(what)) for f, what in part["asks"]))
+
+    def _infection(self, fact: tuple, seat: int, x, p: int) -> None:
+        tile, infected, pile, spent = fact
+        if tile is not None:
+            x[p + TILES.index(tile)] = 1.0
+        p += len(TILES)
+        if infected is not None:
+            x[p + LOCATIONS.index(infected)] = 1.0
+        p += len(LOCATIONS)
+        x[p] = pile / self.tiles
+        for t in spent:
+            x[p + 1 + TILES.index(t)] += 1 / 2
+
+    def _bottles(self, fact: tuple, seat: int, x, p: int) -> None:
+        display, draw, discard = fact
+        for place, b in enumerate(display):
+            if b is not None:
+                x[p + place * len(BOTTLES) + _BOTTLE_RANK[b]] = 1.0
+        p += len(BOTTLES) * self.places
+        x[p] = draw / self.bottles
+        for b in discard:
+            i = _BOTTLE_RANK[b]
+            x[p + 1 + i] += 1 / self.per_kind[i]
+
+    def _held(self, held: tuple, seat: int, x, p: int) -> None:
+        for j, f in enumerate(self.seats_from[seat]):
+            for b in held[f]:
+                x[p + j * len(BOTTLES) + _BOTTLE_RANK[b]] += 1 / 2
+
+    def _apprentices(self, fact: tuple, seat: int, x, p: int) -> None:
+        sick, black, neutral_ill, healthy, pool = fact
+        n = self.n
+        for j, f in enumerate(self.seats_from[seat], p):
+            x[j] = sick[f] / 5
+            x[j + n] = black[f] / 5
+            x[j + 2 * n] = neutral_ill[f] / 10
+            x[j + 3 * n] = healthy[f] / 7
+        x[p + 4 * n] = pool / self.black
+
+    def _plans(self, plans: tuple, seat: int, x, p: int) -> None:
+        for j, f in enumerate(self.seats_from[seat]):
+            plan = plans[f]
+            if plan is not None:
+                q = p + j * _PLAN
+                x[q] = 1.0
+                for c, k in enumerate(plan[0], q + 1):
+                    x[c] = k / PLAN_SCALE
+                x[q + _PLAN - 1] = 1.0 if plan[1] else 0.0
+
+    def _visit(self, fact: tuple, seat: int, x, p: int) -> None:
+        ill_left, worked = fact
+        x[p] = ill_left / 6
+        x[p + 1] = worked[0] / 3
+        x[p + 2] = worked[1] / 3
+
+    def _asks(self, asks: tuple, seat: int, x, p: int) -> None:
+        where = self.seats_from[seat].index
+        for fig, what in asks:
+            q = p + where(fig) * _ASK
+            if type(what) is str:
+                x[q + _ASKS.index(what)] += 1.0
+            else:                     # ('illness', falling, column)
+                x[q + 3] += 1.0
+                x[q + 4] = what[1] / 6
+                x[q + 5 + SIDE1.index(what[2])] = 1.0
+
+
+register_slots(MedicoSlots)

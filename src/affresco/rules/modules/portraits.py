@@ -342,3 +342,49 @@ _DECK_LEFT = IdentityMemo(1024)        # deck -> cards left per deck
 
 
 register(Portraits)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+
+
+class PortraitsSlots(ModuleSlots):
+    """``display``: the cards on display, one-hot by card (the edition's order of cards);
+    ``deck_left``: the cards left in decks A, B, C / 6; ``owned``: per seat from the observer
+    on, the permanent cards it owns, one-hot by permanent card (the edition's order)."""
+
+    name = "portraits"
+    reads = ()
+
+    def layout(self, module, n: int, figures: int) -> tuple:
+        cards = module.data.cards
+        self.card = {c: i for i, c in enumerate(cards)}
+        self.permanent = {c: i for i, c in enumerate(c for c in cards if cards[c].permanent)}
+        return ((("display", len(self.card)),), self._display), ((("deck_left", 3),), self._left), \
+            ((("owned", n * len(self.permanent)),), self._owned)
+
+    def facts(self, module, s: State, seat: int) -> tuple:
+        p = s.mods[self.name]
+        left = _deck_left(module.data.cards, p.deck)
+        return p.display, (left["A"], left["B"], left["C"]), p.owned
+
+    def view_facts(self, part, seat: int) -> tuple:
+        return (tuple(c["id"] for c in part["display"]), tuple(part["deck_left"][d] for d in "ABC"),
+                tuple(tuple(c["id"] for c in o) for o in part["owned"]))
+
+    def _display(self, display: tuple, seat: int, x, p: int) -> None:
+        for c in display:
+            x[p + self.card[c]] = 1.0
+
+    def _left(self, left: tuple, seat: int, x, p: int) -> None:
+        for i, k in enumerate(left, p):
+            x[i] = k / 6
+
+    def _owned(self, owned: tuple, seat: int, x, p: int) -> None:
+        P = len(self.permanent)
+        for j, f in enumerate(self.seats_from[seat]):
+            for c in owned[f]:
+                x[p + j * P + self.permanent[c]] = 1.0
+
+
+register_slots(PortraitsSlots)

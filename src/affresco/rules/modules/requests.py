@@ -254,3 +254,53 @@ def _requests(owned: tuple[tuple[str, str], ...], types: tuple[tuple[str, str | 
 
 
 register(Requests)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+
+
+class RequestsSlots(ModuleSlots):
+    """Per request type (the edition's order: general, orange, green, purple): ``stack_left``
+    the tiles left / the stack's size, ``stack_top`` the value taken next / 10 (0: none left);
+    per figure from the observer on (Leonardo last): ``fulfilled`` the requests of each type /
+    3, ``fulfilled_vp`` their VP / 20.  The tiles stacked under them left play (no income): not
+    in the vector."""
+
+    name = "requests"
+    reads = ()
+
+    def layout(self, module, n: int, figures: int) -> tuple:
+        self.types = {t: i for i, t in enumerate(module.data.stacks)}
+        self.sizes = tuple(len(v) for v in module.data.stacks.values())
+        T = len(self.types)
+        return ((("stack_left", T), ("stack_top", T)), self._stacks), \
+            ((("fulfilled", figures * T), ("fulfilled_vp", figures)), self._fulfilled)
+
+    def facts(self, module, s: State, seat: int) -> tuple:
+        r = s.mods[self.name]
+        return r.stacks, tuple(tuple((t, vp) for t, vp, _ in done) for done in r.done)
+
+    def view_facts(self, part, seat: int) -> tuple:
+        return (tuple((t, tuple(v)) for t, v in part["stacks"].items()),
+                tuple(tuple((d["type"], d["vp"]) for d in done) for done in part["fulfilled"]))
+
+    def _stacks(self, stacks: tuple, seat: int, x, p: int) -> None:
+        types, T = self.types, len(self.types)
+        for t, values in stacks:
+            i = types[t]
+            x[p + i] = len(values) / self.sizes[i]
+            x[p + T + i] = values[-1] / 10 if values else 0.0
+
+    def _fulfilled(self, done: tuple, seat: int, x, p: int) -> None:
+        types, T = self.types, len(self.types)
+        q = p + self.figures * T
+        for j, f in enumerate(self.figures_from[seat]):
+            vp = 0
+            for t, v in done[f]:
+                x[p + j * T + types[t]] += 1 / 3
+                vp += v
+            x[q + j] = vp / 20
+
+
+register_slots(RequestsSlots)

@@ -148,3 +148,42 @@ class Scrolls(Module):
 
 
 register(Scrolls)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+
+
+class ScrollsSlots(ModuleSlots):
+    """``mine_row``, ``mine_column``: the seat's own unplayed scrolls, one-hot (row 1-5, column
+    A-E; zeros once played); ``unplayed``: scrolls each seat still holds / 2, from the observer
+    on (public; which ones is each seat's secret)."""
+
+    name = "scrolls"
+    reads = ()
+
+    def layout(self, module, n: int, figures: int) -> tuple:
+        return ((("mine_row", SIZE), ("mine_column", SIZE)), self._mine), ((("unplayed", n),), self._unplayed)
+
+    def facts(self, module, s: State, seat: int) -> tuple:
+        held = s.mods[self.name]
+        return held[seat], tuple((r >= 0) + (c >= 0) for r, c in held)
+
+    def view_facts(self, part, seat: int) -> tuple:
+        row, col = part["mine"]["row"], part["mine"]["column"]
+        return (row - 1 if row is not None else -1, COLUMNS.index(col) if col is not None else -1), \
+            tuple(part["unplayed"])
+
+    def _mine(self, mine: tuple, seat: int, x, p: int) -> None:
+        row, col = mine
+        if row >= 0:
+            x[p + row] = 1.0
+        if col >= 0:
+            x[p + SIZE + col] = 1.0
+
+    def _unplayed(self, unplayed: tuple, seat: int, x, p: int) -> None:
+        for i, f in enumerate(self.seats_from[seat], p):
+            x[i] = unplayed[f] / 2
+
+
+register_slots(ScrollsSlots)

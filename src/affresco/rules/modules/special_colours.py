@@ -161,3 +161,35 @@ class SpecialColours(Module):
 
 
 register(SpecialColours)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+
+
+class SpecialColoursSlots(ModuleSlots):
+    """``on_fresco``: the option ``special_colours_on_fresco`` (1 on); ``fresco_bonus``: its VP
+    per pink and per brown paint used for a fresco tile / 5 (zeros with the option off).  The
+    blends (P+R=K, O+G=N) are the edition's, the same in every game: not in the vector."""
+
+    name = "special_colours"
+    reads = ()
+
+    def layout(self, module, n: int, figures: int) -> tuple:
+        return ((("on_fresco", 1), ("fresco_bonus", len(SPECIAL))), self._option),
+
+    def facts(self, module, s: State, seat: int) -> tuple:
+        on = bool(module.opts.get(OPTION))
+        return ((on, tuple(module.data.fresco_bonus.get(c, 0) if on else 0 for c in SPECIAL)),)
+
+    def view_facts(self, part, seat: int) -> tuple:
+        return ((bool(part["on_fresco"]), tuple(part["fresco_bonus"].get(c, 0) for c in SPECIAL)),)
+
+    def _option(self, fact: tuple, seat: int, x, p: int) -> None:
+        on, bonus = fact
+        x[p] = 1.0 if on else 0.0
+        for i, v in enumerate(bonus, p + 1):
+            x[i] = v / 5
+
+
+register_slots(SpecialColoursSlots)

@@ -670,3 +670,116 @@ def state_from_view(view: Mapping[str, Any], seat: int | None = None) -> dict:
 
 
 register(WallFresco)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
+
+
+# --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
+from array import array  # noqa: E402
+
+from ..observation import ModuleSlots, register_slots  # noqa: E402
+from ..state import PLAN, SIDE1, SIDE2  # noqa: E402
+
+_CELL = 11        # numbers per wall section in WallFrescoSlots' board
+_HELD = 10        # numbers per seat in its tiles
+_WORD_COLUMN = {w: i for side in (SIDE1, SIDE2) for i, w in enumerate(column_words_of(side))}
+
+
+class WallFrescoSlots(ModuleSlots):
+    """``board``: per section (row by row from A1), 11 numbers: restored, restorable next, the
+    front's paints (O, G, P counts), the back's income paint (R, Y, B one-hot), the back's
+    splash (O, G, P one-hot); ``tiles``: per seat from the observer on, the wall tiles in front
+    of its screen / 10, their backs' income paints (R, Y, B) / 5, splashes (O, G, P) / 5 and
+    fronts' paints (O, G, P) / 5; ``exchange_tiles``: per seat, its exchange tiles (O, G, P);
+    ``supply``: the exchange tiles left at the workshop / the edition's, per blend;
+    ``action_tile``: per seat, the column its wall action tile covers, one-hot (another seat's
+    only once the plans are revealed); ``paid``, ``received``: per seat, the paints paid for
+    wall sections and received as wall income so far, per paint (R Y B O G P K N) / 10.  The VP
+    per section is the edition's: not in the vector."""
+
+    name = "wall_fresco"
+    reads = ("phase",)   # the action tiles hidden while planning
+
+    def layout(self, module, n: int, figures: int) -> tuple:
+        d = module.data
+        self.cells = d.rows * d.columns
+        self.cell = {d.name(c): c for c in range(self.cells)}
+        self.supply = {b: i for i, (b, _) in enumerate(d.exchange)}
+        self.full = tuple(k for _, k in d.exchange)
+        self.boards: dict[tuple, array] = {}    # (board, restorable) -> its numbers
+        P = len(PAINTS)
+        return ((("board", _CELL * self.cells),), self._board), ((("tiles", _HELD * n),), self._tiles), \
+            ((("exchange_tiles", len(BLENDED) * n), ("supply", len(self.full))), self._exchange), \
+            ((("action_tile", len(SIDE1) * n),), self._action_tile), \
+            ((("paid", P * n), ("received", P * n)), self._paints)
+
+    def facts(self, module, s: State, seat: int) -> tuple:
+        w: WState = s.mods[self.name]
+        hidden = s.phase == PLAN
+        return ((w.board, module._board_texts(w.board)[1]), w.held, (w.exchange, w.supply),
+                tuple(c if f == seat or not hidden else -1 for f, c in enumerate(w.placed)), (w.paid, w.received))
+
+    def view_facts(self, part, seat: int) -> tuple:
+        return ((tuple(None if t is None else parse_wall_tile(t) for row in part["board"] for t in row),
+                 tuple(part["restorable"])),
+                tuple(tuple(parse_wall_tile(t) for t in h) for h in part["tiles"]),
+                (tuple("".join(e) for e in part["exchange_tiles"]), tuple(part["supply"].items())),
+                tuple(-1 if word is None else _WORD_COLUMN[word] for word in part["action_tile"]),
+                (tuple(part["paid"]), tuple(part["received"])))
+
+    def _board(self, fact: tuple, seat: int, x, p: int) -> None:
+        block = self.boards.get(fact)
+        if block is None:
+            board, restorable = fact
+            block = array("f", bytes(4 * _CELL * self.cells))
+            for cell, t in enumerate(board):
+                q = cell * _CELL
+                if t is None:
+                    block[q] = 1.0
+                    continue
+                for c in t.paint:
+                    block[q + 2 + BLENDED.index(c)] += 1.0
+                block[q + 5 + BASIC.index(t.income)] = 1.0
+                block[q + 8 + BLENDED.index(t.splash)] = 1.0
+            for name in restorable:
+                block[self.cell[name] * _CELL + 1] = 1.0
+            if len(self.boards) > 256:
+                self.boards.clear()
+            self.boards[fact] = block
+        x[p:p + len(block)] = block
+
+    def _tiles(self, held: tuple, seat: int, x, p: int) -> None:
+        for j, f in enumerate(self.seats_from[seat]):
+            h = p + j * _HELD
+            x[h] = len(held[f]) / 10
+            for t in held[f]:
+                x[h + 1 + BASIC.index(t.income)] += 1 / 5
+                x[h + 4 + BLENDED.index(t.splash)] += 1 / 5
+                for c in t.paint:
+                    x[h + 7 + BLENDED.index(c)] += 1 / 5
+
+    def _exchange(self, fact: tuple, seat: int, x, p: int) -> None:
+        exchange, supply = fact
+        for j, f in enumerate(self.seats_from[seat]):
+            for c in exchange[f]:
+                x[p + j * len(BLENDED) + BLENDED.index(c)] = 1.0
+        q = p + len(BLENDED) * self.n
+        for b, k in supply:
+            i = self.supply[b]
+            x[q + i] = k / self.full[i]
+
+    def _action_tile(self, placed: tuple, seat: int, x, p: int) -> None:
+        for j, f in enumerate(self.seats_from[seat]):
+            if placed[f] >= 0:
+                x[p + j * len(SIDE1) + placed[f]] = 1.0
+
+    def _paints(self, fact: tuple, seat: int, x, p: int) -> None:
+        paid, received = fact
+        P = len(PAINTS)
+        q = p + P * self.n
+        for j, f in enumerate(self.seats_from[seat]):
+            for c in paid[f]:
+                x[p + j * P + PAINT_INDEX[c]] += 1 / 10
+            for c in received[f]:
+                x[q + j * P + PAINT_INDEX[c]] += 1 / 10
+
+
+register_slots(WallFrescoSlots)
