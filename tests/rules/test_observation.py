@@ -284,3 +284,16 @@ def test_a_game_that_made_observations_pickles_with_the_same_vectors():
             copy = pickle.loads(pickle.dumps(g))
             assert [copy.observation(seat, encoding) for seat in range(3)] == before
             assert [list(copy.legal_actions(s)) for s in copy.to_act] == [list(g.legal_actions(s)) for s in g.to_act]
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_facts_made_once_for_every_seat_are_each_seats_own(n):
+    """Where a module's facts are the same for every seat (``ModuleSlots.seat_free``) they are made
+    once per position for all the seats that look (``observations_joined``): at positions of a
+    random game with all eight modules, the planning ones where plans and tiles are each seat's
+    own included, every seat's vector is the one a fresh copy writes for that seat alone."""
+    size = len(affresco.new_game(n, ALL).observation(0))
+    for g in _with_plans(n, ALL, seed=97 + n, every=19):
+        joined = g.observations_joined()
+        for seat in range(n):
+            assert joined[seat * size:(seat + 1) * size] == g.clone().observation(seat), (g.phase, seat)
