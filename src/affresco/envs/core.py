@@ -828,12 +828,12 @@ class LazyView(Mapping):
     made from it; read after the game moved on, from the game rebuilt up to that position
     (``affresco.replay``: the engine is deterministic), so no copy is made at every step."""
 
-    __slots__ = ("_game", "_seat", "_at", "_view")
+    __slots__ = ("_game", "_seat", "_upto", "_view")
 
     def __init__(self, game: Game, seat: int, at: int | None = None):
         self._game: Game | None = game
         self._seat = seat
-        self._at = game.actions_applied if at is None else at
+        self._upto = game.actions_applied if at is None else at
         self._view: dict[str, Any] | None = None
 
     def _get(self) -> dict[str, Any]:
@@ -841,8 +841,8 @@ class LazyView(Mapping):
         if view is None:
             game = self._game
             assert game is not None
-            if game.actions_applied != self._at:
-                game = affresco.replay(game.record(), upto=self._at)
+            if game.actions_applied != self._upto:
+                game = affresco.replay(game.record(), upto=self._upto)
             view = self._view = game.view(self._seat, log=False, lean=True)
             self._game = None
         return view

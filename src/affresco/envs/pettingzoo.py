@@ -198,7 +198,7 @@ class FrescoAEC(_Common, AECEnv):
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode, encoding)
         self._names: dict[tuple, str] = {}   # seats to act -> the agent of the first
         self._actions = self.codec.actions
-        self._plain = self.encoder.draft is None     # the vector is the engine's (no plan-in-progress slices)
+        self._engine_only = self.encoder.draft is None     # the vector is the engine's (no plan-in-progress slices)
         self._encoding = self.config.encoding
 
     def reset(self, seed=None, options=None):
@@ -243,7 +243,7 @@ class FrescoAEC(_Common, AECEnv):
             legal = g.legal_actions(seat)
             mask = self.codec.mask(legal, extra=1)
             self._legal[seat] = (marker, legal, mask)
-            obs = {"observation": np.frombuffer(g.observation(seat, self._encoding), F32) if self._plain
+            obs = {"observation": np.frombuffer(g.observation(seat, self._encoding), F32) if self._engine_only
                    else self.encoder.observe(g, seat), "action_mask": mask}
             self._cache[seat] = (marker, obs)
         return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
