@@ -389,8 +389,9 @@ def test_another_seats_committed_plan_and_its_module_words_stay_hidden_until_the
 def test_a_game_carried_on_after_a_secret_change_gives_the_seat_the_same_vectors(case, secret):
     """Incremental caches: from a position, the game with one secret of another seat (or of
     a pile) changed and the unperturbed game are played on with the same actions; while the
-    seat's views are the same its vectors are (the seats looked at in different orders and
-    at different steps in the two games), and each equals a fresh game's at that position."""
+    seat's views are the same its vectors are (the seats looked at in different orders, one by
+    one or joined, and at different steps in the two games), and each equals a fresh game's at
+    that position."""
     n, mods = case
     rng = random.Random(170 + n)
     compared = tried = 0
@@ -407,9 +408,14 @@ def test_a_game_carried_on_after_a_secret_change_gives_the_seat_the_same_vectors
         for step in range(40):
             if a.is_over or a.view(seat, log=False) != b.view(seat, log=False):
                 break
-            for s in range(n):                         # a: every seat, in turn; b: the seat, now and then
-                a.observation((seat + s) % n, encoding=ENC)
-            x = a.observation(seat, encoding=ENC)
+            if step % 2:                               # a: every seat, in turn or joined; b: the seat, now and then
+                for s in range(n):
+                    a.observation((seat + s) % n, encoding=ENC)
+                x = a.observation(seat, encoding=ENC)
+            else:
+                joined = a.observations_joined(encoding=ENC)
+                size = len(joined) // n
+                x = joined[seat * size:(seat + 1) * size]
             if step % 3 == 0:
                 assert b.observation(seat, encoding=ENC) == x, (secret, step, a.phase)
                 compared += 1
