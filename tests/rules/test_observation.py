@@ -198,14 +198,14 @@ def test_each_modules_slots_are_the_numbers_its_view_part_shows(n, mods):
 
 
 def _with_plans(n, mods, seed, every):
-    """Every ``every``-th position of a random game, and in each round the first position where a
-    seat has committed its plan and another has not."""
+    """Every ``every``-th position of a random game, and in rounds 1, 5, 9 ... the first position
+    where a seat has committed its plan and another has not (random games run long)."""
     g = affresco.new_game(n, mods, seed=seed)
     rng = random.Random(seed)
     i, planned = 0, 0
     while not g.is_over:
         committed = g.phase == "plan" and len(g.to_act) < n
-        if i % every == 0 or (committed and planned < g.round):
+        if i % every == 0 or (committed and planned < g.round and g.round % 4 == 1):
             planned = g.round if committed else planned
             yield g
         seat = rng.choice(g.to_act)
@@ -215,7 +215,7 @@ def _with_plans(n, mods, seed, every):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n,mods", EVERY_SET)
-def test_no_secret_of_another_seat_changes_encoding_3_one_at_a_time(n, mods):
+def test_no_secret_of_another_seat_changes_encoding_3_one_at_a_time_over_whole_games(n, mods):
     """R22, encoding 3: at positions of a random game, each kind of secret the seat may not
     see changed alone (``secret_changes``: other seats' Thalers, paints, unrevealed plans, medico
     words and action tiles, scrolls, face-down bells and the certificate stack; the piles whose
@@ -223,7 +223,7 @@ def test_no_secret_of_another_seat_changes_encoding_3_one_at_a_time(n, mods):
     vector exactly the same.  Each module's secrets are
     met in the games checked."""
     met = set()
-    for g in _with_plans(n, mods, seed=70 + n, every=17):
+    for g in _with_plans(n, mods, seed=70 + n, every=41):
         for seat in range(n):
             x = g.observation(seat)
             for name, other in secret_changes(g, seat):

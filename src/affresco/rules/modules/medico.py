@@ -1317,7 +1317,8 @@ class MedicoSlots(ModuleSlots):
                 tuple((a[0], a[2] if type(a[2]) is str else tuple(a[2])) for a in s.asks if a[1] == NAME))
 
     def view_facts(self, part, seat: int) -> tuple:
-        return ((part["infection_tile"], part["infected"], part["infection_tiles_left"], tuple(part["infection_discard"])),
+        return ((part["infection_tile"], part["infected"], part["infection_tiles_left"],
+                 tuple(part["infection_discard"])),
                 (tuple(None if b is None else b["bottle"] for b in part["display"]), part["draw_pile"],
                  tuple(part["discard"])),
                 tuple(map(tuple, part["held"])),
