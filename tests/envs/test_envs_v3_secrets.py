@@ -316,14 +316,18 @@ def _word(action, word: str):
 
 
 def _two_plans(legal, rng: random.Random, word: str | None):
-    """Two different legal plans: with ``word``, the same counts differing in what that
-    module word says (where the legal plans allow it), else any two."""
+    """Two different legal plans: with ``word``, ones differing only in what that module word
+    says (else with the same counts), where the legal plans allow it; else any two."""
     plans = list(legal)
     if word is not None:
-        by_counts: dict = {}
-        for a in plans:
-            by_counts.setdefault(a.args[0], []).append(a)
-        groups = [g for g in by_counts.values() if len({_word(a, word) for a in g}) > 1]
+        rest = [w for w in WORDS if w != word]
+        for key in (lambda a: (a.args[0], *map(lambda w: _word(a, w), rest)), lambda a: a.args[0]):
+            alike: dict = {}       # plans alike but for the word (else: with the same counts)
+            for a in plans:
+                alike.setdefault(key(a), []).append(a)
+            groups = [g for g in alike.values() if len({_word(a, word) for a in g}) > 1]
+            if groups:
+                break
         if groups:
             group = rng.choice(groups)
             a = rng.choice(group)
