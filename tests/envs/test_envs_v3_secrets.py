@@ -4,13 +4,14 @@ written straight from the engine state (``ModuleSlots``), so each is checked her
 the writers; the broad sweeps are tests/rules/test_observation.py's).
 
 * One secret changed through the public JSON format (``to_json`` -> edit -> ``Game.from_json``),
-  the position kept legal (the loader takes it): another seat's face-down certificates (and so
-  the certificate stack's contents), Leonardo's face-down certificates, the order of the
-  certificates under the stack, the infection pile's order, the bottles' draw pile's order,
-  another seat's scrolls, the portrait deck's order, the favour tokens left, the bag, another
-  seat's Thalers and paints, the seed.  The seat's ``view`` stays the same (the change is a
-  secret) and so does its encoding-3 vector, read from a game that has observed every seat at
-  earlier positions (its kept numbers) and from a fresh one.
+  the position kept legal (the loader takes it) and changed (the loader keeps it): another
+  seat's face-down certificates (and so the certificate stack's contents), Leonardo's face-down
+  certificates, the order of the certificates under the stack, another seat's scrolls, the
+  portrait deck's order and contents, the favour tokens left, the bag's contents, another
+  seat's Thalers and paints, the seed (every future draw: infection tile, bottle, certificate).
+  The seat's ``view`` stays the same (the change is a secret) and so does its encoding-3
+  vector, read from a game that has observed every seat at earlier positions (its kept
+  numbers), from a fresh one, and through the wrappers' game (``Config.stepped``).
 * The controls: the same kind of change to the seat's *own* items changes its view and its
   vector (a writer that wrote nothing would pass the checks above).
 * Planning: another seat commits one legal plan or another (counts, audience tile, wall action
