@@ -95,14 +95,17 @@ def live(modules: tuple, count: int, collector: bool = False) -> None:
 
 # The parts of a decision that --parts counts apart: each runs inside its own rarely used C
 # function (a "trampoline"), so that callgrind's inclusive count of that function is the part's.
-# The reveal and the round end run inside an apply (counted there too).
-PARTS = {"plan lists": "starmap_next", "plan applies": "takewhile_next", "of it the reveal": "dropwhile_next",
+# The random choice in a plan list (the pick of a lazy plan sequence), the reveal and the round
+# end run inside a plan list or an apply (counted there too).
+PARTS = {"plan lists": "starmap_next", "of it the random choice": "functools_reduce",
+         "plan applies": "takewhile_next", "of it the reveal": "dropwhile_next",
          "visit legal lists": "_operator_call", "visit applies": "methodcaller_call",
          "of it the round end": "filterfalse_next", "get-up": "groupby_next"}
 
 
 def parts(modules: tuple, count: int) -> None:
     """:func:`live`'s games, with each part of a decision (:data:`PARTS`) inside its trampoline."""
+    import functools
     import itertools
     import operator
 
@@ -121,6 +124,8 @@ def parts(modules: tuple, count: int) -> None:
             list(itertools.takewhile(lambda _: call() or False, [0]))
         elif name == "dropwhile_next":
             list(itertools.dropwhile(lambda _: call() or False, [0]))
+        elif name == "functools_reduce":
+            functools.reduce(lambda *_: call(), [0, 0])
         elif name == "filterfalse_next":
             list(itertools.filterfalse(lambda _: call() or True, [0]))
         elif name == "_operator_call":
@@ -147,7 +152,13 @@ def parts(modules: tuple, count: int) -> None:
             phase = g.phase
             legal, apply = (("plan lists", "plan applies") if phase == "plan" else
                             ("get-up", "get-up") if phase == "getup" else ("visit legal lists", "visit applies"))
-            action = via(legal, lambda: choice(g.legal_actions(seat)))
+            if phase == "plan":
+                def plan_list():
+                    plans = g.legal_actions(seat)
+                    return via("of it the random choice", lambda: choice(plans))
+                action = via(legal, plan_list)
+            else:
+                action = via(legal, lambda: choice(g.legal_actions(seat)))
             via(apply, lambda: g.apply(seat, action))
             decisions += 1
     print(decisions)

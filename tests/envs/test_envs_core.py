@@ -165,8 +165,12 @@ def test_encoding_2_refuses_a_choice_out_of_turn_and_a_whole_plan_midway():
     with pytest.raises(affresco.IllegalAction, match="a step at a time"):
         g.apply(seat, "plan 0-0-0-0-0")
     assert g.drafts[seat] == (first.choice,)
+    assert g.observation(seat, 3) == g.observation(seat)          # its own encoding; another is refused
+    with pytest.raises(affresco.ConfigError, match="encoding 3"):
+        g.observation(seat, 2)
     for copied in (pickle.loads(pickle.dumps(g)), g.clone()):     # envs are pickled (vector envs, Ray)
         assert copied.drafts == g.drafts and copied.legal_actions(seat) == g.legal_actions(seat)
+        assert copied.encoding == g.encoding == 3
         assert np.array_equal(np.frombuffer(copied.observation(seat), np.float32),
                               np.frombuffer(g.observation(seat), np.float32))
 

@@ -272,3 +272,15 @@ def test_a_module_without_slots_is_hashed_in_encoding_3(monkeypatch):
             x = g.observation(seat)
             assert x[a:b] == affresco.rules.module_block("scrolls", g.view(seat)["scrolls"], seat, 3)
             assert x[spans["bag"][1]:] == g.observation_modules(g.view(seat, log=False), seat)
+
+
+def test_a_game_that_made_observations_pickles_with_the_same_vectors():
+    """A game pickles after it made observations (vector environments and Ray send envs to other
+    processes): what they were written from stays behind, the copy writes the same vectors."""
+    import pickle
+    for g in positions(3, ALL, seed=95, every=61):
+        for encoding in (1, 3):
+            before = [g.observation(seat, encoding) for seat in range(3)]
+            copy = pickle.loads(pickle.dumps(g))
+            assert [copy.observation(seat, encoding) for seat in range(3)] == before
+            assert [list(copy.legal_actions(s)) for s in copy.to_act] == [list(g.legal_actions(s)) for s in g.to_act]

@@ -79,6 +79,20 @@ def test_a_seat_without_ill_apprentices_has_its_plans_picked_from_the_table_of_i
     assert checked >= 10 and tiles == {0, 1, 2} and tile_allowed == {False, True}
 
 
+def test_the_base_plans_of_any_count_of_apprentices_are_those_of_at_most_that_many():
+    """R1 (0-3 apprentices per column, at most the available ones): the base plans and their
+    tables (``base_counts``, which the medico's plan tables read for any count of healthy
+    apprentices, none to more than the sheet holds) are the plans of at most that many
+    apprentices, in counting order."""
+    import itertools
+    from affresco.rules.plan_sequences import base_counts, base_plans
+    every = list(itertools.product(range(4), repeat=5))
+    for available in range(-1, 17):
+        counts = [c for c in every if sum(c) <= available]
+        assert list(base_counts(available, 5, 3)[0]) == counts
+        assert [a.args[0] for a in base_plans(available, 5, 3)] == ["-".join(map(str, c)) for c in counts]
+
+
 def test_the_lazy_plans_are_exactly_the_plans_the_rules_allow():
     """Every plan of the set-up's action space is in ``legal_actions`` exactly when applying it
     is accepted (the rules' own refusal), at a medico planning decision with ill apprentices:

@@ -320,19 +320,21 @@ class SteppedGame:
         return x
 
     def _check(self, encoding: Any) -> None:
-        if encoding is not None and encoding != self.encoding:
+        if encoding != self.encoding:
             raise affresco.ConfigError(f"this game's vectors are encoding {self.encoding}'s, not {encoding!r}")
 
     def observation(self, seat: Any, encoding: int | None = None) -> array:
         """The engine's vector of the seat, then its draft's slices (:class:`DraftLayout`), in
         the game's encoding (``encoding``: None or the same, as ``Game.observation`` takes it)."""
-        self._check(encoding)
+        if encoding is not None:
+            self._check(encoding)
         if type(seat) is not int:
             return self.engine.observation(seat)      # (the engine's refusal)
         return self._engine_vector(seat) + self._block(seat)
 
     def observations_joined(self, seats: Any = None, encoding: int | None = None) -> array:
-        self._check(encoding)
+        if encoding is not None:
+            self._check(encoding)
         joined = self._engine_vector(None if seats is None else tuple(seats))
         seats = range(self.engine.players) if seats is None else list(seats)
         size = len(joined) // len(seats) if seats else 0

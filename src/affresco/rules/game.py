@@ -439,6 +439,11 @@ class Game:
     def __copy__(self) -> "Game":
         return self.clone()
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its state: what its observations were last written from stays behind
+        (a new game writes them from zero: the same vectors)."""
+        return Game, (self._s,)
+
     def __deepcopy__(self, memo) -> "Game":
         return self.clone()
 

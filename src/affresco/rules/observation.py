@@ -917,7 +917,6 @@ class ModuleSlots:
         self.part_zeros = tuple(array("f", bytes(4 * (b - a))) for a, b in spans)
         self.parts = range(len(spans))
         self.size = size
-        self.zeros = array("f", bytes(4 * size))
 
     def layout(self, module: Any, n: int, figures: int) -> tuple[tuple[tuple[tuple[str, int], ...], Any], ...]:
         """The parts for ``n`` players (``figures``: with Leonardo): ``(slices, writer)``, the
