@@ -274,13 +274,14 @@ def test_a_module_without_slots_is_hashed_in_encoding_3(monkeypatch):
             assert x[spans["bag"][1]:] == g.observation_modules(g.view(seat, log=False), seat)
 
 
-def test_a_game_that_made_observations_pickles_with_the_same_vectors():
-    """A game pickles after it made observations (vector environments and Ray send envs to other
-    processes): what they were written from stays behind, the copy writes the same vectors."""
-    import pickle
-    for g in positions(3, ALL, seed=95, every=61):
-        for encoding in (1, 3):
-            before = [g.observation(seat, encoding) for seat in range(3)]
-            copy = pickle.loads(pickle.dumps(g))
-            assert [copy.observation(seat, encoding) for seat in range(3)] == before
-            assert [list(copy.legal_actions(s)) for s in copy.to_act] == [list(g.legal_actions(s)) for s in g.to_act]
+@pytest.mark.parametrize("n", [2, 4])
+def test_facts_made_once_for_every_seat_are_each_seats_own(n):
+    """Where a module's facts are the same for every seat (``ModuleSlots.seat_free``) they are made
+    once per position for all the seats that look (``observations_joined``): at positions of a
+    random game with all eight modules, the planning ones where plans and tiles are each seat's
+    own included, every seat's vector is the one a fresh copy writes for that seat alone."""
+    size = len(affresco.new_game(n, ALL).observation(0))
+    for g in _with_plans(n, ALL, seed=97 + n, every=19):
+        joined = g.observations_joined()
+        for seat in range(n):
+            assert joined[seat * size:(seat + 1) * size] == g.clone().observation(seat), (g.phase, seat)

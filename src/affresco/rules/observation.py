@@ -224,7 +224,7 @@ class Seen:
     __slots__ = ("L", "x", "xm", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
                  "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
                  "fresco", "booths", "tile_sums",
-                 "seats", "keys")
+                 "seats", "keys", "shared")
 
     def __init__(self, L: Layout):
         self.L = L
@@ -266,6 +266,7 @@ class Seen:
         # per seat: its modules' numbers (one array) and, per module, what they were made from
         self.seats: list[list[Any]] = [[array("f", bytes(4 * L.module_size)), {}, None] for _ in range(L.n)]
         self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
+        self.shared: dict[int, tuple] = {}  # module index -> its facts at this position, where every seat's are the same
 
 
 def observation(s: State, seat: int, seen: Seen) -> array:
@@ -347,7 +348,8 @@ def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, a
         L = seen.L
         if keys is None:
             keys = seen.keys = _module_keys(s, L)
-        x[at_modules] = _write_modules(s, L, seat, seen.seats[seat], keys)
+            seen.shared = {}
+        x[at_modules] = _write_modules(s, L, seat, seen.seats[seat], keys, seen.shared)
 
 
 def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
@@ -549,12 +551,13 @@ def _module_keys(s: State, L: Layout) -> tuple:
     return tuple(keys)
 
 
-def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> array:
+def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, shared: dict) -> array:
     """The seat's modules' numbers, each module's made again only when its key
     (:func:`_module_keys`) changed: written into its slots (encoding 3, :class:`ModuleSlots`;
     written again only when its facts changed), or its part of the view hashed
     (:func:`module_block`; hashed again only when the part changed).  ``kept``: [numbers, per
-    module its facts or (key, part, pairs), the keys they were made from]."""
+    module its facts or (key, part, pairs), the keys they were made from]; ``shared``: the
+    facts made at this position that are the same for every seat (:attr:`ModuleSlots.seat_free`)."""
     numbers, last, was = kept
     if was == keys:               # every module's key as at this seat's last observation
         return numbers
@@ -565,7 +568,12 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
     for i in every if was is None else compress(every, map(ne, was, keys)):
         name, hook, _, _, slots, module = views[i]
         if slots is not None:
-            facts = slots.facts(module, s, seat)
+            if s.phase in slots.seat_free:
+                facts = shared.get(i)
+                if facts is None:
+                    facts = shared[i] = slots.facts(module, s, seat)
+            else:
+                facts = slots.facts(module, s, seat)
             old = last.get(name)
             if facts != old:    # compared in C, most items by identity
                 slots.put(facts, seat, numbers, L.module_at[i], old)
@@ -888,6 +896,9 @@ class ModuleSlots:
 
     name: ClassVar[str] = ""
     reads: ClassVar[tuple[str, ...]] = ()
+    #: the phases in which its facts are the same for every seat (made once per position when
+    #: several seats look at it, e.g. PettingZoo's Parallel env)
+    seat_free: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, module: Module, n: int, figures: int) -> None:
         self.n = n

@@ -341,6 +341,7 @@ class PortraitsSlots(ModuleSlots):
 
     name = "portraits"
     reads = ()
+    seat_free = ("getup", "plan", "visits", "over")
 
     def layout(self, module, n: int, figures: int) -> tuple:
         cards = module.data.cards

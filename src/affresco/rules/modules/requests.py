@@ -265,6 +265,7 @@ class RequestsSlots(ModuleSlots):
 
     name = "requests"
     reads = ()
+    seat_free = ("getup", "plan", "visits", "over")
 
     def layout(self, module, n: int, figures: int) -> tuple:
         self.types = {t: i for i, t in enumerate(module.data.stacks)}

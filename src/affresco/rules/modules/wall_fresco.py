@@ -683,6 +683,7 @@ class WallFrescoSlots(ModuleSlots):
 
     name = "wall_fresco"
     reads = ("phase",)   # the action tiles hidden while planning
+    seat_free = ("getup", "visits", "over")   # while planning, the seat's own plan or tile shows
 
     def layout(self, module, n: int, figures: int) -> tuple:
         d = module.data
