@@ -130,17 +130,7 @@ def secret_changes(game: affresco.Game, seat: int):
             return done
         yield from changed("bells face down", face_down)
     if "portraits" in mods:
-        def deck(d):
-            p = d["modules_state"]["portraits"]
-            out = set(p["deck"]) | set(p["display"]) | {c for o in p["owned"] for c in o}
-            decks = _portrait_decks()
-            for i, c in enumerate(p["deck"]):
-                same = [x for x, deck in decks.items() if deck == decks[c] and x not in out]
-                if same:
-                    p["deck"][i] = same[0]
-                    return True
-            return False
-        yield from changed("portrait deck", deck)
+        yield from changed("portrait deck", swap_portrait_card)
     if "bishops_favour" in mods:
         def tokens(d):
             left = d["modules_state"]["bishops_favour"]
@@ -148,6 +138,36 @@ def secret_changes(game: affresco.Game, seat: int):
                 return False
             left[0] = "vp:1" if left[0] != "vp:1" else "thalers:5"
         yield from changed("favour tokens", tokens)
+
+
+def swap_portrait_card(d: dict) -> bool:
+    """In a position's JSON ``d``: a card of the portrait deck swapped with one of the same deck
+    (A, B, C) that is out of the game (the decks' counts, all a view shows, stay); False if
+    none can be."""
+    p = d["modules_state"]["portraits"]
+    used = set(p["deck"]) | set(p["display"]) | {c for o in p["owned"] for c in o}
+    decks = _portrait_decks()
+    for i, c in enumerate(p["deck"]):
+        out = [x for x, deck in decks.items() if deck == decks[c] and x not in used]
+        if out:
+            p["deck"][i] = out[0]
+            return True
+    return False
+
+
+def random_positions(n: int, mods, seed: int, every: int):
+    """Every ``every``-th position of a seeded random game, and the last."""
+    import random
+    g = affresco.new_game(n, mods, seed=seed)
+    rng = random.Random(seed)
+    i = 0
+    while not g.is_over:
+        if i % every == 0:
+            yield g
+        seat = rng.choice(g.to_act)
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+        i += 1
+    yield g
 
 
 def _portrait_decks() -> dict[str, str]:

@@ -9,7 +9,7 @@ import pytest
 import affresco
 from affresco.envs import ActionCodec, Config, ObservationEncoder
 from affresco.envs.core import PlanChoice
-from envs_support import ALL
+from envs_support import ALL, random_positions
 
 
 @pytest.mark.slow
@@ -324,22 +324,10 @@ def test_a_game_that_made_observations_pickles_with_the_same_vectors():
     """A game pickles after it made observations (vector environments and Ray send envs to other
     processes): what they were written from stays behind, the copy writes the same vectors.
     (Here, not in tests/rules: a compiled Game does not unpickle, its frozen component records.)"""
-    for g in _positions(3, ALL, seed=95, every=61):
+    for g in random_positions(3, ALL, seed=95, every=61):
         for encoding in (1, 3):
             before = [g.observation(seat, encoding) for seat in range(3)]
             copy = pickle.loads(pickle.dumps(g))
             assert [copy.observation(seat, encoding) for seat in range(3)] == before
             assert [list(copy.legal_actions(s)) for s in copy.to_act] == [list(g.legal_actions(s)) for s in g.to_act]
 
-
-def _positions(n, mods, seed, every):
-    """Every ``every``-th position of a random game."""
-    g = affresco.new_game(n, mods, seed=seed)
-    rng = random.Random(seed)
-    i = 0
-    while not g.is_over:
-        if i % every == 0:
-            yield g
-        seat = rng.choice(g.to_act)
-        g.apply(seat, rng.choice(g.legal_actions(seat)))
-        i += 1

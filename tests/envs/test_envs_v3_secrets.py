@@ -31,7 +31,7 @@ import pytest
 
 import affresco
 from affresco.envs import Config
-from envs_support import ALL, _portrait_decks
+from envs_support import ALL, swap_portrait_card
 
 ENC = 3
 ALONE = ("bells", "wall_fresco", "medico", "scrolls", "requests", "portraits")
@@ -112,20 +112,6 @@ def _bag(d: dict) -> bool:
     return True
 
 
-def _portrait_deck(d: dict) -> bool:
-    """A card of the portrait deck swapped with one of the same deck (A, B, C) that is out of
-    the game (the decks' counts, all the view shows, stay)."""
-    p = d["modules_state"]["portraits"]
-    used = set(p["deck"]) | set(p["display"]) | {c for o in p["owned"] for c in o}
-    decks = _portrait_decks()
-    for i, c in enumerate(p["deck"]):
-        out = [x for x, deck in decks.items() if deck == decks[c] and x not in used]
-        if out:
-            p["deck"][i] = out[0]
-            return True
-    return False
-
-
 def _tokens(d: dict) -> bool:
     left = d["modules_state"]["bishops_favour"]
     if not left:
@@ -155,7 +141,7 @@ def secrets_of_others(g: affresco.Game, seat: int):
         edits["another seat's scrolls"] = lambda d: _scroll(d, f)
     if "portraits" in mods:
         edits["the portrait deck's order"] = lambda d: _reverse(d["modules_state"]["portraits"]["deck"])
-        edits["the portrait deck's contents"] = _portrait_deck
+        edits["the portrait deck's contents"] = swap_portrait_card
     if "bishops_favour" in mods:
         edits["the favour tokens left"] = _tokens
     text = json.dumps(json.loads(g.to_json(pretty=False)), sort_keys=True)

@@ -13,21 +13,7 @@ import pytest
 import affresco
 from affresco import FrescoError
 from affresco.rules.observation import SLOTS
-from envs_support import ALL, perturbed, secret_changes
-
-
-def positions(n, mods, seed, every):
-    """Every ``every``-th position of a random game, and the last."""
-    g = affresco.new_game(n, mods, seed=seed)
-    rng = random.Random(seed)
-    i = 0
-    while not g.is_over:
-        if i % every == 0:
-            yield g
-        seat = rng.choice(g.to_act)
-        g.apply(seat, rng.choice(g.legal_actions(seat)))
-        i += 1
-    yield g
+from envs_support import ALL, perturbed, random_positions as positions, secret_changes
 
 
 @pytest.mark.parametrize("n,mods", [(2, ()), (3, ()), (4, ()), (2, ALL), (4, ALL)])
