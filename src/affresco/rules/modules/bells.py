@@ -617,7 +617,8 @@ class BellsSlots(ModuleSlots):
     ``audience``: per seat from the observer on, the column its audience tile covers, one-hot
     (another seat's only once the plans are revealed); ``audience_usable`` (a certificate is
     displayed), ``deposits_asked`` (this round's deposit questions asked); ``track``: after the
-    final scoring 1, then each figure's space + 1 / 31 (0: none) and the bishop's.  The track's
+    final scoring 1, then each figure's space + 1 / the track's top space + 1 (31: "30+"; 0:
+    none) and the bishop's.  The track's
     thresholds and rank points and the Thalers per VP are the edition's: not in the vector."""
 
     name = NAME
@@ -625,6 +626,7 @@ class BellsSlots(ModuleSlots):
 
     def layout(self, module, n: int, figures: int) -> tuple:
         self.certs = len(module.data.certificates)
+        self.spaces = module.data.top + 1         # the track's spaces, 0 to "30+" (components)
         return ((("display", 4 * module.data.display[n]), ("stack", 1)), self._display), \
             ((("holdings", _HOLDING * figures),), self._holdings), \
             ((("audience", len(SIDE1) * n), ("audience_usable", 1), ("deposits_asked", 1)), self._audience), \
@@ -696,8 +698,8 @@ class BellsSlots(ModuleSlots):
         if track is not None:
             x[p] = 1.0
             for j, f in enumerate(self.figures_from[seat], p + 1):
-                x[j] = (track[f] + 1) / 31
-            x[p + 1 + self.figures] = (track[-1] + 1) / 31
+                x[j] = (track[f] + 1) / self.spaces
+            x[p + 1 + self.figures] = (track[-1] + 1) / self.spaces
 
 
 def _view_holdings(figures: list, seat: int) -> tuple:
