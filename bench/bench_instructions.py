@@ -187,21 +187,28 @@ def part_counts(src: Path, modules: tuple, count: int) -> dict[str, float]:
 
 # --- the driver --------------------------------------------------------------------------
 
-def instructions(src: Path, modules: tuple, path: str | None, count: int, collector: bool = False) -> tuple[int, str]:
-    """Instructions of one replay of ``count`` games under cachegrind (``path`` None: ``count``
-    live games, :func:`live`, with the garbage collector on if ``collector``), and what the
-    worker printed."""
+# cachegrind's summary lines read with --sim (cache and branch simulation), and their names here
+SIM = {"I   refs": "instructions", "I1  misses": "L1 instruction misses", "D1  misses": "L1 data misses",
+       "LL misses": "last-level misses", "Mispredicts": "mispredicted branches"}
+
+
+def instructions(src: Path, modules: tuple, path: str | None, count: int, collector: bool = False,
+                 sim: bool = False) -> tuple[dict[str, int], str]:
+    """The counts of one replay of ``count`` games under cachegrind (``path`` None: ``count``
+    live games, :func:`live`, with the garbage collector on if ``collector``): instructions, and
+    with ``sim`` the cache misses and mispredicted branches of its simulation (:data:`SIM`);
+    and what the worker printed."""
     job = ["replay", json.dumps(list(modules)), str(path), str(count)] if path else \
         ["live", json.dumps(list(modules)), str(count), *(["gc"] if collector else [])]
-    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+    cmd = ["valgrind", "--tool=cachegrind", f"--cache-sim={'yes' if sim else 'no'}",
+           *(["--branch-sim=yes"] if sim else []), "--cachegrind-out-file=/dev/null",
            sys.executable, str(Path(__file__).resolve()), "--worker", *job]
     out = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
                          capture_output=True, text=True)
-    found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
-    if out.returncode != 0 or not found:
+    found = {name: re.search(rf"{line}:\s+([\d,]+)", out.stderr) for line, name in SIM.items()}
+    if out.returncode != 0 or not found["instructions"] or sim and not all(found.values()):
         raise SystemExit(f"{job[0]} failed on {src} ({' '.join(modules) or 'base'}):\n{out.stderr[-2000:]}")
-    return int(found.group(1).replace(",", "")), out.stdout
-
+    return {name: int(hit.group(1).replace(",", "")) for name, hit in found.items() if hit}, out.stdout
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -217,6 +224,10 @@ def main() -> int:
     ap.add_argument("--gc", action="store_true",
                     help="with --live: leave the garbage collector on, as bench_engine.py times its games (its "
                          "collections are then counted: they cost the module sets more than the base game)")
+    ap.add_argument("--sim", action="store_true",
+                    help="with --live: also the L1 instruction and data cache misses, last-level misses and "
+                         "mispredicted branches per decision (cachegrind's cache and branch simulation, ~2x "
+                         "slower): what makes a decision's time run above its instructions")
     ap.add_argument("--parts", action="store_true",
                     help="with --live's games: instructions per decision of each part of a decision (plan lists, "
                          "plan applies and the reveal, visit legal lists, visit applies and the round end, get-up), "
@@ -255,36 +266,44 @@ def main() -> int:
     print(f"instructions per decision, 4 players, {what}: {trees['new']} vs baseline {args.baseline} | {machine_load()}")
     print(f"{'set':<10} {'baseline':>12} {'new':>12} {'new/baseline':>13} {'vs base (baseline, new)':>26}")
     per: dict = {}
+    missed: dict = {}   # --sim: set -> tree -> counter -> per decision
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.sets:
             modules = SETS[name]
             if args.live:
-                per[name] = {}
+                per[name], sims = {}, {}
                 for t, src in trees.items():
-                    (counted, out), (start, _) = (instructions(src, modules, None, args.games, args.gc),
-                                                  instructions(src, modules, None, 0, args.gc))
-                    per[name][t] = (counted - start) / int(out.split()[-1])
+                    (counted, out), (start, _) = (instructions(src, modules, None, args.games, args.gc, args.sim),
+                                                  instructions(src, modules, None, 0, args.gc, args.sim))
+                    sims[t] = {k: (counted[k] - start[k]) / int(out.split()[-1]) for k in counted}
+                    per[name][t] = sims[t]["instructions"]
                 print_row(name, per)
+                if args.sim:
+                    missed[name] = sims
+                    for k in list(SIM.values())[1:]:
+                        print_row(name, {n: {t: v[t][k] for t in v} for n, v in missed.items()},
+                                  f"  {k}", width=30, places=1)
                 continue
             games = run_worker([sys.executable, str(Path(__file__).resolve()), "--worker", "record",
                                 json.dumps(list(modules)), str(args.warm + args.games)], SRC)
             path = str(Path(tmp) / f"{name}.json")
             Path(path).write_text(json.dumps(games))
             decisions = sum(len(g) for g in games[args.warm:])
-            per[name] = {t: (instructions(src, modules, path, args.warm + args.games)[0]
-                             - instructions(src, modules, path, args.warm)[0]) / decisions
+            per[name] = {t: (instructions(src, modules, path, args.warm + args.games)[0]["instructions"]
+                             - instructions(src, modules, path, args.warm)[0]["instructions"]) / decisions
                          for t, src in trees.items()}
             print_row(name, per)
     return 0
 
 
-def print_row(name: str, per: dict) -> None:
+def print_row(name: str, per: dict, label: str = "", width: int = 10, places: int = 0) -> None:
+    """One set's row: baseline, new, their ratio and each against the base game's (``label``
+    instead of the set's name, e.g. a counter of --sim)."""
     old, new = per[name]["baseline"], per[name]["new"]
-    line = f"{name:<10} {old:>12,.0f} {new:>12,.0f} {new / old:>12.3f}x"
+    line = f"{label or name:<{width}} {old:>12,.{places}f} {new:>12,.{places}f} {new / old:>12.3f}x"
     if "base" in per:
         line += f" {old / per['base']['baseline']:>12.2f}x {new / per['base']['new']:>12.2f}x"
     print(line, flush=True)
-
 
 if __name__ == "__main__":
     sys.exit(main())

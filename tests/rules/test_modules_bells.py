@@ -212,6 +212,18 @@ def test_paying_more_from_behind_the_screen():
     assert data(g)["round"] == 2
 
 
+def test_paying_more_goes_onto_the_oldest_certificate_of_the_kind_named():
+    """'Deposit C K' pays onto the oldest partly paid certificate C, behind certificates of
+    other kinds held longer: the others stay as they were."""
+    g = bells_game(seats=[dict(thalers=5, track=2), dict(thalers=0), {}],
+                   holdings={0: dict(partly_paid=[["3:3:2", 1], ["7:7:5", 4], ["7:7:5", 2]])},
+                   plans=[NOTHING, NOTHING, KEEP])
+    act(g, "theater")
+    act(g, "deposit 7:7:5 3")
+    assert holdings(g, 0) == {"face_down": ["7:7:5"], "partly_paid": [["3:3:2", 1], ["7:7:5", 2]]}
+    assert thalers(g, 0) == 2
+
+
 def test_unsold_certificates_go_under_the_stack_then_one_revealed_per_player():
     """'Place all unsold bell certificates on the bottom of the stack, then reveal one bell
     certificate for each player' (3 places on the 2/3-player side)."""

@@ -19,6 +19,20 @@ def chance(s: State) -> random.Random:
     return rng
 
 
+def below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n`` > 0 (and ``rng.choice(seq)`` is ``seq[below(rng, len(seq))]``):
+    the same number, drawn the same way as the library (``getrandbits`` of ``n``'s bit length,
+    drawn again while not below ``n``; tests/rules/test_chance.py checks it), without the
+    library's two interpreted calls and argument checks per draw (the modules' round
+    preparations draw several a round)."""
+    k = n.bit_length()
+    getrandbits = rng.getrandbits
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
 def shuffle(rng: random.Random, items: list[Any]) -> None:
     """``rng.shuffle(items)``: the same permutation for the same generator, drawn the same way
     as :meth:`random.Random.shuffle` (each position from the end swapped with one below it,

@@ -29,6 +29,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from ...errors import ComponentError, StateError
 from .. import track
+from ..chance import below
 from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
 from ..hooks import ModuleState, Module, ask, register, with_item
@@ -256,7 +257,7 @@ class Bells(Module):
         out = []
         for _ in range(count):
             if stack:
-                i = rng.randrange(len(stack))
+                i = below(rng, len(stack))
                 out.append(stack[i])
                 stack = stack[:i] + stack[i + 1:]
             elif under:
@@ -375,7 +376,11 @@ class Bells(Module):
             self._buy(s, fig, action)
         elif action.args[0] != "none":
             c = action.args[0]
-            i = next(i for i, (x, _) in enumerate(self.st(s).up[fig]) if x == c)   # the oldest of that kind
+            i = 0
+            for x, _ in s.mods[NAME].up[fig]:   # the oldest of that kind (a loop: a generator reading
+                if x == c:                      # ``c`` would make it a cell at every call)
+                    break
+                i += 1
             self._pay(s, fig, i, int(action.args[1]), "own")
 
     def _buy(self, s: State, fig: int, action: Action) -> None:
@@ -453,37 +458,50 @@ class Bells(Module):
             self._score_bells(s)
 
     def _score_bells(self, s: State) -> None:
+        """Every figure holding certificates goes to the space of its face-down bells minus its
+        partly paid bells (at least 0), in the final round's order, the bishop last with the
+        unsold bells; an occupied space sends it to the next higher free one (R19), so no two
+        share a space and a figure's rank is the number of tokens above it."""
         b = self.st(s)
         spaces = [-1] * s.figures
         taken: set[int] = set()
-
-        def place(bells: int) -> int:
-            space = max(0, bells)
-            while space in taken:
-                space += 1          # the next higher free space (R19)
-            taken.add(space)
-            return space
-
         for fig in s.order:
-            if b.down[fig] or b.up[fig]:
-                spaces[fig] = place(sum(cert(c)[2] for c in b.down[fig]) - sum(cert(c)[2] for c, _ in b.up[fig]))
-        bishop = place(sum(cert(c)[2] for c in b.stack + b.under + b.display))
-        self.put(s, track=tuple(spaces) + (bishop,))
-        ranked = sorted([*(f for f in range(s.figures) if spaces[f] >= 0), -1],
-                        key=lambda f: -(bishop if f < 0 else spaces[f]))
+            down, up = b.down[fig], b.up[fig]
+            if down or up:
+                space = 0
+                for c in down:
+                    space += (_CERTS.get(c) or cert(c))[2]
+                for c, _ in up:
+                    space -= (_CERTS.get(c) or cert(c))[2]
+                space = max(0, space)
+                while space in taken:
+                    space += 1
+                taken.add(space)
+                spaces[fig] = space
+        unsold = b.stack + b.under + b.display
+        bishop = 0
+        for c in unsold:
+            bishop += (_CERTS.get(c) or cert(c))[2]
+        while bishop in taken:
+            bishop += 1
+        self.own(s).track = (*spaces, bishop)
         points = self.data.ranks["4" if s.n == 4 else "3"]
         for fig in s.order:
             if spaces[fig] >= 0:   # "a player reveals his face down bell certificates"
-                s.log_event("bells_placed", figure=fig, space=spaces[fig], face_down=list(b.down[fig]),
-                            partly_paid=[c for c, _ in b.up[fig]])
-        s.log_event("bells_bishop", space=bishop, certificates=list(b.stack + b.under + b.display))
+                s.add_event({"kind": "bells_placed", "figure": fig, "space": spaces[fig], "face_down": list(b.down[fig]),
+                             "partly_paid": [c for c, _ in b.up[fig]]})
+        s.add_event({"kind": "bells_bishop", "space": bishop, "certificates": list(unsold)})
         for fig in s.order:
-            if spaces[fig] < 0:
+            space = spaces[fig]
+            if space < 0:
                 continue
-            rank = ranked.index(fig)
-            track.gain(s, fig, {"bells_track": self.threshold_vp(self.data, spaces[fig]),
-                           "bells_rank": points[rank] if rank < len(points) else 0},
-                  "bells_scoring", final=True, space=spaces[fig], rank=rank + 1)
+            rank = 1 if bishop > space else 0
+            for other in spaces:
+                if other > space:
+                    rank += 1
+            track.gain(s, fig, {"bells_track": self.threshold_vp(self.data, space),
+                                "bells_rank": points[rank] if rank < len(points) else 0},
+                       "bells_scoring", final=True, space=space, rank=rank + 1)
 
     # --- what a seat sees, saving ----------------------------------------------------------
     def count(self, s: State, fig: int) -> int:

@@ -20,6 +20,7 @@ from ..hooks import Module, register
 from ..hostel import change_mood
 from ..thalers import earn
 from ..paints import PAINTS, add_one
+from ..chance import below
 from ..preparation import chance
 from ..components import check_provenance as provenance_ok
 from ..state import State
@@ -69,7 +70,7 @@ class BishopsFavour(Module):
         pool = list(s.mods[self.name])
         if not pool:
             return
-        token = pool.pop(chance(s).randrange(len(pool)))
+        token = pool.pop(below(chance(s), len(pool)))
         s.mods[self.name] = tuple(pool)
         effect, _, value = token.partition(":")
         if not bishop_on or (fig >= s.n and effect != "vp"):

@@ -51,6 +51,7 @@ from ..paints import PAINTS, INDEX as PAINT_INDEX
 from ..memo import IdentityMemo
 from ..plan_sequences import base_counts, within
 from ..planning import PlanVariants, TiledPlans
+from ..chance import below
 from ..preparation import chance
 
 NAME = "medico"
@@ -331,7 +332,7 @@ class Medico(Module):
                     break
                 draw, discard, reshuffled = discard, [], True
                 s.add_event({"kind": "medico_reshuffle", "bottles": len(draw)})
-            shown.append(draw.pop(rng.randrange(len(draw))))
+            shown.append(draw.pop(below(rng, len(draw))))
         shown = list(_sorted_bottles(shown))
         display = tuple(shown + [None] * (places - len(shown)))
         spent = tuple(sorted(m.spent + (m.tile,))) if m.tile else m.spent

@@ -25,6 +25,7 @@ from ..hostel import change_mood
 from ..thalers import earn
 from ..paints import BASIC, PAINTS, add_one
 from ..components import check_provenance as provenance_ok
+from ..chance import below
 from ..preparation import chance
 from ..serialize import whole as _whole
 from ..state import State
@@ -116,7 +117,8 @@ class Portraits(Module):
         for _ in range(self.data.display):
             if not deck:
                 break
-            card = rng.choice(_top_cards(self.data.cards, deck))
+            top = _top_cards(self.data.cards, deck)
+            card = top[below(rng, len(top))]
             i = deck.index(card)
             deck = deck[:i] + deck[i + 1:]
             display.append(card)
