@@ -21,6 +21,7 @@ lists that bench_engine.py reports apart, so this is the work outside them.
     python bench/bench_instructions.py --live --gc --baseline 94e78c8 --games 6  # and the collector on
     python bench/bench_instructions.py --live --new-src build/compiled --baseline /tmp/old-compiled
     python bench/bench_instructions.py --parts --baseline ea5e382 --games 6 --sets eight   # by part (callgrind)
+    python bench/bench_instructions.py --live --sim --baseline 501db5e --games 6   # and cache misses, mispredictions
 
 Needs valgrind (Debian: ``apt-get install valgrind``); each replay runs ~40x slower under it
 (about a minute per set and tree with the defaults).
@@ -264,7 +265,8 @@ def main() -> int:
             f"included{', garbage collector on' if args.gc else ''})" if args.live else
             f"games {args.warm + 1}..{args.warm + args.games} of each set (plan decisions without their legal lists)")
     print(f"instructions per decision, 4 players, {what}: {trees['new']} vs baseline {args.baseline} | {machine_load()}")
-    print(f"{'set':<10} {'baseline':>12} {'new':>12} {'new/baseline':>13} {'vs base (baseline, new)':>26}")
+    width = 30 if args.sim else 10
+    print(f"{'set':<{width}} {'baseline':>12} {'new':>12} {'new/baseline':>13} {'vs base (baseline, new)':>26}")
     per: dict = {}
     missed: dict = {}   # --sim: set -> tree -> counter -> per decision
     with tempfile.TemporaryDirectory() as tmp:
@@ -277,12 +279,12 @@ def main() -> int:
                                                   instructions(src, modules, None, 0, args.gc, args.sim))
                     sims[t] = {k: (counted[k] - start[k]) / int(out.split()[-1]) for k in counted}
                     per[name][t] = sims[t]["instructions"]
-                print_row(name, per)
+                print_row(name, per, width=width)
                 if args.sim:
                     missed[name] = sims
                     for k in list(SIM.values())[1:]:
                         print_row(name, {n: {t: v[t][k] for t in v} for n, v in missed.items()},
-                                  f"  {k}", width=30, places=1)
+                                  f"  {k}", width=width, places=1)
                 continue
             games = run_worker([sys.executable, str(Path(__file__).resolve()), "--worker", "record",
                                 json.dumps(list(modules)), str(args.warm + args.games)], SRC)
