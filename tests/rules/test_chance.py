@@ -34,3 +34,8 @@ def test_below_draws_as_randrange_and_choice(n):
         items = list(range(100, 100 + n))
         assert items[below(ours, n)] == library.choice(items)
         assert ours.getstate() == library.getstate()
+
+
+def test_below_refuses_an_empty_range():
+    with pytest.raises(ValueError):
+        below(random.Random(1), 0)

@@ -68,6 +68,21 @@ def test_setup_reveals_two_cards_of_deck_A(players, seed):
     assert v["owned"] == [[] for _ in range(players)]
 
 
+def test_cards_are_revealed_from_the_earliest_deck_left():
+    """'The piles are stacked C, B, then A on top': a card is revealed from the cards of the
+    earliest deck still there (any of them, drawn at random), for every part of the deck left."""
+    import random
+
+    from affresco.rules.modules.portraits import _top_cards
+    g = affresco.new_game(players=3, modules=("portraits",), seed=1)
+    cards = g.state.hooks.named["portraits"].data.cards
+    rng = random.Random(7)
+    for _ in range(300):
+        deck = tuple(sorted(rng.sample(sorted(cards), rng.randint(1, len(cards)))))
+        first = min(cards[c].deck for c in deck)
+        assert _top_cards(cards, deck) == tuple(c for c in deck if cards[c].deck == first)
+
+
 def test_reference_edition_has_18_cards_in_decks_of_6():
     """Supplement 'Additional game components' / components.md: 18 portrait cards, backs A, B,
     C (reference edition: 6 each); the printed card names are all present."""

@@ -25,6 +25,8 @@ def below(rng: random.Random, n: int) -> int:
     drawn again while not below ``n``; tests/rules/test_chance.py checks it), without the
     library's two interpreted calls and argument checks per draw (the modules' round
     preparations draw several a round)."""
+    if n <= 0:
+        raise ValueError(f"no number below {n} to draw")
     k = n.bit_length()
     getrandbits = rng.getrandbits
     r = getrandbits(k)
