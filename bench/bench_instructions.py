@@ -188,28 +188,41 @@ def part_counts(src: Path, modules: tuple, count: int) -> dict[str, float]:
 
 # --- the driver --------------------------------------------------------------------------
 
-# cachegrind's summary lines read with --sim (cache and branch simulation), and their names here
-SIM = {"I   refs": "instructions", "I1  misses": "L1 instruction misses", "D1  misses": "L1 data misses",
-       "LL misses": "last-level misses", "Mispredicts": "mispredicted branches"}
-
-
-def instructions(src: Path, modules: tuple, path: str | None, count: int, collector: bool = False,
-                 sim: bool = False) -> tuple[dict[str, int], str]:
-    """The counts of one replay of ``count`` games under cachegrind (``path`` None: ``count``
-    live games, :func:`live`, with the garbage collector on if ``collector``): instructions, and
-    with ``sim`` the cache misses and mispredicted branches of its simulation (:data:`SIM`);
-    and what the worker printed."""
+def instructions(src: Path, modules: tuple, path: str | None, count: int, collector: bool = False) -> tuple[int, str]:
+    """Instructions of one replay of ``count`` games under cachegrind (``path`` None: ``count``
+    live games, :func:`live`, with the garbage collector on if ``collector``), and what the
+    worker printed."""
     job = ["replay", json.dumps(list(modules)), str(path), str(count)] if path else \
         ["live", json.dumps(list(modules)), str(count), *(["gc"] if collector else [])]
-    cmd = ["valgrind", "--tool=cachegrind", f"--cache-sim={'yes' if sim else 'no'}",
-           *(["--branch-sim=yes"] if sim else []), "--cachegrind-out-file=/dev/null",
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
            sys.executable, str(Path(__file__).resolve()), "--worker", *job]
     out = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
                          capture_output=True, text=True)
-    found = {name: re.search(rf"{line}:\s+([\d,]+)", out.stderr) for line, name in SIM.items()}
-    if out.returncode != 0 or not found["instructions"] or sim and not all(found.values()):
+    found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
+    if out.returncode != 0 or not found:
         raise SystemExit(f"{job[0]} failed on {src} ({' '.join(modules) or 'base'}):\n{out.stderr[-2000:]}")
+    return int(found.group(1).replace(",", "")), out.stdout
+
+
+# cachegrind's summary lines that --sim reads (its cache and branch simulation), and their names here
+SIM = {"I1  misses": "L1 instruction misses", "D1  misses": "L1 data misses", "LL misses": "last-level misses",
+       "Mispredicts": "mispredicted branches"}
+
+
+def simulated(src: Path, modules: tuple, count: int, collector: bool = False) -> tuple[dict[str, int], str]:
+    """``count`` live games (:func:`live`) under cachegrind with its cache and branch simulation:
+    the instructions and the counts of :data:`SIM`, and what the worker printed."""
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", "--cachegrind-out-file=/dev/null",
+           sys.executable, str(Path(__file__).resolve()), "--worker", "live", json.dumps(list(modules)), str(count),
+           *(["gc"] if collector else [])]
+    out = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
+                         capture_output=True, text=True)
+    found = {name: re.search(rf"{line}:\s+([\d,]+)", out.stderr)
+             for line, name in {r"I\s+refs": "instructions", **SIM}.items()}
+    if out.returncode != 0 or not all(found.values()):
+        raise SystemExit(f"live failed on {src} ({' '.join(modules) or 'base'}):\n{out.stderr[-2000:]}")
     return {name: int(hit.group(1).replace(",", "")) for name, hit in found.items() if hit}, out.stdout
+
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -265,34 +278,39 @@ def main() -> int:
             f"included{', garbage collector on' if args.gc else ''})" if args.live else
             f"games {args.warm + 1}..{args.warm + args.games} of each set (plan decisions without their legal lists)")
     print(f"instructions per decision, 4 players, {what}: {trees['new']} vs baseline {args.baseline} | {machine_load()}")
-    width = 30 if args.sim else 10
-    print(f"{'set':<{width}} {'baseline':>12} {'new':>12} {'new/baseline':>13} {'vs base (baseline, new)':>26}")
+    print(f"{'set':<{30 if args.sim else 10}} {'baseline':>12} {'new':>12} {'new/baseline':>13} "
+          f"{'vs base (baseline, new)':>26}")
     per: dict = {}
     missed: dict = {}   # --sim: set -> tree -> counter -> per decision
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.sets:
             modules = SETS[name]
-            if args.live:
-                per[name], sims = {}, {}
+            if args.live and args.sim:
+                missed[name] = {}
                 for t, src in trees.items():
-                    (counted, out), (start, _) = (instructions(src, modules, None, args.games, args.gc, args.sim),
-                                                  instructions(src, modules, None, 0, args.gc, args.sim))
-                    sims[t] = {k: (counted[k] - start[k]) / int(out.split()[-1]) for k in counted}
-                    per[name][t] = sims[t]["instructions"]
-                print_row(name, per, width=width)
-                if args.sim:
-                    missed[name] = sims
-                    for k in list(SIM.values())[1:]:
-                        print_row(name, {n: {t: v[t][k] for t in v} for n, v in missed.items()},
-                                  f"  {k}", width=width, places=1)
+                    (counted, out), (start, _) = (simulated(src, modules, args.games, args.gc),
+                                                  simulated(src, modules, 0, args.gc))
+                    missed[name][t] = {k: (counted[k] - start[k]) / int(out.split()[-1]) for k in counted}
+                per[name] = {t: missed[name][t]["instructions"] for t in trees}
+                print_row(name, per, width=30)
+                for k in SIM.values():
+                    print_row(name, {n: {t: v[t][k] for t in v} for n, v in missed.items()}, f"  {k}", 30, 1)
+                continue
+            if args.live:
+                per[name] = {}
+                for t, src in trees.items():
+                    (counted, out), (start, _) = (instructions(src, modules, None, args.games, args.gc),
+                                                  instructions(src, modules, None, 0, args.gc))
+                    per[name][t] = (counted - start) / int(out.split()[-1])
+                print_row(name, per)
                 continue
             games = run_worker([sys.executable, str(Path(__file__).resolve()), "--worker", "record",
                                 json.dumps(list(modules)), str(args.warm + args.games)], SRC)
             path = str(Path(tmp) / f"{name}.json")
             Path(path).write_text(json.dumps(games))
             decisions = sum(len(g) for g in games[args.warm:])
-            per[name] = {t: (instructions(src, modules, path, args.warm + args.games)[0]["instructions"]
-                             - instructions(src, modules, path, args.warm)[0]["instructions"]) / decisions
+            per[name] = {t: (instructions(src, modules, path, args.warm + args.games)[0]
+                             - instructions(src, modules, path, args.warm)[0]) / decisions
                          for t, src in trees.items()}
             print_row(name, per)
     return 0
@@ -300,12 +318,13 @@ def main() -> int:
 
 def print_row(name: str, per: dict, label: str = "", width: int = 10, places: int = 0) -> None:
     """One set's row: baseline, new, their ratio and each against the base game's (``label``
-    instead of the set's name, e.g. a counter of --sim)."""
+    instead of the set's name: a counter of --sim)."""
     old, new = per[name]["baseline"], per[name]["new"]
     line = f"{label or name:<{width}} {old:>12,.{places}f} {new:>12,.{places}f} {new / old:>12.3f}x"
     if "base" in per:
         line += f" {old / per['base']['baseline']:>12.2f}x {new / per['base']['new']:>12.2f}x"
     print(line, flush=True)
+
 
 if __name__ == "__main__":
     sys.exit(main())
