@@ -955,8 +955,8 @@ class _PlanOrder:
     apprentices, ``need <= j <= black``, ``need`` those beyond the seat's healthy ones, each
     without and, where it may go, with the medico tile) depend on its counts in the columns ill
     ones may go to, as a multiset (the *kind*), its apprentices, and whether the market's count
-    allows the tile; the ways to lay the tiles on its empty columns, ``perm(e, t)``, on its empty
-    columns.  So the plans are ordered by: the *group* of the columns ill ones may not go to
+    allows the tile; the ways to lay the tiles, ``perm(e, t)``, on its empty columns.  So the
+    plans are ordered by: the *group* of the columns ill ones may not go to
     (their apprentices, empty columns and the market's flag; :attr:`groups`), the kind of the
     others (:attr:`kinds`), the others' counts (the kind's orderings, ascending), the group's
     counts (ascending), the tiles' columns (as TiledPlans lays them), then the variants as
