@@ -339,7 +339,8 @@ def tiled_plans(available: int, columns: int, per_column: int, words: tuple[str,
 
 
 class PlanVariants(_Lazy):
-    """Each plan of ``parents`` (a :class:`TiledPlans`) replaced by its variants, in order, as
+    """Each plan of ``parents`` (a :class:`TiledPlans`) replaced by its variants (in the
+    parents' order, or in the order ``counted`` gives, each parent's variants together), as
     a read-only sequence that makes an action only when asked: ``len``, indexing, ``in`` and
     ``index`` cost about one action, not the whole list.  Each plan is made once and kept:
     ``self[i] is self[i]``, as in a list.  Iterating makes them all.  Equal to a list or tuple

@@ -994,8 +994,14 @@ class _PlanOrder:
         self._kind_rank = tuple(tuple(sum(c * digit[k] for k, c in zip(ill, vec)) for vec in vecs)
                                 for *_, vecs in self.kinds)
         self._counts, self._apprentices, self._texts, self._empty = sheet_counts(len(allowed), per_column)
-        # the totals of up to two action tiles, made once (a few ms)
+        # the totals of up to two action tiles, made once (a few ms), and the kinds' weights of up
+        # to three ill apprentices (the usual ones)
         self._totals = {black * 16 + t: self.totals(black, t) for black in range(self.top + 1) for t in range(3)}
+        for black in range(4):
+            for t in range(3):
+                for e in range(len(barred) + 1):
+                    for x in range(-1, self.top + 1):
+                        self.weighed(x, black, e, t)
 
     def parts(self, h: int, black: int, t: int, tile: int) -> list[int]:
         """The plans accumulated per group, with ``h`` healthy apprentices for the columns,
