@@ -39,16 +39,16 @@ def test_every_medico_plan_is_listed_once_in_order_and_indexable(players, module
 
 @pytest.mark.parametrize("players,modules", [(4, ALL), (2, ("medico", "bells"))])
 def test_a_plan_found_without_tables_is_the_plan_at_that_place(players, modules):
-    """The medico's plans are counted, and each plan indexed is found, from the counts of the
-    columns (issue #12's speed): the same length and the same plan at each place as the
-    sequence made in full, in every part (with and without the action tiles), with ill and
-    healthy apprentices, with and without the medico tile, whether the walk's places were
-    weighed before or not."""
+    """The medico's plans are counted, and each plan indexed is found, from tables of the
+    action sheet's side (issue #12's speed), not of the situation's plans: the same length and
+    the same plan at each place as the sequence made in full (placed parent by parent), in
+    every part (with and without the action tiles), with ill and healthy apprentices, with and
+    without the medico tile, on a fresh sequence and on one indexed before."""
     checked = 0
     for g, seat, legal in lazy_planning(players, modules, seed=3, rounds=9):
         made = legal.materialized()
         places = {0, len(made) - 1, *random.Random(len(made)).sample(range(len(made)), min(40, len(made)))}
-        again = pickle.loads(pickle.dumps(legal))          # indexed at every place: the walk's weights kept
+        again = pickle.loads(pickle.dumps(legal))          # indexed at every place
         for i in sorted(places):
             fresh = pickle.loads(pickle.dumps(legal))      # made again: nothing indexed yet
             assert len(fresh) == len(made) and fresh[i] == made[i] == again[i]
