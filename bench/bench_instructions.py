@@ -18,6 +18,7 @@ lists that bench_engine.py reports apart, so this is the work outside them.
     python bench/bench_instructions.py                          # baseline main; base and all eight
     python bench/bench_instructions.py --baseline HEAD~2 --sets base bells medico eight --games 6
     python bench/bench_instructions.py --live --baseline 4180999 --games 6       # with the plan lists
+    python bench/bench_instructions.py --plans --baseline 501db5e --games 6      # the same games, plan lists too
     python bench/bench_instructions.py --live --gc --baseline 94e78c8 --games 6  # and the collector on
     python bench/bench_instructions.py --live --new-src build/compiled --baseline /tmp/old-compiled
     python bench/bench_instructions.py --parts --baseline ea5e382 --games 6 --sets eight   # by part (callgrind)
@@ -64,18 +65,22 @@ def record(modules: tuple, count: int) -> list:
     return games
 
 
-def replay(modules: tuple, path: str, count: int) -> None:
+def replay(modules: tuple, path: str, count: int, plans: bool = False) -> None:
     """Replay the first ``count`` recorded games (every game's actions read first, so that the
-    difference of two counts holds only the games)."""
+    difference of two counts holds only the games).  ``plans``: at a plan decision, also make
+    the legal list and choose a seeded random plan in it (the recorded plan is applied)."""
     import affresco
     from affresco.rules.actions import parse
     games = [[(seat, parse(text)) for seat, text in actions] for actions in json.loads(Path(path).read_text())]
     gc.disable()
     for seed, actions in enumerate(games[:count], start=1):
         g = affresco.new_game(players=4, seed=seed, modules=modules)
+        choice = random.Random(seed).choice
         for seat, action in actions:
             if g.phase != "plan":
                 g.legal_actions(seat)
+            elif plans:
+                choice(g.legal_actions(seat))
             g.apply(seat, action)
 
 
@@ -188,11 +193,12 @@ def part_counts(src: Path, modules: tuple, count: int) -> dict[str, float]:
 
 # --- the driver --------------------------------------------------------------------------
 
-def instructions(src: Path, modules: tuple, path: str | None, count: int, collector: bool = False) -> tuple[int, str]:
-    """Instructions of one replay of ``count`` games under cachegrind (``path`` None: ``count``
-    live games, :func:`live`, with the garbage collector on if ``collector``), and what the
-    worker printed."""
-    job = ["replay", json.dumps(list(modules)), str(path), str(count)] if path else \
+def instructions(src: Path, modules: tuple, path: str | None, count: int, collector: bool = False,
+                 plans: bool = False) -> tuple[int, str]:
+    """Instructions of one replay of ``count`` games under cachegrind (``plans``: with the plan
+    lists, :func:`replay`; ``path`` None: ``count`` live games, :func:`live`, with the garbage
+    collector on if ``collector``), and what the worker printed."""
+    job = ["replay", json.dumps(list(modules)), str(path), str(count), *(["plans"] if plans else [])] if path else \
         ["live", json.dumps(list(modules)), str(count), *(["gc"] if collector else [])]
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
            sys.executable, str(Path(__file__).resolve()), "--worker", *job]
@@ -246,6 +252,10 @@ def main() -> int:
                     help="with --live's games: instructions per decision of each part of a decision (plan lists, "
                          "plan applies and the reveal, visit legal lists, visit applies and the round end, get-up), "
                          "counted by callgrind")
+    ap.add_argument("--plans", action="store_true",
+                    help="with the replays: at each plan decision also make the legal list and choose a seeded random "
+                         "plan in it, the recorded plan applied (the plan lists on the same games on both trees: a "
+                         "tree whose plan lists come in another order plays other games live)")
     ap.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -257,7 +267,7 @@ def main() -> int:
         elif kind == "parts":
             parts(modules, int(args.worker[2]))
         else:
-            replay(modules, args.worker[2], int(args.worker[3]))
+            replay(modules, args.worker[2], int(args.worker[3]), args.worker[4:] == ["plans"])
         return 0
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
@@ -276,7 +286,9 @@ def main() -> int:
         return 0
     what = (f"games 1..{args.games} of each set played live after one warm-up game of every set (plan lists "
             f"included{', garbage collector on' if args.gc else ''})" if args.live else
-            f"games {args.warm + 1}..{args.warm + args.games} of each set (plan decisions without their legal lists)")
+            f"games {args.warm + 1}..{args.warm + args.games} of each set ("
+            + ("plan lists and a random choice in them included, the recorded plans applied)" if args.plans else
+               "plan decisions without their legal lists)"))
     print(f"instructions per decision, 4 players, {what}: {trees['new']} vs baseline {args.baseline} | {machine_load()}")
     print(f"{'set':<{30 if args.sim else 10}} {'baseline':>12} {'new':>12} {'new/baseline':>13} "
           f"{'vs base (baseline, new)':>26}")
@@ -309,8 +321,8 @@ def main() -> int:
             path = str(Path(tmp) / f"{name}.json")
             Path(path).write_text(json.dumps(games))
             decisions = sum(len(g) for g in games[args.warm:])
-            per[name] = {t: (instructions(src, modules, path, args.warm + args.games)[0]
-                             - instructions(src, modules, path, args.warm)[0]) / decisions
+            per[name] = {t: (instructions(src, modules, path, args.warm + args.games, plans=args.plans)[0]
+                             - instructions(src, modules, path, args.warm, plans=args.plans)[0]) / decisions
                          for t, src in trees.items()}
             print_row(name, per)
     return 0

@@ -155,14 +155,19 @@ def swap_portrait_card(d: dict) -> bool:
     return False
 
 
-def random_positions(n: int, mods, seed: int, every: int):
-    """Every ``every``-th position of a seeded random game, and the last."""
+def random_positions(n: int, mods, seed: int, every: int, plans: bool = False):
+    """Every ``every``-th position of a seeded random game, and the last; ``plans``: also each
+    round's planning position after its first plan (a committed plan is secret then)."""
     import random
     g = affresco.new_game(n, mods, seed=seed)
     rng = random.Random(seed)
     i = 0
+    planned = -1           # the round whose planning position after its first plan was given
     while not g.is_over:
-        if i % every == 0:
+        if plans and g.phase == "plan" and len(g.to_act) < n and planned != g.round:
+            planned = g.round
+            yield g
+        elif i % every == 0:
             yield g
         seat = rng.choice(g.to_act)
         g.apply(seat, rng.choice(g.legal_actions(seat)))

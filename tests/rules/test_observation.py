@@ -19,7 +19,7 @@ from envs_support import ALL, perturbed, random_positions as positions, secret_c
 @pytest.mark.parametrize("n,mods", [(2, ()), (3, ()), (4, ()), (2, ALL), (4, ALL)])
 def test_no_other_seats_secret_changes_the_observation(n, mods):
     seen_plan_phase = False
-    for g in positions(n, mods, seed=20 + n, every=23 if not mods else 13):
+    for g in positions(n, mods, seed=20 + n, every=23 if not mods else 13, plans=True):
         seen_plan_phase |= g.phase == "plan"
         for seat in range(n):
             assert g.observation(seat) == perturbed(g, seat).observation(seat), (g.phase, seat)

@@ -39,16 +39,16 @@ def test_every_medico_plan_is_listed_once_in_order_and_indexable(players, module
 
 @pytest.mark.parametrize("players,modules", [(4, ALL), (2, ("medico", "bells"))])
 def test_a_plan_found_without_tables_is_the_plan_at_that_place(players, modules):
-    """The medico's plans are counted, and each plan indexed is found, from the counts of the
-    columns (issue #12's speed): the same length and the same plan at each place as the
-    sequence made in full, in every part (with and without the action tiles), with ill and
-    healthy apprentices, with and without the medico tile, whether the walk's places were
-    weighed before or not."""
+    """The medico's plans are counted, and each plan indexed is found, from tables of the
+    action sheet's side (issue #12's speed), not of the situation's plans: the same length and
+    the same plan at each place as the sequence made in full (placed parent by parent), in
+    every part (with and without the action tiles), with ill and healthy apprentices, with and
+    without the medico tile, on a fresh sequence and on one indexed before."""
     checked = 0
     for g, seat, legal in lazy_planning(players, modules, seed=3, rounds=9):
         made = legal.materialized()
         places = {0, len(made) - 1, *random.Random(len(made)).sample(range(len(made)), min(40, len(made)))}
-        again = pickle.loads(pickle.dumps(legal))          # indexed at every place: the walk's weights kept
+        again = pickle.loads(pickle.dumps(legal))          # indexed at every place
         for i in sorted(places):
             fresh = pickle.loads(pickle.dumps(legal))      # made again: nothing indexed yet
             assert len(fresh) == len(made) and fresh[i] == made[i] == again[i]
@@ -56,27 +56,61 @@ def test_a_plan_found_without_tables_is_the_plan_at_that_place(players, modules)
     assert checked >= 100
 
 
-def test_a_seat_without_ill_apprentices_has_its_plans_picked_from_the_table_of_its_apprentices():
-    """A seat without ill apprentices picks its plans from a table of the base plans its
-    healthy ones allow (issue #12's speed): every plan at every place, in every part (with
-    and without the action tiles, the medico tile allowed or not), is the plan of the
-    sequence made in full, over the planning decisions of a few games."""
-    from affresco.rules.modules import medico
-    checked, tiles, tile_allowed = 0, set(), set()
-    for players, modules, seed in ((4, ALL, 3), (3, ("medico", "wall_fresco"), 4), (2, ("medico",), 5)):
-        for g, seat, legal in lazy_planning(players, modules, seed=seed, rounds=9):
-            view = g.view(seat)
-            if view["medico"]["ill"][seat]:
-                continue                                   # ill apprentices: found by the walk
-            fresh = pickle.loads(pickle.dumps(legal))      # made again: every plan picked
-            made = legal.materialized()
-            assert [fresh[i] for i in range(len(fresh))] == list(made)
-            checked += 1
-            tiles.update(len(u) for u in legal.parents.segments)
-            tile_allowed.add(any(a.args[-1] == "medico" for a in made))
-            allowed, market = medico._sheet_limits(tuple(view["columns"]))
-            assert medico._variant_counts(3, allowed, market)._plain     # (the table was made)
-    assert checked >= 10 and tiles == {0, 1, 2} and tile_allowed == {False, True}
+@pytest.mark.parametrize("players,modules,seed", [(4, ALL, 3), (3, ("medico", "wall_fresco"), 4), (2, ("medico",), 5),
+                                                   (3, ("medico", "bells"), 6)])
+def test_every_place_of_the_medico_plans_holds_a_distinct_legal_plan_and_index_inverts_it(players, modules, seed):
+    """The medico's plans in their order (docs/architecture.md): every index gives a distinct
+    plan, ``index`` gives the index back, and the plans are exactly those of the old order (each
+    parent's variants in turn: ``parents`` and ``variants_of``), at every planning decision of
+    some games, with and without ill apprentices, action tiles and the medico tile (so a random
+    index is a uniformly random legal plan)."""
+    checked, black, tiles, tile_allowed = 0, set(), set(), set()
+    for g, seat, legal in lazy_planning(players, modules, seed=seed, rounds=9):
+        fresh = pickle.loads(pickle.dumps(legal))          # made again: every plan picked by its index
+        picked = [fresh[i] for i in range(len(fresh))]
+        assert len(set(picked)) == len(picked)
+        assert set(picked) == {a for j in range(len(legal.parents)) for a in legal.variants_of(j)}
+        for i in random.Random(len(picked)).sample(range(len(picked)), min(200, len(picked))):
+            assert fresh.index(picked[i]) == i and legal.index(picked[i]) == i
+        assert list(pickle.loads(pickle.dumps(legal)).materialized()) == picked
+        checked += 1
+        black.add(g.view(seat)["medico"]["ill"][seat] > 0)
+        tiles.update(len(u) for u in legal.parents.segments)
+        tile_allowed.add(any(a.args[-1] == "medico" for a in picked))
+    assert checked >= 5 and black == {False, True} and tile_allowed == {False, True}
+    assert tiles == {0, *range(1, len({"bells", "wall_fresco"} & set(modules)) + 1)}
+
+
+def _order_key(plan, columns: tuple[str, ...]) -> tuple:
+    """The place of a plan's parent in the medico's order within its part, from its text alone
+    (docs/architecture.md): the counts of the columns ill apprentices may not go to as a group
+    (their apprentices, empty columns, the market's flag for the medico tile), the others'
+    counts sorted (the kind), the others' counts, the group's counts."""
+    counts = [int(x) for x in plan.args[0].split("-")]
+    barred = [c for col, c in zip(columns, counts) if col in ("market", "theater")]
+    others = tuple(c for col, c in zip(columns, counts) if col not in ("market", "theater"))
+    tiles = tuple(w for w in plan.args[1::2] if w in ("audience", "wall"))
+    return (tiles, (sum(barred), barred.count(0), counts[0] <= 1), sorted(others), others, barred)
+
+
+@pytest.mark.parametrize("players,modules,seed", [(4, ALL, 3), (2, ("medico",), 5)])
+def test_the_medico_plans_come_by_group_kind_and_counts(players, modules, seed):
+    """The order of the medico's plans (docs/architecture.md, issue #12's speed): by the action
+    tiles' part, then by the group of the market's and theater's counts, the kind (the sorted
+    counts of the columns ill apprentices may go to), those counts, the group's counts; each
+    plan's variants (its ill words, each without then with the medico tile) together."""
+    checked = 0
+    for g, seat, legal in lazy_planning(players, modules, seed=seed, rounds=9):
+        columns = tuple(g.view(seat)["columns"])
+        keys = [_order_key(a, columns) for a in legal]
+        parts = [k[0] for k in keys]
+        assert parts == sorted(parts, key=lambda u: [u == (), u == ("audience",), u == ("wall",)].index(True)
+                               if len(u) < 2 else 3)
+        for a, b in zip(keys, keys[1:]):
+            if a[0] == b[0]:
+                assert a[1:] <= b[1:]
+        checked += 1
+    assert checked >= 3
 
 
 def test_the_base_plans_of_any_count_of_apprentices_are_those_of_at_most_that_many():
@@ -240,24 +274,3 @@ def test_a_plan_offered_to_one_seat_is_checked_again_for_another():
         g.apply(seat, legal[legal.index(mine)])
         return
     pytest.fail("no planning decision with plans only one seat may make was reached")
-
-
-def test_an_ill_word_found_column_by_column_is_the_word_at_that_place():
-    """'Ill apprentices ... may not go to the market, the theater': a plan's ways of naming its
-    ill apprentices (at most the seat's ill ones, at least the ones its healthy ones cannot
-    cover) are found one at a time without listing them (issue #12's speed): the same word at
-    each place as the list made in full, for plans with ill apprentices in every column."""
-    import itertools
-    from affresco.rules.modules import medico
-    allowed = (False, True, True, True, False)       # market, cathedral, workshop, studio, theater
-    checked = 0
-    for counts in itertools.product(range(4), repeat=5):
-        if sum(counts) % 3:                           # a third of the plans: every shape still met
-            continue
-        for black in (1, 2, 3, 5):
-            capped = medico._capped(counts, allowed, black)
-            for least in (-2, 0, 1, black):
-                words = medico._ill_left(capped, black, max(least, 0))
-                assert [medico._ill_word(counts, allowed, black, least, r) for r in range(len(words))] == list(words)
-                checked += len(words)
-    assert checked > 10_000

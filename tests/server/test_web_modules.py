@@ -57,7 +57,7 @@ def tap_plan(p, st: dict, rng: random.Random, module: str, seen: dict) -> None:
     with_tile = [a for a in legal if f" {word}" in a and sum(parse_plan(a)["counts"]) >= 2]
     with_ill = [a for a in with_tile if " ill " in a]
     pool = with_ill or with_tile or legal
-    goal = rng.choice(pool)
+    goal = rng.choice(sorted(pool))       # (whatever the order of the legal plans)
     plan = parse_plan(goal)
     for i, n in enumerate(plan["counts"]):
         for _ in range(n):

@@ -114,8 +114,10 @@ def test_vp_columns_are_the_engines_sources():
 
 @pytest.fixture(scope="module")
 def new_modules():
-    """2 heuristic-vs-random games with the bells, the wall fresco and the medico."""
-    return run_tournament(2, ["heuristic", "random"], games=2, seed=1,
+    """2 heuristic-vs-random games with the bells, the wall fresco and the medico (seeds in
+    which every new VP column scores: with seed 1 the wall restored nothing in these two games
+    once the medico's plans came in their new order, docs/architecture.md)."""
+    return run_tournament(2, ["heuristic", "random"], games=2, seed=2,
                           modules=("bells", "wall_fresco", "medico"))
 
 

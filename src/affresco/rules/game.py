@@ -151,8 +151,9 @@ class Game:
         """The legal actions of ``seat`` now ([] if it is not to act): a new list, or while
         planning with the medico a read-only :class:`~affresco.rules.planning.PlanVariants`
         (up to ~110,000 plans, made one at a time when indexed: ``len``, ``[i]``, ``in`` and
-        ``index`` are cheap; iterating makes them all).  Either way a sequence of the same
-        actions in the same order; the same situation gives the same PlanVariants object."""
+        ``index`` are cheap; iterating makes them all), in its own order (docs/architecture.md,
+        "the order of the medico's plans"); the same situation gives the same PlanVariants
+        object."""
         s = self._s
         if s.phase != PLAN and type(seat) is int and seat in flow.to_act(s):
             return flow.legal_for_figure(s)[:]   # the usual case, in one step

@@ -43,6 +43,13 @@ def _empty_columns(columns: int, per_column: int) -> tuple:
     return empty, tuple(map(len, empty))
 
 
+def sheet_counts(columns: int, per_column: int) -> tuple[tuple, tuple, tuple, tuple]:
+    """Every plan of the base game with any number of apprentices, in counting order: its
+    counts, its apprentices, its counts text and its empty columns (four tuples)."""
+    _, counts, apprentices, texts = _every_counts(columns, per_column)
+    return counts, apprentices, texts, _empty_columns(columns, per_column)[0]
+
+
 @lru_cache(maxsize=None)
 def within(available: int, columns: int, per_column: int) -> tuple[bool, ...]:
     """Per plan of :func:`_every_counts`: whether it uses at most ``available`` apprentices
@@ -332,7 +339,8 @@ def tiled_plans(available: int, columns: int, per_column: int, words: tuple[str,
 
 
 class PlanVariants(_Lazy):
-    """Each plan of ``parents`` (a :class:`TiledPlans`) replaced by its variants, in order, as
+    """Each plan of ``parents`` (a :class:`TiledPlans`) replaced by its variants (in the
+    parents' order, or in the order ``counted`` gives, each parent's variants together), as
     a read-only sequence that makes an action only when asked: ``len``, indexing, ``in`` and
     ``index`` cost about one action, not the whole list.  Each plan is made once and kept:
     ``self[i] is self[i]``, as in a list.  Iterating makes them all.  Equal to a list or tuple
@@ -343,20 +351,24 @@ class PlanVariants(_Lazy):
     r-th variant; ``find(action)``: the parent's arguments of an action and a function of the
     parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the variants), or
     None; ``recipe``: ``(function, arguments)`` that make the same sequence in another process.
-    ``counted`` (optional): ``(total, pick)`` that count and make plans without a pass over the
-    base plans, ``total(seg)`` the plans of segment ``seg`` and ``pick(seg, r)`` its r-th plan
-    and the plan's reading (``planning.read``'s answer, :meth:`reading`); ``sizes`` is then
-    asked only when the sequence is searched (``index``, ``in``) or made in full.
+    ``counted`` (optional): ``(total, pick, place)`` that count, order and make plans without a
+    pass over the base plans, ``total(seg)`` the plans of segment ``seg``, ``pick(seg, r)`` its
+    r-th plan and the plan's reading (``planning.read``'s answer, :meth:`reading`) and
+    ``place(seg, b, q)`` where the variants of the parent ``(seg, b, q)`` start in the segment
+    (the plans of a segment in an order of the caller's, each parent's variants together, as
+    ``nth`` ranks them); ``sizes`` is then asked only when the sequence is searched (``index``,
+    ``in``) or made in full.  Without it, the parents' order: each parent's variants in turn.
     """
 
-    __slots__ = ("parents", "_size_of", "_sizes", "_ends", "_seg_starts", "_nth", "_find", "_pick", "_all",
-                 "_made", "_ids", "_recipe")
+    __slots__ = ("parents", "_size_of", "_sizes", "_ends", "_seg_starts", "_nth", "_find", "_pick", "_place",
+                 "_all", "_made", "_ids", "_recipe")
 
     def __init__(self, parents: TiledPlans, sizes: Callable[[int], Sequence[int]],
                  nth: Callable[[tuple, int, int, int], Action],
                  find: Callable[[Action], tuple[tuple, Callable[[int, int], int | None]] | None],
                  recipe: tuple | None = None,
-                 counted: tuple[Callable[[int], int], Callable[[int, int], tuple[Action, tuple]]] | None = None):
+                 counted: tuple[Callable[[int], int], Callable[[int, int], tuple[Action, tuple]],
+                                Callable[[int, int, int], int]] | None = None):
         self.parents = parents
         self._recipe = recipe
         segments = range(len(parents.segments))
@@ -364,8 +376,9 @@ class PlanVariants(_Lazy):
         self._sizes: list = [None] * len(segments)      # per segment, made when asked (_sizes_at)
         self._ends: list = [None] * len(segments)
         self._pick: Callable[[int, int], tuple[Action, tuple]] | None = None
+        self._place: Callable[[int, int, int], int] | None = None
         if counted is not None:
-            total, self._pick = counted
+            total, self._pick, self._place = counted
             totals = [total(seg) for seg in segments]
         else:
             totals = [sum(map(mul, parents.multiplicity(seg), self._sizes_at(seg))) if parents.segments[seg]
@@ -454,8 +467,14 @@ class PlanVariants(_Lazy):
 
     def _start_of(self, j: int) -> tuple[int, int]:
         """Where the variants of parent ``j`` start, and how many there are."""
-        seg, b, q = self.parents.locate(j)
-        ends, size = self._seg_ends(seg), self._sizes_at(seg)[b]
+        return self._start(*self.parents.locate(j))
+
+    def _start(self, seg: int, b: int, q: int) -> tuple[int, int]:
+        """Where the variants of the parent ``(seg, b, q)`` start, and how many there are."""
+        size = self._sizes_at(seg)[b]
+        if self._place is not None:
+            return self._seg_starts[seg] + (self._place(seg, b, q) if size else 0), size
+        ends = self._seg_ends(seg)
         return self._seg_starts[seg] + (ends[b - 1] if b else 0) + q * size, size
 
     def variants_of(self, j: int) -> tuple[Action, ...]:
@@ -480,14 +499,18 @@ class PlanVariants(_Lazy):
         """Every action, made once and kept."""
         if self._all is None:
             parents, nth = self.parents.materialized(), self._nth
-            out: list[Action] = []
+            out: list[Action] = [] if self._place is None else [None] * len(self)    # type: ignore[list-item]
             j = 0
             for seg in range(len(self._sizes)):
                 sizes = self._sizes_at(seg)
                 for b, m in enumerate(self.parents.multiplicity(seg)):
-                    for _ in range(m):
+                    for q in range(m):
                         args = parents[j].args
-                        out.extend(nth(args, seg, b, r) for r in range(sizes[b]))
+                        if self._place is None:
+                            out.extend(nth(args, seg, b, r) for r in range(sizes[b]))
+                        elif sizes[b]:
+                            start = self._seg_starts[seg] + self._place(seg, b, q)
+                            out[start:start + sizes[b]] = [nth(args, seg, b, r) for r in range(sizes[b])]
                         j += 1
             for i, a in self._made.items():
                 out[i] = a
@@ -501,8 +524,7 @@ class PlanVariants(_Lazy):
             seg, b, q = where
             r = at[1](seg, b)
             if r is not None:
-                ends = self._seg_ends(seg)
-                i = self._seg_starts[seg] + (ends[b - 1] if b else 0) + q * self._sizes_at(seg)[b] + r
+                i = self._start(seg, b, q)[0] + r
                 if start <= i and (stop is None or i < stop):
                     return i
         raise ValueError(f"{action!r} is not one of the plans")

@@ -85,12 +85,13 @@ def score_plan(bot, m, legal: Sequence[Action], options: list[tuple[float, list[
         key = a.args[0]
         if key not in best or score > best[key][0]:
             best[key] = (score, a)
-    return sorted(best.values(), key=lambda sa: -sa[0])
+    # ties: the counts in counting order (their text's order), whatever the legal order
+    return sorted(best.values(), key=lambda sa: (-sa[0], sa[1].args[0]))
 
 
 def _near(legal: Sequence[Action], wanted: Mapping[tuple, float]) -> Iterable[Action]:
-    """The legal plans whose counts are wanted, in the legal order: of a lazy PlanVariants
-    only the variants of the wanted counts' parents are made."""
+    """The legal plans whose counts are wanted (of one counts text in the legal order): of a
+    lazy PlanVariants only the variants of the wanted counts' parents are made."""
     if type(legal) is not PlanVariants:
         return legal
     texts = {"-".join(map(str, counts)) for counts in wanted}

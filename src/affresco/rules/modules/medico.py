@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import lru_cache
-from itertools import accumulate, combinations, compress, product
-from math import comb, perm
-from operator import add, getitem, itemgetter, mul
+from itertools import accumulate, combinations, combinations_with_replacement, compress, permutations, product
+from math import perm
+from operator import getitem, itemgetter, mul
 from types import MappingProxyType
-from typing import Any, Callable, Final, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
@@ -49,7 +49,7 @@ from ..hooks import ModuleState, Module, ask, find, register, with_item
 from ..hostel import change_mood
 from ..paints import PAINTS, INDEX as PAINT_INDEX
 from ..memo import IdentityMemo
-from ..plan_sequences import base_counts, within
+from ..plan_sequences import base_counts, sheet_counts, within
 from ..planning import PlanVariants, TiledPlans
 from ..chance import below
 from ..preparation import chance
@@ -880,46 +880,6 @@ def _ill_left(capped: tuple, black: int, least: int) -> tuple:
     return tuple(extra for k, extra in _ill_words(capped, black) if k >= least)
 
 
-@lru_cache(maxsize=2048)
-def _plan_text(counts: tuple[int, ...]) -> tuple[str, tuple[int, ...], int]:
-    """A plan's counts text, its empty columns and its apprentices."""
-    return "-".join([_DIGITS[c] for c in counts]), tuple([k for k, c in enumerate(counts) if not c]), sum(counts)
-
-
-def _ill_word(counts: tuple[int, ...], allowed: tuple, black: int, least: int, r: int) -> tuple:
-    """The r-th word of :func:`_ill_left` for a plan's ``counts`` (naming at least ``least``
-    ill apprentices), found column by column without making the others."""
-    places = [k for k, c in enumerate(counts) if c and allowed[k]]
-    if not places:
-        return ()                     # no ill apprentice may be named: the one word is none
-    caps = tuple([min(counts[k], black) for k in places])
-    digits = ["0"] * len(counts)
-    named = 0
-    for k, cap, below in zip(places, caps, _ill_below(caps, black)):
-        for i in range(cap + 1):      # the words with i ill ones here: those of the rest that fit
-            hi, lo = black - named - i, least - named - i
-            ways = (below[hi] - (below[lo - 1] if lo > 0 else 0)) if hi >= lo and hi >= 0 else 0
-            if r < ways:
-                break
-            r -= ways
-        if i:
-            digits[k] = _DIGITS[i]
-            named += i
-    return (ILL_WORD, "-".join(digits)) if named else ()
-
-
-@lru_cache(maxsize=1024)
-def _ill_below(caps: tuple[int, ...], black: int) -> tuple[tuple[int, ...], ...]:
-    """Per place of ``caps`` (the most ill apprentices of each column that may have some): the
-    ways to name at most s ill apprentices (s = 0..black) in the places after it."""
-    exact = [1] + [0] * black
-    out = []
-    for cap in reversed(caps):
-        out.append(tuple(accumulate(exact)))
-        exact = [sum(exact[max(0, s - cap):s + 1]) for s in range(black + 1)]
-    return tuple(reversed(out))
-
-
 def _capped_columns(per_column: int, allowed: tuple, black: int) -> list[list[int]]:
     """Per column, per count: how many of them may be ill (at most ``black``, none where
     ill apprentices may not go); ``product`` of it: the capped counts in counting order."""
@@ -984,214 +944,164 @@ def _tile_factor(base: tuple, market: int) -> tuple:
     return tuple(map(factor.__getitem__, map(itemgetter(market), base_counts(*base)[0])))
 
 
-class _VariantCounts:
-    """How many plans with ill words and the medico tile (the variants :func:`_ill_variants`
-    makes) each set of plans of one action sheet side has, by the counts of the first columns,
-    without a pass over the base plans: a planning situation new to the process costs a few
-    table look-ups, not tables of its own (issue #12's speed).
+class _PlanOrder:
+    """The order of the medico's plans within one part of a :class:`PlanVariants` (one set of
+    action tiles, ``t`` of them) and the number of plans of each group of it, from tables of the
+    action sheet's side alone, so that a planning situation new to the process costs a few table
+    look-ups and a plan at a place is found by two bisections and a few divisions (issue #12's
+    speed; docs/architecture.md, "the order of the medico's plans").
 
-    A plan's variants are its ill words naming ``j`` ill apprentices (``j`` at most the seat's
-    ill ones, its ``H = n - j`` other apprentices at most its healthy ones), each also with the
-    medico tile where it may go (at most one apprentice at the market); times the ways to lay
-    ``t`` action tiles on its ``e`` empty columns (``perm(e, t)``).  ``suffix[k]`` counts the
-    ways to fill the columns from ``k`` on: counts and ill apprentices by ``(H, j, e, m)``, ``m``
-    whether the market's count allows the tile (2: the market is not among them).  ``grid(k,
-    a, m)``: those weighed by ``perm(e, a)``, summed over ``H <= h`` and ``j <= b`` (so a
-    prefix's plans are counted by Vandermonde's ``perm(ep + e, t) = sum C(t, a) perm(ep, t - a)
-    perm(e, a)``)."""
+    A plan is its counts (apprentices per column), the columns its action tiles cover, its ill
+    apprentices (the word ``ill``) and the medico tile.  Its variants (ill words naming ``j`` ill
+    apprentices, ``need <= j <= black``, ``need`` those beyond the seat's healthy ones, each
+    without and, where it may go, with the medico tile) depend on its counts in the columns ill
+    ones may go to, as a multiset (the *kind*), its apprentices, and whether the market's count
+    allows the tile; the ways to lay the tiles, ``perm(e, t)``, on its empty columns.  So the
+    plans are ordered by: the *group* of the columns ill ones may not go to
+    (their apprentices, empty columns and the market's flag; :attr:`groups`), the kind of the
+    others (:attr:`kinds`), the others' counts (the kind's orderings, ascending), the group's
+    counts (ascending), the tiles' columns (as TiledPlans lays them), then the variants as
+    before (ill words in :func:`_ill_left`'s order, each without then with the medico tile)."""
 
     def __init__(self, per_column: int, allowed: tuple[bool, ...], market: int):
-        self.per_column, self.allowed, self.market = per_column, allowed, market
-        columns = len(allowed)
-        self.top = columns * per_column           # the most apprentices (healthy or ill) a plan has
-        suffix: list[dict] = [{}] * (columns + 1)
-        suffix[columns] = {(0, 0, 0, 2): 1}
-        for k in range(columns - 1, -1, -1):
-            out: dict = {}
-            for (h, j, e, m), ways in suffix[k + 1].items():
-                for c in range(per_column + 1):
-                    mk = (1 if c <= MARKET_WITH_TILE else 0) if k == market else m
-                    for i in range(c + 1 if allowed[k] else 1):
-                        key = (h + c - i, j + i, e + (c == 0), mk)
-                        out[key] = out.get(key, 0) + ways
-            suffix[k] = out
-        self.suffix = suffix
-        self._grids: dict = {}
-        self._weights: dict = {}
-        self._totals: dict = {}
-        self._sums: dict = {}
-        # find's tables: per place of the columns fixed so far (k * span + e * 3 + m: k columns,
-        # e of them empty, m the market flag), the place after each choice of the next column;
-        # the ill vectors interned (find's ``ill``) and their moves; the weights found
-        self._span = span = 3 * (columns + 1)
-        self._choices = range(per_column + 1)
-        self._rows = tuple(tuple((k + 1) * span + 3 * (p % span // 3 + (c == 0))
-                                 + ((1 if c <= MARKET_WITH_TILE else 0) if k == market else p % 3)
-                                 for c in range(per_column + 1))
-                           for p in range(columns * span) for k in [p // span])
-        self._seen: dict[tuple[int, int], dict[int, list[int]]] = {}
-        self._may, self._never = allowed, (False,) * columns
-        self._ills: list[tuple[int, ...]] = [(1,)]
-        self._ill_ids: dict[tuple[int, ...], int] = {(1,): 0}
-        self._ill_moves: dict[int, int] = {}
-        self._plain: dict[tuple[int, int, int], tuple[tuple, list[int]]] = {}
+        self.allowed, self.market = allowed, market
+        spaces = range(per_column + 1)
+        barred = [k for k, ok in enumerate(allowed) if not ok]      # (the market among them)
+        self.ill_columns = ill = [k for k, ok in enumerate(allowed) if ok]
+        self.top = len(ill) * per_column           # the most apprentices in the ill ones' columns
+        groups: dict[tuple[int, int, bool], list[tuple[int, ...]]] = {}
+        for cfg in product(spaces, repeat=len(barred)):
+            key = (sum(cfg), cfg.count(0), cfg[barred.index(market)] <= MARKET_WITH_TILE)
+            groups.setdefault(key, []).append(cfg)
+        # per group: its apprentices, empty columns, market flag, counts of its columns
+        self.groups = tuple((*key, tuple(cfgs)) for key, cfgs in sorted(groups.items()))
+        # per kind: its apprentices, empty columns, the counts sorted, their orderings
+        self.kinds = tuple((sum(ms), ms.count(0), ms, tuple(sorted(set(permutations(ms)))))
+                           for ms in combinations_with_replacement(spaces, len(ill)))
+        self._barred = barred
+        self._group_of = {cfg: (g, i) for g, (*_, cfgs) in enumerate(self.groups) for i, cfg in enumerate(cfgs)}
+        self._kind_of = {vec: (k, p) for k, (*_, vecs) in enumerate(self.kinds) for p, vec in enumerate(vecs)}
+        self._sizes = tuple((s, e, mk, len(cfgs)) for s, e, mk, cfgs in self.groups)
+        self._parts: dict[int, list[int]] = {}       # parts' answers
+        self._kinds: dict[int, list[int]] = {}       # weighed's answers
+        self._ways: dict[int, list[int]] = {}        # per (e, t): per kind, its orderings times the ways to lay the tiles
+        self._words: dict[int, list[tuple[int, ...]]] = {}     # per black: words' answers
+        self._perm = [[perm(n, t) for t in range(len(allowed) + 1)] for n in range(len(allowed) + 1)]
+        # a plan's place among every plan of the sheet in counting order (sheet_counts): the sum
+        # of its group's counts' part and its kind's ordering's part
+        digit = [(per_column + 1) ** (len(allowed) - 1 - k) for k in range(len(allowed))]
+        self._group_rank = tuple(tuple(sum(c * digit[k] for k, c in zip(barred, cfg)) for cfg in cfgs)
+                                 for *_, cfgs in self.groups)
+        self._kind_rank = tuple(tuple(sum(c * digit[k] for k, c in zip(ill, vec)) for vec in vecs)
+                                for *_, vecs in self.kinds)
+        self._counts, self._apprentices, self._texts, self._empty = sheet_counts(len(allowed), per_column)
+        # the totals of up to two action tiles, made once (a few ms), and the kinds' weights of up
+        # to three ill apprentices (the usual ones)
+        self._totals = {black * 16 + t: self.totals(black, t) for black in range(self.top + 1) for t in range(3)}
+        for black in range(4):
+            for t in range(3):
+                for e in range(len(barred) + 1):
+                    for x in range(-1, self.top + 1):
+                        self.weighed(x, black, e, t)
 
-    def plain(self, h: int, t: int, tile: int) -> tuple[tuple, list[int]]:
-        """The plans of a seat without ill apprentices, ``h`` healthy ones (the base plans of at
-        most ``h`` apprentices, :func:`base_counts`, in their order), with ``t`` action tiles
-        and ``tile`` 2 if the medico tile may go: the base plans and their variants accumulated
-        (``perm(e, t)`` ways to lay the tiles, each also with the medico tile where it may go),
-        made when first asked: a seat's plans are mostly picked in a situation met before, and
-        then a pick is a bisection instead of :meth:`find`'s walk."""
-        hit = self._plain.get((h, t, tile))
-        if hit is None:
-            base = base_counts(h, len(self.allowed), self.per_column)
-            ways = map([perm(e, t) for e in range(len(self.allowed) + 1)].__getitem__, base[3])
-            if tile == 2:
-                ways = map(mul, ways, _tile_factor((h, len(self.allowed), self.per_column), self.market))
-            hit = self._plain[h, t, tile] = (base, list(accumulate(ways)))
-        return hit
+    def parts(self, h: int, black: int, t: int, tile: int) -> list[int]:
+        """The plans accumulated per group, with ``h`` healthy apprentices for the columns,
+        ``black`` ill ones, ``t`` action tiles and ``tile`` 2 if the medico tile may go (at most
+        one apprentice at the market), else 1."""
+        key = ((h * 16 + black) * 16 + t) * 4 + tile
+        ends = self._parts.get(key)
+        if ends is None:
+            top = self.top
+            totals = self._totals.get((black if black < top else top) * 16 + t) or self.totals(black, t)
+            ends = self._parts[key] = list(accumulate([
+                n * (tile if mk else 1) * totals[e][(h - s if h - s < top else top) + 1] if h >= s else 0
+                for s, e, mk, n in self._sizes]))
+        return ends
 
-    def grid(self, k: int, a: int, m: int) -> list[int]:
-        """``grid[h * (top + 1) + b]``: the fillings of the columns from ``k`` on with at most
-        ``h`` healthy and ``b`` ill apprentices and market flag ``m``, each weighed by
-        ``perm(e, a)``."""
-        g = self._grids.get((k, a, m))
-        if g is None:
-            w = self.top + 1
-            g = [0] * (w * w)
-            for (h, j, e, mk), ways in self.suffix[k].items():
-                if mk == m and e >= a:
-                    g[h * w + j] += perm(e, a) * ways
-            for h in range(w):                  # summed over j <= b, then over H <= h
-                row = h * w
-                g[row:row + w] = accumulate(g[row:row + w])
-                if h:
-                    g[row:row + w] = map(add, g[row:row + w], g[row - w:row])
-            self._grids[k, a, m] = g
-        return g
+    def totals(self, black: int, t: int) -> list[list[int]]:
+        """``totals[e][x + 1]``: the last of :meth:`weighed`'s answer, ``x`` from -1 to :attr:`top`."""
+        return [[sum(map(mul, self._ways_of(e, t), self.words(x, black))) for x in range(-1, self.top + 1)]
+                for e in range(len(self._barred) + 1)]
 
-    def weights(self, k: int, t: int, ep: int, mp: int, tile: int) -> tuple[tuple[int, list[int]], ...]:
-        """The variants of the plans whose columns before ``k`` are fixed, ``ep`` of them empty,
-        with market flag ``mp`` (2: not fixed yet), with ``t`` action tiles and ``tile`` 2 if
-        the medico tile may go (at most one apprentice at the market), else 1: ``(factor,
-        grid)`` pairs whose ``sum(factor * grid[at])`` counts them (:meth:`grid`'s places)."""
-        key = (k, t, ep, mp, tile)
-        out = self._weights.get(key)
-        if out is None:
-            pairs = []
-            for a in range(t + 1):
-                if ep >= t - a:
-                    coef = comb(t, a) * perm(ep, t - a)
-                    if mp == 2:
-                        pairs += [(coef, self.grid(k, a, 0)), (coef * tile, self.grid(k, a, 1))]
-                    else:
-                        pairs.append((coef * (tile if mp else 1), self.grid(k, a, 2)))
-            out = self._weights[key] = tuple(pairs)
-        return out
+    def _ways_of(self, e: int, t: int) -> list[int]:
+        """Per kind: its orderings times the ways to lay ``t`` tiles on its empty columns and ``e`` more."""
+        ways = self._ways.get(e * 16 + t)
+        if ways is None:
+            ways = self._ways[e * 16 + t] = [len(vecs) * perm(e + z, t) for _, z, _, vecs in self.kinds]
+        return ways
 
-    def total(self, t: int, tile: int, healthy: int, black: int) -> int:
-        """The variants of every plan with ``t`` action tiles, ``healthy`` healthy and ``black``
-        ill apprentices."""
-        if healthy < 0:
-            return 0
-        top = self.top
-        key = (t, tile, min(healthy, top), min(black, top))
-        n = self._totals.get(key)
-        if n is None:
-            at = key[2] * (top + 1) + key[3]
-            n = self._totals[key] = sum(f * g[at] for f, g in self.weights(0, t, 0, 2, tile))
-        return n
+    def weighed(self, x: int, black: int, e: int, t: int) -> list[int]:
+        """Per kind, accumulated: its orderings times the ill words of at most ``black`` and at
+        least those beyond ``x`` healthy ones, times the ways to lay ``t`` tiles on its empty
+        columns and ``e`` more (one group's plans of each of its counts, one variant per ill
+        word)."""
+        x, black = max(min(x, self.top), -1), min(black, self.top)   # (beyond: the same plans)
+        key = ((x * 16 + black) * 16 + e) * 16 + t
+        ends = self._kinds.get(key)
+        if ends is None:
+            ends = self._kinds[key] = list(accumulate(map(mul, self._ways_of(e, t), self.words(x, black))))
+        return ends
 
-    def find(self, r: int, t: int, tile: int, healthy: int, black: int) -> tuple[tuple[int, ...], int, int]:
-        """The plan holding the ``r``-th variant (in counting order, each plan's variants
-        together), column by column: its counts, the variants before it in its plan, and its
-        variants per way to lay the tiles.  A column's choices are weighed in order until the
-        r-th variant is among them (the fillings of the columns after it, :meth:`weights`'
-        pairs summed, with the ways to name the ill ones of the columns fixed); the weights
-        are kept, accumulated, per place of the walk (a later walk there bisects them)."""
-        top, rows, ills, moves = self.top, self._rows, self._ills, self._ill_moves
-        healthy, black = min(healthy, top), min(black, top)   # (a plan has at most top of each)
-        width = top + 1
-        seen = self._seen.get((t, tile))
-        if seen is None or len(seen) > _MOST_PLACES:
-            seen = self._seen[t, tile] = {}
-            self._sums[t, tile] = [None] * (len(rows) + self._span)
-        sums = self._sums[t, tile]
-        ill = 0                # the ways to name j ill apprentices in the columns fixed so far (interned): (1,)
-        at = (healthy + top) * width + black     # the healthy ones left (from -top) and the ill ones allowed
-        pos = 2                # the place of the columns fixed so far: none (k = 0, e = 0, the market not fixed)
-        counts: list[int] = []
-        ends: list[int] = []
-        for may in self._may if black else self._never:
-            key = ((pos << 12) + ill << 10) + at
-            got = seen.get(key)
-            if got is None:
-                got = seen[key] = []
-            ends = got
-            if ends and r < ends[-1]:
-                c = bisect_right(ends, r)
-            else:                      # weigh the next choices until the r-th variant is among them
-                row = rows[pos]
-                total = ends[-1] if ends else 0
-                for c in range(len(ends), self.per_column + 1):
-                    nxt = ill
-                    if may and c:
-                        nxt = moves.get((ill * 16 + c) * 16 + black) or self._move(ill, c, black)
-                    grid, pairs = sums[row[c]] or self._sum_row(sums, row[c], t, tile)
-                    place = at - (c + top) * width      # grid[(h + j) * width + b - j], j ill ones so far
-                    for ways in ills[nxt]:
-                        if place >= 0:
-                            v = grid[place]
-                            if v is None:
-                                v = grid[place] = sum([f * g[place] for f, g in pairs])
-                            total += ways * v
-                        place += top
-                    ends.append(total)
-                    if r < total:
-                        break
-            if c:
-                r -= ends[c - 1]
-                if may:
-                    ill = moves.get((ill * 16 + c) * 16 + black) or self._move(ill, c, black)
-            pos, at = rows[pos][c], at - c * width
-            counts.append(c)
-        return tuple(counts), r, (ends[c] - (ends[c - 1] if c else 0)) // perm(pos % self._span // 3, t)
+    def words(self, x: int, black: int) -> tuple[int, ...]:
+        """Per kind: the ill words of at most ``black`` naming at least those beyond ``x``
+        healthy ones (:func:`_at_least_capped`; ``x`` from -1 to :attr:`top`), made for every
+        ``x`` when ``black`` is first met."""
+        by_x = self._words.get(black)
+        if by_x is None:
+            least = [_at_least_capped(tuple([min(v, black) for v in ms]), black) for _, _, ms, _ in self.kinds]
+            sums = [s for s, *_ in self.kinds]
+            by_x = self._words[black] = [tuple([per[s - x if s > x else 0] if s - x <= black else 0
+                                                for s, per in zip(sums, least)]) for x in range(-1, self.top + 1)]
+        return by_x[x + 1]
 
-    def _sum_row(self, sums: list, pos: int, t: int, tile: int) -> tuple[list, tuple]:
-        """The sums of :meth:`weights`' pairs at the grids' places (each made when first read:
-        a list of None), and the pairs, for the place ``pos`` (k * span + e * 3 + m)."""
-        span = self._span
-        pairs = self.weights(pos // span, t, pos % span // 3, pos % 3, tile)
-        out = sums[pos] = ([None] * (self.top + 1) ** 2, pairs)
-        return out
+    def total(self, t: int, tile: int, h: int, black: int) -> int:
+        """The plans of a part: ``t`` action tiles, ``h`` healthy and ``black`` ill apprentices."""
+        return self.parts(h, black, t, tile)[-1]
 
-    def _move(self, ill: int, c: int, black: int) -> int:
-        """The interned ill vector after a column of ``c`` apprentices where ill ones may go."""
-        step = self._step(self._ills[ill], c, black)
-        at = self._ill_ids.get(step)
-        if at is None:
-            at = self._ill_ids[step] = len(self._ills)
-            self._ills.append(step)
-        self._ill_moves[(ill * 16 + c) * 16 + black] = at
-        return at
+    def find(self, r: int, t: int, tile: int, h: int, black: int) -> tuple[tuple[tuple[int, ...], str, tuple[int, ...], int],
+                                                                          int, int, bool]:
+        """The ``r``-th plan of a part: its counts (the counts, their text, their empty columns
+        and their apprentices), the way to lay its tiles, its variant's rank, and whether the
+        medico tile may go with it."""
+        ends = self.parts(h, black, t, tile)
+        g = bisect_right(ends, r)
+        if g:
+            r -= ends[g - 1]
+        s, e, mk, n = self._sizes[g]
+        m = tile if mk else 1
+        k = n * m
+        x, top = h - s, self.top
+        ends = self._kinds.get((((x if x < top else top) * 16 + (black if black < top else top)) * 16 + e) * 16 + t) \
+            or self.weighed(x, black, e, t)
+        kd = bisect_right(ends, r // k)
+        prev = ends[kd - 1] if kd else 0
+        _, z, _, vecs = self.kinds[kd]
+        per = (ends[kd] - prev) // len(vecs)           # placements times ill words of one ordering
+        p, r = divmod(r - k * prev, k * per)
+        i, r = divmod(r, m * per)
+        q, v = divmod(r, m * per // self._perm[e + z][t])
+        b = self._group_rank[g][i] + self._kind_rank[kd][p]
+        return (self._counts[b], self._texts[b], self._empty[b], self._apprentices[b]), q, v, m == 2
 
-    def _step(self, ill: tuple[int, ...], c: int, black: int) -> tuple[int, ...]:
-        """The ways to name j ill apprentices (at most ``black``) after a column of ``c``
-        apprentices where they may go, from ``ill`` before it."""
-        out = [0] * min(len(ill) + c, black + 1)
-        for j, ways in enumerate(ill):
-            for i in range(min(c, black - j) + 1):
-                out[j + i] += ways
-        return tuple(out)
-
-
-_MOST_PLACES: Final = 200_000     # walk places kept per (tiles, medico tile) before they are forgotten (a few MB)
+    def place(self, counts: tuple[int, ...], q: int, t: int, tile: int, h: int, black: int) -> int:
+        """Where the variants of the plan with ``counts`` and the ``q``-th way to lay its tiles
+        start in its part (the inverse of :meth:`find`)."""
+        g, i = self._group_of[tuple([counts[k] for k in self._barred])]
+        kd, p = self._kind_of[tuple([counts[k] for k in self.ill_columns])]
+        ends = self.parts(h, black, t, tile)
+        s, e, mk, cfgs = self.groups[g]
+        m = tile if mk else 1
+        k = len(cfgs) * m
+        kinds = self.weighed(h - s, black, e, t)
+        prev = kinds[kd - 1] if kd else 0
+        per = (kinds[kd] - prev) // len(self.kinds[kd][3])
+        return (ends[g - 1] if g else 0) + k * prev + (p * len(cfgs) + i) * m * per \
+            + q * (m * per // perm(e + self.kinds[kd][1], t))
 
 
 @lru_cache(maxsize=8)
-def _variant_counts(per_column: int, allowed: tuple[bool, ...], market: int) -> _VariantCounts:
-    return _VariantCounts(per_column, allowed, market)
+def _plan_order(per_column: int, allowed: tuple[bool, ...], market: int) -> _PlanOrder:
+    return _PlanOrder(per_column, allowed, market)
 
 
 def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
@@ -1234,30 +1144,18 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
             return 2 * q + medico if tile else q
         return a[:len(a) - len(extra)], rank
 
-    table = _variant_counts(parents.per_column, allowed, market)
+    order = _plan_order(parents.per_column, allowed, market)
     tile = 2 if tile_ok else 1
     segments = parents.segments
 
     def total(seg: int) -> int:
-        return table.total(len(segments[seg]), tile, healthy - carries[seg], black)
+        return order.total(len(segments[seg]), tile, healthy - carries[seg], black)
 
     def pick(seg: int, r: int) -> tuple[Action, tuple]:
-        """The segment's r-th plan, found column by column (no tables of the base plans; without
-        ill apprentices by a bisection of the plans' table), and its reading (planning.read's
-        answer)."""
+        """The segment's r-th plan (:class:`_PlanOrder`), and its reading (planning.read's answer)."""
         h = healthy - carries[seg]
-        if black:
-            counts, r, size = table.find(r, len(segments[seg]), tile, h, black)
-            text, empty, n = _plan_text(counts)
-        else:
-            base, ends = table.plain(h, len(segments[seg]), tile)
-            b = bisect_right(ends, r)
-            if b:
-                r -= ends[b - 1]
-            counts, empty, text = base[0][b], base[2][b], base[4][b]
-            size = 2 if tile == 2 and counts[market] <= MARKET_WITH_TILE else 1
+        (counts, text, empty, n), q, r, medico = order.find(r, len(segments[seg]), tile, h, black)
         if segments[seg]:
-            q, r = divmod(r, size)
             args = parents.args_with(seg, text, empty, q)
             # the tiles' words: (column,); one or two tiles spelled out (a dict display is cheaper)
             words: dict[str, tuple[str, ...]] = (
@@ -1265,9 +1163,8 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
                 if len(args) == 5 else dict(zip(args[1::2], zip(args[2::2]))))
         else:
             args, words = (text,), {}                 # (one way to lay no tile)
-        medico = tile_ok and counts[market] <= MARKET_WITH_TILE
         if black:
-            ill = _ill_word(counts, allowed, black, n - h, r >> 1 if medico else r)
+            ill = _ill_left(_capped(counts, allowed, black), black, n - h if n > h else 0)[r >> 1 if medico else r]
             if ill:
                 args += ill
                 words[ILL_WORD] = ill[1:]
@@ -1276,7 +1173,11 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
             words[TILE_WORD] = ()
         return _new(Action, ("plan", args)), (counts, MappingProxyType(words))
 
-    return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)), counted=(total, pick))
+    def place(seg: int, b: int, q: int) -> int:
+        return order.place(parents.base()[0][b], q, len(segments[seg]), tile, healthy - carries[seg], black)
+
+    return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)),
+                        counted=(total, pick, place))
 
 
 register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
