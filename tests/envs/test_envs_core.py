@@ -264,21 +264,31 @@ def test_a_medico_mask_nobody_keeps_is_written_again_and_one_kept_never_changes(
     assert np.array_equal(copied.mask(lists[4], extra=1), codec.mask(lists[4], extra=1))
 
 
-def test_mask_indices_are_a_masks_ones_also_for_a_medico_mask_written_again():
-    """``mask_indices``: the indices of a mask's ones in increasing order, for kept masks (found
-    again by the mask) and for the medico's reused masks, which are written again for the next
-    list: their indices follow (never the indices of the list they had before)."""
-    for codec in (ActionCodec(Config.of(2, encoding=1)), ActionCodec(Config.of(2, ("medico",), encoding=1))):
-        actions = [a for a in codec.actions if a.kind in ("getup", "close", "altar")]
-        for i in range(0, 60, 6):
-            few = actions[i:i + 1 + i % 5]
-            m = codec.mask(few, extra=1)
-            assert codec.mask_indices(m) == tuple(sorted(codec.encode(a) for a in few)) == \
-                tuple(np.flatnonzero(m).tolist())
-            del m
-        plans = [a for a in codec.actions if a.kind == "plan"][:200]
-        assert codec.mask_indices(codec.mask(plans)) == tuple(sorted(map(codec.encode, plans)))
-    assert codec.mask_indices(np.zeros(5, np.int8)) == ()
+@pytest.mark.parametrize("n,mods,encoding", [(2, (), 3), (3, ALL, 3), (4, ALL, 3), (2, ("medico",), 1)])
+def test_a_legal_entry_is_the_mask_its_ones_and_where_each_action_is(n, mods, encoding):
+    """``legal_entry`` (what the wrappers read at each step): the mask of :meth:`mask`, its
+    ones in increasing order, and for a short kept list the position in the list of each legal
+    index's action, over random games with modules (plans a step at a time) and for the
+    medico's large space (masks not kept, written again)."""
+    config = Config.of(n, mods, encoding=encoding)
+    codec = ActionCodec(config)
+    rng = random.Random(n)
+    for seed in range(2):
+        g = config.new_env_game(seed)
+        while not g.is_over:
+            seat = min(g.to_act)
+            legal = g.legal_actions(seat)
+            for extra in (0, 1):
+                mask, indices, positions = codec.legal_entry(legal, extra)
+                assert np.array_equal(mask, codec.mask(legal, extra)) and not mask.flags.writeable
+                assert indices == tuple(sorted(codec.encode(a) for a in legal)) == tuple(np.flatnonzero(mask).tolist())
+                if positions is not None:
+                    assert len(legal) <= 64 and sorted(positions) == list(indices)
+                    assert all(legal[k] == codec.decode(i) for i, k in positions.items())
+                    assert all(legal[positions[codec.encode(a)]] == a for a in legal)
+                else:
+                    assert len(legal) > 64 or codec.size > 20_000
+            g.apply(seat, rng.choice(legal))
 
 
 def test_the_mask_of_plans_made_anew_is_found_again_by_their_recipe():

@@ -374,15 +374,11 @@ class ActionCodec:
         self._by_object: dict[tuple[int, int], tuple] = {}
         self._by_recipe: dict[tuple, list] = {}
         self._pool: dict[int, list[list]] = {}    # extra -> [bytes, mask, its indices] (see _unshared)
-        self._pooled: set[int] = set()            # ids of the pool's masks (written again: never remembered)
-        # id(mask) -> (mask, its ones' indices) (see mask_indices): at most _short_limit masks (~64 MB)
-        self._indices: dict[int, tuple] = {}
         self._pool_lock = threading.Lock()
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state["_pool"] = {}            # the reusable masks and their lock stay with this process
-        state["_pooled"], state["_indices"] = set(), {}      # (by identity: this process's)
         del state["_pool_lock"]
         return state
 
@@ -479,28 +475,13 @@ class ActionCodec:
         if _refcount is not None and len(pool) < 8:
             with self._pool_lock:
                 pool.append([b, m, idx])
-                self._pooled.add(id(m))
         return m
 
-    def mask_indices(self, mask: np.ndarray) -> tuple[int, ...]:
-        """The indices of a 0/1 mask's ones in increasing order (a mask of :meth:`mask`, or any
-        read-only one that stays as it is), remembered per mask object (by identity: the kept
-        masks are shared by the same legal actions), so an agent's legal indices cost a
-        lookup, not a scan of the mask."""
-        hit = self._indices.get(id(mask))
-        if hit is not None and hit[0] is mask:
-            return hit[1]
-        found = tuple(mask.view(np.bool_).nonzero()[0].tolist())
-        if not mask.flags.writeable and id(mask) not in self._pooled:   # (a pooled mask is written again)
-            if len(self._indices) > self._short_limit:
-                self._indices.clear()
-            self._indices[id(mask)] = (mask, found)     # keeps the mask: its id is not reused
-        return found
-
     def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
-        """[read-only mask or None (made when first asked), sorted indices or None] of a short
-        legal list, found by its actions (a tuple of them: hashed and compared in C; the
-        engine makes some actions anew, so their identities would not find them)."""
+        """[read-only mask or None (made when first asked), sorted indices or None, positions or
+        None (see :meth:`legal_entry`)] of a short legal list, found by its actions (a tuple of
+        them: hashed and compared in C; the engine makes some actions anew, so their identities
+        would not find them)."""
         kept = self._short.get(extra)
         if kept is None:
             kept = self._short[extra] = {}
@@ -509,25 +490,41 @@ class ActionCodec:
         if entry is None:
             if len(kept) > self._short_limit:
                 kept.clear()
-            entry = kept[key] = [None, None]
+            entry = kept[key] = [None, None, None]
         return entry
 
-    def sorted_indices(self, legal: Sequence[Action]) -> tuple[int, ...]:
-        """The indices of ``legal`` in increasing order (a tuple, remembered like :meth:`mask`)."""
+    def legal_entry(self, legal: Sequence[Action], extra: int = 0) -> list:
+        """What a wrapper needs of a decision's legal actions, in one look-up: ``[mask (as
+        :meth:`mask`), its ones' indices in increasing order (a tuple), positions]``, where
+        ``positions`` maps a legal index to the position of its action in ``legal`` (every list
+        with the same actions in the same order has them there), so the engine is handed its own
+        action object (its legality check finds it by identity); None for a plan list (a plan is
+        checked by its text anyway) and where masks are not kept.  Kept with the mask: read it,
+        never change it."""
         if len(legal) <= _SHORT:
             if self.size > _KEPT_SPACE:
-                return tuple(sorted(map(self.index.__getitem__, legal)))
-            entry = self._short_entry(legal, 0)
-            if entry[1] is None:
-                entry[1] = tuple(sorted(map(self.index.__getitem__, legal)))
-            return entry[1]
-        entry = self._entry(legal, 0)
+                m = self._unshared(legal, extra)
+                return [m, tuple(sorted(map(self.index.__getitem__, legal))), None]
+            entry = self._short_entry(legal, extra)
+            if entry[2] is None:
+                idx = list(map(self.index.__getitem__, legal))
+                if entry[0] is None:
+                    b = bytearray(self.size + extra)
+                    for i in idx:
+                        b[i] = 1
+                    m = entry[0] = np.frombuffer(b, np.int8)
+                    m.flags.writeable = False
+                if entry[1] is None:
+                    entry[1] = tuple(sorted(idx))
+                entry[2] = {i: k for k, i in enumerate(idx)}
+            return entry
+        entry = self._entry(legal, extra)
         if entry[1] is None:
             entry[1] = tuple(np.flatnonzero(entry[0]).tolist())
-        return entry[1]
+        return entry
 
     def _entry(self, legal: Sequence[Action], extra: int) -> list:
-        """[read-only mask, sorted indices or None] of a long legal sequence."""
+        """[read-only mask, sorted indices or None, None] of a long legal sequence."""
         if type(legal) is list:
             key = (len(legal), extra)
             seen = self._by_length.setdefault(key, [])
@@ -536,7 +533,7 @@ class ActionCodec:
                     if i:
                         seen.insert(0, seen.pop(i))
                     return entry
-            entry = [self._frozen(legal, extra), None]
+            entry = [self._frozen(legal, extra), None, None]
             seen.insert(0, (list(legal), entry))
             del seen[32:]          # the last situations of this length
             return entry
@@ -546,7 +543,7 @@ class ActionCodec:
         recipe = _recipe(legal)          # the engine may make the same plans again as a new object
         entry = self._by_recipe.get((recipe, extra)) if recipe is not None else None
         if entry is None:
-            entry = [self._frozen(legal, extra), None]
+            entry = [self._frozen(legal, extra), None, None]
             if recipe is not None:
                 if len(self._by_recipe) > 256:
                     self._by_recipe.clear()
