@@ -290,8 +290,7 @@ def test_the_aec_observation_is_the_encoders_vector_of_its_encoding(encoding):
 
 @pytest.mark.parametrize("modules", [(), ("bells", "medico", "portraits")])
 def test_each_step_carries_out_the_action_of_its_index(modules):
-    """What a step applies is the action its index stands for (the wrappers hand the engine
-    its own object from the legal list, found by the index): the engine's history is the
+    """What a step applies is the action its index stands for: the engine's history is the
     decoded indices, AEC (its usual step and the general one) and Parallel."""
     rng = np.random.default_rng(4)
     for turns in ("acting", "all"):

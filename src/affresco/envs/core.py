@@ -478,10 +478,9 @@ class ActionCodec:
         return m
 
     def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
-        """[read-only mask or None (made when first asked), sorted indices or None, positions or
-        None (see :meth:`legal_entry`)] of a short legal list, found by its actions (a tuple of
-        them: hashed and compared in C; the engine makes some actions anew, so their identities
-        would not find them)."""
+        """[read-only mask or None (made when first asked), sorted indices or None] of a short
+        legal list, found by its actions (a tuple of them: hashed and compared in C; the
+        engine makes some actions anew, so their identities would not find them)."""
         kept = self._short.get(extra)
         if kept is None:
             kept = self._short[extra] = {}
@@ -490,33 +489,24 @@ class ActionCodec:
         if entry is None:
             if len(kept) > self._short_limit:
                 kept.clear()
-            entry = kept[key] = [None, None, None]
+            entry = kept[key] = [None, None]
         return entry
 
-    def legal_entry(self, legal: Sequence[Action], extra: int = 0) -> list:
-        """What a wrapper needs of a decision's legal actions, in one look-up: ``[mask (as
-        :meth:`mask`), its ones' indices in increasing order (a tuple), positions]``, where
-        ``positions`` maps a legal index to the position of its action in ``legal`` (every list
-        with the same actions in the same order has them there), so the engine is handed its own
-        action object (its legality check finds it by identity); None for a plan list (a plan is
-        checked by its text anyway) and where masks are not kept.  Kept with the mask: read it,
-        never change it."""
+    def legal_entry(self, legal: Sequence[Action], extra: int = 0, masked: bool = True) -> list:
+        """What a wrapper reads of a decision's legal actions, in one look-up: ``[mask (as
+        :meth:`mask`; None if not ``masked`` and not made yet), its ones' indices in increasing
+        order (a tuple)]``, kept with the mask (read it, never change it), so an agent's legal
+        indices cost no scan of the mask."""
         if len(legal) <= _SHORT:
             if self.size > _KEPT_SPACE:
-                m = self._unshared(legal, extra)
-                return [m, tuple(sorted(map(self.index.__getitem__, legal))), None]
+                m = self._unshared(legal, extra) if masked else None
+                return [m, tuple(sorted(map(self.index.__getitem__, legal)))]
             entry = self._short_entry(legal, extra)
-            if entry[2] is None:
-                idx = list(map(self.index.__getitem__, legal))
-                if entry[0] is None:
-                    b = bytearray(self.size + extra)
-                    for i in idx:
-                        b[i] = 1
-                    m = entry[0] = np.frombuffer(b, np.int8)
-                    m.flags.writeable = False
-                if entry[1] is None:
-                    entry[1] = tuple(sorted(idx))
-                entry[2] = {i: k for k, i in enumerate(idx)}
+            if entry[1] is None:
+                entry[1] = tuple(sorted(map(self.index.__getitem__, legal)))
+            if entry[0] is None and masked:
+                m = entry[0] = np.frombuffer(self._bytes(legal, extra), np.int8)
+                m.flags.writeable = False
             return entry
         entry = self._entry(legal, extra)
         if entry[1] is None:
@@ -524,7 +514,7 @@ class ActionCodec:
         return entry
 
     def _entry(self, legal: Sequence[Action], extra: int) -> list:
-        """[read-only mask, sorted indices or None, None] of a long legal sequence."""
+        """[read-only mask, sorted indices or None] of a long legal sequence."""
         if type(legal) is list:
             key = (len(legal), extra)
             seen = self._by_length.setdefault(key, [])
@@ -533,7 +523,7 @@ class ActionCodec:
                     if i:
                         seen.insert(0, seen.pop(i))
                     return entry
-            entry = [self._frozen(legal, extra), None, None]
+            entry = [self._frozen(legal, extra), None]
             seen.insert(0, (list(legal), entry))
             del seen[32:]          # the last situations of this length
             return entry
@@ -543,7 +533,7 @@ class ActionCodec:
         recipe = _recipe(legal)          # the engine may make the same plans again as a new object
         entry = self._by_recipe.get((recipe, extra)) if recipe is not None else None
         if entry is None:
-            entry = [self._frozen(legal, extra), None, None]
+            entry = [self._frozen(legal, extra), None]
             if recipe is not None:
                 if len(self._by_recipe) > 256:
                     self._by_recipe.clear()

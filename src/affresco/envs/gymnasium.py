@@ -78,7 +78,7 @@ class FrescoEnv(gymnasium.Env):
         self.seat = self.fixed_seat if self.fixed_seat is not None else self._rng.randrange(self.config.players)
         self.engine = self.config.new_game(game_seed)        # what the bots play
         self.game = self.config.stepped(self.engine)         # what the learner plays (encoding 2: plans by steps)
-        self._marker, self._legal_at = 0, (-1, [], None, (), None)
+        self._marker, self._legal_at = 0, (-1, [], None, ())
         others = [s for s in range(self.config.players) if s != self.seat]
         self.bots = {s: make_bot(spec, f"{game_seed}:{s}") for s, spec in zip(others, self.opponent_specs)}
         self._play_bots()
@@ -90,11 +90,8 @@ class FrescoEnv(gymnasium.Env):
             raise RuntimeError("call reset() first: the game is over")
         i = int(action)
         substituted = False
-        hit = self._legal_at         # this decision's (the last step's info made it) or an earlier one's
-        pos = hit[4].get(i) if hit[0] == self._marker and hit[4] is not None else None
         try:                    # the engine refuses an illegal action with the game unchanged
-            self.game.apply(self.seat, hit[1][pos] if pos is not None
-                            else self.codec.actions[i] if 0 <= i < self.codec.size else None)
+            self.game.apply(self.seat, self.codec.actions[i] if 0 <= i < self.codec.size else None)
         except IllegalAction:
             legal, mask = self._legal()
             a = self.codec.actions[i] if 0 <= i < self.codec.size else None
@@ -152,7 +149,7 @@ class FrescoEnv(gymnasium.Env):
 
     def _legal(self) -> tuple[list, np.ndarray]:
         """The learner's legal actions and mask, once per decision (``_legal_at``: with the
-        marker, the legal indices and positions, :meth:`ActionCodec.legal_entry`)."""
+        marker and the legal indices, :meth:`ActionCodec.legal_entry`)."""
         if self._legal_at[0] != self._marker:
             legal = [] if self.game.is_over else self.game.legal_actions(self.seat)
             self._legal_at = (self._marker, legal, *self.codec.legal_entry(legal))

@@ -191,23 +191,6 @@ class _Ref:
         return _Ref, (None,)
 
 
-class _Decision(tuple):
-    """``(player, legal actions, ActionCodec.legal_entry)`` of a state's position: read-only,
-    so OpenSpiel's clones share it; a serialized state makes it again when asked."""
-
-    __slots__ = ()
-
-    def __deepcopy__(self, memo):
-        return self
-
-    def __reduce__(self):
-        return _nothing, ()
-
-
-def _nothing() -> None:
-    return None
-
-
 class _History(list):
     """The public history: entries are never changed once added, so a clone copies the list
     and shares the entries."""
@@ -265,7 +248,7 @@ class FrescoState(pyspiel.State):
         self._public = _History()  # the public history, rendered as text when asked (_public_text)
         self._replayable = True    # its game replays from its record (not one from resample_from_infostate)
         self._moves = 0           # actions applied: the position's identity for the observer's cache
-        self._legal_at = None   # (player, legal actions, ActionCodec.legal_entry) of this position
+        self._legal_at = None   # (player, legal indices) of this position
         self._player = None     # current_player() of this position (OpenSpiel asks it often)
         self._owner = _Ref(game)  # get_game() crosses into C++ at every call
 
@@ -309,9 +292,8 @@ class FrescoState(pyspiel.State):
         hit = self._legal_at
         if hit is None or hit[0] != player:
             g = self._g.game if self._started else self.fresco
-            legal = g.legal_actions(player)
-            hit = self._legal_at = _Decision((player, legal, self.owner.codec.legal_entry(legal)))
-        return hit[2][1]
+            hit = self._legal_at = (player, self.owner.codec.legal_entry(g.legal_actions(player), 0, False)[1])
+        return hit[1]
 
     # pyspiel answers these in C++ by calling back into Python several times (current_player,
     # is_terminal, _legal_actions); called from Python, the same answers are given here in one
@@ -346,13 +328,8 @@ class FrescoState(pyspiel.State):
 
     def _apply(self, seat, index):
         g = self._g.game if self._started else self.fresco
-        hit = self._legal_at          # the engine's own action object where its legal actions were asked
-        pos = hit[2][2].get(index) if hit is not None and hit[0] == seat and hit[2][2] is not None else None
-        if pos is not None:
-            action = hit[1][pos]
-        else:
-            owner = self._owner.obj
-            action = (owner if owner is not None else self.owner).codec.actions[index]
+        owner = self._owner.obj
+        action = (owner if owner is not None else self.owner).codec.actions[index]
         draws, phase = g.chance_events, g.phase
         g.apply(seat, action)
         self._legal_at = self._player = None

@@ -88,12 +88,12 @@ class _Common:
         n = self.config.players
         self._marker = 0                          # actions applied: what the per-decision memos below are of
         self._cache: list[tuple] = [(-1, None)] * n      # per seat: (marker, observation)
-        # per seat: (marker, legal actions, mask, legal indices, positions: ActionCodec.legal_entry)
-        self._legal: list[tuple] = [(-1, (), None, (), None)] * n
+        # per seat: (marker, legal actions, mask, legal indices: ActionCodec.legal_entry)
+        self._legal: list[tuple] = [(-1, (), None, ())] * n
         self._acting: tuple = (-1, ())
 
     def _legal_of(self, seat: int) -> tuple:
-        """``(marker, legal actions, mask, legal indices, positions)`` of the seat
+        """``(marker, legal actions, mask, legal indices)`` of the seat
         (:meth:`ActionCodec.legal_entry`; no actions and WAIT alone if it is not to decide),
         once per decision (``_marker`` counts the actions applied)."""
         hit = self._legal[seat]
@@ -105,9 +105,9 @@ class _Common:
             legal = self.game.legal_actions(seat)
             hit = (marker, legal, *self.codec.legal_entry(legal, 1))
         elif self.game.is_over:
-            hit = (marker, (), self._none_mask, (), None)
+            hit = (marker, (), self._none_mask, ())
         else:
-            hit = (marker, (), self._wait_mask, self._wait_only, None)
+            hit = (marker, (), self._wait_mask, self._wait_only)
         self._legal[seat] = hit
         return hit
 
@@ -148,27 +148,19 @@ class _Common:
         (:meth:`_act`: raise, or substitute); True if it was substituted."""
         i = -1 if index is None else int(index)
         try:
-            self.game.apply(seat, self._decoded(seat, i) if 0 <= i < self.WAIT else None)
+            self.game.apply(seat, self.codec.actions[i] if 0 <= i < self.WAIT else None)
         except IllegalAction:
             return self._act(seat, index)
         self._marker += 1
         return False
 
-    def _decoded(self, seat: int, i: int):
-        """The action of index ``i`` for the seat: the engine's own object from the seat's legal
-        actions of this decision where they are known (its legality check then finds it by
-        identity), else the codec's."""
-        hit = self._legal[seat]
-        pos = hit[4].get(i) if hit[0] == self._marker and hit[4] is not None else None
-        return self.codec.actions[i] if pos is None else hit[1][pos]
-
     def _act(self, seat: int, index, legal: tuple | None = None) -> bool:
         """Apply the action ``index`` of ``seat`` (who is to act; ``legal``: its
         :meth:`_legal_of`); True if it was substituted."""
-        _, legal, mask, _, _ = legal or self._legal_of(seat)
+        _, legal, mask, _ = legal or self._legal_of(seat)
         i = -1 if index is None else int(index)
         if 0 <= i < self.WAIT and allowed(mask, i):
-            self.game.apply(seat, self._decoded(seat, i))
+            self.game.apply(seat, self.codec.actions[i])
             self._marker += 1
             return False
         if self.illegal == "raise":
@@ -279,10 +271,8 @@ class FrescoAEC(_Common, AECEnv):
         # until the game ends); the engine refuses an illegal action with the game unchanged
         g = self.game
         seat = self.agent_seat[self.agent_selection]
-        hit = self._legal[seat]        # this decision's (last() made it) or an earlier one's
-        pos = hit[4].get(action) if hit[0] == self._marker and hit[4] is not None else None
         try:
-            g.apply(seat, self._actions[action] if pos is None else hit[1][pos])
+            g.apply(seat, self._actions[action])
         except IllegalAction:
             self._step_general(action)
             return
