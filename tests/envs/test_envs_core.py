@@ -8,7 +8,7 @@ import pytest
 
 import affresco
 from affresco.envs import ActionCodec, Config, ObservationEncoder
-from affresco.envs.core import PlanChoice
+from affresco.envs.core import PlanChoice, SteppedGame
 from envs_support import ALL, random_positions
 
 
@@ -150,6 +150,26 @@ def test_encoding_2_chooses_each_plan_a_step_at_a_time(n, mods):
         else:
             g.apply(seat, rng.choice(legal))
     assert planned >= n
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_a_stepped_games_kept_choices_and_vectors_are_the_ones_made_afresh(n):
+    """What a game of plans by steps keeps per position (the choices offered to each seat's
+    draft, the engine's vectors) is what a fresh game at the same position makes, for every seat
+    at every step of random games with all eight modules, also after the drafts are replaced by
+    equal new tuples."""
+    config = Config.of(n, ALL)
+    g = config.new_env_game(7)
+    rng = random.Random(n)
+    while not g.is_over:
+        if rng.random() < 0.2:
+            g.drafts[:] = [tuple(list(d)) for d in g.drafts]       # equal drafts, new objects
+        fresh = SteppedGame(g.engine.clone(), g.layout, g.drafts, g.encoding)
+        for seat in range(n):
+            assert list(g.legal_actions(seat)) == list(fresh.legal_actions(seat))
+            assert g.observation(seat) == fresh.observation(seat)
+        seat = min(g.to_act)
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
 
 
 def test_encoding_2_refuses_a_choice_out_of_turn_and_a_whole_plan_midway():
