@@ -53,6 +53,7 @@ only).
     python bench/bench_envs.py --same-games --modules all --players 2 4   # encodings 1 and 2 on the same games
     python bench/bench_envs.py --same-games --modules all --encoding 2 3   # the module slots against hashing
     python bench/bench_envs.py --instructions --modules base --players 2 4 --games 5   # valgrind counts, same games
+    python bench/bench_envs.py --instructions --modules base --players 2 --games 3 --only openspiel gymnasium
     python bench/bench_envs.py --by-kind --modules base --players 2 4   # per kind of decision, engine and AEC
 """
 from __future__ import annotations
@@ -646,8 +647,19 @@ def _replay(name):
 
 def instruction_worker(args) -> None:
     """One loop of ``--instructions`` (run under valgrind): the first recorded game to warm up,
-    then, with ``AFFRESCO_MEASURE=1``, the others (garbage collector off)."""
+    then, with ``AFFRESCO_MEASURE=1``, the others (garbage collector off).  A loop with no replay
+    (gymnasium, openspiel: :data:`FRESH_COUNTED`) plays its own random games instead: seed
+    100,000 to warm up, then seeds 0 .. ``--games`` - 2, counted per step."""
     n, mods = args.players[0], MOD_SETS[args.modules][0]
+    if args.instruction_worker in FRESH_COUNTED:
+        fresh = WRAPPERS[args.instruction_worker]
+        fresh(n, mods, [100_000])
+        steps = 1
+        if os.environ.get("AFFRESCO_MEASURE") == "1":
+            gc.disable()
+            steps = fresh(n, mods, range(args.games - 1))[0]
+        print(json.dumps({"decisions": steps}))
+        return
     record = _recorded(n, mods, args.games)
     loop = _replay(args.instruction_worker)
     loop(n, mods, record[:1])
@@ -655,6 +667,11 @@ def instruction_worker(args) -> None:
         gc.disable()
         loop(n, mods, record[1:])
     print(json.dumps({"decisions": sum(len(c) for _, c in record[1:])}))
+
+
+# loops ``--instructions`` counts on their own random games (no replay of recorded ones): their
+# counts per step compare two trees (the same games), not a loop with the engine's
+FRESH_COUNTED = ("gymnasium", "openspiel")
 
 
 def instructions(args) -> None:
@@ -665,7 +682,9 @@ def instructions(args) -> None:
     is divided by their decisions.  Deterministic (hash seed fixed, one BLAS thread), so a
     change of a few percent shows; it is a proxy, not the time (the vector's Python runs more
     instructions per microsecond than the engine's).  The loops marked ``v2`` replay the same
-    games with encoding 2 (a plan as its choices): per engine decision, so per game too."""
+    games with encoding 2 (a plan as its choices): per engine decision, so per game too.
+    ``--only gymnasium openspiel`` adds those loops on their own seeded games (per step: compare
+    trees with it, the same games on both)."""
     import re
     import subprocess
     load = os.getloadavg()
@@ -688,13 +707,15 @@ def instructions(args) -> None:
     for n in args.players:
         for modules in ("base", "all") if args.modules == "both" else (args.modules,):
             per = {}
-            for name in (w for w in _REPLAYS if w == "engine" or args.only is None or w in args.only):
+            names = [w for w in _REPLAYS if w == "engine" or args.only is None or w in args.only]
+            for name in names + [w for w in FRESH_COUNTED if args.only is not None and w in args.only]:
                 warm, _ = count(name, n, modules, False)
                 total, decisions = count(name, n, modules, True)
                 per[name] = (total - warm) / decisions
             e = per["engine"]
-            print(f"{n}p {modules:<5} " + "; ".join(f"{name} {v / 1000:,.1f}k ({v / e:.2f}x)" for name, v in per.items()),
-                  flush=True)
+            print(f"{n}p {modules:<5} " + "; ".join(f"{name} {v / 1000:,.1f}k" + (" per step" if name in FRESH_COUNTED
+                                                                                    else f" ({v / e:.2f}x)")
+                                                    for name, v in per.items()), flush=True)
 
 
 def compare_with_baseline(args) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 import affresco
 from affresco.envs import ActionCodec, Config, ObservationEncoder
-from affresco.envs.core import PlanChoice
+from affresco.envs.core import PlanChoice, SteppedGame
 from envs_support import ALL, random_positions
 
 
@@ -152,6 +152,26 @@ def test_encoding_2_chooses_each_plan_a_step_at_a_time(n, mods):
     assert planned >= n
 
 
+@pytest.mark.parametrize("n", [2, 4])
+def test_a_stepped_games_kept_choices_and_vectors_are_the_ones_made_afresh(n):
+    """What a game of plans by steps keeps per position (the choices offered to each seat's
+    draft, the engine's vectors) is what a fresh game at the same position makes, for every seat
+    at every step of random games with all eight modules, also after the drafts are replaced by
+    equal new tuples."""
+    config = Config.of(n, ALL)
+    g = config.new_env_game(7)
+    rng = random.Random(n)
+    while not g.is_over:
+        if rng.random() < 0.2:
+            g.drafts[:] = [tuple(list(d)) for d in g.drafts]       # equal drafts, new objects
+        fresh = SteppedGame(g.engine.clone(), g.layout, g.drafts, g.encoding)
+        for seat in range(n):
+            assert list(g.legal_actions(seat)) == list(fresh.legal_actions(seat))
+            assert g.observation(seat) == fresh.observation(seat)
+        seat = min(g.to_act)
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+
+
 def test_encoding_2_refuses_a_choice_out_of_turn_and_a_whole_plan_midway():
     g = Config.of(2, ("bells",)).new_env_game(seed=1)
     while g.phase != "plan":
@@ -264,21 +284,25 @@ def test_a_medico_mask_nobody_keeps_is_written_again_and_one_kept_never_changes(
     assert np.array_equal(copied.mask(lists[4], extra=1), codec.mask(lists[4], extra=1))
 
 
-def test_mask_indices_are_a_masks_ones_also_for_a_medico_mask_written_again():
-    """``mask_indices``: the indices of a mask's ones in increasing order, for kept masks (found
-    again by the mask) and for the medico's reused masks, which are written again for the next
-    list: their indices follow (never the indices of the list they had before)."""
-    for codec in (ActionCodec(Config.of(2, encoding=1)), ActionCodec(Config.of(2, ("medico",), encoding=1))):
-        actions = [a for a in codec.actions if a.kind in ("getup", "close", "altar")]
-        for i in range(0, 60, 6):
-            few = actions[i:i + 1 + i % 5]
-            m = codec.mask(few, extra=1)
-            assert codec.mask_indices(m) == tuple(sorted(codec.encode(a) for a in few)) == \
-                tuple(np.flatnonzero(m).tolist())
-            del m
-        plans = [a for a in codec.actions if a.kind == "plan"][:200]
-        assert codec.mask_indices(codec.mask(plans)) == tuple(sorted(map(codec.encode, plans)))
-    assert codec.mask_indices(np.zeros(5, np.int8)) == ()
+@pytest.mark.parametrize("n,mods,encoding", [(2, (), 3), (3, ALL, 3), (4, ALL, 3), (2, ("medico",), 1)])
+def test_a_legal_entry_is_the_mask_and_its_ones(n, mods, encoding):
+    """``legal_entry`` (what the wrappers read at each step): the mask of :meth:`mask` and its
+    ones in increasing order, over random games with modules (plans a step at a time) and for
+    the medico's large space (masks not kept, written again); without the mask when not asked."""
+    config = Config.of(n, mods, encoding=encoding)
+    codec = ActionCodec(config)
+    rng = random.Random(n)
+    for seed in range(2):
+        g = config.new_env_game(seed)
+        while not g.is_over:
+            seat = min(g.to_act)
+            legal = g.legal_actions(seat)
+            for extra in (0, 1):
+                assert codec.legal_entry(legal, extra, masked=False)[1] == tuple(sorted(codec.encode(a) for a in legal))
+                mask, indices = codec.legal_entry(legal, extra)
+                assert np.array_equal(mask, codec.mask(legal, extra)) and not mask.flags.writeable
+                assert indices == tuple(sorted(codec.encode(a) for a in legal)) == tuple(np.flatnonzero(mask).tolist())
+            g.apply(seat, rng.choice(legal))
 
 
 def test_the_mask_of_plans_made_anew_is_found_again_by_their_recipe():

@@ -286,3 +286,35 @@ def test_the_aec_observation_is_the_encoders_vector_of_its_encoding(encoding):
                 continue
             legal = e.legal_indices()
             e.step(legal[rng.integers(len(legal))])
+
+
+@pytest.mark.parametrize("modules", [(), ("bells", "medico", "portraits")])
+def test_each_step_carries_out_the_action_of_its_index(modules):
+    """What a step applies is the action its index stands for: the engine's history is the
+    decoded indices, AEC (its usual step and the general one) and Parallel."""
+    rng = np.random.default_rng(4)
+    for turns in ("acting", "all"):
+        e = env(players=3, modules=modules, turns=turns)
+        e.reset(seed=4)
+        expected = []
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = e.legal_indices()
+            i = int(legal[rng.integers(len(legal))])
+            before = e.game.actions_applied
+            e.step(i)
+            if e.game.actions_applied > before and e.codec.decode(i).kind != "plan":
+                expected.append((e.agent_seat[agent], str(e.codec.decode(i))))
+        assert [h for h in e.game.history() if not h[1].startswith("plan")] == expected
+    p = parallel_env(players=3, modules=modules)
+    obs, _ = p.reset(seed=4)
+    expected = []
+    while p.agents:
+        acts = {a: p.legal_indices(a)[rng.integers(len(p.legal_indices(a)))] for a in obs}
+        deciding = [(p.agent_seat[a], str(p.codec.decode(i))) for a, i in acts.items() if i != p.WAIT]
+        obs, *_ = p.step(acts)
+        expected += [d for d in deciding if not d[1].startswith("plan")]
+    assert [h for h in p.game.history() if not h[1].startswith("plan")] == expected

@@ -374,15 +374,11 @@ class ActionCodec:
         self._by_object: dict[tuple[int, int], tuple] = {}
         self._by_recipe: dict[tuple, list] = {}
         self._pool: dict[int, list[list]] = {}    # extra -> [bytes, mask, its indices] (see _unshared)
-        self._pooled: set[int] = set()            # ids of the pool's masks (written again: never remembered)
-        # id(mask) -> (mask, its ones' indices) (see mask_indices): at most _short_limit masks (~64 MB)
-        self._indices: dict[int, tuple] = {}
         self._pool_lock = threading.Lock()
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state["_pool"] = {}            # the reusable masks and their lock stay with this process
-        state["_pooled"], state["_indices"] = set(), {}      # (by identity: this process's)
         del state["_pool_lock"]
         return state
 
@@ -479,23 +475,7 @@ class ActionCodec:
         if _refcount is not None and len(pool) < 8:
             with self._pool_lock:
                 pool.append([b, m, idx])
-                self._pooled.add(id(m))
         return m
-
-    def mask_indices(self, mask: np.ndarray) -> tuple[int, ...]:
-        """The indices of a 0/1 mask's ones in increasing order (a mask of :meth:`mask`, or any
-        read-only one that stays as it is), remembered per mask object (by identity: the kept
-        masks are shared by the same legal actions), so an agent's legal indices cost a
-        lookup, not a scan of the mask."""
-        hit = self._indices.get(id(mask))
-        if hit is not None and hit[0] is mask:
-            return hit[1]
-        found = tuple(mask.view(np.bool_).nonzero()[0].tolist())
-        if not mask.flags.writeable and id(mask) not in self._pooled:   # (a pooled mask is written again)
-            if len(self._indices) > self._short_limit:
-                self._indices.clear()
-            self._indices[id(mask)] = (mask, found)     # keeps the mask: its id is not reused
-        return found
 
     def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
         """[read-only mask or None (made when first asked), sorted indices or None] of a short
@@ -512,19 +492,26 @@ class ActionCodec:
             entry = kept[key] = [None, None]
         return entry
 
-    def sorted_indices(self, legal: Sequence[Action]) -> tuple[int, ...]:
-        """The indices of ``legal`` in increasing order (a tuple, remembered like :meth:`mask`)."""
+    def legal_entry(self, legal: Sequence[Action], extra: int = 0, masked: bool = True) -> list:
+        """What a wrapper reads of a decision's legal actions, in one look-up: ``[mask (as
+        :meth:`mask`; None if not ``masked`` and not made yet), its ones' indices in increasing
+        order (a tuple)]``, kept with the mask (read it, never change it), so an agent's legal
+        indices cost no scan of the mask."""
         if len(legal) <= _SHORT:
             if self.size > _KEPT_SPACE:
-                return tuple(sorted(map(self.index.__getitem__, legal)))
-            entry = self._short_entry(legal, 0)
+                m = self._unshared(legal, extra) if masked else None
+                return [m, tuple(sorted(map(self.index.__getitem__, legal)))]
+            entry = self._short_entry(legal, extra)
             if entry[1] is None:
                 entry[1] = tuple(sorted(map(self.index.__getitem__, legal)))
-            return entry[1]
-        entry = self._entry(legal, 0)
+            if entry[0] is None and masked:
+                m = entry[0] = np.frombuffer(self._bytes(legal, extra), np.int8)
+                m.flags.writeable = False
+            return entry
+        entry = self._entry(legal, extra)
         if entry[1] is None:
             entry[1] = tuple(np.flatnonzero(entry[0]).tolist())
-        return entry[1]
+        return entry
 
     def _entry(self, legal: Sequence[Action], extra: int) -> list:
         """[read-only mask, sorted indices or None] of a long legal sequence."""

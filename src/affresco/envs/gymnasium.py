@@ -78,7 +78,7 @@ class FrescoEnv(gymnasium.Env):
         self.seat = self.fixed_seat if self.fixed_seat is not None else self._rng.randrange(self.config.players)
         self.engine = self.config.new_game(game_seed)        # what the bots play
         self.game = self.config.stepped(self.engine)         # what the learner plays (encoding 2: plans by steps)
-        self._marker, self._legal_at = 0, (-1, [], None)
+        self._marker, self._legal_at = 0, (-1, [], None, ())
         others = [s for s in range(self.config.players) if s != self.seat]
         self.bots = {s: make_bot(spec, f"{game_seed}:{s}") for s, spec in zip(others, self.opponent_specs)}
         self._play_bots()
@@ -123,7 +123,8 @@ class FrescoEnv(gymnasium.Env):
         """The learner's legal action indices in increasing order, the ones of
         :meth:`action_masks` (kept for the same legal actions), for agents that choose among
         them (random, search) without reading a mask."""
-        return self.codec.mask_indices(self._legal()[1])
+        self._legal()
+        return self._legal_at[3]
 
     def render(self):
         text = render_text(self.game, self.seat) if self.game is not None else ""
@@ -147,10 +148,11 @@ class FrescoEnv(gymnasium.Env):
             self._marker += 1
 
     def _legal(self) -> tuple[list, np.ndarray]:
-        """The learner's legal actions and mask, once per decision."""
+        """The learner's legal actions and mask, once per decision (``_legal_at``: with the
+        marker and the legal indices, :meth:`ActionCodec.legal_entry`)."""
         if self._legal_at[0] != self._marker:
             legal = [] if self.game.is_over else self.game.legal_actions(self.seat)
-            self._legal_at = (self._marker, legal, self.codec.mask(legal))
+            self._legal_at = (self._marker, legal, *self.codec.legal_entry(legal))
         return self._legal_at[1], self._legal_at[2]
 
     def _obs(self) -> np.ndarray:

@@ -292,7 +292,7 @@ class FrescoState(pyspiel.State):
         hit = self._legal_at
         if hit is None or hit[0] != player:
             g = self._g.game if self._started else self.fresco
-            hit = self._legal_at = (player, self.owner.codec.sorted_indices(g.legal_actions(player)))
+            hit = self._legal_at = (player, self.owner.codec.legal_entry(g.legal_actions(player), 0, False)[1])
         return hit[1]
 
     # pyspiel answers these in C++ by calling back into Python several times (current_player,

@@ -72,6 +72,7 @@ class _Common:
         self._wait_mask = np.zeros(n_actions, dtype=np.int8)   # WAIT alone
         self._wait_mask[self.WAIT] = 1
         self._wait_mask.flags.writeable = False
+        self._wait_only = (self.WAIT,)
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -87,12 +88,14 @@ class _Common:
         n = self.config.players
         self._marker = 0                          # actions applied: what the per-decision memos below are of
         self._cache: list[tuple] = [(-1, None)] * n      # per seat: (marker, observation)
-        self._legal: list[tuple] = [(-1, (), None)] * n  # per seat: (marker, legal actions, mask)
+        # per seat: (marker, legal actions, mask, legal indices: ActionCodec.legal_entry)
+        self._legal: list[tuple] = [(-1, (), None, ())] * n
         self._acting: tuple = (-1, ())
 
     def _legal_of(self, seat: int) -> tuple:
-        """``(marker, legal actions, mask)`` of the seat (no actions and WAIT alone if it is
-        not to decide), once per decision (``_marker`` counts the actions applied)."""
+        """``(marker, legal actions, mask, legal indices)`` of the seat
+        (:meth:`ActionCodec.legal_entry`; no actions and WAIT alone if it is not to decide),
+        once per decision (``_marker`` counts the actions applied)."""
         hit = self._legal[seat]
         marker = self._marker
         if hit[0] == marker:
@@ -100,16 +103,18 @@ class _Common:
         at = self._acting
         if seat in (at[1] if at[0] == marker else self._seats_to_act()):
             legal = self.game.legal_actions(seat)
-            hit = (marker, legal, self.codec.mask(legal, extra=1))
+            hit = (marker, legal, *self.codec.legal_entry(legal, 1))
+        elif self.game.is_over:
+            hit = (marker, (), self._none_mask, ())
         else:
-            hit = (marker, (), self._none_mask if self.game.is_over else self._wait_mask)
+            hit = (marker, (), self._wait_mask, self._wait_only)
         self._legal[seat] = hit
         return hit
 
     def _legal_indices(self, seat: int) -> tuple[int, ...]:
         """The seat's legal indices in increasing order (the mask's ones): WAIT alone if it is
         not to decide, none once the game is over."""
-        return self.codec.mask_indices(self._legal_of(seat)[2])
+        return self._legal_of(seat)[3]
 
     def _seats_to_act(self) -> tuple:
         """``game.to_act``, asked once per decision."""
@@ -152,7 +157,7 @@ class _Common:
     def _act(self, seat: int, index, legal: tuple | None = None) -> bool:
         """Apply the action ``index`` of ``seat`` (who is to act; ``legal``: its
         :meth:`_legal_of`); True if it was substituted."""
-        _, legal, mask = legal or self._legal_of(seat)
+        _, legal, mask, _ = legal or self._legal_of(seat)
         i = -1 if index is None else int(index)
         if 0 <= i < self.WAIT and allowed(mask, i):
             self.game.apply(seat, self.codec.actions[i])
@@ -241,8 +246,8 @@ class FrescoAEC(_Common, AECEnv):
             g = self.game
             marker = self._marker
             legal = g.legal_actions(seat)
-            mask = self.codec.mask(legal, extra=1)
-            self._legal[seat] = (marker, legal, mask)
+            hit = self._legal[seat] = (marker, legal, *self.codec.legal_entry(legal, 1))
+            mask = hit[2]
             obs = {"observation": np.frombuffer(g.observation(seat, self._encoding), F32) if self._engine_only
                    else self.encoder.observe(g, seat), "action_mask": mask}
             self._cache[seat] = (marker, obs)
@@ -373,8 +378,8 @@ class FrescoAEC(_Common, AECEnv):
         order, the ones of its mask (kept for the same legal actions), for agents that choose
         among them (random, search) without reading the mask."""
         seat = self.agent_seat[agent or self.agent_selection]
-        hit = self._legal[seat]          # (the mask of this decision is usually made: last())
-        return self.codec.mask_indices(hit[2] if hit[0] == self._marker else self._legal_of(seat)[2])
+        hit = self._legal[seat]          # (this decision's is usually made: last())
+        return hit[3] if hit[0] == self._marker else self._legal_of(seat)[3]
 
     def last_view(self, agent=None) -> dict:
         """``game.view(seat)`` of ``agent`` (default: the selected agent)."""
