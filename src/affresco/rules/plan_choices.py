@@ -78,16 +78,14 @@ def as_choices(s: State, plan: Action) -> tuple[tuple[str, ...], ...]:
 
 
 class _Situation:
-    """What :func:`choices` found in one situation (see :func:`_draft`): the game's steps, the
-    prefixes known to be made of choices it gave, each with the choices after it (``known``),
-    and those choices as a set, made when a longer prefix is checked against them."""
+    """What :func:`choices` found in one situation (see :func:`_draft`): the game's steps and
+    the prefixes known to be made of choices it gave, each with the choices after it."""
 
-    __slots__ = ("names", "known", "members")
+    __slots__ = ("names", "known")
 
     def __init__(self, names: tuple[str, ...]) -> None:
         self.names = names
         self.known: dict[tuple, tuple[tuple[str, ...], ...]] = {}
-        self.members: dict[tuple, frozenset] = {}
 
 
 # per situation (see _draft): (what the key's id is of, its _Situation)
@@ -100,7 +98,8 @@ def choices(s: State, seat: int, prefix: Sequence[tuple[str, ...]] = ()) -> tupl
     """The choices at step ``len(prefix)`` of the seat's plan (see the module doc).  Raises
     ValueError if the seat is not planning (:func:`is_planning`) or ``prefix`` is not choices
     this function gave, one per step before (naming the first that is not).  A prefix is
-    checked once per situation: a step costs a look-up, not a scan of the choices."""
+    checked once per situation (its last choice among those after the rest): a step costs a
+    look-up, not a scan of every earlier step's choices."""
     draft = _draft(s, seat)
     if draft is None:
         raise ValueError(f"seat {seat!r} is not planning now")
@@ -130,10 +129,7 @@ def _known(seq: Sequence[Action], situation: _Situation, prefix: tuple) -> tuple
         offered = situation.known.get(before)
         if offered is None:
             offered = _known(seq, situation, before)
-        members = situation.members.get(before)
-        if members is None:
-            members = situation.members[before] = frozenset(offered)
-        if prefix[-1] not in members:
+        if prefix[-1] not in offered:    # once per prefix and situation
             raise ValueError(_refusal(situation, before, prefix[-1], offered))
     out = situation.known[prefix] = _choices(situation.names, seq, prefix)
     _known_count += 1
