@@ -5,6 +5,7 @@ choice offered leads on to a legal plan."""
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 
@@ -129,6 +130,55 @@ def test_the_counts_of_every_choice_agree_with_the_plan_it_makes(players):
         if ill >= 20:
             break
     assert ill >= 20
+
+
+def _anew(g, seat, prefix):
+    """The choices after ``prefix`` made from scratch: from the position's legal plans as the
+    plan hooks make them now, with nothing kept."""
+    from affresco.rules import plan_choices, planning
+    return plan_choices._choices(g.plan_steps(), planning.options(g.state, seat), tuple(prefix))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_choices_kept_between_steps_are_those_made_anew_in_every_position(players):
+    """The choices a plan's steps keep (per position, seat and situation) are those made from
+    scratch at every prefix reached, in random games of sampled module sets (of all 256),
+    with the seats' drafts interleaved, on a clone and on the game saved and loaded, and in
+    every position after: nothing kept survives a change of the position."""
+    rng = random.Random(players)
+    sets = [c for k in range(len(ALL) + 1) for c in combinations(ALL, k)]
+    checked = 0
+    for modules in rng.sample(sets, 16):
+        g = affresco.new_game(players, modules, seed=rng.randrange(10**6))
+        while not g.is_over and g.round <= 6:
+            seat = g.to_act[0]
+            if g.phase == "plan" and g.state.asks == () and g.state.pending is None:
+                drafts = {s: () for s in g.to_act}
+                for _ in g.plan_steps():
+                    for s, draft in drafts.items():
+                        offered = g.plan_choices(s, draft)
+                        assert offered == _anew(g, s, draft), (modules, s, draft)
+                        drafts[s] = draft + (rng.choice(offered),)
+                        checked += 1
+                for other in (g.clone(), affresco.Game.from_json(g.to_json())):
+                    s, draft = seat, drafts[seat][:rng.randrange(len(drafts[seat]))]
+                    assert other.plan_choices(s, draft) == _anew(other, s, draft)
+                g.apply(seat, g.plan_of(drafts[seat]))
+                continue
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+    assert checked >= 100
+
+
+def test_a_choice_that_is_no_tuple_is_refused_as_not_offered():
+    """A choice given as a list (as JSON reads it) is not one of the choices given: refused
+    with the choices of its step, like any other."""
+    g = next(g for g, _, _ in _planning(2, ("bells", "wall_fresco"), seed=2, rounds=1, most=1))
+    seat = g.to_act[0]
+    first = g.plan_choices(seat)[0]
+    with pytest.raises(IllegalAction, match=r"\['x'\] is not a choice of step 1 \(audience\) after"):
+        g.plan_choices(seat, [first, ["x"]])
+    with pytest.raises(IllegalAction, match=r"is not a choice of step 0 \(counts\)"):
+        g.plan_choices(seat, [list(first)])
 
 
 def test_choices_are_refused_when_not_planning_or_not_offered():

@@ -153,7 +153,7 @@ def apply(s: State, seat: int, action: Action) -> None:
 def advance(s: State) -> None:
     """Run the steps that need no decision, up to the next decision or the end; the legal
     actions found on the way for that decision are kept (:func:`legal_for_figure`)."""
-    s.acting = s.cache = s.offered = None
+    s.acting = s.cache = s.offered = s.drafts = None
     while True:
         if s.moves and s.pending is None:
             track.resolve(s)

@@ -174,15 +174,10 @@ class Game:
         plan, and every legal plan is reached so (rules/plan_choices.py); :meth:`plan_of`
         joins the choices of every step into the plan.  Raises IllegalAction if the seat is
         not planning now or ``prefix`` is not such choices."""
-        s = self._s
-        if type(seat) is not int or not plan_choices.is_planning(s, seat):
+        if type(seat) is not int:
             raise IllegalAction(f"seat {seat!r} is not planning now")
-        prefix = tuple(prefix)
-        steps = plan_choices.steps(s)
-        if len(prefix) >= len(steps):
-            raise IllegalAction(f"a plan takes {len(steps)} choices ({', '.join(steps)}); {len(prefix)} are given")
         try:
-            return plan_choices.choices(s, seat, prefix, check=True)
+            return plan_choices.choices(self._s, seat, prefix)
         except ValueError as e:
             raise IllegalAction(str(e)) from None
 

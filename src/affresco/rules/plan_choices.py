@@ -77,52 +77,109 @@ def as_choices(s: State, plan: Action) -> tuple[tuple[str, ...], ...]:
     return ((plan.args[0],),) + tuple((w, *words[w]) if w in words else _NONE for w in names[1:])
 
 
-# what the choices after a prefix are, per situation (see _kept) and prefix: (what the key's id
-# is of, the choices)
-_KEPT: dict[tuple, tuple[object, tuple]] = {}
+class _Situation:
+    """What :func:`choices` found in one situation (see :func:`_draft`): the game's steps and
+    the prefixes known to be made of choices it gave, each with the choices after it."""
+
+    __slots__ = ("names", "known")
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+        self.known: dict[tuple, tuple[tuple[str, ...], ...]] = {}
 
 
-def choices(s: State, seat: int, prefix: Sequence[tuple[str, ...]] = (), check: bool = False) -> tuple[tuple[str, ...], ...]:
-    """The choices at step ``len(prefix)`` of the seat's plan (see the module doc); the seat
-    is planning (:func:`is_planning`) and ``prefix`` holds choices this function gave, one per
-    step before (``check``: raise ValueError naming the first that is not)."""
-    seq = options(s, seat)
+# per situation (see _draft): (what the key's id is of, its _Situation)
+_SITUATIONS: dict[tuple, tuple[object, _Situation]] = {}
+_MOST = 8192         # prefixes known in all situations before the situations are forgotten
+_known_count = 0     # prefixes made known since the situations were last forgotten
+
+
+def choices(s: State, seat: int, prefix: Sequence[tuple[str, ...]] = ()) -> tuple[tuple[str, ...], ...]:
+    """The choices at step ``len(prefix)`` of the seat's plan (see the module doc).  Raises
+    ValueError if the seat is not planning (:func:`is_planning`) or ``prefix`` is not choices
+    this function gave, one per step before (naming the first that is not).  A prefix is
+    checked once per situation (its last choice among those after the rest): a step costs a
+    look-up, not a scan of every earlier step's choices."""
+    draft = _draft(s, seat)
+    if draft is None:
+        raise ValueError(f"seat {seat!r} is not planning now")
     prefix = tuple(prefix)
-    if check:
+    seq, situation = draft
+    names = situation.names
+    if len(prefix) >= len(names):
+        raise ValueError(f"a plan takes {len(names)} choices ({', '.join(names)}); {len(prefix)} are given")
+    try:
+        hit = situation.known.get(prefix)
+    except TypeError:       # a choice that cannot be hashed (a list): compared as given, refused
         for k, choice in enumerate(prefix):
-            offered = _kept(s, seq, prefix[:k])
+            offered = _known(seq, situation, prefix[:k])
             if choice not in offered:
-                raise ValueError(f"{choice!r} is not a choice of step {k} ({steps(s)[k]}) after {prefix[:k]!r}; "
-                                 f"choices: {offered[:12]!r}{' ...' if len(offered) > 12 else ''}")
-    return _kept(s, seq, prefix)
+                raise ValueError(_refusal(situation, prefix[:k], choice, offered)) from None
+        raise
+    return hit if hit is not None else _known(seq, situation, prefix)
 
 
-def _kept(s: State, seq: Sequence[Action], prefix: tuple) -> tuple[tuple[str, ...], ...]:
-    """:func:`_choices`, kept by the situation: the legal plans' identity (the engine's
-    memos give one object per situation) or, for the medico's plans, which the engine may
-    make anew for a situation seen before, what makes them (their parents' identity and the
-    seat's limits) with the game's steps."""
-    key: tuple = (id(seq), prefix)
+def _known(seq: Sequence[Action], situation: _Situation, prefix: tuple) -> tuple[tuple[str, ...], ...]:
+    """The choices after ``prefix``, once it is checked (each choice one of those offered after
+    the choices before it, else ValueError naming the first that is not); kept in
+    ``situation``."""
+    global _known_count
+    if prefix:
+        before = prefix[:-1]
+        offered = situation.known.get(before)
+        if offered is None:
+            offered = _known(seq, situation, before)
+        if prefix[-1] not in offered:    # once per prefix and situation
+            raise ValueError(_refusal(situation, before, prefix[-1], offered))
+    out = situation.known[prefix] = _choices(situation.names, seq, prefix)
+    _known_count += 1
+    return out
+
+
+def _refusal(situation: _Situation, before: tuple, choice: object, offered: tuple) -> str:
+    k = len(before)
+    return (f"{choice!r} is not a choice of step {k} ({situation.names[k]}) after {before!r}; "
+            f"choices: {offered[:12]!r}{' ...' if len(offered) > 12 else ''}")
+
+
+def _draft(s: State, seat: int) -> tuple[Sequence[Action], _Situation] | None:
+    """The seat's legal plans in this position (:func:`planning.options`) and their situation,
+    kept in the state until it changes (``State.drafts``, cleared by flow.advance); None if the
+    seat is not planning.  A situation is the legal plans' identity (the engine's memos give
+    one object per situation) or, for the medico's plans, which the engine may make anew for a
+    situation seen before, what makes them (their parents' identity and the seat's limits),
+    with the game's steps."""
+    global _known_count
+    drafts = s.drafts
+    if drafts is not None:
+        hit = drafts.get(seat)
+        if hit is not None:
+            return hit
+    if not is_planning(s, seat):
+        return None
+    seq = options(s, seat)
+    names = steps(s)
+    key: tuple = (id(seq), names)
     keeper: object = seq         # kept in the entry, so that the id in the key is not reused
     if type(seq) is PlanVariants and seq.recipe is not None:
         made, args = seq.recipe
         keeper = args[0]
-        key = (made, id(keeper), args[1:], steps(s), prefix)
-    hit = _KEPT.get(key)
-    if hit is not None and hit[0] is keeper:
-        return hit[1]
-    out = _choices(s, seq, prefix)
-    if len(_KEPT) > 8192:
-        _KEPT.clear()
-    _KEPT[key] = (keeper, out)
-    return out
+        key = (made, id(keeper), args[1:], names)
+    kept = _SITUATIONS.get(key)
+    if kept is None or kept[0] is not keeper:
+        if _known_count > _MOST or len(_SITUATIONS) > _MOST:
+            _SITUATIONS.clear()
+            _known_count = 0
+        kept = _SITUATIONS[key] = (keeper, _Situation(names))
+    draft = (seq, kept[1])
+    if drafts is None:
+        drafts = s.drafts = {}
+    drafts[seat] = draft
+    return draft
 
 
-def _choices(s: State, seq: Sequence[Action], prefix: tuple) -> tuple[tuple[str, ...], ...]:
-    names = steps(s)
+def _choices(names: tuple[str, ...], seq: Sequence[Action], prefix: tuple) -> tuple[tuple[str, ...], ...]:
     k = len(prefix)
-    if k >= len(names):
-        raise ValueError(f"a plan takes {len(names)} choices ({', '.join(names)}); {k} are made")
     pv = seq if type(seq) is PlanVariants else None
     tp = pv.parents if pv is not None else seq if type(seq) is TiledPlans else None
     if k == 0:

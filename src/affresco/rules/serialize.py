@@ -340,7 +340,7 @@ def from_dict(data: Any, hooks_for) -> State:
             raise r.fail(f"history[{i}]", f"{h!r}: [seat, notation]")
     s.history = list_to_cons(tuple(h) for h in hist)
     s.nactions = len(hist)
-    s.acting = s.cache = s.offered = None
+    s.acting = s.cache = s.offered = s.drafts = None
     s.log = list_to_cons(_log_entries(r, r.get(data, "log", "", list, []), fmt != FORMAT, s.n))
     if s.setup is None:
         s.setup = {"position": {k: v for k, v in data.items() if k not in ("history", "log")},

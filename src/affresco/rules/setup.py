@@ -67,7 +67,7 @@ def new_state(comp: Components, names: tuple[str, ...], modules: tuple[str, ...]
     s.history = None
     s.nactions = 0
     s.log = None
-    s.acting = s.cache = s.offered = None
+    s.acting = s.cache = s.offered = s.drafts = None
     # 2 players: the player who chooses get-up time first in round 1 controls Leonardo
     s.leo_ctrl = min(range(n), key=lambda f: s.pos[f]) if n == 2 else -1
     for m in hooks:

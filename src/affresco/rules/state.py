@@ -56,8 +56,9 @@ FIELDS = (
     "mods", "history", "nactions", "log",
     # memo of the current decision, cleared whenever the state changes (flow.advance): the
     # seats to act, the legal actions of the deciding figure (not for planning), and while
-    # planning the last plans offered to a seat as a PlanVariants (seat, plans)
-    "acting", "cache", "offered",
+    # planning the last plans offered to a seat as a PlanVariants (seat, plans), and per
+    # planning seat its plans with the choices found of them (seat -> rules/plan_choices._draft)
+    "acting", "cache", "offered", "drafts",
     # the names of the modules whose state (in mods) this state may write in place, shared with
     # no clone (hooks.Module.own); never saved
     "owned",
@@ -114,6 +115,7 @@ class State:
     acting: tuple[int, ...] | None
     cache: Any
     offered: tuple[int, Any] | None
+    drafts: dict[int, Any] | None
     owned: tuple[str, ...]
 
     def clone(self) -> "State":
@@ -129,7 +131,7 @@ class State:
         c.loc = self.loc; c.visit = self.visit; c.actor = self.actor; c.left = self.left
         c.moves = self.moves; c.pending = self.pending; c.asks = self.asks
         c.mods = dict(self.mods); c.history = self.history; c.nactions = self.nactions; c.log = self.log
-        c.acting = self.acting; c.cache = self.cache; c.offered = self.offered
+        c.acting = self.acting; c.cache = self.cache; c.offered = self.offered; c.drafts = self.drafts
         c.owned = self.owned = ()     # the module states are shared now: copied when written
         return c
 
