@@ -922,7 +922,9 @@ class ModuleSlots:
     :attr:`reads` changed since the seat's last vector, and a part's numbers written again
     only when its fact differs from the one they were written from.  Lists of seats (or
     figures) are written from the observer on: the observer, the next seats in seat order, then
-    Leonardo."""
+    Leonardo.  One instance serves every game of the set-up: a subclass may keep a fact, or a
+    part's numbers, by what they are made from (the record's tuples, replaced on change, by
+    identity; lists by value), never by the game."""
 
     name: ClassVar[str] = ""
     reads: ClassVar[tuple[str, ...]] = ()
