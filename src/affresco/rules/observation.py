@@ -577,7 +577,7 @@ def _getter(fields: list) -> Any:
     """A getter of ``fields`` of a State as a tuple (empty: ())."""
     if not fields:
         return _no_fields
-    get = attrgetter(*fields)
+    get: Any = attrgetter(*fields)     # (Any: mypyc would check its value is a tuple, as typeshed says)
     return get if len(fields) > 1 else (lambda st: (get(st),))
 
 
