@@ -315,6 +315,9 @@ def main() -> None:
     ap.add_argument("--instructions", action="store_true",
                     help="instead: machine instructions per decision of the engine and of the AEC and Parallel loops "
                          "on the same recorded games, counted by valgrind (see instructions)")
+    ap.add_argument("--observation-instructions", action="store_true",
+                    help="instead: machine instructions per decision inside game.observation(seat) alone, on recorded "
+                         "games, counted by valgrind (see observation_instructions)")
     ap.add_argument("--same-games", action="store_true",
                     help="instead: the engine and the AEC and Parallel loops with encodings 1 and 2 replaying the same "
                          "recorded games, CPU time per engine decision (see same_games)")
@@ -334,6 +337,9 @@ def main() -> None:
         return
     if args.instructions:
         instructions(args)
+        return
+    if args.observation_instructions:
+        observation_instructions(args)
         return
     if args.observation_cost:
         observation_cost(args)
@@ -645,11 +651,25 @@ def _replay(name):
     return functools.partial(_REPLAYS[loop], encoding=encoding)
 
 
+def _replay_observation_only(n, mods, record, encoding=None):
+    """The recorded games replayed live, ``game.observation(seat)`` of the deciding seat called
+    through ``operator.call``: a C function nothing else of the loop calls, so callgrind can
+    count the instructions inside the observation alone (``--observation-instructions``)."""
+    from operator import call
+    for seed, choices in record:
+        g = affresco.new_game(n, mods, seed=seed)
+        for seat, i, _, _ in choices:
+            call(g.observation, seat) if encoding is None else call(g.observation, seat, encoding)
+            g.apply(seat, g.legal_actions(seat)[i])
+
+
 def instruction_worker(args) -> None:
     """One loop of ``--instructions`` (run under valgrind): the first recorded game to warm up,
-    then, with ``AFFRESCO_MEASURE=1``, the others (garbage collector off).  A loop with no replay
-    (gymnasium, openspiel: :data:`FRESH_COUNTED`) plays its own random games instead: seed
-    100,000 to warm up, then seeds 0 .. ``--games`` - 2, counted per step."""
+    then, with ``AFFRESCO_MEASURE=1``, the others (garbage collector off); for
+    ``--observation-instructions`` (loop ``observation``) the others with the observation called
+    through ``operator.call``.  A loop with no replay (gymnasium, openspiel:
+    :data:`FRESH_COUNTED`) plays its own random games instead: seed 100,000 to warm up, then
+    seeds 0 .. ``--games`` - 2, counted per step."""
     n, mods = args.players[0], MOD_SETS[args.modules][0]
     if args.instruction_worker in FRESH_COUNTED:
         fresh = WRAPPERS[args.instruction_worker]
@@ -661,6 +681,13 @@ def instruction_worker(args) -> None:
         print(json.dumps({"decisions": steps}))
         return
     record = _recorded(n, mods, args.games)
+    if args.instruction_worker == "observation":
+        encoding = args.encoding[0] if args.encoding else None
+        _replay_engine(n, mods, record[:1], observe=True, encoding=encoding)
+        gc.disable()
+        _replay_observation_only(n, mods, record[1:], encoding)
+        print(json.dumps({"decisions": sum(len(c) for _, c in record[1:])}))
+        return
     loop = _replay(args.instruction_worker)
     loop(n, mods, record[:1])
     if os.environ.get("AFFRESCO_MEASURE") == "1":
@@ -690,9 +717,7 @@ def instructions(args) -> None:
     load = os.getloadavg()
     print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; instructions counted by "
           f"valgrind on {args.games - 1} recorded games after one to warm up", flush=True)
-    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(affresco.__file__).resolve().parent.parent)]
-                                        + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    env = _valgrind_env()
 
     def count(name, n, modules, measure):
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable,
@@ -716,6 +741,42 @@ def instructions(args) -> None:
             print(f"{n}p {modules:<5} " + "; ".join(f"{name} {v / 1000:,.1f}k" + (" per step" if name in FRESH_COUNTED
                                                                                     else f" ({v / e:.2f}x)")
                                                     for name, v in per.items()), flush=True)
+
+
+def _valgrind_env() -> dict:
+    """The environment of the valgrind workers: hash seed fixed, one BLAS thread, this
+    checkout's (or PYTHONPATH's) affresco first."""
+    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(affresco.__file__).resolve().parent.parent)]
+                                        + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    return env
+
+
+def observation_instructions(args) -> None:
+    """``--observation-instructions``: machine instructions per decision inside
+    ``game.observation(seat)`` alone (the deciding seat's, in ``--encoding``'s first or the
+    engine's default), counted by valgrind (callgrind collecting only inside ``operator.call``,
+    through which the measured games call it), on the same recorded games (``--games``, the
+    first one to warm up).  Exact: the same code and games give the same count to the
+    instruction, so an A/B of two trees (``PYTHONPATH=OTHER/src python bench/bench_envs.py
+    --observation-instructions ...``) shows a change of a fraction of a percent."""
+    import re
+    import subprocess
+    env = _valgrind_env()
+    print(f"instructions inside game.observation(seat), counted by valgrind on {args.games - 1} recorded games after "
+          f"one to warm up", flush=True)
+    for n in args.players:
+        for modules in ("base", "all") if args.modules == "both" else (args.modules,):
+            cmd = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*operator_call*",
+                   "--callgrind-out-file=/dev/null", sys.executable, __file__, "--instruction-worker", "observation",
+                   "--players", str(n), "--modules", modules, "--games", str(args.games)] + \
+                (["--encoding", str(args.encoding[0])] if args.encoding else [])
+            done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+            refs = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
+            assert refs is not None, done.stderr[-2000:]
+            decisions = json.loads(done.stdout.strip().splitlines()[-1])["decisions"]
+            print(f"{n}p {modules:<5} {int(refs.group(1)) / decisions:,.0f} instructions per decision "
+                  f"({decisions} decisions)", flush=True)
 
 
 def compare_with_baseline(args) -> None:

@@ -5,6 +5,7 @@ plan and module secrets and the seed changed: the vector stays the same; the sea
 change shows); the layout is contiguous and the same for every game of a set-up."""
 from __future__ import annotations
 
+import itertools
 import random
 from array import array
 
@@ -271,3 +272,48 @@ def test_facts_made_once_for_every_seat_are_each_seats_own(n):
         joined = g.observations_joined()
         for seat in range(n):
             assert joined[seat * size:(seat + 1) * size] == g.clone().observation(seat), (g.phase, seat)
+
+
+def _module_sets(k: int, seed: int) -> list[tuple[str, ...]]:
+    """The base game, all eight modules and ``k`` other of the 256 module sets, drawn at random."""
+    every = [tuple(m for i, m in enumerate(ALL) if mask >> i & 1) for mask in range(1, 255)]
+    return [(), tuple(ALL)] + random.Random(seed).sample(every, k)
+
+
+@pytest.mark.parametrize("n,mods", [(2 + i % 3, mods) for i, mods in enumerate(_module_sets(10, 2026))],
+                         ids=lambda v: "+".join(v) or "base" if isinstance(v, tuple) else f"{v}p")
+def test_the_vector_kept_between_a_seats_looks_is_the_one_written_from_zero(n, mods):
+    """The game keeps what its observations were last written from, and the modules' slots keep
+    facts by what they were made from (shared by every game of the set-up).  Two games of one
+    set-up played in turns of a few decisions each, at every decision a random seat looking
+    (encoding 3, every third time 1), sometimes after a clone or a reloaded copy looked: the
+    vector is the one a fresh copy writes from zero for that position, and its modules' numbers
+    the ones read from the seat's view; a clone played on writes its own positions' vectors."""
+    games = [affresco.new_game(n, mods, seed=s) for s in (1, 2)]
+    start = {name: s + size for name, s, size in games[0].observation_layout()}["bag"]
+    rng = random.Random(n * 1000 + len(mods))
+    g = games[0]
+    for i in itertools.count():
+        if g.is_over or rng.random() < 0.1:       # the other game's turn
+            g = games[1] if g is games[0] else games[0]
+            if g.is_over:
+                g = games[0] if g is games[1] else games[1]
+                if g.is_over:
+                    break
+        seat = rng.randrange(n)
+        encoding = 1 if i % 3 == 2 else 3
+        x = g.observation(seat, encoding)
+        fresh = affresco.Game.from_json(g.to_json(pretty=False)) if i % 37 == 0 else g.clone()
+        assert x == fresh.observation(seat, encoding), (i, g.phase, seat, encoding)
+        if encoding == 3:
+            assert x[start:] == g.observation_modules(g.view(seat, log=False, lean=True), seat), (i, g.phase, seat)
+        if i % 17 == 0:              # a clone played on: its positions' vectors, not the original's
+            c = fresh
+            for _ in range(3):
+                if c.is_over:
+                    break
+                s = rng.choice(c.to_act)
+                c.apply(s, rng.choice(c.legal_actions(s)))
+                assert c.observation(seat) == c.clone().observation(seat), (i, seat)
+        s = rng.choice(g.to_act)
+        g.apply(s, rng.choice(g.legal_actions(s)))

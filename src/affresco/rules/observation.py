@@ -33,7 +33,7 @@ import marshal
 import zlib
 from array import array
 from itertools import chain, compress
-from operator import attrgetter, is_not, ne
+from operator import attrgetter, is_not, itemgetter, ne
 from typing import Any, ClassVar, Iterable
 
 from mypy_extensions import mypyc_attr
@@ -149,7 +149,7 @@ class Layout:
         self.no_tile = array("f", bytes(4 * _CELL))         # a fresco segment without a tile
         self.segments = range(25)
         self.booth_range = range(booths)
-        self.views: tuple = (None, ())   # (hook table, its modules' view entries), see _views
+        self.views: tuple = (None, (), None)   # (hook table, its modules' view entries, _Keys): _view_entries
 
     def _seat_place(self, seat: int, o: int) -> tuple:
         """Where seat ``seat``'s copy at offset ``o`` of a joined array gets its own items
@@ -264,7 +264,8 @@ class Seen:
         self.fresco: list = [_UNSET] * 25
         self.booths: list = [_UNSET] * L.booths
         # per seat: its modules' numbers (one array) and, per module, what they were made from
-        self.seats: list[list[Any]] = [[array("f", bytes(4 * L.module_size)), {}, None] for _ in range(L.n)]
+        self.seats: list[list[Any]] = [[a, {}, None, memoryview(a)] for a in
+                                       [array("f", bytes(4 * L.module_size)) for _ in range(L.n)]]
         self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
         self.shared: dict[int, tuple] = {}  # module index -> its facts at this position, where every seat's are the same
 
@@ -530,25 +531,58 @@ def _write_apprentices(s: State, x: Any, L: Layout, r: Seen, apprentices: list |
 
 
 def _module_keys(s: State, L: Layout) -> tuple:
-    """Per module of the layout (:func:`_view_entries`): what its numbers are made from, the
-    module's state and the fields its view hook (or its slots' writer) reads (None: not
-    declared; False: no view hook)."""
+    """The modules' key at this position: one flat tuple of what their numbers are made from
+    (:class:`_Keys`), made in a few C calls once per position."""
     hooks = s.hooks
     views = L.views
     if views[0] is not hooks:
-        views = L.views = (hooks, _view_entries(s, L))
-    mods = s.mods
-    keys: list[Any] = []
-    for name, hook, reads, lists, _, _ in views[1]:
-        if hook is None or reads is None:
-            keys.append(False if hook is None else None)     # no part; a part made every time
-            continue
-        fields: Any = reads(s) if reads is not True else None
-        if lists:
-            fields = tuple(tuple(v) if i in lists else v for i, v in enumerate(fields))
-        record = mods.get(name)     # a ModuleState is written in place: its version says when
-        keys.append((record, getattr(record, "version", None), fields))
-    return tuple(keys)
+        views = L.views = (hooks, *_view_entries(s, L))
+    k: _Keys = views[2]
+    recs = tuple(map(s.mods.get, k.names))     # a ModuleState is written in place: its version says when
+    return recs + tuple(map(getattr, recs, k.version, k.nones)) + k.fields(s) + tuple(map(tuple, k.lists(s)))
+
+
+class _Keys:
+    """How :func:`_module_keys` reads the layout's modules' key: the records of the modules with
+    a declared part (``names``), their versions, then the ``State`` fields any of them reads
+    (``fields``: values; ``lists``: lists, as tuples); per place in the key, the modules that
+    read it (``owners``); per module its own places' getter (``own``: its key alone) or None
+    (no part, or its reads not declared: made at every observation, ``undeclared``)."""
+
+    def __init__(self, entries: tuple, s: State) -> None:
+        declared = [i for i, e in enumerate(entries) if e[1] is not None and e[2] is not None]
+        self.undeclared = any(e[1] is not None and e[2] is None for e in entries)
+        self.names = tuple(entries[i][0] for i in declared)
+        d = len(declared)
+        self.version = ("version",) * d
+        self.nones = (None,) * d
+        reads = [entries[i][2] for i in declared]
+        read = sorted({f for r in reads for f in r})
+        lists = [f for f in read if type(getattr(s, f)) is list]     # written in place: kept as tuples
+        scalars = [f for f in read if f not in lists]
+        self.fields = _getter(scalars)
+        self.lists = _getter(lists)
+        at = {f: 2 * d + j for j, f in enumerate(scalars + lists)}
+        owners: list[list[int]] = [[] for _ in range(2 * d + len(at))]
+        self.own: list[Any] = [None] * len(entries)
+        for j, (i, r) in enumerate(zip(declared, reads)):
+            places = [j, d + j] + [at[f] for f in r]
+            for q in places:
+                owners[q].append(i)
+            self.own[i] = itemgetter(*places)
+        self.owners = tuple(tuple(o) for o in owners)
+
+
+def _getter(fields: list) -> Any:
+    """A getter of ``fields`` of a State as a tuple (empty: ())."""
+    if not fields:
+        return _no_fields
+    get: Any = attrgetter(*fields)     # (Any: mypyc would check its value is a tuple, as typeshed says)
+    return get if len(fields) > 1 else (lambda st: (get(st),))
+
+
+def _no_fields(st: Any) -> tuple:
+    return ()
 
 
 def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, shared: dict) -> array:
@@ -556,17 +590,19 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, shar
     (:func:`_module_keys`) changed: written into its slots (encoding 3, :class:`ModuleSlots`;
     written again only when its facts changed), or its part of the view hashed
     (:func:`module_block`; hashed again only when the part changed).  ``kept``: [numbers, per
-    module its facts or (key, part, pairs), the keys they were made from]; ``shared``: the
-    facts made at this position that are the same for every seat (:attr:`ModuleSlots.seat_free`)."""
-    numbers, last, was = kept
+    module its facts or (key, part, pairs), the keys they were made from, numbers as a
+    memoryview]; ``shared``: the facts made at this position that are the same for every seat
+    (:attr:`ModuleSlots.seat_free`)."""
+    numbers, last, was, xm = kept
     if was == keys:               # every module's key as at this seat's last observation
         return numbers
     n = L.n
-    views = L.views[1]
-    every = range(len(keys))
-    # the modules whose key differs from this seat's last (compared in C), or every module
-    for i in every if was is None else compress(every, map(ne, was, keys)):
-        name, hook, _, _, slots, module = views[i]
+    _, views, k = L.views
+    # the modules owning a place of the key that differs from this seat's last (compared in
+    # C), or every module
+    for i in range(len(views)) if was is None else \
+            sorted(set(_flat(compress(k.owners, map(ne, was, keys))))):
+        name, hook, _, slots, module = views[i]
         if slots is not None:
             if s.phase in slots.seat_free:
                 facts = shared.get(i)
@@ -576,12 +612,13 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, shar
                 facts = slots.facts(module, s, seat)
             old = last.get(name)
             if facts != old:    # compared in C, most items by identity
-                slots.put(facts, seat, numbers, L.module_at[i], old)
+                slots.put(facts, seat, xm, L.module_at[i], old)
                 last[name] = facts
             continue
         if hook is None:
             continue
-        key = keys[i]
+        own = k.own[i]
+        key = own(keys) if own is not None else None
         hit = last.get(name)
         if hit is None or key is None or hit[0] != key:
             out: dict[str, Any] = {}
@@ -594,7 +631,7 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, shar
             else:
                 pairs = hit[2]
             last[name] = (key, part, pairs)
-    kept[2] = keys if None not in keys else None    # an undeclared module: made at every observation
+    kept[2] = None if k.undeclared else keys    # an undeclared module: made at every observation
     return numbers
 
 
@@ -633,9 +670,9 @@ def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> 
 
 
 def _view_entries(s: State, L: Layout) -> tuple:
-    """Per module of the layout: (name, its view hook or None, a getter of the fields the hook
-    or its slots' writer reads (True: none; None: not declared), the positions of list fields
-    among them, its slots (encoding 3) or None, the module)."""
+    """Per module of the layout: (name, its view hook or None, the ``State`` fields the hook or
+    its slots' writer reads (None: not declared), its slots (encoding 3) or None, the module),
+    and how to read their keys (:class:`_Keys`)."""
     by_module = {_module_of(h).name: h for h in s.hooks.view}
     out: list[tuple] = []
     for name, slots in zip(L.modules, L.slotted):
@@ -644,16 +681,9 @@ def _view_entries(s: State, L: Layout) -> tuple:
         fields = type(module).view_reads if slots is None else slots.reads
         if slots is not None:
             hook = slots.facts      # (what the keys ask: a module with numbers)
-        if fields is None or hook is None:
-            out.append((name, hook, None, (), slots, module))
-            continue
-        getter: Any = True
-        if fields:
-            get = attrgetter(*fields)
-            getter = get if len(fields) > 1 else (lambda st, get=get: (get(st),))
-        lists = frozenset(i for i, f in enumerate(fields) if type(getattr(s, f)) is list)
-        out.append((name, hook, getter, lists, slots, module))
-    return tuple(out)
+        out.append((name, hook, fields, slots, module))
+    entries = tuple(out)
+    return entries, _Keys(entries, s)
 
 
 _PAINTS: dict[tuple, array] = {}   # the observer's paints -> their numbers
@@ -867,7 +897,7 @@ _ITEMS: dict[tuple, str] = {}     # (path, list index or None for a bag) -> the 
 _ROTATED = [0]                    # per-seat lists walked so far (a walk that adds none read alike from every seat)
 _NO_ENTRIES: dict = {}
 _UNSET: Any = object()            # a Seen's copy of a fact not written yet (differs from every fact)
-_flat_pairs = chain.from_iterable
+_flat_pairs = _flat = chain.from_iterable
 _SLOTS: dict[Any, int] = {}       # path (a number's) or (path, value, type) -> slot
 
 
@@ -892,7 +922,9 @@ class ModuleSlots:
     :attr:`reads` changed since the seat's last vector, and a part's numbers written again
     only when its fact differs from the one they were written from.  Lists of seats (or
     figures) are written from the observer on: the observer, the next seats in seat order, then
-    Leonardo."""
+    Leonardo.  One instance serves every game of the set-up: a subclass may keep a fact, or a
+    part's numbers, by what they are made from (the record's tuples, replaced on change, by
+    identity; lists by value), never by the game."""
 
     name: ClassVar[str] = ""
     reads: ClassVar[tuple[str, ...]] = ()

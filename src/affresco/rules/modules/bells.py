@@ -620,6 +620,7 @@ register(Bells)  # (a call, not a decorator: a decorated class cannot be a mypyc
 # --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
 from ..observation import ModuleSlots, register_slots  # noqa: E402
 from ..state import SIDE1  # noqa: E402
+from array import array  # noqa: E402
 
 _HOLDING = 10     # numbers per figure in BellsSlots' holdings
 
@@ -645,6 +646,8 @@ class BellsSlots(ModuleSlots):
     def layout(self, module, n: int, figures: int) -> tuple:
         self.certs = len(module.data.certificates)
         self.spaces = module.data.top + 1         # the track's spaces, 0 to "30+" (components)
+        self.holdings: dict[tuple, array] = {}    # a figure's holding -> its numbers (_holding)
+        self.counts: tuple = (None, None)         # (facts) the last face-down certificates and their counts
         return ((("display", 4 * module.data.display[n]), ("stack", 1)), self._display), \
             ((("holdings", _HOLDING * figures),), self._holdings), \
             ((("audience", len(SIDE1) * n), ("audience_usable", 1), ("deposits_asked", 1)), self._audience), \
@@ -652,10 +655,12 @@ class BellsSlots(ModuleSlots):
 
     def facts(self, module, s: State, seat: int) -> tuple:
         b: BState = s.mods[NAME]
-        hidden = s.phase == PLAN
+        counts = self.counts    # the face-down counts kept by the record's tuple (replaced on change)
+        if counts[0] is not b.down:
+            counts = self.counts = (b.down, tuple(map(len, b.down)))
         return ((b.display, len(b.stack) + len(b.under)),
-                (tuple(map(len, b.down)), b.up, b.down[seat], b.down if b.track is not None else None),
-                (tuple(col if f == seat or not hidden else -1 for f, col in enumerate(b.audience)),
+                (counts[1], b.up, b.down[seat], b.down if b.track is not None else None),
+                (b.audience if s.phase != PLAN else tuple(col if f == seat else -1 for f, col in enumerate(b.audience)),
                  bool(b.display), b.asked == s.round),
                 b.track)
 
@@ -681,27 +686,40 @@ class BellsSlots(ModuleSlots):
 
     def _holdings(self, holdings: tuple, seat: int, x, p: int) -> None:
         """``holdings``: face-down counts, partly paid (certificate, paid) per figure, the
-        observer's face-down certificates, every figure's after the final scoring (else None)."""
+        observer's face-down certificates, every figure's after the final scoring (else None);
+        each figure's numbers are kept by what they are made from (:meth:`_holding`)."""
         counts, ups, mine, every = holdings
+        blocks = self.holdings
         for j, f in enumerate(self.figures_from[seat]):
-            down, up = counts[f], ups[f]
-            known = every[f] if every is not None else mine if f == seat else None
+            key = (counts[f], ups[f], every[f] if every is not None else mine if f == seat else None)
+            block = blocks.get(key)
             q = p + j * _HOLDING
-            x[q] = (down + len(up)) / 10
-            x[q + 1] = down / 10
-            x[q + 2] = len(up) / 5
-            for c, paid in up:
-                price, vp, bells = cert(c)
-                x[q + 3] += price / 10
-                x[q + 4] += paid / 10
-                x[q + 5] += vp / 10
-                x[q + 6] += bells / 10
-            if known is not None:
-                x[q + 7] = 1.0
-                for c in known:
-                    _, vp, bells = cert(c)
-                    x[q + 8] += vp / 10
-                    x[q + 9] += bells / 20
+            x[q:q + _HOLDING] = block if block is not None else self._holding(key)
+
+    def _holding(self, key: tuple) -> array:
+        """One figure's 10 numbers of ``holdings`` from (face-down count, partly paid ones, its
+        face-down certificates if the observer knows them, else None), kept in :attr:`holdings`."""
+        down, up, known = key
+        x = array("f", bytes(4 * _HOLDING))
+        x[0] = (down + len(up)) / 10
+        x[1] = down / 10
+        x[2] = len(up) / 5
+        for c, paid in up:
+            price, vp, bells = cert(c)
+            x[3] += price / 10
+            x[4] += paid / 10
+            x[5] += vp / 10
+            x[6] += bells / 10
+        if known is not None:
+            x[7] = 1.0
+            for c in known:
+                _, vp, bells = cert(c)
+                x[8] += vp / 10
+                x[9] += bells / 20
+        if len(self.holdings) > 4096:
+            self.holdings.clear()
+        self.holdings[key] = x
+        return x
 
     def _audience(self, fact: tuple, seat: int, x, p: int) -> None:
         audience, usable, asked = fact

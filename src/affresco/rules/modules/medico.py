@@ -1220,6 +1220,9 @@ class MedicoSlots(ModuleSlots):
         self.per_kind = tuple(max(1, d.bottles.count(b)) for b in BOTTLES)
         self.black = d.black * n
         self.places = places
+        # (facts): the last apprentices' and asks' facts with what they were made from
+        self.apprentices_fact: tuple = (None,) * 6
+        self.asks_fact: tuple = (None, None)
         return ((("infection_tile", len(TILES)), ("infected", len(LOCATIONS)), ("infection_tiles_left", 1),
                  ("infection_discard", len(TILES))), self._infection), \
             ((("display", len(BOTTLES) * places), ("draw_pile", 1), ("discard", len(BOTTLES))), self._bottles), \
@@ -1232,11 +1235,22 @@ class MedicoSlots(ModuleSlots):
     def facts(self, module, s: State, seat: int) -> tuple:
         m: MState = s.mods[NAME]
         acting = s.phase == VISITS and s.actor >= 0
-        return ((m.tile, m.infected, len(m.pile), m.spent), (m.display, len(m.draw), m.discard), m.held,
-                (m.sick, m.black, m.neutral_ill, tuple(module.healthy(s, f) for f in range(s.n)), module.pool(s)),
+        # the apprentices' and the asks' facts kept by what they are made from (the record's
+        # tuples, replaced on change, by identity; the players' neutral and set-aside
+        # apprentices by value): most positions change neither
+        app = self.apprentices_fact
+        if app[0] is not m.sick or app[1] is not m.black or app[2] is not m.neutral_ill or app[3] != s.neutral \
+                or app[4] != s.aside:
+            app = self.apprentices_fact = (
+                m.sick, m.black, m.neutral_ill, s.neutral[:], s.aside[:],
+                (m.sick, m.black, m.neutral_ill, tuple(module.healthy(s, f) for f in range(s.n)), module.pool(s)))
+        asks = self.asks_fact
+        if asks[0] is not s.asks:
+            asks = self.asks_fact = (s.asks, tuple((a[0], a[2] if type(a[2]) is str else tuple(a[2]))
+                                                   for a in s.asks if a[1] == NAME))
+        return ((m.tile, m.infected, len(m.pile), m.spent), (m.display, len(m.draw), m.discard), m.held, app[5],
                 m.plans if s.phase != PLAN else tuple(p if f == seat else None for f, p in enumerate(m.plans)),
-                (m.ill_left, m.worked) if acting else (0, (0, 0)),
-                tuple((a[0], a[2] if type(a[2]) is str else tuple(a[2])) for a in s.asks if a[1] == NAME))
+                (m.ill_left, m.worked) if acting else (0, (0, 0)), asks[1])
 
     def view_facts(self, part, seat: int) -> tuple:
         return ((part["infection_tile"], part["infected"], part["infection_tiles_left"],

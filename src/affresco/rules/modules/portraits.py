@@ -363,13 +363,17 @@ class PortraitsSlots(ModuleSlots):
         cards = module.data.cards
         self.card = {c: i for i, c in enumerate(cards)}
         self.permanent = {c: i for i, c in enumerate(c for c in cards if cards[c].permanent)}
+        self.left_fact: tuple = (None, None)   # (facts) the last deck and its cards left per deck
         return ((("display", len(self.card)),), self._display), ((("deck_left", 3),), self._left), \
             ((("owned", n * len(self.permanent)),), self._owned)
 
     def facts(self, module, s: State, seat: int) -> tuple:
         p = s.mods[self.name]
-        left = _deck_left(module.data.cards, p.deck)
-        return p.display, (left["A"], left["B"], left["C"]), p.owned
+        left = self.left_fact       # kept by the deck (a tuple, replaced on change)
+        if left[0] is not p.deck:
+            counts = _deck_left(module.data.cards, p.deck)
+            left = self.left_fact = (p.deck, (counts["A"], counts["B"], counts["C"]))
+        return p.display, left[1], p.owned
 
     def view_facts(self, part, seat: int) -> tuple:
         return (tuple(c["id"] for c in part["display"]), tuple(part["deck_left"][d] for d in "ABC"),

@@ -706,6 +706,7 @@ class WallFrescoSlots(ModuleSlots):
         self.supply = {b: i for i, (b, _) in enumerate(d.exchange)}
         self.full = tuple(k for _, k in d.exchange)
         self.boards: dict[tuple, array] = {}    # (board, restorable) -> its numbers
+        self.board_fact: tuple = (None, None)  # (facts) the last board and its facts
         P = len(PAINTS)
         return ((("board", _CELL * self.cells),), self._board), ((("tiles", _HELD * n),), self._tiles), \
             ((("exchange_tiles", len(BLENDED) * n), ("supply", len(self.full))), self._exchange), \
@@ -714,9 +715,12 @@ class WallFrescoSlots(ModuleSlots):
 
     def facts(self, module, s: State, seat: int) -> tuple:
         w: WState = s.mods[self.name]
-        hidden = s.phase == PLAN
-        return ((w.board, module._board_texts(w.board)[1]), w.held, (w.exchange, w.supply),
-                tuple(c if f == seat or not hidden else -1 for f, c in enumerate(w.placed)), (w.paid, w.received))
+        board = self.board_fact     # kept by the record's board (a tuple, replaced at a restoration)
+        if board[0] is not w.board:
+            board = self.board_fact = (w.board, module._board_texts(w.board)[1])
+        return (board, w.held, (w.exchange, w.supply),
+                w.placed if s.phase != PLAN else tuple(c if f == seat else -1 for f, c in enumerate(w.placed)),
+                (w.paid, w.received))
 
     def view_facts(self, part, seat: int) -> tuple:
         return ((tuple(None if t is None else parse_wall_tile(t) for row in part["board"] for t in row),
