@@ -665,7 +665,8 @@ def _replay_observation_only(n, mods, record, encoding=None):
 
 def instruction_worker(args) -> None:
     """One loop of ``--instructions`` (run under valgrind): the first recorded game to warm up,
-    then, with ``AFFRESCO_MEASURE=1``, the others (garbage collector off); for
+    then, with ``AFFRESCO_MEASURE=1``, the others (the garbage collector off after the warm-up in
+    both runs, so that neither pays a last collection at exit that the other does not); for
     ``--observation-instructions`` (loop ``observation``) the others with the observation called
     through ``operator.call``.  A loop with no replay (gymnasium, openspiel:
     :data:`FRESH_COUNTED`) plays its own random games instead: seed 100,000 to warm up, then
@@ -675,8 +676,8 @@ def instruction_worker(args) -> None:
         fresh = WRAPPERS[args.instruction_worker]
         fresh(n, mods, [100_000])
         steps = 1
+        gc.disable()   # in both runs: a process that exits with the collector on pays a last collection
         if os.environ.get("AFFRESCO_MEASURE") == "1":
-            gc.disable()
             steps = fresh(n, mods, range(args.games - 1))[0]
         print(json.dumps({"decisions": steps}))
         return
@@ -690,8 +691,8 @@ def instruction_worker(args) -> None:
         return
     loop = _replay(args.instruction_worker)
     loop(n, mods, record[:1])
+    gc.disable()       # in both runs (above)
     if os.environ.get("AFFRESCO_MEASURE") == "1":
-        gc.disable()
         loop(n, mods, record[1:])
     print(json.dumps({"decisions": sum(len(c) for _, c in record[1:])}))
 

@@ -112,14 +112,14 @@ def choices(s: State, seat: int, prefix: Sequence[tuple[str, ...]] = ()) -> tupl
         hit = situation.known.get(prefix)
     except TypeError:       # a choice that cannot be hashed (a list): compared as given, refused
         for k, choice in enumerate(prefix):
-            offered = _known(seq, situation, prefix[:k])
+            offered = _offered_after(seq, situation, prefix[:k])
             if choice not in offered:
                 raise ValueError(_refusal(situation, prefix[:k], choice, offered)) from None
         raise
-    return hit if hit is not None else _known(seq, situation, prefix)
+    return hit if hit is not None else _offered_after(seq, situation, prefix)
 
 
-def _known(seq: Sequence[Action], situation: _Situation, prefix: tuple) -> tuple[tuple[str, ...], ...]:
+def _offered_after(seq: Sequence[Action], situation: _Situation, prefix: tuple) -> tuple[tuple[str, ...], ...]:
     """The choices after ``prefix``, once it is checked (each choice one of those offered after
     the choices before it, else ValueError naming the first that is not); kept in
     ``situation``."""
@@ -128,7 +128,7 @@ def _known(seq: Sequence[Action], situation: _Situation, prefix: tuple) -> tuple
         before = prefix[:-1]
         offered = situation.known.get(before)
         if offered is None:
-            offered = _known(seq, situation, before)
+            offered = _offered_after(seq, situation, before)
         if prefix[-1] not in offered:    # once per prefix and situation
             raise ValueError(_refusal(situation, before, prefix[-1], offered))
     out = situation.known[prefix] = _choices(situation.names, seq, prefix)
