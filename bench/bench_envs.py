@@ -710,7 +710,10 @@ def instructions(args) -> None:
     is divided by their decisions.  Deterministic (hash seed fixed, one BLAS thread), so a
     change of a few percent shows; it is a proxy, not the time (the vector's Python runs more
     instructions per microsecond than the engine's).  The loops marked ``v2`` replay the same
-    games with encoding 2 (a plan as its choices): per engine decision, so per game too.
+    games with encoding 2 (a plan as its choices): per engine decision, so per game too.  With
+    modules compare the ``v2`` loops: the unmarked ones replay encoding 1, whose action space holds
+    every whole plan, so a planning step's mask spans it (~2.4M instructions a decision with all
+    eight, not what the default encoding does).
     ``--only gymnasium openspiel`` adds those loops on their own seeded games (per step: compare
     trees with it, the same games on both)."""
     import re
