@@ -23,7 +23,9 @@ from server_support import answer_times as _time, decision_points  # noqa: E402
 @pytest.mark.slow
 @pytest.mark.parametrize("bot,seconds,delay", [("search", 0.05, 0.0), ("heuristic", None, 0.4)])
 def test_answer_time_does_not_depend_on_secrets(bot, seconds, delay):
-    points = copy.deepcopy(decision_points())
+    # three decisions a label: a label's median is then the time of most of its answers, and
+    # one rare overrun under load (logged, below) cannot move it by half its size
+    points = copy.deepcopy(decision_points(3))
     labels = {"scroll:forced", "scroll:choice", "restore:choice", "blend:choice", "no-restore", "altar:choice",
               "portrait:choice", "request:choice"}
     assert {"scroll:forced", "scroll:choice", "restore:choice", "blend:choice", "no-restore"} <= set(points)
