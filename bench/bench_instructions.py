@@ -23,6 +23,7 @@ lists that bench_engine.py reports apart, so this is the work outside them.
     python bench/bench_instructions.py --live --new-src build/compiled --baseline /tmp/old-compiled
     python bench/bench_instructions.py --parts --baseline ea5e382 --games 6 --sets eight   # by part (callgrind)
     python bench/bench_instructions.py --live --sim --baseline 501db5e --games 6   # and cache misses, mispredictions
+    python bench/bench_instructions.py --kinds --baseline f4d1d9d --games 6   # visit-phase applies by kind (callgrind)
 
 Needs valgrind (Debian: ``apt-get install valgrind``); each replay runs ~40x slower under it
 (about a minute per set and tree with the defaults).
@@ -109,38 +110,45 @@ PARTS = {"plan lists": "starmap_next", "of it the random choice": "functools_red
          "of it the round end": "filterfalse_next", "get-up": "groupby_next"}
 
 
-def parts(modules: tuple, count: int) -> None:
-    """:func:`live`'s games, with each part of a decision (:data:`PARTS`) inside its trampoline."""
+def trampoline(name: str, fn):
+    """Run ``fn()`` inside the rarely used C function ``name`` (of :data:`PARTS` or :data:`KINDS`),
+    whose inclusive count callgrind then gives; returns what ``fn()`` returned."""
     import functools
     import itertools
     import operator
 
+    box: list = []
+    call = lambda *_: box.append(fn())                            # noqa: E731
+    if name == "starmap_next":
+        list(itertools.starmap(call, [()]))
+    elif name == "takewhile_next":
+        list(itertools.takewhile(lambda _: call() or False, [0]))
+    elif name == "dropwhile_next":
+        list(itertools.dropwhile(lambda _: call() or False, [0]))
+    elif name == "functools_reduce":
+        functools.reduce(lambda *_: call(), [0, 0])
+    elif name == "filterfalse_next":
+        list(itertools.filterfalse(lambda _: call() or True, [0]))
+    elif name == "_operator_call":
+        operator.call(call)
+    elif name == "methodcaller_call":
+        operator.methodcaller("__call__")(call)
+    elif name == "partial_vectorcall":
+        functools.partial(call)()
+    else:
+        list(itertools.groupby([0], key=call))
+    return box[0]
+
+
+def parts(modules: tuple, count: int) -> None:
+    """:func:`live`'s games, with each part of a decision (:data:`PARTS`) inside its trampoline."""
     import affresco
     import bench_engine
     from affresco.rules import planning, preparation
 
     def via(part: str, fn):
         """Run ``fn()`` inside the part's C function; returns what it returned."""
-        box: list = []
-        call = lambda *_: box.append(fn())                            # noqa: E731
-        name = PARTS[part]
-        if name == "starmap_next":
-            list(itertools.starmap(call, [()]))
-        elif name == "takewhile_next":
-            list(itertools.takewhile(lambda _: call() or False, [0]))
-        elif name == "dropwhile_next":
-            list(itertools.dropwhile(lambda _: call() or False, [0]))
-        elif name == "functools_reduce":
-            functools.reduce(lambda *_: call(), [0, 0])
-        elif name == "filterfalse_next":
-            list(itertools.filterfalse(lambda _: call() or True, [0]))
-        elif name == "_operator_call":
-            operator.call(call)
-        elif name == "methodcaller_call":
-            operator.methodcaller("__call__")(call)
-        else:
-            list(itertools.groupby([0], key=call))
-        return box[0]
+        return trampoline(PARTS[part], fn)
 
     for mods in bench_engine.MODULE_SETS:
         bench_engine._random_game(affresco, 4, bench_engine.WARM_SEED, mods)
@@ -170,6 +178,46 @@ def parts(modules: tuple, count: int) -> None:
     print(decisions)
 
 
+# The kinds of visit-phase decisions that --kinds counts apart (the apply of each, with the way to
+# the next decision: the turns and hooks on the way, the next legal list, a round end), each inside
+# its own C function as --parts does.
+KINDS = {"visit market": "starmap_next", "visit cathedral": "takewhile_next", "visit studio": "dropwhile_next",
+         "visit workshop": "functools_reduce", "visit theater": "filterfalse_next", "ask bells": "_operator_call",
+         "ask medico": "methodcaller_call", "ask wall_fresco": "groupby_next",
+         "other asks, VP track": "partial_vectorcall"}
+
+
+def kinds(modules: tuple, count: int) -> None:
+    """:func:`live`'s games, each visit-phase decision's apply inside the trampoline of its kind
+    (:data:`KINDS`); prints the decisions and the count of each kind."""
+    import affresco
+    import bench_engine
+    for mods in bench_engine.MODULE_SETS:
+        bench_engine._random_game(affresco, 4, bench_engine.WARM_SEED, mods)
+    gc.collect()
+    gc.disable()
+    decisions, seen = 0, dict.fromkeys(KINDS, 0)
+    for seed in range(1, count + 1):
+        g = affresco.new_game(players=4, seed=seed, modules=modules)
+        choice = random.Random(seed).choice
+        while not g.is_over:
+            seat = choice(g.to_act)
+            action = choice(g.legal_actions(seat))
+            decisions += 1
+            if g.phase in ("plan", "getup"):
+                g.apply(seat, action)
+                continue
+            view = g.view(seat, log=False)     # (outside the trampolines: not counted)
+            ask = view["asks"][0][1] if view["asks"] else None
+            kind = (f"ask {ask}" if ask else "other asks, VP track" if view["pending_track"]
+                    else "visit " + view["location"])
+            kind = kind if kind in KINDS else "other asks, VP track"
+            seen[kind] += 1
+            trampoline(KINDS[kind], lambda: g.apply(seat, action))
+    print(json.dumps(seen))
+    print(decisions)
+
+
 def part_counts(src: Path, modules: tuple, count: int) -> dict[str, float]:
     """Instructions per decision of each part (:data:`PARTS`) of ``count`` live games under callgrind."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -189,6 +237,28 @@ def part_counts(src: Path, modules: tuple, count: int) -> dict[str, float]:
         if m and m.group(2) not in found:
             found[m.group(2)] = int(m.group(1).replace(",", ""))
     return {part: found.get(name, 0) / decisions for part, name in PARTS.items()}
+
+
+def kind_counts(src: Path, modules: tuple, count: int) -> tuple[dict[str, float], dict[str, int], int]:
+    """Instructions per decision of each kind of visit-phase decision (:data:`KINDS`) over ``count``
+    live games under callgrind, the decisions of each kind, and all the games' decisions."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out_file = str(Path(tmp) / "callgrind.out")
+        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}",
+               sys.executable, str(Path(__file__).resolve()), "--worker", "kinds", json.dumps(list(modules)), str(count)]
+        run = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            raise SystemExit(f"kinds failed on {src} ({' '.join(modules) or 'base'}):\n{run.stderr[-2000:]}")
+        table = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out_file],
+                               capture_output=True, text=True, check=True).stdout
+    seen, decisions = json.loads(run.stdout.split("\n")[0]), int(run.stdout.split()[-1])
+    found: dict[str, int] = {}
+    for line in table.splitlines():
+        m = re.match(r"\s*([\d,]+) .*:(\w+) \[", line)
+        if m and m.group(2) not in found:
+            found[m.group(2)] = int(m.group(1).replace(",", ""))
+    return {kind: found.get(name, 0) / decisions for kind, name in KINDS.items()}, seen, decisions
 
 
 # --- the driver --------------------------------------------------------------------------
@@ -252,6 +322,10 @@ def main() -> int:
                     help="with --live's games: instructions per decision of each part of a decision (plan lists, "
                          "plan applies and the reveal, visit legal lists, visit applies and the round end, get-up), "
                          "counted by callgrind")
+    ap.add_argument("--kinds", action="store_true",
+                    help="with --live's games: instructions of the visit-phase applies by kind of decision (a visit "
+                         "at each location, each module's asks, the VP track's choices), each with the way to the "
+                         "next decision (a round end included), per decision and per decision of that kind (callgrind)")
     ap.add_argument("--plans", action="store_true",
                     help="with the replays: at each plan decision also make the legal list and choose a seeded random "
                          "plan in it, the recorded plan applied (the plan lists on the same games on both trees: a "
@@ -266,6 +340,8 @@ def main() -> int:
             live(modules, int(args.worker[2]), args.worker[3:] == ["gc"])
         elif kind == "parts":
             parts(modules, int(args.worker[2]))
+        elif kind == "kinds":
+            kinds(modules, int(args.worker[2]))
         else:
             replay(modules, args.worker[2], int(args.worker[3]), args.worker[4:] == ["plans"])
         return 0
@@ -283,6 +359,23 @@ def main() -> int:
             print(f"{'':<{len(name) + 3}}{'sum':<22} "
                   + " ".join(f"{sum(v for p, v in got[t].items() if not p.startswith('of it')):>10,.0f}"
                              for t in ("baseline", "new")), flush=True)
+        return 0
+    if args.kinds:
+        print(f"instructions of the visit-phase applies by kind of decision, 4 players, games 1..{args.games} of each "
+              f"set played live after one warm-up game of every set: {trees['new']} vs baseline {args.baseline} | "
+              f"{machine_load()}")
+        for name in args.sets:
+            got = {t: kind_counts(src, SETS[name], args.games) for t, src in trees.items()}
+            print(f"{name}:  {'kind':<22} {'share':>7} {'per decision: baseline':>23} {'new':>8} "
+                  f"{'per decision of the kind: baseline':>35} {'new':>8}")
+            for kind in KINDS:
+                share = got["new"][1][kind] / got["new"][2]
+                each = {t: got[t][0][kind] * got[t][2] / max(got[t][1][kind], 1) for t in trees}
+                print(f"{'':<{len(name) + 3}}{kind:<22} {share:>7.3f} {got['baseline'][0][kind]:>23,.0f} "
+                      f"{got['new'][0][kind]:>8,.0f} {each['baseline']:>35,.0f} {each['new']:>8,.0f}")
+            print(f"{'':<{len(name) + 3}}{'sum':<22} {'':>7} "
+                  + " ".join(f"{sum(got[t][0].values()):>{w},.0f}" for t, w in (("baseline", 23), ("new", 8))),
+                  flush=True)
         return 0
     what = (f"games 1..{args.games} of each set played live after one warm-up game of every set (plan lists "
             f"included{', garbage collector on' if args.gc else ''})" if args.live else

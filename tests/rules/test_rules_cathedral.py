@@ -3,11 +3,14 @@ bonus points', 'Restore the altar' (R6, R7, R8)."""
 from __future__ import annotations
 
 
+import random
+
 import pytest
 
 import affresco
 
-from positions import bishop, fig, game, legal, only_actor, paints, plan_all, thalers, tile_at, track  # noqa: E402
+from positions import (bishop, fig, game, legal, module_game, only_actor, paints, plan_all, thalers,  # noqa: E402
+                       tile_at, track)
 
 NEIGHBOURS_OF_C3 = ["B2", "C2", "D2", "B3", "D3", "B4", "C4", "D4"]
 
@@ -245,3 +248,26 @@ def test_altar_and_segment_in_one_visit():
     g.apply(0, "altar RYB")
     assert track(g, 0) == 5 + 2
     assert paints(g, 0) == ""
+
+
+@pytest.mark.parametrize("modules", [(), ("special_colours",)])
+def test_altar_restorations_offered_are_those_the_paints_held_pay_for(modules):
+    """'Restore the altar': the player returns 3 paints from behind his screen, so the altar
+    restorations offered are exactly the sets of the forms (R7; with the special colours, pink
+    and brown as substitutes) that the paints held contain, whatever the holding: checked
+    against the sets offered to a player holding 3 of every paint, for random holdings."""
+    def altars(have: str) -> set[str]:
+        seats = [dict(getup="7:00", paints=have), dict(getup="8:00"), dict(getup="9:00")]
+        g = module_game(3, modules=list(modules), seats=seats, fresco={}) if modules else \
+            game(3, seats=seats, fresco={})
+        plan_all(g, "0-1-0-0-0", "0-0-0-0-0", "0-0-0-0-1")
+        return {a for a in legal(g, 0) if a.startswith("altar ")}
+
+    paints_ = "RYBOGPKN" if modules else "RYBOGP"
+    every = altars("".join(c * 3 for c in paints_))
+    assert len(every) > 20
+    rng = random.Random(7)
+    for _ in range(40):
+        have = "".join(c * rng.choice((0, 0, 1, 1, 2, 3, 4)) for c in paints_)
+        held = {c: have.count(c) for c in paints_}
+        assert altars(have) == {a for a in every if all(a[6:].count(c) <= held[c] for c in a[6:])}, have

@@ -8,7 +8,8 @@ the restored segment.  The restoration with its bonus is one VP-track move (R8).
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, compress
+from operator import getitem, not_
 from typing import Final
 
 from . import track
@@ -140,34 +141,73 @@ def _altar_score(paints: str, basic_items: tuple, blend_items: tuple, basic_vp: 
 
 
 def altar_actions(s: State, fig: int) -> tuple[Action, ...]:
+    """The altar restorations the paints of ``fig`` pay for, in notation order (memoised by the
+    paints held, then by the paints held capped at 3 each: an altar takes 3 paints)."""
     have = s.paints[fig]
-    candidates, by_paints = _altar_table(s)
-    hit = by_paints.get(have)
+    table = _altar_table(s)
+    hit = table.by_paints.get(have)
     if hit is None:
-        if len(by_paints) > 8192:
-            by_paints.clear()
-        hit = by_paints[have] = tuple([action for need, action in candidates if covers8(have, need)])
+        hit = table.held(have)
     return hit
 
 
-def _altar_table(s: State) -> tuple[tuple, dict]:
-    """The altar restorations that score in the set-up's forms (:func:`_altar_candidates`), and
-    a memo of the legal ones by paints held: per edition for the base game's forms, per hook
-    table when modules change them."""
+class _AltarTable:
+    """The altar restorations that score in a set-up's forms (:func:`_altar_candidates`), each
+    with its paints as a mask: per paint, one bit per piece up to 3 (``_UNARY``); the paints
+    held pay for a restoration when its mask has no bit outside the mask of the paints held.
+    The legal ones are memoised by the paints held and by the paints held capped at 3 each."""
+
+    __slots__ = ("masks", "actions", "by_paints", "by_capped")
+
+    def __init__(self, candidates: tuple) -> None:
+        self.masks = tuple([_mask(tuple(map(min, need, _THREES))) for need, _ in candidates])
+        self.actions = tuple([action for _, action in candidates])
+        self.by_paints: dict[tuple[int, ...], tuple[Action, ...]] = {}
+        self.by_capped: dict[tuple[int, ...], tuple[Action, ...]] = {}
+
+    def held(self, have: tuple[int, ...]) -> tuple[Action, ...]:
+        """The legal restorations for the paints ``have`` (kept in both memos)."""
+        capped = tuple(map(min, have, _THREES))
+        hit = self.by_capped.get(capped)
+        if hit is None:
+            missing = _ALL ^ _mask(capped)
+            hit = tuple(compress(self.actions, map(not_, map(missing.__and__, self.masks))))
+            if len(self.by_capped) > 8192:
+                self.by_capped.clear()
+            self.by_capped[capped] = hit
+        if len(self.by_paints) > 8192:
+            self.by_paints.clear()
+        self.by_paints[have] = hit
+        return hit
+
+
+_THREES: Final = (3,) * len(PAINTS)
+_UNARY: Final = tuple(tuple(((1 << k) - 1) << (3 * p) for k in range(4)) for p in range(len(PAINTS)))
+_ALL: Final = (1 << (3 * len(PAINTS))) - 1
+
+
+def _mask(capped: tuple[int, ...]) -> int:
+    """The mask of a paint vector whose counts are at most 3 (``_AltarTable``)."""
+    return sum(map(getitem, _UNARY, capped))
+
+
+def _altar_table(s: State) -> _AltarTable:
+    """The altar restorations that score in the set-up's forms with their memos: per edition for
+    the base game's forms, per hook table when modules change them."""
     if not s.hooks.altar_values:
         return s.comp.derived("altar_actions", _base_altar_table)
     table = _TABLES.get(s.hooks)
     if table is None:
-        table = _TABLES.put(s.hooks, (_altar_candidates(*altar_forms(s)), {}))
+        table = _TABLES.put(s.hooks, _AltarTable(_altar_candidates(*altar_forms(s))))
     return table
 
 
-_TABLES: Final = IdentityMemo(256)   # hook table -> its altar restorations and their memo by paints held
+_TABLES: Final = IdentityMemo(256)   # hook table -> its altar restorations and their memos
 
 
-def _base_altar_table(comp) -> tuple[tuple, dict]:
+def _base_altar_table(comp) -> _AltarTable:
     """:func:`_altar_table` of the base game's forms (no module's hook)."""
-    return _altar_candidates(*_base_altar_forms(comp)), {}
+    return _AltarTable(_altar_candidates(*_base_altar_forms(comp)))
 
 
 def _base_altar_forms(comp) -> tuple:

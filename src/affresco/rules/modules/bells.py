@@ -442,7 +442,7 @@ class Bells(Module):
         their money (asking only those with money would show it, R22)."""
         if index != len(s.columns()) - 1:
             return
-        b = self.st(s)
+        b: BState = s.mods[self.name]
         if b.asked == s.round:
             return
         self.own(s).asked = s.round

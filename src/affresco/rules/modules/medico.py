@@ -40,7 +40,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
-from ..state import State
+from ..state import SIDE1, SIDE2, State
 from ..actions import KINDS, Action, arg_order, plan_word
 from ..board import INDEX as SEGMENT, NEIGHBOURS8
 from ..components import check_provenance as provenance_ok
@@ -140,6 +140,8 @@ def _sorted_bottles(items) -> tuple[str, ...]:
 
 
 _UNBEGUN = (0, 0)      # MState.worked at the start of a turn: no blend, no other workshop action
+_WORKSHOP = SIDE1.index("workshop")   # the workshop's column, on either side of the action sheet
+assert SIDE2.index("workshop") == _WORKSHOP
 _MEDICINE = tuple(Action("medicine", (str(p + 1),)) for p in range(4))   # by display place
 _ASIDE = (Action("aside", ("ill",)), Action("aside", ("own",)))
 _SAINTS = {c: Action("saints", (c,)) for c in PAINTS}   # by the paint paid
@@ -266,7 +268,7 @@ class Medico(Module):
 
     def pool(self, s: State) -> int:
         """Black apprentices left on the medico board."""
-        return self.data.black * s.n - sum(self.st(s).black)
+        return self.data.black * s.n - sum(s.mods[NAME].black)
 
     def healthy(self, s: State, seat: int) -> int:
         """Healthy apprentices ``seat`` may plan with: own ones not on the board, the neutral one,
@@ -447,7 +449,7 @@ class Medico(Module):
         return False
 
     def _bottle_options(self, s: State, fig: int) -> list[Action]:
-        m = self.st(s)
+        m: MState = s.mods[NAME]
         if len(m.held[fig]) >= self.data.max_bottles:
             return []
         prices, money = self.data.prices[self.places(s)], s.thalers[fig]
@@ -495,9 +497,10 @@ class Medico(Module):
         """Workshop: is a healthy apprentice left who has not begun blending?  Blends are
         counted against the ill apprentices first (the player's best order); every other
         workshop action (a request, an exchange) takes a healthy apprentice's place."""
-        ill = self.ill_at(s, fig, s.loc)
+        p = s.mods[NAME].plans[fig] if fig < s.n else None
+        ill = p[0][s.loc] if p is not None else 0     # ill_at
         healthy = s.plan[fig][s.loc] - ill
-        blends, others = self.st(s).worked
+        blends, others = s.mods[NAME].worked
         used = others + -(-max(0, blends - ill) // 2)
         return healthy - used > 0
 
@@ -526,8 +529,8 @@ class Medico(Module):
             self.own(s).ill_left -= 1
             s.add_event({"kind": "medico_saints", "figure": fig, "paint": paint, "amount": self.data.saints_thalers})
             return True
-        if action.kind == "studio" and fig < s.n and self.st(s).ill_left:
-            ill = self.st(s).ill_left
+        if action.kind == "studio" and fig < s.n and s.mods[NAME].ill_left:
+            ill = s.mods[NAME].ill_left
             gained = s.comp.rules["studio"]["thalers_per_apprentice"] * (s.left - ill)
             earn(s, fig, gained)
             s.left = ill
@@ -536,7 +539,7 @@ class Medico(Module):
         return False
 
     def after_action(self, s: State, fig: int, action: Action) -> None:
-        if fig < s.n and s.columns()[s.loc] == "workshop":
+        if fig < s.n and s.loc == _WORKSHOP:
             blends, others = s.mods[NAME].worked
             self.own(s).worked = (blends + 1, others) if action.kind == "blend" else (blends, others + 1)
 
@@ -573,10 +576,10 @@ class Medico(Module):
     def _own_present(self, s: State, fig: int) -> int:
         """Own healthy apprentices that can be on the action sheet (not on the medico board,
         not set aside)."""
-        return s.comp.apprentices - self.st(s).sick[fig] - s.aside[fig]
+        return s.comp.apprentices - s.mods[NAME].sick[fig] - s.aside[fig]
 
     def _fall_ill(self, s: State, fig: int, count: int, neutral: bool, column: str) -> None:
-        m = self.st(s)
+        m: MState = s.mods[NAME]
         sick, black, neutral_ill = m.sick[fig], m.black[fig], m.neutral_ill[fig]
         own = count - (1 if neutral else 0)
         taken = min(count, self.pool(s))        # no black apprentice left: nobody more falls ill
@@ -599,7 +602,7 @@ class Medico(Module):
         (in the final round, the final cathedral, R20): healing in player order."""
         if index != len(s.columns()) - 1:
             return
-        m = self.st(s)
+        m: MState = s.mods[NAME]
         for fig in s.order:   # asked only of a player holding a bottle of use ('heal none' is not a choice)
             if fig < s.n:
                 sick = m.sick[fig]
@@ -609,7 +612,7 @@ class Medico(Module):
                         break
 
     def _heal_options(self, s: State, fig: int) -> list[Action]:
-        m = self.st(s)
+        m: MState = s.mods[NAME]
         return list(_heal_choices(m.held[fig], m.sick[fig] > 0))
 
     # ------------------------------------------------------------------ asks
@@ -630,13 +633,13 @@ class Medico(Module):
         if what == "heal":
             return self._heal_options(s, fig)
         if what == "aside":
-            own_here = s.comp.apprentices - self.st(s).sick[fig]
+            own_here = s.comp.apprentices - s.mods[NAME].sick[fig]
             return list(_ASIDE if own_here else _ASIDE[:1])
         return list(_ILLNESS)
 
     def answer(self, s: State, a, action) -> None:
         fig, _, what = a
-        m = self.st(s)
+        m: MState = s.mods[NAME]
         if what == "medicine":
             place = int(action.args[0]) - 1
             bottle, price = m.display[place], self.price(s, place)

@@ -105,13 +105,13 @@ class Requests(Module):
             return out
         paint = self.data.paint
         types = []
-        for t, values in self.st(s).stacks:   # (a loop: a comprehension reading ``self`` would make it a cell)
+        for t, values in s.mods[self.name].stacks:   # (a loop: a comprehension reading ``self`` would make it a cell)
             if values:
                 types.append((t, paint[t]))
         return list(_requests(tuple(owned), tuple(types), self.data.per))
 
     def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
-        if column != "workshop" or self.st(s).last[fig] == s.round:
+        if column != "workshop" or s.mods[self.name].last[fig] == s.round:
             return
         if fig < s.n and s.left < s.comp.rules["workshop"]["blends_per_apprentice"]:
             return  # every workshop apprentice has begun blending
@@ -127,7 +127,7 @@ class Requests(Module):
         return False
 
     def _fulfil(self, s: State, fig: int, t: str, texts: tuple[str, ...]) -> None:
-        r = self.st(s)
+        r: RState = s.mods[self.name]
         stacks = dict(r.stacks)
         vp = stacks[t][-1]
         stacks[t] = stacks[t][:-1]

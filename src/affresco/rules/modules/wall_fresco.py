@@ -365,7 +365,7 @@ class WallFresco(Module):
         restored one, whatever the player's paints: one who cannot pay passes himself, as in the
         base game's forced forfeits (rules notes N2), so the question shows nothing of his
         paints (R22)."""
-        if fig < s.n and s.mods[self.name].placed[fig] == s.loc and self.frontier(self.st(s).board):
+        if fig < s.n and s.mods[self.name].placed[fig] == s.loc and self.frontier(s.mods[self.name].board):
             ask(s, fig, self.name, TILE)
             return True
         return False
@@ -373,7 +373,7 @@ class WallFresco(Module):
     def ask_actions(self, s: State, a) -> list:
         have = s.paints[a[0]]     # the frontier's sections the player's paints pay for
         out = [PASS]
-        for _, need, action in self.frontier(self.st(s).board):   # (a loop: a comprehension would make
+        for _, need, action in self.frontier(s.mods[self.name].board):   # (a loop: a comprehension would make
             if covers8(have, need):                                # ``have`` a cell at every call)
                 out.append(action)
         return out
@@ -391,7 +391,7 @@ class WallFresco(Module):
         """'To restore a section, the player returns the required paint on the selected tile to
         the general supply and scores 4 VP ... He then removes the tile from the wall fresco,
         flips it back side up, and places it in front of his large screen.'"""
-        w = self.st(s)
+        w: WState = s.mods[self.name]
         tile = w.board[cell]
         assert tile is not None, "a legal wall restoration names a covered section"
         s.paints[fig] = minus(s.paints[fig], _vector(tile.paint))
@@ -419,7 +419,7 @@ class WallFresco(Module):
     def exchanges(self, s: State, fig: int) -> list[Action]:
         """Pairs of the player's wall tiles of 2 different basic colours whose blend's exchange
         tile the player does not own yet and the workshop still has."""
-        w = self.st(s)
+        w: WState = s.mods[self.name]
         supply = dict(w.supply)
         out = []
         for a, b in combinations(sorted(set(w.held[fig])), 2):
@@ -441,7 +441,7 @@ class WallFresco(Module):
     def apply_action(self, s: State, fig: int, action: Action) -> bool:
         if action.kind != "exchange":
             return False
-        w = self.st(s)
+        w: WState = s.mods[self.name]
         a, b = (parse_wall_tile(x) for x in action.args)
         blend = self._blend_of(s, a.income, b.income)
         assert blend is not None, "a legal exchange names tiles of 2 different basic colours"
@@ -480,10 +480,10 @@ class WallFresco(Module):
     # --- the bishop's requests (R15) ------------------------------------------------------
     def request_tiles(self, s: State, fig: int, tiles: list) -> None:
         if fig < s.n:
-            tiles.extend((t.text, t.splash) for t in self.st(s).held[fig])
+            tiles.extend((t.text, t.splash) for t in s.mods[self.name].held[fig])
 
     def take_request_tile(self, s: State, fig: int, text: str) -> bool:
-        w = self.st(s)
+        w: WState = s.mods[self.name]
         if fig >= s.n or not text.startswith("W:"):
             return False
         mine = list(w.held[fig])
