@@ -1003,16 +1003,33 @@ class _PlanOrder:
                 for e in range(len(barred) + 1):
                     for x in range(-1, self.top + 1):
                         self.weighed(x, black, e, t)
+        # the group totals of every part (a planning situation new to the process then costs
+        # look-ups only), and the ill words of each ordering of the ill ones' columns of up to
+        # three ill apprentices (two with four such columns): made once per process
+        self._most = len(barred) * per_column       # the most apprentices of a group
+        for h in range(-1, self.top + self._most + 1):
+            for black in range(self.top + 1):
+                for t in range(3):
+                    self.parts(h, black, t, 1)
+                    self.parts(h, black, t, 2)
+        self._ills: dict[int, tuple] = {}           # ill_words' answers
+        for black in range(1, 4 if len(ill) < 4 else 3):
+            for ranks in self._kind_rank:
+                for rank in ranks:
+                    for least in range(black + 1):
+                        self.ill_words(rank, self._counts[rank], black, least)
 
     def parts(self, h: int, black: int, t: int, tile: int) -> list[int]:
         """The plans accumulated per group, with ``h`` healthy apprentices for the columns,
         ``black`` ill ones, ``t`` action tiles and ``tile`` 2 if the medico tile may go (at most
         one apprentice at the market), else 1."""
+        top = self.top
+        if black > top:
+            black = top                 # (beyond: the same plans)
         key = ((h * 16 + black) * 16 + t) * 4 + tile
         ends = self._parts.get(key)
         if ends is None:
-            top = self.top
-            totals = self._totals.get((black if black < top else top) * 16 + t) or self.totals(black, t)
+            totals = self._totals.get(black * 16 + t) or self.totals(black, t)
             ends = self._parts[key] = list(accumulate([
                 n * (tile if mk else 1) * totals[e][(h - s if h - s < top else top) + 1] if h >= s else 0
                 for s, e, mk, n in self._sizes]))
@@ -1054,15 +1071,26 @@ class _PlanOrder:
                                                 for s, per in zip(sums, least)]) for x in range(-1, self.top + 1)]
         return by_x[x + 1]
 
+    def ill_words(self, rank: int, counts: tuple[int, ...], black: int, least: int) -> tuple:
+        """The ill words (:func:`_ill_left`) of a plan with ``counts`` of at most ``black`` and at
+        least ``least`` ill apprentices; ``rank``: the part of its place in counting order that
+        its counts in the columns ill ones may go to give (:meth:`find`)."""
+        key = (rank * 16 + black) * 16 + least
+        words = self._ills.get(key)
+        if words is None:
+            words = self._ills[key] = _ill_left(_capped(counts, self.allowed, black), black, least)
+        return words
+
     def total(self, t: int, tile: int, h: int, black: int) -> int:
         """The plans of a part: ``t`` action tiles, ``h`` healthy and ``black`` ill apprentices."""
         return self.parts(h, black, t, tile)[-1]
 
     def find(self, r: int, t: int, tile: int, h: int, black: int) -> tuple[tuple[tuple[int, ...], str, tuple[int, ...], int],
-                                                                          int, int, bool]:
+                                                                          int, int, bool, int]:
         """The ``r``-th plan of a part: its counts (the counts, their text, their empty columns
-        and their apprentices), the way to lay its tiles, its variant's rank, and whether the
-        medico tile may go with it."""
+        and their apprentices), the way to lay its tiles, its variant's rank, whether the
+        medico tile may go with it, and the part of its place in counting order that its
+        counts in the ill ones' columns give (:meth:`ill_words`)."""
         ends = self.parts(h, black, t, tile)
         g = bisect_right(ends, r)
         if g:
@@ -1080,8 +1108,9 @@ class _PlanOrder:
         p, r = divmod(r - k * prev, k * per)
         i, r = divmod(r, m * per)
         q, v = divmod(r, m * per // self._perm[e + z][t])
-        b = self._group_rank[g][i] + self._kind_rank[kd][p]
-        return (self._counts[b], self._texts[b], self._empty[b], self._apprentices[b]), q, v, m == 2
+        kr = self._kind_rank[kd][p]
+        b = self._group_rank[g][i] + kr
+        return (self._counts[b], self._texts[b], self._empty[b], self._apprentices[b]), q, v, m == 2, kr
 
     def place(self, counts: tuple[int, ...], q: int, t: int, tile: int, h: int, black: int) -> int:
         """Where the variants of the plan with ``counts`` and the ``q``-th way to lay its tiles
@@ -1154,7 +1183,7 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     def pick(seg: int, r: int) -> tuple[Action, tuple]:
         """The segment's r-th plan (:class:`_PlanOrder`), and its reading (planning.read's answer)."""
         h = healthy - carries[seg]
-        (counts, text, empty, n), q, r, medico = order.find(r, len(segments[seg]), tile, h, black)
+        (counts, text, empty, n), q, r, medico, rank = order.find(r, len(segments[seg]), tile, h, black)
         if segments[seg]:
             args = parents.args_with(seg, text, empty, q)
             # the tiles' words: (column,); one or two tiles spelled out (a dict display is cheaper)
@@ -1164,7 +1193,7 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
         else:
             args, words = (text,), {}                 # (one way to lay no tile)
         if black:
-            ill = _ill_left(_capped(counts, allowed, black), black, n - h if n > h else 0)[r >> 1 if medico else r]
+            ill = order.ill_words(rank, counts, black, n - h if n > h else 0)[r >> 1 if medico else r]
             if ill:
                 args += ill
                 words[ILL_WORD] = ill[1:]
