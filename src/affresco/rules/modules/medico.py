@@ -308,7 +308,7 @@ class Medico(Module):
             self.own(s).tile = None
             return
         pile = list(m.pile)
-        tile = pile.pop(chance(s).randrange(len(pile)))
+        tile = pile.pop(below(chance(s), len(pile)))
         infected = m.infected if tile == SAME else tile   # 'same location' in round 1: none (infected None)
         m = self.own(s)
         m.pile, m.tile, m.infected = tuple(pile), tile, infected
@@ -982,8 +982,8 @@ class _PlanOrder:
         self._group_of = {cfg: (g, i) for g, (*_, cfgs) in enumerate(self.groups) for i, cfg in enumerate(cfgs)}
         self._kind_of = {vec: (k, p) for k, (*_, vecs) in enumerate(self.kinds) for p, vec in enumerate(vecs)}
         self._sizes = tuple((s, e, mk, len(cfgs)) for s, e, mk, cfgs in self.groups)
-        self._parts: dict[int, list[int]] = {}       # parts' answers
-        self._kinds: dict[int, list[int]] = {}       # weighed's answers
+        self._parts: dict[int, tuple[int, ...]] = {}       # parts' answers
+        self._kinds: dict[int, tuple[int, ...]] = {}       # weighed's answers
         self._ways: dict[int, list[int]] = {}        # per (e, t): per kind, its orderings times the ways to lay the tiles
         self._words: dict[int, list[tuple[int, ...]]] = {}     # per black: words' answers
         self._perm = [[perm(n, t) for t in range(len(allowed) + 1)] for n in range(len(allowed) + 1)]
@@ -1019,7 +1019,7 @@ class _PlanOrder:
                     for least in range(black + 1):
                         self.ill_words(rank, self._counts[rank], black, least)
 
-    def parts(self, h: int, black: int, t: int, tile: int) -> list[int]:
+    def parts(self, h: int, black: int, t: int, tile: int) -> tuple[int, ...]:
         """The plans accumulated per group, with ``h`` healthy apprentices for the columns,
         ``black`` ill ones, ``t`` action tiles and ``tile`` 2 if the medico tile may go (at most
         one apprentice at the market), else 1."""
@@ -1030,7 +1030,7 @@ class _PlanOrder:
         ends = self._parts.get(key)
         if ends is None:
             totals = self._totals.get(black * 16 + t) or self.totals(black, t)
-            ends = self._parts[key] = list(accumulate([
+            ends = self._parts[key] = tuple(accumulate([
                 n * (tile if mk else 1) * totals[e][(h - s if h - s < top else top) + 1] if h >= s else 0
                 for s, e, mk, n in self._sizes]))
         return ends
@@ -1047,7 +1047,7 @@ class _PlanOrder:
             ways = self._ways[e * 16 + t] = [len(vecs) * perm(e + z, t) for _, z, _, vecs in self.kinds]
         return ways
 
-    def weighed(self, x: int, black: int, e: int, t: int) -> list[int]:
+    def weighed(self, x: int, black: int, e: int, t: int) -> tuple[int, ...]:
         """Per kind, accumulated: its orderings times the ill words of at most ``black`` and at
         least those beyond ``x`` healthy ones, times the ways to lay ``t`` tiles on its empty
         columns and ``e`` more (one group's plans of each of its counts, one variant per ill
@@ -1056,7 +1056,7 @@ class _PlanOrder:
         key = ((x * 16 + black) * 16 + e) * 16 + t
         ends = self._kinds.get(key)
         if ends is None:
-            ends = self._kinds[key] = list(accumulate(map(mul, self._ways_of(e, t), self.words(x, black))))
+            ends = self._kinds[key] = tuple(accumulate(map(mul, self._ways_of(e, t), self.words(x, black))))
         return ends
 
     def words(self, x: int, black: int) -> tuple[int, ...]:
@@ -1085,21 +1085,22 @@ class _PlanOrder:
         """The plans of a part: ``t`` action tiles, ``h`` healthy and ``black`` ill apprentices."""
         return self.parts(h, black, t, tile)[-1]
 
-    def find(self, r: int, t: int, tile: int, h: int, black: int) -> tuple[tuple[tuple[int, ...], str, tuple[int, ...], int],
-                                                                          int, int, bool, int]:
-        """The ``r``-th plan of a part: its counts (the counts, their text, their empty columns
-        and their apprentices), the way to lay its tiles, its variant's rank, whether the
-        medico tile may go with it, and the part of its place in counting order that its
-        counts in the ill ones' columns give (:meth:`ill_words`)."""
-        ends = self.parts(h, black, t, tile)
+    def find(self, r: int, t: int, tile: int, h: int, black: int) -> tuple[tuple[int, ...], str, tuple[int, ...], int,
+                                                                          tuple[str, ...], bool]:
+        """The ``r``-th plan of a part: its counts, their text, their empty columns, the way to
+        lay its tiles, its ill word (() for none: :meth:`ill_words`) and whether it has the
+        medico tile."""
+        top = self.top
+        capped = black if black < top else top
+        ends = self._parts.get(((h * 16 + capped) * 16 + t) * 4 + tile) or self.parts(h, black, t, tile)
         g = bisect_right(ends, r)
         if g:
             r -= ends[g - 1]
         s, e, mk, n = self._sizes[g]
         m = tile if mk else 1
         k = n * m
-        x, top = h - s, self.top
-        ends = self._kinds.get((((x if x < top else top) * 16 + (black if black < top else top)) * 16 + e) * 16 + t) \
+        x = h - s
+        ends = self._kinds.get((((x if x < top else top) * 16 + capped) * 16 + e) * 16 + t) \
             or self.weighed(x, black, e, t)
         kd = bisect_right(ends, r // k)
         prev = ends[kd - 1] if kd else 0
@@ -1110,7 +1111,15 @@ class _PlanOrder:
         q, v = divmod(r, m * per // self._perm[e + z][t])
         kr = self._kind_rank[kd][p]
         b = self._group_rank[g][i] + kr
-        return (self._counts[b], self._texts[b], self._empty[b], self._apprentices[b]), q, v, m == 2, kr
+        counts = self._counts[b]
+        ill: tuple[str, ...] = ()
+        if black:
+            least = self._apprentices[b] - h
+            if least < 0:
+                least = 0
+            ill = (self._ills.get((kr * 16 + black) * 16 + least)
+                   or self.ill_words(kr, counts, black, least))[v >> 1 if m == 2 else v]
+        return counts, self._texts[b], self._empty[b], q, ill, m == 2 and v & 1 == 1
 
     def place(self, counts: tuple[int, ...], q: int, t: int, tile: int, h: int, black: int) -> int:
         """Where the variants of the plan with ``counts`` and the ``q``-th way to lay its tiles
@@ -1182,8 +1191,7 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
 
     def pick(seg: int, r: int) -> tuple[Action, tuple]:
         """The segment's r-th plan (:class:`_PlanOrder`), and its reading (planning.read's answer)."""
-        h = healthy - carries[seg]
-        (counts, text, empty, n), q, r, medico, rank = order.find(r, len(segments[seg]), tile, h, black)
+        counts, text, empty, q, ill, medico = order.find(r, len(segments[seg]), tile, healthy - carries[seg], black)
         if segments[seg]:
             args = parents.args_with(seg, text, empty, q)
             # the tiles' words: (column,); one or two tiles spelled out (a dict display is cheaper)
@@ -1192,12 +1200,10 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
                 if len(args) == 5 else dict(zip(args[1::2], zip(args[2::2]))))
         else:
             args, words = (text,), {}                 # (one way to lay no tile)
-        if black:
-            ill = order.ill_words(rank, counts, black, n - h if n > h else 0)[r >> 1 if medico else r]
-            if ill:
-                args += ill
-                words[ILL_WORD] = ill[1:]
-        if medico and r & 1:
+        if ill:
+            args += ill
+            words[ILL_WORD] = ill[1:]
+        if medico:
             args += _TILE
             words[TILE_WORD] = ()
         return _new(Action, ("plan", args)), (counts, MappingProxyType(words))
