@@ -73,6 +73,22 @@ def test_layout_is_contiguous_and_one_per_set_up(n, mods, encoding):
     assert affresco.new_game(n, mods, seed=2).observation_layout(encoding) == layout
 
 
+@pytest.mark.parametrize("first", [False, True])
+def test_a_rule_option_reaches_the_vector_whichever_game_made_the_layout_first(first):
+    """The layout is one per set-up and rule options never change it (they are facts written
+    into it): the option ``special_colours_on_fresco`` shows in the vector of a game with it,
+    and only there, whether a game with or without it was observed first."""
+    from affresco.rules.modules.special_colours import OPTION
+    def game(on: bool):
+        return affresco.new_game(2, ("special_colours",), seed=1, options={OPTION: True} if on else None)
+    a, b = game(first), game(not first)
+    x, y = a.observation(0, 3), b.observation(0, 3)
+    assert a.observation_layout(3) == b.observation_layout(3)
+    start, length = next((s, n) for name, s, n in a.observation_layout(3) if name == "special_colours:on_fresco")
+    assert length == 1 and x[start] == float(first) and y[start] == float(not first)
+    assert [i for i in range(len(x)) if x[i] != y[i]][0] == start
+
+
 def test_observation_refuses_a_seat_that_is_not_one():
     g = affresco.new_game(2, seed=1)
     for bad in (None, 2, -1, True, "0"):

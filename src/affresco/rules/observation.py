@@ -182,7 +182,8 @@ def _load_flow():
 
 def layout(s: State, encoding: int = ENCODING) -> Layout:
     """The layout of ``s``'s set-up (player count, modules, components) in ``encoding``
-    (:data:`ENCODINGS`; 1 and 2 are the same)."""
+    (:data:`ENCODINGS`; 1 and 2 are the same).  Rule options never change it: an option is a
+    fact written into it (e.g. ``special_colours:on_fresco``)."""
     global _LAST
     last = _LAST
     if last[0] is s.comp and last[1] is s.modules and last[2] == s.n and last[3] == encoding:

@@ -19,8 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain, compress
+from typing import Final
 
 from .actions import PLAN_WORDS, Action
+from .memo import IdentityMemo
 from .plan_sequences import PlanVariants, TiledPlans
 from .planning import _counts, options, read
 from .state import PLAN, State
@@ -87,11 +89,13 @@ class _Situation:
         self.names = names
         self.known: dict[tuple, tuple[tuple[str, ...], ...]] = {}
 
+    def weight(self) -> int:
+        """The prefixes known (what the memo of situations bounds)."""
+        return len(self.known)
 
-# per situation (see _draft): (what the key's id is of, its _Situation)
-_SITUATIONS: dict[tuple, tuple[object, _Situation]] = {}
-_MOST = 8192         # prefixes known in all situations before the situations are forgotten
-_known_count = 0     # prefixes made known since the situations were last forgotten
+
+# situation (see _draft) -> its _Situation; at most 8,192 prefixes known in all
+_SITUATIONS: Final = IdentityMemo(1024, 8192, _Situation.weight)
 
 
 def choices(s: State, seat: int, prefix: Sequence[tuple[str, ...]] = ()) -> tuple[tuple[str, ...], ...]:
@@ -123,7 +127,6 @@ def _offered_after(seq: Sequence[Action], situation: _Situation, prefix: tuple) 
     """The choices after ``prefix``, once it is checked (each choice one of those offered after
     the choices before it, else ValueError naming the first that is not); kept in
     ``situation``."""
-    global _known_count
     if prefix:
         before = prefix[:-1]
         offered = situation.known.get(before)
@@ -132,7 +135,6 @@ def _offered_after(seq: Sequence[Action], situation: _Situation, prefix: tuple) 
         if prefix[-1] not in offered:    # once per prefix and situation
             raise ValueError(_refusal(situation, before, prefix[-1], offered))
     out = situation.known[prefix] = _choices(situation.names, seq, prefix)
-    _known_count += 1
     return out
 
 
@@ -149,7 +151,6 @@ def _draft(s: State, seat: int) -> tuple[Sequence[Action], _Situation] | None:
     one object per situation) or, for the medico's plans, which the engine may make anew for a
     situation seen before, what makes them (their parents' identity and the seat's limits),
     with the game's steps."""
-    global _known_count
     drafts = s.drafts
     if drafts is not None:
         hit = drafts.get(seat)
@@ -159,19 +160,16 @@ def _draft(s: State, seat: int) -> tuple[Sequence[Action], _Situation] | None:
         return None
     seq = options(s, seat)
     names = steps(s)
-    key: tuple = (id(seq), names)
-    keeper: object = seq         # kept in the entry, so that the id in the key is not reused
+    keeper: object = seq
+    key: tuple = names
     if type(seq) is PlanVariants and seq.recipe is not None:
         made, args = seq.recipe
         keeper = args[0]
-        key = (made, id(keeper), args[1:], names)
-    kept = _SITUATIONS.get(key)
-    if kept is None or kept[0] is not keeper:
-        if _known_count > _MOST or len(_SITUATIONS) > _MOST:
-            _SITUATIONS.clear()
-            _known_count = 0
-        kept = _SITUATIONS[key] = (keeper, _Situation(names))
-    draft = (seq, kept[1])
+        key = (made, args[1:], names)
+    situation = _SITUATIONS.get(keeper, key)
+    if situation is None:
+        situation = _SITUATIONS.put(keeper, _Situation(names), key)
+    draft = (seq, situation)
     if drafts is None:
         drafts = s.drafts = {}
     drafts[seat] = draft
