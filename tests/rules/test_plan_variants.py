@@ -310,3 +310,39 @@ def test_the_medico_plan_tables_made_once_give_the_plans_the_plans_themselves_gi
                             assert plans.index(plans[i]) == i
                         checked += 1
     assert checked == 2 * 7 * 8 * 3 * 2
+
+
+def _made_anew(s, seat):
+    """A seat's plans as the plan hooks make them from scratch (nothing kept by planning.options)."""
+    from affresco.rules import planning
+    from affresco.rules.plan_sequences import tiled_plans
+    sheet = s.comp.rules["action_sheet"]
+    out = tiled_plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"], planning.column_words(s))
+    for hook in s.hooks.plan_options:
+        out = hook(s, seat, out)
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_plans_kept_per_planning_situation_are_those_the_plan_hooks_make_anew(players):
+    """``planning.options`` keeps each planning situation's plans (the seat's apprentices, the
+    sheet's side, each module's ``plan_situation``; issue #12's speed): at every plan decision
+    of random games of the module sets with plan hooks, for every seat to plan, the plans it
+    gives are the very sequence the plan hooks make from scratch, and situations come again."""
+    from affresco.rules import planning
+    rng = random.Random(players)
+    for modules in (ALL, ("bells", "wall_fresco"), ("medico",), ("bells", "medico"), ("wall_fresco", "medico", "scrolls")):
+        kept = affresco.new_game(players, modules, seed=0).state.hooks.plans_kept
+        assert kept is not None
+        kept.clear()
+        calls = 0
+        for _ in range(2):
+            g = affresco.new_game(players, modules, seed=rng.randrange(10**6))
+            s = g.state
+            while not g.is_over:
+                if g.phase == "plan" and s.asks == () and s.pending is None:
+                    for seat in g.to_act:
+                        assert planning.options(s, seat) is _made_anew(s, seat), (modules, seat)
+                        calls += 1
+                g.apply(g.to_act[0], rng.choice(g.legal_actions(g.to_act[0])))
+        assert 0 < len(kept) < calls

@@ -406,13 +406,17 @@ class Medico(Module):
             raise TypeError("the medico's plan words extend the TiledPlans of the base plans and action tiles "
                             f"(rules/plan_sequences.py), not {type(plans).__name__}: a module hook before the "
                             "medico's gave plans of its own")
-        # what they depend on besides the plans' side of the action sheet (their column words)
-        key = (self.healthy(s, seat), s.mods[NAME].black[seat], self._tile_refusal(s, seat) is None)
+        key = self.plan_situation(s, seat)
         hit = _OPTIONS.get(plans, key)
         if hit is None:
             allowed, market = _sheet_limits(s.columns())   # the columns ill ones may go to; the market's
             hit = _OPTIONS.put(plans, _ill_variants(plans, (key[0], key[1], allowed, key[2], market)), key)
         return hit
+
+    def plan_situation(self, s: State, seat: int) -> tuple[int, int, bool]:
+        """What :meth:`plan_options` depends on besides the plans' side of the action sheet (their
+        column words): the seat's healthy and ill apprentices, and whether the medico tile may go."""
+        return self.healthy(s, seat), s.mods[NAME].black[seat], self._tile_refusal(s, seat) is None
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
