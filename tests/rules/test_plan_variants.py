@@ -274,3 +274,75 @@ def test_a_plan_offered_to_one_seat_is_checked_again_for_another():
         g.apply(seat, legal[legal.index(mine)])
         return
     pytest.fail("no planning decision with plans only one seat may make was reached")
+
+
+def test_the_medico_plan_tables_made_once_give_the_plans_the_plans_themselves_give():
+    """The tables of an action sheet's side made once per process (issue #12's speed: the
+    group totals of every part, the ill words of up to three ill apprentices; those of more
+    made when first met) count and name the plans of every situation, on both sides of the
+    sheet, with and without action tiles and the medico tile, up to six ill apprentices: as
+    many plans as their parents' variants counted parent by parent, and at each place sampled a
+    distinct plan that ``index`` (which finds the variant among its parent's ill words made
+    without the tables) puts back at that place."""
+    from operator import mul
+
+    from affresco.rules.modules.medico import _ill_variants, _sheet_limits
+    from affresco.rules.plan_sequences import tiled_plans
+    from affresco.rules.planning import column_words_of
+    from affresco.rules.state import SIDE1, SIDE2
+
+    checked = 0
+    for side in (SIDE1, SIDE2):
+        allowed, market = _sheet_limits(side)
+        for black in range(7):
+            for healthy in range(8):
+                base = tiled_plans(healthy + black, 5, 3, column_words_of(side))
+                for parents in (base, base.with_tile("audience"), base.with_tile("audience").with_tile("wall", 1)):
+                    for tile_ok in (False, True):
+                        plans = _ill_variants(parents, (healthy, black, allowed, tile_ok, market))
+                        counted = sum(sum(map(mul, parents.multiplicity(seg), plans.sizes_at(seg)))
+                                      for seg in range(len(parents.segments)))
+                        assert len(plans) == counted
+                        rng = random.Random(len(plans) * 8 + black)
+                        places = rng.sample(range(len(plans)), min(12, len(plans)))
+                        assert len({plans[i] for i in places}) == len(places)
+                        for i in places:
+                            assert plans.index(plans[i]) == i
+                        checked += 1
+    assert checked == 2 * 7 * 8 * 3 * 2
+
+
+def _made_anew(s, seat):
+    """A seat's plans as the plan hooks make them from scratch (nothing kept by planning.options)."""
+    from affresco.rules import planning
+    from affresco.rules.plan_sequences import tiled_plans
+    sheet = s.comp.rules["action_sheet"]
+    out = tiled_plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"], planning.column_words(s))
+    for hook in s.hooks.plan_options:
+        out = hook(s, seat, out)
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_plans_kept_per_planning_situation_are_those_the_plan_hooks_make_anew(players):
+    """``planning.options`` keeps each planning situation's plans (the seat's apprentices, the
+    sheet's side, each module's ``plan_situation``; issue #12's speed): at every plan decision
+    of random games of the module sets with plan hooks, for every seat to plan, the plans it
+    gives are the very sequence the plan hooks make from scratch, and situations come again."""
+    from affresco.rules import planning
+    rng = random.Random(players)
+    for modules in (ALL, ("bells", "wall_fresco"), ("medico",), ("bells", "medico"), ("wall_fresco", "medico", "scrolls")):
+        kept = affresco.new_game(players, modules, seed=0).state.hooks.plans_kept
+        assert kept is not None
+        kept.clear()
+        calls = 0
+        for _ in range(2):
+            g = affresco.new_game(players, modules, seed=rng.randrange(10**6))
+            s = g.state
+            while not g.is_over:
+                if g.phase == "plan" and s.asks == () and s.pending is None:
+                    for seat in g.to_act:
+                        assert planning.options(s, seat) is _made_anew(s, seat), (modules, seat)
+                        calls += 1
+                g.apply(g.to_act[0], rng.choice(g.legal_actions(g.to_act[0])))
+        assert 0 < len(kept) < calls

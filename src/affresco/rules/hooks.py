@@ -5,7 +5,7 @@ The base game calls these at the points where the module rules change the round;
 needs.  With no module the hook lists are empty and cost nothing.
 
 Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, planning
-(``plan_options``, ``plan_refusal``, ``placed_off_sheet``, ``plan_apply``), ``leonardo_plan``,
+(``plan_options`` with ``plan_situation``, ``plan_refusal``, ``placed_off_sheet``, ``plan_apply``), ``leonardo_plan``,
 ``after_planning``, ``visit_start`` (each figure's turn at a column), ``visit_actions``,
 ``apply_action``, ``after_action``, ``bishop_bonus``, ``altar_values``, ``theater_steps``, ``after_restore``,
 ``request_tiles`` / ``take_request_tile`` (other modules' tiles usable for requests),
@@ -14,7 +14,7 @@ Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, plann
 """
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Hashable, Iterable, Iterator, Mapping, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -150,6 +150,15 @@ class Module:
         column: ``plans.with_tile(word)``); ``plans + (more plans,)`` gives a tuple."""
         return plans
 
+    def plan_situation(self, state, seat: int) -> Hashable:
+        """What this module's ``plan_options`` answer depends on in the position besides the
+        plans it is given (those depend on the seat's apprentices and the action sheet's side):
+        a hashable value that is equal whenever the answer is the same (e.g. the medico's
+        healthy and ill apprentices).  When every module with a ``plan_options`` hook gives it,
+        :func:`~affresco.rules.planning.options` keeps each situation's answer and skips the
+        hooks when the situation comes again."""
+        return None
+
     def plan_refusal(self, state, seat: int, counts: tuple, words: Mapping) -> str | None:
         """Why this plan breaks a rule of the module (None: it does not).  ``words`` maps each
         plan word to its arguments."""
@@ -283,7 +292,7 @@ class Module:
             raise StateError(f"saved state: modules_state.{self.name}: this module keeps no state")
 
 
-HOOK_POINTS = ("setup", "after_getup", "apprentices", "plan_options", "plan_refusal", "placed_off_sheet",
+HOOK_POINTS = ("setup", "after_getup", "apprentices", "plan_options", "plan_situation", "plan_refusal", "placed_off_sheet",
                "plan_apply", "after_planning", "visit_start", "after_action", "after_visit", "after_location", "refusal",
                "leonardo_plan", "visit_actions", "apply_action", "bishop_bonus",
                "altar_values", "theater_steps", "payments", "restoration_vp", "after_restore",
@@ -331,6 +340,9 @@ class HookTable:
     after_getup: Hooks
     apprentices: Hooks
     plan_options: Hooks
+    plan_situation: Hooks
+    plans_kept: dict[tuple, Any] | None   # situation -> a weak reference to its plans (planning.options), or
+                                          # None: a module with a plan_options hook gives no plan_situation
     plan_refusal: Hooks
     placed_off_sheet: Hooks
     plan_apply: Hooks
@@ -375,6 +387,8 @@ class HookTable:
                                     for i in range(len(SIDE1)))
         self.after_location_at = tuple(tuple(h for h in self.after_location if _at(i, _module_of(h).location_columns))
                                        for i in range(len(SIDE1)))
+        declared = {_module_of(h) for h in self.plan_situation}
+        self.plans_kept = {} if all(_module_of(h) in declared for h in self.plan_options) else None
         self._by_kind = {}
         self.apply_action_for = {kind: self.for_kind("apply_action", kind) for kind in KINDS}
         self.reveals_for = {kind: self.for_kind("reveals", kind) for kind in KINDS}

@@ -361,7 +361,7 @@ class PlanVariants(_Lazy):
     """
 
     __slots__ = ("parents", "_size_of", "_sizes", "_ends", "_seg_starts", "_nth", "_find", "_pick", "_place",
-                 "_all", "_made", "_ids", "_recipe")
+                 "_all", "_made", "_ids", "_recipe", "__weakref__")
 
     def __init__(self, parents: TiledPlans, sizes: Callable[[int], Sequence[int]],
                  nth: Callable[[tuple, int, int, int], Action],

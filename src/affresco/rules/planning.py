@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
+from weakref import ref as ref_to
 
 from .actions import PLAN_WORDS, Action
 from .plan_sequences import PlanVariants, TiledPlans, base_plans, tiled_plans
@@ -63,16 +64,38 @@ def options(s: State, seat: int) -> Sequence[Action]:
     shared tuple) when no module hooks planning, else what the hooks ``plan_options`` make of
     a :class:`TiledPlans` of the base game's plans, each taking and giving a sequence (modules
     with action tiles add theirs with ``with_tile``; the medico's words make a
-    :class:`PlanVariants` of them).  :func:`legal` and rules/plan_choices.py read it."""
-    hooks = s.hooks.plan_options
+    :class:`PlanVariants` of them).  The answer of a situation (the seat's apprentices, the
+    action sheet's side and each module's ``plan_situation``) is kept while the modules keep
+    it (a weak reference: the sequences are the modules' memos), so that the same situation
+    skips the hooks.  :func:`legal` and rules/plan_choices.py read it."""
+    table = s.hooks
+    hooks = table.plan_options
     sheet = s.comp.rules["action_sheet"]
+    n = s.apprentices(seat)
     if not hooks:
-        return plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"])
-    out: Sequence[Action] = tiled_plans(s.apprentices(seat), sheet["columns"], sheet["spaces_per_column"],
-                                        column_words(s))
+        return plans(n, sheet["columns"], sheet["spaces_per_column"])
+    kept = table.plans_kept
+    if kept is not None:
+        key: tuple = (n, s.side2, seat < s.n)
+        for situation in table.plan_situation:
+            key += (situation(s, seat),)
+        ref = kept.get(key)
+        if ref is not None:
+            hit = ref()
+            if hit is not None:
+                return hit
+    out: Sequence[Action] = tiled_plans(n, sheet["columns"], sheet["spaces_per_column"], column_words(s))
     for hook in hooks:
         out = hook(s, seat, out)
+    if kept is not None and type(out) in _KEPT_TYPES:
+        if len(kept) >= KEPT_SITUATIONS:
+            kept.clear()
+        kept[key] = ref_to(out)
     return out
+
+
+KEPT_SITUATIONS = 4096     # planning situations whose plans options() keeps per hook table (then it starts again)
+_KEPT_TYPES = (TiledPlans, PlanVariants)
 
 
 def legal(s: State, seat: int) -> list[Action] | PlanVariants:

@@ -316,6 +316,10 @@ class Bells(Module):
             return plans
         return plans.with_tile(TILE)
 
+    def plan_situation(self, s: State, seat: int) -> bool:
+        """:meth:`plan_options` reads whether a certificate is displayed."""
+        return bool(s.mods[NAME].display)
+
     def plan_refusal(self, s: State, seat: int, counts: tuple, words: Mapping) -> str | None:
         if TILE not in words:
             return None

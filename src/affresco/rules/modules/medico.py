@@ -310,7 +310,7 @@ class Medico(Module):
             self.own(s).tile = None
             return
         pile = list(m.pile)
-        tile = pile.pop(chance(s).randrange(len(pile)))
+        tile = pile.pop(below(chance(s), len(pile)))
         infected = m.infected if tile == SAME else tile   # 'same location' in round 1: none (infected None)
         m = self.own(s)
         m.pile, m.tile, m.infected = tuple(pile), tile, infected
@@ -408,13 +408,17 @@ class Medico(Module):
             raise TypeError("the medico's plan words extend the TiledPlans of the base plans and action tiles "
                             f"(rules/plan_sequences.py), not {type(plans).__name__}: a module hook before the "
                             "medico's gave plans of its own")
-        # what they depend on besides the plans' side of the action sheet (their column words)
-        key = (self.healthy(s, seat), s.mods[NAME].black[seat], self._tile_refusal(s, seat) is None)
+        key = self.plan_situation(s, seat)
         hit = _OPTIONS.get(plans, key)
         if hit is None:
             allowed, market = _sheet_limits(s.columns())   # the columns ill ones may go to; the market's
             hit = _OPTIONS.put(plans, _ill_variants(plans, (key[0], key[1], allowed, key[2], market)), key)
         return hit
+
+    def plan_situation(self, s: State, seat: int) -> tuple[int, int, bool]:
+        """What :meth:`plan_options` depends on besides the plans' side of the action sheet (their
+        column words): the seat's healthy and ill apprentices, and whether the medico tile may go."""
+        return self.healthy(s, seat), s.mods[NAME].black[seat], self._tile_refusal(s, seat) is None
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
@@ -985,8 +989,8 @@ class _PlanOrder:
         self._group_of = {cfg: (g, i) for g, (*_, cfgs) in enumerate(self.groups) for i, cfg in enumerate(cfgs)}
         self._kind_of = {vec: (k, p) for k, (*_, vecs) in enumerate(self.kinds) for p, vec in enumerate(vecs)}
         self._sizes = tuple((s, e, mk, len(cfgs)) for s, e, mk, cfgs in self.groups)
-        self._parts: dict[int, list[int]] = {}       # parts' answers
-        self._kinds: dict[int, list[int]] = {}       # weighed's answers
+        self._parts: dict[int, tuple[int, ...]] = {}       # parts' answers
+        self._kinds: dict[int, tuple[int, ...]] = {}       # weighed's answers
         self._ways: dict[int, list[int]] = {}        # per (e, t): per kind, its orderings times the ways to lay the tiles
         self._words: dict[int, list[tuple[int, ...]]] = {}     # per black: words' answers
         self._perm = [[perm(n, t) for t in range(len(allowed) + 1)] for n in range(len(allowed) + 1)]
@@ -1006,17 +1010,34 @@ class _PlanOrder:
                 for e in range(len(barred) + 1):
                     for x in range(-1, self.top + 1):
                         self.weighed(x, black, e, t)
+        # the group totals of every part (a planning situation new to the process then costs
+        # look-ups only), and the ill words of each ordering of the ill ones' columns of up to
+        # three ill apprentices (two with four such columns): made once per process
+        self._most = len(barred) * per_column       # the most apprentices of a group
+        for h in range(-1, self.top + self._most + 1):
+            for black in range(self.top + 1):
+                for t in range(3):
+                    self.parts(h, black, t, 1)
+                    self.parts(h, black, t, 2)
+        self._ills: dict[int, tuple] = {}           # ill_words' answers
+        for black in range(1, 4 if len(ill) < 4 else 3):
+            for ranks in self._kind_rank:
+                for rank in ranks:
+                    for least in range(black + 1):
+                        self.ill_words(rank, self._counts[rank], black, least)
 
-    def parts(self, h: int, black: int, t: int, tile: int) -> list[int]:
+    def parts(self, h: int, black: int, t: int, tile: int) -> tuple[int, ...]:
         """The plans accumulated per group, with ``h`` healthy apprentices for the columns,
         ``black`` ill ones, ``t`` action tiles and ``tile`` 2 if the medico tile may go (at most
         one apprentice at the market), else 1."""
+        top = self.top
+        if black > top:
+            black = top                 # (beyond: the same plans)
         key = ((h * 16 + black) * 16 + t) * 4 + tile
         ends = self._parts.get(key)
         if ends is None:
-            top = self.top
-            totals = self._totals.get((black if black < top else top) * 16 + t) or self.totals(black, t)
-            ends = self._parts[key] = list(accumulate([
+            totals = self._totals.get(black * 16 + t) or self.totals(black, t)
+            ends = self._parts[key] = tuple(accumulate([
                 n * (tile if mk else 1) * totals[e][(h - s if h - s < top else top) + 1] if h >= s else 0
                 for s, e, mk, n in self._sizes]))
         return ends
@@ -1033,7 +1054,7 @@ class _PlanOrder:
             ways = self._ways[e * 16 + t] = [len(vecs) * perm(e + z, t) for _, z, _, vecs in self.kinds]
         return ways
 
-    def weighed(self, x: int, black: int, e: int, t: int) -> list[int]:
+    def weighed(self, x: int, black: int, e: int, t: int) -> tuple[int, ...]:
         """Per kind, accumulated: its orderings times the ill words of at most ``black`` and at
         least those beyond ``x`` healthy ones, times the ways to lay ``t`` tiles on its empty
         columns and ``e`` more (one group's plans of each of its counts, one variant per ill
@@ -1042,7 +1063,7 @@ class _PlanOrder:
         key = ((x * 16 + black) * 16 + e) * 16 + t
         ends = self._kinds.get(key)
         if ends is None:
-            ends = self._kinds[key] = list(accumulate(map(mul, self._ways_of(e, t), self.words(x, black))))
+            ends = self._kinds[key] = tuple(accumulate(map(mul, self._ways_of(e, t), self.words(x, black))))
         return ends
 
     def words(self, x: int, black: int) -> tuple[int, ...]:
@@ -1057,24 +1078,36 @@ class _PlanOrder:
                                                 for s, per in zip(sums, least)]) for x in range(-1, self.top + 1)]
         return by_x[x + 1]
 
+    def ill_words(self, rank: int, counts: tuple[int, ...], black: int, least: int) -> tuple:
+        """The ill words (:func:`_ill_left`) of a plan with ``counts`` of at most ``black`` and at
+        least ``least`` ill apprentices; ``rank``: the part of its place in counting order that
+        its counts in the columns ill ones may go to give (:meth:`find`)."""
+        key = (rank * 16 + black) * 16 + least
+        words = self._ills.get(key)
+        if words is None:
+            words = self._ills[key] = _ill_left(_capped(counts, self.allowed, black), black, least)
+        return words
+
     def total(self, t: int, tile: int, h: int, black: int) -> int:
         """The plans of a part: ``t`` action tiles, ``h`` healthy and ``black`` ill apprentices."""
         return self.parts(h, black, t, tile)[-1]
 
-    def find(self, r: int, t: int, tile: int, h: int, black: int) -> tuple[tuple[tuple[int, ...], str, tuple[int, ...], int],
-                                                                          int, int, bool]:
-        """The ``r``-th plan of a part: its counts (the counts, their text, their empty columns
-        and their apprentices), the way to lay its tiles, its variant's rank, and whether the
-        medico tile may go with it."""
-        ends = self.parts(h, black, t, tile)
+    def find(self, r: int, t: int, tile: int, h: int, black: int) -> tuple[tuple[int, ...], str, tuple[int, ...], int,
+                                                                          tuple[str, ...], bool]:
+        """The ``r``-th plan of a part: its counts, their text, their empty columns, the way to
+        lay its tiles, its ill word (() for none: :meth:`ill_words`) and whether it has the
+        medico tile."""
+        top = self.top
+        capped = black if black < top else top
+        ends = self._parts.get(((h * 16 + capped) * 16 + t) * 4 + tile) or self.parts(h, black, t, tile)
         g = bisect_right(ends, r)
         if g:
             r -= ends[g - 1]
         s, e, mk, n = self._sizes[g]
         m = tile if mk else 1
         k = n * m
-        x, top = h - s, self.top
-        ends = self._kinds.get((((x if x < top else top) * 16 + (black if black < top else top)) * 16 + e) * 16 + t) \
+        x = h - s
+        ends = self._kinds.get((((x if x < top else top) * 16 + capped) * 16 + e) * 16 + t) \
             or self.weighed(x, black, e, t)
         kd = bisect_right(ends, r // k)
         prev = ends[kd - 1] if kd else 0
@@ -1083,8 +1116,17 @@ class _PlanOrder:
         p, r = divmod(r - k * prev, k * per)
         i, r = divmod(r, m * per)
         q, v = divmod(r, m * per // self._perm[e + z][t])
-        b = self._group_rank[g][i] + self._kind_rank[kd][p]
-        return (self._counts[b], self._texts[b], self._empty[b], self._apprentices[b]), q, v, m == 2
+        kr = self._kind_rank[kd][p]
+        b = self._group_rank[g][i] + kr
+        counts = self._counts[b]
+        ill: tuple[str, ...] = ()
+        if black:
+            least = self._apprentices[b] - h
+            if least < 0:
+                least = 0
+            ill = (self._ills.get((kr * 16 + black) * 16 + least)
+                   or self.ill_words(kr, counts, black, least))[v >> 1 if m == 2 else v]
+        return counts, self._texts[b], self._empty[b], q, ill, m == 2 and v & 1 == 1
 
     def place(self, counts: tuple[int, ...], q: int, t: int, tile: int, h: int, black: int) -> int:
         """Where the variants of the plan with ``counts`` and the ``q``-th way to lay its tiles
@@ -1156,8 +1198,7 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
 
     def pick(seg: int, r: int) -> tuple[Action, tuple]:
         """The segment's r-th plan (:class:`_PlanOrder`), and its reading (planning.read's answer)."""
-        h = healthy - carries[seg]
-        (counts, text, empty, n), q, r, medico = order.find(r, len(segments[seg]), tile, h, black)
+        counts, text, empty, q, ill, medico = order.find(r, len(segments[seg]), tile, healthy - carries[seg], black)
         if segments[seg]:
             args = parents.args_with(seg, text, empty, q)
             # the tiles' words: (column,); one or two tiles spelled out (a dict display is cheaper)
@@ -1166,12 +1207,10 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
                 if len(args) == 5 else dict(zip(args[1::2], zip(args[2::2]))))
         else:
             args, words = (text,), {}                 # (one way to lay no tile)
-        if black:
-            ill = _ill_left(_capped(counts, allowed, black), black, n - h if n > h else 0)[r >> 1 if medico else r]
-            if ill:
-                args += ill
-                words[ILL_WORD] = ill[1:]
-        if medico and r & 1:
+        if ill:
+            args += ill
+            words[ILL_WORD] = ill[1:]
+        if medico:
             args += _TILE
             words[TILE_WORD] = ()
         return _new(Action, ("plan", args)), (counts, MappingProxyType(words))

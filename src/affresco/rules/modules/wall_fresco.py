@@ -326,6 +326,10 @@ class WallFresco(Module):
             return plans
         return plans.with_tile(TILE, carries=1)
 
+    def plan_situation(self, s: State, seat: int) -> None:
+        """:meth:`plan_options` reads nothing of the position but the seat."""
+        return None
+
     def plan_refusal(self, s: State, seat: int, counts: tuple, words: Mapping) -> str | None:
         if TILE not in words:
             return None
