@@ -11,7 +11,7 @@ from affresco.envs import Config, ObservationEncoder
 from envs_support import ALL, perturbed
 
 pyspiel = pytest.importorskip("pyspiel")
-import affresco.envs.openspiel  # noqa: E402,F401
+from affresco.envs.openspiel import _holding  # noqa: E402
 from affresco.envs.gymnasium import FrescoEnv  # noqa: E402
 from affresco.envs.pettingzoo import env as aec_env, parallel_env  # noqa: E402
 
@@ -75,12 +75,9 @@ def test_openspiel_strings_and_tensors():
     game = pyspiel.load_game("python_fresco", {"players": 3, "modules": ",".join(ALL), "rng_seed": 4})
     config = Config.of(3, ALL)
     for g in _positions(3, ALL, seed=13, every=17):
-        s = game.new_initial_state()
-        s._g, s._started = affresco.envs.openspiel._Box(config.stepped(g)), True
-        t = game.new_initial_state()
+        s = _holding(game.new_initial_state(), config.stepped(g))
         for seat in range(3):
-            t._g, t._started = affresco.envs.openspiel._Box(config.stepped(perturbed(g, seat))), True
-            t._public = list(s._public)
+            t = _holding(game.new_initial_state(), config.stepped(perturbed(g, seat)))
             assert s.observation_string(seat) == t.observation_string(seat)
             assert s.information_state_string(seat) == t.information_state_string(seat)
             assert s.observation_tensor(seat) == t.observation_tensor(seat)
@@ -108,9 +105,7 @@ def test_another_seats_plan_in_progress_is_not_in_the_observation(n):
         assert other.drafts != g.drafts
         assert np.array_equal(np.frombuffer(g.observation(seat), np.float32),
                               np.frombuffer(other.observation(seat), np.float32))
-        a, b = game.new_initial_state(), game.new_initial_state()
-        a._g, a._started = affresco.envs.openspiel._Box(g), True
-        b._g, b._started = affresco.envs.openspiel._Box(other), True
+        a, b = _holding(game.new_initial_state(), g), _holding(game.new_initial_state(), other)
         assert a.observation_string(seat) == b.observation_string(seat)
         assert a.observation_tensor(seat) == b.observation_tensor(seat)
         mine = g.clone()

@@ -64,6 +64,48 @@ def test_legal_actions_asked_from_python_are_pyspiels_own_answers(name):
     assert k > 100
 
 
+@pytest.mark.parametrize("name", ["python_fresco", "python_fresco_turns"])
+def test_a_states_kept_answers_are_the_ones_made_anew_and_a_clone_answers_as_its_original(name):
+    """What a state keeps of its position (the player to act, the legal actions) is what the
+    affresco game gives anew, at every step of a game's first 120 (encoding 3 with modules:
+    plans a step at a time); OpenSpiel's clone (a fresh state given a deep copy of the state's
+    Python side) answers as the original, and an action applied to the clone leaves the
+    original as it was."""
+    n, mods = 2, ("bells", "wall_fresco")
+    game = _load(name, n, mods, seed=4)
+    s, rng, steps = game.new_initial_state(), random.Random(4), 0
+
+    def answers(state):
+        players = range(n) if state.is_simultaneous_node() else [state.current_player()]
+        return (state.current_player(), state.is_terminal(), [state.legal_actions(p) for p in players],
+                state.observation_tensor(steps % n), state.history(),
+                state.information_state_string(0) if steps % 10 == 0 else None)
+
+    def anew(state):
+        g = state.fresco
+        acting = g.to_act
+        together = name == "python_fresco" and g.phase == "plan" and len(acting) == n
+        return (pyspiel.PlayerId.SIMULTANEOUS if together else min(acting), False,
+                [sorted(game.codec.index[a] for a in g.legal_actions(p)) for p in (range(n) if together else [min(acting)])])
+
+    while not s.is_terminal() and steps < 120:
+        before = answers(s)
+        assert before[:3] == anew(s)
+        t = s.clone()
+        assert answers(t) == before
+        if t.is_simultaneous_node():
+            t.apply_actions([rng.choice(t.legal_actions(p)) for p in range(n)])
+        else:
+            t.apply_action(rng.choice(t.legal_actions()))
+        assert answers(s) == before and t.history() != s.history()
+        if s.is_simultaneous_node():
+            s.apply_actions([rng.choice(s.legal_actions(p)) for p in range(n)])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+        steps += 1
+    assert steps == 120
+
+
 def test_random_sim_test_sequential_planning():
     pyspiel.random_sim_test(_load("python_fresco_turns", 2, ALL), num_sims=1, serialize=False, verbose=False)
 
@@ -96,7 +138,7 @@ def test_the_public_history_noted_when_first_asked_reads_as_noted_as_it_happened
             a.apply_action(act)
             q.apply_action(act)
     assert not quiet.history_asked and any(type(what) is not affresco.Action and who == "chance"
-                                           for who, what in q._public)
+                                           for who, what in q._c.public)
     assert [q.information_state_string(p) for p in range(2)] == [a.information_state_string(p) for p in range(2)]
     copy = quiet.deserialize_state(q.serialize())
     assert [copy.information_state_string(p) for p in range(2)] == [a.information_state_string(p) for p in range(2)]

@@ -272,7 +272,8 @@ def test_legal_indices_are_the_ones_of_each_agents_mask(modules):
 def test_the_aec_observation_is_the_encoders_vector_of_its_encoding(encoding):
     """Every observation the AEC hands out (its usual step included) is the set-up's encoder's
     vector of that encoding for the agent's seat (portraits: plans of one step, the vector the
-    engine's; bells: plans by steps with encoding 2 and 3)."""
+    engine's; bells: plans by steps with encoding 2 and 3), made anew: the engine's vector of a
+    fresh copy of the game, then the slices of the seat's draft (none outside planning)."""
     for mods in (("portraits",), ("bells",)):
         e = env(players=3, modules=mods, encoding=encoding)
         e.reset(seed=7)
@@ -281,6 +282,12 @@ def test_the_aec_observation_is_the_encoders_vector_of_its_encoding(encoding):
             obs, _, term, trunc, _ = e.last()
             seat = e.agent_seat[agent]
             assert np.array_equal(obs["observation"], e.encoder.observe(e.game, seat))
+            g = e.game
+            engine = g.engine if e.encoder.draft is not None else g
+            anew = engine.clone().observation(seat, encoding)
+            if e.encoder.draft is not None:
+                anew += e.encoder.draft.block(g.drafts[seat], g.phase == "plan" and seat in g.to_act)
+            assert obs["observation"].tobytes() == bytes(anew), (n, g.phase)
             if term or trunc:
                 e.step(None)
                 continue

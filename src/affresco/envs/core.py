@@ -163,6 +163,8 @@ class DraftLayout:
             pos += length
         self.size = pos
         self._blocks: dict[tuple, array] = {}
+        #: the slices of a seat with no plan in progress and not planning (every seat, outside planning)
+        self.idle: array = self.block((), False)
 
     def block(self, draft: tuple, planning: bool) -> array:
         """The slices' numbers for a seat's ``draft`` (its choices so far) and whether it is
@@ -204,8 +206,8 @@ class SteppedGame:
         self.encoding = encoding          # of the engine's vectors (2 or 3)
         self._step_names = engine.plan_steps()
         self.drafts: list[tuple] = list(drafts) if drafts is not None else [()] * engine.players
-        # what is asked of this position (its actions applied: the choices of a plan do not
-        # move the engine), once per position: the engine's vectors, the choices offered
+        # what is asked of a planning position (its actions applied: the choices of a plan do
+        # not move the engine), once per position: the engine's vectors, the choices offered
         self._memo: tuple[int, dict] = (-1, {})
 
     def __getattr__(self, name: str) -> Any:
@@ -262,8 +264,11 @@ class SteppedGame:
         return hit
 
     def legal_actions(self, seat: int) -> Sequence[Action | PlanChoice]:
+        e = self.engine
+        if e.phase != "plan":            # no plan being chosen: the engine's own
+            return e.legal_actions(seat)
         offered = self._offered(seat)
-        return self.engine.legal_actions(seat) if offered is None else offered[1]
+        return e.legal_actions(seat) if offered is None else offered[1]
 
     def apply(self, seat: Any, action: Any) -> bool:
         """Apply ``action`` (an engine action, or a :class:`PlanChoice` of a planning seat);
@@ -298,7 +303,9 @@ class SteppedGame:
 
     def _block(self, seat: int) -> array:
         e = self.engine
-        return self.layout.block(self.drafts[seat], e.phase == "plan" and seat in e.to_act)
+        if e.phase != "plan":            # (no seat has a plan in progress)
+            return self.layout.idle
+        return self.layout.block(self.drafts[seat], seat in e.to_act)
 
     def _position(self) -> dict:
         """The memo of this position (see ``_memo``)."""
@@ -310,8 +317,11 @@ class SteppedGame:
 
     def _engine_vector(self, key: Any) -> array:
         """The engine's vector of a seat (``key``: the seat) or its joined vectors of several
-        (``key``: a tuple of seats, or None for every seat), once per position."""
+        (``key``: a tuple of seats, or None for every seat), once per position while planning
+        (a plan's steps stay at one position; any other position is left at the next step)."""
         e = self.engine
+        if e.phase != "plan":
+            return e.observation(key, self.encoding) if type(key) is int else e.observations_joined(key, self.encoding)
         kept = self._position()
         x = kept.get(key)
         if x is None:
@@ -330,6 +340,9 @@ class SteppedGame:
             self._check(encoding)
         if type(seat) is not int:
             return self.engine.observation(seat)      # (the engine's refusal)
+        e = self.engine
+        if e.phase != "plan":            # no plan being chosen: no position kept, the draft's slices idle
+            return e.observation(seat, self.encoding) + self.layout.idle
         return self._engine_vector(seat) + self._block(seat)
 
     def observations_joined(self, seats: Any = None, encoding: int | None = None) -> array:

@@ -137,9 +137,8 @@ class FrescoTurnsGame(FrescoGame):
 
 class _Box:
     """Holds a state's game.  A new state's game is set up on first use (OpenSpiel makes
-    throw-away states, e.g. to size tensors, and clones by copying onto fresh ones); clones
-    deep-copy it with the engine's cheap clone; serialization pickles it as the engine's JSON
-    (docs/state-format.md)."""
+    throw-away states, e.g. to size tensors, and clones by copying onto fresh ones);
+    serialization pickles it as the engine's JSON (docs/state-format.md)."""
 
     __slots__ = ("game", "owner", "seed", "__weakref__")
 
@@ -160,9 +159,6 @@ class _Box:
             return game
         return self.game
 
-    def __deepcopy__(self, memo):
-        return _Box(self.get().clone())
-
     def __reduce__(self):
         g = self.get()
         if type(g) is SteppedGame:       # its plans in progress too (encoding 2)
@@ -176,27 +172,42 @@ def _unbox(text: str, layout=None, drafts=(), encoding: int = 2) -> _Box:
     return _Box(game if layout is None else SteppedGame(game, layout, drafts, encoding))
 
 
-class _Ref:
-    """A reference that OpenSpiel's clones (deep copies of a state's attributes) share."""
+class _Core:
+    """A state's Python side in one plain object, the state's only attribute (``_c``): an
+    attribute of a pyspiel state is read through pybind11 at about 3.5 times a plain object's
+    cost, and every OpenSpiel call reads several, so each call reads the state once.
 
-    __slots__ = ("obj",)
+    ``box`` holds the game (set up on first use); ``game`` is it once the state has started
+    (None before: :attr:`FrescoState.fresco` starts it); ``public`` the public history;
+    ``replayable`` whether the game replays from its record (not one from
+    ``resample_from_infostate``); ``moves`` the actions applied (the position's identity for the
+    observer's cache); ``legal_at`` (player, legal indices) and ``player`` (``current_player()``)
+    of this position; ``owner`` the :class:`FrescoGame` (``get_game()`` crosses into C++; None
+    after unpickling until asked).  OpenSpiel clones a state by deep-copying its attributes onto
+    a fresh one (here: the game cloned with the engine's cheap clone, the history list copied,
+    the rest shared) and serializes it by pickling them."""
 
-    def __init__(self, obj):
-        self.obj = obj
+    __slots__ = ("box", "game", "public", "replayable", "moves", "legal_at", "player", "owner")
+
+    def __init__(self, box: _Box, owner, game=None, public=(), replayable: bool = True, moves: int = 0):
+        self.box, self.owner, self.game = box, owner, game
+        self.public = list(public)     # entries never change once added: clones share them
+        self.replayable, self.moves = replayable, moves
+        self.legal_at = self.player = None
 
     def __deepcopy__(self, memo):
-        return self
+        c = _Core(_Box(self.box.get().clone()), self.owner, None, self.public, self.replayable, self.moves)
+        if self.game is not None:
+            c.game = c.box.game
+        c.legal_at, c.player = self.legal_at, self.player     # the same position
+        return c
 
-    def __reduce__(self):        # a serialized state finds its game again (FrescoState.owner)
-        return _Ref, (None,)
+    def __reduce__(self):         # (a serialized state finds its game again: FrescoState.owner)
+        return _core, (self.box, self.game is not None, list(self.public), self.replayable, self.moves)
 
 
-class _History(list):
-    """The public history: entries are never changed once added, so a clone copies the list
-    and shares the entries."""
-
-    def __deepcopy__(self, memo):
-        return _History(self)
+def _core(box: _Box, started: bool, public, replayable: bool, moves: int) -> _Core:
+    return _Core(box, None, box.get() if started else None, public, replayable, moves)
 
 
 class _Shown:
@@ -224,9 +235,6 @@ class _Shown:
             self.game = None
         return self.value
 
-    def __deepcopy__(self, memo):
-        return self
-
     def __reduce__(self):
         return _shown, (self.get(),)
 
@@ -239,61 +247,50 @@ def _shown(value) -> _Shown:
 
 class FrescoState(pyspiel.State):
     """One position.  The affresco game is built on first use, so OpenSpiel's clones (which
-    copy the attributes onto a fresh state) never set up a game they throw away."""
+    copy the attributes onto a fresh state) never set up a game they throw away.  Everything
+    Python keeps of it is in one plain object (:class:`_Core`)."""
 
     def __init__(self, game: FrescoGame, seed=None):
         super().__init__(game)
-        self._g = _Box(owner=game)
-        self._started = False
-        self._public = _History()  # the public history, rendered as text when asked (_public_text)
-        self._replayable = True    # its game replays from its record (not one from resample_from_infostate)
-        self._moves = 0           # actions applied: the position's identity for the observer's cache
-        self._legal_at = None   # (player, legal indices) of this position
-        self._player = None     # current_player() of this position (OpenSpiel asks it often)
-        self._owner = _Ref(game)  # get_game() crosses into C++ at every call
+        self._c = _Core(_Box(owner=game), game)
 
     @property
     def owner(self) -> FrescoGame:
         """This state's game (``get_game()`` without crossing into OpenSpiel each time)."""
-        ref = self._owner
-        if ref.obj is None:
-            ref.obj = self.get_game()
-        return ref.obj
+        c = self._c
+        if c.owner is None:
+            c.owner = self.get_game()
+        return c.owner
 
     @property
     def fresco(self):
         """The affresco :class:`~affresco.Game` of this state."""
-        if self._started:            # a started state's box holds its game
-            return self._g.game
-        g = self._g.get()
-        if not self._started:
-            self._started = True
-            self._note_chance(-1)
+        c = self._c
+        g = c.game
+        if g is None:          # the first use: set the game up, note what its set-up showed
+            g = c.game = c.box.get()
+            _note_chance(self.owner, c, -1)
         return g
 
     # --- OpenSpiel API ---------------------------------------------------------------
     def current_player(self):
-        p = self._player
-        if p is not None:
-            return p
-        g = self._g.game if self._started else self.fresco
-        if g.is_over:
-            p = pyspiel.PlayerId.TERMINAL
-        else:
-            acting = g.to_act
-            if g.phase == "plan" and len(acting) == g.players and self.owner.simultaneous:
-                p = pyspiel.PlayerId.SIMULTANEOUS
+        c = self._c
+        p = c.player
+        if p is None:
+            g = c.game if c.game is not None else self.fresco
+            if g.is_over:
+                p = pyspiel.PlayerId.TERMINAL
             else:
-                p = min(acting)
-        self._player = p
+                acting = g.to_act
+                if g.phase == "plan" and len(acting) == g.players and self.owner.simultaneous:
+                    p = pyspiel.PlayerId.SIMULTANEOUS
+                else:
+                    p = min(acting)
+            c.player = p
         return p
 
     def _legal_actions(self, player):
-        hit = self._legal_at
-        if hit is None or hit[0] != player:
-            g = self._g.game if self._started else self.fresco
-            hit = self._legal_at = (player, self.owner.codec.legal_entry(g.legal_actions(player), 0, False)[1])
-        return hit[1]
+        return _legal(self, self._c, player)
 
     # pyspiel answers these in C++ by calling back into Python several times (current_player,
     # is_terminal, _legal_actions); called from Python, the same answers are given here in one
@@ -302,69 +299,50 @@ class FrescoState(pyspiel.State):
         """The legal action indices of ``player`` (default: the player to act), sorted, as
         pyspiel's ``legal_actions`` gives them for a Python game: none once terminal or for a
         player not to act."""
-        current = self.current_player()
+        c = self._c
+        current = c.player
+        if current is None:
+            current = self.current_player()
         if player is None:
             player = current
         if current == _TERMINAL:            # current_player() is TERMINAL exactly when the game is over
             return []
         if player == current or (player >= 0 and current == _SIMULTANEOUS):
-            return list(self._legal_actions(player))
+            return list(_legal(self, c, player))
         if player < 0:
             raise pyspiel.SpielError(f"Called LegalActions for psuedo-player {player}")
         return []
 
     def is_simultaneous_node(self):
-        return self.current_player() == _SIMULTANEOUS
+        p = self._c.player
+        return (p if p is not None else self.current_player()) == _SIMULTANEOUS
 
     def is_chance_node(self):
-        return self.current_player() == _CHANCE
+        p = self._c.player
+        return (p if p is not None else self.current_player()) == _CHANCE
 
     def _apply_action(self, action):
-        self._apply(self.current_player(), action)
+        c = self._c
+        p = c.player      # (pyspiel asked current_player() just before)
+        _apply(self, c, p if p is not None else self.current_player(), action)
 
     def _apply_actions(self, actions):
+        c = self._c
         for seat, action in enumerate(actions):
-            self._apply(seat, action)
-
-    def _apply(self, seat, index):
-        g = self._g.game if self._started else self.fresco
-        owner = self._owner.obj
-        action = (owner if owner is not None else self.owner).codec.actions[index]
-        draws, phase = g.chance_events, g.phase
-        g.apply(seat, action)
-        self._legal_at = self._player = None
-        self._moves += 1
-        self._public.append((seat, action))
-        if phase == "plan" and g.phase != "plan":
-            self._public.append(("plans", self._shown(g, None)))
-        if g.chance_events != draws:
-            self._note_chance(draws)
-
-    def _note_chance(self, draws_before):
-        """Perfect recall of chance: when a chance event happened, note what everyone saw."""
-        g = self._g.game
-        if g.chance_events != draws_before:
-            self._public.append(("chance", self._shown(g, self.owner.chance_keys)))
-
-    def _shown(self, g, keys) -> _Shown:
-        """What everyone sees now (:class:`_Shown`), made now if information states are asked
-        of this game or its game cannot be replayed, else when first needed."""
-        shown = _Shown(g, keys)
-        if self.owner.history_asked or not self._replayable:
-            shown.get()
-        return shown
+            _apply(self, c, seat, action)
 
     def _action_to_string(self, player, action):
-        return str(self.get_game().codec.actions[action])
+        return str(self.owner.codec.actions[action])
 
     def is_terminal(self):
-        return (self._g.game if self._started else self.fresco).is_over
+        g = self._c.game
+        return (g if g is not None else self.fresco).is_over
 
     def returns(self):
         g = self.fresco
         if not g.is_over:
             return [0.0] * g.players
-        return final_rewards(g, self.get_game().reward_kind)
+        return final_rewards(g, self.owner.reward_kind)
 
     def __str__(self):
         return render_text(self.fresco)
@@ -389,17 +367,63 @@ class FrescoState(pyspiel.State):
             u = float(probability_sampler.sample()) if probability_sampler is not None else random.random()
         except Exception:  # pragma: no cover - samplers without sample()
             u = random.random()
-        rng = random.Random(f"resample:{g.seed}:{len(self._public)}:{u}")
+        public = self._c.public
+        rng = random.Random(f"resample:{g.seed}:{len(public)}:{u}")
         engine = g.engine if type(g) is SteppedGame else g
         legal = engine.legal_actions(player_id) if player_id in g.to_act else None
         det = _determinize(g.view(player_id), player_id, rng, legal)
-        clone = self.get_game().new_initial_state()
-        clone._g = _Box(det if type(g) is not SteppedGame
-                        else SteppedGame(det, g.layout, _drafts(g, det, player_id, rng), g.encoding))
-        clone._started = True
-        clone._public = _History(self._public)
-        clone._replayable = False
-        return clone
+        return _holding(self.get_game().new_initial_state(),
+                        det if type(g) is not SteppedGame
+                        else SteppedGame(det, g.layout, _drafts(g, det, player_id, rng), g.encoding), public)
+
+
+def _holding(state: FrescoState, game, public=()) -> FrescoState:
+    """``state`` (a new one) holding ``game`` (as the wrappers play it) from now on, with
+    ``public`` as its public history so far; its game does not replay from its record."""
+    c = state._c
+    c.box = _Box(game)
+    c.game, c.public, c.replayable = game, list(public), False
+    return state
+
+
+def _legal(state: FrescoState, c: _Core, player) -> tuple:
+    """The legal indices of ``player`` (to act) at this position, once per position and player."""
+    hit = c.legal_at
+    if hit is None or hit[0] != player:
+        g = c.game if c.game is not None else state.fresco
+        owner = c.owner if c.owner is not None else state.owner
+        hit = c.legal_at = (player, owner.codec.legal_entry(g.legal_actions(player), 0, False)[1])
+    return hit[1]
+
+
+def _apply(state: FrescoState, c: _Core, seat: int, index) -> None:
+    g = c.game if c.game is not None else state.fresco
+    owner = c.owner if c.owner is not None else state.owner
+    action = owner.codec.actions[index]
+    draws, phase = g.chance_events, g.phase
+    g.apply(seat, action)
+    c.legal_at = c.player = None
+    c.moves += 1
+    c.public.append((seat, action))
+    if phase == "plan" and g.phase != "plan":
+        c.public.append(("plans", _shown_now(owner, c, g, None)))
+    if g.chance_events != draws:
+        _note_chance(owner, c, draws)
+
+
+def _note_chance(owner: FrescoGame, c: _Core, draws_before: int) -> None:
+    """Perfect recall of chance: when a chance event happened, note what everyone saw."""
+    if c.game.chance_events != draws_before:
+        c.public.append(("chance", _shown_now(owner, c, c.game, owner.chance_keys)))
+
+
+def _shown_now(owner: FrescoGame, c: _Core, g, keys) -> _Shown:
+    """What everyone sees now (:class:`_Shown`), made now if information states are asked
+    of this game or its game cannot be replayed, else when first needed."""
+    shown = _Shown(g, keys)
+    if owner.history_asked or not c.replayable:
+        shown.get()
+    return shown
 
 
 def _drafts(g: SteppedGame, det, seat: int, rng: random.Random) -> list[tuple]:
@@ -439,10 +463,11 @@ class FrescoObserver:
     def set_from(self, state: FrescoState, player: int):
         """OpenSpiel sets the tensor of a throw-away new state before each state's own: the
         last few vectors are kept (by game, actions applied, player) and copied back."""
-        game = state._g.game
+        c = state._c
+        game = c.box.game
         if game is None:
-            game = state._g.peek()
-        key = (id(game), state._moves, player)
+            game = c.box.peek()
+        key = (id(game), c.moves, player)
         recent = self._recent
         hit = recent.pop(key, None)
         if hit is None or hit[0] is not game:
@@ -456,7 +481,7 @@ class FrescoObserver:
         text = state.observation_json(player)
         if self.perfect_recall:
             state.owner.history_asked = True     # from now on the history is noted as it happens
-            return text + "\n" + "\n".join(map(_public_text, state._public))
+            return text + "\n" + "\n".join(map(_public_text, state._c.public))
         return text
 
 

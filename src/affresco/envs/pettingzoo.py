@@ -245,11 +245,19 @@ class FrescoAEC(_Common, AECEnv):
         else:     # the usual step: the selected agent is to act (``_first_to_act``), its vector not made yet
             g = self.game
             marker = self._marker
-            legal = g.legal_actions(seat)
+            if self._engine_only:
+                legal = g.legal_actions(seat)
+                x = g.observation(seat, self._encoding)
+            else:
+                e = g.engine
+                if e.phase != "plan":     # no plan being chosen: the engine's own, the draft's slices idle
+                    legal = e.legal_actions(seat)
+                    x = e.observation(seat, self._encoding) + self.encoder.draft.idle
+                else:
+                    legal = g.legal_actions(seat)
+                    x = g.observation(seat, self._encoding)
             hit = self._legal[seat] = (marker, legal, *self.codec.legal_entry(legal, 1))
-            mask = hit[2]
-            obs = {"observation": np.frombuffer(g.observation(seat, self._encoding), F32) if self._engine_only
-                   else self.encoder.observe(g, seat), "action_mask": mask}
+            obs = {"observation": np.frombuffer(x, F32), "action_mask": hit[2]}
             self._cache[seat] = (marker, obs)
         return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
                 self.infos[agent])
