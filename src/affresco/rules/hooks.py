@@ -396,6 +396,11 @@ class HookTable:
     def __iter__(self) -> Iterator[Module]:
         return iter(self.modules)
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its modules: the hook lists and memos (``plans_kept``'s weak references
+        among them) are made again from them."""
+        return HookTable, (self.modules,)
+
     def __len__(self) -> int:
         return len(self.modules)
 
