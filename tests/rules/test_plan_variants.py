@@ -346,4 +346,3 @@ def test_the_plans_kept_per_planning_situation_are_those_the_plan_hooks_make_ane
                         calls += 1
                 g.apply(g.to_act[0], rng.choice(g.legal_actions(g.to_act[0])))
         assert 0 < len(kept) < calls
-
