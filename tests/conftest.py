@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 
+@pytest.hookimpl(trylast=True)      # after ``-k``/``-m`` deselection: the slices are of the tests that run
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Each xdist worker's share starts with its files holding a test marked ``slow`` (several
     seconds: whole games, browsers, servers), each file's tests together and in their order (a
