@@ -13,13 +13,34 @@ from __future__ import annotations
 import pytest
 
 
+@pytest.hookimpl(trylast=True)      # after ``-k``/``-m`` deselection: the slices are of the tests that run
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The files holding a test marked ``slow`` (several seconds: whole games, browsers,
-    servers) run first, each file's tests together and in their order (a file's module-scoped
-    browser or server is started once a worker), then the others.  CI runs ``pytest -n auto
-    --dist worksteal`` (.ci/run): each worker starts on half of this order and an idle worker
-    takes half of the other's queue, so the long tests start early and the run ends with short
-    tests on both cores.  (With xdist's default ``--dist load`` a worker kept a queue of browser
-    and server tests to itself while the other idled: 10 minutes of one idle core in a loaded run.)"""
-    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow_files)
+    """Each xdist worker's share starts with its files holding a test marked ``slow`` (several
+    seconds: whole games, browsers, servers), each file's tests together and in their order (a
+    file's module-scoped browser or server is started once a worker), and ends with the others.
+
+    CI runs ``pytest -n auto --dist worksteal`` (.ci/run).  worksteal gives each worker one
+    contiguous slice of this order (the first ``len // workers`` tests to the first worker...),
+    and an idle worker takes the second half of the longest remaining queue.  So the slow files
+    are dealt round-robin, one group at the head of each worker's slice, and the short tests
+    fill the rest: every worker starts on long tests and every queue ends with short ones, so
+    whatever is stolen at the end is short and no core idles behind one long test.  (With all
+    the slow files at the head of the first slice, the second worker stole the tail of the
+    slow files, the browser games, and both workers ended on them; with xdist's default
+    ``--dist load`` a worker kept a queue of browser and server tests to itself while the
+    other idled: 10 minutes of one idle core in a loaded run.)"""
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    slow_files = list(dict.fromkeys(item.path for item in items if item.get_closest_marker("slow")))
+    group = {path: i % workers for i, path in enumerate(slow_files)}
+    heads: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    rest = []
+    for item in items:
+        (heads[group[item.path]] if item.path in group else rest).append(item)
+    order: list[pytest.Item] = []
+    for i, head in enumerate(heads):
+        share = (len(items) - len(order)) // (workers - i)     # worksteal's slice for worker i
+        order += head
+        fill = max(0, share - len(head)) if i < workers - 1 else len(rest)
+        order += rest[:fill]
+        del rest[:fill]
+    items[:] = order

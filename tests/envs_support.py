@@ -69,14 +69,15 @@ def secret_changes(game: affresco.Game, seat: int):
     (future chance: the next infection tile, bottle, certificate ...).  (The infection and
     bottle piles hold the edition's tiles and bottles minus the ones shown, so a state with
     other contents is refused on loading: their secret is the order they come in, the seed.)"""
-    base = json.loads(game.to_json(pretty=False))
+    text = game.to_json(pretty=False)
+    base = json.loads(text)
     n = game.players
     others = [f for f in range(n) if f != seat]
     planning = base["phase"] == "plan"
     mods = base.get("modules_state", {})
 
     def changed(name, edit):
-        d = json.loads(json.dumps(base))
+        d = json.loads(text)            # a fresh copy to edit (one parse, not a dump and a parse)
         if edit(d) is not False:
             yield name, affresco.Game.from_json(json.dumps(d))
 

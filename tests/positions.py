@@ -145,7 +145,9 @@ def act(g: affresco.Game, action: str) -> int:
 
 # --------------------------------------------------------------------------- reading
 def data(g: affresco.Game) -> dict:
-    return json.loads(g.to_json())
+    """The saved state as a dict (read from the compact text: the same state as the indented
+    one, test_serialization.py, without json's pure-Python indenting encoder)."""
+    return json.loads(g.to_json(pretty=False))
 
 
 def fig(g: affresco.Game, f: int) -> dict:

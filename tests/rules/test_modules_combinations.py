@@ -64,14 +64,15 @@ PLANS = ["0-0-0-0-0", "0-1-0-0-0"]
 def perturbations(g):
     """Pairs (what, edited saved-state dict) that change only hidden information, each with
     the seats that may legitimately see the change (None: nobody)."""
-    d = json.loads(g.to_json(pretty=False))
+    text = g.to_json(pretty=False)
+    d = json.loads(text)            # each edit below on its own copy parsed from the text
     n = len(d["players"])
     acting = set(g.to_act)
     out = []
     for x in range(n):
         if x in acting:
             continue        # the acting seat's items decide what happens now: keep them
-        e = json.loads(json.dumps(d))
+        e = json.loads(text)
         f = e["figures"][x]
         f["thalers"] += 7
         f["paints"] = "".join(sorted(f["paints"] + "RGK" + "N" * (x + 1), key="RYBOGPKN".index))
@@ -90,7 +91,7 @@ def perturbations(g):
         out.append((f"seat {x} hidden items", e, {x}))
     ms = d["modules_state"]
     if ms.get("bishops_favour"):
-        e = json.loads(json.dumps(d))
+        e = json.loads(text)
         pool = e["modules_state"]["bishops_favour"]
         e["modules_state"]["bishops_favour"] = [("vp:1" if t != "vp:1" else "thalers:5") for t in pool]
         out.append(("favour tokens", e, set()))
@@ -102,7 +103,7 @@ def perturbations(g):
         for i, c in enumerate(p["deck"]):
             gone = sorted(k for k in ids if ids[k] == ids[c] and k not in present)
             if gone:
-                e = json.loads(json.dumps(d))
+                e = json.loads(text)
                 e["modules_state"]["portraits"]["deck"][i] = gone[0]
                 out.append(("portrait deck", e, set()))
                 break
@@ -112,7 +113,7 @@ def perturbations(g):
             plan = ms["medico"]["plans"][x]
             if x in acting or plan is None:
                 continue
-            e = json.loads(json.dumps(d))
+            e = json.loads(text)
             counts = e["figures"][x]["plan"]
             new = {"ill": [0] * len(counts), "medico": not plan["medico"] and counts[0] <= 1}
             if new != plan:
@@ -126,13 +127,13 @@ def perturbations(g):
             other = next((c for c in ms["bells"]["stack"] if down and c != down[0]), None)
             if other is None:      # (an acting seat's too: face-down bells decide nothing until the end)
                 continue
-            e = json.loads(json.dumps(d))
+            e = json.loads(text)
             b = e["modules_state"]["bells"]
             b["stack"][b["stack"].index(other)] = down[0]
             b["holdings"][x]["face_down"][0] = other
             out.append((f"figure {x} face-down certificates", e, {x} if x < n else set()))
     if len(d["market"]["bag"]) >= 1:
-        e = json.loads(json.dumps(d))
+        e = json.loads(text)
         e["market"]["bag"] = ["O" if t != "O" else "G" for t in e["market"]["bag"]]
         out.append(("market bag", e, set()))
     return out
