@@ -174,6 +174,34 @@ def test_every_module_has_slots_that_read_fields_of_the_state():
         assert set(SLOTS[name].reads) <= set(FIELDS) - {"mods"}, name
 
 
+def test_a_module_whose_hook_changes_the_apprentices_declares_what_the_hook_reads():
+    """The players' apprentices in the vector are counted again only when their neutral or
+    set-aside apprentices or the record fields the ``apprentices`` hooks read changed
+    (``ModuleSlots.apprentices_reads``).  Every module with that hook declares them, and they
+    are all the hook reads of its record: at positions of random games, the record with every
+    other field taken from another position gives each seat the same count."""
+    import inspect
+    for n in (2, 4):
+        games = [g.clone() for g in positions(n, ALL, seed=61 + n, every=23)]
+        for g, other in zip(games, games[1:] + games[:1]):
+            s = g.state
+            for hook in s.hooks.apprentices:
+                module = hook.__self__
+                declared = SLOTS[module.name].apprentices_reads
+                assert declared, module.name
+                record = s.mods[module.name]
+                fields = [f for f in inspect.signature(type(record).__init__).parameters if f != "self"]
+                assert set(declared) <= set(fields), module.name
+                counts = [s.apprentices(f) for f in range(n)]
+                mixed = record.copy()
+                for f in fields:
+                    if f not in declared:
+                        setattr(mixed, f, getattr(other.state.mods[module.name], f))
+                s.mods[module.name] = mixed
+                assert [s.apprentices(f) for f in range(n)] == counts, module.name
+                s.mods[module.name] = record
+
+
 @pytest.mark.parametrize("n,mods", EVERY_SET)
 def test_each_modules_slots_are_the_numbers_its_view_part_shows(n, mods):
     """At every decision of a random game, for every seat, the modules' numbers written from

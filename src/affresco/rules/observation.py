@@ -39,7 +39,7 @@ from typing import Any, ClassVar, Iterable
 from mypy_extensions import mypyc_attr
 
 from ..errors import ConfigError
-from .hooks import Module, _module_of
+from .hooks import Module, ModuleState, _module_of
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import PLAN, VISITS, State
 
@@ -225,7 +225,7 @@ class Seen:
     __slots__ = ("L", "x", "xm", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
                  "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
                  "fresco", "booths", "tile_sums",
-                 "seats", "keys", "shared")
+                 "seats", "keys", "shared", "gate", "counted_from")
 
     def __init__(self, L: Layout):
         self.L = L
@@ -262,6 +262,8 @@ class Seen:
         self.neutral: list = [_UNSET] * n
         self.aside: list = [_UNSET] * n
         self.apprentices: list = [_UNSET] * n    # where hooks change the count
+        self.gate: tuple = (None, None)          # (hook table, what its apprentices hooks read: _apprentices_gate)
+        self.counted_from: Any = _UNSET          # what the counts were last made from
         self.fresco: list = [_UNSET] * 25
         self.booths: list = [_UNSET] * L.booths
         # per seat: its modules' numbers (one array) and, per module, what they were made from
@@ -459,8 +461,16 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
     if now != r.mood:                       # the players' mood, one-hot (-1: none written)
         _write_one_hots(x, now, r.mood, L.at_mood, L.seats)
     counted = s.hooks.apprentices
-    if s.neutral != r.neutral or s.aside != r.aside or counted:
-        _write_apprentices(s, x, L, r, [s.apprentices(f) for f in L.seats] if counted else None)
+    if counted:                             # hooks change the counts: counted again when what they read changed
+        gate = r.gate
+        if gate[0] is not s.hooks:
+            gate = r.gate = (s.hooks, _apprentices_gate(s))
+        key = gate[1](s.mods) if gate[1] is not None else _UNSET
+        if key is _UNSET or key != r.counted_from or s.neutral != r.neutral or s.aside != r.aside:
+            _write_apprentices(s, x, L, r, [s.apprentices(f) for f in L.seats])
+            r.counted_from = key
+    elif s.neutral != r.neutral or s.aside != r.aside:
+        _write_apprentices(s, x, L, r, None)
     now = s.fresco
     old = r.fresco
     if now != old:                          # per segment: tile present, VP / 24, paints per colour / 3
@@ -475,6 +485,24 @@ def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
         for i in compress(L.booth_range, map(is_not, old, now)):
             t = old[i] = now[i]
             x[L.booth_at[i]] = _booth_block(L, t)
+
+
+def _apprentices_gate(s: State) -> Any:
+    """What the ``apprentices`` hooks of ``s``'s set-up read (:attr:`ModuleSlots.apprentices_reads`
+    of their modules' records), as a getter of ``State.mods`` (compared with its last value), or
+    None when a hook's module does not declare it (the counts made at every position)."""
+    reads = []
+    for hook in s.hooks.apprentices:
+        name = _module_of(hook).name
+        slots = SLOTS.get(name)
+        fields = None if slots is None else slots.apprentices_reads
+        if not fields:
+            return None
+        reads.append((name, attrgetter(*fields)))
+    if len(reads) == 1:
+        name, get = reads[0]
+        return lambda mods: get(mods[name])
+    return lambda mods: tuple([get(mods[name]) for name, get in reads])
 
 
 def _write_one_hots(x: Any, now: list, old: list, at: tuple, figures: range) -> None:
@@ -539,51 +567,48 @@ def _module_keys(s: State, L: Layout) -> tuple:
     if views[0] is not hooks:
         views = L.views = (hooks, *_view_entries(s, L))
     k: _Keys = views[2]
-    recs = tuple(map(s.mods.get, k.names))     # a ModuleState is written in place: its version says when
-    return recs + tuple(map(getattr, recs, k.version, k.nones)) + k.fields(s) + tuple(map(tuple, k.lists(s)))
+    return k.read(s, s.mods)
 
 
 class _Keys:
-    """How :func:`_module_keys` reads the layout's modules' key: the records of the modules with
-    a declared part (``names``), their versions, then the ``State`` fields any of them reads
-    (``fields``: values; ``lists``: lists, as tuples); per place in the key, the modules that
-    read it (``owners``); per module its own places' getter (``own``: its key alone) or None
-    (no part, or its reads not declared: made at every observation, ``undeclared``)."""
+    """How :func:`_module_keys` reads the layout's modules' key (``read(state, state.mods)``, one
+    expression made for the set-up: a tuple of attribute and item reads, about a third of the
+    cost of the same reads through ``map`` and ``operator`` getters): the records of the modules
+    with a declared part and a record (immutable ones are replaced on change, so compared by
+    identity), the versions of those written in place (a
+    :class:`~affresco.rules.hooks.ModuleState`), then the ``State`` fields any of them reads
+    (values; lists as tuples: they are written in place); per place in the key, the modules that
+    read it (``owners``); per module its own places' getter (``own``: its key alone; None: no
+    place, its part made once) or None (no part, or its reads not declared: made at every
+    observation, ``undeclared``).  Which modules keep a record, and of which kind, is the
+    set-up's (each module's set-up makes it)."""
 
     def __init__(self, entries: tuple, s: State) -> None:
         declared = [i for i, e in enumerate(entries) if e[1] is not None and e[2] is not None]
         self.undeclared = any(e[1] is not None and e[2] is None for e in entries)
-        self.names = tuple(entries[i][0] for i in declared)
-        d = len(declared)
-        self.version = ("version",) * d
-        self.nones = (None,) * d
+        held = [i for i in declared if entries[i][0] in s.mods]
+        stamped = [i for i in held if isinstance(s.mods[entries[i][0]], ModuleState)]
         reads = [entries[i][2] for i in declared]
         read = sorted({f for r in reads for f in r})
         lists = [f for f in read if type(getattr(s, f)) is list]     # written in place: kept as tuples
         scalars = [f for f in read if f not in lists]
-        self.fields = _getter(scalars)
-        self.lists = _getter(lists)
-        at = {f: 2 * d + j for j, f in enumerate(scalars + lists)}
-        owners: list[list[int]] = [[] for _ in range(2 * d + len(at))]
+        reads_of = [f"m[{entries[i][0]!r}]" for i in held] + [f"m[{entries[i][0]!r}].version" for i in stamped] \
+            + [f"s.{f}" for f in scalars] + [f"tuple(s.{f})" for f in lists]
+        # (names of modules and State fields, from their declarations: an expression of reads only;
+        # its globals given, as compiled code has no frame of its own to lend)
+        assert all(f.isidentifier() for f in read), read
+        self.read: Any = eval(f"lambda s, m: ({''.join(r + ', ' for r in reads_of)})", {"tuple": tuple})
+        d, v = len(held), len(stamped)
+        at = {f: d + v + j for j, f in enumerate(scalars + lists)}
+        owners: list[list[int]] = [[] for _ in range(d + v + len(at))]
         self.own: list[Any] = [None] * len(entries)
-        for j, (i, r) in enumerate(zip(declared, reads)):
-            places = [j, d + j] + [at[f] for f in r]
+        for i, r in zip(declared, reads):
+            places = ([held.index(i)] if i in held else []) + ([d + stamped.index(i)] if i in stamped else []) \
+                + [at[f] for f in r]
             for q in places:
                 owners[q].append(i)
-            self.own[i] = itemgetter(*places)
+            self.own[i] = itemgetter(*places) if places else None
         self.owners = tuple(tuple(o) for o in owners)
-
-
-def _getter(fields: list) -> Any:
-    """A getter of ``fields`` of a State as a tuple (empty: ())."""
-    if not fields:
-        return _no_fields
-    get: Any = attrgetter(*fields)     # (Any: mypyc would check its value is a tuple, as typeshed says)
-    return get if len(fields) > 1 else (lambda st: (get(st),))
-
-
-def _no_fields(st: Any) -> tuple:
-    return ()
 
 
 def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, shared: dict) -> array:
@@ -932,6 +957,11 @@ class ModuleSlots:
     #: the phases in which its facts are the same for every seat (made once per position when
     #: several seats look at it, e.g. PettingZoo's Parallel env)
     seat_free: ClassVar[tuple[str, ...]] = ()
+    #: the fields of the module's record its ``apprentices`` hook reads besides the players'
+    #: neutral and set-aside apprentices (their fields' values, replaced on change), so that the
+    #: players' apprentices (every encoding's ``figures`` block) are counted again only when one
+    #: of them changed; () or None (not declared): counted at every position
+    apprentices_reads: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(self, module: Module, n: int, figures: int) -> None:
         self.n = n

@@ -1253,6 +1253,7 @@ class MedicoSlots(ModuleSlots):
     name = NAME
     reads = ("phase", "actor", "asks", "neutral", "aside")   # plans, visit counts, asks, healthy ones
     seat_free = ("getup", "visits", "over")   # while planning, the seat's own plan or tile shows
+    apprentices_reads = ("black", "sick")     # Medico.apprentices
 
     def layout(self, module, n: int, figures: int) -> tuple:
         d = module.data
