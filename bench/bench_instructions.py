@@ -218,46 +218,39 @@ def kinds(modules: tuple, count: int) -> None:
     print(decisions)
 
 
-def part_counts(src: Path, modules: tuple, count: int) -> dict[str, float]:
-    """Instructions per decision of each part (:data:`PARTS`) of ``count`` live games under callgrind."""
+def _trampolined(src: Path, worker: str, modules: tuple, count: int) -> tuple[str, dict[str, int]]:
+    """Run the ``worker`` (``parts`` or ``kinds``) on ``count`` live games under callgrind: its
+    output and the inclusive instructions of each trampoline (by its function's name)."""
     with tempfile.TemporaryDirectory() as tmp:
         out_file = str(Path(tmp) / "callgrind.out")
         cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}",
-               sys.executable, str(Path(__file__).resolve()), "--worker", "parts", json.dumps(list(modules)), str(count)]
+               sys.executable, str(Path(__file__).resolve()), "--worker", worker, json.dumps(list(modules)), str(count)]
         run = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
                              capture_output=True, text=True)
         if run.returncode != 0:
-            raise SystemExit(f"parts failed on {src} ({' '.join(modules) or 'base'}):\n{run.stderr[-2000:]}")
+            raise SystemExit(f"{worker} failed on {src} ({' '.join(modules) or 'base'}):\n{run.stderr[-2000:]}")
         table = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out_file],
                                capture_output=True, text=True, check=True).stdout
-    decisions = int(run.stdout.split()[-1])
     found: dict[str, int] = {}
     for line in table.splitlines():
         m = re.match(r"\s*([\d,]+) .*:(\w+) \[", line)
         if m and m.group(2) not in found:
             found[m.group(2)] = int(m.group(1).replace(",", ""))
+    return run.stdout, found
+
+
+def part_counts(src: Path, modules: tuple, count: int) -> dict[str, float]:
+    """Instructions per decision of each part (:data:`PARTS`) of ``count`` live games under callgrind."""
+    out, found = _trampolined(src, "parts", modules, count)
+    decisions = int(out.split()[-1])
     return {part: found.get(name, 0) / decisions for part, name in PARTS.items()}
 
 
 def kind_counts(src: Path, modules: tuple, count: int) -> tuple[dict[str, float], dict[str, int], int]:
     """Instructions per decision of each kind of visit-phase decision (:data:`KINDS`) over ``count``
     live games under callgrind, the decisions of each kind, and all the games' decisions."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out_file = str(Path(tmp) / "callgrind.out")
-        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}",
-               sys.executable, str(Path(__file__).resolve()), "--worker", "kinds", json.dumps(list(modules)), str(count)]
-        run = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
-                             capture_output=True, text=True)
-        if run.returncode != 0:
-            raise SystemExit(f"kinds failed on {src} ({' '.join(modules) or 'base'}):\n{run.stderr[-2000:]}")
-        table = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out_file],
-                               capture_output=True, text=True, check=True).stdout
-    seen, decisions = json.loads(run.stdout.split("\n")[0]), int(run.stdout.split()[-1])
-    found: dict[str, int] = {}
-    for line in table.splitlines():
-        m = re.match(r"\s*([\d,]+) .*:(\w+) \[", line)
-        if m and m.group(2) not in found:
-            found[m.group(2)] = int(m.group(1).replace(",", ""))
+    out, found = _trampolined(src, "kinds", modules, count)
+    seen, decisions = json.loads(out.split("\n")[0]), int(out.split()[-1])
     return {kind: found.get(name, 0) / decisions for kind, name in KINDS.items()}, seen, decisions
 
 
