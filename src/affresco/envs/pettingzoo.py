@@ -203,7 +203,6 @@ class FrescoAEC(_Common, AECEnv):
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode, encoding)
         self._names: dict[tuple, str] = {}   # seats to act -> the agent of the first
         self._actions = self.codec.actions
-        self._engine_only = self.encoder.draft is None     # the vector is the engine's (no plan-in-progress slices)
         self._encoding = self.config.encoding
 
     def reset(self, seed=None, options=None):
@@ -245,17 +244,8 @@ class FrescoAEC(_Common, AECEnv):
         else:     # the usual step: the selected agent is to act (``_first_to_act``), its vector not made yet
             g = self.game
             marker = self._marker
-            if self._engine_only:
-                legal = g.legal_actions(seat)
-                x = g.observation(seat, self._encoding)
-            else:
-                e = g.engine
-                if e.phase != "plan":     # no plan being chosen: the engine's own, the draft's slices idle
-                    legal = e.legal_actions(seat)
-                    x = e.observation(seat, self._encoding) + self.encoder.draft.idle
-                else:
-                    legal = g.legal_actions(seat)
-                    x = g.observation(seat, self._encoding)
+            legal = g.legal_actions(seat)     # (a SteppedGame answers outside planning as its engine)
+            x = g.observation(seat, self._encoding)
             hit = self._legal[seat] = (marker, legal, *self.codec.legal_entry(legal, 1))
             obs = {"observation": np.frombuffer(x, F32), "action_mask": hit[2]}
             self._cache[seat] = (marker, obs)
