@@ -127,3 +127,16 @@ def test_reference_is_loaded_once_and_shared_by_games():
     a, b = affresco.new_game(2, seed=1), affresco.new_game(4, seed=2)
     assert a.state.comp is b.state.comp is reference()
     assert copy.deepcopy(raw()) == raw()
+
+
+def test_an_edition_pickles_as_itself_and_the_reference_edition_as_the_process_own():
+    """A game sent to another process keeps its edition: a user's table is built again there
+    (validated, same digest), the reference edition is that process's shared one."""
+    import pickle
+    data = raw()
+    data["hostel"][1]["price"] = 5
+    mine = load_components(data)
+    again = pickle.loads(pickle.dumps(mine))
+    assert again is not mine and again.digest == mine.digest and again.hostel[1].price == 5
+    assert again.hostel == mine.hostel and again.fresco_tiles == mine.fresco_tiles
+    assert pickle.loads(pickle.dumps(reference())) is reference()

@@ -64,6 +64,11 @@ class Components:
     # tables derived from these components (see derived()), filled on first use
     _derived: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its table: the reference edition comes back as the receiving process's
+        own (shared, and saved as "reference"), any other edition is built from its table again."""
+        return (reference, ()) if self is reference() else (build, (self.raw,))
+
     def rule(self, section: str, key: str) -> int:
         return self.rules[section][key]
 

@@ -436,9 +436,10 @@ class Game:
         return self.clone()
 
     def __reduce__(self) -> tuple:
-        """Pickled as its state: what its observations were last written from stays behind
-        (a new game writes them from zero: the same vectors)."""
-        return Game, (self._s,)
+        """Pickled as its saved state (:meth:`to_json`, compact): the same game in either build
+        (the compiled build's records refuse Python's default pickling); what its observations
+        were last written from stays behind (a new game writes them from zero: the same vectors)."""
+        return type(self).from_json, (self.to_json(pretty=False),)
 
     def __deepcopy__(self, memo) -> "Game":
         return self.clone()
