@@ -106,6 +106,43 @@ def test_a_states_kept_answers_are_the_ones_made_anew_and_a_clone_answers_as_its
     assert steps == 120
 
 
+@pytest.mark.parametrize("name, n, mods", [("python_fresco", 2, ALL), ("python_fresco_turns", 3, ())])
+def test_the_public_history_notes_each_reveal_and_chance_event_as_the_game_shows_it(name, n, mods):
+    """The public history a state keeps (its actions, then the plans when revealed and what
+    each chance event showed, noted from what ``Game.apply`` says came out) is, at every step
+    of a whole game, what the game itself shows: a reveal entry exactly when the step left the
+    planning phase, a chance entry exactly when its chance events grew, and its noted values
+    are those of the position right after the step."""
+    game = _load(name, n, mods, seed=8)
+    s, rng = game.new_initial_state(), random.Random(8)
+    g = s.fresco
+    assert [who for who, _ in s._c.public] == ["chance"]       # what the set-up showed
+    steps = 0
+    while not s.is_terminal():
+        before, planning, draws = len(s._c.public), g.phase == "plan", g.chance_events
+        if s.is_simultaneous_node():
+            acts = [rng.choice(s.legal_actions(p)) for p in range(n)]
+            s.apply_actions(acts)
+            moved = [(p, game.codec.actions[a]) for p, a in enumerate(acts)]
+        else:
+            p, a = s.current_player(), rng.choice(s.legal_actions())
+            s.apply_action(a)
+            moved = [(p, game.codec.actions[a])]
+        added = s._c.public[before:]
+        actions = [e for e in added if type(e[0]) is int]
+        assert actions == moved
+        shown = [e for e in added if type(e[0]) is not int]
+        expected = (["plans"] if planning and g.phase != "plan" else []) + \
+            (["chance"] if g.chance_events != draws else [])
+        assert [who for who, _ in shown] == expected, steps
+        spectator = g.view(None, log=False, lean=True)
+        for who, what in shown:
+            assert what.get() == ([f.get("plan") for f in spectator["figures"]] if who == "plans"
+                                  else {k: spectator.get(k) for k in game.setup.chance_keys})
+        steps += 1
+    assert steps > 100
+
+
 def test_random_sim_test_sequential_planning():
     pyspiel.random_sim_test(_load("python_fresco_turns", 2, ALL), num_sims=1, serialize=False, verbose=False)
 
