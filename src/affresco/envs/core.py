@@ -446,7 +446,12 @@ class ActionCodec:
         if len(legal) <= _SHORT:
             if self.size > _KEPT_SPACE:       # a mask of ~200 KB (the medico's plans): not kept
                 return self._unshared(legal, extra)
-            return self._short_entry(legal, extra)[0]
+            entry = self._short_entry(legal, extra)
+            m = entry[0]
+            if m is None:
+                m = entry[0] = np.frombuffer(self._bytes(legal, extra), np.int8)
+                m.flags.writeable = False
+            return m
         return self._entry(legal, extra)[0]
 
     def shares(self, legal: Sequence[Action]) -> bool:
@@ -494,10 +499,9 @@ class ActionCodec:
         return m
 
     def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
-        """[read-only mask, sorted indices] of a short legal list, found by its actions (a
-        tuple of them: hashed and compared in C; the engine makes some actions anew, so their
-        identities would not find them); both made when the list is first seen, so that
-        :meth:`legal_entry` answers a list seen before in one look-up."""
+        """[read-only mask or None (made when first asked), sorted indices or None] of a short
+        legal list, found by its actions (a tuple of them: hashed and compared in C; the
+        engine makes some actions anew, so their identities would not find them)."""
         kept = self._short.get(extra)
         if kept is None:
             kept = self._short[extra] = {}
@@ -506,27 +510,25 @@ class ActionCodec:
         if entry is None:
             if len(kept) > self._short_limit:
                 kept.clear()
-            m = np.frombuffer(self._bytes(legal, extra), np.int8)
-            m.flags.writeable = False
-            entry = kept[key] = [m, tuple(sorted(map(self.index.__getitem__, legal)))]
+            entry = kept[key] = [None, None]
         return entry
 
     def legal_entry(self, legal: Sequence[Action], extra: int = 0, masked: bool = True) -> list:
         """What a wrapper reads of a decision's legal actions, in one look-up: ``[mask (as
         :meth:`mask`; None if not ``masked`` and not made yet), its ones' indices in increasing
         order (a tuple)]``, kept with the mask (read it, never change it), so an agent's legal
-        indices cost no scan of the mask.  A short list seen before (the usual decision) is
-        found by one dictionary look-up, here."""
-        kept = self._short.get(extra)     # (only for action spaces that keep short lists)
-        if kept is not None and len(legal) <= _SHORT:
-            entry = kept.get(legal if type(legal) is tuple else tuple(legal))
-            if entry is not None:
-                return entry
+        indices cost no scan of the mask."""
         if len(legal) <= _SHORT:
             if self.size > _KEPT_SPACE:
                 m = self._unshared(legal, extra) if masked else None
                 return [m, tuple(sorted(map(self.index.__getitem__, legal)))]
-            return self._short_entry(legal, extra)
+            entry = self._short_entry(legal, extra)
+            if entry[1] is None:
+                entry[1] = tuple(sorted(map(self.index.__getitem__, legal)))
+            if entry[0] is None and masked:
+                m = entry[0] = np.frombuffer(self._bytes(legal, extra), np.int8)
+                m.flags.writeable = False
+            return entry
         entry = self._entry(legal, extra)
         if entry[1] is None:
             entry[1] = tuple(np.flatnonzero(entry[0]).tolist())
