@@ -480,13 +480,15 @@ class FrescoParallel(_Common, ParallelEnv):
         view of them (CPython's reference counts: an agent that keeps an observation, its vector
         or a slice of it keeps it unchanged), else new ones are made: a loop that drops each
         step's observations gets no new array per step."""
-        pool = self._pool
+        pool = self._pool          # least recently handed out first
         if _refcount is not None:
-            for slot in pool:
+            for i in range(len(pool)):
+                slot = pool[i]
                 rows = slot[2]
                 # free: the flat array referred to by its slot and its rows only, each row by the slot only
                 if len(rows) == count and _refcount(slot[1]) == count + 2 and sum(map(_refcount, rows)) == 2 * count:
                     slot[0][:] = joined
+                    pool.append(pool.pop(i))
                     return rows
         flat = np.frombuffer(joined, F32)
         rows = tuple(flat.reshape(count, self.encoder.size))
