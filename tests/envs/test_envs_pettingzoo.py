@@ -2,9 +2,7 @@
 parallel_api_test, seed_test, max_cycles_test) on the sampled configurations (all with
 AFFRESCO_ENVS_ALL=1), and behave as documented."""
 import functools
-import sys
 import types
-import weakref
 
 import numpy as np
 import pytest
@@ -144,13 +142,11 @@ def test_each_parallel_agents_observation_is_its_seats_vector_and_its_own():
         obs, *_ = p.step(acts)
 
 
-def test_parallel_observations_an_agent_keeps_stay_as_handed_out_and_dropped_ones_are_written_again():
-    """Each step's vectors are new arrays or arrays of an earlier step that nothing refers to
-    any more: an agent that keeps an observation (the whole dict, the vector alone, or a slice
-    of it) finds it unchanged to the end of the game, even after writing into vectors it then
-    dropped, and every step's vectors are still the seats' own (as a fresh copy of the game
-    writes them); a loop that drops each step's observations gets arrays of earlier steps
-    written again, not new ones at every step (CPython's reference counts)."""
+def test_parallel_observations_an_agent_keeps_stay_as_handed_out():
+    """An agent that keeps an observation (the whole dict, the vector alone, or a slice of it,
+    as a replay buffer does) finds it unchanged to the end of the game, even after writing into
+    vectors it then dropped, and every step's vectors are the seats' own (as a fresh copy of the
+    game writes them)."""
     p = parallel_env(players=4)
     obs, _ = p.reset(seed=3)
     rng = np.random.default_rng(3)
@@ -178,18 +174,6 @@ def test_parallel_observations_an_agent_keeps_stay_as_handed_out_and_dropped_one
             assert all(np.array_equal(held[a]["observation"], copy[a]) for a in held)
         else:
             assert np.array_equal(held, copy)
-    obs, _ = p.reset(seed=4)
-    handed, again, steps = [], 0, 0
-    while p.agents:
-        vector = obs["player_0"]["observation"]
-        again += any(r() is vector for r in handed)
-        handed.append(weakref.ref(vector))
-        acts = {a: int(rng.choice(p.legal_indices(a))) for a in obs}
-        del vector
-        obs, *_ = p.step(acts)
-        steps += 1
-    if hasattr(sys, "getrefcount"):
-        assert again >= steps - 5, (again, steps)
 
 
 def test_an_illegal_action_is_refused_by_default():

@@ -386,7 +386,6 @@ class FrescoParallel(_Common, ParallelEnv):
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode, encoding)
         self._actions = self.codec.actions
         self._encoding = self.config.encoding
-        self._pool: list[tuple] = []     # (writable view of the floats, the flat array, its rows): see _rows
 
     def reset(self, seed=None, options=None):
         self._new_game(seed)
@@ -466,40 +465,13 @@ class FrescoParallel(_Common, ParallelEnv):
             legal = g.legal_actions(seat)
             hit = kept[seat] = (marker, legal, *self.codec.legal_entry(legal, 1))
             masks[seat] = hit[2]
-        rows = self._rows(joined, len(agents))
+        rows = np.frombuffer(joined, F32).reshape(len(agents), self.encoder.size)
         at = g.actions_applied
         obs, infos = {}, {}
         for a, seat, row in zip(agents, seats, rows):
             obs[a] = {"observation": row, "action_mask": masks[seat]}
             infos[a] = {"view": LazyView(g, seat, at)}
         return obs, infos
-
-    def _rows(self, joined, count: int) -> tuple:
-        """``joined`` (``count`` vectors back to back) as ``count`` float32 arrays.  The arrays
-        of an earlier step are written again once nothing but this env refers to them or to a
-        view of them (CPython's reference counts: an agent that keeps an observation, its vector
-        or a slice of it keeps it unchanged), else new ones are made: a loop that drops each
-        step's observations gets no new array per step."""
-        pool = self._pool          # least recently handed out first
-        if _refcount is not None:
-            for i in range(len(pool)):
-                slot = pool[i]
-                rows = slot[2]
-                # free: the flat array referred to by its slot and its rows only, each row by the slot only
-                if len(rows) == count and _refcount(slot[1]) == count + 2 and sum(map(_refcount, rows)) == 2 * count:
-                    slot[0][:] = joined
-                    pool.append(pool.pop(i))
-                    return rows
-        flat = np.frombuffer(joined, F32)
-        rows = tuple(flat.reshape(count, self.encoder.size))
-        if _refcount is not None:
-            if len(pool) >= 3:       # (the oldest is kept by its holder, if any)
-                del pool[0]
-            pool.append((memoryview(joined), flat, rows))
-        return rows
-
-
-_refcount = getattr(sys, "getrefcount", None)   # CPython's (see FrescoParallel._rows)
 
 
 class _AgentIter:
