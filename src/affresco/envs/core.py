@@ -13,8 +13,8 @@ import functools
 import sys
 import threading
 from array import array
-from itertools import repeat
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
