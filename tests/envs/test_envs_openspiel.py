@@ -143,6 +143,34 @@ def test_the_public_history_notes_each_reveal_and_chance_event_as_the_game_shows
     assert steps > 100
 
 
+@pytest.mark.parametrize("name", ["python_fresco", "python_fresco_turns"])
+def test_the_observation_tensor_is_the_seats_vector_made_anew_at_every_step(name):
+    """The observation tensor, through pyspiel (``observation_tensor``: after a throw-away new
+    state's) and through OpenSpiel's Python observer (``set_from``), is every seat's vector of
+    a fresh copy of the game at every step (bells and wall fresco: plans by steps, the draft's
+    slices included), and a new state's is its set-up's."""
+    from open_spiel.python.observation import make_observation
+    n = 2
+    game = _load(name, n, ("bells", "wall_fresco"), seed=6)
+    observer = make_observation(game)
+    s, rng, steps = game.new_initial_state(), random.Random(6), 0
+    while not s.is_terminal() and steps < 80:
+        fresh = s.fresco.clone()
+        for p in range(n):
+            anew = np.frombuffer(fresh.observation(p), np.float32)
+            assert np.array_equal(np.array(s.observation_tensor(p), np.float32), anew), (steps, p)
+            observer.set_from(s, p)
+            assert np.array_equal(observer.tensor, anew), (steps, p)
+        if s.is_simultaneous_node():
+            s.apply_actions([rng.choice(s.legal_actions(p)) for p in range(n)])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+        steps += 1
+    new = game.new_initial_state()
+    observer.set_from(new, 1)
+    assert np.array_equal(observer.tensor, np.frombuffer(new.fresco.clone().observation(1), np.float32))
+
+
 def test_random_sim_test_sequential_planning():
     pyspiel.random_sim_test(_load("python_fresco_turns", 2, ALL), num_sims=1, serialize=False, verbose=False)
 

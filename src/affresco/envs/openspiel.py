@@ -504,9 +504,14 @@ class FrescoObserver:
         self._encoding = game.config.encoding
 
     def set_from(self, state: FrescoState, player: int):
-        """OpenSpiel sets the tensor of a throw-away new state before each state's own: the
-        last few vectors are kept (by game, actions applied, player) and copied back."""
+        """The seat's vector of a state that has started, made now; OpenSpiel sets the tensor of
+        a throw-away new state before each state's own (to size it): a new state's last few
+        vectors are kept (by game, actions applied, player) and copied back."""
         c = state._c
+        game = c.game
+        if game is not None:
+            self._into[:] = game.observation(player, self._encoding)
+            return
         game = c.box.game
         if game is None:
             game = c.box.peek()
