@@ -352,10 +352,11 @@ class SteppedGame:
         joined = self._engine_vector(None if seats is None else tuple(seats))
         seats = range(self.engine.players) if seats is None else list(seats)
         size = len(joined) // len(seats) if seats else 0
+        idle = self.layout.idle if self.engine.phase != "plan" else None    # (every seat's, outside planning)
         out = array("f")
         for i, seat in enumerate(seats):
             out += joined[i * size:(i + 1) * size]
-            out += self._block(seat)
+            out += idle if idle is not None else self._block(seat)
         return out
 
     def clone(self) -> "SteppedGame":
