@@ -171,7 +171,7 @@ def test_a_stepped_games_kept_choices_and_vectors_are_the_ones_made_afresh(n):
             assert list(g.legal_actions(seat)) == list(fresh.legal_actions(seat))
             assert g.observation(seat) == fresh.observation(seat)
         assert g.observations_joined() == sum(map(fresh.observation, range(n)), array("f"))
-        assert g.observations_joined([n - 1, 0]) == fresh.observation(n - 1) + fresh.observation(0)
+        assert g.observations_joined(iter([n - 1, 0])) == fresh.observation(n - 1) + fresh.observation(0)
         seat = min(g.to_act)
         g.apply(seat, rng.choice(g.legal_actions(seat)))
 

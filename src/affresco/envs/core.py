@@ -349,8 +349,9 @@ class SteppedGame:
     def observations_joined(self, seats: Any = None, encoding: int | None = None) -> array:
         if encoding is not None:
             self._check(encoding)
-        joined = self._engine_vector(None if seats is None else tuple(seats))
-        seats = range(self.engine.players) if seats is None else list(seats)
+        key = None if seats is None else tuple(seats)      # (seats read once: any iterable)
+        joined = self._engine_vector(key)
+        seats = range(self.engine.players) if key is None else key
         size = len(joined) // len(seats) if seats else 0
         idle = self.layout.idle if self.engine.phase != "plan" else None    # (every seat's, outside planning)
         out = array("f")
