@@ -715,7 +715,8 @@ def instructions(args) -> None:
     every whole plan, so a planning step's mask spans it (~2.4M instructions a decision with all
     eight, not what the default encoding does).
     ``--only gymnasium openspiel`` adds those loops on their own seeded games (per step: compare
-    trees with it, the same games on both)."""
+    trees with it, the same games on both); ``--only "pettingzoo-aec v3"`` (any replay loop with
+    `` vK``) replays the loop with encoding K (3: the wrappers' default)."""
     import re
     import subprocess
     load = os.getloadavg()
@@ -737,6 +738,7 @@ def instructions(args) -> None:
         for modules in ("base", "all") if args.modules == "both" else (args.modules,):
             per = {}
             names = [w for w in _REPLAYS if w == "engine" or args.only is None or w in args.only]
+            names += [w for w in args.only or () if w not in _REPLAYS and w not in FRESH_COUNTED]   # "LOOP vK"
             for name in names + [w for w in FRESH_COUNTED if args.only is not None and w in args.only]:
                 warm, _ = count(name, n, modules, False)
                 total, decisions = count(name, n, modules, True)

@@ -2,6 +2,7 @@
 observation layout (contiguous, documented sizes), seat-relative figures, versioned ids."""
 import pickle
 import random
+from array import array
 
 import numpy as np
 import pytest
@@ -157,7 +158,8 @@ def test_a_stepped_games_kept_choices_and_vectors_are_the_ones_made_afresh(n):
     """What a game of plans by steps keeps per position (the choices offered to each seat's
     draft, the engine's vectors) is what a fresh game at the same position makes, for every seat
     at every step of random games with all eight modules, also after the drafts are replaced by
-    equal new tuples."""
+    equal new tuples; its joined vectors (every seat's, or some seats' in any order) are the
+    fresh game's vectors of those seats back to back."""
     config = Config.of(n, ALL)
     g = config.new_env_game(7)
     rng = random.Random(n)
@@ -168,6 +170,8 @@ def test_a_stepped_games_kept_choices_and_vectors_are_the_ones_made_afresh(n):
         for seat in range(n):
             assert list(g.legal_actions(seat)) == list(fresh.legal_actions(seat))
             assert g.observation(seat) == fresh.observation(seat)
+        assert g.observations_joined() == sum(map(fresh.observation, range(n)), array("f"))
+        assert g.observations_joined(iter([n - 1, 0])) == fresh.observation(n - 1) + fresh.observation(0)
         seat = min(g.to_act)
         g.apply(seat, rng.choice(g.legal_actions(seat)))
 

@@ -106,6 +106,71 @@ def test_a_states_kept_answers_are_the_ones_made_anew_and_a_clone_answers_as_its
     assert steps == 120
 
 
+@pytest.mark.parametrize("name, n, mods", [("python_fresco", 2, ALL), ("python_fresco_turns", 3, ())])
+def test_the_public_history_notes_each_reveal_and_chance_event_as_the_game_shows_it(name, n, mods):
+    """The public history a state keeps (its actions, then the plans when revealed and what
+    each chance event showed, noted from what ``Game.apply`` says came out) is, at every step
+    of a whole game, what the game itself shows: a reveal entry exactly when the step left the
+    planning phase, a chance entry exactly when its chance events grew, and its noted values
+    are those of the position right after the step."""
+    game = _load(name, n, mods, seed=8)
+    s, rng = game.new_initial_state(), random.Random(8)
+    g = s.fresco
+    assert [who for who, _ in s._c.public] == ["chance"]       # what the set-up showed
+    steps = 0
+    while not s.is_terminal():
+        before, planning, draws = len(s._c.public), g.phase == "plan", g.chance_events
+        if s.is_simultaneous_node():
+            acts = [rng.choice(s.legal_actions(p)) for p in range(n)]
+            s.apply_actions(acts)
+            moved = [(p, game.codec.actions[a]) for p, a in enumerate(acts)]
+        else:
+            p, a = s.current_player(), rng.choice(s.legal_actions())
+            s.apply_action(a)
+            moved = [(p, game.codec.actions[a])]
+        added = s._c.public[before:]
+        actions = [e for e in added if type(e[0]) is int]
+        assert actions == moved
+        shown = [e for e in added if type(e[0]) is not int]
+        expected = (["plans"] if planning and g.phase != "plan" else []) + \
+            (["chance"] if g.chance_events != draws else [])
+        assert [who for who, _ in shown] == expected, steps
+        spectator = g.view(None, log=False, lean=True)
+        for who, what in shown:
+            assert what.get() == ([f.get("plan") for f in spectator["figures"]] if who == "plans"
+                                  else {k: spectator.get(k) for k in game.setup.chance_keys})
+        steps += 1
+    assert steps > 100
+
+
+@pytest.mark.parametrize("name", ["python_fresco", "python_fresco_turns"])
+def test_the_observation_tensor_is_the_seats_vector_made_anew_at_every_step(name):
+    """The observation tensor, through pyspiel (``observation_tensor``: after a throw-away new
+    state's) and through OpenSpiel's Python observer (``set_from``), is every seat's vector of
+    a fresh copy of the game at every step (bells and wall fresco: plans by steps, the draft's
+    slices included), and a new state's is its set-up's."""
+    from open_spiel.python.observation import make_observation
+    n = 2
+    game = _load(name, n, ("bells", "wall_fresco"), seed=6)
+    observer = make_observation(game)
+    s, rng, steps = game.new_initial_state(), random.Random(6), 0
+    while not s.is_terminal() and steps < 80:
+        fresh = s.fresco.clone()
+        for p in range(n):
+            anew = np.frombuffer(fresh.observation(p), np.float32)
+            assert np.array_equal(np.array(s.observation_tensor(p), np.float32), anew), (steps, p)
+            observer.set_from(s, p)
+            assert np.array_equal(observer.tensor, anew), (steps, p)
+        if s.is_simultaneous_node():
+            s.apply_actions([rng.choice(s.legal_actions(p)) for p in range(n)])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+        steps += 1
+    new = game.new_initial_state()
+    observer.set_from(new, 1)
+    assert np.array_equal(observer.tensor, np.frombuffer(new.fresco.clone().observation(1), np.float32))
+
+
 def test_random_sim_test_sequential_planning():
     pyspiel.random_sim_test(_load("python_fresco_turns", 2, ALL), num_sims=1, serialize=False, verbose=False)
 

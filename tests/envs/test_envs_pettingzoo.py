@@ -142,6 +142,40 @@ def test_each_parallel_agents_observation_is_its_seats_vector_and_its_own():
         obs, *_ = p.step(acts)
 
 
+def test_parallel_observations_an_agent_keeps_stay_as_handed_out():
+    """An agent that keeps an observation (the whole dict, the vector alone, or a slice of it,
+    as a replay buffer does) finds it unchanged to the end of the game, even after writing into
+    vectors it then dropped, and every step's vectors are the seats' own (as a fresh copy of the
+    game writes them)."""
+    p = parallel_env(players=4)
+    obs, _ = p.reset(seed=3)
+    rng = np.random.default_rng(3)
+    kept, steps = [], 0
+    while p.agents:
+        fresh = p.game.clone()
+        for seat, agent in enumerate(p.agents):
+            assert obs[agent]["observation"].tobytes() == bytes(fresh.observation(seat)), steps
+        first = obs["player_0"]["observation"]
+        how = steps % 5
+        if how == 0:
+            kept.append((obs, {a: o["observation"].copy() for a, o in obs.items()}))
+        elif how == 1:
+            kept.append((first, first.copy()))
+        elif how == 2:
+            kept.append((first[10:40], first[10:40].copy()))
+        else:          # dropped, after writing into it
+            first[:] = -1.0
+        acts = {a: int(rng.choice(p.legal_indices(a))) for a in obs}
+        del first
+        obs, *_ = p.step(acts)
+        steps += 1
+    for held, copy in kept:
+        if type(held) is dict:
+            assert all(np.array_equal(held[a]["observation"], copy[a]) for a in held)
+        else:
+            assert np.array_equal(held, copy)
+
+
 def test_an_illegal_action_is_refused_by_default():
     e = env(players=2)
     e.reset(seed=1)

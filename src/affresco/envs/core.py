@@ -14,6 +14,7 @@ import sys
 import threading
 from array import array
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
@@ -134,7 +135,7 @@ def _choice_space(game: Game, plans: Sequence[Action]) -> tuple[PlanChoice, ...]
     for rest in rests:
         for k, c in enumerate(game.plan_as_choices(Action("plan", (some, *rest)))[1:], 1):
             per_step[k][c] = None
-    return tuple(PlanChoice(step, c) for step, found in zip(steps, per_step) for c in found)
+    return tuple(c for step, found in zip(steps, per_step) for c in _plan_choices(step, found))
 
 
 class DraftLayout:
@@ -256,7 +257,7 @@ class SteppedGame:
         hit = _OFFERED.get(id(found))
         if hit is None or hit[0] is not found:
             step = self._step_names[len(self.drafts[seat])]
-            hit = (found, tuple(PlanChoice(step, c) for c in found), frozenset(found))
+            hit = (found, _plan_choices(step, found), frozenset(found))
             if len(_OFFERED) > 4096:
                 _OFFERED.clear()
             _OFFERED[id(found)] = hit
@@ -348,13 +349,15 @@ class SteppedGame:
     def observations_joined(self, seats: Any = None, encoding: int | None = None) -> array:
         if encoding is not None:
             self._check(encoding)
-        joined = self._engine_vector(None if seats is None else tuple(seats))
-        seats = range(self.engine.players) if seats is None else list(seats)
+        key = None if seats is None else tuple(seats)      # (seats read once: any iterable)
+        joined = self._engine_vector(key)
+        seats = range(self.engine.players) if key is None else key
         size = len(joined) // len(seats) if seats else 0
+        idle = self.layout.idle if self.engine.phase != "plan" else None    # (every seat's, outside planning)
         out = array("f")
         for i, seat in enumerate(seats):
             out += joined[i * size:(i + 1) * size]
-            out += self._block(seat)
+            out += idle if idle is not None else self._block(seat)
         return out
 
     def clone(self) -> "SteppedGame":
@@ -362,6 +365,13 @@ class SteppedGame:
 
 
 _OFFERED: dict[int, tuple] = {}    # id(the engine's choices) -> SteppedGame._offered's answer (keeps them)
+_new_plan_choice = functools.partial(tuple.__new__, PlanChoice)   # PlanChoice((step, choice, kind)), in C
+
+
+def _plan_choices(step: str, found: Sequence[tuple[str, ...]]) -> tuple[PlanChoice, ...]:
+    """``PlanChoice(step, c)`` of each choice ``c`` of ``found``, made without a Python call per
+    choice (a step offers up to a few hundred; NamedTuple's constructor is a Python function)."""
+    return tuple(map(_new_plan_choice, zip(repeat(step), found, repeat("plan"))))
 
 
 class ActionCodec:

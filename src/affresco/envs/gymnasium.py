@@ -137,13 +137,13 @@ class FrescoEnv(gymnasium.Env):
     def _play_bots(self) -> None:
         """Let the bots decide until the learner must (or the game is over).  A bot that
         does not read views (``Bot.reads_view`` False, e.g. the random bot) is given none."""
-        g = self.engine
-        while not g.is_over:
-            acting = g.to_act
-            if self.seat in acting:
+        g, me, bots = self.engine, self.seat, self.bots
+        while True:
+            acting = g.to_act           # (none once the game is over)
+            if not acting or me in acting:
                 return
             seat = acting[0]
-            bot = self.bots[seat]
+            bot = bots[seat]
             g.apply(seat, bot.choose(g.view(seat) if bot.reads_view else {}, g.legal_actions(seat), seat))
             self._marker += 1
 

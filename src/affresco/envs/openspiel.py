@@ -94,9 +94,14 @@ class FrescoGame(pyspiel.Game):
         self._seeds = random.Random(seed if seed >= 0 else None)
 
         self._pending = None  # [seed, Game, weak reference to the box bound to it or None]
-        # what a chance event shows everyone: these keys of the spectator's view
-        self.chance_keys = ("booths", "fresco", "bag_size") + tuple(self.encoder.module_keys)
-        self.history_asked = False   # an information-state string was asked (see FrescoState._shown)
+        self.setup = _Setup(self.codec, self.simultaneous,
+                            ("booths", "fresco", "bag_size") + tuple(self.encoder.module_keys))
+
+    @property
+    def history_asked(self) -> bool:
+        """Whether an information-state string was asked of a state of this game (from then on
+        the public history is noted as it happens: :class:`_Shown`)."""
+        return self.setup.history_asked
 
     def new_initial_state(self):
         return FrescoState(self)
@@ -128,6 +133,20 @@ class FrescoGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return FrescoObserver(self, perfect_recall)
+
+
+class _Setup:
+    """What a state's every step reads of its game, in a plain object (an attribute of a
+    pyspiel game, as of a state, is read through pybind11 at several times a plain object's
+    cost): the codec and its actions, whether planning is one simultaneous node, what a chance
+    event shows everyone (these keys of the spectator's view) and whether an information-state
+    string was asked (shared by every state of the game)."""
+
+    __slots__ = ("codec", "actions", "simultaneous", "chance_keys", "history_asked")
+
+    def __init__(self, codec, simultaneous: bool, chance_keys: tuple):
+        self.codec, self.actions, self.simultaneous = codec, codec.actions, simultaneous
+        self.chance_keys, self.history_asked = chance_keys, False
 
 
 class FrescoTurnsGame(FrescoGame):
@@ -181,25 +200,32 @@ class _Core:
     (None before: :attr:`FrescoState.fresco` starts it); ``public`` the public history;
     ``replayable`` whether the game replays from its record (not one from
     ``resample_from_infostate``); ``moves`` the actions applied (the position's identity for the
-    observer's cache); ``legal_at`` (player, legal indices) and ``player`` (``current_player()``)
-    of this position; ``owner`` the :class:`FrescoGame` (``get_game()`` crosses into C++; None
-    after unpickling until asked).  OpenSpiel clones a state by deep-copying its attributes onto
-    a fresh one (here: the game cloned with the engine's cheap clone, the history list copied,
-    the rest shared) and serializes it by pickling them."""
+    observer's cache); ``legal_at`` (player, legal indices), ``player`` (``current_player()``)
+    and ``planning`` (whether the position is in the planning phase) of this position, made
+    when the position is reached (or first asked); ``draws`` the game's chance events so far
+    (once started); ``owner`` the :class:`FrescoGame` and ``setup`` its :class:`_Setup`
+    (``get_game()`` crosses into C++; both None after unpickling until asked).  OpenSpiel clones
+    a state by deep-copying its attributes onto a fresh one (here: the game cloned with the
+    engine's cheap clone, the history list copied, the rest shared) and serializes it by
+    pickling them."""
 
-    __slots__ = ("box", "game", "public", "replayable", "moves", "legal_at", "player", "owner")
+    __slots__ = ("box", "game", "public", "replayable", "moves", "legal_at", "player", "planning", "draws",
+                 "owner", "setup")
 
     def __init__(self, box: _Box, owner, game=None, public=(), replayable: bool = True, moves: int = 0):
         self.box, self.owner, self.game = box, owner, game
+        self.setup = owner.setup if owner is not None else None
         self.public = list(public)     # entries never change once added: clones share them
         self.replayable, self.moves = replayable, moves
-        self.legal_at = self.player = None
+        self.legal_at = self.player = self.planning = None
+        self.draws = game.chance_events if game is not None else None
 
     def __deepcopy__(self, memo):
         c = _Core(_Box(self.box.get().clone()), self.owner, None, self.public, self.replayable, self.moves)
         if self.game is not None:
-            c.game = c.box.game
-        c.legal_at, c.player = self.legal_at, self.player     # the same position
+            c.game, c.draws = c.box.game, self.draws
+        c.legal_at, c.player, c.planning = self.legal_at, self.player, self.planning     # the same position
+        c.setup = self.setup
         return c
 
     def __reduce__(self):         # (a serialized state finds its game again: FrescoState.owner)
@@ -260,6 +286,7 @@ class FrescoState(pyspiel.State):
         c = self._c
         if c.owner is None:
             c.owner = self.get_game()
+            c.setup = c.owner.setup
         return c.owner
 
     @property
@@ -269,25 +296,14 @@ class FrescoState(pyspiel.State):
         g = c.game
         if g is None:          # the first use: set the game up, note what its set-up showed
             g = c.game = c.box.get()
-            _note_chance(self.owner, c, -1)
+            _note_chance(self.owner.setup, c)
         return g
 
     # --- OpenSpiel API ---------------------------------------------------------------
     def current_player(self):
         c = self._c
         p = c.player
-        if p is None:
-            g = c.game if c.game is not None else self.fresco
-            if g.is_over:
-                p = pyspiel.PlayerId.TERMINAL
-            else:
-                acting = g.to_act
-                if g.phase == "plan" and len(acting) == g.players and self.owner.simultaneous:
-                    p = pyspiel.PlayerId.SIMULTANEOUS
-                else:
-                    p = min(acting)
-            c.player = p
-        return p
+        return p if p is not None else _player(self, c)
 
     def _legal_actions(self, player):
         return _legal(self, self._c, player)
@@ -314,29 +330,36 @@ class FrescoState(pyspiel.State):
         return []
 
     def is_simultaneous_node(self):
-        p = self._c.player
-        return (p if p is not None else self.current_player()) == _SIMULTANEOUS
+        c = self._c
+        p = c.player
+        return (p if p is not None else _player(self, c)) == _SIMULTANEOUS
 
     def is_chance_node(self):
-        p = self._c.player
-        return (p if p is not None else self.current_player()) == _CHANCE
+        c = self._c
+        p = c.player
+        return (p if p is not None else _player(self, c)) == _CHANCE
 
     def _apply_action(self, action):
         c = self._c
         p = c.player      # (pyspiel asked current_player() just before)
-        _apply(self, c, p if p is not None else self.current_player(), action)
+        if p is None:
+            p = _player(self, c)
+        _apply(self, c, p, action, c.planning)
+        _player(self, c)      # the next position's, asked by every caller next
 
     def _apply_actions(self, actions):
         c = self._c
         for seat, action in enumerate(actions):
-            _apply(self, c, seat, action)
+            _apply(self, c, seat, action, True)      # (a simultaneous node: planning)
+        _player(self, c)
 
     def _action_to_string(self, player, action):
         return str(self.owner.codec.actions[action])
 
     def is_terminal(self):
-        g = self._c.game
-        return (g if g is not None else self.fresco).is_over
+        c = self._c
+        p = c.player
+        return (p if p is not None else _player(self, c)) == _TERMINAL
 
     def returns(self):
         g = self.fresco
@@ -382,8 +405,24 @@ def _holding(state: FrescoState, game, public=()) -> FrescoState:
     ``public`` as its public history so far; its game does not replay from its record."""
     c = state._c
     c.box = _Box(game)
-    c.game, c.public, c.replayable = game, list(public), False
+    c.game, c.public, c.replayable, c.draws = game, list(public), False, game.chance_events
+    c.legal_at = c.player = c.planning = None
     return state
+
+
+def _player(state: FrescoState, c: _Core):
+    """``current_player()`` of this position, kept in the core with whether it is planning."""
+    g = c.game if c.game is not None else state.fresco
+    if g.is_over:
+        p, planning = pyspiel.PlayerId.TERMINAL, False
+    else:
+        acting = g.to_act
+        planning = g.phase == "plan"
+        setup = c.setup if c.setup is not None else state.owner.setup
+        p = (pyspiel.PlayerId.SIMULTANEOUS if planning and len(acting) == g.players and setup.simultaneous
+             else min(acting))
+    c.player, c.planning = p, planning
+    return p
 
 
 def _legal(state: FrescoState, c: _Core, player) -> tuple:
@@ -391,37 +430,41 @@ def _legal(state: FrescoState, c: _Core, player) -> tuple:
     hit = c.legal_at
     if hit is None or hit[0] != player:
         g = c.game if c.game is not None else state.fresco
-        owner = c.owner if c.owner is not None else state.owner
-        hit = c.legal_at = (player, owner.codec.legal_entry(g.legal_actions(player), 0, False)[1])
+        setup = c.setup if c.setup is not None else state.owner.setup
+        hit = c.legal_at = (player, setup.codec.legal_entry(g.legal_actions(player), 0, False)[1])
     return hit[1]
 
 
-def _apply(state: FrescoState, c: _Core, seat: int, index) -> None:
+def _apply(state: FrescoState, c: _Core, seat: int, index, planning: bool) -> None:
+    """Apply the action ``index`` of ``seat``; ``planning``: whether the position before it is
+    in the planning phase.  The public history notes the action, and what the engine says it
+    brought out (``Game.apply``'s answer, R22): the plans revealed, what a chance event showed."""
     g = c.game if c.game is not None else state.fresco
-    owner = c.owner if c.owner is not None else state.owner
-    action = owner.codec.actions[index]
-    draws, phase = g.chance_events, g.phase
-    g.apply(seat, action)
+    setup = c.setup if c.setup is not None else state.owner.setup
+    action = setup.actions[index]
+    shown = g.apply(seat, action)
     c.legal_at = c.player = None
     c.moves += 1
     c.public.append((seat, action))
-    if phase == "plan" and g.phase != "plan":
-        c.public.append(("plans", _shown_now(owner, c, g, None)))
-    if g.chance_events != draws:
-        _note_chance(owner, c, draws)
+    if shown:
+        if planning and g.phase != "plan":
+            c.public.append(("plans", _shown_now(setup, c, g, None)))
+        if g.chance_events != c.draws:
+            _note_chance(setup, c)
 
 
-def _note_chance(owner: FrescoGame, c: _Core, draws_before: int) -> None:
-    """Perfect recall of chance: when a chance event happened, note what everyone saw."""
-    if c.game.chance_events != draws_before:
-        c.public.append(("chance", _shown_now(owner, c, c.game, owner.chance_keys)))
+def _note_chance(setup: _Setup, c: _Core) -> None:
+    """Perfect recall of chance: note what everyone saw of the chance events since the last
+    noted (at the set-up: what it showed)."""
+    c.draws = c.game.chance_events
+    c.public.append(("chance", _shown_now(setup, c, c.game, setup.chance_keys)))
 
 
-def _shown_now(owner: FrescoGame, c: _Core, g, keys) -> _Shown:
+def _shown_now(setup: _Setup, c: _Core, g, keys) -> _Shown:
     """What everyone sees now (:class:`_Shown`), made now if information states are asked
     of this game or its game cannot be replayed, else when first needed."""
     shown = _Shown(g, keys)
-    if owner.history_asked or not c.replayable:
+    if setup.history_asked or not c.replayable:
         shown.get()
     return shown
 
@@ -461,9 +504,14 @@ class FrescoObserver:
         self._encoding = game.config.encoding
 
     def set_from(self, state: FrescoState, player: int):
-        """OpenSpiel sets the tensor of a throw-away new state before each state's own: the
-        last few vectors are kept (by game, actions applied, player) and copied back."""
+        """The seat's vector of a state that has started, made now; OpenSpiel sets the tensor of
+        a throw-away new state before each state's own (to size it): a new state's last few
+        vectors are kept (by game, actions applied, player) and copied back."""
         c = state._c
+        game = c.game
+        if game is not None:
+            self._into[:] = game.observation(player, self._encoding)
+            return
         game = c.box.game
         if game is None:
             game = c.box.peek()
@@ -480,7 +528,7 @@ class FrescoObserver:
     def string_from(self, state: FrescoState, player: int):
         text = state.observation_json(player)
         if self.perfect_recall:
-            state.owner.history_asked = True     # from now on the history is noted as it happens
+            state.owner.setup.history_asked = True     # from now on the history is noted as it happens
             return text + "\n" + "\n".join(map(_public_text, state._c.public))
         return text
 

@@ -135,13 +135,6 @@ class _Common:
         """The seat's lean view now (what the vector shows, as a dict)."""
         return self.game.view(seat, log=False, lean=True)
 
-    def _lazy_views(self) -> dict:
-        """Every agent's lean view of this position, made when read (core.LazyView)."""
-        g = self.game
-        at = g.actions_applied
-        seat = self.agent_seat
-        return {a: LazyView(g, seat[a], at) for a in self.agents}
-
     def _play(self, seat: int, index) -> bool:
         """Apply the action ``index`` of ``seat`` (who is to act) at once: the engine refuses an
         illegal action with the game unchanged, and only then are the legal actions read
@@ -391,46 +384,52 @@ class FrescoParallel(_Common, ParallelEnv):
                  reward: str = "margin", max_cycles: int | None = None, illegal: str = "raise",
                  render_mode: str | None = None, encoding: int = ENCODING_VERSION):
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode, encoding)
+        self._actions = self.codec.actions
+        self._encoding = self.config.encoding
 
     def reset(self, seed=None, options=None):
         self._new_game(seed)
         self.agents = self.possible_agents[:]
         self.cycles = 0
-        obs = self._observations()
-        views = self._lazy_views()
-        return obs, {a: {"view": views[a]} for a in self.agents}
+        return self._observations(False)
 
     def step(self, actions):
         g = self.game
-        agents = self.agents
-        substituted = []
         names = self.possible_agents
+        substituted = None
         acting = self._seats_to_act()
+        actions_of = self._actions
+        wait = self.WAIT
         for seat in acting if len(acting) == 1 else sorted(acting):   # while planning: every plan at once
             agent = names[seat]
             try:
-                action = actions[agent]
+                index = actions[agent]
             except KeyError:
                 raise IllegalAction(f"{agent} must decide now but has no action in this step") from None
-            if self._play(seat, action):
-                substituted.append(agent)
+            if type(index) is int and 0 <= index < wait:     # the usual action: the engine refuses an illegal one
+                try:
+                    g.apply(seat, actions_of[index])
+                    self._marker += 1
+                    continue
+                except IllegalAction:
+                    pass
+            if self._play(seat, index):
+                substituted = (substituted or []) + [agent]
         self.cycles += 1
         over = g.is_over
         truncate = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
-        at = g.actions_applied
-        seat_of = self.agent_seat
-        infos = {a: {"view": LazyView(g, seat_of[a], at)} for a in agents}
-        for a in substituted:
+        agents = self.agents
+        obs, infos = self._observations(over)
+        for a in substituted or ():
             infos[a]["illegal_action"] = True
         if over:
-            rewards = dict(zip(self.possible_agents, final_rewards(g, self.reward_kind)))
+            rewards = dict(zip(names, final_rewards(g, self.reward_kind)))
             scores, ranking = g.scores(), g.ranking()
             for a in agents:
                 infos[a].update(scores=list(scores), ranking=list(ranking))
             rewards = {a: rewards[a] for a in agents}
         else:
             rewards = dict.fromkeys(agents, 0.0)
-        obs = self._observations()
         terminations = dict.fromkeys(agents, over)
         truncations = dict.fromkeys(agents, truncate)
         if over or truncate:
@@ -443,24 +442,36 @@ class FrescoParallel(_Common, ParallelEnv):
         (random, search) without reading the mask."""
         return self._legal_indices(self.agent_seat[agent])
 
-    def _observations(self) -> dict:
-        """Every agent's observation now (asked once per step: no cache), the vectors made
-        together in one array, a row per agent (``Game.observations_joined``: every seat's, in
-        seat order, while every agent is in)."""
+    def _observations(self, over: bool) -> tuple[dict, dict]:
+        """Every agent's observation and info now, made in one pass (asked once per step: no
+        cache): the vectors together in one array, a row per agent (``Game.observations_joined``:
+        every seat's, in seat order, while every agent is in); the legal actions of the seats to
+        act, kept for :meth:`legal_indices`; the others' mask WAIT alone (none once over)."""
         g = self.game
         agents = self.agents
         n = self.config.players
+        marker = self._marker
+        acting = () if over else g.to_act
+        self._acting = (marker, acting)
         if len(agents) == n:      # every seat, in seat order: no seats to check
             seats: Any = range(n)
-            joined = g.observations_joined(None, self.config.encoding)
+            joined = g.observations_joined(None, self._encoding)
         else:
             seats = [self.agent_seat[a] for a in agents]
-            joined = g.observations_joined(seats, self.config.encoding)
-        masks = [self._none_mask if g.is_over else self._wait_mask] * n    # a seat not to act: WAIT alone
-        for seat in self._seats_to_act():
-            masks[seat] = self._legal_of(seat)[2]
+            joined = g.observations_joined(seats, self._encoding)
+        masks = [self._none_mask if over else self._wait_mask] * n
+        kept = self._legal
+        for seat in acting:
+            legal = g.legal_actions(seat)
+            hit = kept[seat] = (marker, legal, *self.codec.legal_entry(legal, 1))
+            masks[seat] = hit[2]
         rows = np.frombuffer(joined, F32).reshape(len(agents), self.encoder.size)
-        return {a: {"observation": row, "action_mask": masks[seat]} for a, seat, row in zip(agents, seats, rows)}
+        at = g.actions_applied
+        obs, infos = {}, {}
+        for a, seat, row in zip(agents, seats, rows):
+            obs[a] = {"observation": row, "action_mask": masks[seat]}
+            infos[a] = {"view": LazyView(g, seat, at)}
+        return obs, infos
 
 
 class _AgentIter:
