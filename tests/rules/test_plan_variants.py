@@ -278,8 +278,9 @@ def test_a_plan_offered_to_one_seat_is_checked_again_for_another():
 
 def test_the_medico_plan_tables_made_once_give_the_plans_the_plans_themselves_give():
     """The tables of an action sheet's side made once per process (issue #12's speed: the
-    group totals of every part, the ill words of up to three ill apprentices; those of more
-    made when first met) count and name the plans of every situation, on both sides of the
+    group totals of every part, the ill words of every number of ill apprentices, up to two on
+    the final round's side, those of more made when first met; more ill apprentices than their
+    columns hold looked up as that many) count and name the plans of every situation, on both sides of the
     sheet, with and without action tiles and the medico tile, up to six ill apprentices: as
     many plans as their parents' variants counted parent by parent, and at each place sampled a
     distinct plan that ``index`` (which finds the variant among its parent's ill words made

@@ -1020,8 +1020,9 @@ class _PlanOrder:
                     self.parts(h, black, t, 1)
                     self.parts(h, black, t, 2)
         self._ills: dict[int, tuple] = {}           # ill_words' answers
-        for black in range(1, 4 if len(ill) < 4 else 3):
-            for ranks in self._kind_rank:
+        most = self.top if len(ill) < 4 else 2
+        for (sm, *_), ranks in zip(self.kinds, self._kind_rank):
+            for black in range(1, min(sm, most) + 1):     # beyond sm: the same words (find)
                 for rank in ranks:
                     for least in range(black + 1):
                         self.ill_words(rank, self._counts[rank], black, least)
@@ -1111,7 +1112,7 @@ class _PlanOrder:
             or self.weighed(x, black, e, t)
         kd = bisect_right(ends, r // k)
         prev = ends[kd - 1] if kd else 0
-        _, z, _, vecs = self.kinds[kd]
+        sm, z, _, vecs = self.kinds[kd]
         per = (ends[kd] - prev) // len(vecs)           # placements times ill words of one ordering
         p, r = divmod(r - k * prev, k * per)
         i, r = divmod(r, m * per)
@@ -1124,6 +1125,8 @@ class _PlanOrder:
             least = self._apprentices[b] - h
             if least < 0:
                 least = 0
+            if black > sm:
+                black = sm      # more ill ones than apprentices in their columns: the same words
             ill = (self._ills.get((kr * 16 + black) * 16 + least)
                    or self.ill_words(kr, counts, black, least))[v >> 1 if m == 2 else v]
         return counts, self._texts[b], self._empty[b], q, ill, m == 2 and v & 1 == 1
