@@ -36,7 +36,7 @@ from itertools import accumulate, combinations, combinations_with_replacement, c
 from math import perm
 from operator import getitem, itemgetter, mul
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
@@ -1089,9 +1089,19 @@ class _PlanOrder:
             words = self._ills[key] = _ill_left(_capped(counts, self.allowed, black), black, least)
         return words
 
-    def total(self, t: int, tile: int, h: int, black: int) -> int:
-        """The plans of a part: ``t`` action tiles, ``h`` healthy and ``black`` ill apprentices."""
-        return self.parts(h, black, t, tile)[-1]
+    def totals_of(self, segments: tuple[tuple[int, ...], ...], carries: tuple[int, ...], healthy: int, tile: int,
+                  black: int) -> list[int]:
+        """The plans of each set of action tiles (:meth:`parts`; ``segments`` and ``carries`` as
+        a :class:`TiledPlans` has them: the tiles' apprentices are healthy ones), in one call (a
+        planning situation new to the process asks for them all)."""
+        top = self.top
+        capped = black if black < top else top
+        get = self._parts.get
+        out = []
+        for u, c in zip(segments, carries):
+            h, t = healthy - c, len(u)
+            out.append((get(((h * 16 + capped) * 16 + t) * 4 + tile) or self.parts(h, black, t, tile))[-1])
+        return out
 
     def find(self, r: int, t: int, tile: int, h: int, black: int) -> tuple[tuple[int, ...], str, tuple[int, ...], int,
                                                                           tuple[str, ...], bool]:
@@ -1196,18 +1206,16 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     tile = 2 if tile_ok else 1
     segments = parents.segments
 
-    def total(seg: int) -> int:
-        return order.total(len(segments[seg]), tile, healthy - carries[seg], black)
-
     def pick(seg: int, r: int) -> tuple[Action, tuple]:
         """The segment's r-th plan (:class:`_PlanOrder`), and its reading (planning.read's answer)."""
         counts, text, empty, q, ill, medico = order.find(r, len(segments[seg]), tile, healthy - carries[seg], black)
         if segments[seg]:
-            args = parents.args_with(seg, text, empty, q)
+            tail = parents.tiles_at(seg, empty, q)
+            args = (text,) + tail
             # the tiles' words: (column,); one or two tiles spelled out (a dict display is cheaper)
             words: dict[str, tuple[str, ...]] = (
-                {args[1]: (args[2],)} if len(args) == 3 else {args[1]: (args[2],), args[3]: (args[4],)}
-                if len(args) == 5 else dict(zip(args[1::2], zip(args[2::2]))))
+                {tail[0]: (tail[1],)} if len(tail) == 2 else {tail[0]: (tail[1],), tail[2]: (tail[3],)}
+                if len(tail) == 4 else dict(zip(tail[::2], zip(tail[1::2]))))
         else:
             args, words = (text,), {}                 # (one way to lay no tile)
         if ill:
@@ -1221,8 +1229,8 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     def place(seg: int, b: int, q: int) -> int:
         return order.place(parents.base()[0][b], q, len(segments[seg]), tile, healthy - carries[seg], black)
 
-    return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)),
-                        counted=(total, pick, place))
+    totals = order.totals_of(segments, carries, healthy, tile, black)
+    return PlanVariants(parents, sizes, nth, find, (_ill_variants, (parents, limits)), (totals, pick, place))
 
 
 register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
