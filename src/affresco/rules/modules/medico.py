@@ -1002,17 +1002,17 @@ class _PlanOrder:
         self._kind_rank = tuple(tuple(sum(c * digit[k] for k, c in zip(ill, vec)) for vec in vecs)
                                 for *_, vecs in self.kinds)
         self._counts, self._apprentices, self._texts, self._empty = sheet_counts(len(allowed), per_column)
-        # the totals of up to two action tiles, made once (a few ms), and the kinds' weights of up
-        # to three ill apprentices (the usual ones)
+        # the totals of up to two action tiles, made once (a few ms), and the kinds' weights of
+        # every number of ill apprentices
         self._totals = {black * 16 + t: self.totals(black, t) for black in range(self.top + 1) for t in range(3)}
-        for black in range(4):
+        for black in range(self.top + 1):
             for t in range(3):
                 for e in range(len(barred) + 1):
                     for x in range(-1, self.top + 1):
                         self.weighed(x, black, e, t)
         # the group totals of every part (a planning situation new to the process then costs
-        # look-ups only), and the ill words of each ordering of the ill ones' columns of up to
-        # three ill apprentices (two with four such columns): made once per process
+        # look-ups only), and the ill words of each ordering of the ill ones' columns of every
+        # number of ill apprentices (up to three with four such columns): made once per process
         self._most = len(barred) * per_column       # the most apprentices of a group
         for h in range(-1, self.top + self._most + 1):
             for black in range(self.top + 1):
@@ -1020,7 +1020,7 @@ class _PlanOrder:
                     self.parts(h, black, t, 1)
                     self.parts(h, black, t, 2)
         self._ills: dict[int, tuple] = {}           # ill_words' answers
-        most = self.top if len(ill) < 4 else 2
+        most = self.top if len(ill) < 4 else 3
         for (sm, *_), ranks in zip(self.kinds, self._kind_rank):
             for black in range(1, min(sm, most) + 1):     # beyond sm: the same words (find)
                 for rank in ranks:
