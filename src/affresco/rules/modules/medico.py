@@ -1021,8 +1021,8 @@ class _PlanOrder:
                     self.parts(h, black, t, 2)
         self._ills: dict[int, tuple] = {}           # ill_words' answers
         most = self.top if len(ill) < 4 else 3
-        for (sm, *_), ranks in zip(self.kinds, self._kind_rank):
-            for black in range(1, min(sm, most) + 1):     # beyond sm: the same words (find)
+        for kind, ranks in zip(self.kinds, self._kind_rank):
+            for black in range(1, min(kind[0], most) + 1):     # beyond its apprentices: the same words (find)
                 for rank in ranks:
                     for least in range(black + 1):
                         self.ill_words(rank, self._counts[rank], black, least)
