@@ -236,6 +236,35 @@ def test_tiled_plans_index_contain_pickle_and_extend():
     assert tiled + (extra,) == tuple(made) + (extra,)
 
 
+def test_the_tiles_words_kept_per_lay_out_are_those_of_the_tiles_on_their_columns():
+    """A plan with action tiles names each tile and the column it covers, in the words' rank
+    order (``TiledPlans.tiles_at``, kept per segment, empty columns and lay-out: issue #12's
+    speed): for every segment of the audience and wall tiles, every set of empty columns and
+    every way to lay the tiles, asked in two orders, the words are the tiles' on the columns
+    the lay-out gives (the first tile's column among the empty ones, then the next one's among
+    the rest)."""
+    from itertools import permutations
+
+    from affresco.rules.actions import PLAN_WORDS
+    from affresco.rules.plan_sequences import TiledPlans, sheet_counts
+
+    words = ("market", "cathedral", "workshop", "studio", "theater")
+    tiles = (("audience", 0), ("wall", 1))
+    empties = sorted(set(sheet_counts(5, 3)[3]))
+    keys = [(seg, empty, q) for seg in (1, 2, 3) for empty in empties
+            for q in range(len(list(permutations(range(len(empty)), bin(seg).count("1")))))]
+    for order in (keys, keys[::-1]):
+        plans = TiledPlans(4, 5, 3, words, tiles)
+        for _ in range(2):       # made, then kept
+            for seg, empty, q in order:
+                u = plans.segments[seg]
+                cols = list(permutations(range(len(empty)), len(u)))[q]
+                tail = plans.tiles_at(seg, empty, q)
+                assert dict(zip(tail[::2], tail[1::2])) == {tiles[t][0]: words[empty[c]] for t, c in zip(u, cols)}
+                assert [PLAN_WORDS[w][1] for w in tail[::2]] == sorted(PLAN_WORDS[w][1] for w in tail[::2])
+    assert len(keys) > 100
+
+
 @pytest.mark.parametrize("players,modules", [(4, ALL), (2, ("medico",))])
 def test_a_plan_taken_from_the_sequence_is_carried_out_as_its_text_reads(players, modules):
     """A plan a seat takes from its offered plans is carried out without reading its text
@@ -278,8 +307,9 @@ def test_a_plan_offered_to_one_seat_is_checked_again_for_another():
 
 def test_the_medico_plan_tables_made_once_give_the_plans_the_plans_themselves_give():
     """The tables of an action sheet's side made once per process (issue #12's speed: the
-    group totals of every part, the ill words of up to three ill apprentices; those of more
-    made when first met) count and name the plans of every situation, on both sides of the
+    group totals of every part, the ill words of every number of ill apprentices, up to three
+    on the final round's side, those of more made when first met; more ill apprentices than their
+    columns hold looked up as that many) count and name the plans of every situation, on both sides of the
     sheet, with and without action tiles and the medico tile, up to six ill apprentices: as
     many plans as their parents' variants counted parent by parent, and at each place sampled a
     distinct plan that ``index`` (which finds the variant among its parent's ill words made

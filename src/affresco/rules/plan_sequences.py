@@ -151,7 +151,7 @@ class TiledPlans(_Lazy):
     base plan.  Immutable; the same situation gives the same object (:func:`tiled_plans`)."""
 
     __slots__ = ("available", "columns", "per_column", "words", "tiles", "segments", "carries", "_mult",
-                 "_ends", "_starts", "_made", "_all", "_base", "_ranked", "_with", "__weakref__")
+                 "_ends", "_starts", "_made", "_all", "_base", "_ranked", "_with", "_tails", "__weakref__")
 
     def __init__(self, available: int, columns: int, per_column: int, words: tuple[str, ...],
                  tiles: tuple[tuple[str, int], ...]):
@@ -169,6 +169,7 @@ class TiledPlans(_Lazy):
         self._all: tuple[Action, ...] | None = None
         self._base: tuple | None = None     # base_counts, made when asked (the medico's counted plans never ask)
         self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
+        self._tails: dict[tuple, tuple[str, ...]] = {}         # tiles_at's answers
         self._ranked = tuple(_rank_order(tiles, u) for u in segments)   # per segment: its tiles in their words' rank order
 
     def base(self) -> tuple:
@@ -245,20 +246,22 @@ class TiledPlans(_Lazy):
         base = self.base()
         if not self.segments[seg]:
             return (base[4][b],)
-        return self.args_with(seg, base[4][b], base[2][b], q)
+        return (base[4][b],) + self.tiles_at(seg, base[2][b], q)
 
-    def args_with(self, seg: int, counts: str, empty: tuple[int, ...], q: int) -> tuple[str, ...]:
-        """The arguments of the plan with counts text ``counts`` (``empty``: its empty columns)
-        and the q-th way to lay the tiles of segment ``seg``: the counts, then the tiles' words
-        in their rank's order."""
-        u = self.segments[seg]
-        if not u:
-            return (counts,)
-        cols, words, tiles = _placements(len(empty), len(u))[q], self.words, self.tiles
-        args = [counts]
-        for k in self._ranked[seg]:
-            args += (tiles[u[k]][0], words[empty[cols[k]]])
-        return tuple(args)
+    def tiles_at(self, seg: int, empty: tuple[int, ...], q: int) -> tuple[str, ...]:
+        """The tiles' words of segment ``seg`` laid the q-th way on the empty columns ``empty``,
+        in their rank's order: each tile's word and its column's word (kept per such lay-out:
+        a plan's arguments are its counts and these)."""
+        key = (seg, empty, q)
+        tail = self._tails.get(key)
+        if tail is None:
+            u, words, tiles = self.segments[seg], self.words, self.tiles
+            cols = _placements(len(empty), len(u))[q]
+            out: list[str] = []
+            for k in self._ranked[seg]:
+                out += (tiles[u[k]][0], words[empty[cols[k]]])
+            tail = self._tails[key] = tuple(out)
+        return tail
 
     def _make(self, i: int) -> Action:
         return _new(Action, ("plan", self.args_of(*self.locate(i))))
@@ -351,8 +354,8 @@ class PlanVariants(_Lazy):
     r-th variant; ``find(action)``: the parent's arguments of an action and a function of the
     parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the variants), or
     None; ``recipe``: ``(function, arguments)`` that make the same sequence in another process.
-    ``counted`` (optional): ``(total, pick, place)`` that count, order and make plans without a
-    pass over the base plans, ``total(seg)`` the plans of segment ``seg``, ``pick(seg, r)`` its
+    ``counted`` (optional): ``(totals, pick, place)`` that count, order and make plans without a
+    pass over the base plans, ``totals[seg]`` the plans of segment ``seg``, ``pick(seg, r)`` its
     r-th plan and the plan's reading (``planning.read``'s answer, :meth:`reading`) and
     ``place(seg, b, q)`` where the variants of the parent ``(seg, b, q)`` start in the segment
     (the plans of a segment in an order of the caller's, each parent's variants together, as
@@ -367,7 +370,7 @@ class PlanVariants(_Lazy):
                  nth: Callable[[tuple, int, int, int], Action],
                  find: Callable[[Action], tuple[tuple, Callable[[int, int], int | None]] | None],
                  recipe: tuple | None = None,
-                 counted: tuple[Callable[[int], int], Callable[[int, int], tuple[Action, tuple]],
+                 counted: tuple[Sequence[int], Callable[[int, int], tuple[Action, tuple]],
                                 Callable[[int, int, int], int]] | None = None):
         self.parents = parents
         self._recipe = recipe
@@ -378,8 +381,7 @@ class PlanVariants(_Lazy):
         self._pick: Callable[[int, int], tuple[Action, tuple]] | None = None
         self._place: Callable[[int, int, int], int] | None = None
         if counted is not None:
-            total, self._pick, self._place = counted
-            totals = [total(seg) for seg in segments]
+            totals, self._pick, self._place = counted
         else:
             totals = [sum(map(mul, parents.multiplicity(seg), self._sizes_at(seg))) if parents.segments[seg]
                       else sum(self._sizes_at(seg)) for seg in segments]   # the base plans: one parent each

@@ -36,7 +36,7 @@ from itertools import accumulate, combinations, combinations_with_replacement, c
 from math import perm
 from operator import getitem, itemgetter, mul
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
@@ -1002,17 +1002,17 @@ class _PlanOrder:
         self._kind_rank = tuple(tuple(sum(c * digit[k] for k, c in zip(ill, vec)) for vec in vecs)
                                 for *_, vecs in self.kinds)
         self._counts, self._apprentices, self._texts, self._empty = sheet_counts(len(allowed), per_column)
-        # the totals of up to two action tiles, made once (a few ms), and the kinds' weights of up
-        # to three ill apprentices (the usual ones)
+        # the totals of up to two action tiles, made once (a few ms), and the kinds' weights of
+        # every number of ill apprentices
         self._totals = {black * 16 + t: self.totals(black, t) for black in range(self.top + 1) for t in range(3)}
-        for black in range(4):
+        for black in range(self.top + 1):
             for t in range(3):
                 for e in range(len(barred) + 1):
                     for x in range(-1, self.top + 1):
                         self.weighed(x, black, e, t)
         # the group totals of every part (a planning situation new to the process then costs
-        # look-ups only), and the ill words of each ordering of the ill ones' columns of up to
-        # three ill apprentices (two with four such columns): made once per process
+        # look-ups only), and the ill words of each ordering of the ill ones' columns of every
+        # number of ill apprentices (up to three with four such columns): made once per process
         self._most = len(barred) * per_column       # the most apprentices of a group
         for h in range(-1, self.top + self._most + 1):
             for black in range(self.top + 1):
@@ -1020,8 +1020,9 @@ class _PlanOrder:
                     self.parts(h, black, t, 1)
                     self.parts(h, black, t, 2)
         self._ills: dict[int, tuple] = {}           # ill_words' answers
-        for black in range(1, 4 if len(ill) < 4 else 3):
-            for ranks in self._kind_rank:
+        most = self.top if len(ill) < 4 else 3
+        for kind, ranks in zip(self.kinds, self._kind_rank):
+            for black in range(1, min(kind[0], most) + 1):     # beyond its apprentices: the same words (find)
                 for rank in ranks:
                     for least in range(black + 1):
                         self.ill_words(rank, self._counts[rank], black, least)
@@ -1088,9 +1089,19 @@ class _PlanOrder:
             words = self._ills[key] = _ill_left(_capped(counts, self.allowed, black), black, least)
         return words
 
-    def total(self, t: int, tile: int, h: int, black: int) -> int:
-        """The plans of a part: ``t`` action tiles, ``h`` healthy and ``black`` ill apprentices."""
-        return self.parts(h, black, t, tile)[-1]
+    def totals_of(self, segments: tuple[tuple[int, ...], ...], carries: tuple[int, ...], healthy: int, tile: int,
+                  black: int) -> list[int]:
+        """The plans of each set of action tiles (:meth:`parts`; ``segments`` and ``carries`` as
+        a :class:`TiledPlans` has them: the tiles' apprentices are healthy ones), in one call (a
+        planning situation new to the process asks for them all)."""
+        top = self.top
+        capped = black if black < top else top
+        get = self._parts.get
+        out = []
+        for u, c in zip(segments, carries):
+            h, t = healthy - c, len(u)
+            out.append((get(((h * 16 + capped) * 16 + t) * 4 + tile) or self.parts(h, black, t, tile))[-1])
+        return out
 
     def find(self, r: int, t: int, tile: int, h: int, black: int) -> tuple[tuple[int, ...], str, tuple[int, ...], int,
                                                                           tuple[str, ...], bool]:
@@ -1111,7 +1122,7 @@ class _PlanOrder:
             or self.weighed(x, black, e, t)
         kd = bisect_right(ends, r // k)
         prev = ends[kd - 1] if kd else 0
-        _, z, _, vecs = self.kinds[kd]
+        sm, z, _, vecs = self.kinds[kd]
         per = (ends[kd] - prev) // len(vecs)           # placements times ill words of one ordering
         p, r = divmod(r - k * prev, k * per)
         i, r = divmod(r, m * per)
@@ -1124,6 +1135,8 @@ class _PlanOrder:
             least = self._apprentices[b] - h
             if least < 0:
                 least = 0
+            if black > sm:
+                black = sm      # more ill ones than apprentices in their columns: the same words
             ill = (self._ills.get((kr * 16 + black) * 16 + least)
                    or self.ill_words(kr, counts, black, least))[v >> 1 if m == 2 else v]
         return counts, self._texts[b], self._empty[b], q, ill, m == 2 and v & 1 == 1
@@ -1193,18 +1206,16 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     tile = 2 if tile_ok else 1
     segments = parents.segments
 
-    def total(seg: int) -> int:
-        return order.total(len(segments[seg]), tile, healthy - carries[seg], black)
-
     def pick(seg: int, r: int) -> tuple[Action, tuple]:
         """The segment's r-th plan (:class:`_PlanOrder`), and its reading (planning.read's answer)."""
         counts, text, empty, q, ill, medico = order.find(r, len(segments[seg]), tile, healthy - carries[seg], black)
         if segments[seg]:
-            args = parents.args_with(seg, text, empty, q)
+            tail = parents.tiles_at(seg, empty, q)
+            args = (text,) + tail
             # the tiles' words: (column,); one or two tiles spelled out (a dict display is cheaper)
             words: dict[str, tuple[str, ...]] = (
-                {args[1]: (args[2],)} if len(args) == 3 else {args[1]: (args[2],), args[3]: (args[4],)}
-                if len(args) == 5 else dict(zip(args[1::2], zip(args[2::2]))))
+                {tail[0]: (tail[1],)} if len(tail) == 2 else {tail[0]: (tail[1],), tail[2]: (tail[3],)}
+                if len(tail) == 4 else dict(zip(tail[::2], zip(tail[1::2]))))
         else:
             args, words = (text,), {}                 # (one way to lay no tile)
         if ill:
@@ -1218,8 +1229,8 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     def place(seg: int, b: int, q: int) -> int:
         return order.place(parents.base()[0][b], q, len(segments[seg]), tile, healthy - carries[seg], black)
 
-    return PlanVariants(parents, sizes, nth, find, recipe=(_ill_variants, (parents, limits)),
-                        counted=(total, pick, place))
+    totals = order.totals_of(segments, carries, healthy, tile, black)
+    return PlanVariants(parents, sizes, nth, find, (_ill_variants, (parents, limits)), (totals, pick, place))
 
 
 register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
