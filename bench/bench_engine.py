@@ -22,6 +22,12 @@ slowdown against the base game (targets: the five within 1.5x, all eight within 
 sets the baseline lacks are measured on this checkout only.  Each module block first plays
 ``--module-warm`` untimed games of every set (a long-running process, not a cold start).
 
+``--crowded RUNS`` measures only this instead, on this checkout: the base game's decisions/s
+alone and with an all-eight game's decision between each two of them (the same base games, so
+the same instructions; only they are timed), in RUNS fresh processes: how much all eight's code
+and data, crowding the processor's caches and branch predictors, slow the same work down (a
+part of why all eight's time runs above its instructions, bench/README.md).
+
 The measuring code uses only API present in both trees: ``new_game``, ``Game.to_act``,
 ``legal_actions``, ``apply(seat, action)``, ``is_over``, ``view``, ``clone``, ``to_json`` and
 ``Game.from_json``.  A forced pass is a decision in today's rules (rules notes N2) but was skipped
@@ -30,6 +36,7 @@ by the baseline's engine, so a game has more decisions now: games/s is the faire
     nice -n 10 python bench/bench_engine.py            # ~5 minutes on an idle machine
     python bench/bench_engine.py --quick               # ~1 minute
     python bench/bench_engine.py --baseline HEAD~3 --blocks 7 --pin --json engine.json
+    python bench/bench_engine.py --crowded 8 --module-games 3     # ~4 minutes
 """
 from __future__ import annotations
 
@@ -44,7 +51,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from baseline import BASELINE_REV, SRC, interleave, machine_load, median_of, source_tree  # noqa: E402
+from baseline import BASELINE_REV, SRC, interleave, machine_load, median_of, run_worker, source_tree  # noqa: E402
 
 # Time is the process's CPU time by default: on a machine shared with other work it moves far
 # less than the wall clock (--wall measures the wall clock).
@@ -155,13 +162,49 @@ def work_modules(players: int, games: int, seed: int, sets: list, warm: int = 0)
             for m, (d, sec, plan) in totals.items()}
 
 
+def _decisions(affresco, seed: int, modules: tuple):
+    """The decisions of a 4-player random game (as :func:`_random_game` makes them), one at a
+    time: each ``next`` makes one (legal list, choice, apply) and gives its CPU time."""
+    g = affresco.new_game(players=4, seed=seed, modules=modules)
+    choice = random.Random(seed).choice
+    while not g.is_over:
+        t0 = CLOCK()
+        seat = choice(g.to_act)
+        g.apply(seat, choice(g.legal_actions(seat)))
+        yield CLOCK() - t0
+
+
+def work_crowded(games: int, seed: int) -> dict:
+    """The base game's decisions alone and with an all-eight game's decision between each two
+    of them (the same games, so the same instructions; only the base game's decisions timed),
+    after one warm-up game of every set: how much all eight's code and data, crowding the
+    processor's caches and branch predictors, slow the same work down."""
+    import affresco
+    for mods in MODULE_SETS:
+        _random_game(affresco, 4, WARM_SEED, mods)
+    gc.collect()
+    times = {"alone": 0.0, "crowded": 0.0}
+    decisions = 0
+    for k in range(games):
+        for how in ("alone", "crowded") if k % 2 == 0 else ("crowded", "alone"):
+            other = _decisions(affresco, WARM_SEED + 1 + k, EIGHT)
+            for sec in _decisions(affresco, seed + k, ()):
+                times[how] += sec
+                decisions += how == "alone"
+                if how == "crowded" and next(other, None) is None:
+                    other = _decisions(affresco, WARM_SEED + 1 + k + games, EIGHT)
+    return {"decisions": decisions, "alone_per_s": decisions / times["alone"],
+            "crowded_per_s": decisions / times["crowded"]}
+
+
 def worker(spec: str) -> None:
     global CLOCK
     job = json.loads(spec)
     kind = job.pop("job")
     if job.pop("wall", False):
         CLOCK = time.perf_counter
-    out = work_players(**job) if kind == "players" else work_modules(**job)
+    out = (work_players(**job) if kind == "players" else work_crowded(**job) if kind == "crowded"
+           else work_modules(**job))
     print(json.dumps(out))
 
 
@@ -181,6 +224,26 @@ def _by_block(me: list[str], job: dict, games: int, trees: int):
 
 PLAYER_ROWS = [("decisions_per_s", "decisions/s"), ("games_per_s", "games/s"), ("clones_per_s", "clone/s"),
                ("views_per_s", "view/s"), ("to_json_per_s", "to_json/s"), ("from_json_per_s", "from_json/s")]
+
+
+def crowded(args) -> int:
+    """``--crowded``: the base game's decisions/s alone and crowded by all eight's (work_crowded),
+    in ``args.crowded`` fresh processes of this checkout; the medians and the median ratio."""
+    src = Path(args.new_src) if args.new_src else SRC
+    job = json.dumps({"job": "crowded", "games": args.module_games, "seed": args.seed, "wall": args.wall})
+    print(f"the base game's decisions alone and crowded by an all-eight game's: {src} | "
+          f"{args.crowded} runs x {args.module_games} games | {machine_load()} (start)")
+    runs = []
+    for i in range(args.crowded):
+        runs.append(run_worker([sys.executable, str(Path(__file__).resolve()), "--worker", job], src, args.pin))
+        print(f"  run {i + 1}: alone {runs[-1]['alone_per_s']:,.0f} decisions/s, crowded "
+              f"{runs[-1]['crowded_per_s']:,.0f}", file=sys.stderr, flush=True)
+    alone = statistics.median(r["alone_per_s"] for r in runs)
+    crowd = statistics.median(r["crowded_per_s"] for r in runs)
+    slower = statistics.median(r["alone_per_s"] / r["crowded_per_s"] for r in runs)
+    print(f"base game alone {alone:,.0f} decisions/s, crowded {crowd:,.0f}: the same decisions take {slower:.2f}x "
+          f"the time with all eight's between them (median of {len(runs)} runs) | {machine_load()} (end)")
+    return 0
 
 
 def main(argv=None) -> int:
@@ -203,6 +266,9 @@ def main(argv=None) -> int:
     ap.add_argument("--module-blocks", type=int, default=9, help="alternating blocks of the module table")
     ap.add_argument("--module-warm", type=int, default=1,
                     help="untimed warm-up games per module set in each module block (default 1; 0: a cold start)")
+    ap.add_argument("--crowded", type=int, default=0, metavar="RUNS",
+                    help="only this: RUNS fresh processes of this checkout time the base game's decisions alone and "
+                         "with an all-eight game's decision between each two (--module-games games each)")
     ap.add_argument("--quick", action="store_true", help="about 40 seconds: 3 blocks of 4 games, 1 module block")
     ap.add_argument("--wall", action="store_true", help="time with the wall clock (default: the CPU time)")
     ap.add_argument("--pin", action="store_true", help="pin each worker to one CPU core (Linux)")
@@ -214,6 +280,8 @@ def main(argv=None) -> int:
         return 0
     if args.quick:
         args.games, args.blocks, args.seconds, args.module_games, args.module_blocks = 2, 5, 0.2, 1, 3
+    if args.crowded:
+        return crowded(args)
 
     trees = {"new": Path(args.new_src) if args.new_src else SRC, "baseline": source_tree(args.baseline)}
     me = [sys.executable, str(Path(__file__).resolve())]

@@ -23,6 +23,7 @@ lists that bench_engine.py reports apart, so this is the work outside them.
     python bench/bench_instructions.py --live --new-src build/compiled --baseline /tmp/old-compiled
     python bench/bench_instructions.py --parts --baseline ea5e382 --games 6 --sets eight   # by part (callgrind)
     python bench/bench_instructions.py --live --sim --baseline 501db5e --games 6   # and cache misses, mispredictions
+    python bench/bench_instructions.py --live --sim --l2 --baseline dce8c49 --games 6   # misses out of a 512 KB L2
     python bench/bench_instructions.py --kinds --baseline f4d1d9d --games 6   # visit-phase applies by kind (callgrind)
 
 Needs valgrind (Debian: ``apt-get install valgrind``); each replay runs ~40x slower under it
@@ -278,10 +279,18 @@ SIM = {"I1  misses": "L1 instruction misses", "D1  misses": "L1 data misses", "L
        "Mispredicts": "mispredicted branches"}
 
 
-def simulated(src: Path, modules: tuple, count: int, collector: bool = False) -> tuple[dict[str, int], str]:
-    """``count`` live games (:func:`live`) under cachegrind with its cache and branch simulation:
-    the instructions and the counts of :data:`SIM`, and what the worker printed."""
-    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", "--cachegrind-out-file=/dev/null",
+# --l2: cachegrind's last level sized as a 512 KB, 8-way L2 (this machine's; its default last level
+# is the L3, which all of a decision's data fits in)
+L2 = "--LL=524288,8,64"
+
+
+def simulated(src: Path, modules: tuple, count: int, collector: bool = False,
+              l2: bool = False) -> tuple[dict[str, int], str]:
+    """``count`` live games (:func:`live`) under cachegrind with its cache and branch simulation
+    (``l2``: the last level sized as :data:`L2`): the instructions and the counts of :data:`SIM`,
+    and what the worker printed."""
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", *([L2] if l2 else []),
+           "--cachegrind-out-file=/dev/null",
            sys.executable, str(Path(__file__).resolve()), "--worker", "live", json.dumps(list(modules)), str(count),
            *(["gc"] if collector else [])]
     out = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
@@ -311,6 +320,10 @@ def main() -> int:
                     help="with --live: also the L1 instruction and data cache misses, last-level misses and "
                          "mispredicted branches per decision (cachegrind's cache and branch simulation, ~2x "
                          "slower): what makes a decision's time run above its instructions")
+    ap.add_argument("--l2", action="store_true",
+                    help="with --sim: cachegrind's last level sized as a 512 KB L2 (this machine's), so that the "
+                         "last-level misses are what leaves the L2 (the default last level is the L3, which holds "
+                         "all of a decision's data): all eight's working set (session 14)")
     ap.add_argument("--parts", action="store_true",
                     help="with --live's games: instructions per decision of each part of a decision (plan lists, "
                          "plan applies and the reveal, visit legal lists, visit applies and the round end, get-up), "
@@ -337,6 +350,12 @@ def main() -> int:
             kinds(modules, int(args.worker[2]))
         else:
             replay(modules, args.worker[2], int(args.worker[3]), args.worker[4:] == ["plans"])
+        if kind in ("live", "replay"):
+            # no interpreter finalization: its last collection and the teardown of what the games
+            # left (memos) were in the difference of two counts (all eight ~2.2k instructions a
+            # decision of --live, the base game ~0.7k: bench/README.md, session 14)
+            sys.stdout.flush()
+            os._exit(0)
         return 0
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
@@ -376,6 +395,8 @@ def main() -> int:
             + ("plan lists and a random choice in them included, the recorded plans applied)" if args.plans else
                "plan decisions without their legal lists)"))
     print(f"instructions per decision, 4 players, {what}: {trees['new']} vs baseline {args.baseline} | {machine_load()}")
+    if args.sim and args.l2:
+        print(f"(last level: a 512 KB L2, {L2})")
     print(f"{'set':<{30 if args.sim else 10}} {'baseline':>12} {'new':>12} {'new/baseline':>13} "
           f"{'vs base (baseline, new)':>26}")
     per: dict = {}
@@ -386,8 +407,8 @@ def main() -> int:
             if args.live and args.sim:
                 missed[name] = {}
                 for t, src in trees.items():
-                    (counted, out), (start, _) = (simulated(src, modules, args.games, args.gc),
-                                                  simulated(src, modules, 0, args.gc))
+                    (counted, out), (start, _) = (simulated(src, modules, args.games, args.gc, args.l2),
+                                                  simulated(src, modules, 0, args.gc, args.l2))
                     missed[name][t] = {k: (counted[k] - start[k]) / int(out.split()[-1]) for k in counted}
                 per[name] = {t: missed[name][t]["instructions"] for t in trees}
                 print_row(name, per, width=30)
