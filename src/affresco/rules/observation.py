@@ -16,9 +16,10 @@ written again only where the position's facts differ from the ones it was last w
 (compared by value, so any position of the set-up gives the right numbers), once per position;
 each seat's vector is a copy placed from its own figure on, with its own items.  A module's
 numbers are made again only when the module's state (its record, and the version of one
-written in place) or a ``State`` field they read changed; in encoding 3 a module's parts the
-same for every seat are written once per position in seat order and placed for each seat
-(:attr:`ModuleSlots.own_parts`, :meth:`ModuleSlots.seat_lists`).
+written in place) or a ``State`` field they read changed; in encoding 3, when several seats
+look at a position (:func:`observations_joined`), a module's parts the same for every seat are
+written once in seat order and placed for each seat (:attr:`ModuleSlots.own_parts`,
+:meth:`ModuleSlots.seat_lists`).
 
 :func:`layout` names the slices (``(name, start, length)``, figures relative to the observer:
 the observer, the next seats in seat order, then Leonardo).  The modules' numbers come in two
@@ -341,11 +342,13 @@ class Seen:
         self.ckeys: tuple | None = None
 
 
-def observation(s: State, seat: int, seen: Seen) -> array:
+def observation(s: State, seat: int, seen: Seen, shared: bool = False) -> array:
     """The seat's vector (a new ``array('f')`` of :func:`layout`'s size), from what its view
     shows (module doc), made from ``seen`` (:class:`Seen`, for positions of one set-up): what
     every seat sees alike is brought up to date once per position, then placed from the
-    seat's own figure on, with the seat's own items."""
+    seat's own figure on, with the seat's own items (``shared``: several seats look at this
+    position, so the modules' parts the same for every seat are written once for all,
+    :func:`_write_modules`)."""
     L = seen.L
     if seen.hist is not s.history or seen.nact != s.nactions:
         _seen_by_all(s, seen, L)
@@ -354,14 +357,14 @@ def observation(s: State, seat: int, seen: Seen) -> array:
     acting = s.acting
     if acting is None:
         acting = (_FLOW or _load_flow()).to_act(s)
-    _place(s, seat, seen, x, cx, L.places[0][seat], acting)
+    _place(s, seat, seen, x, cx, L.places[0][seat], acting, shared)
     return x
 
 
 def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     """:func:`observation` of each of ``seats`` at this position (what every seat sees alike
     brought up to date once)."""
-    return [observation(s, seat, seen) for seat in seats]
+    return [observation(s, seat, seen, True) for seat in seats]
 
 
 def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
@@ -380,12 +383,13 @@ def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
     places = L.places
     if len(seats) > len(places):       # a seat asked more than once: places for every copy
         places = tuple(tuple(L._seat_place(seat, j * L.size) for seat in range(L.n)) for j in range(len(seats)))
+    shared = len(seats) > 1
     for j, seat in enumerate(seats):
-        _place(s, seat, seen, x, cx, places[j][seat], acting)
+        _place(s, seat, seen, x, cx, places[j][seat], acting, shared)
     return x
 
 
-def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, acting: tuple) -> None:
+def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, acting: tuple, shared: bool) -> None:
     """Make ``x``'s copy of ``cx`` at ``place`` (:attr:`Layout.places`) the seat's: its figure
     first, then the next seats', then Leonardo's, and the seat's own items."""
     rot, at_seat, at_to_act, actor_at, at_pending, rel, at_plan, at_leo, at_paints, at_thalers, at_modules = place
@@ -420,7 +424,7 @@ def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, a
         L = seen.L
         if keys is None:
             keys = seen.keys = _module_keys(s, L)
-        x[at_modules] = _write_modules(s, L, seat, seen, keys)
+        x[at_modules] = _write_modules(s, L, seat, seen, keys, shared)
 
 
 def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
@@ -692,21 +696,35 @@ class _Keys:
         self.owners = tuple(tuple(o) for o in owners)
 
 
-def _write_modules(s: State, L: Layout, seat: int, seen: Seen, keys: tuple) -> array:
+def _write_modules(s: State, L: Layout, seat: int, seen: Seen, keys: tuple, shared: bool) -> array:
     """The seat's modules' numbers (kept in :attr:`Seen.seats`), each module's made again only
-    when its key (:func:`_module_keys`) changed since the seat's last: a slotted part whose fact
-    is the same for every seat placed from the numbers written once per position in seat order
-    (:func:`_write_public`) where their fact differs from the one the seat's were placed from;
-    a part of the seat's own (:attr:`ModuleSlots.own_parts`) written for the seat where its
-    fact changed; a hashed module's part of the view hashed again where it changed
-    (:func:`module_block`)."""
+    when its key (:func:`_module_keys`) changed since the seat's last: a slotted part written
+    for the seat where its fact changed or, when several seats look at this position
+    (``shared``), a part whose fact is the same for every seat placed from the numbers written
+    once per position in seat order (:func:`_write_public`) where their fact differs from the
+    one the seat's were placed from, a part of the seat's own (:attr:`ModuleSlots.own_parts`,
+    :attr:`ModuleSlots.own_groups`) written for the seat where its fact changed; a hashed
+    module's part of the view hashed again where it changed (:func:`module_block`)."""
     kept = seen.seats[seat]
     numbers, last, was, xm, stamps = kept
     if was == keys:               # every module's key as at this seat's last observation
         return numbers
     _, views, k = L.views
     changed: Any = None           # the modules owning a place of the key that differs from this seat's last
-    if L.parts:
+    if L.parts and not shared:    # one seat at this position: its parts written for it, as they changed
+        changed = range(len(views)) if was is None else set(_flat(compress(k.owners, map(ne, was, keys))))
+        for i in changed:
+            entry = L.canon_entries[i]
+            if entry is None:
+                continue
+            slots, module, first, stop, at = entry
+            facts = slots.facts(module, s, seat)
+            for j in compress(at, map(ne, facts, stamps[first:stop])):     # compared in C
+                _, _, a, b, writer, zeros, _ = L.parts[j]
+                xm[a:b] = zeros
+                fact = stamps[j] = facts[j - first]
+                writer(fact, seat, xm, a)
+    elif L.parts:
         phase = s.phase
         if seen.ckeys is not keys:
             _write_public(s, L, seen, keys, phase)
@@ -714,10 +732,12 @@ def _write_modules(s: State, L: Layout, seat: int, seen: Seen, keys: tuple) -> a
         cfacts = seen.cfacts
         placing = L.placing[seat]
         canon = seen.canon
-        for j in compress(public, map(ne, get(stamps), get(cfacts))):    # compared in C
-            for to, at in placing[j]:
-                numbers[to] = canon[at]
-            stamps[j] = cfacts[j]
+        for j in compress(public, map(is_not, get(stamps), get(cfacts))):    # compared in C
+            fact = cfacts[j]
+            if fact != stamps[j]:
+                for to, at in placing[j]:
+                    numbers[to] = canon[at]
+            stamps[j] = fact
         own_key, own = L.own_entries[phase]
         if own and (was is None or own_key(was) != own_key(keys)):    # an own part's module's key changed
             for slots, module, key_of, parts in own:
@@ -793,14 +813,9 @@ def _write_public(s: State, L: Layout, seen: Seen, keys: tuple, phase: str) -> N
         for j in compress(at, map(ne, facts, cfacts[first:stop])):     # compared in C
             if public[j]:
                 _, _, a, b, writer, zeros, grouped = parts[j]
-                fact = facts[j - first]
-                if grouped:
-                    fact = (fact[0], None)          # every seat's (the seats' own groups: _write_modules)
-                    if fact == cfacts[j]:
-                        continue
                 cm[a:b] = zeros
-                cfacts[j] = fact
-                writer(fact, 0, cm, a)
+                fact = cfacts[j] = facts[j - first]
+                writer((fact[0], None) if grouped else fact, 0, cm, a)   # (every seat's: the own groups per seat)
 
 
 def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, dict | None]:
@@ -1099,8 +1114,8 @@ class ModuleSlots:
     #: the parts (named by their first slice) whose fact shows the observer's own secrets, each
     #: with the phases in which it does (e.g. the seat's own plan while planning): written per
     #: seat.  Every other part's fact is the same for every seat, its numbers the same up to the
-    #: order of seats (:meth:`seat_lists`): written once per position in seat order, each seat's
-    #: placed from them
+    #: order of seats (:meth:`seat_lists`): when several seats look at a position, written once
+    #: in seat order, each seat's placed from them
     own_parts: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()
     #: the parts (named by their first slice) the same for every seat but for the observer's own
     #: group (the first of its list of seats), which shows its own secrets too (the bells'
