@@ -307,8 +307,8 @@ def test_a_module_without_slots_is_hashed_in_encoding_3(monkeypatch):
 
 @pytest.mark.parametrize("n", [2, 4])
 def test_facts_made_once_for_every_seat_are_each_seats_own(n):
-    """A module's parts that are the same for every seat (all but ``ModuleSlots.own_parts``) are
-    written once per position for all the seats that look (``observations_joined``): at positions of a
+    """Where a module's facts are the same for every seat (``ModuleSlots.seat_free``) they are made
+    once per position for all the seats that look (``observations_joined``): at positions of a
     random game with all eight modules, the planning ones where plans and tiles are each seat's
     own included, every seat's vector is the one a fresh copy writes for that seat alone."""
     size = len(affresco.new_game(n, ALL).observation(0))
@@ -361,43 +361,3 @@ def test_the_vector_kept_between_a_seats_looks_is_the_one_written_from_zero(n, m
                 assert c.observation(seat) == c.clone().observation(seat), (i, seat)
         s = rng.choice(g.to_act)
         g.apply(s, rng.choice(g.legal_actions(s)))
-
-
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_a_modules_part_not_of_the_seats_own_is_every_seats_in_seat_order_from_the_observer_on(n):
-    """Each slotted part whose fact is not declared the seat's own in the phase
-    (``ModuleSlots.own_parts``) is written once per position as seat 0's and placed for each
-    seat by rotating its per-seat lists (``ModuleSlots.seat_lists``), the seat's own group over
-    it for a part of ``ModuleSlots.own_groups``: at positions of random games with all eight
-    modules (planning positions with a plan committed and one not included), every such part's
-    fact (an own group's part: its first) is the same for every seat, and its numbers written
-    for a seat are seat 0's placed as that seat's (with the seat's own group written over
-    them); a part of the seat's own in some phases only reads the phase."""
-    from affresco.rules import observation
-    for g in positions(n, ALL, seed=60 + n, every=7, plans=True):
-        s = g.state
-        L = observation.layout(s, 3)
-        for slots in L.slotted:
-            module = s.hooks.named[slots.name]
-            own = {name for name, phases in slots.own_parts if s.phase in phases}
-            assert all(set(phases) == set(observation.PHASES) or "phase" in slots.reads
-                       for _, phases in slots.own_parts), slots.name
-            zero = slots.facts(module, s, 0)
-            for seat in range(n):
-                facts = slots.facts(module, s, seat)
-                for k, name in enumerate(slots.part_names):
-                    if name in own:
-                        continue
-                    grouped = name in slots.own_groups
-                    fact, first = ((facts[k][0], None), (zero[k][0], None)) if grouped else (facts[k], zero[k])
-                    assert fact == first, (slots.name, name, g.phase, seat)
-                    a, b = slots.spans[k]
-                    mine, written = (array("f", bytes(4 * slots.size)) for _ in range(2))
-                    slots.writers[k](facts[k], seat, mine, a)
-                    slots.writers[k](first, 0, written, a)
-                    placed = array("f", bytes(4 * slots.size))
-                    for to, at, length in slots.placing(seat)[k]:
-                        placed[to:to + length] = written[at:at + length]
-                    if grouped and facts[k][1] is not None:
-                        slots.write_own(k, facts[k][1], placed, a)
-                    assert placed[a:b] == mine[a:b], (slots.name, name, g.phase, seat)

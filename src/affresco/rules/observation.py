@@ -16,10 +16,7 @@ written again only where the position's facts differ from the ones it was last w
 (compared by value, so any position of the set-up gives the right numbers), once per position;
 each seat's vector is a copy placed from its own figure on, with its own items.  A module's
 numbers are made again only when the module's state (its record, and the version of one
-written in place) or a ``State`` field they read changed; in encoding 3, when several seats
-look at a position (:func:`observations_joined`), a module's parts the same for every seat are
-written once in seat order and placed for each seat (:attr:`ModuleSlots.own_parts`,
-:meth:`ModuleSlots.seat_lists`).
+written in place) or a ``State`` field they read changed.
 
 :func:`layout` names the slices (``(name, start, length)``, figures relative to the observer:
 the observer, the next seats in seat order, then Leonardo).  The modules' numbers come in two
@@ -74,9 +71,7 @@ class Layout:
                  "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views",
                  "o_to_act", "o_thalers", "o_left", "leo", "rot", "actor_at", "paints_at", "booth_at", "plan_at",
                  "committed_at", "modules_at", "figs", "seats", "at_fig", "at_getup", "at_tiles", "at_mood", "zeros5",
-                 "no_plan", "no_tile", "segments", "booth_range", "places", "slotted", "module_at", "module_size",
-                 "parts", "first_part", "placing", "public", "own", "hashed", "is_public", "canon_modules",
-                 "canon_entries", "own_entries")
+                 "no_plan", "no_tile", "segments", "booth_range", "places", "slotted", "module_at", "module_size")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...], slotted: tuple["ModuleSlots | None", ...] | None = None):
@@ -110,7 +105,6 @@ class Layout:
                 at += slots.size
         self.module_at: tuple[int, ...] = tuple(module_at)
         self.module_size = at
-        self._slotted_parts(n)
         slices, pos = [], 0
         for name, length in parts:
             slices.append((name, pos, length))
@@ -157,55 +151,6 @@ class Layout:
         self.booth_range = range(booths)
         self.views: tuple = (None, (), None)   # (hook table, its modules' view entries, _Keys): _view_entries
 
-    def _slotted_parts(self, n: int) -> None:
-        """The slotted modules' parts (:class:`ModuleSlots`), numbered one after the other:
-        :attr:`parts` ``(module, its part, start, stop in the modules' numbers, writer, zeros,
-        whether it is one of :attr:`ModuleSlots.own_groups`)``;
-        per module its first part's number (:attr:`first_part`); per seat and part, the slice
-        pairs ``(to, from)`` that place seat 0's numbers of a fact the same for every seat as
-        the seat's (:attr:`placing`); per phase, the parts written once per position
-        (:attr:`public`: their numbers, and a getter of their entries in a list of every part's)
-        and, per module with parts of the seat's own there, ``(module, ((its part, part), ...))``
-        (:attr:`own`); the modules hashed (:attr:`hashed`)."""
-        parts: list[tuple] = []
-        first: list[int] = []
-        for i, slots in enumerate(self.slotted):
-            first.append(len(parts))
-            if slots is not None:
-                m = self.module_at[i]
-                parts += [(i, k, m + a, m + b, slots.writers[k], slots.part_zeros[k],
-                           slots.part_names[k] in slots.own_groups)
-                          for k, (a, b) in enumerate(slots.spans)]
-        self.parts: tuple[tuple, ...] = tuple(parts)
-        self.first_part = tuple(first)
-        self.hashed = tuple(i for i, slots in enumerate(self.slotted) if slots is None)
-        self.canon_modules = range(len(self.modules))
-        self.canon_entries: tuple = ()      # per module, what _write_public reads (_module_keys)
-        self.own_entries: dict[str, tuple] = {}   # per phase, what _write_modules reads (_module_keys)
-        self.placing = tuple(tuple(
-            tuple((slice(m + to, m + to + k), slice(m + at, m + at + k)) for to, at, k in runs)
-            for slots, m in zip(self.slotted, self.module_at) if slots is not None for runs in slots.placing(seat))
-            for seat in range(n))
-        self.public: dict[str, tuple[tuple[int, ...], Any]] = {}
-        self.is_public: dict[str, tuple[bool, ...]] = {}
-        self.own: dict[str, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = {}
-        for phase in PHASES:
-            mine: list[tuple[int, tuple[tuple[int, int], ...]]] = []
-            public: list[int] = []
-            for i, slots in enumerate(self.slotted):
-                if slots is None:
-                    continue
-                secret = {name for name, phases in slots.own_parts if phase in phases}
-                own = tuple((k, first[i] + k) for k, name in enumerate(slots.part_names)
-                            if name in secret or name in slots.own_groups)
-                if own:
-                    mine.append((i, own))
-                public += [first[i] + k for k, name in enumerate(slots.part_names) if name not in secret]
-            placed = [j for j in public if not parts[j][6]]     # (an own group's part: placed with it)
-            self.public[phase] = (tuple(placed), _getter(placed))
-            self.own[phase] = tuple(mine)
-            self.is_public[phase] = tuple(j in public for j in range(len(parts)))
-
     def _seat_place(self, seat: int, o: int) -> tuple:
         """Where seat ``seat``'s copy at offset ``o`` of a joined array gets its own items
         (:func:`_place`), each index or slice shifted by ``o``."""
@@ -216,13 +161,6 @@ class Layout:
                 tuple(o + a for a in self.actor_at[seat]), o + self.o_pending, self.rel[seat],
                 at(self.plan_at[0]), o + self.o_leonardo + 25 if self.leo else -1, at(self.paints_at),
                 o + self.o_thalers, at(self.modules_at) if self.modules else None)
-
-
-def _getter(places: list[int]) -> Any:
-    """A function of a list giving the tuple of its items at ``places``."""
-    if len(places) > 1:
-        return itemgetter(*places)
-    return lambda items: tuple([items[i] for i in places])
 
 
 def _type_key(t: str):
@@ -287,7 +225,7 @@ class Seen:
     __slots__ = ("L", "x", "xm", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
                  "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
                  "fresco", "booths", "tile_sums",
-                 "seats", "keys", "canon", "cm", "cfacts", "ckeys", "gate", "counted_from")
+                 "seats", "keys", "shared", "gate", "counted_from")
 
     def __init__(self, L: Layout):
         self.L = L
@@ -328,27 +266,18 @@ class Seen:
         self.counted_from: Any = _UNSET          # what the counts were last made from
         self.fresco: list = [_UNSET] * 25
         self.booths: list = [_UNSET] * L.booths
-        # per seat: its modules' numbers (one array), per hashed module what they were made from,
-        # the keys they were made from, the numbers as a memoryview, per slotted part its fact
-        self.seats: list[list[Any]] = [[a, {}, None, memoryview(a), [_UNSET] * len(L.parts)] for a in
+        # per seat: its modules' numbers (one array) and, per module, what they were made from
+        self.seats: list[list[Any]] = [[a, {}, None, memoryview(a)] for a in
                                        [array("f", bytes(4 * L.module_size)) for _ in range(L.n)]]
         self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
-        # the slotted parts whose fact is the same for every seat, written once per position as
-        # seat 0's (the seats in seat order): their numbers, per part the fact they were written
-        # from, and the keys they were brought up to date with
-        self.canon = array("f", bytes(4 * L.module_size))
-        self.cm: Any = memoryview(self.canon)
-        self.cfacts: list = [_UNSET] * len(L.parts)
-        self.ckeys: tuple | None = None
+        self.shared: dict[int, tuple] = {}  # module index -> its facts at this position, where every seat's are the same
 
 
-def observation(s: State, seat: int, seen: Seen, shared: bool = False) -> array:
+def observation(s: State, seat: int, seen: Seen) -> array:
     """The seat's vector (a new ``array('f')`` of :func:`layout`'s size), from what its view
     shows (module doc), made from ``seen`` (:class:`Seen`, for positions of one set-up): what
     every seat sees alike is brought up to date once per position, then placed from the
-    seat's own figure on, with the seat's own items (``shared``: several seats look at this
-    position, so the modules' parts the same for every seat are written once for all,
-    :func:`_write_modules`)."""
+    seat's own figure on, with the seat's own items."""
     L = seen.L
     if seen.hist is not s.history or seen.nact != s.nactions:
         _seen_by_all(s, seen, L)
@@ -357,14 +286,14 @@ def observation(s: State, seat: int, seen: Seen, shared: bool = False) -> array:
     acting = s.acting
     if acting is None:
         acting = (_FLOW or _load_flow()).to_act(s)
-    _place(s, seat, seen, x, cx, L.places[0][seat], acting, shared)
+    _place(s, seat, seen, x, cx, L.places[0][seat], acting)
     return x
 
 
 def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     """:func:`observation` of each of ``seats`` at this position (what every seat sees alike
     brought up to date once)."""
-    return [observation(s, seat, seen, True) for seat in seats]
+    return [observation(s, seat, seen) for seat in seats]
 
 
 def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
@@ -383,13 +312,12 @@ def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
     places = L.places
     if len(seats) > len(places):       # a seat asked more than once: places for every copy
         places = tuple(tuple(L._seat_place(seat, j * L.size) for seat in range(L.n)) for j in range(len(seats)))
-    shared = len(seats) > 1
     for j, seat in enumerate(seats):
-        _place(s, seat, seen, x, cx, places[j][seat], acting, shared)
+        _place(s, seat, seen, x, cx, places[j][seat], acting)
     return x
 
 
-def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, acting: tuple, shared: bool) -> None:
+def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, acting: tuple) -> None:
     """Make ``x``'s copy of ``cx`` at ``place`` (:attr:`Layout.places`) the seat's: its figure
     first, then the next seats', then Leonardo's, and the seat's own items."""
     rot, at_seat, at_to_act, actor_at, at_pending, rel, at_plan, at_leo, at_paints, at_thalers, at_modules = place
@@ -424,7 +352,8 @@ def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, a
         L = seen.L
         if keys is None:
             keys = seen.keys = _module_keys(s, L)
-        x[at_modules] = _write_modules(s, L, seat, seen, keys, shared)
+            seen.shared = {}
+        x[at_modules] = _write_modules(s, L, seat, seen.seats[seat], keys, seen.shared)
 
 
 def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
@@ -637,18 +566,6 @@ def _module_keys(s: State, L: Layout) -> tuple:
     views = L.views
     if views[0] is not hooks:
         views = L.views = (hooks, *_view_entries(s, L))
-        # per module: (its slots, the module, its first part's number and the next module's,
-        # its parts' numbers) for _write_public, or None (hashed)
-        first = L.first_part
-        L.canon_entries = tuple(None if e[3] is None else
-                                (e[3], e[4], first[i], first[i] + len(e[3].spans),
-                                 range(first[i], first[i] + len(e[3].spans)))
-                                for i, e in enumerate(views[1]))
-        # per phase, for _write_modules: the getter of the key's places of the modules with parts of
-        # the seat's own, and per such module (its slots, the module, its key's getter, its own parts)
-        L.own_entries = {phase: (_getter(sorted({q for i, _ in own for q in views[2].places[i]})),
-                                 tuple((views[1][i][3], views[1][i][4], views[2].own[i], parts) for i, parts in own))
-                         for phase, own in L.own.items()}
     k: _Keys = views[2]
     return k.read(s, s.mods)
 
@@ -685,100 +602,49 @@ class _Keys:
         at = {f: d + v + j for j, f in enumerate(scalars + lists)}
         owners: list[list[int]] = [[] for _ in range(d + v + len(at))]
         self.own: list[Any] = [None] * len(entries)
-        self.places: list[list[int]] = [[] for _ in entries]     # per module, its places in the key
         for i, r in zip(declared, reads):
             places = ([held.index(i)] if i in held else []) + ([d + stamped.index(i)] if i in stamped else []) \
                 + [at[f] for f in r]
             for q in places:
                 owners[q].append(i)
             self.own[i] = itemgetter(*places) if places else None
-            self.places[i] = places
         self.owners = tuple(tuple(o) for o in owners)
 
 
-def _write_modules(s: State, L: Layout, seat: int, seen: Seen, keys: tuple, shared: bool) -> array:
-    """The seat's modules' numbers (kept in :attr:`Seen.seats`), each module's made again only
-    when its key (:func:`_module_keys`) changed since the seat's last: a slotted part written
-    for the seat where its fact changed or, when several seats look at this position
-    (``shared``), a part whose fact is the same for every seat placed from the numbers written
-    once per position in seat order (:func:`_write_public`) where their fact differs from the
-    one the seat's were placed from, a part of the seat's own (:attr:`ModuleSlots.own_parts`,
-    :attr:`ModuleSlots.own_groups`) written for the seat where its fact changed; a hashed
-    module's part of the view hashed again where it changed (:func:`module_block`)."""
-    kept = seen.seats[seat]
-    numbers, last, was, xm, stamps = kept
+def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, shared: dict) -> array:
+    """The seat's modules' numbers, each module's made again only when its key
+    (:func:`_module_keys`) changed: written into its slots (encoding 3, :class:`ModuleSlots`;
+    written again only when its facts changed), or its part of the view hashed
+    (:func:`module_block`; hashed again only when the part changed).  ``kept``: [numbers, per
+    module its facts or (key, part, pairs), the keys they were made from, numbers as a
+    memoryview]; ``shared``: the facts made at this position that are the same for every seat
+    (:attr:`ModuleSlots.seat_free`)."""
+    numbers, last, was, xm = kept
     if was == keys:               # every module's key as at this seat's last observation
         return numbers
-    _, views, k = L.views
-    changed: Any = None           # the modules owning a place of the key that differs from this seat's last
-    if L.parts and not shared:    # one seat at this position: its parts written for it, as they changed
-        changed = range(len(views)) if was is None else set(_flat(compress(k.owners, map(ne, was, keys))))
-        for i in changed:
-            entry = L.canon_entries[i]
-            if entry is None:
-                continue
-            slots, module, first, stop, at = entry
-            facts = slots.facts(module, s, seat)
-            for j in compress(at, map(ne, facts, stamps[first:stop])):     # compared in C
-                _, _, a, b, writer, zeros, _ = L.parts[j]
-                xm[a:b] = zeros
-                fact = stamps[j] = facts[j - first]
-                writer(fact, seat, xm, a)
-    elif L.parts:
-        phase = s.phase
-        if seen.ckeys is not keys:
-            _write_public(s, L, seen, keys, phase)
-        public, get = L.public[phase]
-        cfacts = seen.cfacts
-        placing = L.placing[seat]
-        canon = seen.canon
-        for j in compress(public, map(is_not, get(stamps), get(cfacts))):    # compared in C
-            fact = cfacts[j]
-            if fact != stamps[j]:
-                for to, at in placing[j]:
-                    numbers[to] = canon[at]
-            stamps[j] = fact
-        own_key, own = L.own_entries[phase]
-        if own and (was is None or own_key(was) != own_key(keys)):    # an own part's module's key changed
-            for slots, module, key_of, parts in own:
-                if was is not None and (key_of is None or key_of(was) == key_of(keys)):
-                    continue
-                facts = slots.facts(module, s, seat)
-                for q, j in parts:
-                    fact = facts[q]
-                    if fact != stamps[j]:
-                        _, part, a, b, writer, zeros, grouped = L.parts[j]
-                        if grouped:         # every seat's numbers placed, the seat's own group over them
-                            for to, at in placing[j]:
-                                numbers[to] = canon[at]
-                            if fact[1] is not None:
-                                slots.write_own(part, fact[1], xm, a)
-                        else:
-                            xm[a:b] = zeros
-                            writer(fact, seat, xm, a)
-                        stamps[j] = fact
-    if L.hashed:
-        if changed is None:
-            changed = range(len(views)) if was is None else set(_flat(compress(k.owners, map(ne, was, keys))))
-        _write_hashed(s, L, seat, kept, keys, changed)
-    kept[2] = None if k.undeclared else keys    # an undeclared module: made at every observation
-    return numbers
-
-
-def _write_hashed(s: State, L: Layout, seat: int, kept: list, keys: tuple, changed: Any) -> None:
-    """:func:`_write_modules`' hashed modules (in ``changed``): each one's part of the view,
-    hashed again only where it changed (:func:`_part_block`)."""
-    numbers, last = kept[0], kept[1]
     n = L.n
     _, views, k = L.views
-    for i in L.hashed:
-        if i not in changed:
+    # the modules owning a place of the key that differs from this seat's last (compared in
+    # C), or every module
+    for i in range(len(views)) if was is None else \
+            sorted(set(_flat(compress(k.owners, map(ne, was, keys))))):
+        name, hook, _, slots, module = views[i]
+        if slots is not None:
+            if s.phase in slots.seat_free:
+                facts = shared.get(i)
+                if facts is None:
+                    facts = shared[i] = slots.facts(module, s, seat)
+            else:
+                facts = slots.facts(module, s, seat)
+            old = last.get(name)
+            if facts != old:    # compared in C, most items by identity
+                slots.put(facts, seat, xm, L.module_at[i], old)
+                last[name] = facts
             continue
-        name, hook = views[i][0], views[i][1]
         if hook is None:
             continue
-        own_key = k.own[i]
-        key = own_key(keys) if own_key is not None else None
+        own = k.own[i]
+        key = own(keys) if own is not None else None
         hit = last.get(name)
         if hit is None or key is None or hit[0] != key:
             out: dict[str, Any] = {}
@@ -791,31 +657,8 @@ def _write_hashed(s: State, L: Layout, seat: int, kept: list, keys: tuple, chang
             else:
                 pairs = hit[2]
             last[name] = (key, part, pairs)
-
-
-def _write_public(s: State, L: Layout, seen: Seen, keys: tuple, phase: str) -> None:
-    """Bring the numbers of the slotted parts whose fact is the same for every seat
-    (:attr:`Seen.canon`, seat 0's: the seats in seat order) up to this position, once: the
-    modules whose key changed since make their facts (seat 0's), and a part whose fact differs
-    from the one its numbers were written from is written again."""
-    was = seen.ckeys
-    seen.ckeys = keys
-    k = L.views[2]
-    cfacts, cm = seen.cfacts, seen.cm
-    public = L.is_public[phase]
-    parts = L.parts
-    for i in L.canon_modules if was is None else set(_flat(compress(k.owners, map(ne, was, keys)))):
-        entry = L.canon_entries[i]
-        if entry is None:
-            continue
-        slots, module, first, stop, at = entry
-        facts = slots.facts(module, s, 0)
-        for j in compress(at, map(ne, facts, cfacts[first:stop])):     # compared in C
-            if public[j]:
-                _, _, a, b, writer, zeros, grouped = parts[j]
-                cm[a:b] = zeros
-                fact = cfacts[j] = facts[j - first]
-                writer((fact[0], None) if grouped else fact, 0, cm, a)   # (every seat's: the own groups per seat)
+    kept[2] = None if k.undeclared else keys    # an undeclared module: made at every observation
+    return numbers
 
 
 def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, dict | None]:
@@ -1111,18 +954,9 @@ class ModuleSlots:
 
     name: ClassVar[str] = ""
     reads: ClassVar[tuple[str, ...]] = ()
-    #: the parts (named by their first slice) whose fact shows the observer's own secrets, each
-    #: with the phases in which it does (e.g. the seat's own plan while planning): written per
-    #: seat.  Every other part's fact is the same for every seat, its numbers the same up to the
-    #: order of seats (:meth:`seat_lists`): when several seats look at a position, written once
-    #: in seat order, each seat's placed from them
-    own_parts: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()
-    #: the parts (named by their first slice) the same for every seat but for the observer's own
-    #: group (the first of its list of seats), which shows its own secrets too (the bells'
-    #: holdings: the seat's face-down certificates): their fact is a pair, every seat's fact and
-    #: the observer's group's (None: the group as every seat's shows it); the first is written
-    #: once per position, the second over it per seat (:meth:`write_own`)
-    own_groups: ClassVar[tuple[str, ...]] = ()
+    #: the phases in which its facts are the same for every seat (made once per position when
+    #: several seats look at it, e.g. PettingZoo's Parallel env)
+    seat_free: ClassVar[tuple[str, ...]] = ()
     #: the fields of the module's record its ``apprentices`` hook reads besides the players'
     #: neutral and set-aside apprentices (their fields' values, replaced on change), so that the
     #: players' apprentices (every encoding's ``figures`` block) are counted again only when one
@@ -1142,8 +976,7 @@ class ModuleSlots:
         spans: list[tuple[int, int]] = []
         size = 0
         self.at: dict[str, int] = {}     # slice name -> where it starts in the module's numbers
-        parts = self.layout(module, n, figures)
-        for names, writer in parts:
+        for names, writer in self.layout(module, n, figures):
             start = size
             for name, length in names:
                 slices.append((name, length))
@@ -1152,36 +985,12 @@ class ModuleSlots:
             writers.append(writer)
             spans.append((start, size))
         self.slices: tuple[tuple[str, int], ...] = tuple(slices)
-        #: per part: the name of its first slice
-        self.part_names = tuple(names[0][0] for names, _ in parts)
         #: per part: its writer ``(fact, seat, x, p)`` (p: where the part starts), its span, zeros of its size
         self.writers = tuple(writers)
         self.spans = tuple(spans)
         self.part_zeros = tuple(array("f", bytes(4 * (b - a))) for a, b in spans)
         self.parts = range(len(spans))
         self.size = size
-
-    def placing(self, seat: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-        """Per part: the runs ``(to, from, length)`` of the module's numbers that make seat
-        ``seat``'s numbers of a fact the same for every seat from seat 0's (:meth:`seat_lists`
-        rotated)."""
-        n = self.n
-        source = list(range(self.size))
-        for name, offset, g in self.seat_lists():
-            a = self.at[name] + offset
-            for j in range(n):
-                for t in range(g):
-                    source[a + j * g + t] = a + (seat + j) % n * g + t
-        out = []
-        for lo, hi in self.spans:
-            runs: list[list[int]] = []
-            for i in range(lo, hi):
-                if runs and runs[-1][1] + runs[-1][2] == source[i]:
-                    runs[-1][2] += 1
-                else:
-                    runs.append([i, source[i], 1])
-            out.append(tuple((a, b, k) for a, b, k in runs))
-        return tuple(out)
 
     def layout(self, module: Any, n: int, figures: int) -> tuple[tuple[tuple[tuple[str, int], ...], Any], ...]:
         """The parts for ``n`` players (``figures``: with Leonardo): ``(slices, writer)``, the
@@ -1194,27 +1003,22 @@ class ModuleSlots:
         ``==`` to the ones last written)."""
         raise NotImplementedError
 
-    def write_own(self, part: int, fact: Any, x: Any, p: int) -> None:
-        """Write the observer's own group of part ``part`` (one of :attr:`own_groups`: the second
-        of its fact, not None) over the numbers every seat's fact wrote from ``p`` on."""
-        raise NotImplementedError
-
-    def seat_lists(self) -> tuple[tuple[str, int, int], ...]:
-        """The lists of the module's numbers written one group per seat from the observer on
-        (per figure: the seats' groups, then Leonardo's, which stays): ``(slice, offset in
-        it, group length)``, so that the numbers of a part written for seat 0 are any seat's
-        with the groups of these lists rotated (tested against the writers)."""
-        return ()
-
     def view_facts(self, part: Any, seat: int) -> tuple:
         """The same facts from ``part``, the module's entry of ``view(seat)``."""
         raise NotImplementedError
 
-    def put(self, facts: tuple, seat: int, x: Any, at: int) -> None:
-        """Write the numbers of ``facts`` into ``x`` from ``at`` on (zeros there before)."""
+    def put(self, facts: tuple, seat: int, x: Any, at: int, old: tuple | None = None) -> None:
+        """Write the numbers of ``facts`` into ``x`` from ``at`` on: every part's (zeros there
+        before), or the parts whose fact differs from ``old``'s (the facts last written there)."""
         spans, writers = self.spans, self.writers
-        for i in self.parts:
-            writers[i](facts[i], seat, x, at + spans[i][0])
+        if old is None:
+            for i in self.parts:
+                writers[i](facts[i], seat, x, at + spans[i][0])
+            return
+        for i in compress(self.parts, map(ne, old, facts)):
+            a = at + spans[i][0]
+            x[a:at + spans[i][1]] = self.part_zeros[i]
+            writers[i](facts[i], seat, x, a)
 
 
 def modules_from_view(s: State, view: Any, seat: int, encoding: int = ENCODING) -> array:

@@ -646,15 +646,6 @@ class BellsSlots(ModuleSlots):
 
     name = NAME
     reads = ("phase", "round")    # the audience tiles hidden while planning; deposits asked this round
-    own_parts = (("audience", (PLAN,)),)   # while planning, the seat's own tile shows
-    own_groups = ("holdings",)             # the seat's own face-down certificates
-
-    def seat_lists(self) -> tuple:
-        return ("holdings", 0, _HOLDING), ("audience", 0, len(SIDE1)), ("track", 1, 1)
-
-    def write_own(self, part: int, fact, x, p: int) -> None:
-        block = self.holdings.get(fact)
-        x[p:p + _HOLDING] = block if block is not None else self._holding(fact)
 
     def layout(self, module, n: int, figures: int) -> tuple:
         self.certs = len(module.data.certificates)
@@ -671,10 +662,8 @@ class BellsSlots(ModuleSlots):
         counts = self.counts    # the face-down counts kept by the record's tuple (replaced on change)
         if counts[0] is not b.down:
             counts = self.counts = (b.down, tuple(map(len, b.down)))
-        every = b.track is not None     # after the final scoring every figure's face-down certificates show
         return ((b.display, len(b.stack) + len(b.under)),
-                ((counts[1], b.up, b.down if every else None),
-                 None if every else (counts[1][seat], b.up[seat], b.down[seat])),
+                (counts[1], b.up, b.down[seat], b.down if b.track is not None else None),
                 (b.audience if s.phase != PLAN else tuple(col if f == seat else -1 for f, col in enumerate(b.audience)),
                  bool(b.display), b.asked == s.round),
                 b.track)
@@ -700,19 +689,16 @@ class BellsSlots(ModuleSlots):
             p += 4
 
     def _holdings(self, holdings: tuple, seat: int, x, p: int) -> None:
-        """``holdings``: (face-down counts, partly paid (certificate, paid) per figure, every
-        figure's face-down certificates after the final scoring, else None), and the observer's
-        own figure's (face-down count, partly paid ones, face-down certificates) before it (else
-        None); each figure's numbers are kept by what they are made from (:meth:`_holding`)."""
-        (counts, ups, every), mine = holdings
+        """``holdings``: face-down counts, partly paid (certificate, paid) per figure, the
+        observer's face-down certificates, every figure's after the final scoring (else None);
+        each figure's numbers are kept by what they are made from (:meth:`_holding`)."""
+        counts, ups, mine, every = holdings
         blocks = self.holdings
         for j, f in enumerate(self.figures_from[seat]):
-            key = (counts[f], ups[f], every[f] if every is not None else None)
+            key = (counts[f], ups[f], every[f] if every is not None else mine if f == seat else None)
             block = blocks.get(key)
             q = p + j * _HOLDING
             x[q:q + _HOLDING] = block if block is not None else self._holding(key)
-        if mine is not None:
-            self.write_own(0, mine, x, p)
 
     def _holding(self, key: tuple) -> array:
         """One figure's 10 numbers of ``holdings`` from (face-down count, partly paid ones, its
@@ -760,10 +746,9 @@ def _view_holdings(figures: list, seat: int) -> tuple:
     """BellsSlots' holdings facts from a view's ``figures``."""
     down = [None if "face_down_certificates" not in h else tuple(c["certificate"] for c in h["face_down_certificates"])
             for h in figures]
-    counts = tuple(h["face_down"] for h in figures)
-    ups = tuple(tuple((c["certificate"], c["paid"]) for c in h["partly_paid"]) for h in figures)
-    every = None not in down
-    return (counts, ups, tuple(down) if every else None), None if every else (counts[seat], ups[seat], down[seat])
+    return (tuple(h["face_down"] for h in figures),
+            tuple(tuple((c["certificate"], c["paid"]) for c in h["partly_paid"]) for h in figures),
+            down[seat], tuple(down) if None not in down else None)
 
 
 register_slots(BellsSlots)

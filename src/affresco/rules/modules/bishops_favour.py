@@ -119,6 +119,7 @@ class BishopsFavourSlots(ModuleSlots):
 
     name = "bishops_favour"
     reads = ()
+    seat_free = ("getup", "plan", "visits", "over")
 
     def layout(self, module, n: int, figures: int) -> tuple:
         self.total = len(module.data.tokens)

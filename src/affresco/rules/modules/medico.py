@@ -1252,12 +1252,8 @@ class MedicoSlots(ModuleSlots):
 
     name = NAME
     reads = ("phase", "actor", "asks", "neutral", "aside")   # plans, visit counts, asks, healthy ones
-    own_parts = (("plans", (PLAN,)),)         # while planning, the seat's own plan and tile show
+    seat_free = ("getup", "visits", "over")   # while planning, the seat's own plan or tile shows
     apprentices_reads = ("black", "sick")     # Medico.apprentices
-
-    def seat_lists(self) -> tuple:
-        return (("held", 0, len(BOTTLES)), ("sick", 0, 1), ("ill", 0, 1), ("neutral_ill", 0, 1), ("healthy", 0, 1),
-                ("plans", 0, _PLAN), ("asks", 0, _ASK))
 
     def layout(self, module, n: int, figures: int) -> tuple:
         d = module.data

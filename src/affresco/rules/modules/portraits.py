@@ -357,6 +357,7 @@ class PortraitsSlots(ModuleSlots):
 
     name = "portraits"
     reads = ()
+    seat_free = ("getup", "plan", "visits", "over")
 
     def layout(self, module, n: int, figures: int) -> tuple:
         cards = module.data.cards
@@ -365,9 +366,6 @@ class PortraitsSlots(ModuleSlots):
         self.left_fact: tuple = (None, None)   # (facts) the last deck and its cards left per deck
         return ((("display", len(self.card)),), self._display), ((("deck_left", 3),), self._left), \
             ((("owned", n * len(self.permanent)),), self._owned)
-
-    def seat_lists(self) -> tuple:
-        return ("owned", 0, len(self.permanent)),
 
     def facts(self, module, s: State, seat: int) -> tuple:
         p = s.mods[self.name]

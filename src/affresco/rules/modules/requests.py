@@ -269,6 +269,7 @@ class RequestsSlots(ModuleSlots):
 
     name = "requests"
     reads = ()
+    seat_free = ("getup", "plan", "visits", "over")
 
     def layout(self, module, n: int, figures: int) -> tuple:
         self.types = {t: i for i, t in enumerate(module.data.stacks)}
@@ -276,9 +277,6 @@ class RequestsSlots(ModuleSlots):
         T = len(self.types)
         return ((("stack_left", T), ("stack_top", T)), self._stacks), \
             ((("fulfilled", figures * T), ("fulfilled_vp", figures)), self._fulfilled)
-
-    def seat_lists(self) -> tuple:
-        return ("fulfilled", 0, len(self.types)), ("fulfilled_vp", 0, 1)
 
     def facts(self, module, s: State, seat: int) -> tuple:
         r = s.mods[self.name]

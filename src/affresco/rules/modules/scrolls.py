@@ -151,7 +151,7 @@ register(Scrolls)  # (a call, not a decorator: a decorated class cannot be a myp
 
 
 # --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
-from ..observation import PHASES, ModuleSlots, register_slots  # noqa: E402
+from ..observation import ModuleSlots, register_slots  # noqa: E402
 
 
 class ScrollsSlots(ModuleSlots):
@@ -161,13 +161,9 @@ class ScrollsSlots(ModuleSlots):
 
     name = "scrolls"
     reads = ()
-    own_parts = (("mine_row", PHASES),)   # the seat's own scrolls
 
     def layout(self, module, n: int, figures: int) -> tuple:
         return ((("mine_row", SIZE), ("mine_column", SIZE)), self._mine), ((("unplayed", n),), self._unplayed)
-
-    def seat_lists(self) -> tuple:
-        return ("unplayed", 0, 1),
 
     def facts(self, module, s: State, seat: int) -> tuple:
         held = s.mods[self.name]

@@ -174,6 +174,7 @@ class SpecialColoursSlots(ModuleSlots):
 
     name = "special_colours"
     reads = ()
+    seat_free = ("getup", "plan", "visits", "over")
 
     def layout(self, module, n: int, figures: int) -> tuple:
         return ((("on_fresco", 1), ("fresco_bonus", len(SPECIAL))), self._option),

@@ -701,7 +701,7 @@ class WallFrescoSlots(ModuleSlots):
 
     name = "wall_fresco"
     reads = ("phase",)   # the action tiles hidden while planning
-    own_parts = (("action_tile", (PLAN,)),)   # while planning, the seat's own tile shows
+    seat_free = ("getup", "visits", "over")   # while planning, the seat's own plan or tile shows
 
     def layout(self, module, n: int, figures: int) -> tuple:
         d = module.data
@@ -716,11 +716,6 @@ class WallFrescoSlots(ModuleSlots):
             ((("exchange_tiles", len(BLENDED) * n), ("supply", len(self.full))), self._exchange), \
             ((("action_tile", len(SIDE1) * n),), self._action_tile), \
             ((("paid", P * n), ("received", P * n)), self._paints)
-
-    def seat_lists(self) -> tuple:
-        P = len(PAINTS)
-        return (("tiles", 0, _HELD), ("exchange_tiles", 0, len(BLENDED)), ("action_tile", 0, len(SIDE1)),
-                ("paid", 0, P), ("received", 0, P))
 
     def facts(self, module, s: State, seat: int) -> tuple:
         w: WState = s.mods[self.name]
