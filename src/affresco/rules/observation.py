@@ -638,13 +638,11 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, shar
                 facts = slots.facts(module, s, seat)
             old = last.get(name)
             if facts != old:    # compared in C, most items by identity
-                # its parts' numbers written (zeros there before), or those of the parts whose fact
-                # differs from the one last written (here, not in a method: a call a module saved)
-                at, spans, writers = L.module_at[i], slots.spans, slots.writers
+                at = L.module_at[i]
                 if old is None:
-                    for q in slots.parts:
-                        writers[q](facts[q], seat, xm, at + spans[q][0])
-                else:
+                    slots.put(facts, seat, xm, at)
+                else:    # the parts whose fact differs from the one last written (here: a call saved)
+                    spans, writers = slots.spans, slots.writers
                     for q in compress(slots.parts, map(ne, old, facts)):
                         a = at + spans[q][0]
                         xm[a:at + spans[q][1]] = slots.part_zeros[q]
