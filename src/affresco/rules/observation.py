@@ -638,7 +638,15 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, shar
                 facts = slots.facts(module, s, seat)
             old = last.get(name)
             if facts != old:    # compared in C, most items by identity
-                slots.put(facts, seat, xm, L.module_at[i], old)
+                at = L.module_at[i]
+                if old is None:
+                    slots.put(facts, seat, xm, at)
+                else:    # the parts whose fact differs from the one last written (here: a call saved)
+                    spans, writers = slots.spans, slots.writers
+                    for q in compress(slots.parts, map(ne, old, facts)):
+                        a = at + spans[q][0]
+                        xm[a:at + spans[q][1]] = slots.part_zeros[q]
+                        writers[q](facts[q], seat, xm, a)
                 last[name] = facts
             continue
         if hook is None:
@@ -1007,18 +1015,11 @@ class ModuleSlots:
         """The same facts from ``part``, the module's entry of ``view(seat)``."""
         raise NotImplementedError
 
-    def put(self, facts: tuple, seat: int, x: Any, at: int, old: tuple | None = None) -> None:
-        """Write the numbers of ``facts`` into ``x`` from ``at`` on: every part's (zeros there
-        before), or the parts whose fact differs from ``old``'s (the facts last written there)."""
+    def put(self, facts: tuple, seat: int, x: Any, at: int) -> None:
+        """Write the numbers of ``facts`` into ``x`` from ``at`` on (zeros there before)."""
         spans, writers = self.spans, self.writers
-        if old is None:
-            for i in self.parts:
-                writers[i](facts[i], seat, x, at + spans[i][0])
-            return
-        for i in compress(self.parts, map(ne, old, facts)):
-            a = at + spans[i][0]
-            x[a:at + spans[i][1]] = self.part_zeros[i]
-            writers[i](facts[i], seat, x, a)
+        for i in self.parts:
+            writers[i](facts[i], seat, x, at + spans[i][0])
 
 
 def modules_from_view(s: State, view: Any, seat: int, encoding: int = ENCODING) -> array:
