@@ -54,7 +54,8 @@ def random_step(g, rng):
 
 
 def load(d):
-    return affresco.Game.from_json(json.dumps(d))
+    """The game of an edited saved-state dict, through the public format (parsed: ``from_dict``)."""
+    return affresco.Game.from_dict(d)
 
 
 # ------------------------------------------------------------------------ hidden items

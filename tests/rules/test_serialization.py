@@ -110,6 +110,23 @@ def test_compact_json_holds_the_same_state_as_the_indented_text(g):
     assert Game.from_json(pretty).to_json(pretty=False) == compact
 
 
+@pytest.mark.parametrize("g", [*POSITIONS, "modules"], ids=lambda g: g if isinstance(g, str) else
+                         f"{g.players}p-{g.phase}-r{g.round}")
+def test_from_dict_loads_the_parsed_text_as_from_json_and_never_changes_it(g):
+    """``Game.from_dict(json.loads(text))`` is ``Game.from_json(text)`` (the refusals too:
+    ``rejects``), and neither loading nor playing the game on to its end changes the dict the
+    game may keep parts of (docs/state-format.md).  "modules": a 3-player game with every
+    module, a third played (made here, not at collection: each xdist worker collects)."""
+    if g == "modules":
+        g = play(affresco.new_game(players=3, seed=8, modules=affresco.MODULES), random.Random(8), 60)
+    text = g.to_json(pretty=False)
+    data = json.loads(text)
+    h = Game.from_dict(data)
+    assert h.to_json(pretty=False) == text
+    play(h, random.Random(1))
+    assert data == json.loads(text)
+
+
 def documented_fields() -> list[tuple[str, ...]]:
     """Field paths named in the first column of the table 'Fields' of docs/state-format.md (the
     modules' tables are checked by test_state_format_examples.py)."""
@@ -187,12 +204,21 @@ def planning(n: int = 3) -> dict:
 
 
 def rejects(d_or_text, *needles: str) -> StateError:
+    """``from_json`` refuses the text naming each needle, and ``from_dict`` the parsed text with
+    the same message."""
     text = d_or_text if isinstance(d_or_text, str) else json.dumps(d_or_text)
     with pytest.raises(StateError) as e:
         Game.from_json(text)
     msg = str(e.value)
     for needle in needles:
         assert needle in msg, f"the error {msg!r} does not name {needle!r}"
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return e.value
+    with pytest.raises(StateError) as parsed:
+        Game.from_dict(data)
+    assert str(parsed.value) == msg
     return e.value
 
 
