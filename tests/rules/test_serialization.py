@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import affresco
 from affresco import Game, StateError
+from affresco.rules import PlanVariants
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "state-format.md"
 SETTINGS = dict(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
@@ -29,11 +30,13 @@ TURN_FIELDS = ["order", "location", "visit", "actor", "left"]
 
 
 def play(g: Game, rng: random.Random, limit: int | None = None) -> Game:
+    """Random actions, half the time a productive one when there is one (a medico plan list,
+    ``PlanVariants``, holds only plans: not searched, which would make all of them)."""
     k = 0
     while not g.is_over and (limit is None or k < limit):
         seat = rng.choice(g.to_act)
         legal = g.legal_actions(seat)
-        eager = [a for a in legal if a.kind in ("restore", "buy", "altar")]
+        eager = [] if isinstance(legal, PlanVariants) else [a for a in legal if a.kind in ("restore", "buy", "altar")]
         g.apply(seat, rng.choice(eager if eager and rng.random() < 0.5 else legal))
         k += 1
     return g
