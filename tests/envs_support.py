@@ -56,7 +56,7 @@ def perturbed(game: affresco.Game, seat: int) -> affresco.Game:
         for f, s in enumerate(scrolls):
             if f != seat and s.get("row"):
                 s["row"] = s["row"] % 5 + 1
-    return affresco.Game.from_json(json.dumps(d))
+    return affresco.Game.from_dict(d)
 
 
 def secret_changes(game: affresco.Game, seat: int):
@@ -79,7 +79,7 @@ def secret_changes(game: affresco.Game, seat: int):
     def changed(name, edit):
         d = json.loads(text)            # a fresh copy to edit (one parse, not a dump and a parse)
         if edit(d) is not False:
-            yield name, affresco.Game.from_json(json.dumps(d))
+            yield name, affresco.Game.from_dict(d)
 
     def thalers(d):
         for f in others:

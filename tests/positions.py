@@ -374,10 +374,10 @@ def module_game(players: int = 3, **kw) -> affresco.Game:
 
 
 def edit_state(g: affresco.Game, edit) -> affresco.Game:
-    """to_json -> ``edit(dict)`` (in place) -> from_json: a changed copy of ``g``."""
+    """to_json -> ``edit(dict)`` (in place) -> from_dict: a changed copy of ``g``."""
     d = data(g)
     edit(d)
-    return load(d)
+    return affresco.Game.from_dict(d)
 
 
 def mods(g: affresco.Game, name: str):

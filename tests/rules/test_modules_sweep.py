@@ -134,12 +134,13 @@ def check_state(d: dict, n: int, first: dict) -> None:
             assert ill == sick or neutral > 0, "a black apprentice not from an own or the neutral one"
 
 
-def check_step(g, before: dict, after: dict, new_events: list[list[dict]], n: int) -> None:
+def check_step(g, applied, before: dict, after: dict, new_events: list[list[dict]], n: int) -> None:
+    """``applied``: the (seat, action) that led from ``before`` to ``after``."""
     ms0, ms1 = before["modules_state"], after["modules_state"]
     if "bells" not in ms0:
         return
     into0, into1 = put_into_certificates(ms0), put_into_certificates(ms1)
-    seat, action = g.history()[-1]
+    seat, action = applied[0], str(applied[1])
     for fig in range(n):
         paid, own, done = certificate_thalers(new_events[fig], fig)
         assert into1[fig] - into0[fig] == paid, f"certificate deposits of figure {fig} not accounted"
@@ -182,7 +183,7 @@ def play_checked(combo, n, seed, checkpoints=frozenset()):
             else:
                 g = again                        # the rest of the game played on a loaded copy
                 marks = [g.events_since(f, 0)[1] for f in range(n)]
-        random_step(g, rng)
+        applied = random_step(g, rng)
         steps += 1
         assert steps < MAX_ACTIONS, "the game does not end"
         after = snapshot(g)
@@ -191,7 +192,7 @@ def play_checked(combo, n, seed, checkpoints=frozenset()):
             events, marks[f] = g.events_since(f, marks[f])
             new.append(events)
         check_state(after, n, first)
-        check_step(g, d, after, new, n)
+        check_step(g, applied, d, after, new, n)
         d = after
     return g, steps
 

@@ -392,7 +392,7 @@ def test_create_a_game_against_bots_and_play_a_round_by_clicking(page, server):
     assert p.app("data-page") == "play" and st["game_id"] == game_id and st["seat"] == 0
     assert p.pg.url == link
     p.pg.wait_for_selector("[data-testid=connection][data-state=connected]")
-    p.pg.wait_for_selector("[data-testid=player-0] .tag.online", timeout=10_000)
+    p.pg.wait_for_selector("[data-testid=player-0] .tag.online", timeout=TIMEOUT)
     assert "bot" in p.tid("player-1").inner_text()
     assert st["view"]["round"] == 1 and st["names"] == ["Anna", "Bruno", "Carla"]
     assert p.tid("my-screen").count() and p.tid("my-thalers").inner_text().isdigit()
@@ -499,7 +499,7 @@ def test_reload_mid_game_restores_the_state_and_play_goes_on(page, server):
     p.pg.wait_for_selector("[data-testid=connection][data-state=connected]")
     # the seat's own card says it is online (a state fetched before the socket's hello once
     # overwrote the socket's and showed it offline until the next move)
-    p.pg.wait_for_selector("[data-testid=player-0] .tag.online", timeout=10_000)
+    p.pg.wait_for_selector("[data-testid=player-0] .tag.online", timeout=TIMEOUT)
     assert p.state()["seats"][0]["connected"] is True
     p.shot("after-reload")
     # the server agrees, and the seat can still act after the reload

@@ -345,32 +345,36 @@ def test_slow_and_silent_connections_are_closed(tmp_path, caplog):
         silent = _raw(srv.port)
         slow = _raw(srv.port)
         slow.sendall(b"GET /api/meta HTTP/1.1\r\n")
-        t0 = time.monotonic()
         closed = False
-        for ch in b"Host: x\r\nX-Slow: 1" * 4:             # a byte every 0.1 s: headers never complete
+        for ch in b"Host: x\r\nX-Slow: 1" * 20:            # a byte every 0.1 s: headers never complete
             try:
                 slow.sendall(bytes([ch]))
             except OSError:                                 # the server hung up
                 closed = True
                 break
-            time.sleep(0.1)
-        assert closed or _closed_within(slow, 2.0)
-        assert time.monotonic() - t0 < 3.0
-        assert _closed_within(silent, 0.5)
+            if _closed_within(slow, 0.1):
+                closed = True
+                break
+        # closed while the header was still trickling in (at most 36 s of it): the timeout is on
+        # the whole header, not on the pause between bytes, which the trickle never reaches.
+        # Counted in bytes sent, not seconds: a loaded machine only makes the trickle longer
+        assert closed
+        # the waits below end when the server closes: long ones only cost when it does not
+        assert _closed_within(silent, 10.0)
         # a partial body: 408
         body = _raw(srv.port)
         body.sendall(b"POST /api/my-games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 100\r\n\r\n{\"tokens\"")
-        body.settimeout(3)
+        body.settimeout(10)
         answer = body.recv(65536)
         assert answer.startswith(b"HTTP/1.1 408"), answer[:80]
-        assert _closed_within(body, 2.0)
+        assert _closed_within(body, 10.0)
         # idle after a request: closed
         idle = _raw(srv.port)
         idle.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        idle.settimeout(3)
+        idle.settimeout(10)
         assert idle.recv(65536).startswith(b"HTTP/1.1 200")
-        assert _closed_within(idle, 2.0)
+        assert _closed_within(idle, 10.0)
         # a client hanging up mid-body is not an error
         for _ in range(20):
             gone = _raw(srv.port)
@@ -384,20 +388,29 @@ def test_slow_and_silent_connections_are_closed(tmp_path, caplog):
 
 
 def test_connections_per_client_address_are_capped(tmp_path):
-    limits = fast_limits(header_timeout=5, conns_per_client=6)
+    limits = fast_limits(header_timeout=60, conns_per_client=6)   # no idle socket closed meanwhile
     with LiveServer(f"sqlite:///{tmp_path / 'g.db'}", limits=limits) as srv:
         srv.http.close()                             # its keep-alive connection would count
         held = [_raw(srv.port) for _ in range(6)]
-        time.sleep(0.2)
+        # the server accepts connections in the order they came, so the 7th is counted after
+        # the 6 however loaded the machine; the wait ends when it is dropped
         extra = _raw(srv.port)
-        assert _closed_within(extra, 1.0)            # the 7th is dropped at once
+        assert _closed_within(extra, 10.0)           # the 7th is dropped, without a request
         for s in held[:3]:
             s.close()
-        time.sleep(0.2)
-        again = _raw(srv.port)
-        again.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        again.settimeout(3)
-        assert again.recv(65536).startswith(b"HTTP/1.1 200")
+        end = time.monotonic() + 20
+        while True:             # served once the server has read the 3 hang-ups (later when loaded)
+            again = _raw(srv.port)
+            again.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            again.settimeout(10)
+            try:
+                if again.recv(65536).startswith(b"HTTP/1.1 200"):
+                    break
+            except OSError:
+                pass
+            again.close()
+            assert time.monotonic() < end, "no connection served after 3 of the 6 closed"
+            time.sleep(0.1)
         for s in held[3:] + [again]:
             s.close()
 
@@ -405,6 +418,7 @@ def test_connections_per_client_address_are_capped(tmp_path):
 # ------------------------------------------------------------------ 8: presence
 def test_presence_changes_are_small_and_coalesced(tmp_path):
     """Issue #15.8: 100 watch-then-close cycles sent a seat 200 full states."""
+    from affresco.server.live import PRESENCE_DELAY
     with LiveServer(f"sqlite:///{tmp_path / 'g.db'}") as srv:
         out = srv.http.post("/api/games", json={"players": [HUMAN, HUMAN]}).json()
         t0, t1 = out["seats"][0]["token"], out["seats"][1]["token"]
@@ -413,6 +427,9 @@ def test_presence_changes_are_small_and_coalesced(tmp_path):
         time.sleep(0.5)
         got: list[str] = []
         drain(seat0, got)
+        # seat 0's own arrival is pushed once, PRESENCE_DELAY after it: on a loaded machine it
+        # may come after the sleep, so it is allowed (once) below
+        arrived = any(json.loads(m).get("connected") == [True, False] for m in got)
         got.clear()
         for _ in range(100):                              # spectators come and go
             w = srv.connect({"type": "watch", "game_id": out["game_id"]})
@@ -420,19 +437,29 @@ def test_presence_changes_are_small_and_coalesced(tmp_path):
             w.close()
         time.sleep(0.6)
         drain(seat0, got)
-        assert got == [], got[:3]                         # nobody's seat changed: nothing pushed
+        msgs = [json.loads(t) for t in got]               # nobody's seat changed: nothing pushed
+        assert len(msgs) <= (not arrived) and all(m["type"] == "presence" and m["connected"] == [True, False]
+                                                  for m in msgs), got[:3]
+        arrived = arrived or bool(msgs)
+        got.clear()
+        start = time.monotonic()
         for _ in range(30):                               # the other seat flickers
             s1 = srv.connect({"type": "hello", "token": t1})
             recv_json(s1)
             s1.close()
+        took = time.monotonic() - start
         time.sleep(0.6)
         drain(seat0, got)
         msgs = [json.loads(t) for t in got]
         assert all(m["type"] == "presence" for m in msgs), [m["type"] for m in msgs]
-        assert len(msgs) <= 12 and sum(map(len, got)) < 1500, (len(msgs), sum(map(len, got)))
+        # coalesced: at most one push per PRESENCE_DELAY while the seat flickered (60 changes),
+        # one after, and seat 0's own arrival if still to come (bounded by the loop's own time:
+        # a loaded machine flickers slower), each one small
+        assert len(msgs) <= took / PRESENCE_DELAY + 2 + (not arrived), (len(msgs), took)
+        assert max(map(len, got), default=0) < 100, got[:3]
         s1 = srv.connect({"type": "hello", "token": t1})
         recv_json(s1)
-        m = recv_until(seat0, lambda m: m["type"] == "presence" and m["connected"] == [True, True], timeout=5)
+        m = recv_until(seat0, lambda m: m["type"] == "presence" and m["connected"] == [True, True], timeout=20)
         assert set(m) == {"type", "version", "connected"}
         seat0.close()
         s1.close()

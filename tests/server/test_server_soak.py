@@ -51,7 +51,7 @@ def test_pool_workers_end_with_a_killed_server(tmp_path):
             assert time.monotonic() < end, "the search bot did not move"
             time.sleep(0.05)
         assert len(alive(descendants(c.proc.pid))) >= 2            # a worker (or two) and the resource tracker
-        kill_and_check_orphans(c.proc, within=3)
+        kill_and_check_orphans(c.proc)
 
 
 # ------------------------------------------------------------------ clients
@@ -168,7 +168,6 @@ def test_soak_good_and_bad_clients_kills_and_restarts(tmp_path):
     seats: list[tuple[str, int, str]] = []
     lives, life_seconds = 3, 14.0
     memory: list[tuple[float, float]] = []
-    started = time.monotonic()
     for life in range(lives):
         with serving(str(db), log, "--rate", "200", "--max-connections-per-client", "32",
                      "--header-timeout", "2", "--body-timeout", "2") as c:
@@ -188,17 +187,19 @@ def test_soak_good_and_bad_clients_kills_and_restarts(tmp_path):
             for t in players + vandals:
                 t.start()
             end = time.monotonic() + life_seconds
-            while time.monotonic() < end:
+            first, cap = len(acked), end + 60
+            # a life lasts life_seconds, longer on a loaded machine until 20 moves are acknowledged
+            while time.monotonic() < end or (len(acked) - first < 20 and time.monotonic() < cap):
                 if life == lives - 1:
                     memory.append((time.monotonic(), rss_mb(c.proc.pid)))
                 time.sleep(0.5)
             kill_and_check_orphans(c.proc)          # mid-play: moves in flight, bots thinking
             stop.set()
             for t in players + vandals:
-                t.join(timeout=15)
+                t.join(timeout=30)
+            assert not [t for t in players + vandals if t.is_alive()], "a client did not stop when told"
             errors = [e for p in players for e in p.errors]
             assert not errors, errors
-    assert time.monotonic() - started < 110
     assert len(acked) > 50, f"only {len(acked)} moves acknowledged"
     # every acknowledged move is in the database, at its place
     conn = sqlite3.connect(db)

@@ -456,6 +456,13 @@ class Game:
         return cls(serialize.loads(text, _hooks_for))
 
     @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Game":
+        """``from_json`` of the text already parsed (``json.loads(text)``: lists, not tuples),
+        without writing and reading it again; the same checks and StateError.  The game may keep
+        parts of ``data`` (its set-up, the log's events) and never changes it: change a copy."""
+        return cls(serialize.load(data, _hooks_for))
+
+    @classmethod
     def from_view(cls, view: Mapping[str, Any], seat: int, hidden: Mapping[str, Any] | None = None, *,
                   seed: int | str | None = None, log: list | None = None) -> "Game":
         """A game consistent with ``view`` = ``game.view(seat)`` whose hidden parts are

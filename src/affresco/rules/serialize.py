@@ -369,6 +369,11 @@ def loads(text: Any, hooks_for) -> State:
         data = json.loads(text)
     except (TypeError, ValueError) as e:
         raise StateError(f"saved state: not valid JSON: {e}") from None
+    return load(data, hooks_for)
+
+
+def load(data: Any, hooks_for) -> State:
+    """The state saved as ``data``, the JSON text already parsed; StateError for anything else."""
     try:
         return from_dict(data, hooks_for)
     except FrescoError:
