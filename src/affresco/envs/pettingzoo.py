@@ -384,7 +384,6 @@ class FrescoParallel(_Common, ParallelEnv):
                  reward: str = "margin", max_cycles: int | None = None, illegal: str = "raise",
                  render_mode: str | None = None, encoding: int = ENCODING_VERSION):
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode, encoding)
-        self._actions = self.codec.actions
         self._encoding = self.config.encoding
 
     def reset(self, seed=None, options=None):
@@ -398,21 +397,12 @@ class FrescoParallel(_Common, ParallelEnv):
         names = self.possible_agents
         substituted = None
         acting = self._seats_to_act()
-        actions_of = self._actions
-        wait = self.WAIT
         for seat in acting if len(acting) == 1 else sorted(acting):   # while planning: every plan at once
             agent = names[seat]
             try:
                 index = actions[agent]
             except KeyError:
                 raise IllegalAction(f"{agent} must decide now but has no action in this step") from None
-            if type(index) is int and 0 <= index < wait:     # the usual action: the engine refuses an illegal one
-                try:
-                    g.apply(seat, actions_of[index])
-                    self._marker += 1
-                    continue
-                except IllegalAction:
-                    pass
             if self._play(seat, index):
                 substituted = (substituted or []) + [agent]
         self.cycles += 1
@@ -460,11 +450,8 @@ class FrescoParallel(_Common, ParallelEnv):
             seats = [self.agent_seat[a] for a in agents]
             joined = g.observations_joined(seats, self._encoding)
         masks = [self._none_mask if over else self._wait_mask] * n
-        kept = self._legal
         for seat in acting:
-            legal = g.legal_actions(seat)
-            hit = kept[seat] = (marker, legal, *self.codec.legal_entry(legal, 1))
-            masks[seat] = hit[2]
+            masks[seat] = self._legal_of(seat)[2]
         rows = np.frombuffer(joined, F32).reshape(len(agents), self.encoder.size)
         at = g.actions_applied
         obs, infos = {}, {}

@@ -36,7 +36,7 @@ from itertools import accumulate, combinations, combinations_with_replacement, c
 from math import perm
 from operator import getitem, itemgetter, mul
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
