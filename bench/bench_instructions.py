@@ -24,6 +24,8 @@ lists that bench_engine.py reports apart, so this is the work outside them.
     python bench/bench_instructions.py --parts --baseline ea5e382 --games 6 --sets eight   # by part (callgrind)
     python bench/bench_instructions.py --live --sim --baseline 501db5e --games 6   # and cache misses, mispredictions
     python bench/bench_instructions.py --live --sim --l2 --baseline dce8c49 --games 6   # misses out of a 512 KB L2
+    python bench/bench_instructions.py --live --sim --ll 2048 --baseline e4d81a0 --games 6   # ... out of a 2 MB one
+    python bench/bench_instructions.py --parts --sim --l2 --baseline e4d81a0 --games 4 --sets eight   # by part
     python bench/bench_instructions.py --kinds --baseline f4d1d9d --games 6   # visit-phase applies by kind (callgrind)
 
 Needs valgrind (Debian: ``apt-get install valgrind``); each replay runs ~40x slower under it
@@ -219,12 +221,17 @@ def kinds(modules: tuple, count: int) -> None:
     print(decisions)
 
 
-def _trampolined(src: Path, worker: str, modules: tuple, count: int) -> tuple[str, dict[str, int]]:
+def _trampolined(src: Path, worker: str, modules: tuple, count: int,
+                 last_level: str | None = None) -> tuple[str, dict[str, int]]:
     """Run the ``worker`` (``parts`` or ``kinds``) on ``count`` live games under callgrind: its
-    output and the inclusive instructions of each trampoline (by its function's name)."""
+    output and the inclusive instructions of each trampoline (by its function's name); with
+    ``last_level`` (a ``--LL=`` option or "", :func:`last_level`), cachegrind's cache simulation too,
+    and ``found[name + " misses"]`` the trampoline's last-level misses (instruction and data
+    reads and writes)."""
     with tempfile.TemporaryDirectory() as tmp:
         out_file = str(Path(tmp) / "callgrind.out")
-        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}",
+        sim = ["--cache-sim=yes", *([last_level] if last_level else [])] if last_level is not None else []
+        cmd = ["valgrind", "--tool=callgrind", *sim, f"--callgrind-out-file={out_file}",
                sys.executable, str(Path(__file__).resolve()), "--worker", worker, json.dumps(list(modules)), str(count)]
         run = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
                              capture_output=True, text=True)
@@ -237,14 +244,19 @@ def _trampolined(src: Path, worker: str, modules: tuple, count: int) -> tuple[st
         m = re.match(r"\s*([\d,]+) .*:(\w+) \[", line)
         if m and m.group(2) not in found:
             found[m.group(2)] = int(m.group(1).replace(",", ""))
+            if last_level is not None:   # events Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+                counts = [int(c.replace(",", "")) for c in re.findall(r"([\d,]+) \(", line)]
+                found[m.group(2) + " misses"] = sum(counts[6:9])
     return run.stdout, found
 
 
-def part_counts(src: Path, modules: tuple, count: int) -> dict[str, float]:
-    """Instructions per decision of each part (:data:`PARTS`) of ``count`` live games under callgrind."""
-    out, found = _trampolined(src, "parts", modules, count)
+def part_counts(src: Path, modules: tuple, count: int, last_level: str | None = None) -> dict[str, float]:
+    """Instructions per decision of each part (:data:`PARTS`) of ``count`` live games under callgrind;
+    with ``last_level`` also ``counts[part + " misses"]``, its last-level misses per decision."""
+    out, found = _trampolined(src, "parts", modules, count, last_level)
     decisions = int(out.split()[-1])
-    return {part: found.get(name, 0) / decisions for part, name in PARTS.items()}
+    return {part + tail: found.get(name + tail, 0) / decisions for part, name in PARTS.items()
+            for tail in ("", *([" misses"] if last_level is not None else []))}
 
 
 def kind_counts(src: Path, modules: tuple, count: int) -> tuple[dict[str, float], dict[str, int], int]:
@@ -279,17 +291,24 @@ SIM = {"I1  misses": "L1 instruction misses", "D1  misses": "L1 data misses", "L
        "Mispredicts": "mispredicted branches"}
 
 
-# --l2: cachegrind's last level sized as a 512 KB, 8-way L2 (this machine's; its default last level
-# is the L3, which all of a decision's data fits in)
-L2 = "--LL=524288,8,64"
+def last_level(kb: int | None) -> str:
+    """cachegrind's option sizing its last level as a ``kb`` KB, 8-way or (from 1 MB) 16-way cache
+    of 64-byte lines (--ll; --l2 is 512: this machine's L2, ``--LL=524288,8,64``), or "" (None:
+    its default last level, the machine's L3, which all of a decision's data fits in)."""
+    if kb is None:
+        return ""
+    ways = 8 if kb < 1024 else 16
+    if kb * 1024 // (ways * 64) & (kb * 1024 // (ways * 64) - 1) or kb * 1024 % (ways * 64):
+        raise SystemExit(f"--ll {kb}: the cache's sets ({kb} KB / {ways} ways / 64 B) must be a power of two")
+    return f"--LL={kb * 1024},{ways},64"
 
 
 def simulated(src: Path, modules: tuple, count: int, collector: bool = False,
-              l2: bool = False) -> tuple[dict[str, int], str]:
+              level: str | None = None) -> tuple[dict[str, int], str]:
     """``count`` live games (:func:`live`) under cachegrind with its cache and branch simulation
-    (``l2``: the last level sized as :data:`L2`): the instructions and the counts of :data:`SIM`,
-    and what the worker printed."""
-    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", *([L2] if l2 else []),
+    (``level``: the ``--LL=`` option sizing its last level, :func:`last_level`): the instructions
+    and the counts of :data:`SIM`, and what the worker printed."""
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", *([level] if level else []),
            "--cachegrind-out-file=/dev/null",
            sys.executable, str(Path(__file__).resolve()), "--worker", "live", json.dumps(list(modules)), str(count),
            *(["gc"] if collector else [])]
@@ -319,15 +338,19 @@ def main() -> int:
     ap.add_argument("--sim", action="store_true",
                     help="with --live: also the L1 instruction and data cache misses, last-level misses and "
                          "mispredicted branches per decision (cachegrind's cache and branch simulation, ~2x "
-                         "slower): what makes a decision's time run above its instructions")
+                         "slower): what makes a decision's time run above its instructions; with --parts: each part's "
+                         "last-level misses")
     ap.add_argument("--l2", action="store_true",
                     help="with --sim: cachegrind's last level sized as a 512 KB L2 (this machine's), so that the "
                          "last-level misses are what leaves the L2 (the default last level is the L3, which holds "
-                         "all of a decision's data): all eight's working set (session 14)")
+                         "all of a decision's data): all eight's working set (session 14); --ll 512")
+    ap.add_argument("--ll", type=int, metavar="KB",
+                    help="with --sim: cachegrind's last level sized KB kilobytes (8-way, 16-way from 1024): how the "
+                         "misses fall with a larger cache tells the working set's size (session 15)")
     ap.add_argument("--parts", action="store_true",
                     help="with --live's games: instructions per decision of each part of a decision (plan lists, "
                          "plan applies and the reveal, visit legal lists, visit applies and the round end, get-up), "
-                         "counted by callgrind")
+                         "counted by callgrind; with --sim, each part's last-level misses too (--l2, --ll: its size)")
     ap.add_argument("--kinds", action="store_true",
                     help="with --live's games: instructions of the visit-phase applies by kind of decision (a visit "
                          "at each location, each module's asks, the VP track's choices), each with the way to the "
@@ -360,14 +383,22 @@ def main() -> int:
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     trees = {"new": Path(args.new_src) if args.new_src else SRC, "baseline": source_tree(args.baseline)}
+    level = last_level(512 if args.l2 else args.ll) if args.sim else None   # None: no cache simulation
     if args.parts:
         print(f"instructions per decision by part, 4 players, games 1..{args.games} of each set played live after "
               f"one warm-up game of every set: {trees['new']} vs baseline {args.baseline} | {machine_load()}")
+        if args.sim:
+            print(f"(and last-level misses per decision: instruction and data reads and writes; last level "
+                  f"{level or 'the machine L3'})")
         for name in args.sets:
-            got = {t: part_counts(src, SETS[name], args.games) for t, src in trees.items()}
-            print(f"{name}:  {'part':<22} {'baseline':>10} {'new':>10}")
+            got = {t: part_counts(src, SETS[name], args.games, level)
+                   for t, src in trees.items()}
+            print(f"{name}:  {'part':<22} {'baseline':>10} {'new':>10}"
+                  + (f" {'misses: baseline':>17} {'new':>8}" if args.sim else ""))
             for part in PARTS:
-                print(f"{'':<{len(name) + 3}}{part:<22} {got['baseline'][part]:>10,.0f} {got['new'][part]:>10,.0f}")
+                print(f"{'':<{len(name) + 3}}{part:<22} {got['baseline'][part]:>10,.0f} {got['new'][part]:>10,.0f}"
+                      + (f" {got['baseline'][part + ' misses']:>17,.1f} {got['new'][part + ' misses']:>8,.1f}"
+                         if args.sim else ""))
             print(f"{'':<{len(name) + 3}}{'sum':<22} "
                   + " ".join(f"{sum(v for p, v in got[t].items() if not p.startswith('of it')):>10,.0f}"
                              for t in ("baseline", "new")), flush=True)
@@ -395,8 +426,8 @@ def main() -> int:
             + ("plan lists and a random choice in them included, the recorded plans applied)" if args.plans else
                "plan decisions without their legal lists)"))
     print(f"instructions per decision, 4 players, {what}: {trees['new']} vs baseline {args.baseline} | {machine_load()}")
-    if args.sim and args.l2:
-        print(f"(last level: a 512 KB L2, {L2})")
+    if level:
+        print(f"(last level: {level})")
     print(f"{'set':<{30 if args.sim else 10}} {'baseline':>12} {'new':>12} {'new/baseline':>13} "
           f"{'vs base (baseline, new)':>26}")
     per: dict = {}
@@ -407,8 +438,8 @@ def main() -> int:
             if args.live and args.sim:
                 missed[name] = {}
                 for t, src in trees.items():
-                    (counted, out), (start, _) = (simulated(src, modules, args.games, args.gc, args.l2),
-                                                  simulated(src, modules, 0, args.gc, args.l2))
+                    (counted, out), (start, _) = (simulated(src, modules, args.games, args.gc, level),
+                                                  simulated(src, modules, 0, args.gc, level))
                     missed[name][t] = {k: (counted[k] - start[k]) / int(out.split()[-1]) for k in counted}
                 per[name] = {t: missed[name][t]["instructions"] for t in trees}
                 print_row(name, per, width=30)
