@@ -298,7 +298,8 @@ def last_level(kb: int | None) -> str:
     if kb is None:
         return ""
     ways = 8 if kb < 1024 else 16
-    if kb * 1024 // (ways * 64) & (kb * 1024 // (ways * 64) - 1) or kb * 1024 % (ways * 64):
+    sets = kb * 1024 // (ways * 64)
+    if sets < 1 or sets & (sets - 1) or sets * ways * 64 != kb * 1024:
         raise SystemExit(f"--ll {kb}: the cache's sets ({kb} KB / {ways} ways / 64 B) must be a power of two")
     return f"--LL={kb * 1024},{ways},64"
 
@@ -391,8 +392,7 @@ def main() -> int:
             print(f"(and last-level misses per decision: instruction and data reads and writes; last level "
                   f"{level or 'the machine L3'})")
         for name in args.sets:
-            got = {t: part_counts(src, SETS[name], args.games, level)
-                   for t, src in trees.items()}
+            got = {t: part_counts(src, SETS[name], args.games, level) for t, src in trees.items()}
             print(f"{name}:  {'part':<22} {'baseline':>10} {'new':>10}"
                   + (f" {'misses: baseline':>17} {'new':>8}" if args.sim else ""))
             for part in PARTS:
@@ -400,7 +400,7 @@ def main() -> int:
                       + (f" {got['baseline'][part + ' misses']:>17,.1f} {got['new'][part + ' misses']:>8,.1f}"
                          if args.sim else ""))
             print(f"{'':<{len(name) + 3}}{'sum':<22} "
-                  + " ".join(f"{sum(v for p, v in got[t].items() if not p.startswith('of it')):>10,.0f}"
+                  + " ".join(f"{sum(v for p, v in got[t].items() if p in PARTS and not p.startswith('of it')):>10,.0f}"
                              for t in ("baseline", "new")), flush=True)
         return 0
     if args.kinds:
