@@ -1111,8 +1111,16 @@ class _PlanOrder:
         key = (carries, healthy, black, tile)
         got = self._situations.get(key)
         if got is None:
-            parts = tuple([self.part(healthy - c, black, k.bit_count(), tile) for k, c in enumerate(carries)])
-            got = self._situations[key] = (tuple(accumulate([p[0][-1] for p in parts], initial=0)), parts)
+            capped = black if black < self.top else self.top
+            get, parts, n = self._records.get, [], 0
+            starts = [0]
+            for k, c in enumerate(carries):     # (part(), its look-up inline: 2-4 parts a situation)
+                h, t = healthy - c, k.bit_count()
+                p = get(((h * 16 + capped) * 16 + t) * 4 + tile) or self.part(h, black, t, tile)
+                parts.append(p)
+                n += p[0][-1]
+                starts.append(n)
+            got = self._situations[key] = (tuple(starts), tuple(parts))
         return got
 
     def place(self, counts: tuple[int, ...], q: int, t: int, tile: int, h: int, black: int) -> int:
