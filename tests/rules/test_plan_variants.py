@@ -379,7 +379,7 @@ def test_the_plans_kept_per_planning_situation_are_those_the_plan_hooks_make_ane
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_medico_plans_found_with_kept_tables_are_those_of_fresh_tables(players, monkeypatch):
+def test_the_medico_plans_found_with_kept_tables_are_those_of_fresh_tables(players):
     """A situation's starts and parts kept by the action sheet side's tables
     (``_PlanOrder.situation``; the kinds of a group filled when first met) and the tiles' words
     kept for every TiledPlans of the same columns and tiles (issue #12's speed) give the plans
@@ -387,25 +387,20 @@ def test_the_medico_plans_found_with_kept_tables_are_those_of_fresh_tables(playe
     module sets, the same number of plans and, at sampled places, the same plan, made with its
     reading (what ``planning.read`` gives for its text), which ``index`` (the inverse, made
     without them) puts back at that place."""
-    from affresco.rules import planning
+    from affresco.rules import PlanVariants, planning
     from affresco.rules.modules import medico
 
     fresh: dict = {}
-
-    def order(per_column, allowed, market):
-        key = (per_column, allowed, market)
-        if key not in fresh:
-            fresh[key] = medico._PlanOrder(per_column, allowed, market)
-        return fresh[key]
 
     rng = random.Random(players)
     checked = 0
     for modules in (ALL, ("medico",), ("bells", "medico"), ("wall_fresco", "medico", "scrolls")):
         for g, seat, legal in lazy_planning(players, modules, seed=rng.randrange(10**6), rounds=9):
             parents, limits = legal.recipe[1]
-            with monkeypatch.context() as m:
-                m.setattr(medico, "_plan_order", order)
-                anew = medico._ill_variants(parents, limits)
+            key = (parents.per_column, limits[2], limits[4])
+            if key not in fresh:
+                fresh[key] = medico._PlanOrder(*key)
+            anew = PlanVariants(parents, medico._IllVariants(parents, limits, fresh[key]))
             assert anew.parents is parents and len(anew) == len(legal)
             for i in rng.sample(range(len(legal)), min(12, len(legal))):
                 plan = legal[i]

@@ -1147,7 +1147,8 @@ def _plan_order(per_column: int, allowed: tuple[bool, ...], market: int) -> _Pla
 def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
     """The plans of ``parents``, each with its ill words (:class:`_IllVariants`), as a
     :class:`PlanVariants` (made again from this function and its arguments in another process)."""
-    return PlanVariants(parents, _IllVariants(parents, limits), (_ill_variants, (parents, limits)))
+    order = _plan_order(parents.per_column, limits[2], limits[4])
+    return PlanVariants(parents, _IllVariants(parents, limits, order), (_ill_variants, (parents, limits)))
 
 
 class _IllVariants:
@@ -1157,15 +1158,15 @@ class _IllVariants:
     medico tile, in :class:`_PlanOrder`'s order.  A plan of segment ``seg`` places
     ``parents.carries[seg]`` apprentices off the sheet (the wall tile's), healthy ones.
     ``limits``: the seat's healthy and ill apprentices, the columns ill ones may go to, whether
-    the medico tile may go, the market's column.  Made with a look-up of the sheet side's
-    tables (:meth:`_PlanOrder.situation`)."""
+    the medico tile may go, the market's column; ``order``: the sheet side's tables
+    (:func:`_plan_order`), in which the situation is looked up (:meth:`_PlanOrder.situation`)."""
 
     __slots__ = ("parents", "healthy", "black", "allowed", "tile_ok", "market", "order", "tile", "starts", "parts")
 
-    def __init__(self, parents: TiledPlans, limits: tuple) -> None:
+    def __init__(self, parents: TiledPlans, limits: tuple, order: _PlanOrder) -> None:
         self.parents = parents
         self.healthy, self.black, self.allowed, self.tile_ok, self.market = limits
-        self.order = _plan_order(parents.per_column, self.allowed, self.market)
+        self.order = order
         self.tile = 2 if self.tile_ok else 1
         self.starts, self.parts = self.order.situation(parents.carries, self.healthy, self.black, self.tile)
 
