@@ -369,6 +369,7 @@ class PlanVariants(_Lazy):
     """
 
     __slots__ = ("parents", "_v", "_sizes", "_seg_starts", "_all", "_made", "_ids", "_recipe", "__weakref__")
+    made_in_full = 0      # sequences made in full so far in this process (a memo of them weighs them again)
 
     def __init__(self, parents: TiledPlans, variants, recipe: tuple | None = None):
         self.parents = parents
@@ -484,6 +485,7 @@ class PlanVariants(_Lazy):
             for i, a in self._made.items():
                 out[i] = a
             self._all, self._made, self._ids = tuple(out), {}, None
+            PlanVariants.made_in_full += 1
         return self._all
 
     def index(self, action, start: int = 0, stop: int | None = None) -> int:

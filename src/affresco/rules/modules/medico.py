@@ -841,11 +841,18 @@ def _workshop_done(raw, where: str) -> tuple[int, int]:
     return int(raw[0]), int(raw[1])
 
 
-# plan_options memo: 256 entries, at most 1.5 million plan actions made in all (tens of MB)
-_OPTIONS = IdentityMemo(256, 1_500_000, PlanVariants.weight)
+def _made_in_full() -> int:
+    """The plan sequences made in full so far (the memo below weighs them again when it moves)."""
+    return PlanVariants.made_in_full
+
+
+# plan_options memo: 256 entries, at most 1.5 million plan actions made in all (tens of MB), weighed
+# again only when a sequence was made in full
+_OPTIONS = IdentityMemo(256, 1_500_000, PlanVariants.weight, _made_in_full)
 
 
 _TILE = (TILE_WORD,)
+
 _BOTTLE_NAMES = {"3": "a bottle of 3 portions", "2": "a bottle of 2 portions", "1": "a bottle of 1 portion",
                  "juice": "a raspberry juice"}
 _new = tuple.__new__
