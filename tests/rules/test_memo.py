@@ -48,3 +48,37 @@ def test_a_heavy_value_is_weighed_when_it_is_kept():
     memo.put(old, list(range(8)))               # heavier than an entry's share (10 // 100): weighed now
     memo.put(tuple([1]), list(range(8)))        # 16 > 10: the older one goes at once
     assert memo.get(old) is None
+
+
+def test_a_memo_told_when_values_grow_weighs_them_again_only_then_and_keeps_its_bound():
+    """With ``grown`` (a count that moves when a kept value may have grown: the medico's plan
+    sequences made in full), the periodic weighing of every value is skipped while the count
+    stands, the values kept since the last weighing are still counted against the bound, and a
+    value that grew is weighed again within CHECK_EVERY puts after the count moves."""
+    from affresco.rules.memo import CHECK_EVERY
+    made = [0]
+    weighed: list = []
+
+    def weigh(value):
+        weighed.append(value)
+        return len(value)
+
+    memo = IdentityMemo(100, most=10, weigh=weigh, grown=lambda: made[0])
+    for k in range(2 * CHECK_EVERY):                # (the first periodic weighing sets the count)
+        memo.put(tuple([k]), [])
+    weighed.clear()
+    for k in range(CHECK_EVERY):
+        memo.put(tuple([100 + k]), [])
+    assert len(weighed) == CHECK_EVERY              # each value once, when kept: nothing grew
+    light = [tuple([200 + k]) for k in range(5)]
+    for obj in light:                               # 5 x 3 = 15 > 10 kept since: weighed, the oldest go
+        memo.put(obj, [0, 0, 0])
+    assert [memo.get(obj) is not None for obj in light] == [False, False, True, True, True]
+    memo.get(light[-1]).extend(range(12))           # made in full once kept
+    for k in range(CHECK_EVERY):
+        memo.put(tuple([300 + k]), [])
+    assert memo.get(light[-1]) is not None          # not weighed again: the count stood
+    made[0] += 1
+    for k in range(CHECK_EVERY):
+        memo.put(tuple([400 + k]), [])
+    assert memo.get(light[-1]) is None              # weighed again and forgotten (15 + 6 > 10)

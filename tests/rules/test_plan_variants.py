@@ -376,3 +376,36 @@ def test_the_plans_kept_per_planning_situation_are_those_the_plan_hooks_make_ane
                         calls += 1
                 g.apply(g.to_act[0], rng.choice(g.legal_actions(g.to_act[0])))
         assert 0 < len(kept) < calls
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_medico_plans_found_with_kept_tables_are_those_of_fresh_tables(players):
+    """A situation's starts and parts kept by the action sheet side's tables
+    (``_PlanOrder.situation``; the kinds of a group filled when first met) and the tiles' words
+    kept for every TiledPlans of the same columns and tiles (issue #12's speed) give the plans
+    tables made afresh give: at every medico planning decision of random games of several
+    module sets, the same number of plans and, at sampled places, the same plan, made with its
+    reading (what ``planning.read`` gives for its text), which ``index`` (the inverse, made
+    without them) puts back at that place."""
+    from affresco.rules import PlanVariants, planning
+    from affresco.rules.modules import medico
+
+    fresh: dict = {}
+
+    rng = random.Random(players)
+    checked = 0
+    for modules in (ALL, ("medico",), ("bells", "medico"), ("wall_fresco", "medico", "scrolls")):
+        for g, seat, legal in lazy_planning(players, modules, seed=rng.randrange(10**6), rounds=9):
+            parents, limits = legal.recipe[1]
+            key = (parents.per_column, limits[2], limits[4])
+            if key not in fresh:
+                fresh[key] = medico._PlanOrder(*key)
+            anew = PlanVariants(parents, medico._IllVariants(parents, limits, fresh[key]))
+            assert anew.parents is parents and len(anew) == len(legal)
+            for i in rng.sample(range(len(legal)), min(12, len(legal))):
+                plan = legal[i]
+                assert anew[i] == plan and anew.reading(anew[i]) == planning.read(plan)
+                assert legal.reading(plan) in (None, planning.read(plan))     # (None: made in full before)
+                assert legal.index(plan) == i
+                checked += 1
+    assert checked > 200

@@ -14,15 +14,21 @@ class IdentityMemo:
     so that its id cannot be reused by another object while the entry is kept.  Forgets the
     least recently used entry beyond ``size`` entries, or while the values weigh more than
     ``most`` in all (``weigh(value)``, e.g. the plan actions a sequence holds; 0: no bound),
-    weighed when a heavy value is kept and every ``CHECK_EVERY`` values kept (a kept value may
-    grow: a lazy sequence made in full)."""
+    weighed when a heavy value is kept, when the values kept since the last weighing may have
+    passed the bound, and every ``CHECK_EVERY`` values kept (a kept value may grow: a lazy
+    sequence made in full).  ``grown`` (optional): a count that moves whenever a kept value may
+    have grown (e.g. the plan sequences made in full so far): the periodic weighing is skipped
+    while it has not moved (weighing every value touches every kept object)."""
 
-    __slots__ = ("_entries", "size", "most", "weigh", "_puts")
+    __slots__ = ("_entries", "size", "most", "weigh", "_puts", "grown", "_grown_at", "_load")
 
-    def __init__(self, size: int, most: int = 0, weigh: Callable[[Any], int] = len) -> None:
+    def __init__(self, size: int, most: int = 0, weigh: Callable[[Any], int] = len,
+                 grown: Callable[[], int] | None = None) -> None:
         self._entries: OrderedDict = OrderedDict()
-        self.size, self.most, self.weigh = size, most, weigh
+        self.size, self.most, self.weigh, self.grown = size, most, weigh, grown
         self._puts = 0
+        self._grown_at = -1     # grown() at the last weighing
+        self._load = 0          # the weight at the last weighing plus the values' kept since: at least the weight
 
     def get(self, obj: Any, key: Any = None) -> Any:
         """The value kept for ``obj`` (and ``key``), or None."""
@@ -41,9 +47,17 @@ class IdentityMemo:
             entries.popitem(last=False)
         if self.most:
             self._puts += 1
-            if self._puts % CHECK_EVERY == 0 or self.weigh(value) > self.most // self.size:
-                while len(entries) > 1 and sum(self.weigh(v[1]) for v in entries.values()) > self.most:
-                    entries.popitem(last=False)
+            weight = self.weigh(value)
+            self._load += weight
+            grown = self.grown
+            if (weight > self.most // self.size or self._load > self.most
+                    or self._puts % CHECK_EVERY == 0 and (grown is None or grown() != self._grown_at)):
+                total = sum(self.weigh(v[1]) for v in entries.values())
+                while len(entries) > 1 and total > self.most:
+                    total -= self.weigh(entries.popitem(last=False)[1][1])
+                self._load = total
+                if grown is not None:
+                    self._grown_at = grown()
         return value
 
     def made(self, obj: Any, key: Any, make: Callable[[], Any]) -> Any:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import accumulate, compress, permutations, product
 from math import perm
 from operator import mul, not_
-from typing import Callable, Iterator
+from typing import Iterator
 
 from .actions import PLAN_WORDS, Action
 
@@ -169,7 +169,7 @@ class TiledPlans(_Lazy):
         self._all: tuple[Action, ...] | None = None
         self._base: tuple | None = None     # base_counts, made when asked (the medico's counted plans never ask)
         self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
-        self._tails: dict[tuple, tuple[str, ...]] = {}         # tiles_at's answers
+        self._tails = _tails(words, tiles)         # tiles_at's answers (shared: they do not depend on available)
         self._ranked = tuple(_rank_order(tiles, u) for u in segments)   # per segment: its tiles in their words' rank order
 
     def base(self) -> tuple:
@@ -250,8 +250,9 @@ class TiledPlans(_Lazy):
 
     def tiles_at(self, seg: int, empty: tuple[int, ...], q: int) -> tuple[str, ...]:
         """The tiles' words of segment ``seg`` laid the q-th way on the empty columns ``empty``,
-        in their rank's order: each tile's word and its column's word (kept per such lay-out:
-        a plan's arguments are its counts and these)."""
+        in their rank's order: each tile's word and its column's word (kept per such lay-out,
+        for every TiledPlans of the same columns and tiles: a plan's arguments are its counts
+        and these)."""
         key = (seg, empty, q)
         tail = self._tails.get(key)
         if tail is None:
@@ -328,6 +329,12 @@ class TiledPlans(_Lazy):
         return f"<TiledPlans with {', '.join(w for w, _ in self.tiles) or 'no tiles'}: {len(self)} plans>"
 
 
+@lru_cache(maxsize=64)
+def _tails(words: tuple[str, ...], tiles: tuple[tuple[str, int], ...]) -> dict[tuple, tuple[str, ...]]:
+    """The memo of :meth:`TiledPlans.tiles_at` of the plans of these columns and tiles."""
+    return {}
+
+
 def _rank_order(tiles: tuple[tuple[str, int], ...], u: tuple[int, ...]) -> tuple[int, ...]:
     """The places in ``u`` (tiles of a segment) in the rank order of their plan words."""
     ranks = [PLAN_WORDS[tiles[t][0]][1] for t in u]
@@ -342,58 +349,41 @@ def tiled_plans(available: int, columns: int, per_column: int, words: tuple[str,
 
 
 class PlanVariants(_Lazy):
-    """Each plan of ``parents`` (a :class:`TiledPlans`) replaced by its variants (in the
-    parents' order, or in the order ``counted`` gives, each parent's variants together), as
-    a read-only sequence that makes an action only when asked: ``len``, indexing, ``in`` and
-    ``index`` cost about one action, not the whole list.  Each plan is made once and kept:
-    ``self[i] is self[i]``, as in a list.  Iterating makes them all.  Equal to a list or tuple
-    of the same actions.
+    """Each plan of ``parents`` (a :class:`TiledPlans`) replaced by its variants, in the order
+    ``variants`` gives (each parent's variants together), as a read-only sequence that makes an
+    action only when asked: ``len``, indexing, ``in`` and ``index`` cost about one action, not
+    the whole list.  Each plan is made once and kept: ``self[i] is self[i]``, as in a list.
+    Iterating makes them all.  Equal to a list or tuple of the same actions.
 
-    ``sizes(seg)``: per base plan, how many variants each parent of segment ``seg`` has (all
-    parents of one base plan in one segment have as many); ``nth(parent_args, seg, b, r)``: the
-    r-th variant; ``find(action)``: the parent's arguments of an action and a function of the
-    parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the variants), or
-    None; ``recipe``: ``(function, arguments)`` that make the same sequence in another process.
-    ``counted`` (optional): ``(totals, pick, place)`` that count, order and make plans without a
-    pass over the base plans, ``totals[seg]`` the plans of segment ``seg``, ``pick(seg, r)`` its
-    r-th plan and the plan's reading (``planning.read``'s answer, :meth:`reading`) and
-    ``place(seg, b, q)`` where the variants of the parent ``(seg, b, q)`` start in the segment
-    (the plans of a segment in an order of the caller's, each parent's variants together, as
-    ``nth`` ranks them); ``sizes`` is then asked only when the sequence is searched (``index``,
-    ``in``) or made in full.  Without it, the parents' order: each parent's variants in turn.
+    ``variants`` (the medico's, one object per situation) counts, orders and makes the plans
+    without a pass over the base plans: ``starts``, where each segment's plans start, then their
+    number; ``pick(seg, r)``, the segment's r-th plan and its reading (``planning.read``'s
+    answer, :meth:`reading`); ``place(seg, b, q)``, where the variants of the parent ``(seg, b,
+    q)`` start in its segment; ``sizes(seg)``, per base plan how many variants each parent of
+    segment ``seg`` has (all parents of one base plan in one segment have as many; asked only
+    when the sequence is searched or made in full); ``nth(parent_args, seg, b, r)``, the r-th
+    variant of a parent; ``find(action)``, the parent's arguments of an action and a function
+    of the parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the
+    variants), or None.  ``recipe``: ``(function, arguments)`` that make the same sequence in
+    another process.
     """
 
-    __slots__ = ("parents", "_size_of", "_sizes", "_ends", "_seg_starts", "_nth", "_find", "_pick", "_place",
-                 "_all", "_made", "_ids", "_recipe", "__weakref__")
+    __slots__ = ("parents", "_v", "_sizes", "_seg_starts", "_all", "_made", "_ids", "_recipe", "__weakref__")
+    made_in_full = 0      # sequences made in full so far in this process (a memo of them weighs them again)
 
-    def __init__(self, parents: TiledPlans, sizes: Callable[[int], Sequence[int]],
-                 nth: Callable[[tuple, int, int, int], Action],
-                 find: Callable[[Action], tuple[tuple, Callable[[int, int], int | None]] | None],
-                 recipe: tuple | None = None,
-                 counted: tuple[Sequence[int], Callable[[int, int], tuple[Action, tuple]],
-                                Callable[[int, int, int], int]] | None = None):
+    def __init__(self, parents: TiledPlans, variants, recipe: tuple | None = None):
         self.parents = parents
+        self._v = variants
         self._recipe = recipe
-        segments = range(len(parents.segments))
-        self._size_of = sizes
-        self._sizes: list = [None] * len(segments)      # per segment, made when asked (_sizes_at)
-        self._ends: list = [None] * len(segments)
-        self._pick: Callable[[int, int], tuple[Action, tuple]] | None = None
-        self._place: Callable[[int, int, int], int] | None = None
-        if counted is not None:
-            totals, self._pick, self._place = counted
-        else:
-            totals = [sum(map(mul, parents.multiplicity(seg), self._sizes_at(seg))) if parents.segments[seg]
-                      else sum(self._sizes_at(seg)) for seg in segments]   # the base plans: one parent each
-        self._seg_starts = list(accumulate(totals, initial=0))
-        self._nth, self._find = nth, find
+        self._sizes: list = [None] * len(parents.segments)      # per segment, made when asked (sizes_at)
+        self._seg_starts: tuple[int, ...] = variants.starts
         self._all: tuple[Action, ...] | None = None
         self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
         self._ids: dict[int, tuple | None] | None = {}     # id of each plan made -> its reading (made_here)
 
     def __getitem__(self, i):
-        if type(i) is not int or self._pick is None or self._all is not None:
-            return super().__getitem__(i)     # a slice; the plans not counted; made in full
+        if type(i) is not int or self._all is not None:
+            return super().__getitem__(i)     # a slice; made in full
         hit = self._made.get(i)
         if hit is not None:
             return hit
@@ -401,7 +391,7 @@ class PlanVariants(_Lazy):
         if not 0 <= i < starts[-1]:
             return super().__getitem__(i)     # a negative index, one out of range
         seg = bisect_right(starts, i) - 1
-        hit, reading = self._pick(seg, i - starts[seg])
+        hit, reading = self._v.pick(seg, i - starts[seg])
         self._made[i] = hit
         self._ids[id(hit)] = reading      # (a dict until the plans are made in full: _all)
         return hit
@@ -420,32 +410,15 @@ class PlanVariants(_Lazy):
     def _sizes_at(self, seg: int) -> Sequence[int]:
         z = self._sizes[seg]
         if z is None:
-            z = self._sizes[seg] = self._size_of(seg)
+            z = self._sizes[seg] = self._v.sizes(seg)
         return z
-
-    def _seg_ends(self, seg: int) -> list[int]:
-        """Accumulated plans per base plan of segment ``seg`` (the base plans without tiles: one
-        parent each)."""
-        e = self._ends[seg]
-        if e is None:
-            z = self._sizes_at(seg)
-            e = self._ends[seg] = list(accumulate(map(mul, self.parents.multiplicity(seg), z)
-                                                  if self.parents.segments[seg] else z))
-        return e
 
     def __len__(self) -> int:
         return self._seg_starts[-1]
 
     def _make(self, i: int) -> Action:
         seg = bisect_right(self._seg_starts, i) - 1
-        r = i - self._seg_starts[seg]
-        if self._pick is not None:
-            return self._pick(seg, r)[0]      # found column by column
-        ends = self._seg_ends(seg)
-        b = bisect_right(ends, r)
-        r -= ends[b - 1] if b else 0
-        q, r = divmod(r, self._sizes_at(seg)[b])
-        return self._nth(self.parents.args_of(seg, b, q), seg, b, r)
+        return self._v.pick(seg, i - self._seg_starts[seg])[0]
 
     def _kept(self, plan: Action) -> None:
         if self._ids is not None:
@@ -474,10 +447,7 @@ class PlanVariants(_Lazy):
     def _start(self, seg: int, b: int, q: int) -> tuple[int, int]:
         """Where the variants of the parent ``(seg, b, q)`` start, and how many there are."""
         size = self._sizes_at(seg)[b]
-        if self._place is not None:
-            return self._seg_starts[seg] + (self._place(seg, b, q) if size else 0), size
-        ends = self._seg_ends(seg)
-        return self._seg_starts[seg] + (ends[b - 1] if b else 0) + q * size, size
+        return self._seg_starts[seg] + (self._v.place(seg, b, q) if size else 0), size
 
     def variants_of(self, j: int) -> tuple[Action, ...]:
         """The plans ``parents[j]`` gives, in order (a consumer that wants only some parents
@@ -500,27 +470,26 @@ class PlanVariants(_Lazy):
     def materialized(self) -> tuple[Action, ...]:
         """Every action, made once and kept."""
         if self._all is None:
-            parents, nth = self.parents.materialized(), self._nth
-            out: list[Action] = [] if self._place is None else [None] * len(self)    # type: ignore[list-item]
+            parents, nth, place = self.parents.materialized(), self._v.nth, self._v.place
+            out: list[Action] = [None] * len(self)    # type: ignore[list-item]
             j = 0
             for seg in range(len(self._sizes)):
                 sizes = self._sizes_at(seg)
                 for b, m in enumerate(self.parents.multiplicity(seg)):
                     for q in range(m):
-                        args = parents[j].args
-                        if self._place is None:
-                            out.extend(nth(args, seg, b, r) for r in range(sizes[b]))
-                        elif sizes[b]:
-                            start = self._seg_starts[seg] + self._place(seg, b, q)
+                        if sizes[b]:
+                            args = parents[j].args
+                            start = self._seg_starts[seg] + place(seg, b, q)
                             out[start:start + sizes[b]] = [nth(args, seg, b, r) for r in range(sizes[b])]
                         j += 1
             for i, a in self._made.items():
                 out[i] = a
             self._all, self._made, self._ids = tuple(out), {}, None
+            PlanVariants.made_in_full += 1
         return self._all
 
     def index(self, action, start: int = 0, stop: int | None = None) -> int:
-        at = self._find(action) if type(action) is Action else None
+        at = self._v.find(action) if type(action) is Action else None
         where = self.parents.find(at[0]) if at is not None else None
         if at is not None and where is not None:
             seg, b, q = where

@@ -841,11 +841,18 @@ def _workshop_done(raw, where: str) -> tuple[int, int]:
     return int(raw[0]), int(raw[1])
 
 
-# plan_options memo: 256 entries, at most 1.5 million plan actions made in all (tens of MB)
-_OPTIONS = IdentityMemo(256, 1_500_000, PlanVariants.weight)
+def _made_in_full() -> int:
+    """The plan sequences made in full so far (the memo below weighs them again when it moves)."""
+    return PlanVariants.made_in_full
+
+
+# plan_options memo: 256 entries, at most 1.5 million plan actions made in all (tens of MB), weighed
+# again only when a sequence was made in full
+_OPTIONS = IdentityMemo(256, 1_500_000, PlanVariants.weight, _made_in_full)
 
 
 _TILE = (TILE_WORD,)
+
 _BOTTLE_NAMES = {"3": "a bottle of 3 portions", "2": "a bottle of 2 portions", "1": "a bottle of 1 portion",
                  "juice": "a raspberry juice"}
 _new = tuple.__new__
@@ -1002,6 +1009,7 @@ class _PlanOrder:
         self._kind_rank = tuple(tuple(sum(c * digit[k] for k, c in zip(ill, vec)) for vec in vecs)
                                 for *_, vecs in self.kinds)
         self._counts, self._apprentices, self._texts, self._empty = sheet_counts(len(allowed), per_column)
+        self.sheet = tuple(zip(self._counts, self._texts, self._empty, self._apprentices))   # per plan, for pick
         # the totals of up to two action tiles, made once (a few ms), and the kinds' weights of
         # every number of ill apprentices
         self._totals = {black * 16 + t: self.totals(black, t) for black in range(self.top + 1) for t in range(3)}
@@ -1014,15 +1022,17 @@ class _PlanOrder:
         # look-ups only), and the ill words of each ordering of the ill ones' columns of every
         # number of ill apprentices (up to three with four such columns): made once per process
         self._most = len(barred) * per_column       # the most apprentices of a group
+        self._records: dict[int, tuple] = {}        # part's answers
+        self._situations: dict[tuple, tuple] = {}   # situation's answers
         for h in range(-1, self.top + self._most + 1):
             for black in range(self.top + 1):
                 for t in range(3):
-                    self.parts(h, black, t, 1)
-                    self.parts(h, black, t, 2)
+                    self.part(h, black, t, 1)
+                    self.part(h, black, t, 2)
         self._ills: dict[int, tuple] = {}           # ill_words' answers
         most = self.top if len(ill) < 4 else 3
         for kind, ranks in zip(self.kinds, self._kind_rank):
-            for black in range(1, min(kind[0], most) + 1):     # beyond its apprentices: the same words (find)
+            for black in range(1, min(kind[0], most) + 1):     # beyond its apprentices: the same words (pick)
                 for rank in ranks:
                     for least in range(black + 1):
                         self.ill_words(rank, self._counts[rank], black, least)
@@ -1082,68 +1092,47 @@ class _PlanOrder:
     def ill_words(self, rank: int, counts: tuple[int, ...], black: int, least: int) -> tuple:
         """The ill words (:func:`_ill_left`) of a plan with ``counts`` of at most ``black`` and at
         least ``least`` ill apprentices; ``rank``: the part of its place in counting order that
-        its counts in the columns ill ones may go to give (:meth:`find`)."""
+        its counts in the columns ill ones may go to give (:meth:`_IllVariants.pick`)."""
         key = (rank * 16 + black) * 16 + least
         words = self._ills.get(key)
         if words is None:
             words = self._ills[key] = _ill_left(_capped(counts, self.allowed, black), black, least)
         return words
 
-    def totals_of(self, segments: tuple[tuple[int, ...], ...], carries: tuple[int, ...], healthy: int, tile: int,
-                  black: int) -> list[int]:
-        """The plans of each set of action tiles (:meth:`parts`; ``segments`` and ``carries`` as
-        a :class:`TiledPlans` has them: the tiles' apprentices are healthy ones), in one call (a
-        planning situation new to the process asks for them all)."""
-        top = self.top
-        capped = black if black < top else top
-        get = self._parts.get
-        out = []
-        for u, c in zip(segments, carries):
-            h, t = healthy - c, len(u)
-            out.append((get(((h * 16 + capped) * 16 + t) * 4 + tile) or self.parts(h, black, t, tile))[-1])
-        return out
+    def part(self, h: int, black: int, t: int, tile: int) -> tuple:
+        """What :meth:`_IllVariants.pick` reads of a part (as :meth:`parts` takes it): the plans accumulated
+        per group, per group its kinds' :meth:`weighed` answer (a list filled when the pick
+        first meets the group), ``t``, ``tile``, ``h`` and ``black`` capped at :attr:`top`."""
+        capped = black if black < self.top else self.top
+        key = ((h * 16 + capped) * 16 + t) * 4 + tile
+        got = self._records.get(key)
+        if got is None:
+            got = self._records[key] = (self.parts(h, black, t, tile), [None] * len(self._sizes), t, tile, h, capped)
+        return got
 
-    def find(self, r: int, t: int, tile: int, h: int, black: int) -> tuple[tuple[int, ...], str, tuple[int, ...], int,
-                                                                          tuple[str, ...], bool]:
-        """The ``r``-th plan of a part: its counts, their text, their empty columns, the way to
-        lay its tiles, its ill word (() for none: :meth:`ill_words`) and whether it has the
-        medico tile."""
-        top = self.top
-        capped = black if black < top else top
-        ends = self._parts.get(((h * 16 + capped) * 16 + t) * 4 + tile) or self.parts(h, black, t, tile)
-        g = bisect_right(ends, r)
-        if g:
-            r -= ends[g - 1]
-        s, e, mk, n = self._sizes[g]
-        m = tile if mk else 1
-        k = n * m
-        x = h - s
-        ends = self._kinds.get((((x if x < top else top) * 16 + capped) * 16 + e) * 16 + t) \
-            or self.weighed(x, black, e, t)
-        kd = bisect_right(ends, r // k)
-        prev = ends[kd - 1] if kd else 0
-        sm, z, _, vecs = self.kinds[kd]
-        per = (ends[kd] - prev) // len(vecs)           # placements times ill words of one ordering
-        p, r = divmod(r - k * prev, k * per)
-        i, r = divmod(r, m * per)
-        q, v = divmod(r, m * per // self._perm[e + z][t])
-        kr = self._kind_rank[kd][p]
-        b = self._group_rank[g][i] + kr
-        counts = self._counts[b]
-        ill: tuple[str, ...] = ()
-        if black:
-            least = self._apprentices[b] - h
-            if least < 0:
-                least = 0
-            if black > sm:
-                black = sm      # more ill ones than apprentices in their columns: the same words
-            ill = (self._ills.get((kr * 16 + black) * 16 + least)
-                   or self.ill_words(kr, counts, black, least))[v >> 1 if m == 2 else v]
-        return counts, self._texts[b], self._empty[b], q, ill, m == 2 and v & 1 == 1
+    def situation(self, carries: tuple[int, ...], healthy: int, black: int, tile: int) -> tuple:
+        """Where the plans of each set of action tiles start, then their number, and each set's
+        :meth:`part` (``carries`` as a :class:`TiledPlans` has them, its k-th set holding the
+        tiles of the bits of k: the tiles' apprentices are healthy ones), kept per situation: a
+        planning situation new to the process costs a look-up."""
+        key = (carries, healthy, black, tile)
+        got = self._situations.get(key)
+        if got is None:
+            capped = black if black < self.top else self.top
+            get, parts, n = self._records.get, [], 0
+            starts = [0]
+            for k, c in enumerate(carries):     # (part(), its look-up inline: 2-4 parts a situation)
+                h, t = healthy - c, k.bit_count()
+                p = get(((h * 16 + capped) * 16 + t) * 4 + tile) or self.part(h, black, t, tile)
+                parts.append(p)
+                n += p[0][-1]
+                starts.append(n)
+            got = self._situations[key] = (tuple(starts), tuple(parts))
+        return got
 
     def place(self, counts: tuple[int, ...], q: int, t: int, tile: int, h: int, black: int) -> int:
         """Where the variants of the plan with ``counts`` and the ``q``-th way to lay its tiles
-        start in its part (the inverse of :meth:`find`)."""
+        start in its part (the inverse of :meth:`_IllVariants.pick`)."""
         g, i = self._group_of[tuple([counts[k] for k in self._barred])]
         kd, p = self._kind_of[tuple([counts[k] for k in self.ill_columns])]
         ends = self.parts(h, black, t, tile)
@@ -1163,28 +1152,50 @@ def _plan_order(per_column: int, allowed: tuple[bool, ...], market: int) -> _Pla
 
 
 def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
-    """The plans of ``parents``, each with its ill words (at least as many ill apprentices as
-    it needs beyond the healthy ones), each word without and, where it may go, with the medico
-    tile: in that order.  A plan of segment ``seg`` places ``parents.carries[seg]`` apprentices
-    off the sheet (the wall tile's), healthy ones."""
-    healthy, black, allowed, tile_ok, market = limits
-    carries = parents.carries
+    """The plans of ``parents``, each with its ill words (:class:`_IllVariants`), as a
+    :class:`PlanVariants` (made again from this function and its arguments in another process)."""
+    order = _plan_order(parents.per_column, limits[2], limits[4])
+    return PlanVariants(parents, _IllVariants(parents, limits, order), (_ill_variants, (parents, limits)))
 
-    def sizes(seg: int) -> tuple:
-        return _sizes(parents.base_key, allowed, black, healthy - carries[seg], tile_ok, market)
 
-    def kind(seg: int, b: int) -> tuple[tuple, bool]:
-        counts_of, n_of = parents.base()[:2]      # (made when the sequence is searched or made in full)
-        return (_ill_left(_capped(counts_of[b], allowed, black), black, max(n_of[b] + carries[seg] - healthy, 0)),
-                tile_ok and counts_of[b][market] <= MARKET_WITH_TILE)
+class _IllVariants:
+    """The variants of a :class:`PlanVariants` of the medico (one object per planning
+    situation): each plan of ``parents`` with its ill words (at least as many ill apprentices
+    as it needs beyond the healthy ones), each word without and, where it may go, with the
+    medico tile, in :class:`_PlanOrder`'s order.  A plan of segment ``seg`` places
+    ``parents.carries[seg]`` apprentices off the sheet (the wall tile's), healthy ones.
+    ``limits``: the seat's healthy and ill apprentices, the columns ill ones may go to, whether
+    the medico tile may go, the market's column; ``order``: the sheet side's tables
+    (:func:`_plan_order`), in which the situation is looked up (:meth:`_PlanOrder.situation`)."""
 
-    def nth(args: tuple, seg: int, b: int, r: int) -> Action:
-        ills, tile = kind(seg, b)
+    __slots__ = ("parents", "healthy", "black", "allowed", "tile_ok", "market", "order", "tile", "starts", "parts")
+
+    def __init__(self, parents: TiledPlans, limits: tuple, order: _PlanOrder) -> None:
+        self.parents = parents
+        self.healthy, self.black, self.allowed, self.tile_ok, self.market = limits
+        self.order = order
+        self.tile = 2 if self.tile_ok else 1
+        self.starts, self.parts = self.order.situation(parents.carries, self.healthy, self.black, self.tile)
+
+    def sizes(self, seg: int) -> tuple:
+        return _sizes(self.parents.base_key, self.allowed, self.black, self.healthy - self.parents.carries[seg],
+                      self.tile_ok, self.market)
+
+    def kind(self, seg: int, b: int) -> tuple[tuple, bool]:
+        """The ill words of the parents of base plan ``b`` in segment ``seg``, and whether the
+        medico tile may go with them."""
+        counts_of, n_of = self.parents.base()[:2]      # (made when the sequence is searched or made in full)
+        return (_ill_left(_capped(counts_of[b], self.allowed, self.black), self.black,
+                          max(n_of[b] + self.parents.carries[seg] - self.healthy, 0)),
+                self.tile_ok and counts_of[b][self.market] <= MARKET_WITH_TILE)
+
+    def nth(self, args: tuple, seg: int, b: int, r: int) -> Action:
+        ills, tile = self.kind(seg, b)
         if tile:
             return _new(Action, ("plan", args + ills[r >> 1] + (_TILE if r & 1 else ())))
         return _new(Action, ("plan", args + ills[r]))
 
-    def find(action: Action) -> tuple[tuple, Callable[[int, int], int | None]] | None:
+    def find(self, action: Action) -> tuple[tuple, Callable[[int, int], int | None]] | None:
         """The parent's arguments, and the variant's rank given the parent's place."""
         a = action.args
         if action.kind != "plan":
@@ -1195,22 +1206,41 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
         extra = a[-2:] if len(a) > 2 and a[-2] == ILL_WORD else ()
 
         def rank(seg: int, b: int) -> int | None:
-            ills, tile = kind(seg, b)
+            ills, tile = self.kind(seg, b)
             if (medico and not tile) or extra not in ills:
                 return None
             q = ills.index(extra)
             return 2 * q + medico if tile else q
         return a[:len(a) - len(extra)], rank
 
-    order = _plan_order(parents.per_column, allowed, market)
-    tile = 2 if tile_ok else 1
-    segments = parents.segments
-
-    def pick(seg: int, r: int) -> tuple[Action, tuple]:
-        """The segment's r-th plan (:class:`_PlanOrder`), and its reading (planning.read's answer)."""
-        counts, text, empty, q, ill, medico = order.find(r, len(segments[seg]), tile, healthy - carries[seg], black)
-        if segments[seg]:
-            tail = parents.tiles_at(seg, empty, q)
+    def pick(self, seg: int, r: int) -> tuple[Action, tuple]:
+        """The segment's r-th plan and its reading (planning.read's answer), found in the
+        segment's :meth:`_PlanOrder.part` by two bisections (the group, the kind) and a few
+        divisions (the kind's ordering, the group's counts, the way to lay the tiles, the
+        variant): its counts, ill word (:meth:`_PlanOrder.ill_words`) and medico tile."""
+        o = self.order
+        ends, kinds, t, tile, h, black = self.parts[seg]
+        g = bisect_right(ends, r)
+        if g:
+            r -= ends[g - 1]
+        s, e, mk, n = o._sizes[g]
+        m = tile if mk else 1
+        k = n * m
+        ends = kinds[g]
+        if ends is None:
+            ends = kinds[g] = o.weighed(h - s, black, e, t)
+        kd = bisect_right(ends, r // k)
+        prev = ends[kd - 1] if kd else 0
+        sm, z, _, vecs = o.kinds[kd]
+        per = (ends[kd] - prev) // len(vecs)           # placements times ill words of one ordering
+        p, r = divmod(r - k * prev, k * per)
+        i, r = divmod(r, m * per)
+        q, v = divmod(r, m * per // o._perm[e + z][t])
+        kr = o._kind_rank[kd][p]
+        b = o._group_rank[g][i] + kr
+        counts, text, empty, apprentices = o.sheet[b]
+        if seg:     # (segment 0: no tile)
+            tail = self.parents.tiles_at(seg, empty, q)
             args = (text,) + tail
             # the tiles' words: (column,); one or two tiles spelled out (a dict display is cheaper)
             words: dict[str, tuple[str, ...]] = (
@@ -1218,19 +1248,25 @@ def _ill_variants(parents: TiledPlans, limits: tuple) -> PlanVariants:
                 if len(tail) == 4 else dict(zip(tail[::2], zip(tail[1::2]))))
         else:
             args, words = (text,), {}                 # (one way to lay no tile)
-        if ill:
-            args += ill
-            words[ILL_WORD] = ill[1:]
-        if medico:
+        if black:
+            least = apprentices - h
+            if least < 0:
+                least = 0
+            if black > sm:
+                black = sm      # more ill ones than apprentices in their columns: the same words
+            ill = (o._ills.get((kr * 16 + black) * 16 + least)
+                   or o.ill_words(kr, counts, black, least))[v >> 1 if m == 2 else v]
+            if ill:
+                args += ill
+                words[ILL_WORD] = ill[1:]
+        if m == 2 and v & 1:
             args += _TILE
             words[TILE_WORD] = ()
         return _new(Action, ("plan", args)), (counts, MappingProxyType(words))
 
-    def place(seg: int, b: int, q: int) -> int:
-        return order.place(parents.base()[0][b], q, len(segments[seg]), tile, healthy - carries[seg], black)
-
-    totals = order.totals_of(segments, carries, healthy, tile, black)
-    return PlanVariants(parents, sizes, nth, find, (_ill_variants, (parents, limits)), (totals, pick, place))
+    def place(self, seg: int, b: int, q: int) -> int:
+        return self.order.place(self.parents.base()[0][b], q, len(self.parents.segments[seg]), self.tile,
+                                self.healthy - self.parents.carries[seg], self.black)
 
 
 register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
