@@ -645,28 +645,30 @@ class BellsSlots(ModuleSlots):
     thresholds and rank points and the Thalers per VP are the edition's: not in the vector."""
 
     name = NAME
-    reads = ("phase", "round")    # the audience tiles hidden while planning; deposits asked this round
 
     def layout(self, module, n: int, figures: int) -> tuple:
         self.certs = len(module.data.certificates)
         self.spaces = module.data.top + 1         # the track's spaces, 0 to "30+" (components)
         self.holdings: dict[tuple, array] = {}    # a figure's holding -> its numbers (_holding)
-        self.counts: tuple = (None, None)         # (facts) the last face-down certificates and their counts
-        return ((("display", 4 * module.data.display[n]), ("stack", 1)), self._display), \
-            ((("holdings", _HOLDING * figures),), self._holdings), \
-            ((("audience", len(SIDE1) * n), ("audience_usable", 1), ("deposits_asked", 1)), self._audience), \
-            ((("track", 2 + figures),), self._track)
+        return ((("display", 4 * module.data.display[n]), ("stack", 1)), ("m.display", "m.stack", "m.under"),
+                self._display_fact, self._display), \
+            ((("holdings", _HOLDING * figures),), ("m.down", "m.up", "m.track"), self._holdings_fact, self._holdings), \
+            ((("audience", len(SIDE1) * n), ("audience_usable", 1), ("deposits_asked", 1)),
+             ("m.audience", "m.display", "m.asked", "phase", "round"), self._audience_fact, self._audience), \
+            ((("track", 2 + figures),), ("m.track",), None, self._track)
 
-    def facts(self, module, s: State, seat: int) -> tuple:
-        b: BState = s.mods[NAME]
-        counts = self.counts    # the face-down counts kept by the record's tuple (replaced on change)
-        if counts[0] is not b.down:
-            counts = self.counts = (b.down, tuple(map(len, b.down)))
-        return ((b.display, len(b.stack) + len(b.under)),
-                (counts[1], b.up, b.down[seat], b.down if b.track is not None else None),
-                (b.audience if s.phase != PLAN else tuple(col if f == seat else -1 for f, col in enumerate(b.audience)),
-                 bool(b.display), b.asked == s.round),
-                b.track)
+    def _display_fact(self, k: tuple, seat: int) -> tuple:
+        display, stack, under = k
+        return display, len(stack) + len(under)
+
+    def _holdings_fact(self, k: tuple, seat: int) -> tuple:
+        down, up, track = k     # the face-down ones: the seat's own, every figure's after the final scoring
+        return tuple(map(len, down)), up, down[seat], down if track is not None else None
+
+    def _audience_fact(self, k: tuple, seat: int) -> tuple:
+        audience, display, asked, phase, rnd = k    # while planning, the seat's own tile alone
+        return (audience if phase != PLAN else tuple(col if f == seat else -1 for f, col in enumerate(audience)),
+                bool(display), asked == rnd)
 
     def view_facts(self, part, seat: int) -> tuple:
         words = part["column_words"]

@@ -1262,8 +1262,6 @@ class MedicoSlots(ModuleSlots):
     column (one-hot)."""
 
     name = NAME
-    reads = ("phase", "actor", "asks", "neutral", "aside")   # plans, visit counts, asks, healthy ones
-    seat_free = ("getup", "visits", "over")   # while planning, the seat's own plan or tile shows
     apprentices_reads = ("black", "sick")     # Medico.apprentices
 
     def layout(self, module, n: int, figures: int) -> tuple:
@@ -1274,37 +1272,46 @@ class MedicoSlots(ModuleSlots):
         self.per_kind = tuple(max(1, d.bottles.count(b)) for b in BOTTLES)
         self.black = d.black * n
         self.places = places
-        # (facts): the last apprentices' and asks' facts with what they were made from
-        self.apprentices_fact: tuple = (None,) * 6
-        self.asks_fact: tuple = (None, None)
         return ((("infection_tile", len(TILES)), ("infected", len(LOCATIONS)), ("infection_tiles_left", 1),
-                 ("infection_discard", len(TILES))), self._infection), \
-            ((("display", len(BOTTLES) * places), ("draw_pile", 1), ("discard", len(BOTTLES))), self._bottles), \
-            ((("held", len(BOTTLES) * n),), self._held), \
-            ((("sick", n), ("ill", n), ("neutral_ill", n), ("healthy", n), ("black_on_board", 1)), self._apprentices), \
-            ((("plans", _PLAN * n),), self._plans), \
-            ((("ill_left", 1), ("workshop_done", 2)), self._visit), \
-            ((("asks", _ASK * n),), self._asks)
+                 ("infection_discard", len(TILES))), ("m.tile", "m.infected", "m.pile", "m.spent"),
+                self._infection_fact, self._infection), \
+            ((("display", len(BOTTLES) * places), ("draw_pile", 1), ("discard", len(BOTTLES))),
+             ("m.display", "m.draw", "m.discard"), self._bottles_fact, self._bottles), \
+            ((("held", len(BOTTLES) * n),), ("m.held",), None, self._held), \
+            ((("sick", n), ("ill", n), ("neutral_ill", n), ("healthy", n), ("black_on_board", 1)),
+             ("m.sick", "m.black", "m.neutral_ill", "neutral", "aside", "comp"), self._apprentices_fact,
+             self._apprentices), \
+            ((("plans", _PLAN * n),), ("m.plans", "phase"), self._plans_fact, self._plans), \
+            ((("ill_left", 1), ("workshop_done", 2)), ("m.ill_left", "m.worked", "phase", "actor"), self._visit_fact,
+             self._visit), \
+            ((("asks", _ASK * n),), ("asks",), self._asks_fact, self._asks)
 
-    def facts(self, module, s: State, seat: int) -> tuple:
-        m: MState = s.mods[NAME]
-        acting = s.phase == VISITS and s.actor >= 0
-        # the apprentices' and the asks' facts kept by what they are made from (the record's
-        # tuples, replaced on change, by identity; the players' neutral and set-aside
-        # apprentices by value): most positions change neither
-        app = self.apprentices_fact
-        if app[0] is not m.sick or app[1] is not m.black or app[2] is not m.neutral_ill or app[3] != s.neutral \
-                or app[4] != s.aside:
-            app = self.apprentices_fact = (
-                m.sick, m.black, m.neutral_ill, s.neutral[:], s.aside[:],
-                (m.sick, m.black, m.neutral_ill, tuple(module.healthy(s, f) for f in range(s.n)), module.pool(s)))
-        asks = self.asks_fact
-        if asks[0] is not s.asks:
-            asks = self.asks_fact = (s.asks, tuple((a[0], a[2] if type(a[2]) is str else tuple(a[2]))
-                                                   for a in s.asks if a[1] == NAME))
-        return ((m.tile, m.infected, len(m.pile), m.spent), (m.display, len(m.draw), m.discard), m.held, app[5],
-                m.plans if s.phase != PLAN else tuple(p if f == seat else None for f, p in enumerate(m.plans)),
-                (m.ill_left, m.worked) if acting else (0, (0, 0)), asks[1])
+    def _infection_fact(self, k: tuple, seat: int) -> tuple:
+        tile, infected, pile, spent = k
+        return tile, infected, len(pile), spent
+
+    def _bottles_fact(self, k: tuple, seat: int) -> tuple:
+        display, draw, discard = k
+        return display, len(draw), discard
+
+    def _apprentices_fact(self, k: tuple, seat: int) -> tuple:
+        """Own apprentices on the board, black ones, neutral ill, healthy ones (Medico.healthy),
+        black ones left on the board (Medico.pool)."""
+        sick, black, neutral_ill, neutral, aside, comp = k
+        a = comp.apprentices
+        return sick, black, neutral_ill, tuple([a - sick[f] + neutral[f] - aside[f] for f in range(self.n)]), \
+            self.black - sum(black)
+
+    def _plans_fact(self, k: tuple, seat: int) -> tuple:
+        plans, phase = k    # while planning, the seat's own plan alone
+        return plans if phase != PLAN else tuple(p if f == seat else None for f, p in enumerate(plans))
+
+    def _visit_fact(self, k: tuple, seat: int) -> tuple:
+        ill_left, worked, phase, actor = k
+        return (ill_left, worked) if phase == VISITS and actor >= 0 else (0, (0, 0))
+
+    def _asks_fact(self, asks: tuple, seat: int) -> tuple:
+        return tuple((a[0], a[2] if type(a[2]) is str else tuple(a[2])) for a in asks if a[1] == NAME)
 
     def view_facts(self, part, seat: int) -> tuple:
         return ((part["infection_tile"], part["infected"], part["infection_tiles_left"],
