@@ -166,8 +166,8 @@ EVERY_SET = SINGLE + [(2, ALL), (3, ALL), (4, ALL)]
 def test_every_modules_slot_parts_declare_what_they_are_made_from():
     """Every module writes its numbers into its own slots (encoding 3), each part made again only
     when what it declares it is made from changed (``ModuleSlots.part_reads``): its record
-    (``m``), fields of it (``m.FIELD``) or fields of the state (a misspelt one would never
-    change): at a position of a game with every module, each is one."""
+    (``m``), fields of it (``m.FIELD``), fields of the state (a misspelt one would never
+    change) or the observer's ``seat``: at a position of a game with every module, each is one."""
     from affresco.rules.hooks import MODULES
     from affresco.rules.state import FIELDS
     g = next(positions(3, ALL, seed=5, every=40))
@@ -180,7 +180,7 @@ def test_every_modules_slot_parts_declare_what_they_are_made_from():
                 if r.startswith("m."):
                     assert hasattr(g.state.mods[name], r[2:]), (name, r)
                 else:
-                    assert r == "m" or r in set(FIELDS) - {"mods"}, (name, r)
+                    assert r in ("m", "seat") or r in set(FIELDS) - {"mods"}, (name, r)
 
 
 def _slots(g, name):
@@ -192,7 +192,7 @@ def _slots(g, name):
 
 def _part_key(s, name, reads):
     """What a slot part declares it is made from, read from the state ``s`` (one read: its
-    value; several: their tuple; a list of the state as a tuple)."""
+    value; several: their tuple; a list of the state as a tuple; the seat is not read)."""
     def value(r):
         if r == "m":
             return s.mods[name]
@@ -200,7 +200,7 @@ def _part_key(s, name, reads):
             return getattr(s.mods[name], r[2:])
         v = getattr(s, r)
         return tuple(v) if type(v) is list else v
-    got = [value(r) for r in reads]
+    got = [value(r) for r in reads if r != "seat"]
     return got[0] if len(got) == 1 else tuple(got)
 
 
@@ -209,7 +209,9 @@ def test_each_slot_parts_fact_made_from_its_declared_reads_alone_is_the_views(n)
     """A part's fact is made from the values of what it declares it reads alone (and the
     seat), so its numbers are kept while those stay the same: at positions of a random game
     with every module (planning ones with a plan committed included), for every seat, each
-    part's fact made from them is the one read from the seat's view."""
+    part's fact made from them is the one read from the seat's view; a part that does not
+    declare ``seat`` shows every seat the same fact (made once for the seats that look at a
+    position together)."""
     for g in positions(n, ALL, seed=33 + n, every=11, plans=True):
         s = g.state
         for seat in range(n):
@@ -220,6 +222,8 @@ def test_each_slot_parts_fact_made_from_its_declared_reads_alone_is_the_views(n)
                 for q, (reads, make) in enumerate(zip(slots.part_reads, slots.makers)):
                     key = _part_key(s, name, reads)
                     assert (key if make is None else make(key, seat)) == shown[q], (name, q, g.phase, seat)
+                    if "seat" not in reads:
+                        assert shown[q] == slots.view_facts(g.view(0, log=False, lean=True)[name], 0)[q], (name, q)
 
 
 def test_a_module_whose_hook_changes_the_apprentices_declares_what_the_hook_reads():

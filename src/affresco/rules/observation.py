@@ -15,8 +15,9 @@ It is incremental (:class:`Seen`, one per game and encoding): what every seat se
 written again only where the position's facts differ from the ones it was last written from
 (compared by value, so any position of the set-up gives the right numbers), once per position;
 each seat's vector is a copy placed from its own figure on, with its own items.  A module's
-numbers are made again only when the module's state (its record, and the version of one
-written in place) or a ``State`` field they read changed.
+part is made again only when what it is made from changed since the seat's last vector
+(encoding 3: what each part of its slots declares it reads; 1 and 2: the module's state, its
+record and the version of one written in place, or a ``State`` field its view hook reads).
 
 :func:`layout` names the slices (``(name, start, length)``, figures relative to the observer:
 the observer, the next seats in seat order, then Leonardo).  The modules' numbers come in two
@@ -273,11 +274,12 @@ class Seen:
         self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
 
 
-def observation(s: State, seat: int, seen: Seen) -> array:
+def observation(s: State, seat: int, seen: Seen, made: dict[int, Any] | None = None) -> array:
     """The seat's vector (a new ``array('f')`` of :func:`layout`'s size), from what its view
     shows (module doc), made from ``seen`` (:class:`Seen`, for positions of one set-up): what
     every seat sees alike is brought up to date once per position, then placed from the
-    seat's own figure on, with the seat's own items."""
+    seat's own figure on, with the seat's own items.  ``made``: for several seats' looks at one
+    position, the modules' facts made at it that do not depend on the seat (filled here)."""
     L = seen.L
     if seen.hist is not s.history or seen.nact != s.nactions:
         _seen_by_all(s, seen, L)
@@ -286,14 +288,15 @@ def observation(s: State, seat: int, seen: Seen) -> array:
     acting = s.acting
     if acting is None:
         acting = (_FLOW or _load_flow()).to_act(s)
-    _place(s, seat, seen, x, cx, L.places[0][seat], acting)
+    _place(s, seat, seen, x, cx, L.places[0][seat], acting, made)
     return x
 
 
 def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     """:func:`observation` of each of ``seats`` at this position (what every seat sees alike
-    brought up to date once)."""
-    return [observation(s, seat, seen) for seat in seats]
+    brought up to date once, the modules' facts that do not depend on the seat made once)."""
+    made: dict[int, Any] = {}
+    return [observation(s, seat, seen, made) for seat in seats]
 
 
 def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
@@ -312,14 +315,17 @@ def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
     places = L.places
     if len(seats) > len(places):       # a seat asked more than once: places for every copy
         places = tuple(tuple(L._seat_place(seat, j * L.size) for seat in range(L.n)) for j in range(len(seats)))
+    made: dict[int, Any] = {}
     for j, seat in enumerate(seats):
-        _place(s, seat, seen, x, cx, places[j][seat], acting)
+        _place(s, seat, seen, x, cx, places[j][seat], acting, made)
     return x
 
 
-def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, acting: tuple) -> None:
+def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, acting: tuple,
+           made: dict[int, Any] | None) -> None:
     """Make ``x``'s copy of ``cx`` at ``place`` (:attr:`Layout.places`) the seat's: its figure
-    first, then the next seats', then Leonardo's, and the seat's own items."""
+    first, then the next seats', then Leonardo's, and the seat's own items (``made``:
+    :func:`observation`'s)."""
     rot, at_seat, at_to_act, actor_at, at_pending, rel, at_plan, at_leo, at_paints, at_thalers, at_modules = place
     if rot is not None:
         x[rot[0]] = cx[rot[1]]
@@ -352,7 +358,7 @@ def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, a
         L = seen.L
         if keys is None:
             keys = seen.keys = _module_keys(s, L)
-        x[at_modules] = _write_modules(s, L, seat, seen.seats[seat], keys)
+        x[at_modules] = _write_modules(s, L, seat, seen.seats[seat], keys, made)
 
 
 def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
@@ -595,7 +601,7 @@ class _Keys:
         stamped = [i for i in held if isinstance(s.mods[entries[i][0]], ModuleState)]
         reads = [entries[i][2] for i in declared]
         read = sorted({f for r in reads for f in r} | {f for _, e in slotted for r in e[3].part_reads for f in r
-                                                           if not f.startswith("m")})
+                                                           if not f.startswith("m") and f != "seat"})
         # (names of modules, their record fields and State fields, from their declarations: a
         # function of reads only; its globals given, as compiled code has no frame of its own to lend)
         assert all(f.replace(".", "_").isidentifier() for _, e in slotted for r in e[3].part_reads for f in r), read
@@ -606,13 +612,15 @@ class _Keys:
         def value(f: str) -> str:
             return f"t_{f}" if f in lists else f"s.{f}"
         items: list[str] = []
-        spans, zeros, makers, writers = [], [], [], []
+        spans, zeros, makers, writers, free = [], [], [], [], []
         for i, e in slotted:
             slots = e[3]
             if any(f.startswith("m") for r in slots.part_reads for f in r):
                 lines.append(f"    r{i} = m[{e[0]!r}]")
             at = e[5]
             for q, r in enumerate(slots.part_reads):
+                free.append(slots.makers[q] is not None and "seat" not in r)
+                r = tuple(f for f in r if f != "seat")
                 got = [f"r{i}" if f == "m" else f"r{i}.{f[2:]}" if f.startswith("m.") else value(f) for f in r]
                 items.append(got[0] if len(got) == 1 else f"({''.join(g + ', ' for g in got)})")
                 a, b = slots.spans[q]
@@ -625,7 +633,7 @@ class _Keys:
         self.zeros = tuple(zeros)
         self.makers = tuple(makers)
         self.writers = tuple(writers)
-        self.part_range = range(self.parts)
+        self.free = tuple(free)      # per part: its fact is made by its maker, the same for every seat
         d, v = len(held), len(stamped)
         items += [f"m[{entries[i][0]!r}]" for i in held] + [f"m[{entries[i][0]!r}].version" for i in stamped] \
             + [value(f) for f in read if any(f in r for r in reads)]
@@ -648,14 +656,15 @@ class _Keys:
         self.places = range(len(owners))
 
 
-def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> array:
+def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, made: dict[int, Any] | None) -> array:
     """The seat's modules' numbers, each part made again only when what it is made from
     (:func:`_module_keys`) changed since the seat's last observation: a slot part's fact made
     from its key and, when it differs from the one last written, written into its slots
     (encoding 3, :class:`ModuleSlots`), a hashed module's part of the view hashed
     (:func:`module_block`; hashed again only when the part changed).  ``kept``: [numbers, per
     hashed module (key, part, pairs), the keys they were made from, numbers as a memoryview,
-    per slot part the fact written]."""
+    per slot part the fact written]; ``made``: the facts made at this position that do not depend
+    on the seat, for the next seats that look at it (None: one seat looks)."""
     numbers, last, was, xm, written = kept
     if was == keys:               # every part's key as at this seat's last observation
         return numbers
@@ -668,7 +677,7 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
     else:   # the places of the key that differ from this seat's last (compared in C)
         changed = list(compress(k.places, map(ne, was, keys)))
         hashed = sorted(set(_flat([k.owners[q] for q in changed if q >= P]))) if k.hashed else ()
-    spans, zeros, makers, writers = k.spans, k.zeros, k.makers, k.writers
+    spans, zeros, makers, writers, free = k.spans, k.zeros, k.makers, k.writers, k.free
     for q in changed:
         if q >= P:
             break
@@ -676,7 +685,12 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple) -> a
         if make is None:          # its key is its fact (and differs)
             fact = keys[q]
         else:
-            fact = make(keys[q], seat)
+            if made is not None and free[q]:
+                fact = made.get(q, _UNSET)
+                if fact is _UNSET:
+                    fact = made[q] = make(keys[q], seat)
+            else:
+                fact = make(keys[q], seat)
             if fact == written[q]:
                 continue
         written[q] = fact
@@ -983,9 +997,11 @@ class ModuleSlots:
     from the module's part of ``view(seat)``: for code that has only views, and the check that
     the state is read as the view shows it).  A part declares what its fact is made from
     (:attr:`part_reads`): ``"m"`` (the module's record), ``"m.FIELD"`` (a field of it; a
-    record written in place replaces its fields' values on change), or a ``State`` field; its
-    fact is made from these alone (its maker gets their values, and the seat), so a part is
-    made and written again only when one of them changed since the seat's last vector.  Lists
+    record written in place replaces its fields' values on change), a ``State`` field, and
+    ``"seat"`` if its fact depends on the observer's seat; its fact is made from these alone (its
+    maker gets their values, and the seat), so a part is made and written again only when one
+    of them changed since the seat's last vector, and a fact that does not depend on the seat is
+    made once per position for all the seats that look at it at once.  Lists
     of seats (or figures) are written from the observer on: the observer, the next seats in
     seat order, then Leonardo.  One instance serves every game of the set-up: a subclass may
     keep a part's numbers by what they are made from, never by the game."""

@@ -650,11 +650,12 @@ class BellsSlots(ModuleSlots):
         self.certs = len(module.data.certificates)
         self.spaces = module.data.top + 1         # the track's spaces, 0 to "30+" (components)
         self.holdings: dict[tuple, array] = {}    # a figure's holding -> its numbers (_holding)
+        self.tenths: dict[str, tuple[float, float, float, float]] = {}   # certificate -> _tenths
         return ((("display", 4 * module.data.display[n]), ("stack", 1)), ("m.display", "m.stack", "m.under"),
                 self._display_fact, self._display), \
-            ((("holdings", _HOLDING * figures),), ("m.down", "m.up", "m.track"), self._holdings_fact, self._holdings), \
+            ((("holdings", _HOLDING * figures),), ("m.down", "m.up", "m.track", "seat"), self._holdings_fact, self._holdings), \
             ((("audience", len(SIDE1) * n), ("audience_usable", 1), ("deposits_asked", 1)),
-             ("m.audience", "m.display", "m.asked", "phase", "round"), self._audience_fact, self._audience), \
+             ("m.audience", "m.display", "m.asked", "phase", "round", "seat"), self._audience_fact, self._audience), \
             ((("track", 2 + figures),), ("m.track",), None, self._track)
 
     def _display_fact(self, k: tuple, seat: int) -> tuple:
@@ -682,12 +683,13 @@ class BellsSlots(ModuleSlots):
     def _display(self, fact: tuple, seat: int, x, p: int) -> None:
         display, stack = fact
         x[p + self.at["stack"]] = stack / self.certs      # (the display's part starts the module's)
+        tenths = self.tenths
         for c in display:
-            price, vp, bells = cert(c)
+            price, vp, bells, _ = tenths.get(c) or self._tenths(c)
             x[p] = 1.0
-            x[p + 1] = price / 10
-            x[p + 2] = vp / 10
-            x[p + 3] = bells / 10
+            x[p + 1] = price
+            x[p + 2] = vp
+            x[p + 3] = bells
             p += 4
 
     def _holdings(self, holdings: tuple, seat: int, x, p: int) -> None:
@@ -706,26 +708,34 @@ class BellsSlots(ModuleSlots):
         """One figure's 10 numbers of ``holdings`` from (face-down count, partly paid ones, its
         face-down certificates if the observer knows them, else None), kept in :attr:`holdings`."""
         down, up, known = key
-        x = array("f", bytes(4 * _HOLDING))
+        block = array("f", bytes(4 * _HOLDING))
+        x: Any = memoryview(block)   # (its stores are cheaper than the array's: no argument parsing)
         x[0] = (down + len(up)) / 10
         x[1] = down / 10
         x[2] = len(up) / 5
+        tenths = self.tenths
         for c, paid in up:
-            price, vp, bells = cert(c)
-            x[3] += price / 10
+            price, vp, bells, _ = tenths.get(c) or self._tenths(c)
+            x[3] += price
             x[4] += paid / 10
-            x[5] += vp / 10
-            x[6] += bells / 10
+            x[5] += vp
+            x[6] += bells
         if known is not None:
             x[7] = 1.0
             for c in known:
-                _, vp, bells = cert(c)
-                x[8] += vp / 10
-                x[9] += bells / 20
+                _, vp, _, bells = tenths.get(c) or self._tenths(c)
+                x[8] += vp
+                x[9] += bells
         if len(self.holdings) > 4096:
             self.holdings.clear()
-        self.holdings[key] = x
-        return x
+        self.holdings[key] = block
+        return block
+
+    def _tenths(self, c: str) -> tuple[float, float, float, float]:
+        """A certificate's price / 10, VP / 10, bells / 10 and bells / 20 (kept in :attr:`tenths`)."""
+        price, vp, bells = cert(c)
+        got = self.tenths[c] = (price / 10, vp / 10, bells / 10, bells / 20)
+        return got
 
     def _audience(self, fact: tuple, seat: int, x, p: int) -> None:
         audience, usable, asked = fact

@@ -1238,6 +1238,7 @@ register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypy
 
 # --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
 from ..observation import PLAN_SCALE, ModuleSlots, register_slots  # noqa: E402
+from array import array  # noqa: E402
 from ..state import PLAN, SIDE1, VISITS  # noqa: E402
 
 _ASKS = ("aside", "medicine", "heal", "illness")
@@ -1272,6 +1273,8 @@ class MedicoSlots(ModuleSlots):
         self.per_kind = tuple(max(1, d.bottles.count(b)) for b in BOTTLES)
         self.black = d.black * n
         self.places = places
+        self.plan_blocks: dict[tuple, array] = {}    # a plan -> its numbers (_plans)
+        self.spent_blocks: dict[tuple, array] = {}   # the infection tiles revealed -> their numbers (_infection)
         return ((("infection_tile", len(TILES)), ("infected", len(LOCATIONS)), ("infection_tiles_left", 1),
                  ("infection_discard", len(TILES))), ("m.tile", "m.infected", "m.pile", "m.spent"),
                 self._infection_fact, self._infection), \
@@ -1281,7 +1284,7 @@ class MedicoSlots(ModuleSlots):
             ((("sick", n), ("ill", n), ("neutral_ill", n), ("healthy", n), ("black_on_board", 1)),
              ("m.sick", "m.black", "m.neutral_ill", "neutral", "aside", "comp"), self._apprentices_fact,
              self._apprentices), \
-            ((("plans", _PLAN * n),), ("m.plans", "phase"), self._plans_fact, self._plans), \
+            ((("plans", _PLAN * n),), ("m.plans", "phase", "seat"), self._plans_fact, self._plans), \
             ((("ill_left", 1), ("workshop_done", 2)), ("m.ill_left", "m.worked", "phase", "actor"), self._visit_fact,
              self._visit), \
             ((("asks", _ASK * n),), ("asks",), self._asks_fact, self._asks)
@@ -1334,8 +1337,14 @@ class MedicoSlots(ModuleSlots):
             x[p + LOCATIONS.index(infected)] = 1.0
         p += len(LOCATIONS)
         x[p] = pile / self.tiles
-        for t in spent:
-            x[p + 1 + TILES.index(t)] += 1 / 2
+        if spent:
+            block = self.spent_blocks.get(spent)
+            if block is None:
+                block = array("f", bytes(4 * len(TILES)))
+                for t in spent:
+                    block[TILES.index(t)] += 1 / 2
+                _keep(self.spent_blocks, spent, block)
+            x[p + 1:p + 1 + len(TILES)] = block
 
     def _bottles(self, fact: tuple, seat: int, x, p: int) -> None:
         display, draw, discard = fact
@@ -1364,14 +1373,16 @@ class MedicoSlots(ModuleSlots):
         x[p + 4 * n] = pool / self.black
 
     def _plans(self, plans: tuple, seat: int, x, p: int) -> None:
+        blocks = self.plan_blocks
         for j, f in enumerate(self.seats_from[seat]):
             plan = plans[f]
             if plan is not None:
+                block = blocks.get(plan)
+                if block is None:
+                    block = array("f", [1.0, *(k / PLAN_SCALE for k in plan[0]), 1.0 if plan[1] else 0.0])
+                    _keep(blocks, plan, block)
                 q = p + j * _PLAN
-                x[q] = 1.0
-                for c, k in enumerate(plan[0], q + 1):
-                    x[c] = k / PLAN_SCALE
-                x[q + _PLAN - 1] = 1.0 if plan[1] else 0.0
+                x[q:q + _PLAN] = block
 
     def _visit(self, fact: tuple, seat: int, x, p: int) -> None:
         ill_left, worked = fact
@@ -1389,6 +1400,13 @@ class MedicoSlots(ModuleSlots):
                 x[q + 3] += 1.0
                 x[q + 4] = what[1] / 6
                 x[q + 5 + SIDE1.index(what[2])] = 1.0
+
+
+def _keep(memo: dict[tuple, array], key: tuple, block: array) -> None:
+    """Keep ``block`` in ``memo`` by ``key`` (a few thousand at most)."""
+    if len(memo) > 4096:
+        memo.clear()
+    memo[key] = block
 
 
 register_slots(MedicoSlots)

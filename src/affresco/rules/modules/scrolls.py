@@ -162,7 +162,7 @@ class ScrollsSlots(ModuleSlots):
     name = "scrolls"
 
     def layout(self, module, n: int, figures: int) -> tuple:
-        return ((("mine_row", SIZE), ("mine_column", SIZE)), ("m",), self._mine_fact, self._mine), \
+        return ((("mine_row", SIZE), ("mine_column", SIZE)), ("m", "seat"), self._mine_fact, self._mine), \
             ((("unplayed", n),), ("m",), self._unplayed_fact, self._unplayed)
 
     def _mine_fact(self, held: tuple, seat: int) -> tuple:

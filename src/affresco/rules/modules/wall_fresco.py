@@ -713,7 +713,7 @@ class WallFrescoSlots(ModuleSlots):
             ((("tiles", _HELD * n),), ("m.held",), None, self._tiles), \
             ((("exchange_tiles", len(BLENDED) * n), ("supply", len(self.full))), ("m.exchange", "m.supply"), None,
              self._exchange), \
-            ((("action_tile", len(SIDE1) * n),), ("m.placed", "phase"), self._placed_fact, self._action_tile), \
+            ((("action_tile", len(SIDE1) * n),), ("m.placed", "phase", "seat"), self._placed_fact, self._action_tile), \
             ((("paid", P * n), ("received", P * n)), ("m.paid", "m.received"), None, self._paints)
 
     def _board_fact(self, k: tuple, seat: int) -> tuple:
