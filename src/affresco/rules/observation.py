@@ -226,7 +226,7 @@ class Seen:
     __slots__ = ("L", "x", "xm", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
                  "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
                  "fresco", "booths", "tile_sums",
-                 "seats", "keys", "gate", "counted_from")
+                 "seats", "keys", "made", "gate", "counted_from")
 
     def __init__(self, L: Layout):
         self.L = L
@@ -272,14 +272,16 @@ class Seen:
         self.seats: list[list[Any]] = [[a, {}, None, memoryview(a), None] for a in
                                        [array("f", bytes(4 * L.module_size)) for _ in range(L.n)]]
         self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
+        # while several seats look at one position at once: the modules' facts made at it that
+        # do not depend on the seat, by part (_write_modules); None: one seat looks
+        self.made: dict[int, Any] | None = None
 
 
-def observation(s: State, seat: int, seen: Seen, made: dict[int, Any] | None = None) -> array:
+def observation(s: State, seat: int, seen: Seen) -> array:
     """The seat's vector (a new ``array('f')`` of :func:`layout`'s size), from what its view
     shows (module doc), made from ``seen`` (:class:`Seen`, for positions of one set-up): what
     every seat sees alike is brought up to date once per position, then placed from the
-    seat's own figure on, with the seat's own items.  ``made``: for several seats' looks at one
-    position, the modules' facts made at it that do not depend on the seat (filled here)."""
+    seat's own figure on, with the seat's own items."""
     L = seen.L
     if seen.hist is not s.history or seen.nact != s.nactions:
         _seen_by_all(s, seen, L)
@@ -288,15 +290,18 @@ def observation(s: State, seat: int, seen: Seen, made: dict[int, Any] | None = N
     acting = s.acting
     if acting is None:
         acting = (_FLOW or _load_flow()).to_act(s)
-    _place(s, seat, seen, x, cx, L.places[0][seat], acting, made)
+    _place(s, seat, seen, x, cx, L.places[0][seat], acting)
     return x
 
 
 def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     """:func:`observation` of each of ``seats`` at this position (what every seat sees alike
     brought up to date once, the modules' facts that do not depend on the seat made once)."""
-    made: dict[int, Any] = {}
-    return [observation(s, seat, seen, made) for seat in seats]
+    seen.made = {}
+    try:
+        return [observation(s, seat, seen) for seat in seats]
+    finally:
+        seen.made = None
 
 
 def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
@@ -315,17 +320,18 @@ def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
     places = L.places
     if len(seats) > len(places):       # a seat asked more than once: places for every copy
         places = tuple(tuple(L._seat_place(seat, j * L.size) for seat in range(L.n)) for j in range(len(seats)))
-    made: dict[int, Any] = {}
-    for j, seat in enumerate(seats):
-        _place(s, seat, seen, x, cx, places[j][seat], acting, made)
+    seen.made = {}
+    try:
+        for j, seat in enumerate(seats):
+            _place(s, seat, seen, x, cx, places[j][seat], acting)
+    finally:
+        seen.made = None
     return x
 
 
-def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, acting: tuple,
-           made: dict[int, Any] | None) -> None:
+def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, acting: tuple) -> None:
     """Make ``x``'s copy of ``cx`` at ``place`` (:attr:`Layout.places`) the seat's: its figure
-    first, then the next seats', then Leonardo's, and the seat's own items (``made``:
-    :func:`observation`'s)."""
+    first, then the next seats', then Leonardo's, and the seat's own items."""
     rot, at_seat, at_to_act, actor_at, at_pending, rel, at_plan, at_leo, at_paints, at_thalers, at_modules = place
     if rot is not None:
         x[rot[0]] = cx[rot[1]]
@@ -358,7 +364,7 @@ def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, a
         L = seen.L
         if keys is None:
             keys = seen.keys = _module_keys(s, L)
-        x[at_modules] = _write_modules(s, L, seat, seen.seats[seat], keys, made)
+        x[at_modules] = _write_modules(s, L, seat, seen.seats[seat], keys, seen.made)
 
 
 def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
