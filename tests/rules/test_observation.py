@@ -163,15 +163,67 @@ SINGLE = [(2 + i % 3, (m,)) for i, m in enumerate(ALL)]    # each module alone, 
 EVERY_SET = SINGLE + [(2, ALL), (3, ALL), (4, ALL)]
 
 
-def test_every_module_has_slots_that_read_fields_of_the_state():
-    """Every module writes its numbers into its own slots (encoding 3), and the State fields
-    its writer reads besides its own state (``ModuleSlots.reads``: the numbers are written
-    again only when these or the module's state changed) are fields of the state."""
+def test_every_modules_slot_parts_declare_what_they_are_made_from():
+    """Every module writes its numbers into its own slots (encoding 3), each part made again only
+    when what it declares it is made from changed (``ModuleSlots.part_reads``): its record
+    (``m``), fields of it (``m.FIELD``), fields of the state (a misspelt one would never
+    change) or the observer's ``seat``: at a position of a game with every module, each is one."""
     from affresco.rules.hooks import MODULES
     from affresco.rules.state import FIELDS
+    g = next(positions(3, ALL, seed=5, every=40))
     for name in MODULES:
         assert name in SLOTS and SLOTS[name].name == name
-        assert set(SLOTS[name].reads) <= set(FIELDS) - {"mods"}, name
+        slots = _slots(g, name)
+        assert len(slots.part_reads) == len(slots.makers) == len(slots.writers) > 0, name
+        for reads in slots.part_reads:
+            for r in reads:
+                if r.startswith("m."):
+                    assert hasattr(g.state.mods[name], r[2:]), (name, r)
+                else:
+                    assert r in ("m", "seat") or r in set(FIELDS) - {"mods"}, (name, r)
+
+
+def _slots(g, name):
+    """The ModuleSlots of module ``name`` in ``g``'s set-up (encoding 3)."""
+    from affresco.rules.observation import layout
+    L = layout(g.state, 3)
+    return L.slotted[L.modules.index(name)]
+
+
+def _part_key(s, name, reads):
+    """What a slot part declares it is made from, read from the state ``s`` (one read: its
+    value; several: their tuple; a list of the state as a tuple; the seat is not read)."""
+    def value(r):
+        if r == "m":
+            return s.mods[name]
+        if r.startswith("m."):
+            return getattr(s.mods[name], r[2:])
+        v = getattr(s, r)
+        return tuple(v) if type(v) is list else v
+    got = [value(r) for r in reads if r != "seat"]
+    return got[0] if len(got) == 1 else tuple(got)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_each_slot_parts_fact_made_from_its_declared_reads_alone_is_the_views(n):
+    """A part's fact is made from the values of what it declares it reads alone (and the
+    seat), so its numbers are kept while those stay the same: at positions of a random game
+    with every module (planning ones with a plan committed included), for every seat, each
+    part's fact made from them is the one read from the seat's view; a part that does not
+    declare ``seat`` shows every seat the same fact (made once for the seats that look at a
+    position together)."""
+    for g in positions(n, ALL, seed=33 + n, every=11, plans=True):
+        s = g.state
+        for seat in range(n):
+            view = g.view(seat, log=False, lean=True)
+            for name in ALL:
+                slots = _slots(g, name)
+                shown = slots.view_facts(view[name], seat)
+                for q, (reads, make) in enumerate(zip(slots.part_reads, slots.makers)):
+                    key = _part_key(s, name, reads)
+                    assert (key if make is None else make(key, seat)) == shown[q], (name, q, g.phase, seat)
+                    if "seat" not in reads:
+                        assert shown[q] == slots.view_facts(g.view(0, log=False, lean=True)[name], 0)[q], (name, q)
 
 
 def test_a_module_whose_hook_changes_the_apprentices_declares_what_the_hook_reads():
@@ -306,11 +358,10 @@ def test_a_module_without_slots_is_hashed_in_encoding_3(monkeypatch):
 
 
 @pytest.mark.parametrize("n", [2, 4])
-def test_facts_made_once_for_every_seat_are_each_seats_own(n):
-    """Where a module's facts are the same for every seat (``ModuleSlots.seat_free``) they are made
-    once per position for all the seats that look (``observations_joined``): at positions of a
-    random game with all eight modules, the planning ones where plans and tiles are each seat's
-    own included, every seat's vector is the one a fresh copy writes for that seat alone."""
+def test_every_seats_vector_made_at_once_while_planning_is_the_seats_own(n):
+    """Every seat's vector made at once (``observations_joined``) at positions of a random game
+    with all eight modules, the planning ones where plans and tiles are each seat's own
+    included, is the one a fresh copy writes for that seat alone."""
     size = len(affresco.new_game(n, ALL).observation(0))
     for g in _with_plans(n, ALL, seed=97 + n, every=19):
         joined = g.observations_joined()

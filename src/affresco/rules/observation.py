@@ -15,8 +15,9 @@ It is incremental (:class:`Seen`, one per game and encoding): what every seat se
 written again only where the position's facts differ from the ones it was last written from
 (compared by value, so any position of the set-up gives the right numbers), once per position;
 each seat's vector is a copy placed from its own figure on, with its own items.  A module's
-numbers are made again only when the module's state (its record, and the version of one
-written in place) or a ``State`` field they read changed.
+part is made again only when what it is made from changed since the seat's last vector
+(encoding 3: what each part of its slots declares it reads; 1 and 2: the module's state, its
+record and the version of one written in place, or a ``State`` field its view hook reads).
 
 :func:`layout` names the slices (``(name, start, length)``, figures relative to the observer:
 the observer, the next seats in seat order, then Leonardo).  The modules' numbers come in two
@@ -225,7 +226,7 @@ class Seen:
     __slots__ = ("L", "x", "xm", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
                  "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
                  "fresco", "booths", "tile_sums",
-                 "seats", "keys", "shared", "gate", "counted_from")
+                 "seats", "keys", "made", "gate", "counted_from")
 
     def __init__(self, L: Layout):
         self.L = L
@@ -266,11 +267,14 @@ class Seen:
         self.counted_from: Any = _UNSET          # what the counts were last made from
         self.fresco: list = [_UNSET] * 25
         self.booths: list = [_UNSET] * L.booths
-        # per seat: its modules' numbers (one array) and, per module, what they were made from
-        self.seats: list[list[Any]] = [[a, {}, None, memoryview(a)] for a in
+        # per seat: its modules' numbers (one array), per hashed module what they were made from,
+        # the keys they were made from, the numbers as a memoryview, per slot part the fact written
+        self.seats: list[list[Any]] = [[a, {}, None, memoryview(a), None] for a in
                                        [array("f", bytes(4 * L.module_size)) for _ in range(L.n)]]
         self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
-        self.shared: dict[int, tuple] = {}  # module index -> its facts at this position, where every seat's are the same
+        # while several seats look at one position at once: the modules' facts made at it that
+        # do not depend on the seat, by part (_write_modules); None: one seat looks
+        self.made: dict[int, Any] | None = None
 
 
 def observation(s: State, seat: int, seen: Seen) -> array:
@@ -292,8 +296,12 @@ def observation(s: State, seat: int, seen: Seen) -> array:
 
 def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     """:func:`observation` of each of ``seats`` at this position (what every seat sees alike
-    brought up to date once)."""
-    return [observation(s, seat, seen) for seat in seats]
+    brought up to date once, the modules' facts that do not depend on the seat made once)."""
+    seen.made = {}
+    try:
+        return [observation(s, seat, seen) for seat in seats]
+    finally:
+        seen.made = None
 
 
 def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
@@ -312,8 +320,12 @@ def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
     places = L.places
     if len(seats) > len(places):       # a seat asked more than once: places for every copy
         places = tuple(tuple(L._seat_place(seat, j * L.size) for seat in range(L.n)) for j in range(len(seats)))
-    for j, seat in enumerate(seats):
-        _place(s, seat, seen, x, cx, places[j][seat], acting)
+    seen.made = {}
+    try:
+        for j, seat in enumerate(seats):
+            _place(s, seat, seen, x, cx, places[j][seat], acting)
+    finally:
+        seen.made = None
     return x
 
 
@@ -352,8 +364,7 @@ def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, a
         L = seen.L
         if keys is None:
             keys = seen.keys = _module_keys(s, L)
-            seen.shared = {}
-        x[at_modules] = _write_modules(s, L, seat, seen.seats[seat], keys, seen.shared)
+        x[at_modules] = _write_modules(s, L, seat, seen.seats[seat], keys, seen.made)
 
 
 def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
@@ -572,85 +583,129 @@ def _module_keys(s: State, L: Layout) -> tuple:
 
 class _Keys:
     """How :func:`_module_keys` reads the layout's modules' key (``read(state, state.mods)``, one
-    expression made for the set-up: a tuple of attribute and item reads, about a third of the
-    cost of the same reads through ``map`` and ``operator`` getters): the records of the modules
-    with a declared part and a record (immutable ones are replaced on change, so compared by
-    identity), the versions of those written in place (a
-    :class:`~affresco.rules.hooks.ModuleState`), then the ``State`` fields any of them reads
-    (values; lists as tuples: they are written in place); per place in the key, the modules that
-    read it (``owners``); per module its own places' getter (``own``: its key alone; None: no
-    place, its part made once) or None (no part, or its reads not declared: made at every
-    observation, ``undeclared``).  Which modules keep a record, and of which kind, is the
-    set-up's (each module's set-up makes it)."""
+    function made for the set-up: attribute and item reads, about a third of the cost of the
+    same reads through ``map`` and ``operator`` getters), one flat tuple: first, per part of
+    every module with slots (:class:`ModuleSlots`, encoding 3), what its fact is made from (its
+    declared reads: the value itself for one read, else a tuple of them; a ``State`` list as a
+    tuple, as it is written in place), so a part is made again only when one of them changed;
+    then, for the hashed modules, the records of those with a declared view hook and a record
+    (immutable ones are replaced on change, so compared by identity), the versions of those
+    written in place (a :class:`~affresco.rules.hooks.ModuleState`), then the ``State`` fields
+    any of them reads (``owners``: per place, the hashed modules that read it; ``own``: per
+    module its own places' getter, None: no place, its part made once; a module whose reads are
+    not declared makes every part again at every observation, ``undeclared``).  Which modules
+    keep a record, and of which kind, is the set-up's (each module's set-up makes it).
+    :attr:`parts`: the number of slot parts; per part its span in the modules' numbers, the
+    zeros of its size, its fact maker (None: the key is the fact) and its writer."""
 
     def __init__(self, entries: tuple, s: State) -> None:
-        declared = [i for i, e in enumerate(entries) if e[1] is not None and e[2] is not None]
-        self.undeclared = any(e[1] is not None and e[2] is None for e in entries)
+        slotted = [(i, e) for i, e in enumerate(entries) if e[3] is not None]
+        hashed = [i for i, e in enumerate(entries) if e[3] is None]
+        declared = [i for i in hashed if entries[i][1] is not None and entries[i][2] is not None]
+        self.undeclared = any(entries[i][1] is not None and entries[i][2] is None for i in hashed)
         held = [i for i in declared if entries[i][0] in s.mods]
         stamped = [i for i in held if isinstance(s.mods[entries[i][0]], ModuleState)]
         reads = [entries[i][2] for i in declared]
-        read = sorted({f for r in reads for f in r})
-        lists = [f for f in read if type(getattr(s, f)) is list]     # written in place: kept as tuples
-        scalars = [f for f in read if f not in lists]
-        reads_of = [f"m[{entries[i][0]!r}]" for i in held] + [f"m[{entries[i][0]!r}].version" for i in stamped] \
-            + [f"s.{f}" for f in scalars] + [f"tuple(s.{f})" for f in lists]
-        # (names of modules and State fields, from their declarations: an expression of reads only;
-        # its globals given, as compiled code has no frame of its own to lend)
+        read = sorted({f for r in reads for f in r} | {f for _, e in slotted for r in e[3].part_reads for f in r
+                                                           if not f.startswith("m") and f != "seat"})
+        # (names of modules, their record fields and State fields, from their declarations: a
+        # function of reads only; its globals given, as compiled code has no frame of its own to lend)
+        assert all(f.replace(".", "_").isidentifier() for _, e in slotted for r in e[3].part_reads for f in r), read
         assert all(f.isidentifier() for f in read), read
-        self.read: Any = eval(f"lambda s, m: ({''.join(r + ', ' for r in reads_of)})", {"tuple": tuple})
+        lists = {f for f in read if type(getattr(s, f)) is list}     # written in place: kept as tuples
+        lines = [f"    t_{f} = tuple(s.{f})" for f in sorted(lists)]
+
+        def value(f: str) -> str:
+            return f"t_{f}" if f in lists else f"s.{f}"
+        items: list[str] = []
+        spans, zeros, makers, writers, free = [], [], [], [], []
+        for i, e in slotted:
+            slots = e[3]
+            if any(f.startswith("m") for r in slots.part_reads for f in r):
+                lines.append(f"    r{i} = m[{e[0]!r}]")
+            at = e[5]
+            for q, r in enumerate(slots.part_reads):
+                free.append(slots.makers[q] is not None and "seat" not in r)
+                r = tuple(f for f in r if f != "seat")
+                got = [f"r{i}" if f == "m" else f"r{i}.{f[2:]}" if f.startswith("m.") else value(f) for f in r]
+                items.append(got[0] if len(got) == 1 else f"({''.join(g + ', ' for g in got)})")
+                a, b = slots.spans[q]
+                spans.append((at + a, at + b))
+                zeros.append(slots.part_zeros[q])
+                makers.append(slots.makers[q])
+                writers.append(slots.writers[q])
+        self.parts = len(items)
+        self.spans: tuple[tuple[int, int], ...] = tuple(spans)
+        self.zeros = tuple(zeros)
+        self.makers = tuple(makers)
+        self.writers = tuple(writers)
+        self.free = tuple(free)      # per part: its fact is made by its maker, the same for every seat
         d, v = len(held), len(stamped)
-        at = {f: d + v + j for j, f in enumerate(scalars + lists)}
-        owners: list[list[int]] = [[] for _ in range(d + v + len(at))]
+        items += [f"m[{entries[i][0]!r}]" for i in held] + [f"m[{entries[i][0]!r}].version" for i in stamped] \
+            + [value(f) for f in read if any(f in r for r in reads)]
+        src = "def read(s, m):\n" + "".join(ln + "\n" for ln in lines) + f"    return ({''.join(x + ', ' for x in items)})\n"
+        space: dict[str, Any] = {"tuple": tuple}
+        exec(src, space)
+        self.read: Any = space["read"]
+        fields = [f for f in read if any(f in r for r in reads)]
+        at = {f: self.parts + d + v + j for j, f in enumerate(fields)}
+        owners: list[list[int]] = [[] for _ in range(self.parts + d + v + len(at))]
         self.own: list[Any] = [None] * len(entries)
         for i, r in zip(declared, reads):
-            places = ([held.index(i)] if i in held else []) + ([d + stamped.index(i)] if i in stamped else []) \
-                + [at[f] for f in r]
+            places = ([self.parts + held.index(i)] if i in held else []) \
+                + ([self.parts + d + stamped.index(i)] if i in stamped else []) + [at[f] for f in r]
             for q in places:
                 owners[q].append(i)
             self.own[i] = itemgetter(*places) if places else None
         self.owners = tuple(tuple(o) for o in owners)
+        self.hashed = tuple(i for i in hashed if entries[i][1] is not None)
+        self.places = range(len(owners))
 
 
-def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, shared: dict) -> array:
-    """The seat's modules' numbers, each module's made again only when its key
-    (:func:`_module_keys`) changed: written into its slots (encoding 3, :class:`ModuleSlots`;
-    written again only when its facts changed), or its part of the view hashed
+def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, made: dict[int, Any] | None) -> array:
+    """The seat's modules' numbers, each part made again only when what it is made from
+    (:func:`_module_keys`) changed since the seat's last observation: a slot part's fact made
+    from its key and, when it differs from the one last written, written into its slots
+    (encoding 3, :class:`ModuleSlots`), a hashed module's part of the view hashed
     (:func:`module_block`; hashed again only when the part changed).  ``kept``: [numbers, per
-    module its facts or (key, part, pairs), the keys they were made from, numbers as a
-    memoryview]; ``shared``: the facts made at this position that are the same for every seat
-    (:attr:`ModuleSlots.seat_free`)."""
-    numbers, last, was, xm = kept
-    if was == keys:               # every module's key as at this seat's last observation
+    hashed module (key, part, pairs), the keys they were made from, numbers as a memoryview,
+    per slot part the fact written]; ``made``: the facts made at this position that do not depend
+    on the seat, for the next seats that look at it (None: one seat looks)."""
+    numbers, last, was, xm, written = kept
+    if was == keys:               # every part's key as at this seat's last observation
         return numbers
-    n = L.n
     _, views, k = L.views
-    # the modules owning a place of the key that differs from this seat's last (compared in
-    # C), or every module
-    for i in range(len(views)) if was is None else \
-            sorted(set(_flat(compress(k.owners, map(ne, was, keys))))):
-        name, hook, _, slots, module = views[i]
-        if slots is not None:
-            if s.phase in slots.seat_free:
-                facts = shared.get(i)
-                if facts is None:
-                    facts = shared[i] = slots.facts(module, s, seat)
+    P = k.parts
+    if was is None:
+        changed: Any = k.places
+        hashed: Any = k.hashed
+        written = kept[4] = [_UNSET] * P
+    else:   # the places of the key that differ from this seat's last (compared in C)
+        changed = list(compress(k.places, map(ne, was, keys)))
+        hashed = sorted(set(_flat([k.owners[q] for q in changed if q >= P]))) if k.hashed else ()
+    spans, zeros, makers, writers, free = k.spans, k.zeros, k.makers, k.writers, k.free
+    for q in changed:
+        if q >= P:
+            break
+        make = makers[q]
+        if make is None:          # its key is its fact (and differs)
+            fact = keys[q]
+        else:
+            if made is not None and free[q]:
+                fact = made.get(q, _UNSET)
+                if fact is _UNSET:
+                    fact = made[q] = make(keys[q], seat)
             else:
-                facts = slots.facts(module, s, seat)
-            old = last.get(name)
-            if facts != old:    # compared in C, most items by identity
-                at = L.module_at[i]
-                if old is None:
-                    slots.put(facts, seat, xm, at)
-                else:    # the parts whose fact differs from the one last written (here: a call saved)
-                    spans, writers = slots.spans, slots.writers
-                    for q in compress(slots.parts, map(ne, old, facts)):
-                        a = at + spans[q][0]
-                        xm[a:at + spans[q][1]] = slots.part_zeros[q]
-                        writers[q](facts[q], seat, xm, a)
-                last[name] = facts
-            continue
-        if hook is None:
-            continue
+                fact = make(keys[q], seat)
+            if fact == written[q]:
+                continue
+        written[q] = fact
+        a, b = spans[q]
+        xm[a:b] = zeros[q]
+        writers[q](fact, seat, xm, a)
+    n = L.n
+    for i in hashed:
+        name, hook = views[i][:2]
         own = k.own[i]
         key = own(keys) if own is not None else None
         hit = last.get(name)
@@ -704,18 +759,14 @@ def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> 
 
 
 def _view_entries(s: State, L: Layout) -> tuple:
-    """Per module of the layout: (name, its view hook or None, the ``State`` fields the hook or
-    its slots' writer reads (None: not declared), its slots (encoding 3) or None, the module),
-    and how to read their keys (:class:`_Keys`)."""
+    """Per module of the layout: (name, its view hook or None, the ``State`` fields the hook
+    reads (None: not declared), its slots (encoding 3) or None, the module, where its numbers
+    start), and how to read their keys (:class:`_Keys`)."""
     by_module = {_module_of(h).name: h for h in s.hooks.view}
     out: list[tuple] = []
-    for name, slots in zip(L.modules, L.slotted):
-        hook = by_module.get(name)
+    for name, slots, at in zip(L.modules, L.slotted, L.module_at):
         module = s.hooks.named[name]
-        fields = type(module).view_reads if slots is None else slots.reads
-        if slots is not None:
-            hook = slots.facts      # (what the keys ask: a module with numbers)
-        out.append((name, hook, fields, slots, module))
+        out.append((name, by_module.get(name), type(module).view_reads, slots, module, at))
     entries = tuple(out)
     return entries, _Keys(entries, s)
 
@@ -946,25 +997,22 @@ class ModuleSlots:
     what the seat's view shows, nothing else), with no view dict and no hashing.
 
     A module file defines its subclass at its end and registers it (:func:`register_slots`);
-    the base game knows no module by name.  A subclass sets :attr:`name` (the module's),
-    :attr:`reads` (the ``State`` fields its numbers depend on besides the module's state) and
-    implements :meth:`layout` (its parts for a set-up: each one or more slices and the writer
-    of their numbers), :meth:`facts` (what the seat's view shows of the module, one immutable
-    value per part, read from the state) and :meth:`view_facts` (the same from the module's
-    part of ``view(seat)``: for code that has only views, and the check that the state is read
-    as the view shows it).  The facts are made again only when the module's state or one of
-    :attr:`reads` changed since the seat's last vector, and a part's numbers written again
-    only when its fact differs from the one they were written from.  Lists of seats (or
-    figures) are written from the observer on: the observer, the next seats in seat order, then
-    Leonardo.  One instance serves every game of the set-up: a subclass may keep a fact, or a
-    part's numbers, by what they are made from (the record's tuples, replaced on change, by
-    identity; lists by value), never by the game."""
+    the base game knows no module by name.  A subclass sets :attr:`name` (the module's) and
+    implements :meth:`layout` (its parts for a set-up: each one or more slices, what its fact is
+    made from, how, and the writer of its numbers) and :meth:`view_facts` (the parts' facts
+    from the module's part of ``view(seat)``: for code that has only views, and the check that
+    the state is read as the view shows it).  A part declares what its fact is made from
+    (:attr:`part_reads`): ``"m"`` (the module's record), ``"m.FIELD"`` (a field of it; a
+    record written in place replaces its fields' values on change), a ``State`` field, and
+    ``"seat"`` if its fact depends on the observer's seat; its fact is made from these alone (its
+    maker gets their values, and the seat), so a part is made and written again only when one
+    of them changed since the seat's last vector, and a fact that does not depend on the seat is
+    made once per position for all the seats that look at it at once.  Lists
+    of seats (or figures) are written from the observer on: the observer, the next seats in
+    seat order, then Leonardo.  One instance serves every game of the set-up: a subclass may
+    keep a part's numbers by what they are made from, never by the game."""
 
     name: ClassVar[str] = ""
-    reads: ClassVar[tuple[str, ...]] = ()
-    #: the phases in which its facts are the same for every seat (made once per position when
-    #: several seats look at it, e.g. PettingZoo's Parallel env)
-    seat_free: ClassVar[tuple[str, ...]] = ()
     #: the fields of the module's record its ``apprentices`` hook reads besides the players'
     #: neutral and set-aside apprentices (their fields' values, replaced on change), so that the
     #: players' apprentices (every encoding's ``figures`` block) are counted again only when one
@@ -980,39 +1028,43 @@ class ModuleSlots:
         self.figures_from: tuple[tuple[int, ...], ...] = tuple(order + tuple(range(n, figures))
                                                                for order in self.seats_from)
         slices: list[tuple[str, int]] = []
+        reads: list[tuple[str, ...]] = []
+        makers: list[Any] = []
         writers: list[Any] = []
         spans: list[tuple[int, int]] = []
         size = 0
         self.at: dict[str, int] = {}     # slice name -> where it starts in the module's numbers
-        for names, writer in self.layout(module, n, figures):
+        for names, read, make, writer in self.layout(module, n, figures):
             start = size
             for name, length in names:
                 slices.append((name, length))
                 self.at[name] = size
                 size += length
+            reads.append(read)
+            makers.append(make)
             writers.append(writer)
             spans.append((start, size))
         self.slices: tuple[tuple[str, int], ...] = tuple(slices)
-        #: per part: its writer ``(fact, seat, x, p)`` (p: where the part starts), its span, zeros of its size
+        #: per part: what its fact is made from (above), its maker ``(values, seat)`` (None: the
+        #: value of its one read, or the tuple of its reads' values, is the fact), its writer
+        #: ``(fact, seat, x, p)`` (p: where the part starts), its span, zeros of its size
+        self.part_reads: tuple[tuple[str, ...], ...] = tuple(reads)
+        self.makers = tuple(makers)
         self.writers = tuple(writers)
         self.spans = tuple(spans)
         self.part_zeros = tuple(array("f", bytes(4 * (b - a))) for a, b in spans)
         self.parts = range(len(spans))
         self.size = size
 
-    def layout(self, module: Any, n: int, figures: int) -> tuple[tuple[tuple[tuple[str, int], ...], Any], ...]:
-        """The parts for ``n`` players (``figures``: with Leonardo): ``(slices, writer)``, the
-        slices ``(name, length)`` of a part in order, its writer ``(fact, seat, x, p)`` writing
-        its numbers from ``p`` on (zeros there before)."""
-        raise NotImplementedError
-
-    def facts(self, module: Any, s: State, seat: int) -> tuple:
-        """What ``view(seat)`` shows of the module at ``s``: immutable values (compared with
-        ``==`` to the ones last written)."""
+    def layout(self, module: Any, n: int, figures: int) -> tuple[tuple[Any, ...], ...]:
+        """The parts for ``n`` players (``figures``: with Leonardo): ``(slices, reads, maker,
+        writer)``: the slices ``(name, length)`` of a part in order, what its fact is made from
+        (:attr:`part_reads`), its maker ``(values, seat) -> fact`` or None, its writer ``(fact,
+        seat, x, p)`` writing its numbers from ``p`` on (zeros there before)."""
         raise NotImplementedError
 
     def view_facts(self, part: Any, seat: int) -> tuple:
-        """The same facts from ``part``, the module's entry of ``view(seat)``."""
+        """The parts' facts from ``part``, the module's entry of ``view(seat)``."""
         raise NotImplementedError
 
     def put(self, facts: tuple, seat: int, x: Any, at: int) -> None:

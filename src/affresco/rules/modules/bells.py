@@ -645,28 +645,31 @@ class BellsSlots(ModuleSlots):
     thresholds and rank points and the Thalers per VP are the edition's: not in the vector."""
 
     name = NAME
-    reads = ("phase", "round")    # the audience tiles hidden while planning; deposits asked this round
 
     def layout(self, module, n: int, figures: int) -> tuple:
         self.certs = len(module.data.certificates)
         self.spaces = module.data.top + 1         # the track's spaces, 0 to "30+" (components)
         self.holdings: dict[tuple, array] = {}    # a figure's holding -> its numbers (_holding)
-        self.counts: tuple = (None, None)         # (facts) the last face-down certificates and their counts
-        return ((("display", 4 * module.data.display[n]), ("stack", 1)), self._display), \
-            ((("holdings", _HOLDING * figures),), self._holdings), \
-            ((("audience", len(SIDE1) * n), ("audience_usable", 1), ("deposits_asked", 1)), self._audience), \
-            ((("track", 2 + figures),), self._track)
+        self.tenths: dict[str, tuple[float, float, float, float]] = {}   # certificate -> _tenths
+        return ((("display", 4 * module.data.display[n]), ("stack", 1)), ("m.display", "m.stack", "m.under"),
+                self._display_fact, self._display), \
+            ((("holdings", _HOLDING * figures),), ("m.down", "m.up", "m.track", "seat"), self._holdings_fact, self._holdings), \
+            ((("audience", len(SIDE1) * n), ("audience_usable", 1), ("deposits_asked", 1)),
+             ("m.audience", "m.display", "m.asked", "phase", "round", "seat"), self._audience_fact, self._audience), \
+            ((("track", 2 + figures),), ("m.track",), None, self._track)
 
-    def facts(self, module, s: State, seat: int) -> tuple:
-        b: BState = s.mods[NAME]
-        counts = self.counts    # the face-down counts kept by the record's tuple (replaced on change)
-        if counts[0] is not b.down:
-            counts = self.counts = (b.down, tuple(map(len, b.down)))
-        return ((b.display, len(b.stack) + len(b.under)),
-                (counts[1], b.up, b.down[seat], b.down if b.track is not None else None),
-                (b.audience if s.phase != PLAN else tuple(col if f == seat else -1 for f, col in enumerate(b.audience)),
-                 bool(b.display), b.asked == s.round),
-                b.track)
+    def _display_fact(self, k: tuple, seat: int) -> tuple:
+        display, stack, under = k
+        return display, len(stack) + len(under)
+
+    def _holdings_fact(self, k: tuple, seat: int) -> tuple:
+        down, up, track = k     # the face-down ones: the seat's own, every figure's after the final scoring
+        return tuple(map(len, down)), up, down[seat], down if track is not None else None
+
+    def _audience_fact(self, k: tuple, seat: int) -> tuple:
+        audience, display, asked, phase, rnd = k    # while planning, the seat's own tile alone
+        return (audience if phase != PLAN else tuple(col if f == seat else -1 for f, col in enumerate(audience)),
+                bool(display), asked == rnd)
 
     def view_facts(self, part, seat: int) -> tuple:
         words = part["column_words"]
@@ -680,12 +683,13 @@ class BellsSlots(ModuleSlots):
     def _display(self, fact: tuple, seat: int, x, p: int) -> None:
         display, stack = fact
         x[p + self.at["stack"]] = stack / self.certs      # (the display's part starts the module's)
+        tenths = self.tenths
         for c in display:
-            price, vp, bells = cert(c)
+            price, vp, bells, _ = tenths.get(c) or self._tenths(c)
             x[p] = 1.0
-            x[p + 1] = price / 10
-            x[p + 2] = vp / 10
-            x[p + 3] = bells / 10
+            x[p + 1] = price
+            x[p + 2] = vp
+            x[p + 3] = bells
             p += 4
 
     def _holdings(self, holdings: tuple, seat: int, x, p: int) -> None:
@@ -704,26 +708,34 @@ class BellsSlots(ModuleSlots):
         """One figure's 10 numbers of ``holdings`` from (face-down count, partly paid ones, its
         face-down certificates if the observer knows them, else None), kept in :attr:`holdings`."""
         down, up, known = key
-        x = array("f", bytes(4 * _HOLDING))
+        block = array("f", bytes(4 * _HOLDING))
+        x: Any = memoryview(block)   # (its stores are cheaper than the array's: no argument parsing)
         x[0] = (down + len(up)) / 10
         x[1] = down / 10
         x[2] = len(up) / 5
+        tenths = self.tenths
         for c, paid in up:
-            price, vp, bells = cert(c)
-            x[3] += price / 10
+            price, vp, bells, _ = tenths.get(c) or self._tenths(c)
+            x[3] += price
             x[4] += paid / 10
-            x[5] += vp / 10
-            x[6] += bells / 10
+            x[5] += vp
+            x[6] += bells
         if known is not None:
             x[7] = 1.0
             for c in known:
-                _, vp, bells = cert(c)
-                x[8] += vp / 10
-                x[9] += bells / 20
+                _, vp, _, bells = tenths.get(c) or self._tenths(c)
+                x[8] += vp
+                x[9] += bells
         if len(self.holdings) > 4096:
             self.holdings.clear()
-        self.holdings[key] = x
-        return x
+        self.holdings[key] = block
+        return block
+
+    def _tenths(self, c: str) -> tuple[float, float, float, float]:
+        """A certificate's price / 10, VP / 10, bells / 10 and bells / 20 (kept in :attr:`tenths`)."""
+        price, vp, bells = cert(c)
+        got = self.tenths[c] = (price / 10, vp / 10, bells / 10, bells / 20)
+        return got
 
     def _audience(self, fact: tuple, seat: int, x, p: int) -> None:
         audience, usable, asked = fact

@@ -118,15 +118,13 @@ class BishopsFavourSlots(ModuleSlots):
     """``tokens_left``: the favour tokens not yet drawn / the edition's (the view's count)."""
 
     name = "bishops_favour"
-    reads = ()
-    seat_free = ("getup", "plan", "visits", "over")
 
     def layout(self, module, n: int, figures: int) -> tuple:
         self.total = len(module.data.tokens)
-        return ((("tokens_left", 1),), self._left),
+        return ((("tokens_left", 1),), ("m",), self._left_fact, self._left),
 
-    def facts(self, module, s: State, seat: int) -> tuple:
-        return (len(s.mods[self.name]),)
+    def _left_fact(self, tokens: tuple, seat: int) -> int:
+        return len(tokens)
 
     def view_facts(self, part, seat: int) -> tuple:
         return (part["tokens_left"],)

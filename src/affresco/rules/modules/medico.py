@@ -1274,6 +1274,7 @@ register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypy
 
 # --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
 from ..observation import PLAN_SCALE, ModuleSlots, register_slots  # noqa: E402
+from array import array  # noqa: E402
 from ..state import PLAN, SIDE1, VISITS  # noqa: E402
 
 _ASKS = ("aside", "medicine", "heal", "illness")
@@ -1298,8 +1299,6 @@ class MedicoSlots(ModuleSlots):
     column (one-hot)."""
 
     name = NAME
-    reads = ("phase", "actor", "asks", "neutral", "aside")   # plans, visit counts, asks, healthy ones
-    seat_free = ("getup", "visits", "over")   # while planning, the seat's own plan or tile shows
     apprentices_reads = ("black", "sick")     # Medico.apprentices
 
     def layout(self, module, n: int, figures: int) -> tuple:
@@ -1310,37 +1309,48 @@ class MedicoSlots(ModuleSlots):
         self.per_kind = tuple(max(1, d.bottles.count(b)) for b in BOTTLES)
         self.black = d.black * n
         self.places = places
-        # (facts): the last apprentices' and asks' facts with what they were made from
-        self.apprentices_fact: tuple = (None,) * 6
-        self.asks_fact: tuple = (None, None)
+        self.plan_blocks: dict[tuple, array] = {}    # a plan -> its numbers (_plans)
+        self.spent_blocks: dict[tuple, array] = {}   # the infection tiles revealed -> their numbers (_infection)
         return ((("infection_tile", len(TILES)), ("infected", len(LOCATIONS)), ("infection_tiles_left", 1),
-                 ("infection_discard", len(TILES))), self._infection), \
-            ((("display", len(BOTTLES) * places), ("draw_pile", 1), ("discard", len(BOTTLES))), self._bottles), \
-            ((("held", len(BOTTLES) * n),), self._held), \
-            ((("sick", n), ("ill", n), ("neutral_ill", n), ("healthy", n), ("black_on_board", 1)), self._apprentices), \
-            ((("plans", _PLAN * n),), self._plans), \
-            ((("ill_left", 1), ("workshop_done", 2)), self._visit), \
-            ((("asks", _ASK * n),), self._asks)
+                 ("infection_discard", len(TILES))), ("m.tile", "m.infected", "m.pile", "m.spent"),
+                self._infection_fact, self._infection), \
+            ((("display", len(BOTTLES) * places), ("draw_pile", 1), ("discard", len(BOTTLES))),
+             ("m.display", "m.draw", "m.discard"), self._bottles_fact, self._bottles), \
+            ((("held", len(BOTTLES) * n),), ("m.held",), None, self._held), \
+            ((("sick", n), ("ill", n), ("neutral_ill", n), ("healthy", n), ("black_on_board", 1)),
+             ("m.sick", "m.black", "m.neutral_ill", "neutral", "aside", "comp"), self._apprentices_fact,
+             self._apprentices), \
+            ((("plans", _PLAN * n),), ("m.plans", "phase", "seat"), self._plans_fact, self._plans), \
+            ((("ill_left", 1), ("workshop_done", 2)), ("m.ill_left", "m.worked", "phase", "actor"), self._visit_fact,
+             self._visit), \
+            ((("asks", _ASK * n),), ("asks",), self._asks_fact, self._asks)
 
-    def facts(self, module, s: State, seat: int) -> tuple:
-        m: MState = s.mods[NAME]
-        acting = s.phase == VISITS and s.actor >= 0
-        # the apprentices' and the asks' facts kept by what they are made from (the record's
-        # tuples, replaced on change, by identity; the players' neutral and set-aside
-        # apprentices by value): most positions change neither
-        app = self.apprentices_fact
-        if app[0] is not m.sick or app[1] is not m.black or app[2] is not m.neutral_ill or app[3] != s.neutral \
-                or app[4] != s.aside:
-            app = self.apprentices_fact = (
-                m.sick, m.black, m.neutral_ill, s.neutral[:], s.aside[:],
-                (m.sick, m.black, m.neutral_ill, tuple(module.healthy(s, f) for f in range(s.n)), module.pool(s)))
-        asks = self.asks_fact
-        if asks[0] is not s.asks:
-            asks = self.asks_fact = (s.asks, tuple((a[0], a[2] if type(a[2]) is str else tuple(a[2]))
-                                                   for a in s.asks if a[1] == NAME))
-        return ((m.tile, m.infected, len(m.pile), m.spent), (m.display, len(m.draw), m.discard), m.held, app[5],
-                m.plans if s.phase != PLAN else tuple(p if f == seat else None for f, p in enumerate(m.plans)),
-                (m.ill_left, m.worked) if acting else (0, (0, 0)), asks[1])
+    def _infection_fact(self, k: tuple, seat: int) -> tuple:
+        tile, infected, pile, spent = k
+        return tile, infected, len(pile), spent
+
+    def _bottles_fact(self, k: tuple, seat: int) -> tuple:
+        display, draw, discard = k
+        return display, len(draw), discard
+
+    def _apprentices_fact(self, k: tuple, seat: int) -> tuple:
+        """Own apprentices on the board, black ones, neutral ill, healthy ones (Medico.healthy),
+        black ones left on the board (Medico.pool)."""
+        sick, black, neutral_ill, neutral, aside, comp = k
+        a = comp.apprentices
+        return sick, black, neutral_ill, tuple([a - sick[f] + neutral[f] - aside[f] for f in range(self.n)]), \
+            self.black - sum(black)
+
+    def _plans_fact(self, k: tuple, seat: int) -> tuple:
+        plans, phase = k    # while planning, the seat's own plan alone
+        return plans if phase != PLAN else tuple(p if f == seat else None for f, p in enumerate(plans))
+
+    def _visit_fact(self, k: tuple, seat: int) -> tuple:
+        ill_left, worked, phase, actor = k
+        return (ill_left, worked) if phase == VISITS and actor >= 0 else (0, (0, 0))
+
+    def _asks_fact(self, asks: tuple, seat: int) -> tuple:
+        return tuple((a[0], a[2] if type(a[2]) is str else tuple(a[2])) for a in asks if a[1] == NAME)
 
     def view_facts(self, part, seat: int) -> tuple:
         return ((part["infection_tile"], part["infected"], part["infection_tiles_left"],
@@ -1363,8 +1373,14 @@ class MedicoSlots(ModuleSlots):
             x[p + LOCATIONS.index(infected)] = 1.0
         p += len(LOCATIONS)
         x[p] = pile / self.tiles
-        for t in spent:
-            x[p + 1 + TILES.index(t)] += 1 / 2
+        if spent:
+            block = self.spent_blocks.get(spent)
+            if block is None:
+                block = array("f", bytes(4 * len(TILES)))
+                for t in spent:
+                    block[TILES.index(t)] += 1 / 2
+                _keep(self.spent_blocks, spent, block)
+            x[p + 1:p + 1 + len(TILES)] = block
 
     def _bottles(self, fact: tuple, seat: int, x, p: int) -> None:
         display, draw, discard = fact
@@ -1393,14 +1409,16 @@ class MedicoSlots(ModuleSlots):
         x[p + 4 * n] = pool / self.black
 
     def _plans(self, plans: tuple, seat: int, x, p: int) -> None:
+        blocks = self.plan_blocks
         for j, f in enumerate(self.seats_from[seat]):
             plan = plans[f]
             if plan is not None:
+                block = blocks.get(plan)
+                if block is None:
+                    block = array("f", [1.0, *(k / PLAN_SCALE for k in plan[0]), 1.0 if plan[1] else 0.0])
+                    _keep(blocks, plan, block)
                 q = p + j * _PLAN
-                x[q] = 1.0
-                for c, k in enumerate(plan[0], q + 1):
-                    x[c] = k / PLAN_SCALE
-                x[q + _PLAN - 1] = 1.0 if plan[1] else 0.0
+                x[q:q + _PLAN] = block
 
     def _visit(self, fact: tuple, seat: int, x, p: int) -> None:
         ill_left, worked = fact
@@ -1418,6 +1436,13 @@ class MedicoSlots(ModuleSlots):
                 x[q + 3] += 1.0
                 x[q + 4] = what[1] / 6
                 x[q + 5 + SIDE1.index(what[2])] = 1.0
+
+
+def _keep(memo: dict[tuple, array], key: tuple, block: array) -> None:
+    """Keep ``block`` in ``memo`` by ``key`` (a few thousand at most)."""
+    if len(memo) > 4096:
+        memo.clear()
+    memo[key] = block
 
 
 register_slots(MedicoSlots)

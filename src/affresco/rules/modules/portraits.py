@@ -356,24 +356,19 @@ class PortraitsSlots(ModuleSlots):
     on, the permanent cards it owns, one-hot by permanent card (the edition's order)."""
 
     name = "portraits"
-    reads = ()
-    seat_free = ("getup", "plan", "visits", "over")
 
     def layout(self, module, n: int, figures: int) -> tuple:
         cards = module.data.cards
         self.card = {c: i for i, c in enumerate(cards)}
         self.permanent = {c: i for i, c in enumerate(c for c in cards if cards[c].permanent)}
-        self.left_fact: tuple = (None, None)   # (facts) the last deck and its cards left per deck
-        return ((("display", len(self.card)),), self._display), ((("deck_left", 3),), self._left), \
-            ((("owned", n * len(self.permanent)),), self._owned)
+        return ((("display", len(self.card)),), ("m.display",), None, self._display), \
+            ((("deck_left", 3),), ("m.deck", "hooks"), self._left_fact, self._left), \
+            ((("owned", n * len(self.permanent)),), ("m.owned",), None, self._owned)
 
-    def facts(self, module, s: State, seat: int) -> tuple:
-        p = s.mods[self.name]
-        left = self.left_fact       # kept by the deck (a tuple, replaced on change)
-        if left[0] is not p.deck:
-            counts = _deck_left(module.data.cards, p.deck)
-            left = self.left_fact = (p.deck, (counts["A"], counts["B"], counts["C"]))
-        return p.display, left[1], p.owned
+    def _left_fact(self, k: tuple, seat: int) -> tuple:
+        deck, hooks = k
+        counts = _deck_left(hooks.named[self.name].data.cards, deck)
+        return counts["A"], counts["B"], counts["C"]
 
     def view_facts(self, part, seat: int) -> tuple:
         return (tuple(c["id"] for c in part["display"]), tuple(part["deck_left"][d] for d in "ABC"),

@@ -268,19 +268,16 @@ class RequestsSlots(ModuleSlots):
     in the vector."""
 
     name = "requests"
-    reads = ()
-    seat_free = ("getup", "plan", "visits", "over")
 
     def layout(self, module, n: int, figures: int) -> tuple:
         self.types = {t: i for i, t in enumerate(module.data.stacks)}
         self.sizes = tuple(len(v) for v in module.data.stacks.values())
         T = len(self.types)
-        return ((("stack_left", T), ("stack_top", T)), self._stacks), \
-            ((("fulfilled", figures * T), ("fulfilled_vp", figures)), self._fulfilled)
+        return ((("stack_left", T), ("stack_top", T)), ("m.stacks",), None, self._stacks), \
+            ((("fulfilled", figures * T), ("fulfilled_vp", figures)), ("m.done",), self._done_fact, self._fulfilled)
 
-    def facts(self, module, s: State, seat: int) -> tuple:
-        r = s.mods[self.name]
-        return r.stacks, tuple(tuple((t, vp) for t, vp, _ in done) for done in r.done)
+    def _done_fact(self, done: tuple, seat: int) -> tuple:
+        return tuple(tuple((t, vp) for t, vp, _ in d) for d in done)
 
     def view_facts(self, part, seat: int) -> tuple:
         return (tuple((t, tuple(v)) for t, v in part["stacks"].items()),

@@ -160,14 +160,16 @@ class ScrollsSlots(ModuleSlots):
     on (public; which ones is each seat's secret)."""
 
     name = "scrolls"
-    reads = ()
 
     def layout(self, module, n: int, figures: int) -> tuple:
-        return ((("mine_row", SIZE), ("mine_column", SIZE)), self._mine), ((("unplayed", n),), self._unplayed)
+        return ((("mine_row", SIZE), ("mine_column", SIZE)), ("m", "seat"), self._mine_fact, self._mine), \
+            ((("unplayed", n),), ("m",), self._unplayed_fact, self._unplayed)
 
-    def facts(self, module, s: State, seat: int) -> tuple:
-        held = s.mods[self.name]
-        return held[seat], tuple((r >= 0) + (c >= 0) for r, c in held)
+    def _mine_fact(self, held: tuple, seat: int) -> tuple:
+        return held[seat]
+
+    def _unplayed_fact(self, held: tuple, seat: int) -> tuple:
+        return tuple((r >= 0) + (c >= 0) for r, c in held)
 
     def view_facts(self, part, seat: int) -> tuple:
         row, col = part["mine"]["row"], part["mine"]["column"]

@@ -11,7 +11,7 @@ P shown on fresco tiles, each pink used +3 VP and each brown +5.
 from __future__ import annotations
 
 from itertools import product
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import workshop
@@ -173,15 +173,14 @@ class SpecialColoursSlots(ModuleSlots):
     blends (P+R=K, O+G=N) are the edition's, the same in every game: not in the vector."""
 
     name = "special_colours"
-    reads = ()
-    seat_free = ("getup", "plan", "visits", "over")
 
     def layout(self, module, n: int, figures: int) -> tuple:
-        return ((("on_fresco", 1), ("fresco_bonus", len(SPECIAL))), self._option),
+        return ((("on_fresco", 1), ("fresco_bonus", len(SPECIAL))), ("hooks",), self._option_fact, self._option),
 
-    def facts(self, module, s: State, seat: int) -> tuple:
+    def _option_fact(self, hooks: Any, seat: int) -> tuple:
+        module = hooks.named[self.name]     # (its options: the game's)
         on = bool(module.opts.get(OPTION))
-        return ((on, tuple(module.data.fresco_bonus.get(c, 0) if on else 0 for c in SPECIAL)),)
+        return on, tuple(module.data.fresco_bonus.get(c, 0) if on else 0 for c in SPECIAL)
 
     def view_facts(self, part, seat: int) -> tuple:
         return ((bool(part["on_fresco"]), tuple(part["fresco_bonus"].get(c, 0) for c in SPECIAL)),)

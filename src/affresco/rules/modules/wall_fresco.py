@@ -700,8 +700,6 @@ class WallFrescoSlots(ModuleSlots):
     per section is the edition's: not in the vector."""
 
     name = "wall_fresco"
-    reads = ("phase",)   # the action tiles hidden while planning
-    seat_free = ("getup", "visits", "over")   # while planning, the seat's own plan or tile shows
 
     def layout(self, module, n: int, figures: int) -> tuple:
         d = module.data
@@ -710,21 +708,21 @@ class WallFrescoSlots(ModuleSlots):
         self.supply = {b: i for i, (b, _) in enumerate(d.exchange)}
         self.full = tuple(k for _, k in d.exchange)
         self.boards: dict[tuple, array] = {}    # (board, restorable) -> its numbers
-        self.board_fact: tuple = (None, None)  # (facts) the last board and its facts
         P = len(PAINTS)
-        return ((("board", _CELL * self.cells),), self._board), ((("tiles", _HELD * n),), self._tiles), \
-            ((("exchange_tiles", len(BLENDED) * n), ("supply", len(self.full))), self._exchange), \
-            ((("action_tile", len(SIDE1) * n),), self._action_tile), \
-            ((("paid", P * n), ("received", P * n)), self._paints)
+        return ((("board", _CELL * self.cells),), ("m.board", "hooks"), self._board_fact, self._board), \
+            ((("tiles", _HELD * n),), ("m.held",), None, self._tiles), \
+            ((("exchange_tiles", len(BLENDED) * n), ("supply", len(self.full))), ("m.exchange", "m.supply"), None,
+             self._exchange), \
+            ((("action_tile", len(SIDE1) * n),), ("m.placed", "phase", "seat"), self._placed_fact, self._action_tile), \
+            ((("paid", P * n), ("received", P * n)), ("m.paid", "m.received"), None, self._paints)
 
-    def facts(self, module, s: State, seat: int) -> tuple:
-        w: WState = s.mods[self.name]
-        board = self.board_fact     # kept by the record's board (a tuple, replaced at a restoration)
-        if board[0] is not w.board:
-            board = self.board_fact = (w.board, module._board_texts(w.board)[1])
-        return (board, w.held, (w.exchange, w.supply),
-                w.placed if s.phase != PLAN else tuple(c if f == seat else -1 for f, c in enumerate(w.placed)),
-                (w.paid, w.received))
+    def _board_fact(self, k: tuple, seat: int) -> tuple:
+        board, hooks = k    # the sections restorable next: the module's reading of the board
+        return board, hooks.named[self.name]._board_texts(board)[1]
+
+    def _placed_fact(self, k: tuple, seat: int) -> tuple:
+        placed, phase = k   # while planning, the seat's own tile alone
+        return placed if phase != PLAN else tuple(c if f == seat else -1 for f, c in enumerate(placed))
 
     def view_facts(self, part, seat: int) -> tuple:
         return ((tuple(None if t is None else parse_wall_tile(t) for row in part["board"] for t in row),
