@@ -369,25 +369,39 @@ class SteppedGame:
         return self._engine_vector(seat) + self._block(seat)
 
     def observations_joined(self, seats: Any = None, encoding: int | None = None) -> array:
+        """:meth:`observation` of ``seats`` (default: every seat) back to back, as
+        ``Game.observations_joined`` (see :meth:`observation_rows`)."""
         if encoding is not None:
             self._check(encoding)
+        return array("f", self.observation_rows(seats).tobytes())
+
+    def observation_rows(self, seats: Any = None) -> np.ndarray:
+        """:meth:`observation` of ``seats`` (default: every seat) as the rows of a new float32
+        array: the engine's joined vectors (``Game.observations_joined``, once per position
+        while planning) copied in at once, then each row's draft's slices (none in progress
+        outside planning: the idle slices, zeros)."""
         key = None if seats is None else tuple(seats)      # (seats read once: any iterable)
         e = self.engine
         seats = range(e.players) if key is None else key
-        if e.phase != "plan":           # (no seat has a plan in progress: every seat's slices idle)
-            joined, idle = e.observations_joined(key, self.encoding), self.layout.idle
+        planning = e.phase == "plan"
+        if not planning:
+            joined = e.observations_joined(key, self.encoding)
         else:                           # the engine's joined vectors once per position
             self._seat(0)
             kept = self._here[2]
-            joined, idle = kept.get(key), None
+            joined = kept.get(key)
             if joined is None:
                 joined = kept[key] = e.observations_joined(key, self.encoding)
-        size = len(joined) // len(seats) if seats else 0
-        out = array("f")
-        for i, seat in enumerate(seats):
-            out += joined[i * size:(i + 1) * size]
-            out += idle if idle is not None else self._block(seat)
-        return out
+        k = len(seats)
+        m = len(joined) // k if k else 0
+        rows = np.empty((k, m + self.layout.size), F32)
+        rows[:, :m] = np.frombuffer(joined, F32).reshape(k, m)
+        if not planning:
+            rows[:, m:] = self.layout.idle
+        else:
+            for i, seat in enumerate(seats):
+                rows[i, m:] = self._block(seat)
+        return rows
 
     def clone(self) -> "SteppedGame":
         return SteppedGame(self.engine.clone(), self.layout, self.drafts, self.encoding)

@@ -38,7 +38,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from affresco import IllegalAction
-from .core import ENCODING_VERSION, F32, Config, LazyView, allowed, check_reward, final_rewards, render_text, tables
+from .core import ENCODING_VERSION, F32, Config, LazyView, SteppedGame, allowed, check_reward, final_rewards, render_text, tables
 
 __all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
 
@@ -443,16 +443,15 @@ class FrescoParallel(_Common, ParallelEnv):
         marker = self._marker
         acting = () if over else g.to_act
         self._acting = (marker, acting)
-        if len(agents) == n:      # every seat, in seat order: no seats to check
-            seats: Any = range(n)
-            joined = g.observations_joined(None, self._encoding)
-        else:
-            seats = [self.agent_seat[a] for a in agents]
-            joined = g.observations_joined(seats, self._encoding)
+        seats: Any = range(n) if len(agents) == n else [self.agent_seat[a] for a in agents]
+        if type(g) is SteppedGame:       # (plans by steps: the engine's rows and each seat's draft)
+            rows = g.observation_rows(None if len(agents) == n else seats)
+        else:                            # every seat, in seat order: no seats to check
+            joined = g.observations_joined(None if len(agents) == n else seats, self._encoding)
+            rows = np.frombuffer(joined, F32).reshape(len(agents), self.encoder.size)
         masks = [self._none_mask if over else self._wait_mask] * n
         for seat in acting:
             masks[seat] = self._legal_of(seat)[2]
-        rows = np.frombuffer(joined, F32).reshape(len(agents), self.encoder.size)
         at = g.actions_applied
         obs, infos = {}, {}
         for a, seat, row in zip(agents, seats, rows):
