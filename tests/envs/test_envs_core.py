@@ -9,7 +9,8 @@ import pytest
 
 import affresco
 from affresco.envs import ActionCodec, Config, ObservationEncoder
-from affresco.envs.core import PlanChoice, SteppedGame
+from affresco.envs.core import PlanChoice, SteppedGame, plan_choice_space
+from affresco.rules import PLAN_SCALE
 from envs_support import ALL, random_positions
 
 
@@ -174,6 +175,54 @@ def test_a_stepped_games_kept_choices_and_vectors_are_the_ones_made_afresh(n):
         assert g.observations_joined(iter([n - 1, 0])) == fresh.observation(n - 1) + fresh.observation(0)
         seat = min(g.to_act)
         g.apply(seat, rng.choice(g.legal_actions(seat)))
+
+
+@pytest.mark.parametrize("n,mods", [(2, ALL), (3, ("bells", "wall_fresco"))])
+def test_a_drafts_slices_made_from_the_draft_before_are_the_ones_written_whole(n, mods):
+    """The draft's slices of a plan in progress (docs/envs.md), which a layout makes from the
+    draft before its last choice, are the numbers written whole from the slices' definition:
+    ``plan_step`` one-hot at the step chosen now while planning, then per step chosen its
+    choice: counts as a made flag and the apprentices / PLAN_SCALE, any other one-hot among the
+    step's choices (random drafts, each asked of a new layout in a random order)."""
+    config = Config.of(n, mods)
+    space = plan_choice_space(config.new_game(seed=0))
+    rng = random.Random(n)
+    layout = ObservationEncoder(config).draft        # (a new one: nothing made yet)
+    steps = layout.steps
+    for _ in range(300):
+        if rng.random() < 0.05:
+            layout = ObservationEncoder(config).draft
+        k = rng.randrange(len(steps) + 1)
+        draft = tuple(rng.choice([c.choice for c in space if c.step == steps[i]]) for i in range(k))
+        planning = rng.random() < 0.6
+        want = np.zeros(layout.size, np.float32)
+        if planning and k < len(steps):
+            want[k] = 1.0
+        for (_, start, _), step, choice in zip(layout.slices[1:], steps, draft):
+            options = [c.choice for c in space if c.step == step]
+            if all(affresco.Game.plan_choice_counts(c) is not None for c in options if c):
+                if choice:
+                    counts = affresco.Game.plan_choice_counts(choice)
+                    want[start:start + 1 + len(counts)] = [1.0, *(c / PLAN_SCALE for c in counts)]
+            else:
+                want[start + options.index(choice)] = 1.0
+        assert np.array_equal(np.frombuffer(layout.block(draft, planning), np.float32), want)
+
+
+def test_a_stepped_game_answers_every_other_engine_name_as_its_engine():
+    """A game of plans by steps gives every public name of ``affresco.Game`` that it does not
+    define itself as its engine's (``view``, ``record``, ``scores`` ...), through names of its
+    class: it has no ``__getattr__``, with which every attribute read of its instances, its own
+    included, would go CPython's slow generic way at every step."""
+    g = Config.of(2, ("bells",)).new_env_game(seed=3)
+    assert "__getattr__" not in vars(SteppedGame)
+    e = g.engine
+    for name in dir(affresco.Game):
+        if not name.startswith("_"):
+            assert getattr(g, name) == getattr(e, name) or callable(getattr(e, name)), name
+    assert g.view(0, log=False) == e.view(0, log=False) and g.record() == e.record()
+    assert (g.scores(), g.ranking(), g.seed, g.round, g.plan_steps()) == (e.scores(), e.ranking(), e.seed, e.round,
+                                                                        e.plan_steps())
 
 
 def test_encoding_2_refuses_a_choice_out_of_turn_and_a_whole_plan_midway():

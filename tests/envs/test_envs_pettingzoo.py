@@ -142,12 +142,13 @@ def test_each_parallel_agents_observation_is_its_seats_vector_and_its_own():
         obs, *_ = p.step(acts)
 
 
-def test_parallel_observations_an_agent_keeps_stay_as_handed_out():
+@pytest.mark.parametrize("mods", [(), ("bells", "wall_fresco")])
+def test_parallel_observations_an_agent_keeps_stay_as_handed_out(mods):
     """An agent that keeps an observation (the whole dict, the vector alone, or a slice of it,
     as a replay buffer does) finds it unchanged to the end of the game, even after writing into
     vectors it then dropped, and every step's vectors are the seats' own (as a fresh copy of the
-    game writes them)."""
-    p = parallel_env(players=4)
+    game writes them; with plans by steps, each seat's draft slices too)."""
+    p = parallel_env(players=4, modules=mods)
     obs, _ = p.reset(seed=3)
     rng = np.random.default_rng(3)
     kept, steps = [], 0

@@ -15,7 +15,7 @@ import threading
 from array import array
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -169,20 +169,30 @@ class DraftLayout:
 
     def block(self, draft: tuple, planning: bool) -> array:
         """The slices' numbers for a seat's ``draft`` (its choices so far) and whether it is
-        planning now (an ``array('f')``, kept: read it, never change it)."""
+        planning now (an ``array('f')``, kept: read it, never change it); a new draft's made
+        from the draft before its last choice (a plan's steps come one at a time)."""
         key = (draft, planning)
         x = self._blocks.get(key)
         if x is None:
-            x = array("f", bytes(4 * self.size))
-            if planning and len(draft) < len(self.steps):
-                x[len(draft)] = 1.0
-            for (start, places), choice in zip(self._writers, draft):
+            k = len(draft)
+            if k:
+                x = self.block(draft[:-1], planning) * 1
+                if planning:               # the step chosen now moves on
+                    x[k - 1] = 0.0
+                    if k < len(self.steps):
+                        x[k] = 1.0
+                start, places = self._writers[k - 1]
+                choice = draft[-1]
                 if places is not None:
                     x[start + places[choice]] = 1.0
                 elif choice:
                     x[start] = 1.0
                     for i, n in enumerate(Game.plan_choice_counts(choice) or (), start + 1):
                         x[i] = n / PLAN_SCALE
+            else:
+                x = array("f", bytes(4 * self.size))
+                if planning and self.steps:
+                    x[0] = 1.0
             if len(self._blocks) > 4096:
                 self._blocks.clear()
             self._blocks[key] = x
@@ -198,7 +208,7 @@ class SteppedGame:
     it is in its own seat's :meth:`observation` only (:class:`DraftLayout`).  Anything else is
     the engine's (``view``, ``record``, ``scores`` ...)."""
 
-    __slots__ = ("engine", "drafts", "layout", "_step_names", "_memo", "encoding")
+    __slots__ = ("engine", "drafts", "layout", "_step_names", "encoding", "_at", "_here")
 
     def __init__(self, engine: Game, layout: DraftLayout, drafts: Sequence[tuple] | None = None,
                  encoding: int = ENCODING_VERSION):
@@ -207,14 +217,16 @@ class SteppedGame:
         self.encoding = encoding          # of the engine's vectors (2 or 3)
         self._step_names = engine.plan_steps()
         self.drafts: list[tuple] = list(drafts) if drafts is not None else [()] * engine.players
-        # what is asked of a planning position (its actions applied: the choices of a plan do
-        # not move the engine), once per position: the engine's vectors, the choices offered
-        self._memo: tuple[int, dict] = (-1, {})
+        # what is asked of a planning position (the choices of a plan do not move the engine),
+        # made once per position (``_at``: the engine's actions applied then): see _seat
+        self._at = -1
+        self._here: tuple = ((), [], {})
 
-    def __getattr__(self, name: str) -> Any:
-        if name == "engine" or name.startswith("__"):     # (not set yet: a copy being made)
-            raise AttributeError(name)
-        return getattr(self.engine, name)
+    def __reduce__(self):              # (the per-position answers are not kept: made again when asked)
+        return SteppedGame, (self.engine, self.layout, self.drafts, self.encoding)
+
+    if TYPE_CHECKING:       # the engine's other names (made below: _delegate)
+        def __getattr__(self, name: str) -> Any: ...
 
     @property
     def to_act(self) -> tuple[int, ...]:
@@ -237,31 +249,47 @@ class SteppedGame:
     def players(self) -> int:
         return self.engine.players
 
+    def _seat(self, seat: int) -> list:
+        """This planning position's record of ``seat`` (made when the engine moved): ``[draft,
+        offered, block, vector]``: the draft the next two are of (a draft changes by
+        :meth:`apply` at one position), the choices offered to it (:meth:`_offered`; ``_ASK``:
+        not asked yet), its draft's slices (:meth:`DraftLayout.block`; None: not made yet) and
+        the engine's vector of the seat (None: not made yet)."""
+        e = self.engine
+        at = e.actions_applied
+        if self._at != at:
+            self._at = at
+            self._here = (e.to_act, [[_NO_DRAFT, _ASK, None, None] for _ in self.drafts], {})
+        return self._here[1][seat]
+
     def _offered(self, seat: int) -> tuple | None:
         """``(choices, PlanChoices, set of choices)`` of the seat's next step, or None if it
         is not planning now."""
         e = self.engine
-        if e.phase != "plan":
+        if e.phase != "plan" or not 0 <= seat < len(self.drafts):
             return None
-        memo = self._position()
-        key = ("offered", seat, self.drafts[seat])
-        if key in memo:
-            return memo[key]
-        memo[key] = None
-        if seat not in e.to_act:
+        rec = self._seat(seat)
+        draft = self.drafts[seat]
+        if rec[0] is not draft:
+            rec[0], rec[1], rec[2] = draft, _ASK, None
+        hit = rec[1]
+        if hit is not _ASK:
+            return hit
+        rec[1] = None
+        if seat not in self._here[0]:
             return None
         try:
-            found = e.plan_choices(seat, self.drafts[seat])
+            found = e.plan_choices(seat, draft)
         except affresco.IllegalAction:      # a module's question while planning
             return None
         hit = _OFFERED.get(id(found))
         if hit is None or hit[0] is not found:
-            step = self._step_names[len(self.drafts[seat])]
+            step = self._step_names[len(draft)]
             hit = (found, _plan_choices(step, found), frozenset(found))
             if len(_OFFERED) > 4096:
                 _OFFERED.clear()
             _OFFERED[id(found)] = hit
-        memo[key] = hit
+        rec[1] = hit
         return hit
 
     def legal_actions(self, seat: int) -> Sequence[Action | PlanChoice]:
@@ -303,31 +331,25 @@ class SteppedGame:
         return tuple(map(PlanChoice, self._step_names, self.engine.plan_as_choices(action)))
 
     def _block(self, seat: int) -> array:
-        e = self.engine
-        if e.phase != "plan":            # (no seat has a plan in progress)
+        """The seat's draft's slices now (:class:`DraftLayout`)."""
+        if self.engine.phase != "plan":            # (no seat has a plan in progress)
             return self.layout.idle
-        return self.layout.block(self.drafts[seat], seat in e.to_act)
+        rec = self._seat(seat)
+        draft = self.drafts[seat]
+        if rec[0] is not draft:
+            rec[0], rec[1], rec[2] = draft, _ASK, None
+        block = rec[2]
+        if block is None:
+            block = rec[2] = self.layout.block(draft, seat in self._here[0])
+        return block
 
-    def _position(self) -> dict:
-        """The memo of this position (see ``_memo``)."""
-        at, kept = self._memo
-        if at != self.engine.actions_applied:
-            kept = {}
-            self._memo = (self.engine.actions_applied, kept)
-        return kept
-
-    def _engine_vector(self, key: Any) -> array:
-        """The engine's vector of a seat (``key``: the seat) or its joined vectors of several
-        (``key``: a tuple of seats, or None for every seat), once per position while planning
-        (a plan's steps stay at one position; any other position is left at the next step)."""
-        e = self.engine
-        if e.phase != "plan":
-            return e.observation(key, self.encoding) if type(key) is int else e.observations_joined(key, self.encoding)
-        kept = self._position()
-        x = kept.get(key)
+    def _engine_vector(self, seat: int) -> array:
+        """The engine's vector of a planning seat, once per position (a plan's steps stay at one
+        position)."""
+        rec = self._seat(seat)
+        x = rec[3]
         if x is None:
-            x = kept[key] = (e.observation(key, self.encoding) if type(key) is int
-                             else e.observations_joined(key, self.encoding))
+            x = rec[3] = self.engine.observation(seat, self.encoding)
         return x
 
     def _check(self, encoding: Any) -> None:
@@ -337,34 +359,72 @@ class SteppedGame:
     def observation(self, seat: Any, encoding: int | None = None) -> array:
         """The engine's vector of the seat, then its draft's slices (:class:`DraftLayout`), in
         the game's encoding (``encoding``: None or the same, as ``Game.observation`` takes it)."""
-        if encoding is not None:
+        if encoding is not None and encoding != self.encoding:
             self._check(encoding)
-        if type(seat) is not int:
-            return self.engine.observation(seat)      # (the engine's refusal)
         e = self.engine
+        if type(seat) is not int or not 0 <= seat < len(self.drafts):
+            return e.observation(seat)      # (the engine's refusal)
         if e.phase != "plan":            # no plan being chosen: no position kept, the draft's slices idle
             return e.observation(seat, self.encoding) + self.layout.idle
         return self._engine_vector(seat) + self._block(seat)
 
     def observations_joined(self, seats: Any = None, encoding: int | None = None) -> array:
+        """:meth:`observation` of ``seats`` (default: every seat) back to back, as
+        ``Game.observations_joined`` (see :meth:`observation_rows`)."""
         if encoding is not None:
             self._check(encoding)
+        return array("f", self.observation_rows(seats).tobytes())
+
+    def observation_rows(self, seats: Any = None) -> np.ndarray:
+        """:meth:`observation` of ``seats`` (default: every seat) as the rows of a new float32
+        array: the engine's joined vectors (``Game.observations_joined``, once per position
+        while planning) copied in at once, then each row's draft's slices (none in progress
+        outside planning: the idle slices, zeros)."""
         key = None if seats is None else tuple(seats)      # (seats read once: any iterable)
-        joined = self._engine_vector(key)
-        seats = range(self.engine.players) if key is None else key
-        size = len(joined) // len(seats) if seats else 0
-        idle = self.layout.idle if self.engine.phase != "plan" else None    # (every seat's, outside planning)
-        out = array("f")
-        for i, seat in enumerate(seats):
-            out += joined[i * size:(i + 1) * size]
-            out += idle if idle is not None else self._block(seat)
-        return out
+        e = self.engine
+        seats = range(e.players) if key is None else key
+        planning = e.phase == "plan"
+        if not planning:
+            joined = e.observations_joined(key, self.encoding)
+        else:                           # the engine's joined vectors once per position
+            self._seat(0)
+            kept = self._here[2]
+            joined = kept.get(key)
+            if joined is None:
+                joined = kept[key] = e.observations_joined(key, self.encoding)
+        k = len(seats)
+        m = len(joined) // k if k else 0
+        rows = np.empty((k, m + self.layout.size), F32)
+        rows[:, :m] = np.frombuffer(joined, F32).reshape(k, m)
+        if not planning:
+            rows[:, m:] = self.layout.idle
+        else:
+            for i, seat in enumerate(seats):
+                rows[i, m:] = self._block(seat)
+        return rows
 
     def clone(self) -> "SteppedGame":
         return SteppedGame(self.engine.clone(), self.layout, self.drafts, self.encoding)
 
 
+def _delegate(name: str) -> property:
+    """A :class:`SteppedGame` property reading the engine's ``name`` (a class-level name, not
+    ``__getattr__``: a class with ``__getattr__`` has every attribute read of its instances,
+    its own included, go the slow generic way, at every step)."""
+    def get(self: SteppedGame) -> Any:
+        return getattr(self.engine, name)
+    get.__name__ = name
+    return property(get, doc=f"The engine's :attr:`affresco.Game.{name}`.")
+
+
+for _name in dir(Game):          # the rest of the engine's public names, as the engine's
+    if not _name.startswith("_") and _name not in SteppedGame.__dict__:
+        setattr(SteppedGame, _name, _delegate(_name))
+
+
 _OFFERED: dict[int, tuple] = {}    # id(the engine's choices) -> SteppedGame._offered's answer (keeps them)
+_ASK = object()         # SteppedGame._seat: the choices offered not asked yet
+_NO_DRAFT = object()    # SteppedGame._seat: no draft's answers kept yet
 _new_plan_choice = functools.partial(tuple.__new__, PlanChoice)   # PlanChoice((step, choice, kind)), in C
 
 

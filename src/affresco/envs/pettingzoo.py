@@ -38,7 +38,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from affresco import IllegalAction
-from .core import ENCODING_VERSION, F32, Config, LazyView, allowed, check_reward, final_rewards, render_text, tables
+from .core import (ENCODING_VERSION, F32, Config, LazyView, SteppedGame, allowed, check_reward, final_rewards,
+                   render_text, tables)
 
 __all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
 
@@ -434,9 +435,10 @@ class FrescoParallel(_Common, ParallelEnv):
 
     def _observations(self, over: bool) -> tuple[dict, dict]:
         """Every agent's observation and info now, made in one pass (asked once per step: no
-        cache): the vectors together in one array, a row per agent (``Game.observations_joined``:
-        every seat's, in seat order, while every agent is in); the legal actions of the seats to
-        act, kept for :meth:`legal_indices`; the others' mask WAIT alone (none once over)."""
+        cache): the vectors together in one array, a row per agent (``Game.observations_joined``,
+        with plans by steps ``SteppedGame.observation_rows``: every seat's, in seat order, while
+        every agent is in); the legal actions of the seats to act, kept for :meth:`legal_indices`;
+        the others' mask WAIT alone (none once over)."""
         g = self.game
         agents = self.agents
         n = self.config.players
@@ -445,14 +447,17 @@ class FrescoParallel(_Common, ParallelEnv):
         self._acting = (marker, acting)
         if len(agents) == n:      # every seat, in seat order: no seats to check
             seats: Any = range(n)
-            joined = g.observations_joined(None, self._encoding)
+            asked = None
         else:
-            seats = [self.agent_seat[a] for a in agents]
-            joined = g.observations_joined(seats, self._encoding)
+            seats = asked = [self.agent_seat[a] for a in agents]
+        if type(g) is SteppedGame:       # (plans by steps: the engine's rows and each seat's draft)
+            rows = g.observation_rows(asked)
+        else:
+            joined = g.observations_joined(asked, self._encoding)
+            rows = np.frombuffer(joined, F32).reshape(len(agents), self.encoder.size)
         masks = [self._none_mask if over else self._wait_mask] * n
         for seat in acting:
             masks[seat] = self._legal_of(seat)[2]
-        rows = np.frombuffer(joined, F32).reshape(len(agents), self.encoder.size)
         at = g.actions_applied
         obs, infos = {}, {}
         for a, seat, row in zip(agents, seats, rows):
