@@ -343,15 +343,6 @@ class SteppedGame:
             block = rec[2] = self.layout.block(draft, seat in self._here[0])
         return block
 
-    def _engine_vector(self, seat: int) -> array:
-        """The engine's vector of a planning seat, once per position (a plan's steps stay at one
-        position)."""
-        rec = self._seat(seat)
-        x = rec[3]
-        if x is None:
-            x = rec[3] = self.engine.observation(seat, self.encoding)
-        return x
-
     def _check(self, encoding: Any) -> None:
         if encoding != self.encoding:
             raise affresco.ConfigError(f"this game's vectors are encoding {self.encoding}'s, not {encoding!r}")
@@ -366,7 +357,17 @@ class SteppedGame:
             return e.observation(seat)      # (the engine's refusal)
         if e.phase != "plan":            # no plan being chosen: no position kept, the draft's slices idle
             return e.observation(seat, self.encoding) + self.layout.idle
-        return self._engine_vector(seat) + self._block(seat)
+        rec = self._seat(seat)           # (the engine's vector once per position, the slices once per draft)
+        draft = self.drafts[seat]
+        if rec[0] is not draft:
+            rec[0], rec[1], rec[2] = draft, _ASK, None
+        x = rec[3]
+        if x is None:
+            x = rec[3] = e.observation(seat, self.encoding)
+        block = rec[2]
+        if block is None:
+            block = rec[2] = self.layout.block(draft, seat in self._here[0])
+        return x + block
 
     def observations_joined(self, seats: Any = None, encoding: int | None = None) -> array:
         """:meth:`observation` of ``seats`` (default: every seat) back to back, as
