@@ -208,7 +208,7 @@ class SteppedGame:
     it is in its own seat's :meth:`observation` only (:class:`DraftLayout`).  Anything else is
     the engine's (``view``, ``record``, ``scores`` ...)."""
 
-    __slots__ = ("engine", "drafts", "layout", "_step_names", "encoding", "_at", "_here")
+    __slots__ = ("engine", "drafts", "layout", "_step_names", "encoding", "_here_at", "_here")
 
     def __init__(self, engine: Game, layout: DraftLayout, drafts: Sequence[tuple] | None = None,
                  encoding: int = ENCODING_VERSION):
@@ -218,8 +218,8 @@ class SteppedGame:
         self._step_names = engine.plan_steps()
         self.drafts: list[tuple] = list(drafts) if drafts is not None else [()] * engine.players
         # what is asked of a planning position (the choices of a plan do not move the engine),
-        # made once per position (``_at``: the engine's actions applied then): see _seat
-        self._at = -1
+        # made once per position (``_here_at``: the engine's actions applied then): see _seat
+        self._here_at = -1
         self._here: tuple = ((), [], {})
 
     def __reduce__(self):              # (the per-position answers are not kept: made again when asked)
@@ -257,8 +257,8 @@ class SteppedGame:
         the engine's vector of the seat (None: not made yet)."""
         e = self.engine
         at = e.actions_applied
-        if self._at != at:
-            self._at = at
+        if self._here_at != at:
+            self._here_at = at
             self._here = (e.to_act, [[_NO_DRAFT, _ASK, None, None] for _ in self.drafts], {})
         return self._here[1][seat]
 

@@ -1379,7 +1379,7 @@ class MedicoSlots(ModuleSlots):
                 block = array("f", bytes(4 * len(TILES)))
                 for t in spent:
                     block[TILES.index(t)] += 1 / 2
-                _keep(self.spent_blocks, spent, block)
+                _keep_block(self.spent_blocks, spent, block)
             x[p + 1:p + 1 + len(TILES)] = block
 
     def _bottles(self, fact: tuple, seat: int, x, p: int) -> None:
@@ -1416,7 +1416,7 @@ class MedicoSlots(ModuleSlots):
                 block = blocks.get(plan)
                 if block is None:
                     block = array("f", [1.0, *(k / PLAN_SCALE for k in plan[0]), 1.0 if plan[1] else 0.0])
-                    _keep(blocks, plan, block)
+                    _keep_block(blocks, plan, block)
                 q = p + j * _PLAN
                 x[q:q + _PLAN] = block
 
@@ -1438,7 +1438,7 @@ class MedicoSlots(ModuleSlots):
                 x[q + 5 + SIDE1.index(what[2])] = 1.0
 
 
-def _keep(memo: dict[tuple, array], key: tuple, block: array) -> None:
+def _keep_block(memo: dict[tuple, array], key: tuple, block: array) -> None:
     """Keep ``block`` in ``memo`` by ``key`` (a few thousand at most)."""
     if len(memo) > 4096:
         memo.clear()
