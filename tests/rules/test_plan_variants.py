@@ -81,6 +81,30 @@ def test_every_place_of_the_medico_plans_holds_a_distinct_legal_plan_and_index_i
     assert tiles == {0, *range(1, len({"bells", "wall_fresco"} & set(modules)) + 1)}
 
 
+@pytest.mark.parametrize("players,modules,seed", [(3, ALL, 3), (2, ("medico",), 5), (4, ("medico", "bells"), 6)])
+def test_the_words_a_parent_s_variants_add_are_those_of_its_variants_made(players, modules, seed):
+    """``variant_words``, read from the medico's tables without making a plan (what
+    rules/plan_choices.py offers at the ill and medico steps, issue #14), gives for every parent
+    the words its variants add, in their order: those of the plans ``variants_of`` makes, read
+    back as choices, for parents with and without action tiles, ill apprentices, the tile."""
+    checked, kinds = 0, set()
+    for g, seat, legal in lazy_planning(players, modules, seed=seed, rounds=9):
+        steps = g.plan_steps()
+        own = [k for k, w in enumerate(steps) if w in ("ill", "medico")]
+        parents = legal.parents
+        rng = random.Random(len(legal))
+        for j in sorted(rng.sample(range(len(parents)), min(60, len(parents)))):
+            seg, b, _ = parents.locate(j)
+            made = [tuple(g.plan_as_choices(a)[k] for k in own) for a in legal.variants_of(j)]
+            read = [tuple(words.get(steps[k], ()) for k in own) for words in legal.variant_words(seg, b)]
+            assert read == made
+            assert all(set(words) <= {"ill", "medico"} for words in legal.variant_words(seg, b))
+            kinds.update((len(parents.segments[seg]), bool(c[0]), bool(c[1])) for c in made)
+            checked += 1
+    assert checked >= 100 and {ill for _, ill, _ in kinds} == {False, True} and {t for *_, t in kinds} == {False, True}
+    assert {t for t, _, _ in kinds} == {0, *range(1, len({"bells", "wall_fresco"} & set(modules)) + 1)}
+
+
 def _order_key(plan, columns: tuple[str, ...]) -> tuple:
     """The place of a plan's parent in the medico's order within its part, from its text alone
     (docs/architecture.md): the counts of the columns ill apprentices may not go to as a group

@@ -23,7 +23,7 @@ from typing import Final
 
 from .actions import PLAN_WORDS, Action
 from .memo import IdentityMemo
-from .plan_sequences import PlanVariants, TiledPlans
+from .plan_sequences import PlanVariants, TiledPlans, base_counts
 from .planning import _counts, options, read
 from .state import PLAN, State
 
@@ -183,13 +183,13 @@ def _choices(names: tuple[str, ...], seq: Sequence[Action], prefix: tuple) -> tu
     if k == 0:
         if tp is None:
             return _counts_of(tuple(seq))
-        every = _singles(tp.base()[4])
+        every = _singles(tp.base_key)
         if pv is None:                # the plans without tiles: every base plan
             return every
         return tuple(compress(every, pv.sizes_at(0)))    # those with variants without tiles (_fits)
     if tp is None:
         return (_NONE,)              # no module word in this situation's plans
-    b = _base_index(tp.base()[4])[prefix[0][0]]
+    b = tp.base_index()[prefix[0][0]]
     tiles = {w: t for t, (w, _) in enumerate(tp.tiles)}
     word = names[k]
     placed = [tiles[c[0]] for c in prefix[1:] if c and c[0] in tiles]
@@ -203,11 +203,9 @@ def _choices(names: tuple[str, ...], seq: Sequence[Action], prefix: tuple) -> tu
                                 if not counts[col] and tp.words[col] not in taken)
     if pv is None or any(w in tiles for w in names[k + 1:]):
         return (_NONE,)              # a word no plan of this situation has
-    parent = plan_of(prefix[:1] + tuple(c for c in prefix[1:] if c and c[0] in tiles))
-    variants = _variants(pv, tp.index(parent), len(parent.args))
     done = [(names[i], c) for i, c in enumerate(prefix) if i and not (c and c[0] in tiles)]
     seen: dict[tuple, None] = {}
-    for words in variants:
+    for words in pv.variant_words(tp.segments.index(tuple(sorted(placed))), b):
         if all(words.get(w, _NONE) == c for w, c in done):
             seen[words.get(word, _NONE)] = None
     return tuple(seen)
@@ -219,13 +217,9 @@ def _counts_of(plans: tuple[Action, ...]) -> tuple[tuple[str, ...], ...]:
 
 
 @lru_cache(maxsize=64)
-def _singles(texts: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return tuple((t,) for t in texts)
-
-
-@lru_cache(maxsize=64)
-def _base_index(texts: tuple[str, ...]) -> dict[str, int]:
-    return {t: b for b, t in enumerate(texts)}
+def _singles(base_key: tuple[int, int, int]) -> tuple[tuple[str, ...], ...]:
+    """The counts step's choices of the base plans of ``base_key`` (TiledPlans.base_key)."""
+    return tuple((t,) for t in base_counts(*base_key)[4])
 
 
 def _fits(tp: TiledPlans, pv: PlanVariants | None, tiles: tuple[int, ...], b: int) -> bool:
@@ -235,25 +229,3 @@ def _fits(tp: TiledPlans, pv: PlanVariants | None, tiles: tuple[int, ...], b: in
     seg = tp.segments.index(tiles)
     return bool(tp.multiplicity(seg)[b]) and (pv is None or bool(pv.sizes_at(seg)[b]))
 
-
-_VARIANTS: dict[tuple[int, int], tuple[PlanVariants, tuple]] = {}
-
-
-def _variants(pv: PlanVariants, j: int, skip: int) -> tuple[dict[str, tuple[str, ...]], ...]:
-    """The module words (word -> its choice) of each variant of parent ``j`` of ``pv``,
-    whose own arguments are the first ``skip`` of each variant's."""
-    hit = _VARIANTS.get((id(pv), j))
-    if hit is not None and hit[0] is pv:
-        return hit[1]
-    out = []
-    for a in pv.variants_of(j):
-        words, rest = {}, a.args[skip:]
-        while rest:
-            arity = PLAN_WORDS[rest[0]][0]
-            words[rest[0]] = tuple(rest[:1 + arity])
-            rest = rest[1 + arity:]
-        out.append(words)
-    if len(_VARIANTS) > 4096:
-        _VARIANTS.clear()
-    _VARIANTS[id(pv), j] = (pv, tuple(out))
-    return _VARIANTS[id(pv), j][1]

@@ -12,7 +12,7 @@ columns (the plan hooks of bells and wall fresco, rules/planning.py :func:`legal
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate, compress, permutations, product
 from math import perm
@@ -187,6 +187,10 @@ class TiledPlans(_Lazy):
     def base_plans(self) -> tuple[Action, ...]:
         return base_plans(self.available, self.columns, self.per_column)
 
+    def base_index(self) -> dict[str, int]:
+        """Counts text -> the base plan's position (:meth:`base`'s order; read only)."""
+        return _base_index(self.available, self.columns, self.per_column)
+
     def with_tile(self, word: str, carries: int = 0) -> "TiledPlans":
         """These plans, then each again with the tile ``word`` (a plan word of arity 1, its
         argument a column word) on each of its empty columns not covered, carrying ``carries``
@@ -284,7 +288,7 @@ class TiledPlans(_Lazy):
 
     def find(self, args: tuple) -> tuple[int, int, int] | None:
         """``(segment, base plan, q)`` of the plan with these arguments, or None."""
-        b = _base_index(self.available, self.columns, self.per_column).get(args[0]) if args else None
+        b = self.base_index().get(args[0]) if args else None
         if b is None or len(args) % 2 == 0:
             return None
         words = dict(zip(args[1::2], args[2::2]))
@@ -362,7 +366,9 @@ class PlanVariants(_Lazy):
     q)`` start in its segment; ``sizes(seg)``, per base plan how many variants each parent of
     segment ``seg`` has (all parents of one base plan in one segment have as many; asked only
     when the sequence is searched or made in full); ``nth(parent_args, seg, b, r)``, the r-th
-    variant of a parent; ``find(action)``, the parent's arguments of an action and a function
+    variant of a parent; ``words(seg, b)``, the words each variant of a parent of ``(seg, b)``
+    adds to the parent's, in the variants' order (word -> the word and its arguments: a
+    parent's variants add the same words whatever columns its tiles cover); ``find(action)``, the parent's arguments of an action and a function
     of the parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the
     variants), or None.  ``recipe``: ``(function, arguments)`` that make the same sequence in
     another process.
@@ -412,6 +418,12 @@ class PlanVariants(_Lazy):
         if z is None:
             z = self._sizes[seg] = self._v.sizes(seg)
         return z
+
+    def variant_words(self, seg: int, b: int) -> Sequence[Mapping[str, tuple[str, ...]]]:
+        """Per variant of a parent of base plan ``b`` in segment ``seg``, in order, the plan
+        words it adds to the parent's (word -> the word and its arguments), made without making
+        the variants (rules/plan_choices.py reads it)."""
+        return self._v.words(seg, b) if self._sizes_at(seg)[b] else ()
 
     def __len__(self) -> int:
         return self._seg_starts[-1]

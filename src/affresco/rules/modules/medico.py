@@ -1195,6 +1195,11 @@ class _IllVariants:
             return _new(Action, ("plan", args + ills[r >> 1] + (_TILE if r & 1 else ())))
         return _new(Action, ("plan", args + ills[r]))
 
+    def words(self, seg: int, b: int) -> tuple[dict[str, tuple[str, ...]], ...]:
+        """The words the variants of a parent of base plan ``b`` in segment ``seg`` add, in
+        :meth:`nth`'s order: its ill word, its medico tile (:func:`_variant_words`)."""
+        return _variant_words(*self.kind(seg, b))
+
     def find(self, action: Action) -> tuple[tuple, Callable[[int, int], int | None]] | None:
         """The parent's arguments, and the variant's rank given the parent's place."""
         a = action.args
@@ -1267,6 +1272,20 @@ class _IllVariants:
     def place(self, seg: int, b: int, q: int) -> int:
         return self.order.place(self.parents.base()[0][b], q, len(self.parents.segments[seg]), self.tile,
                                 self.healthy - self.parents.carries[seg], self.black)
+
+
+@lru_cache(maxsize=4096)
+def _variant_words(ills: tuple, tile: bool) -> tuple[dict[str, tuple[str, ...]], ...]:
+    """Per variant of :meth:`_IllVariants.nth` (the ill words ``ills``, each without and, if
+    ``tile``, with the medico tile): its words, word -> the word and its arguments (read only:
+    shared by the plans of one kind)."""
+    out: list[dict[str, tuple[str, ...]]] = []
+    for ill in ills:
+        words = {ILL_WORD: ill} if ill else {}
+        out.append(words)
+        if tile:
+            out.append({**words, TILE_WORD: _TILE})
+    return tuple(out)
 
 
 register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)
