@@ -163,6 +163,17 @@ def _heal_choices(held: tuple[str, ...], sick: bool) -> tuple[Action, ...]:
     return tuple(out)
 
 
+def healthy_count(apprentices: int, sick: int, neutral: int, aside: int) -> int:
+    """Healthy apprentices a player may plan with: their own not on the medico board (of
+    ``apprentices``, ``sick`` there), the neutral one, minus the one set aside."""
+    return apprentices - sick + neutral - aside
+
+
+def black_left(black: int, taken: tuple[int, ...]) -> int:
+    """Black apprentices left on the medico board: ``black`` at set-up, minus each player's."""
+    return black - sum(taken)
+
+
 class Medico(Module):
     name = NAME
     visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
@@ -268,12 +279,12 @@ class Medico(Module):
 
     def pool(self, s: State) -> int:
         """Black apprentices left on the medico board."""
-        return self.data.black * s.n - sum(s.mods[NAME].black)
+        return black_left(self.data.black * s.n, s.mods[NAME].black)
 
     def healthy(self, s: State, seat: int) -> int:
         """Healthy apprentices ``seat`` may plan with: own ones not on the board, the neutral one,
         minus the one set aside."""
-        return s.comp.apprentices - s.mods[NAME].sick[seat] + s.neutral[seat] - s.aside[seat]
+        return healthy_count(s.comp.apprentices, s.mods[NAME].sick[seat], s.neutral[seat], s.aside[seat])
 
     def plan_of(self, s: State, fig: int) -> tuple[tuple[int, ...], bool]:
         p = self.st(s).plans[fig] if fig < s.n else None
@@ -1357,8 +1368,8 @@ class MedicoSlots(ModuleSlots):
         black ones left on the board (Medico.pool)."""
         sick, black, neutral_ill, neutral, aside, comp = k
         a = comp.apprentices
-        return sick, black, neutral_ill, tuple([a - sick[f] + neutral[f] - aside[f] for f in range(self.n)]), \
-            self.black - sum(black)
+        healthy = tuple([healthy_count(a, sick[f], neutral[f], aside[f]) for f in range(self.n)])
+        return sick, black, neutral_ill, healthy, black_left(self.black, black)
 
     def _plans_fact(self, k: tuple, seat: int) -> tuple:
         plans, phase = k    # while planning, the seat's own plan alone
