@@ -23,7 +23,7 @@ lists that bench_engine.py reports apart, so this is the work outside them.
     python bench/bench_instructions.py --live --new-src build/compiled --baseline /tmp/old-compiled
     python bench/bench_instructions.py --parts --baseline ea5e382 --games 6 --sets eight   # by part (callgrind)
     python bench/bench_instructions.py --live --sim --baseline 501db5e --games 6   # and cache misses, mispredictions
-    python bench/bench_instructions.py --live --sim --l2 --baseline dce8c49 --games 6   # misses out of a 512 KB L2
+    python bench/bench_instructions.py --live --sim --l2 --baseline dce8c49 --games 6   # misses out of this machine's L2
     python bench/bench_instructions.py --live --sim --ll 2048 --baseline e4d81a0 --games 6   # ... out of a 2 MB one
     python bench/bench_instructions.py --parts --sim --l2 --baseline e4d81a0 --games 4 --sets eight   # by part
     python bench/bench_instructions.py --kinds --baseline f4d1d9d --games 6   # visit-phase applies by kind (callgrind)
@@ -291,17 +291,32 @@ SIM = {"I1  misses": "L1 instruction misses", "D1  misses": "L1 data misses", "L
        "Mispredicts": "mispredicted branches"}
 
 
-def last_level(kb: int | None) -> str:
-    """cachegrind's option sizing its last level as a ``kb`` KB, 8-way or (from 1 MB) 16-way cache
-    of 64-byte lines (--ll; --l2 is 512: this machine's L2, ``--LL=524288,8,64``), or "" (None:
-    its default last level, the machine's L3, which all of a decision's data fits in)."""
+def last_level(kb: int | None, ways: int | None = None) -> str:
+    """cachegrind's option sizing its last level as a ``kb`` KB cache of 64-byte lines, ``ways``-way
+    (default 8, or 16 from 1 MB: --ll), or "" (None: its default last level, the machine's L3, which
+    all of a decision's data fits in)."""
     if kb is None:
         return ""
-    ways = 8 if kb < 1024 else 16
+    ways = ways or (8 if kb < 1024 else 16)
     sets = kb * 1024 // (ways * 64)
     if sets < 1 or sets & (sets - 1) or sets * ways * 64 != kb * 1024:
         raise SystemExit(f"--ll {kb}: the cache's sets ({kb} KB / {ways} ways / 64 B) must be a power of two")
     return f"--LL={kb * 1024},{ways},64"
+
+
+def machine_l2() -> tuple[int, int]:
+    """This machine's L2 (--l2): its size in KB and its ways, read from Linux's
+    /sys/devices/system/cpu/cpu0/cache (512 KB 8-way where it cannot be read).  Sessions 14-15 took
+    it as 512 KB; session 16's machine reads 1 MB 8-way (AMD Zen 4)."""
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        try:
+            if (index / "level").read_text().strip() == "2" and (index / "type").read_text().strip() == "Unified":
+                size = (index / "size").read_text().strip()
+                kb = int(size[:-1]) * (1024 if size.endswith("M") else 1) if size[-1] in "KM" else int(size) // 1024
+                return kb, int((index / "ways_of_associativity").read_text())
+        except (OSError, ValueError):
+            continue
+    return 512, 8
 
 
 def simulated(src: Path, modules: tuple, count: int, collector: bool = False,
@@ -342,9 +357,10 @@ def main() -> int:
                          "slower): what makes a decision's time run above its instructions; with --parts: each part's "
                          "last-level misses")
     ap.add_argument("--l2", action="store_true",
-                    help="with --sim: cachegrind's last level sized as a 512 KB L2 (this machine's), so that the "
-                         "last-level misses are what leaves the L2 (the default last level is the L3, which holds "
-                         "all of a decision's data): all eight's working set (session 14); --ll 512")
+                    help="with --sim: cachegrind's last level sized as this machine's L2 (size and ways read from "
+                         "/sys/devices/system/cpu/cpu0/cache; sessions 14-15 took it as 512 KB, session 16's machine "
+                         "reads 1 MB 8-way), so that the last-level misses are what leaves the L2 (the default last level is the "
+                         "L3, which holds all of a decision's data)")
     ap.add_argument("--ll", type=int, metavar="KB",
                     help="with --sim: cachegrind's last level sized KB kilobytes (8-way, 16-way from 1024): how the "
                          "misses fall with a larger cache tells the working set's size (session 15)")
@@ -384,7 +400,7 @@ def main() -> int:
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     trees = {"new": Path(args.new_src) if args.new_src else SRC, "baseline": source_tree(args.baseline)}
-    level = last_level(512 if args.l2 else args.ll) if args.sim else None   # None: no cache simulation
+    level = (last_level(*machine_l2()) if args.l2 else last_level(args.ll)) if args.sim else None   # None: no simulation
     if args.parts:
         print(f"instructions per decision by part, 4 players, games 1..{args.games} of each set played live after "
               f"one warm-up game of every set: {trees['new']} vs baseline {args.baseline} | {machine_load()}")
