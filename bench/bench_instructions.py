@@ -221,16 +221,22 @@ def kinds(modules: tuple, count: int) -> None:
     print(decisions)
 
 
+# The counts --parts --sim gives each part besides its instructions: name -> callgrind's events summed
+SIM_PARTS = {" misses": ("ILmr", "DLmr", "DLmw"), " L1i": ("I1mr",), " mispredicted": ("Bcm", "Bim")}
+
+
 def _trampolined(src: Path, worker: str, modules: tuple, count: int,
                  last_level: str | None = None) -> tuple[str, dict[str, int]]:
     """Run the ``worker`` (``parts`` or ``kinds``) on ``count`` live games under callgrind: its
     output and the inclusive instructions of each trampoline (by its function's name); with
-    ``last_level`` (a ``--LL=`` option or "", :func:`last_level`), cachegrind's cache simulation too,
-    and ``found[name + " misses"]`` the trampoline's last-level misses (instruction and data
-    reads and writes)."""
+    ``last_level`` (a ``--LL=`` option or "", :func:`last_level`), cachegrind's cache and branch
+    simulation too, and ``found[name + tail]`` for each ``tail`` of :data:`SIM_PARTS`: the
+    trampoline's last-level misses (instruction and data reads and writes), L1 instruction
+    misses and mispredicted branches."""
     with tempfile.TemporaryDirectory() as tmp:
         out_file = str(Path(tmp) / "callgrind.out")
-        sim = ["--cache-sim=yes", *([last_level] if last_level else [])] if last_level is not None else []
+        sim = (["--cache-sim=yes", "--branch-sim=yes", *([last_level] if last_level else [])]
+               if last_level is not None else [])
         cmd = ["valgrind", "--tool=callgrind", *sim, f"--callgrind-out-file={out_file}",
                sys.executable, str(Path(__file__).resolve()), "--worker", worker, json.dumps(list(modules)), str(count)]
         run = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
@@ -239,24 +245,27 @@ def _trampolined(src: Path, worker: str, modules: tuple, count: int,
             raise SystemExit(f"{worker} failed on {src} ({' '.join(modules) or 'base'}):\n{run.stderr[-2000:]}")
         table = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out_file],
                                capture_output=True, text=True, check=True).stdout
+    shown = re.search(r"Events shown:\s+(.*)", table)
+    events = shown.group(1).split() if shown else ["Ir"]
     found: dict[str, int] = {}
     for line in table.splitlines():
         m = re.match(r"\s*([\d,]+) .*:(\w+) \[", line)
         if m and m.group(2) not in found:
             found[m.group(2)] = int(m.group(1).replace(",", ""))
-            if last_level is not None:   # events Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
-                counts = [int(c.replace(",", "")) for c in re.findall(r"([\d,]+) \(", line)]
-                found[m.group(2) + " misses"] = sum(counts[6:9])
+            if last_level is not None:
+                counts = dict(zip(events, (int(c.replace(",", "")) for c in re.findall(r"([\d,]+) \(", line))))
+                for tail, names in SIM_PARTS.items():
+                    found[m.group(2) + tail] = sum(counts.get(e, 0) for e in names)
     return run.stdout, found
 
 
 def part_counts(src: Path, modules: tuple, count: int, last_level: str | None = None) -> dict[str, float]:
     """Instructions per decision of each part (:data:`PARTS`) of ``count`` live games under callgrind;
-    with ``last_level`` also ``counts[part + " misses"]``, its last-level misses per decision."""
+    with ``last_level`` also ``counts[part + tail]`` per decision for each tail of :data:`SIM_PARTS`."""
     out, found = _trampolined(src, "parts", modules, count, last_level)
     decisions = int(out.split()[-1])
     return {part + tail: found.get(name + tail, 0) / decisions for part, name in PARTS.items()
-            for tail in ("", *([" misses"] if last_level is not None else []))}
+            for tail in ("", *(SIM_PARTS if last_level is not None else ()))}
 
 
 def kind_counts(src: Path, modules: tuple, count: int) -> tuple[dict[str, float], dict[str, int], int]:
@@ -355,7 +364,7 @@ def main() -> int:
                     help="with --live: also the L1 instruction and data cache misses, last-level misses and "
                          "mispredicted branches per decision (cachegrind's cache and branch simulation, ~2x "
                          "slower): what makes a decision's time run above its instructions; with --parts: each part's "
-                         "last-level misses")
+                         "last-level misses, L1 instruction misses and mispredicted branches")
     ap.add_argument("--l2", action="store_true",
                     help="with --sim: cachegrind's last level sized as this machine's L2 (size and ways read from "
                          "/sys/devices/system/cpu/cpu0/cache; sessions 14-15 took it as 512 KB, session 16's machine "
@@ -367,7 +376,8 @@ def main() -> int:
     ap.add_argument("--parts", action="store_true",
                     help="with --live's games: instructions per decision of each part of a decision (plan lists, "
                          "plan applies and the reveal, visit legal lists, visit applies and the round end, get-up), "
-                         "counted by callgrind; with --sim, each part's last-level misses too (--l2, --ll: its size)")
+                         "counted by callgrind; with --sim, each part's last-level misses (--l2, --ll: its size), L1 "
+                         "instruction misses and mispredicted branches too")
     ap.add_argument("--kinds", action="store_true",
                     help="with --live's games: instructions of the visit-phase applies by kind of decision (a visit "
                          "at each location, each module's asks, the VP track's choices), each with the way to the "
@@ -405,16 +415,17 @@ def main() -> int:
         print(f"instructions per decision by part, 4 players, games 1..{args.games} of each set played live after "
               f"one warm-up game of every set: {trees['new']} vs baseline {args.baseline} | {machine_load()}")
         if args.sim:
-            print(f"(and last-level misses per decision: instruction and data reads and writes; last level "
-                  f"{level or 'the machine L3'})")
+            print(f"(and per decision: last-level misses, instruction and data reads and writes, last level "
+                  f"{level or 'the machine L3'}; L1 instruction misses; mispredicted branches)")
         for name in args.sets:
             got = {t: part_counts(src, SETS[name], args.games, level) for t, src in trees.items()}
             print(f"{name}:  {'part':<22} {'baseline':>10} {'new':>10}"
-                  + (f" {'misses: baseline':>17} {'new':>8}" if args.sim else ""))
+                  + (f" {'misses: baseline':>17} {'new':>8} {'L1i: baseline':>14} {'new':>8}"
+                     f" {'mispredicted: baseline':>23} {'new':>8}" if args.sim else ""))
             for part in PARTS:
                 print(f"{'':<{len(name) + 3}}{part:<22} {got['baseline'][part]:>10,.0f} {got['new'][part]:>10,.0f}"
-                      + (f" {got['baseline'][part + ' misses']:>17,.1f} {got['new'][part + ' misses']:>8,.1f}"
-                         if args.sim else ""))
+                      + "".join(f" {got['baseline'][part + tail]:>{w},.1f} {got['new'][part + tail]:>8,.1f}"
+                                for tail, w in zip(SIM_PARTS, (17, 14, 23)) if args.sim))
             print(f"{'':<{len(name) + 3}}{'sum':<22} "
                   + " ".join(f"{sum(v for p, v in got[t].items() if p in PARTS and not p.startswith('of it')):>10,.0f}"
                              for t in ("baseline", "new")), flush=True)
