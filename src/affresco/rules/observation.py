@@ -228,7 +228,7 @@ class Seen:
     __slots__ = ("L", "x", "xm", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
                  "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
                  "fresco", "booths", "tile_sums",
-                 "seats", "keys", "made", "gate", "counted_from")
+                 "seats", "keys", "made", "shared", "gate", "counted_from")
 
     def __init__(self, L: Layout):
         self.L = L
@@ -278,6 +278,9 @@ class Seen:
         # while several seats look at one position at once: the modules' facts made at it that
         # do not depend on the seat, by part (_write_modules); None: one seat looks
         self.made: dict[int, Any] | None = None
+        # during such a call: the first seat's slot parts' keys before and after its update, and the
+        # parts it found changed (_write_modules): a seat whose keys were the same has the same changes
+        self.shared: tuple | None = None
 
 
 def observation(s: State, seat: int, seen: Seen) -> array:
@@ -304,7 +307,7 @@ def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     try:
         return [observation(s, seat, seen) for seat in seats]
     finally:
-        seen.made = None
+        seen.made = seen.shared = None
 
 
 def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
@@ -328,7 +331,7 @@ def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
         for j, seat in enumerate(seats):
             _place(s, seat, seen, x, cx, places[j][seat], acting)
     finally:
-        seen.made = None
+        seen.made = seen.shared = None
     return x
 
 
@@ -677,7 +680,7 @@ class _Diff:
             a, b = e[5] + a, e[5] + b
             space[f"z{q}"], space[f"w{q}"] = slots.part_zeros[j], slots.writers[j]
             code = [f"v = {got[0] if len(got) == 1 else '(' + ''.join(g + ', ' for g in got) + ')'}",
-                    f"if v is not k[{q}] and v != k[{q}]:", f"    k[{q}] = v"]
+                    f"if v is not k[{q}] and v != k[{q}]:", f"    k[{q}] = v", f"    out.append({q})"]
             write = [f"x[{a}:{b}] = z{q}", f"w{q}(f, seat, x, {a})"]
             make = slots.makers[j]
             if make is None:              # the key is the fact (and differs)
@@ -694,11 +697,20 @@ class _Diff:
             blocks.setdefault(" or ".join(flags) if flags else f"k[{q}] is _UNSET", []).extend(code)
         for cond, code in blocks.items():
             lines += [f"    if {cond}:"] + ["        " + ln for ln in code]
-        src = "def diff(s, m, k, fact, x, seat, made):\n" + "".join(ln + "\n" for ln in lines) + "    return\n"
+        src = "def diff(s, m, k, fact, x, seat, made):\n    out = []\n" + "".join(ln + "\n" for ln in lines) \
+            + "    return out\n"
         exec(src, space)
         self.diff: Any = space["diff"]
         self.size = at
         self.parts = P
+        # per part (for the seats that share another's changes, _write_modules): its span in the
+        # modules' numbers, the zeros of its size, its maker (None: the key is the fact), its
+        # writer, and whether its fact is the same for every seat
+        self.spans = tuple((e[5] + e[3].spans[j][0], e[5] + e[3].spans[j][1]) for e, j, _ in parts)
+        self.zeros = tuple(e[3].part_zeros[j] for e, j, _ in parts)
+        self.makers = tuple(e[3].makers[j] for e, j, _ in parts)
+        self.writers = tuple(e[3].writers[j] for e, j, _ in parts)
+        self.free = tuple(e[3].makers[j] is not None and "seat" not in r for e, j, r in parts)
 
 
 def _write_modules(s: State, seen: Seen, seat: int) -> array:
@@ -721,7 +733,19 @@ def _write_modules(s: State, seen: Seen, seat: int) -> array:
         if dk is None:
             dk = kept[5] = [_UNSET] * d.size
             written = kept[4] = [_UNSET] * d.parts
-        d.diff(s, s.mods, dk, written, xm, seat, seen.made)
+        made = seen.made
+        if made is None:                  # one seat looks
+            d.diff(s, s.mods, dk, written, xm, seat, None)
+        else:
+            shared = seen.shared
+            if shared is None or dk != shared[0]:
+                before = dk[:]
+                changed = d.diff(s, s.mods, dk, written, xm, seat, made)
+                if shared is None:
+                    seen.shared = (before, changed, dk)
+            else:                         # its keys were the first seat's: the same parts changed
+                dk[:] = shared[2]
+                _write_changed(d, shared[1], dk, written, xm, seat, made)
     if not k.hashed:
         return numbers
     keys = seen.keys
@@ -752,6 +776,31 @@ def _write_modules(s: State, seen: Seen, seat: int) -> array:
             last[name] = (key, part, pairs)
     kept[2] = None if k.undeclared else keys    # an undeclared module: made at every observation
     return numbers
+
+
+def _write_changed(d: _Diff, changed: list, keys: list, written: list, x: Any, seat: int, made: dict) -> None:
+    """The seat's numbers of the slot parts ``changed`` (their keys changed to ``keys``, as they
+    did for another seat looking at this position that had the same keys): each fact made (one
+    that does not depend on the seat: the one already made) and written where it differs from
+    the one the seat last had (``written``), as :class:`_Diff` does."""
+    spans, zeros, makers, writers, free = d.spans, d.zeros, d.makers, d.writers, d.free
+    for q in changed:
+        make = makers[q]
+        if make is None:          # its key is its fact (and differs)
+            fact = keys[q]
+        else:
+            if free[q]:
+                fact = made.get(q, _UNSET)
+                if fact is _UNSET:
+                    fact = made[q] = make(keys[q], seat)
+            else:
+                fact = make(keys[q], seat)
+            if fact == written[q]:
+                continue
+        written[q] = fact
+        a, b = spans[q]
+        x[a:b] = zeros[q]
+        writers[q](fact, seat, x, a)
 
 
 def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, dict | None]:
