@@ -620,8 +620,10 @@ class _Keys:
 
 class _Diff:
     """How a seat's slot parts (:class:`ModuleSlots`, encoding 3) are brought up to date:
-    ``diff(state, state.mods, keys, facts, numbers, seat, made)``, one function generated for
-    the set-up, straight-line code per part (no per-part calls or iterator passes).  Each part's
+    ``one(state, state.mods, keys, facts, numbers, seat)``, a function generated for the set-up,
+    straight-line code per part (no per-part calls or iterator passes); ``many(..., made)`` the
+    same for the first seat of a call for several, listing the parts it changed (for the seats
+    that share its changes, :func:`_write_changed`).  Each part's
     values (what it declares it reads, :attr:`ModuleSlots.part_reads`) are read only behind
     stamps: its module's record unchanged since the seat's last vector (the same object and, for
     a :class:`~affresco.rules.hooks.ModuleState`, the same ``version``, which
@@ -668,39 +670,42 @@ class _Diff:
                 at += 1
             gate[name] = (f"g{i}", f"r{i}")
         space: dict[str, Any] = {"tuple": tuple, "_UNSET": _UNSET}
-        blocks: dict[str, list[str]] = {}       # per stamps' condition, its parts' code
+        conds: dict[str, list[int]] = {}       # per stamps' condition, its parts
         for q, (e, j, reads) in enumerate(parts):
-            name, slots = e[0], e[3]
-            r = [f for f in reads if f != "seat"]
-            g, rec = gate.get(name, ("", ""))
+            flags = sorted({gate[e[0]][0] if f.startswith("m") else flag[f] for f in reads if f != "seat"})
+            conds.setdefault(" or ".join(flags) if flags else f"k[{q}] is _UNSET", []).append(q)
+            space[f"z{q}"], space[f"w{q}"], space[f"m{q}"] = e[3].part_zeros[j], e[3].writers[j], e[3].makers[j]
+
+        def part(q: int, many: bool) -> list[str]:
+            """Part ``q``'s code: for one seat, or (``many``) for the first of several seats
+            (the parts it changes listed in ``out``, its seat-free facts kept in ``made``)."""
+            e, j, reads = parts[q]
+            rec = gate.get(e[0], ("", ""))[1]
             got = [rec if f == "m" else f"{rec}.{f[2:]}" if f.startswith("m.") else
-                   f"tuple(s.{f})" if f in lists else f"s.{f}" for f in r]
-            flags = sorted({g if f.startswith("m") else flag[f] for f in r})
-            a, b = slots.spans[j]
+                   f"tuple(s.{f})" if f in lists else f"s.{f}" for f in reads if f != "seat"]
+            a, b = e[3].spans[j]
             a, b = e[5] + a, e[5] + b
-            space[f"z{q}"], space[f"w{q}"] = slots.part_zeros[j], slots.writers[j]
             code = [f"v = {got[0] if len(got) == 1 else '(' + ''.join(g + ', ' for g in got) + ')'}",
-                    f"if v is not k[{q}] and v != k[{q}]:", f"    k[{q}] = v", f"    out.append({q})"]
+                    f"if v is not k[{q}] and v != k[{q}]:", f"    k[{q}] = v"] + ([f"    out.append({q})"] if many else [])
             write = [f"x[{a}:{b}] = z{q}", f"w{q}(f, seat, x, {a})"]
-            make = slots.makers[j]
-            if make is None:              # the key is the fact (and differs)
-                code += ["    f = v"] + ["    " + ln for ln in write]
+            if e[3].makers[j] is None:    # the key is the fact (and differs)
+                return code + ["    f = v"] + ["    " + ln for ln in write]
+            if many and "seat" not in reads:   # the same for every seat: made once per position for all
+                code += [f"    f = made.get({q}, _UNSET)", "    if f is _UNSET:", f"        f = made[{q}] = m{q}(v, seat)"]
             else:
-                space[f"m{q}"] = make
-                if "seat" in reads:
-                    code.append(f"    f = m{q}(v, seat)")
-                else:                     # the same for every seat: made once per position for all
-                    code += ["    if made is None:", f"        f = m{q}(v, seat)", "    else:",
-                             f"        f = made.get({q}, _UNSET)", "        if f is _UNSET:",
-                             f"            f = made[{q}] = m{q}(v, seat)"]
-                code += [f"    if not f == fact[{q}]:", f"        fact[{q}] = f"] + ["        " + ln for ln in write]
-            blocks.setdefault(" or ".join(flags) if flags else f"k[{q}] is _UNSET", []).extend(code)
-        for cond, code in blocks.items():
-            lines += [f"    if {cond}:"] + ["        " + ln for ln in code]
-        src = "def diff(s, m, k, fact, x, seat, made):\n    out = []\n" + "".join(ln + "\n" for ln in lines) \
-            + "    return out\n"
-        exec(src, space)
-        self.diff: Any = space["diff"]
+                code.append(f"    f = m{q}(v, seat)")
+            return code + [f"    if not f == fact[{q}]:", f"        fact[{q}] = f"] + ["        " + ln for ln in write]
+
+        def function(many: bool) -> Any:
+            """The generated function: for one seat, or (``many``) for the first of several."""
+            body = lines + [ln for cond, qs in conds.items()
+                            for ln in [f"    if {cond}:"] + ["        " + c for q in qs for c in part(q, many)]]
+            src = (f"def diff(s, m, k, fact, x, seat{', made' if many else ''}):\n" + ("    out = []\n" if many else "")
+                   + "".join(ln + "\n" for ln in body) + ("    return out\n" if many else "    return\n"))
+            exec(src, space)
+            return space["diff"]
+        self.one: Any = function(False)
+        self.many: Any = function(True)
         self.size = at
         self.parts = P
         # per part (for the seats that share another's changes, _write_modules): its span in the
@@ -735,12 +740,12 @@ def _write_modules(s: State, seen: Seen, seat: int) -> array:
             written = kept[4] = [_UNSET] * d.parts
         made = seen.made
         if made is None:                  # one seat looks
-            d.diff(s, s.mods, dk, written, xm, seat, None)
+            d.one(s, s.mods, dk, written, xm, seat)
         else:
             shared = seen.shared
             if shared is None or dk != shared[0]:
                 before = dk[:]
-                changed = d.diff(s, s.mods, dk, written, xm, seat, made)
+                changed = d.many(s, s.mods, dk, written, xm, seat, made)
                 if shared is None:
                     seen.shared = (before, changed, dk)
             else:                         # its keys were the first seat's: the same parts changed
