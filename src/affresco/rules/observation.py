@@ -16,8 +16,10 @@ written again only where the position's facts differ from the ones it was last w
 (compared by value, so any position of the set-up gives the right numbers), once per position;
 each seat's vector is a copy placed from its own figure on, with its own items.  A module's
 part is made again only when what it is made from changed since the seat's last vector
-(encoding 3: what each part of its slots declares it reads; 1 and 2: the module's state, its
-record and the version of one written in place, or a ``State`` field its view hook reads).
+(encoding 3: what each part of its slots declares it reads, read only when the module's record
+or a ``State`` field it reads moved: the record's stamp, :class:`_Diff`; 1 and 2: the module's
+state, its record and the version of one written in place, or a ``State`` field its view hook
+reads).
 
 :func:`layout` names the slices (``(name, start, length)``, figures relative to the observer:
 the observer, the next seats in seat order, then Leonardo).  The modules' numbers come in two
@@ -150,7 +152,7 @@ class Layout:
         self.no_tile = array("f", bytes(4 * _CELL))         # a fresco segment without a tile
         self.segments = range(25)
         self.booth_range = range(booths)
-        self.views: tuple = (None, (), None)   # (hook table, its modules' view entries, _Keys): _view_entries
+        self.views: tuple = (None, (), None, None)   # (hook table, its modules' view entries, _Keys, _Diff): _view_entries
 
     def _seat_place(self, seat: int, o: int) -> tuple:
         """Where seat ``seat``'s copy at offset ``o`` of a joined array gets its own items
@@ -226,7 +228,7 @@ class Seen:
     __slots__ = ("L", "x", "xm", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
                  "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
                  "fresco", "booths", "tile_sums",
-                 "seats", "keys", "made", "gate", "counted_from")
+                 "seats", "keys", "made", "shared", "gate", "counted_from")
 
     def __init__(self, L: Layout):
         self.L = L
@@ -268,13 +270,17 @@ class Seen:
         self.fresco: list = [_UNSET] * 25
         self.booths: list = [_UNSET] * L.booths
         # per seat: its modules' numbers (one array), per hashed module what they were made from,
-        # the keys they were made from, the numbers as a memoryview, per slot part the fact written
-        self.seats: list[list[Any]] = [[a, {}, None, memoryview(a), None] for a in
+        # the hashed modules' keys they were made from, the numbers as a memoryview, per slot part
+        # the fact written, the slot parts' keys and stamps they were made from (_Diff)
+        self.seats: list[list[Any]] = [[a, {}, None, memoryview(a), None, None] for a in
                                        [array("f", bytes(4 * L.module_size)) for _ in range(L.n)]]
-        self.keys: tuple | None = None     # the modules' keys at this position (_module_keys)
+        self.keys: tuple | None = None     # the hashed modules' keys at this position (_Keys)
         # while several seats look at one position at once: the modules' facts made at it that
         # do not depend on the seat, by part (_write_modules); None: one seat looks
         self.made: dict[int, Any] | None = None
+        # during such a call: the first seat's slot parts' keys before and after its update, and the
+        # parts it found changed (_write_modules): a seat whose keys were the same has the same changes
+        self.shared: tuple | None = None
 
 
 def observation(s: State, seat: int, seen: Seen) -> array:
@@ -301,7 +307,7 @@ def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     try:
         return [observation(s, seat, seen) for seat in seats]
     finally:
-        seen.made = None
+        seen.made = seen.shared = None
 
 
 def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
@@ -325,7 +331,7 @@ def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
         for j, seat in enumerate(seats):
             _place(s, seat, seen, x, cx, places[j][seat], acting)
     finally:
-        seen.made = None
+        seen.made = seen.shared = None
     return x
 
 
@@ -360,11 +366,7 @@ def _place(s: State, seat: int, seen: Seen, x: array, cx: array, place: tuple, a
     x[at_paints] = block if block is not None else _paints_block(paints)
     x[at_thalers] = s.thalers[seat] / 30
     if at_modules is not None:
-        keys = seen.keys
-        L = seen.L
-        if keys is None:
-            keys = seen.keys = _module_keys(s, L)
-        x[at_modules] = _write_modules(s, L, seat, seen.seats[seat], keys, seen.made)
+        x[at_modules] = _write_modules(s, seen, seat)
 
 
 def _seen_by_all(s: State, r: Seen, L: Layout) -> None:
@@ -570,90 +572,44 @@ def _write_apprentices(s: State, x: Any, L: Layout, r: Seen, apprentices: list |
             oc[f] = apprentices[f]
 
 
-def _module_keys(s: State, L: Layout) -> tuple:
-    """The modules' key at this position: one flat tuple of what their numbers are made from
-    (:class:`_Keys`), made in a few C calls once per position."""
-    hooks = s.hooks
-    views = L.views
-    if views[0] is not hooks:
-        views = L.views = (hooks, *_view_entries(s, L))
-    k: _Keys = views[2]
-    return k.read(s, s.mods)
-
-
 class _Keys:
-    """How :func:`_module_keys` reads the layout's modules' key (``read(state, state.mods)``, one
+    """How :func:`_write_modules` reads the hashed modules' key (``read(state, state.mods)``, one
     function made for the set-up: attribute and item reads, about a third of the cost of the
-    same reads through ``map`` and ``operator`` getters), one flat tuple: first, per part of
-    every module with slots (:class:`ModuleSlots`, encoding 3), what its fact is made from (its
-    declared reads: the value itself for one read, else a tuple of them; a ``State`` list as a
-    tuple, as it is written in place), so a part is made again only when one of them changed;
-    then, for the hashed modules, the records of those with a declared view hook and a record
-    (immutable ones are replaced on change, so compared by identity), the versions of those
-    written in place (a :class:`~affresco.rules.hooks.ModuleState`), then the ``State`` fields
-    any of them reads (``owners``: per place, the hashed modules that read it; ``own``: per
-    module its own places' getter, None: no place, its part made once; a module whose reads are
-    not declared makes every part again at every observation, ``undeclared``).  Which modules
-    keep a record, and of which kind, is the set-up's (each module's set-up makes it).
-    :attr:`parts`: the number of slot parts; per part its span in the modules' numbers, the
-    zeros of its size, its fact maker (None: the key is the fact) and its writer."""
+    same reads through ``map`` and ``operator`` getters), one flat tuple: the records of the
+    hashed modules with a declared view hook and a record (immutable ones are replaced on
+    change, so compared by identity), the versions of those written in place (a
+    :class:`~affresco.rules.hooks.ModuleState`), then the ``State`` fields any of them reads
+    (``owners``: per place, the hashed modules that read it; ``own``: per module its own
+    places' getter, None: no place, its part made once; a module whose reads are not declared
+    makes every part again at every observation, ``undeclared``), made once per position for
+    the seats that look at it (:attr:`Seen.keys`).  Which modules keep a record, and of which
+    kind, is the set-up's (each module's set-up makes it)."""
 
     def __init__(self, entries: tuple, s: State) -> None:
-        slotted = [(i, e) for i, e in enumerate(entries) if e[3] is not None]
         hashed = [i for i, e in enumerate(entries) if e[3] is None]
         declared = [i for i in hashed if entries[i][1] is not None and entries[i][2] is not None]
         self.undeclared = any(entries[i][1] is not None and entries[i][2] is None for i in hashed)
         held = [i for i in declared if entries[i][0] in s.mods]
         stamped = [i for i in held if isinstance(s.mods[entries[i][0]], ModuleState)]
         reads = [entries[i][2] for i in declared]
-        read = sorted({f for r in reads for f in r} | {f for _, e in slotted for r in e[3].part_reads for f in r
-                                                           if not f.startswith("m") and f != "seat"})
-        # (names of modules, their record fields and State fields, from their declarations: a
-        # function of reads only; its globals given, as compiled code has no frame of its own to lend)
-        assert all(f.replace(".", "_").isidentifier() for _, e in slotted for r in e[3].part_reads for f in r), read
+        read = sorted({f for r in reads for f in r})
+        # (names of modules and State fields, from their declarations: a function of reads only;
+        # its globals given, as compiled code has no frame of its own to lend)
         assert all(f.isidentifier() for f in read), read
         lists = {f for f in read if type(getattr(s, f)) is list}     # written in place: kept as tuples
-        lines = [f"    t_{f} = tuple(s.{f})" for f in sorted(lists)]
-
-        def value(f: str) -> str:
-            return f"t_{f}" if f in lists else f"s.{f}"
-        items: list[str] = []
-        spans, zeros, makers, writers, free = [], [], [], [], []
-        for i, e in slotted:
-            slots = e[3]
-            if any(f.startswith("m") for r in slots.part_reads for f in r):
-                lines.append(f"    r{i} = m[{e[0]!r}]")
-            at = e[5]
-            for q, r in enumerate(slots.part_reads):
-                free.append(slots.makers[q] is not None and "seat" not in r)
-                r = tuple(f for f in r if f != "seat")
-                got = [f"r{i}" if f == "m" else f"r{i}.{f[2:]}" if f.startswith("m.") else value(f) for f in r]
-                items.append(got[0] if len(got) == 1 else f"({''.join(g + ', ' for g in got)})")
-                a, b = slots.spans[q]
-                spans.append((at + a, at + b))
-                zeros.append(slots.part_zeros[q])
-                makers.append(slots.makers[q])
-                writers.append(slots.writers[q])
-        self.parts = len(items)
-        self.spans: tuple[tuple[int, int], ...] = tuple(spans)
-        self.zeros = tuple(zeros)
-        self.makers = tuple(makers)
-        self.writers = tuple(writers)
-        self.free = tuple(free)      # per part: its fact is made by its maker, the same for every seat
         d, v = len(held), len(stamped)
-        items += [f"m[{entries[i][0]!r}]" for i in held] + [f"m[{entries[i][0]!r}].version" for i in stamped] \
-            + [value(f) for f in read if any(f in r for r in reads)]
-        src = "def read(s, m):\n" + "".join(ln + "\n" for ln in lines) + f"    return ({''.join(x + ', ' for x in items)})\n"
+        items = [f"m[{entries[i][0]!r}]" for i in held] + [f"m[{entries[i][0]!r}].version" for i in stamped] \
+            + [f"tuple(s.{f})" if f in lists else f"s.{f}" for f in read]
+        src = f"def read(s, m):\n    return ({''.join(x + ', ' for x in items)})\n"
         space: dict[str, Any] = {"tuple": tuple}
         exec(src, space)
         self.read: Any = space["read"]
-        fields = [f for f in read if any(f in r for r in reads)]
-        at = {f: self.parts + d + v + j for j, f in enumerate(fields)}
-        owners: list[list[int]] = [[] for _ in range(self.parts + d + v + len(at))]
+        at = {f: d + v + j for j, f in enumerate(read)}
+        owners: list[list[int]] = [[] for _ in range(d + v + len(at))]
         self.own: list[Any] = [None] * len(entries)
         for i, r in zip(declared, reads):
-            places = ([self.parts + held.index(i)] if i in held else []) \
-                + ([self.parts + d + stamped.index(i)] if i in stamped else []) + [at[f] for f in r]
+            places = ([held.index(i)] if i in held else []) + ([d + stamped.index(i)] if i in stamped else []) \
+                + [at[f] for f in r]
             for q in places:
                 owners[q].append(i)
             self.own[i] = itemgetter(*places) if places else None
@@ -662,50 +618,153 @@ class _Keys:
         self.places = range(len(owners))
 
 
-def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, made: dict[int, Any] | None) -> array:
-    """The seat's modules' numbers, each part made again only when what it is made from
-    (:func:`_module_keys`) changed since the seat's last observation: a slot part's fact made
-    from its key and, when it differs from the one last written, written into its slots
-    (encoding 3, :class:`ModuleSlots`), a hashed module's part of the view hashed
-    (:func:`module_block`; hashed again only when the part changed).  ``kept``: [numbers, per
-    hashed module (key, part, pairs), the keys they were made from, numbers as a memoryview,
-    per slot part the fact written]; ``made``: the facts made at this position that do not depend
-    on the seat, for the next seats that look at it (None: one seat looks)."""
-    numbers, last, was, xm, written = kept
-    if was == keys:               # every part's key as at this seat's last observation
-        return numbers
-    _, views, k = L.views
-    P = k.parts
-    if was is None:
-        changed: Any = k.places
-        hashed: Any = k.hashed
-        written = kept[4] = [_UNSET] * P
-    else:   # the places of the key that differ from this seat's last (compared in C)
-        changed = list(compress(k.places, map(ne, was, keys)))
-        hashed = sorted(set(_flat([k.owners[q] for q in changed if q >= P]))) if k.hashed else ()
-    spans, zeros, makers, writers, free = k.spans, k.zeros, k.makers, k.writers, k.free
-    for q in changed:
-        if q >= P:
-            break
-        make = makers[q]
-        if make is None:          # its key is its fact (and differs)
-            fact = keys[q]
-        else:
-            if made is not None and free[q]:
-                fact = made.get(q, _UNSET)
-                if fact is _UNSET:
-                    fact = made[q] = make(keys[q], seat)
-            else:
-                fact = make(keys[q], seat)
-            if fact == written[q]:
+class _Diff:
+    """How a seat's slot parts (:class:`ModuleSlots`, encoding 3) are brought up to date:
+    ``one(state, state.mods, keys, facts, numbers, seat)``, a function generated for the set-up,
+    straight-line code per part (no per-part calls or iterator passes); ``many(..., made)`` the
+    same for the first seat of a call for several, listing the parts it changed (for the seats
+    that share its changes, :func:`_write_changed`).  Each part's
+    values (what it declares it reads, :attr:`ModuleSlots.part_reads`) are read only behind
+    stamps: its module's record unchanged since the seat's last vector (the same object and, for
+    a :class:`~affresco.rules.hooks.ModuleState`, the same ``version``, which
+    :meth:`~affresco.rules.hooks.Module.own` counts at every write; any other record is
+    immutable, replaced on change: ``State``) and the ``State`` fields it reads unchanged
+    (compared once per call) leave the part as it was, its values not read.  Otherwise its key
+    (its values: one read's value, or their tuple; a ``State`` list as a tuple) is compared with
+    the one the seat's last vector was made from (``keys``, per seat: per part its key, then the
+    stamps, updated in place); a changed key makes the part's fact (its maker; a fact that does
+    not depend on the seat once per position for the seats that look at it at once, ``made``)
+    and, when it differs from the one last written (``facts``), its numbers are written.  So a
+    look costs work in proportion to the records and fields that changed, not to the parts."""
+
+    def __init__(self, entries: tuple, s: State) -> None:
+        slotted = [e for e in entries if e[3] is not None]
+        parts = [(e, q, r) for e in slotted for q, r in enumerate(e[3].part_reads)]
+        P = len(parts)
+        # (names of modules, their record fields and State fields, from their declarations: a
+        # function of reads only; its globals given, as compiled code has no frame of its own to lend)
+        assert all(f.replace(".", "_").isidentifier() for _, _, r in parts for f in r), parts
+        fields = sorted({f for _, _, r in parts for f in r if not f.startswith("m") and f != "seat"})
+        lists = {f for f in fields if type(getattr(s, f)) is list}      # written in place: kept as copies
+        at = P                      # the stamps' places in a seat's keys, after the parts'
+        flag: dict[str, str] = {}
+        lines = []
+        for f in fields:            # per State field read: changed since the seat's last vector?
+            lines += [f"    v = s.{f}", f"    c_{f} = v is not k[{at}] and v != k[{at}]",
+                      f"    if c_{f}: k[{at}] = {'v[:]' if f in lists else 'v'}"]
+            flag[f] = f"c_{f}"
+            at += 1
+        gate: dict[str, tuple[str, str]] = {}   # module name -> its record's stamp flag, the record
+        for i, e in enumerate(slotted):
+            name = e[0]
+            if not any(f.startswith("m") for r in e[3].part_reads for f in r):
                 continue
-        written[q] = fact
-        a, b = spans[q]
-        xm[a:b] = zeros[q]
-        writers[q](fact, seat, xm, a)
+            record = s.mods[name]
+            lines.append(f"    r{i} = m[{name!r}]")
+            if isinstance(record, ModuleState):
+                lines += [f"    g{i} = r{i} is not k[{at}] or r{i}.version != k[{at + 1}]",
+                          f"    if g{i}: k[{at}] = r{i}; k[{at + 1}] = r{i}.version"]
+                at += 2
+            else:                                 # immutable (State's doc): replaced on change
+                lines += [f"    g{i} = r{i} is not k[{at}]", f"    if g{i}: k[{at}] = r{i}"]
+                at += 1
+            gate[name] = (f"g{i}", f"r{i}")
+        space: dict[str, Any] = {"tuple": tuple, "_UNSET": _UNSET}
+        conds: dict[str, list[int]] = {}       # per stamps' condition, its parts
+        for q, (e, j, reads) in enumerate(parts):
+            flags = sorted({gate[e[0]][0] if f.startswith("m") else flag[f] for f in reads if f != "seat"})
+            conds.setdefault(" or ".join(flags) if flags else f"k[{q}] is _UNSET", []).append(q)
+            space[f"z{q}"], space[f"w{q}"], space[f"m{q}"] = e[3].part_zeros[j], e[3].writers[j], e[3].makers[j]
+
+        def part(q: int, many: bool) -> list[str]:
+            """Part ``q``'s code: for one seat, or (``many``) for the first of several seats
+            (the parts it changes listed in ``out``, its seat-free facts kept in ``made``)."""
+            e, j, reads = parts[q]
+            rec = gate.get(e[0], ("", ""))[1]
+            got = [rec if f == "m" else f"{rec}.{f[2:]}" if f.startswith("m.") else
+                   f"tuple(s.{f})" if f in lists else f"s.{f}" for f in reads if f != "seat"]
+            a, b = e[3].spans[j]
+            a, b = e[5] + a, e[5] + b
+            code = [f"v = {got[0] if len(got) == 1 else '(' + ''.join(g + ', ' for g in got) + ')'}",
+                    f"if v is not k[{q}] and v != k[{q}]:", f"    k[{q}] = v"] + ([f"    out.append({q})"] if many else [])
+            write = [f"x[{a}:{b}] = z{q}", f"w{q}(f, seat, x, {a})"]
+            if e[3].makers[j] is None:    # the key is the fact (and differs)
+                return code + ["    f = v"] + ["    " + ln for ln in write]
+            if many and "seat" not in reads:   # the same for every seat: made once per position for all
+                code += [f"    f = made.get({q}, _UNSET)", "    if f is _UNSET:", f"        f = made[{q}] = m{q}(v, seat)"]
+            else:
+                code.append(f"    f = m{q}(v, seat)")
+            return code + [f"    if not f == fact[{q}]:", f"        fact[{q}] = f"] + ["        " + ln for ln in write]
+
+        def function(many: bool) -> Any:
+            """The generated function: for one seat, or (``many``) for the first of several."""
+            body = lines + [ln for cond, qs in conds.items()
+                            for ln in [f"    if {cond}:"] + ["        " + c for q in qs for c in part(q, many)]]
+            src = (f"def diff(s, m, k, fact, x, seat{', made' if many else ''}):\n" + ("    out = []\n" if many else "")
+                   + "".join(ln + "\n" for ln in body) + ("    return out\n" if many else "    return\n"))
+            exec(src, space)
+            return space["diff"]
+        self.one: Any = function(False)
+        self.many: Any = function(True)
+        self.size = at
+        self.parts = P
+        # per part (for the seats that share another's changes, _write_modules): its span in the
+        # modules' numbers, the zeros of its size, its maker (None: the key is the fact), its
+        # writer, and whether its fact is the same for every seat
+        self.spans = tuple((e[5] + e[3].spans[j][0], e[5] + e[3].spans[j][1]) for e, j, _ in parts)
+        self.zeros = tuple(e[3].part_zeros[j] for e, j, _ in parts)
+        self.makers = tuple(e[3].makers[j] for e, j, _ in parts)
+        self.writers = tuple(e[3].writers[j] for e, j, _ in parts)
+        self.free = tuple(e[3].makers[j] is not None and "seat" not in r for e, j, r in parts)
+
+
+def _write_modules(s: State, seen: Seen, seat: int) -> array:
+    """The seat's modules' numbers, each part made again only when what it is made from changed
+    since the seat's last observation: the slot parts (encoding 3, :class:`ModuleSlots`) behind
+    stamps (:class:`_Diff`); a hashed module's part of the view hashed (:func:`module_block`;
+    hashed again only when the part changed) when its key (:class:`_Keys`) changed.  The seat's
+    ``kept`` (:attr:`Seen.seats`): [numbers, per hashed module (key, part, pairs), the hashed
+    keys they were made from, numbers as a memoryview, per slot part the fact written, the slot
+    parts' keys and stamps]; :attr:`Seen.made`: the facts made at this position that do not
+    depend on the seat, for the next seats that look at it (None: one seat looks)."""
+    L = seen.L
+    views = L.views
+    if views[0] is not s.hooks:
+        views = L.views = (s.hooks, *_view_entries(s, L))
+    _, entries, k, d = views
+    kept = seen.seats[seat]
+    numbers, last, was, xm, written, dk = kept
+    if d.parts:
+        if dk is None:
+            dk = kept[5] = [_UNSET] * d.size
+            written = kept[4] = [_UNSET] * d.parts
+        made = seen.made
+        if made is None:                  # one seat looks
+            d.one(s, s.mods, dk, written, xm, seat)
+        else:
+            shared = seen.shared
+            if shared is None or dk != shared[0]:
+                before = dk[:]
+                changed = d.many(s, s.mods, dk, written, xm, seat, made)
+                if shared is None:
+                    seen.shared = (before, changed, dk)
+            else:                         # its keys were the first seat's: the same parts changed
+                dk[:] = shared[2]
+                _write_changed(d, shared[1], dk, written, xm, seat, made)
+    if not k.hashed:
+        return numbers
+    keys = seen.keys
+    if keys is None:
+        keys = seen.keys = k.read(s, s.mods)
+    if was == keys:               # every hashed module's key as at this seat's last observation
+        return numbers
+    if was is None:
+        hashed: Any = k.hashed
+    else:   # the places of the key that differ from this seat's last (compared in C)
+        hashed = sorted(set(_flat([k.owners[q] for q in compress(k.places, map(ne, was, keys))])))
     n = L.n
     for i in hashed:
-        name, hook = views[i][:2]
+        name, hook = entries[i][:2]
         own = k.own[i]
         key = own(keys) if own is not None else None
         hit = last.get(name)
@@ -722,6 +781,31 @@ def _write_modules(s: State, L: Layout, seat: int, kept: list, keys: tuple, made
             last[name] = (key, part, pairs)
     kept[2] = None if k.undeclared else keys    # an undeclared module: made at every observation
     return numbers
+
+
+def _write_changed(d: _Diff, changed: list, keys: list, written: list, x: Any, seat: int, made: dict) -> None:
+    """The seat's numbers of the slot parts ``changed`` (their keys changed to ``keys``, as they
+    did for another seat looking at this position that had the same keys): each fact made (one
+    that does not depend on the seat: the one already made) and written where it differs from
+    the one the seat last had (``written``), as :class:`_Diff` does."""
+    spans, zeros, makers, writers, free = d.spans, d.zeros, d.makers, d.writers, d.free
+    for q in changed:
+        make = makers[q]
+        if make is None:          # its key is its fact (and differs)
+            fact = keys[q]
+        else:
+            if free[q]:
+                fact = made.get(q, _UNSET)
+                if fact is _UNSET:
+                    fact = made[q] = make(keys[q], seat)
+            else:
+                fact = make(keys[q], seat)
+            if fact == written[q]:
+                continue
+        written[q] = fact
+        a, b = spans[q]
+        x[a:b] = zeros[q]
+        writers[q](fact, seat, x, a)
 
 
 def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, dict | None]:
@@ -761,14 +845,15 @@ def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> 
 def _view_entries(s: State, L: Layout) -> tuple:
     """Per module of the layout: (name, its view hook or None, the ``State`` fields the hook
     reads (None: not declared), its slots (encoding 3) or None, the module, where its numbers
-    start), and how to read their keys (:class:`_Keys`)."""
+    start), how to read the hashed ones' keys (:class:`_Keys`) and which slot parts changed
+    (:class:`_Diff`)."""
     by_module = {_module_of(h).name: h for h in s.hooks.view}
     out: list[tuple] = []
     for name, slots, at in zip(L.modules, L.slotted, L.module_at):
         module = s.hooks.named[name]
         out.append((name, by_module.get(name), type(module).view_reads, slots, module, at))
     entries = tuple(out)
-    return entries, _Keys(entries, s)
+    return entries, _Keys(entries, s), _Diff(entries, s)
 
 
 _PAINTS: dict[tuple, array] = {}   # the observer's paints -> their numbers
@@ -1007,7 +1092,9 @@ class ModuleSlots:
     ``"seat"`` if its fact depends on the observer's seat; its fact is made from these alone (its
     maker gets their values, and the seat), so a part is made and written again only when one
     of them changed since the seat's last vector, and a fact that does not depend on the seat is
-    made once per position for all the seats that look at it at once.  Lists
+    made once per position for all the seats that look at it at once.  The record's values are
+    read only when its stamp moved: a record written in place (``ModuleState``) counts every
+    write in its ``version`` (``Module.own``), any other is replaced on change.  Lists
     of seats (or figures) are written from the observer on: the observer, the next seats in
     seat order, then Leonardo.  One instance serves every game of the set-up: a subclass may
     keep a part's numbers by what they are made from, never by the game."""
