@@ -308,6 +308,39 @@ def test_a_plan_taken_from_the_sequence_is_carried_out_as_its_text_reads(players
     assert {"ill", "medico"} <= words_met and (len(modules) == 1 or {"audience", "wall"} <= words_met)
 
 
+@pytest.mark.parametrize("players,modules", [(4, ALL), (3, ("medico", "wall_fresco"))])
+def test_only_the_plan_made_last_is_taken_on_trust(players, modules):
+    """The sequence keeps the reading of the plan it made last, nothing per plan (issue #12's
+    speed): a plan made before another, or an equal plan made elsewhere, has no reading and is
+    checked and read from its text, with the same result as the plan made last; an illegal plan
+    is refused and changes nothing."""
+    from affresco.rules import planning
+    checked = 0
+    for g, seat, legal in lazy_planning(players, modules, seed=7, rounds=6):
+        rng = random.Random(len(legal))
+        first, last = legal[rng.randrange(len(legal))], legal[rng.randrange(len(legal))]
+        if first == last:
+            continue
+        assert legal.reading(last) == planning.read(last) and legal.made_here(last)
+        assert legal.reading(first) is None and not legal.made_here(first)
+        copy = affresco.Action(first.kind, first.args)
+        assert legal.reading(copy) is None and not legal.made_here(copy)
+        bad = affresco.Action("plan", ("4" + first.args[0][1:],) + first.args[1:])    # 4 in a column of 3 spaces
+        before = g.to_json()
+        with pytest.raises(IllegalAction):
+            g.apply(seat, bad)
+        assert g.to_json() == before
+        trusted, checked_in_full, before_last, its_copy = g.clone(), g.clone(), g.clone(), g.clone()
+        trusted.apply(seat, last)
+        checked_in_full.apply(seat, affresco.Action(last.kind, last.args))
+        assert trusted.to_json() == checked_in_full.to_json() != before
+        before_last.apply(seat, first)
+        its_copy.apply(seat, copy)
+        assert before_last.to_json() == its_copy.to_json() not in (before, trusted.to_json())
+        checked += 1
+    assert checked >= 3
+
+
 def test_a_plan_offered_to_one_seat_is_checked_again_for_another():
     """A plan taken from the plans offered to a seat is accepted for that seat without being
     checked again; the same plan object given for another seat, which may not plan it, is
