@@ -16,13 +16,13 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate, compress, permutations, product
 from math import perm
-from operator import attrgetter, mul, not_
+from operator import mul, not_
 from typing import Iterator
 
 from .actions import PLAN_WORDS, Action
 
 _new = tuple.__new__
-_NO_PICK = (None, None)    # PlanVariants._last before its first plan is made
+_NO_PICK = (None, None)    # PlanVariants._last before it gives its first plan
 
 
 @lru_cache(maxsize=8)
@@ -371,8 +371,7 @@ class PlanVariants(_Lazy):
     another process.
     """
 
-    __slots__ = ("parents", "_v", "_sizes", "_seg_starts", "_all", "_made", "_last", "_recipe", "_length",
-                 "__weakref__")
+    __slots__ = ("parents", "_v", "_sizes", "_seg_starts", "_all", "_made", "_last", "_recipe", "__weakref__")
     made_in_full = 0      # sequences made in full so far in this process (a memo of them weighs them again)
 
     def __init__(self, parents: TiledPlans, variants, recipe: tuple | None = None):
@@ -381,28 +380,28 @@ class PlanVariants(_Lazy):
         self._recipe = recipe
         self._sizes: list = [None] * len(parents.segments)      # per segment, made when asked (sizes_at)
         self._seg_starts: tuple[int, ...] = variants.starts
-        self._length = variants.starts[-1].__index__           # len(self), answered in C (__len__)
         self._all: tuple[Action, ...] | None = None
         self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
-        self._last: tuple = _NO_PICK           # the plan last made by indexing and its reading
+        self._last: tuple = _NO_PICK           # the plan last given by indexing, and its reading if made then
 
     def __getitem__(self, i):
-        if type(i) is not int or self._all is not None:
-            return super().__getitem__(i)     # a slice; made in full
-        hit = self._made.get(i)
-        if hit is not None:
-            return hit
-        starts = self._seg_starts
-        if not 0 <= i < starts[-1]:
-            return super().__getitem__(i)     # a negative index, one out of range
-        seg = bisect_right(starts, i) - 1
-        last = self._last = self._v.pick(seg, i - starts[seg])
-        hit = self._made[i] = last[0]
-        return hit
-
-    # len(self) without a Python frame: the property gives the bound ``int.__index__`` of the
-    # number of plans, which the length slot calls (random.choice asks twice per pick)
-    __len__ = property(attrgetter("_length"))     # type: ignore[assignment]
+        if type(i) is int:
+            done = self._all
+            if done is None:
+                hit = self._made.get(i)
+                starts = self._seg_starts
+                if hit is None and 0 <= i < starts[-1]:
+                    seg = bisect_right(starts, i) - 1
+                    last = self._last = self._v.pick(seg, i - starts[seg])
+                    hit = self._made[i] = last[0]
+                    return hit
+            else:
+                hit = done[i] if 0 <= i < len(done) else None
+            if hit is not None:
+                if self._last[0] is not hit:
+                    self._last = (hit, None)      # given again: taken on trust, read from its text
+                return hit
+        return super().__getitem__(i)     # a slice, a negative index, one out of range
 
     @property
     def recipe(self) -> tuple | None:
@@ -427,19 +426,24 @@ class PlanVariants(_Lazy):
         the variants (rules/plan_choices.py reads it)."""
         return self._v.words(seg, b) if self._sizes_at(seg)[b] else ()
 
+    def __len__(self) -> int:
+        return self._seg_starts[-1]
+
     def _make(self, i: int) -> Action:
         seg = bisect_right(self._seg_starts, i) - 1
         return self._v.pick(seg, i - self._seg_starts[seg])[0]
 
     def made_here(self, action: object) -> bool:
-        """Whether ``action`` is the plan object this sequence made last (by identity: the
-        plan a player took from the sequence, the usual case); a cheap legality check."""
+        """Whether ``action`` is the plan object this sequence gave last by indexing (by
+        identity: the plan a player took from the sequence, the usual case); a cheap legality
+        check."""
         return self._last[0] is action
 
     def reading(self, action: object) -> tuple | None:
         """``planning.read``'s answer (its counts and words; the words a read-only mapping)
-        for the plan object this sequence made last, else None: the plan a player took from
-        the sequence is carried out without reading its text again."""
+        for the plan object this sequence made last by indexing, if it made it then (not
+        given again), else None: the plan a player took from the sequence is carried out
+        without reading its text again."""
         last = self._last
         return last[1] if last[0] is action else None
 
