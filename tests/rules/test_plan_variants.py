@@ -308,7 +308,7 @@ def test_a_plan_taken_from_the_sequence_is_carried_out_as_its_text_reads(players
     assert {"ill", "medico"} <= words_met and (len(modules) == 1 or {"audience", "wall"} <= words_met)
 
 
-@pytest.mark.parametrize("players,modules", [(4, ALL), (3, ("medico", "wall_fresco"))])
+@pytest.mark.parametrize("players,modules", [(4, ALL), (3, ("medico", "wall_fresco")), (2, ("medico", "bells"))])
 def test_only_the_plan_made_last_is_taken_on_trust(players, modules):
     """The sequence keeps the reading of the plan it made last, nothing per plan (issue #12's
     speed): a plan made before another, or an equal plan made elsewhere, has no reading and is
