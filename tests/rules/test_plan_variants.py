@@ -308,6 +308,46 @@ def test_a_plan_taken_from_the_sequence_is_carried_out_as_its_text_reads(players
     assert {"ill", "medico"} <= words_met and (len(modules) == 1 or {"audience", "wall"} <= words_met)
 
 
+@pytest.mark.parametrize("players,modules", [(4, ALL), (3, ("medico", "wall_fresco")), (2, ("medico", "bells"))])
+def test_only_the_plan_made_last_is_taken_on_trust(players, modules):
+    """The sequence keeps the reading of the plan it made last, nothing per plan (issue #12's
+    speed): a plan made before another, or an equal plan made elsewhere, has no reading and is
+    checked and read from its text, with the same result as the plan made last (a plan given
+    again by indexing is taken on trust and read from its text); an illegal plan is refused
+    and changes nothing."""
+    from affresco.rules import planning
+    checked = 0
+    for g, seat, legal in lazy_planning(players, modules, seed=7, rounds=6):
+        rng = random.Random(len(legal))
+        i, j = rng.randrange(len(legal)), rng.randrange(len(legal))
+        fresh = pickle.loads(pickle.dumps(legal))       # made again: no plan made yet
+        a, b = fresh[i], fresh[j]                       # b made last
+        if a == b:
+            continue
+        assert fresh.reading(b) == planning.read(b) and fresh.made_here(b) and fresh[j] is b
+        assert fresh.reading(b) == planning.read(b)     # (indexed again while last: its reading kept)
+        assert fresh.reading(a) is None and not fresh.made_here(a)
+        assert fresh[i] is a and fresh.made_here(a) and fresh.reading(a) is None   # given again: trusted, read from its text
+        first, last = legal[i], legal[j]      # (from the sequence offered, which other games may have indexed)
+        assert legal.made_here(last) and not legal.made_here(first)
+        copy = affresco.Action(first.kind, first.args)
+        assert legal.reading(copy) is None and not legal.made_here(copy)
+        bad = affresco.Action("plan", ("4" + first.args[0][1:],) + first.args[1:])    # 4 in a column of 3 spaces
+        before = g.to_json()
+        with pytest.raises(IllegalAction):
+            g.apply(seat, bad)
+        assert g.to_json() == before
+        trusted, checked_in_full, before_last, its_copy = g.clone(), g.clone(), g.clone(), g.clone()
+        trusted.apply(seat, last)
+        checked_in_full.apply(seat, affresco.Action(last.kind, last.args))
+        assert trusted.to_json() == checked_in_full.to_json() != before
+        before_last.apply(seat, first)
+        its_copy.apply(seat, copy)
+        assert before_last.to_json() == its_copy.to_json() not in (before, trusted.to_json())
+        checked += 1
+    assert checked >= 3
+
+
 def test_a_plan_offered_to_one_seat_is_checked_again_for_another():
     """A plan taken from the plans offered to a seat is accepted for that seat without being
     checked again; the same plan object given for another seat, which may not plan it, is

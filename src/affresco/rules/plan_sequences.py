@@ -22,6 +22,7 @@ from typing import Iterator
 from .actions import PLAN_WORDS, Action
 
 _new = tuple.__new__
+_NO_PICK = (None, None)    # PlanVariants._last before it gives its first plan
 
 
 @lru_cache(maxsize=8)
@@ -110,9 +111,6 @@ class _Lazy(Sequence):
     def _make(self, i: int) -> Action:
         raise NotImplementedError
 
-    def _kept(self, plan: Action) -> None:
-        """Called with each plan made by indexing."""
-
     def materialized(self) -> tuple[Action, ...]:
         raise NotImplementedError
 
@@ -129,7 +127,6 @@ class _Lazy(Sequence):
         hit = self._made.get(i)
         if hit is None:
             hit = self._made[i] = self._make(i)
-            self._kept(hit)
         return hit
 
     def __iter__(self) -> Iterator[Action]:
@@ -374,7 +371,7 @@ class PlanVariants(_Lazy):
     another process.
     """
 
-    __slots__ = ("parents", "_v", "_sizes", "_seg_starts", "_all", "_made", "_ids", "_recipe", "__weakref__")
+    __slots__ = ("parents", "_v", "_sizes", "_seg_starts", "_all", "_made", "_last", "_recipe", "__weakref__")
     made_in_full = 0      # sequences made in full so far in this process (a memo of them weighs them again)
 
     def __init__(self, parents: TiledPlans, variants, recipe: tuple | None = None):
@@ -385,22 +382,26 @@ class PlanVariants(_Lazy):
         self._seg_starts: tuple[int, ...] = variants.starts
         self._all: tuple[Action, ...] | None = None
         self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
-        self._ids: dict[int, tuple | None] | None = {}     # id of each plan made -> its reading (made_here)
+        self._last: tuple = _NO_PICK           # the plan last given by indexing, and its reading if made then
 
     def __getitem__(self, i):
-        if type(i) is not int or self._all is not None:
-            return super().__getitem__(i)     # a slice; made in full
-        hit = self._made.get(i)
-        if hit is not None:
-            return hit
-        starts = self._seg_starts
-        if not 0 <= i < starts[-1]:
-            return super().__getitem__(i)     # a negative index, one out of range
-        seg = bisect_right(starts, i) - 1
-        hit, reading = self._v.pick(seg, i - starts[seg])
-        self._made[i] = hit
-        self._ids[id(hit)] = reading      # (a dict until the plans are made in full: _all)
-        return hit
+        if type(i) is int:
+            done = self._all
+            if done is None:
+                hit = self._made.get(i)
+                starts = self._seg_starts
+                if hit is None and 0 <= i < starts[-1]:
+                    seg = bisect_right(starts, i) - 1
+                    last = self._last = self._v.pick(seg, i - starts[seg])
+                    hit = self._made[i] = last[0]
+                    return hit
+            else:
+                hit = done[i] if 0 <= i < len(done) else None
+            if hit is not None:
+                if self._last[0] is not hit:
+                    self._last = (hit, None)      # given again: taken on trust, read from its text
+                return hit
+        return super().__getitem__(i)     # a slice, a negative index, one out of range
 
     @property
     def recipe(self) -> tuple | None:
@@ -432,25 +433,19 @@ class PlanVariants(_Lazy):
         seg = bisect_right(self._seg_starts, i) - 1
         return self._v.pick(seg, i - self._seg_starts[seg])[0]
 
-    def _kept(self, plan: Action) -> None:
-        if self._ids is not None:
-            self._ids[id(plan)] = None
-
     def made_here(self, action: object) -> bool:
-        """Whether ``action`` is one of the plan objects this sequence gave (by identity: it
-        keeps the plans it made, so no other object has their ids); a cheap legality check
-        for the plan a player took from the sequence."""
-        ids = self._ids
-        if ids is None:
-            ids = self._ids = dict.fromkeys(map(id, self.materialized()))
-        return id(action) in ids
+        """Whether ``action`` is the plan object this sequence gave last by indexing (by
+        identity: the plan a player took from the sequence, the usual case); a cheap legality
+        check."""
+        return self._last[0] is action
 
     def reading(self, action: object) -> tuple | None:
-        """``planning.read``'s answer for a plan object this sequence gave (its counts and
-        words), when it was made knowing them, else None: the plan a player took from the
-        sequence is carried out without reading its text again."""
-        ids = self._ids
-        return ids.get(id(action)) if ids is not None else None
+        """``planning.read``'s answer (its counts and words; the words a read-only mapping)
+        for the plan object this sequence made last by indexing, if it made it then (not
+        given again), else None: the plan a player took from the sequence is carried out
+        without reading its text again."""
+        last = self._last
+        return last[1] if last[0] is action else None
 
     def _start_of(self, j: int) -> tuple[int, int]:
         """Where the variants of parent ``j`` start, and how many there are."""
@@ -496,7 +491,7 @@ class PlanVariants(_Lazy):
                         j += 1
             for i, a in self._made.items():
                 out[i] = a
-            self._all, self._made, self._ids = tuple(out), {}, None
+            self._all, self._made = tuple(out), {}
             PlanVariants.made_in_full += 1
         return self._all
 

@@ -35,7 +35,6 @@ from functools import lru_cache
 from itertools import accumulate, combinations, combinations_with_replacement, compress, permutations, product
 from math import perm
 from operator import getitem, itemgetter, mul
-from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
@@ -1278,7 +1277,7 @@ class _IllVariants:
         if m == 2 and v & 1:
             args += _TILE
             words[TILE_WORD] = ()
-        return _new(Action, ("plan", args)), (counts, MappingProxyType(words))
+        return _new(Action, ("plan", args)), (counts, words)     # (kept until the next pick: no read-only copy)
 
     def place(self, seg: int, b: int, q: int) -> int:
         return self.order.place(self.parents.base()[0][b], q, len(self.parents.segments[seg]), self.tile,
