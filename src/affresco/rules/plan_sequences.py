@@ -440,7 +440,7 @@ class PlanVariants(_Lazy):
         return self._last[0] is action
 
     def reading(self, action: object) -> tuple | None:
-        """``planning.read``'s answer (its counts and words; the words a read-only mapping)
+        """``planning.read``'s answer (its counts and words; the words not to be changed)
         for the plan object this sequence made last by indexing, if it made it then (not
         given again), else None: the plan a player took from the sequence is carried out
         without reading its text again."""
