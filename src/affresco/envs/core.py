@@ -383,9 +383,10 @@ class SteppedGame:
 
     def observation_rows(self, seats: Any = None) -> np.ndarray:
         """:meth:`observation` of ``seats`` (default: every seat) as the rows of a new float32
-        array: the engine's joined vectors (``Game.observations_joined``, once per position
-        while planning) copied in at once, then each row's draft's slices (none in progress
-        outside planning: the idle slices, zeros)."""
+        array (writable, over a new ``bytearray``): the engine's joined vectors
+        (``Game.observations_joined``, once per position while planning), each row followed by
+        its draft's slices (none in progress outside planning: the idle slices, zeros), joined
+        in one copy."""
         key = None if seats is None else tuple(seats)      # (seats read once: any iterable)
         e = self.engine
         seats = range(e.players) if key is None else key
@@ -400,14 +401,12 @@ class SteppedGame:
                 joined = kept[key] = e.observations_joined(key, self.encoding)
         k = len(seats)
         m = len(joined) // k if k else 0
-        size = self.layout.size
-        rows = np.empty((k, m + size), F32)
-        rows[:, :m] = np.frombuffer(joined, F32).reshape(k, m)
-        if not planning:
-            rows[:, m:] = np.frombuffer(self.layout.idle, F32)
-        else:                           # (the seats' slices joined, then copied in at once)
-            rows[:, m:] = np.frombuffer(b"".join([self._block(seat) for seat in seats]), F32).reshape(k, size)
-        return rows
+        whole = memoryview(joined)
+        parts: list = []            # each row's vector, then its draft's slices: joined in one copy (C's memcpy)
+        for i, seat in enumerate(seats):
+            parts.append(whole[i * m:(i + 1) * m])
+            parts.append(self._block(seat) if planning else self.layout.idle)
+        return np.frombuffer(bytearray().join(parts), F32).reshape(k, m + self.layout.size)
 
     def clone(self) -> "SteppedGame":
         return SteppedGame(self.engine.clone(), self.layout, self.drafts, self.encoding)
