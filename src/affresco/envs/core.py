@@ -14,7 +14,6 @@ import sys
 import threading
 from array import array
 from dataclasses import dataclass, field
-from itertools import repeat
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
@@ -284,8 +283,14 @@ class SteppedGame:
             return None
         hit = _OFFERED.get(id(found))
         if hit is None or hit[0] is not found:
-            step = self._step_names[len(draft)]
-            hit = (found, _plan_choices(step, found), frozenset(found))
+            key = (self._step_names[len(draft)], found)
+            same = _OFFERED_AS.get(key)     # the same choices offered before (a new situation, the same answer)
+            if same is None:
+                same = (_plan_choices(*key), frozenset(found))
+                if len(_OFFERED_AS) > 4096:
+                    _OFFERED_AS.clear()
+                _OFFERED_AS[key] = same
+            hit = (found, *same)
             if len(_OFFERED) > 4096:
                 _OFFERED.clear()
             _OFFERED[id(found)] = hit
@@ -378,9 +383,10 @@ class SteppedGame:
 
     def observation_rows(self, seats: Any = None) -> np.ndarray:
         """:meth:`observation` of ``seats`` (default: every seat) as the rows of a new float32
-        array: the engine's joined vectors (``Game.observations_joined``, once per position
-        while planning) copied in at once, then each row's draft's slices (none in progress
-        outside planning: the idle slices, zeros)."""
+        array (writable, over a new ``bytearray``): the engine's joined vectors
+        (``Game.observations_joined``, once per position while planning), each row followed by
+        its draft's slices (none in progress outside planning: the idle slices, zeros), joined
+        in one copy."""
         key = None if seats is None else tuple(seats)      # (seats read once: any iterable)
         e = self.engine
         seats = range(e.players) if key is None else key
@@ -395,14 +401,12 @@ class SteppedGame:
                 joined = kept[key] = e.observations_joined(key, self.encoding)
         k = len(seats)
         m = len(joined) // k if k else 0
-        rows = np.empty((k, m + self.layout.size), F32)
-        rows[:, :m] = np.frombuffer(joined, F32).reshape(k, m)
-        if not planning:
-            rows[:, m:] = self.layout.idle
-        else:
-            for i, seat in enumerate(seats):
-                rows[i, m:] = self._block(seat)
-        return rows
+        whole = memoryview(joined)
+        parts: list = []            # each row's vector, then its draft's slices: joined in one copy (C's memcpy)
+        for i, seat in enumerate(seats):
+            parts.append(whole[i * m:(i + 1) * m])
+            parts.append(self._block(seat) if planning else self.layout.idle)
+        return np.frombuffer(bytearray().join(parts), F32).reshape(k, m + self.layout.size)
 
     def clone(self) -> "SteppedGame":
         return SteppedGame(self.engine.clone(), self.layout, self.drafts, self.encoding)
@@ -424,15 +428,36 @@ for _name in dir(Game):          # the rest of the engine's public names, as the
 
 
 _OFFERED: dict[int, tuple] = {}    # id(the engine's choices) -> SteppedGame._offered's answer (keeps them)
+# (step, the engine's choices) -> (PlanChoices, set of choices): one PlanChoice tuple per answer, so that a
+# wrapper's codec finds its mask by the tuple's identity (ActionCodec.legal_entry) in new situations too
+_OFFERED_AS: dict[tuple, tuple] = {}
 _ASK = object()         # SteppedGame._seat: the choices offered not asked yet
 _NO_DRAFT = object()    # SteppedGame._seat: no draft's answers kept yet
-_new_plan_choice = functools.partial(tuple.__new__, PlanChoice)   # PlanChoice((step, choice, kind)), in C
+
+
+class _StepChoices(dict):
+    """One step's :class:`PlanChoice` per choice, each made once per process and shared (a
+    step has a few hundred choices at most: the action space's)."""
+
+    def __init__(self, step: str):
+        super().__init__()
+        self.step = step
+
+    def __missing__(self, choice: tuple[str, ...]) -> PlanChoice:
+        made = self[choice] = PlanChoice(self.step, choice)
+        return made
+
+
+_STEP_CHOICES: dict[str, _StepChoices] = {}    # step -> its choices' PlanChoice
 
 
 def _plan_choices(step: str, found: Sequence[tuple[str, ...]]) -> tuple[PlanChoice, ...]:
-    """``PlanChoice(step, c)`` of each choice ``c`` of ``found``, made without a Python call per
-    choice (a step offers up to a few hundred; NamedTuple's constructor is a Python function)."""
-    return tuple(map(_new_plan_choice, zip(repeat(step), found, repeat("plan"))))
+    """``PlanChoice(step, c)`` of each choice ``c`` of ``found``: the step's kept ones, found by
+    a dict look-up each (a step offers up to a few hundred; making them anew cost ~10x more)."""
+    kept = _STEP_CHOICES.get(step)
+    if kept is None:
+        kept = _STEP_CHOICES[step] = _StepChoices(step)
+    return tuple(map(kept.__getitem__, found))
 
 
 class ActionCodec:
@@ -593,8 +618,8 @@ class ActionCodec:
                 m.flags.writeable = False
             return entry
         entry = self._entry(legal, extra)
-        if entry[1] is None:
-            entry[1] = tuple(np.flatnonzero(entry[0]).tolist())
+        if entry[1] is None:      # the mask's ones, read as booleans (numpy's nonzero of int8 is ~15x slower)
+            entry[1] = tuple(np.flatnonzero(entry[0].view(np.bool_)).tolist())
         return entry
 
     def _entry(self, legal: Sequence[Action], extra: int) -> list:
