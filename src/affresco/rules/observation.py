@@ -618,6 +618,11 @@ class _Keys:
         self.places = range(len(owners))
 
 
+#: the State fields fixed for the game (state.FIELDS: shared by clones, never replaced): the slot
+#: parts that read them are made again when one of them is another object (one flag for all)
+_FIXED = frozenset(("comp", "n", "names", "modules", "hooks", "options", "seed", "setup"))
+
+
 class _Diff:
     """How a seat's slot parts (:class:`ModuleSlots`, encoding 3) are brought up to date:
     ``one(state, state.mods, keys, facts, numbers, seat)``, a function generated for the set-up,
@@ -649,7 +654,15 @@ class _Diff:
         at = P                      # the stamps' places in a seat's keys, after the parts'
         flag: dict[str, str] = {}
         lines = []
+        fixed = [f for f in fields if f in _FIXED]
+        if fixed:                   # the game's own (State's doc): one flag for all, by identity
+            lines += [f"    c_fixed = {' or '.join(f's.{f} is not k[{at + j}]' for j, f in enumerate(fixed))}",
+                      f"    if c_fixed: {'; '.join(f'k[{at + j}] = s.{f}' for j, f in enumerate(fixed))}"]
+            flag.update((f, "c_fixed") for f in fixed)
+            at += len(fixed)
         for f in fields:            # per State field read: changed since the seat's last vector?
+            if f in _FIXED:
+                continue
             lines += [f"    v = s.{f}", f"    c_{f} = v is not k[{at}] and v != k[{at}]",
                       f"    if c_{f}: k[{at}] = {'v[:]' if f in lists else 'v'}"]
             flag[f] = f"c_{f}"
