@@ -618,6 +618,11 @@ class _Keys:
         self.places = range(len(owners))
 
 
+#: the State fields fixed for the game (state.FIELDS: shared by clones, never replaced): the slot
+#: parts that read them are made again when one of them is another object (one flag for all)
+_FIXED = frozenset(("comp", "n", "names", "modules", "hooks", "options", "seed", "setup"))
+
+
 class _Diff:
     """How a seat's slot parts (:class:`ModuleSlots`, encoding 3) are brought up to date:
     ``one(state, state.mods, keys, facts, numbers, seat)``, a function generated for the set-up,
@@ -629,7 +634,9 @@ class _Diff:
     a :class:`~affresco.rules.hooks.ModuleState`, the same ``version``, which
     :meth:`~affresco.rules.hooks.Module.own` counts at every write; any other record is
     immutable, replaced on change: ``State``) and the ``State`` fields it reads unchanged
-    (compared once per call) leave the part as it was, its values not read.  Otherwise its key
+    (compared once per call; those fixed for the game, :data:`_FIXED`, by identity in one flag;
+    a field no other part reads, the part's key alone, not flagged: the part's own compare is
+    the same) leave the part as it was, its values not read.  Otherwise its key
     (its values: one read's value, or their tuple; a ``State`` list as a tuple) is compared with
     the one the seat's last vector was made from (``keys``, per seat: per part its key, then the
     stamps, updated in place); a changed key makes the part's fact (its maker; a fact that does
@@ -649,7 +656,19 @@ class _Diff:
         at = P                      # the stamps' places in a seat's keys, after the parts'
         flag: dict[str, str] = {}
         lines = []
+        fixed = [f for f in fields if f in _FIXED]
+        if fixed:                   # the game's own (State's doc): one flag for all, by identity
+            lines += [f"    c_fixed = {' or '.join(f's.{f} is not k[{at + j}]' for j, f in enumerate(fixed))}",
+                      f"    if c_fixed: {'; '.join(f'k[{at + j}] = s.{f}' for j, f in enumerate(fixed))}"]
+            flag.update((f, "c_fixed") for f in fixed)
+            at += len(fixed)
+        # a field read by no part but its own (the part's key that field alone): no flag, its part's
+        # own compare is the same
+        alone = {f for f in fields if f not in _FIXED
+                 and all(set(r) <= {f, "seat"} for _, _, r in parts if f in r)}
         for f in fields:            # per State field read: changed since the seat's last vector?
+            if f in _FIXED or f in alone:
+                continue
             lines += [f"    v = s.{f}", f"    c_{f} = v is not k[{at}] and v != k[{at}]",
                       f"    if c_{f}: k[{at}] = {'v[:]' if f in lists else 'v'}"]
             flag[f] = f"c_{f}"
@@ -672,8 +691,10 @@ class _Diff:
         space: dict[str, Any] = {"tuple": tuple, "_UNSET": _UNSET}
         conds: dict[str, list[int]] = {}       # per stamps' condition, its parts
         for q, (e, j, reads) in enumerate(parts):
-            flags = sorted({gate[e[0]][0] if f.startswith("m") else flag[f] for f in reads if f != "seat"})
-            conds.setdefault(" or ".join(flags) if flags else f"k[{q}] is _UNSET", []).append(q)
+            flags = sorted({gate[e[0]][0] if f.startswith("m") else flag[f] for f in reads if f != "seat"
+                            and f not in alone})
+            conds.setdefault(" or ".join(flags) if flags else "" if alone & set(reads) else f"k[{q}] is _UNSET",
+                             []).append(q)
             space[f"z{q}"], space[f"w{q}"], space[f"m{q}"] = e[3].part_zeros[j], e[3].writers[j], e[3].makers[j]
 
         def part(q: int, many: bool) -> list[str]:
@@ -698,8 +719,9 @@ class _Diff:
 
         def function(many: bool) -> Any:
             """The generated function: for one seat, or (``many``) for the first of several."""
-            body = lines + [ln for cond, qs in conds.items()
-                            for ln in [f"    if {cond}:"] + ["        " + c for q in qs for c in part(q, many)]]
+            body = lines + [ln for cond, qs in conds.items()   # ("": no condition)
+                            for ln in ([f"    if {cond}:"] if cond else [])
+                            + [("        " if cond else "    ") + c for q in qs for c in part(q, many)]]
             src = (f"def diff(s, m, k, fact, x, seat{', made' if many else ''}):\n" + ("    out = []\n" if many else "")
                    + "".join(ln + "\n" for ln in body) + ("    return out\n" if many else "    return\n"))
             exec(src, space)

@@ -627,6 +627,7 @@ from ..state import SIDE1  # noqa: E402
 from array import array  # noqa: E402
 
 _HOLDING = 10     # numbers per figure in BellsSlots' holdings
+_PUBLIC = 7       # of which what every seat sees (then the face-down certificates, if known)
 
 
 class BellsSlots(ModuleSlots):
@@ -649,7 +650,8 @@ class BellsSlots(ModuleSlots):
     def layout(self, module, n: int, figures: int) -> tuple:
         self.certs = len(module.data.certificates)
         self.spaces = module.data.top + 1         # the track's spaces, 0 to "30+" (components)
-        self.holdings: dict[tuple, array] = {}    # a figure's holding -> its numbers (_holding)
+        self.holdings: dict[tuple, array] = {}    # a figure's public holding -> its first 7 numbers (_holding)
+        self.known: dict[tuple, array] = {}       # face-down certificates known -> the last 3 numbers (_known)
         self.tenths: dict[str, tuple[float, float, float, float]] = {}   # certificate -> _tenths
         return ((("display", 4 * module.data.display[n]), ("stack", 1)), ("m.display", "m.stack", "m.under"),
                 self._display_fact, self._display), \
@@ -695,20 +697,26 @@ class BellsSlots(ModuleSlots):
     def _holdings(self, holdings: tuple, seat: int, x, p: int) -> None:
         """``holdings``: face-down counts, partly paid (certificate, paid) per figure, the
         observer's face-down certificates, every figure's after the final scoring (else None);
-        each figure's numbers are kept by what they are made from (:meth:`_holding`)."""
+        each figure's numbers are kept by what they are made from: what every seat sees
+        (:meth:`_holding`: the same for each observer) and the face-down certificates known
+        (:meth:`_known`)."""
         counts, ups, mine, every = holdings
-        blocks = self.holdings
+        blocks, known_blocks = self.holdings, self.known
         for j, f in enumerate(self.figures_from[seat]):
-            key = (counts[f], ups[f], every[f] if every is not None else mine if f == seat else None)
+            key = (counts[f], ups[f])
             block = blocks.get(key)
             q = p + j * _HOLDING
-            x[q:q + _HOLDING] = block if block is not None else self._holding(key)
+            x[q:q + _PUBLIC] = block if block is not None else self._holding(key)
+            known = every[f] if every is not None else mine if f == seat else None
+            if known is not None:
+                block = known_blocks.get(known)
+                x[q + _PUBLIC:q + _HOLDING] = block if block is not None else self._known(known)
 
     def _holding(self, key: tuple) -> array:
-        """One figure's 10 numbers of ``holdings`` from (face-down count, partly paid ones, its
-        face-down certificates if the observer knows them, else None), kept in :attr:`holdings`."""
-        down, up, known = key
-        block = array("f", bytes(4 * _HOLDING))
+        """One figure's first 7 numbers of ``holdings`` from (face-down count, partly paid ones),
+        kept in :attr:`holdings`."""
+        down, up = key
+        block = array("f", bytes(4 * _PUBLIC))
         x: Any = memoryview(block)   # (its stores are cheaper than the array's: no argument parsing)
         x[0] = (down + len(up)) / 10
         x[1] = down / 10
@@ -720,15 +728,25 @@ class BellsSlots(ModuleSlots):
             x[4] += paid / 10
             x[5] += vp
             x[6] += bells
-        if known is not None:
-            x[7] = 1.0
-            for c in known:
-                _, vp, _, bells = tenths.get(c) or self._tenths(c)
-                x[8] += vp
-                x[9] += bells
         if len(self.holdings) > 4096:
             self.holdings.clear()
         self.holdings[key] = block
+        return block
+
+    def _known(self, known: tuple) -> array:
+        """A figure's last 3 numbers of ``holdings`` from its face-down certificates, the
+        observer knows them: 1, their VP / 10 and bells / 20, each summed; kept in :attr:`known`."""
+        block = array("f", bytes(4 * (_HOLDING - _PUBLIC)))
+        x: Any = memoryview(block)
+        x[0] = 1.0
+        tenths = self.tenths
+        for c in known:
+            _, vp, _, bells = tenths.get(c) or self._tenths(c)
+            x[1] += vp
+            x[2] += bells
+        if len(self.known) > 4096:
+            self.known.clear()
+        self.known[known] = block
         return block
 
     def _tenths(self, c: str) -> tuple[float, float, float, float]:
