@@ -44,7 +44,7 @@ from mypy_extensions import mypyc_attr
 from ..errors import ConfigError
 from .hooks import Module, ModuleState, _module_of
 from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
-from .state import PLAN, VISITS, State
+from .state import FIXED_FIELDS, PLAN, VISITS, State
 
 __all__ = ["PHASES", "MODULE_FEATURES", "PLAN_SCALE", "ENCODINGS", "ENCODING", "Layout", "Seen", "ModuleSlots",
            "SLOTS", "register_slots", "check_encoding", "layout", "modules_from_view", "observation", "observations",
@@ -618,9 +618,9 @@ class _Keys:
         self.places = range(len(owners))
 
 
-#: the State fields fixed for the game (state.FIELDS: shared by clones, never replaced): the slot
-#: parts that read them are made again when one of them is another object (one flag for all)
-_FIXED = frozenset(("comp", "n", "names", "modules", "hooks", "options", "seed", "setup"))
+#: the State fields fixed for the game (shared by clones, never replaced): the slot parts that
+#: read them are made again when one of them is another object (one flag for all)
+_FIXED = frozenset(FIXED_FIELDS)
 
 
 class _Diff:

@@ -36,10 +36,12 @@ def vp_of(pos: int) -> int:
     return pos if pos > 0 else 0
 
 
+# The state's fields fixed for the game: shared by clones, never replaced
+FIXED_FIELDS = ("comp", "n", "names", "modules", "hooks", "options", "seed", "setup")
+
 # The state's fields (the slots of State; a compiled State, a C struct, has no __slots__ to read)
 FIELDS = (
-    # fixed for the game (shared by clones)
-    "comp", "n", "names", "modules", "hooks", "options", "seed", "setup",
+    *FIXED_FIELDS,
     # chance
     "draws",
     # round
