@@ -148,7 +148,7 @@ class TiledPlans(_Lazy):
     base plan.  Immutable; the same situation gives the same object (:func:`tiled_plans`)."""
 
     __slots__ = ("available", "columns", "per_column", "words", "tiles", "segments", "carries", "_mult",
-                 "_ends", "_starts", "_made", "_all", "_base", "_ranked", "_with", "_tails", "__weakref__")
+                 "_ends", "_starts", "_made", "_all", "_base", "_ranked", "_with", "tails", "__weakref__")
 
     def __init__(self, available: int, columns: int, per_column: int, words: tuple[str, ...],
                  tiles: tuple[tuple[str, int], ...]):
@@ -166,7 +166,9 @@ class TiledPlans(_Lazy):
         self._all: tuple[Action, ...] | None = None
         self._base: tuple | None = None     # base_counts, made when asked (the medico's counted plans never ask)
         self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
-        self._tails = _tails(words, tiles)         # tiles_at's answers (shared: they do not depend on available)
+        # tiles_at's answers, (seg, empty, q) -> the tiles' words, shared by the TiledPlans of the same columns
+        # and tiles (they do not depend on available); a variants' pick reads it without a call
+        self.tails: dict[tuple, tuple[str, ...]] = _tails(words, tiles)
         self._ranked = tuple(_rank_order(tiles, u) for u in segments)   # per segment: its tiles in their words' rank order
 
     def base(self) -> tuple:
@@ -255,14 +257,14 @@ class TiledPlans(_Lazy):
         for every TiledPlans of the same columns and tiles: a plan's arguments are its counts
         and these)."""
         key = (seg, empty, q)
-        tail = self._tails.get(key)
+        tail = self.tails.get(key)
         if tail is None:
             u, words, tiles = self.segments[seg], self.words, self.tiles
             cols = _placements(len(empty), len(u))[q]
             out: list[str] = []
             for k in self._ranked[seg]:
                 out += (tiles[u[k]][0], words[empty[cols[k]]])
-            tail = self._tails[key] = tuple(out)
+            tail = self.tails[key] = tuple(out)
         return tail
 
     def _make(self, i: int) -> Action:
@@ -358,8 +360,8 @@ class PlanVariants(_Lazy):
 
     ``variants`` (the medico's, one object per situation) counts, orders and makes the plans
     without a pass over the base plans: ``starts``, where each segment's plans start, then their
-    number; ``pick(seg, r)``, the segment's r-th plan and its reading (``planning.read``'s
-    answer, :meth:`reading`); ``place(seg, b, q)``, where the variants of the parent ``(seg, b,
+    number; ``pick(i)``, the i-th plan (``0 <= i < starts[-1]``) and its reading
+    (``planning.read``'s answer, :meth:`reading`), in one call; ``place(seg, b, q)``, where the variants of the parent ``(seg, b,
     q)`` start in its segment; ``sizes(seg)``, per base plan how many variants each parent of
     segment ``seg`` has (all parents of one base plan in one segment have as many; asked only
     when the sequence is searched or made in full); ``nth(parent_args, seg, b, r)``, the r-th
@@ -371,15 +373,18 @@ class PlanVariants(_Lazy):
     another process.
     """
 
-    __slots__ = ("parents", "_v", "_sizes", "_seg_starts", "_all", "_made", "_last", "_recipe", "__weakref__")
+    __slots__ = ("parents", "_v", "_pick", "_sizes", "_seg_starts", "_n", "_all", "_made", "_last", "_recipe",
+                 "__weakref__")
     made_in_full = 0      # sequences made in full so far in this process (a memo of them weighs them again)
 
     def __init__(self, parents: TiledPlans, variants, recipe: tuple | None = None):
         self.parents = parents
         self._v = variants
+        self._pick = variants.pick
         self._recipe = recipe
         self._sizes: list = [None] * len(parents.segments)      # per segment, made when asked (sizes_at)
         self._seg_starts: tuple[int, ...] = variants.starts
+        self._n: int = variants.starts[-1]
         self._all: tuple[Action, ...] | None = None
         self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
         self._last: tuple = _NO_PICK           # the plan last given by indexing, and its reading if made then
@@ -389,10 +394,8 @@ class PlanVariants(_Lazy):
             done = self._all
             if done is None:
                 hit = self._made.get(i)
-                starts = self._seg_starts
-                if hit is None and 0 <= i < starts[-1]:
-                    seg = bisect_right(starts, i) - 1
-                    last = self._last = self._v.pick(seg, i - starts[seg])
+                if hit is None and 0 <= i < self._n:
+                    last = self._last = self._pick(i)
                     hit = self._made[i] = last[0]
                     return hit
             else:
@@ -427,11 +430,10 @@ class PlanVariants(_Lazy):
         return self._v.words(seg, b) if self._sizes_at(seg)[b] else ()
 
     def __len__(self) -> int:
-        return self._seg_starts[-1]
+        return self._n
 
     def _make(self, i: int) -> Action:
-        seg = bisect_right(self._seg_starts, i) - 1
-        return self._v.pick(seg, i - self._seg_starts[seg])[0]
+        return self._pick(i)[0]
 
     def made_here(self, action: object) -> bool:
         """Whether ``action`` is the plan object this sequence gave last by indexing (by

@@ -168,6 +168,12 @@ def healthy_count(apprentices: int, sick: int, neutral: int, aside: int) -> int:
     return apprentices - sick + neutral - aside
 
 
+def _tile_may_go(m: MState, seat: int, most: int) -> bool:
+    """Whether the seat may plan the medico tile: it holds fewer than ``most`` bottles and the
+    display offers one."""
+    return len(m.held[seat]) < most and m.display.count(None) != len(m.display)
+
+
 def black_left(black: int, taken: tuple[int, ...]) -> int:
     """Black apprentices left on the medico board: ``black`` at set-up, minus each player's."""
     return black - sum(taken)
@@ -369,11 +375,11 @@ class Medico(Module):
 
     def _tile_refusal(self, s: State, seat: int) -> str | None:
         m: MState = s.mods[NAME]
+        if _tile_may_go(m, seat, self.data.max_bottles):
+            return None
         if len(m.held[seat]) >= self.data.max_bottles:
             return f"you hold {len(m.held[seat])} bottles, the most a player may have"
-        if m.display.count(None) == len(m.display):
-            return "the medico offers no bottle this round"
-        return None
+        return "the medico offers no bottle this round"
 
     def plan_refusal(self, s: State, seat: int, counts: tuple, words: Mapping) -> str | None:
         cols = s.columns()
@@ -428,7 +434,9 @@ class Medico(Module):
     def plan_situation(self, s: State, seat: int) -> tuple[int, int, bool]:
         """What :meth:`plan_options` depends on besides the plans' side of the action sheet (their
         column words): the seat's healthy and ill apprentices, and whether the medico tile may go."""
-        return self.healthy(s, seat), s.mods[NAME].black[seat], self._tile_refusal(s, seat) is None
+        m: MState = s.mods[NAME]
+        return (healthy_count(s.comp.apprentices, m.sick[seat], s.neutral[seat], s.aside[seat]), m.black[seat],
+                _tile_may_go(m, seat, self.data.max_bottles))
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
@@ -1178,7 +1186,8 @@ class _IllVariants:
     the medico tile may go, the market's column; ``order``: the sheet side's tables
     (:func:`_plan_order`), in which the situation is looked up (:meth:`_PlanOrder.situation`)."""
 
-    __slots__ = ("parents", "healthy", "black", "allowed", "tile_ok", "market", "order", "tile", "starts", "parts")
+    __slots__ = ("parents", "healthy", "black", "allowed", "tile_ok", "market", "order", "tile", "starts", "parts",
+                 "tails")
 
     def __init__(self, parents: TiledPlans, limits: tuple, order: _PlanOrder) -> None:
         self.parents = parents
@@ -1186,6 +1195,7 @@ class _IllVariants:
         self.order = order
         self.tile = 2 if self.tile_ok else 1
         self.starts, self.parts = self.order.situation(parents.carries, self.healthy, self.black, self.tile)
+        self.tails = parents.tails
 
     def sizes(self, seg: int) -> tuple:
         return _sizes(self.parents.base_key, self.allowed, self.black, self.healthy - self.parents.carries[seg],
@@ -1228,13 +1238,17 @@ class _IllVariants:
             return 2 * q + medico if tile else q
         return a[:len(a) - len(extra)], rank
 
-    def pick(self, seg: int, r: int) -> tuple[Action, tuple]:
-        """The segment's r-th plan and its reading (planning.read's answer), found in the
-        segment's :meth:`_PlanOrder.part` by two bisections (the group, the kind) and a few
-        divisions (the kind's ordering, the group's counts, the way to lay the tiles, the
-        variant): its counts, ill word (:meth:`_PlanOrder.ill_words`) and medico tile."""
-        o = self.order
+    def pick(self, i: int) -> tuple[Action, tuple]:
+        """The i-th plan and its reading (planning.read's answer), decoded in one call (issue
+        #12's speed: no call per layer): its segment and, in the segment's
+        :meth:`_PlanOrder.part`, its group and kind by three bisections, then a few divisions
+        (the kind's ordering, the group's counts, the way to lay the tiles, the variant): its
+        counts, its tiles' words (the :attr:`TiledPlans.tails` memo), ill word
+        (:meth:`_PlanOrder.ill_words`) and medico tile."""
+        o, starts = self.order, self.starts
+        seg = bisect_right(starts, i) - 1
         ends, kinds, t, tile, h, black = self.parts[seg]
+        r = i - starts[seg]
         g = bisect_right(ends, r)
         if g:
             r -= ends[g - 1]
@@ -1242,20 +1256,21 @@ class _IllVariants:
         m = tile if mk else 1
         k = n * m
         ends = kinds[g]
-        if ends is None:
-            ends = kinds[g] = o.weighed(h - s, black, e, t)
+        if ends is None:            # the group's kinds, weighed (:meth:`_PlanOrder.weighed`, its look-up inline)
+            x = h - s
+            x = o.top if x > o.top else -1 if x < -1 else x
+            ends = kinds[g] = o._kinds.get(((x * 16 + black) * 16 + e) * 16 + t) or o.weighed(x, black, e, t)
         kd = bisect_right(ends, r // k)
         prev = ends[kd - 1] if kd else 0
         sm, z, _, vecs = o.kinds[kd]
         per = (ends[kd] - prev) // len(vecs)           # placements times ill words of one ordering
         p, r = divmod(r - k * prev, k * per)
-        i, r = divmod(r, m * per)
+        c, r = divmod(r, m * per)
         q, v = divmod(r, m * per // o._perm[e + z][t])
         kr = o._kind_rank[kd][p]
-        b = o._group_rank[g][i] + kr
-        counts, text, empty, apprentices = o.sheet[b]
+        counts, text, empty, apprentices = o.sheet[o._group_rank[g][c] + kr]
         if seg:     # (segment 0: no tile)
-            tail = self.parents.tiles_at(seg, empty, q)
+            tail = self.tails.get((seg, empty, q)) or self.parents.tiles_at(seg, empty, q)
             args = (text,) + tail
             # the tiles' words: (column,); one or two tiles spelled out (a dict display is cheaper)
             words: dict[str, tuple[str, ...]] = (
