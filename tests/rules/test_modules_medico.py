@@ -382,6 +382,28 @@ def test_at_most_two_bottles_in_front_of_the_screen():
         g.apply(0, "plan 0-0-0-0-0 medico")
 
 
+@pytest.mark.parametrize("held, display, why", [(["1", "juice"], ["3"], "the most a player may have"),
+                                                ([], [], "offers no bottle"), (["1"], ["3"], None)])
+def test_the_medico_tile_goes_only_with_a_bottle_displayed_and_room_to_keep_it(held, display, why):
+    """'He can have at most two bottles of medicine in front of his screen', and the tile buys a
+    displayed bottle: the plans offered have the medico tile exactly when it may go (the plan
+    situation the offered plans are kept by says so too), and a refused tile says why and
+    changes nothing."""
+    g = medico_game(state=dict(display=display, held={0: held}))
+    tile_plan = parse("plan 0-0-0-0-0 medico")
+    assert (tile_plan in g.legal_actions(0)) == (why is None)
+    s = g.state
+    assert [h(s, 0) for h in s.hooks.plan_situation][-1][2] == (why is None)
+    if why is None:
+        g.apply(0, tile_plan)
+        assert g.to_act == (1, 2)
+        return
+    before = g.to_json()
+    with pytest.raises(IllegalAction, match=why):
+        g.apply(0, tile_plan)
+    assert g.to_json() == before
+
+
 # ---------------------------------------------------------------------------- healing
 def test_healing_two_of_three_portions_the_rest_is_lost():
     """The rulebook example: 'Red has 2 ill apprentices. He uses a green bottle with 3 healing
