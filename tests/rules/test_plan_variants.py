@@ -473,3 +473,27 @@ def test_the_medico_plans_found_with_kept_tables_are_those_of_fresh_tables(playe
                 assert legal.index(plan) == i
                 checked += 1
     assert checked > 200
+
+
+def test_a_situation_s_parts_looked_up_in_one_pass_are_those_made_one_by_one():
+    """The medico's tables give a planning situation's parts (``_PlanOrder.situation``: one
+    part per set of action tiles, looked up in one pass among those made with the sheet side's
+    tables; issue #12's speed) as :meth:`_PlanOrder.part` makes each, and where each set's plans
+    start; a situation beyond the tables made (more healthy apprentices than the sheet's columns
+    hold, a component file's) has its parts made then."""
+    from itertools import accumulate
+
+    from affresco.rules.modules import medico
+    from affresco.rules.state import SIDE1, SIDE2
+
+    for side in (SIDE1, SIDE2):
+        allowed, market = medico._sheet_limits(side)
+        order = medico._PlanOrder(3, allowed, market)
+        for healthy in (0, 1, 5, 8, order.top + 6, order.top + 7, 40):
+            for carries in ((0,), (0, 1), (0, 0, 1, 1)):
+                for black in (0, 2, order.top, order.top + 3):
+                    for tile in (1, 2):
+                        starts, parts = order.situation(carries, healthy, black, tile)
+                        made = [order.part(healthy - c, black, k.bit_count(), tile) for k, c in enumerate(carries)]
+                        assert list(parts) == made, (side, healthy, carries, black, tile)
+                        assert starts == tuple(accumulate((p[0][-1] for p in made), initial=0))
