@@ -361,15 +361,16 @@ class PlanVariants(_Lazy):
     ``variants`` (the medico's, one object per situation) counts, orders and makes the plans
     without a pass over the base plans: ``starts``, where each segment's plans start, then their
     number; ``pick(i)``, the i-th plan (``0 <= i < starts[-1]``) and its reading
-    (``planning.read``'s answer, :meth:`reading`), in one call; ``place(seg, b, q)``, where the variants of the parent ``(seg, b,
-    q)`` start in its segment; ``sizes(seg)``, per base plan how many variants each parent of
-    segment ``seg`` has (all parents of one base plan in one segment have as many; asked only
-    when the sequence is searched or made in full); ``nth(parent_args, seg, b, r)``, the r-th
-    variant of a parent; ``words(seg, b)``, the words each variant of a parent of ``(seg, b)``
-    adds to the parent's, in the variants' order (word -> the word and its arguments: a
-    parent's variants add the same words whatever columns its tiles cover); ``find(action)``, the parent's arguments of an action and a function
-    of the parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the
-    variants), or None.  ``recipe``: ``(function, arguments)`` that make the same sequence in
+    (``planning.read``'s answer, :meth:`reading`), in one call; ``place(seg, b, q)``, where
+    the variants of the parent ``(seg, b, q)`` start in its segment; ``sizes(seg)``, per base
+    plan how many variants each parent of segment ``seg`` has (all parents of one base plan in
+    one segment have as many; asked only when the sequence is searched or made in full);
+    ``nth(parent_args, seg, b, r)``, the r-th variant of a parent; ``words(seg, b)``, the words
+    each variant of a parent of ``(seg, b)`` adds to the parent's, in the variants' order (word
+    -> the word and its arguments: a parent's variants add the same words whatever columns its
+    tiles cover); ``find(action)``, the parent's arguments of an action and a function of the
+    parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the variants),
+    or None.  ``recipe``: ``(function, arguments)`` that make the same sequence in
     another process.
     """
 
