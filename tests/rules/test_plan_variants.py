@@ -497,3 +497,30 @@ def test_a_situation_s_parts_looked_up_in_one_pass_are_those_made_one_by_one():
                         made = [order.part(healthy - c, black, k.bit_count(), tile) for k, c in enumerate(carries)]
                         assert list(parts) == made, (side, healthy, carries, black, tile)
                         assert starts == tuple(accumulate((p[0][-1] for p in made), initial=0))
+
+
+@pytest.mark.parametrize("final_round", [False, True])
+def test_the_medico_plans_of_more_apprentices_than_the_tables_count_are_at_their_place(final_round):
+    """A seat with more healthy apprentices than the ill ones' columns hold (a component file's
+    apprentices: the side's tables are made up to that many and read the same plans beyond, or
+    made when first met): each plan indexed in a fresh sequence (``_IllVariants.pick``) is the
+    plan at that place of the sequence made in full (parent by parent, without the tables' decode),
+    with that plan's reading."""
+    from affresco.rules import planning
+    from affresco.rules.modules import medico
+    from affresco.rules.plan_sequences import tiled_plans
+    from affresco.rules.state import SIDE1, SIDE2
+
+    cols = SIDE2 if final_round else SIDE1
+    allowed, market = medico._sheet_limits(cols)
+    top = medico._plan_order(3, allowed, market).top
+    rng = random.Random(top)
+    for healthy, black in ((top + 1, 0), (top + 4, 2), (top + 9, 1)):
+        parents = tiled_plans(healthy + black, len(cols), 3, planning.column_words_of(cols))
+        parents = parents.with_tile("audience").with_tile("wall", 1)
+        limits = (healthy, black, allowed, True, market)
+        made = medico._ill_variants(parents, limits).materialized()
+        for i in rng.sample(range(len(made)), 60):
+            fresh = medico._ill_variants(parents, limits)
+            assert len(fresh) == len(made) and fresh[i] == made[i], (healthy, black, i)
+            assert fresh.reading(fresh[i]) == planning.read(made[i])

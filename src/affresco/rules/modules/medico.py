@@ -1256,9 +1256,8 @@ class _IllVariants:
         m = tile if mk else 1
         k = n * m
         ends = kinds[g]
-        if ends is None:            # the group's kinds, weighed (:meth:`_PlanOrder.weighed`, its look-up inline)
+        if ends is None:    # the group's kinds, weighed (:meth:`_PlanOrder.weighed`, its look-up inline; x >= 0 here)
             x = h - s
-            x = o.top if x > o.top else -1 if x < -1 else x
             ends = kinds[g] = o._kinds.get(((x * 16 + black) * 16 + e) * 16 + t) or o.weighed(x, black, e, t)
         kd = bisect_right(ends, r // k)
         prev = ends[kd - 1] if kd else 0
