@@ -27,6 +27,7 @@ lists that bench_engine.py reports apart, so this is the work outside them.
     python bench/bench_instructions.py --live --sim --ll 2048 --baseline e4d81a0 --games 6   # ... out of a 2 MB one
     python bench/bench_instructions.py --parts --sim --l2 --baseline e4d81a0 --games 4 --sets eight   # by part
     python bench/bench_instructions.py --kinds --baseline f4d1d9d --games 6   # visit-phase applies by kind (callgrind)
+    python bench/bench_instructions.py --hooks --baseline 7d7619b --games 4 --sets eight   # plan applies' hooks
 
 Needs valgrind (Debian: ``apt-get install valgrind``); each replay runs ~40x slower under it
 (about a minute per set and tree with the defaults).
@@ -44,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from baseline import SRC, machine_load, run_worker, source_tree  # noqa: E402
@@ -221,13 +223,76 @@ def kinds(modules: tuple, count: int) -> None:
     print(decisions)
 
 
+# --hooks: the plan decisions' applies, and inside them each module's hook of the plan (``plan_apply``) and of
+# the reveal (``after_planning``) and the chance events' generators (``chance``: the medico's infection draw),
+# each inside its own C function (as --parts does), given out in this order to the parts of the set played
+# (``partial_vectorcall`` last: holding the generators it read ~4k more a plan decision than the others)
+HOOK_TRAMPOLINES = ("groupby_next", "filterfalse_next", "starmap_next", "takewhile_next", "dropwhile_next",
+                    "functools_reduce", "_operator_call", "methodcaller_call", "partial_vectorcall")
+
+
+def plan_hooks(modules: tuple, count: int) -> None:
+    """:func:`live`'s games, each plan decision's apply inside a trampoline, and inside it each module's
+    ``plan_apply`` and ``after_planning`` hook and the generators of the chance events (``chance``) in
+    their own (:data:`HOOK_TRAMPOLINES`); prints the parts' trampolines (JSON), then the plan decisions."""
+    import affresco
+    import bench_engine
+    from affresco.rules import chance as chance_module
+
+    for mods in bench_engine.MODULE_SETS:
+        bench_engine._random_game(affresco, 4, bench_engine.WARM_SEED, mods)
+    names = {"plan applies": HOOK_TRAMPOLINES[0], "of them chance generators": HOOK_TRAMPOLINES[1]}
+    table = affresco.new_game(players=4, seed=1, modules=modules).state.hooks
+    for point in ("plan_apply", "after_planning"):
+        for hook in getattr(table, point):
+            if len(names) == len(HOOK_TRAMPOLINES):
+                raise SystemExit(f"--hooks: more plan hooks than the {len(HOOK_TRAMPOLINES)} trampolines")
+            names[f"of them {hook.__self__.name} {point}"] = HOOK_TRAMPOLINES[len(names)]
+
+    def wrapped(point: str) -> Callable[[Any], Any]:
+        """Replace a hook table's hooks of ``point`` by the same hooks, each inside its trampoline."""
+        return lambda hook: (lambda *a: trampoline(names[f"of them {hook.__self__.name} {point}"], lambda: hook(*a)))
+
+    made = chance_module.chance
+    in_plan = [False]
+
+    def chance(s: Any) -> Any:
+        return trampoline(names["of them chance generators"], lambda: made(s)) if in_plan[0] else made(s)
+    for module in list(sys.modules.values()):     # every rules module that took ``chance`` by name
+        if getattr(module, "__name__", "").startswith("affresco.rules") and getattr(module, "chance", None) is made:
+            module.chance = chance                 # type: ignore[attr-defined]
+    gc.collect()
+    gc.disable()
+    plans, seen = 0, set()
+    for seed in range(1, count + 1):
+        g = affresco.new_game(players=4, seed=seed, modules=modules)
+        hooks = g.state.hooks
+        if id(hooks) not in seen:      # the hook table is shared by the games of one set-up
+            seen.add(id(hooks))
+            hooks.plan_apply = tuple(map(wrapped("plan_apply"), hooks.plan_apply))
+            hooks.after_planning = tuple(map(wrapped("after_planning"), hooks.after_planning))
+        choice = random.Random(seed).choice
+        while not g.is_over:
+            seat = choice(g.to_act)
+            action = choice(g.legal_actions(seat))
+            if g.phase != "plan":
+                g.apply(seat, action)
+                continue
+            in_plan[0] = True
+            trampoline(names["plan applies"], lambda: g.apply(seat, action))
+            in_plan[0] = False
+            plans += 1
+    print(json.dumps(names))
+    print(plans)
+
+
 # The counts --parts --sim gives each part besides its instructions: name -> callgrind's events summed
 SIM_PARTS = {" misses": ("ILmr", "DLmr", "DLmw"), " L1i": ("I1mr",), " mispredicted": ("Bcm", "Bim")}
 
 
 def _trampolined(src: Path, worker: str, modules: tuple, count: int,
                  last_level: str | None = None) -> tuple[str, dict[str, int]]:
-    """Run the ``worker`` (``parts`` or ``kinds``) on ``count`` live games under callgrind: its
+    """Run the ``worker`` (``parts``, ``kinds`` or ``hooks``) on ``count`` live games under callgrind: its
     output and the inclusive instructions of each trampoline (by its function's name); with
     ``last_level`` (a ``--LL=`` option or "", :func:`last_level`), cachegrind's cache and branch
     simulation too, and ``found[name + tail]`` for each ``tail`` of :data:`SIM_PARTS`: the
@@ -265,6 +330,17 @@ def part_counts(src: Path, modules: tuple, count: int, last_level: str | None = 
     out, found = _trampolined(src, "parts", modules, count, last_level)
     decisions = int(out.split()[-1])
     return {part + tail: found.get(name + tail, 0) / decisions for part, name in PARTS.items()
+            for tail in ("", *(SIM_PARTS if last_level is not None else ()))}
+
+
+def hook_counts(src: Path, modules: tuple, count: int, last_level: str | None = None) -> dict[str, float]:
+    """Instructions per plan decision of each part of :func:`plan_hooks` over ``count`` live games under
+    callgrind; with ``last_level`` also ``counts[part + tail]`` per plan decision for each tail of
+    :data:`SIM_PARTS`."""
+    out, found = _trampolined(src, "hooks", modules, count, last_level)
+    lines = out.strip().split("\n")
+    names, plans = json.loads(lines[-2]), int(lines[-1])
+    return {part + tail: found.get(name + tail, 0) / plans for part, name in names.items()
             for tail in ("", *(SIM_PARTS if last_level is not None else ()))}
 
 
@@ -382,6 +458,11 @@ def main() -> int:
                     help="with --live's games: instructions of the visit-phase applies by kind of decision (a visit "
                          "at each location, each module's asks, the VP track's choices), each with the way to the "
                          "next decision (a round end included), per decision and per decision of that kind (callgrind)")
+    ap.add_argument("--hooks", action="store_true",
+                    help="with --live's games: instructions per plan decision of its apply (with the reveal and the "
+                         "way to the first visit), and of them each module's plan_apply and after_planning hook and "
+                         "the chance events' generators (the medico's infection draw), counted by callgrind; with "
+                         "--sim, their misses too (as --parts)")
     ap.add_argument("--plans", action="store_true",
                     help="with the replays: at each plan decision also make the legal list and choose a seeded random "
                          "plan in it, the recorded plan applied (the plan lists on the same games on both trees: a "
@@ -398,6 +479,8 @@ def main() -> int:
             parts(modules, int(args.worker[2]))
         elif kind == "kinds":
             kinds(modules, int(args.worker[2]))
+        elif kind == "hooks":
+            plan_hooks(modules, int(args.worker[2]))
         else:
             replay(modules, args.worker[2], int(args.worker[3]), args.worker[4:] == ["plans"])
         if kind in ("live", "replay"):
@@ -429,6 +512,25 @@ def main() -> int:
             print(f"{'':<{len(name) + 3}}{'sum':<22} "
                   + " ".join(f"{sum(v for p, v in got[t].items() if p in PARTS and not p.startswith('of it')):>10,.0f}"
                              for t in ("baseline", "new")), flush=True)
+        return 0
+    if args.hooks:
+        print(f"instructions per plan decision: its apply and the module hooks in it, 4 players, games 1..{args.games} "
+              f"of each set played live after one warm-up game of every set: {trees['new']} vs baseline "
+              f"{args.baseline} | {machine_load()}")
+        if args.sim:
+            print(f"(and per plan decision: last-level misses, last level {level or 'the machine L3'}; L1 instruction "
+                  f"misses; mispredicted branches)")
+        for name in args.sets:
+            got = {t: hook_counts(src, SETS[name], args.games, level) for t, src in trees.items()}
+            print(f"{name}:  {'part':<36} {'baseline':>10} {'new':>10}"
+                  + (f" {'misses: baseline':>17} {'new':>8} {'L1i: baseline':>14} {'new':>8}"
+                     f" {'mispredicted: baseline':>23} {'new':>8}" if args.sim else ""))
+            for part in got["new"]:
+                if not any(part.endswith(tail) for tail in SIM_PARTS):
+                    old = got["baseline"]
+                    print(f"{'':<{len(name) + 3}}{part:<36} {old.get(part, 0):>10,.0f} {got['new'][part]:>10,.0f}"
+                          + "".join(f" {old.get(part + tail, 0):>{w},.1f} {got['new'][part + tail]:>8,.1f}"
+                                    for tail, w in zip(SIM_PARTS, (17, 14, 23)) if args.sim), flush=True)
         return 0
     if args.kinds:
         print(f"instructions of the visit-phase applies by kind of decision, 4 players, games 1..{args.games} of each "

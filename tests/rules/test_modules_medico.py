@@ -212,6 +212,25 @@ def test_a_plans_medico_part_is_secret_until_the_reveal():
     assert g.view(1)["medico"]["plans"][0] == {"ill": [0, 1, 0, 0, 0], "medico": True}
 
 
+def test_a_plans_medico_part_is_told_to_its_player_at_once_and_to_everyone_at_the_reveal():
+    """R4/R22: the committed plan's ill apprentices and medico tile are an event for the player
+    alone; at the reveal they are told to everyone, for each plan naming ill apprentices or
+    the medico tile (in seat order, after the plans themselves)."""
+    g = medico_game(state=dict(sick={0: 1}, display=["2"]))
+    g.apply(1, "plan 1-0-0-0-0 medico")
+    g.apply(0, "plan 0-1-0-0-0 ill 0-1-0-0-0")
+    own = {"kind": "medico_plan", "round": 1, "figure": 0, "ill": "0-1-0-0-0", "medico": False}
+    assert [e for e in g.events(0) if e["kind"] == "medico_plan"] == [own]
+    assert [e for e in g.events(1) if e["kind"] == "medico_plan"] == [
+        {"kind": "medico_plan", "round": 1, "figure": 1, "ill": "0-0-0-0-0", "medico": True}]
+    assert not [e for e in g.events(2) if e["kind"] == "medico_plan"]
+    g.apply(2, "plan " + KEEP)
+    told = [e for e in g.events(2) if e["kind"] in ("plan_revealed", "medico_plan")]
+    assert [(e["kind"], e["figure"]) for e in told] == [("plan_revealed", 0), ("plan_revealed", 1),
+                                                        ("plan_revealed", 2), ("medico_plan", 0), ("medico_plan", 1)]
+    assert told[3] == own and told[4]["ill"] == "0-0-0-0-0" and told[4]["medico"] is True
+
+
 def plan_all_rest(g):
     for seat in g.to_act:
         g.apply(seat, "plan " + (KEEP if seat == 2 else NOTHING))

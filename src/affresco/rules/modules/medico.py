@@ -320,8 +320,9 @@ class Medico(Module):
         """'After players have planned their actions, reveal the top infection tile'."""
         m = self.st(s)
         for f, p in enumerate(m.plans):      # the plans' medico words are public now (R4)
-            if p is not None and (any(p[0]) or p[1]):
-                s.add_event({"kind": "medico_plan", "figure": f, "ill": "-".join(map(str, p[0])), "medico": p[1]})
+            shown = _shown(p) if p is not None else None
+            if shown is not None:
+                s.add_event({"kind": "medico_plan", "figure": f, "ill": shown, "medico": p[1]})
         if not m.pile:
             self.own(s).tile = None
             return
@@ -439,12 +440,12 @@ class Medico(Module):
                 _tile_may_go(m, seat, self.data.max_bottles))
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
-        ill = _counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts)
+        plan = (_counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts), TILE_WORD in words)
         m = self.own(s)
-        m.plans = with_item(m.plans, seat, (ill, TILE_WORD in words))
-        if any(ill) or TILE_WORD in words:     # the seat's own: secret until the reveal (R4)
-            s.add_event({"kind": "medico_plan", "figure": seat, "ill": "-".join(map(str, ill)),
-                         "medico": TILE_WORD in words}, seat)
+        m.plans = with_item(m.plans, seat, plan)
+        shown = _shown(plan)
+        if shown is not None:     # the seat's own: secret until the reveal (R4)
+            s.add_event({"kind": "medico_plan", "figure": seat, "ill": shown, "medico": plan[1]}, seat)
 
     # ------------------------------------------------------------------ visits
     def visit_start(self, s: State, fig: int, column: str, count: int) -> bool:
@@ -879,6 +880,16 @@ _new = tuple.__new__
 @lru_cache(maxsize=4096)
 def _counts(text: str) -> tuple[int, ...]:
     return tuple(map(int, text.split("-")))
+
+
+@lru_cache(maxsize=1024)
+def _shown(plan: tuple[tuple[int, ...], bool]) -> str | None:
+    """A committed plan's medico part ``(ill per column, medico tile)`` as the 'ill' text of its
+    ``medico_plan`` events, or None when it names no ill apprentice and no medico tile (no
+    event).  Memoised (a plan's part is shown when committed and again at the reveal; the
+    text costs more than the rest of either)."""
+    ill, tile = plan
+    return "-".join(map(str, ill)) if tile or any(ill) else None
 
 
 @lru_cache(maxsize=8)
