@@ -42,6 +42,9 @@ def test_plans_are_secret_until_all_committed():
         figs = g.view(viewer)["figures"]
         assert figs[1]["plan"] == [0, 0, 2, 0, 0]
         assert figs[0]["plan"] == [0, 0, 1, 0, 0]
+        # the reveal tells every plan in the notation, in seat order
+        told = [(e["figure"], e["plan"]) for e in g.view(viewer)["events"] if e["kind"] == "plan_revealed"]
+        assert told == [(0, "0-0-1-0-0"), (1, "0-0-2-0-0"), (2, "0-0-1-0-0")]
 
 
 def test_committed_plan_cannot_be_changed():

@@ -8,6 +8,7 @@ An :class:`Action` is a kind plus text arguments; ``str(action)`` is its notatio
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 from ..errors import NotationError
@@ -84,6 +85,14 @@ ARG_ORDER: dict = {}
 def arg_order(kind: str, key) -> None:
     """Register the canonical order of a module action's arguments (e.g. 'heal 3 juice')."""
     ARG_ORDER[kind] = key
+
+
+@lru_cache(maxsize=4096)
+def counts_text(counts: tuple[int, ...]) -> str:
+    """A plan's counts per column in the notation, ``(1, 2, 0, 1, 1)`` -> ``'1-2-0-1-1'``.
+    Memoised: the reveal writes every plan's text, and joining the numbers costs more than the
+    rest of a reveal (issue #12's speed)."""
+    return "-".join(map(str, counts))
 
 
 def _counts(text: str) -> str | None:

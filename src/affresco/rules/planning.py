@@ -10,7 +10,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from weakref import ref as ref_to
 
-from .actions import PLAN_WORDS, Action
+from .actions import PLAN_WORDS, Action, counts_text
 from .plan_sequences import PlanVariants, TiledPlans, base_plans, tiled_plans
 from .state import State
 
@@ -195,6 +195,6 @@ def reveal(s: State) -> None:
     if s.leonardo is not None:
         s.plan[s.leonardo] = leonardo_plan(s)
     for f in range(s.n):
-        s.add_event({"kind": "plan_revealed", "figure": f, "plan": "-".join(map(str, s.plan[f]))})
+        s.add_event({"kind": "plan_revealed", "figure": f, "plan": counts_text(s.plan[f])})
     for hook in s.hooks.after_planning:
         hook(s)

@@ -40,7 +40,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 from ...errors import ComponentError, StateError
 from .. import cathedral
 from ..state import SIDE1, SIDE2, State
-from ..actions import KINDS, Action, arg_order, plan_word
+from ..actions import KINDS, Action, arg_order, counts_text, plan_word
 from ..board import INDEX as SEGMENT, NEIGHBOURS8
 from ..components import check_provenance as provenance_ok
 from ..thalers import earn
@@ -889,7 +889,7 @@ def _shown(plan: tuple[tuple[int, ...], bool]) -> str | None:
     event).  Memoised (a plan's part is shown when committed and again at the reveal; the
     text costs more than the rest of either)."""
     ill, tile = plan
-    return "-".join(map(str, ill)) if tile or any(ill) else None
+    return counts_text(ill) if tile or any(ill) else None
 
 
 @lru_cache(maxsize=8)
