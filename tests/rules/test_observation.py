@@ -447,3 +447,33 @@ def test_a_module_record_written_in_place_counts_every_write_in_its_version(n):
                     after = _record_fields(now)
                     assert all(after[f] is v for f, v in fields.items()), (name, g.phase)
                     assert repr(after) == shown, (name, g.phase)
+
+
+@pytest.mark.parametrize("n,mods", [(2, ()), (3, ("bells", "medico", "scrolls")), (4, ALL)],
+                         ids=lambda v: "+".join(v) or "base" if isinstance(v, tuple) else f"{v}p")
+@pytest.mark.parametrize("encoding", [1, 3])
+def test_a_new_games_vectors_start_from_the_set_ups_kept_ones_and_are_the_ones_written_from_zero(n, mods, encoding):
+    """A new game (a new one, a clone, a reloaded copy) starts what its observations were last
+    written from as a copy of its set-up's (``seen_for``), brought up to the game's position at
+    its first look by comparing facts, as any later look does.  Games of one set-up played one
+    after the other, their seats looking in turns, the clones' and copies' too: each vector is
+    the one a Seen made from nothing writes, and the first game playing on changes none of
+    the later ones'."""
+    from affresco.rules.observation import Seen, layout, observation
+    rng = random.Random(n * 31 + len(mods) + encoding)
+    first = affresco.new_game(n, mods, seed=11)
+    games = [first]
+    for i in range(60):
+        if i % 15 == 14:                    # another game of the set-up: new, cloned or reloaded
+            kind = i // 15 % 3
+            g = affresco.new_game(n, mods, seed=20 + i) if kind == 0 else first.clone() if kind == 1 \
+                else affresco.Game.from_json(first.to_json(pretty=False))
+            games.append(g)
+        for g in games:
+            if g.is_over:
+                continue
+            seat = rng.randrange(n)
+            zero = observation(g.state, seat, Seen(layout(g.state, encoding)))
+            assert g.observation(seat, encoding) == zero, (i, len(games), g.phase, seat)
+            s = rng.choice(g.to_act)
+            g.apply(s, rng.choice(g.legal_actions(s)))

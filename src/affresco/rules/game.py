@@ -23,7 +23,7 @@ from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
 from .observation import ENCODING as _ENCODING, Seen as _Seen, check_encoding as _check_encoding, \
     layout as _observation_layout, modules_from_view as _modules_from_view, observation as _observation, \
-    observations as _observations, observations_joined as _observations_joined
+    observations as _observations, observations_joined as _observations_joined, seen_for as _seen_for
 from .view import events as _events, full_view as _full_view, seat_events, view as _view
 
 RECORD_FORMAT = "affresco-record/2"
@@ -364,11 +364,11 @@ class Game:
         return _observations_joined(s, _observers(s, seats), self._observed(encoding))
 
     def _observed(self, encoding: Any) -> _Seen:
-        """What this game's observations in ``encoding`` were last written from (made on first
-        use; ConfigError for an encoding that is not one)."""
+        """What this game's observations in ``encoding`` were last written from (on first use a
+        copy of its set-up's, ``seen_for``; ConfigError for an encoding that is not one)."""
         seen = self._seen[_check_encoding(encoding)]
         if seen is None:
-            seen = _Seen(_observation_layout(self._s, encoding))
+            seen = _seen_for(self._s, encoding)
             if encoding < 3:
                 self._seen[1] = self._seen[2] = seen
             else:
@@ -438,7 +438,7 @@ class Game:
     def __reduce__(self) -> tuple:
         """Pickled as its saved state (:meth:`to_json`, compact): the same game in either build
         (the compiled build's records refuse Python's default pickling); what its observations
-        were last written from stays behind (a new game writes them from zero: the same vectors)."""
+        were last written from stays behind (a new game starts from its set-up's: the same vectors)."""
         return type(self).from_json, (self.to_json(pretty=False),)
 
     def __deepcopy__(self, memo) -> "Game":

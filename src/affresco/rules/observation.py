@@ -11,7 +11,8 @@ perturbation check of the views (another seat's secrets changed, the vector stay
 ``tests/envs/test_envs_core.py`` checks it equal to the vector made from ``view(seat)`` and to
 a fresh game's at every decision of random games.
 
-It is incremental (:class:`Seen`, one per game and encoding): what every seat sees alike is
+It is incremental (:class:`Seen`, one per game and encoding, a new game's a copy of its set-up's:
+:func:`seen_for`): what every seat sees alike is
 written again only where the position's facts differ from the ones it was last written from
 (compared by value, so any position of the set-up gives the right numbers), once per position;
 each seat's vector is a copy placed from its own figure on, with its own items.  A module's
@@ -47,7 +48,7 @@ from .paints import BLENDED, INDEX as _PAINT_INDEX, PAINTS
 from .state import FIXED_FIELDS, PLAN, VISITS, State
 
 __all__ = ["PHASES", "MODULE_FEATURES", "PLAN_SCALE", "ENCODINGS", "ENCODING", "Layout", "Seen", "ModuleSlots",
-           "SLOTS", "register_slots", "check_encoding", "layout", "modules_from_view", "observation", "observations",
+           "SLOTS", "register_slots", "check_encoding", "layout", "modules_from_view", "seen_for", "observation", "observations",
            "observations_joined", "module_block", "hash_part"]
 
 PHASES = ("getup", "plan", "visits", "over")
@@ -74,7 +75,7 @@ class Layout:
                  "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views",
                  "o_to_act", "o_thalers", "o_left", "leo", "rot", "actor_at", "paints_at", "booth_at", "plan_at",
                  "committed_at", "modules_at", "figs", "seats", "at_fig", "at_getup", "at_tiles", "at_mood", "zeros5",
-                 "no_plan", "no_tile", "segments", "booth_range", "places", "slotted", "module_at", "module_size")
+                 "no_plan", "no_tile", "segments", "booth_range", "places", "slotted", "module_at", "module_size", "template")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...], slotted: tuple["ModuleSlots | None", ...] | None = None):
@@ -153,6 +154,7 @@ class Layout:
         self.segments = range(25)
         self.booth_range = range(booths)
         self.views: tuple = (None, (), None, None)   # (hook table, its modules' view entries, _Keys, _Diff): _view_entries
+        self.template: Seen | None = None   # what a new game's Seen starts from (seen_for)
 
     def _seat_place(self, seat: int, o: int) -> tuple:
         """Where seat ``seat``'s copy at offset ``o`` of a joined array gets its own items
@@ -229,24 +231,77 @@ class Seen:
                  "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
                  "fresco", "booths", "tile_sums",
                  "seats", "keys", "made", "shared", "gate", "counted_from")
+    # (the slots' types: both ways of making a Seen assign them)
+    L: Layout
+    x: array
+    xm: Any
+    nact: int
+    round: int
+    col: int
+    left: float
+    bishop: int
+    leo: int
+    bag: int
+    hide: bool
+    hist: Any
+    phase: str | None
+    final: Any
+    side2: Any
+    pos: list
+    getup: list
+    tiles: list
+    tile_sums: list[list[int]]
+    plan: list
+    order: tuple | None
+    mood: list
+    neutral: list
+    aside: list
+    apprentices: list
+    gate: tuple
+    counted_from: Any
+    fresco: list
+    booths: list
+    seats: list[list[Any]]
+    keys: tuple | None
+    made: dict[int, Any] | None
+    shared: tuple | None
 
-    def __init__(self, L: Layout):
+    def __init__(self, L: Layout, start: "Seen | None" = None):
         self.L = L
+        if start is not None:       # a copy of start (copy)
+            self.x = start.x * 1
+            self.xm = memoryview(self.x)
+            self.hist, self.nact = self, -1
+            self.phase, self.round, self.final, self.side2 = start.phase, start.round, start.final, start.side2
+            self.col, self.left, self.bishop, self.leo, self.bag = start.col, start.left, start.bishop, start.leo, start.bag
+            self.pos, self.getup, self.tiles, self.plan = start.pos[:], start.getup[:], start.tiles[:], start.plan[:]
+            self.tile_sums = [sums[:] for sums in start.tile_sums]
+            self.hide, self.order, self.mood = start.hide, start.order, start.mood[:]
+            self.neutral, self.aside, self.apprentices = start.neutral[:], start.aside[:], start.apprentices[:]
+            self.gate, self.counted_from = start.gate, start.counted_from
+            self.fresco, self.booths = start.fresco[:], start.booths[:]
+            self.seats = []
+            for numbers, last, was, _, written, keys in start.seats:
+                a = numbers * 1
+                self.seats.append([a, dict(last), was, memoryview(a), None if written is None else written[:],
+                                   None if keys is None else keys[:]])
+            self.keys = self.made = self.shared = None
+            return
         x = self.x = L.zeros * 1
         # x's numbers written through a memoryview (format 'f'): its stores are cheaper than the array's
         # (no argument parsing); the writers below take it (typed Any: typeshed's memoryview takes ints)
-        self.xm: Any = memoryview(x)
+        self.xm = memoryview(x)
         per, base = L.per_figure, L.o_figures
         for f in range(L.n, L.F):                 # Leonardo's flag
             x[base + f * per + L.o_order + L.F] = 1.0
         # the position written: (history, actions applied); a new Seen has written none
-        self.hist: Any = self
+        self.hist = self
         self.nact = -1
         # the facts x was written from (None: not written yet; the start values below are the zeros' facts)
-        self.phase: str | None = None
+        self.phase = None
         self.round = -1
-        self.final: Any = None
-        self.side2: Any = None
+        self.final = None
+        self.side2 = None
         self.col = -1                            # the column visited (-1: none)
         self.left = 0.0                          # actions left in the visit / 6
         self.bishop = -1
@@ -254,33 +309,53 @@ class Seen:
         self.bag = -1
         # per-figure facts: copies, updated in place (_UNSET differs from every fact: written first)
         F, n = L.F, L.n
-        self.pos: list = [_UNSET] * F
-        self.getup: list = [-1] * F              # -1: no get-up time (none written)
-        self.tiles: list = [_UNSET] * F
-        self.tile_sums: list[list[int]] = [[0] * 5 for _ in range(F)]   # per figure: _write_tiles' sums
+        self.pos = [_UNSET] * F
+        self.getup = [-1] * F                    # -1: no get-up time (none written)
+        self.tiles = [_UNSET] * F
+        self.tile_sums = [[0] * 5 for _ in range(F)]   # per figure: _write_tiles' sums
         self.hide = False
-        self.plan: list = [_UNSET] * F
-        self.order: tuple | None = None
-        self.mood: list = [-1] * n               # -1: no mood written
-        self.neutral: list = [_UNSET] * n
-        self.aside: list = [_UNSET] * n
-        self.apprentices: list = [_UNSET] * n    # where hooks change the count
-        self.gate: tuple = (None, None)          # (hook table, what its apprentices hooks read: _apprentices_gate)
-        self.counted_from: Any = _UNSET          # what the counts were last made from
-        self.fresco: list = [_UNSET] * 25
-        self.booths: list = [_UNSET] * L.booths
+        self.plan = [_UNSET] * F
+        self.order = None
+        self.mood = [-1] * n                     # -1: no mood written
+        self.neutral = [_UNSET] * n
+        self.aside = [_UNSET] * n
+        self.apprentices = [_UNSET] * n          # where hooks change the count
+        self.gate = (None, None)                 # (hook table, what its apprentices hooks read: _apprentices_gate)
+        self.counted_from = _UNSET               # what the counts were last made from
+        self.fresco = [_UNSET] * 25
+        self.booths = [_UNSET] * L.booths
         # per seat: its modules' numbers (one array), per hashed module what they were made from,
         # the hashed modules' keys they were made from, the numbers as a memoryview, per slot part
         # the fact written, the slot parts' keys and stamps they were made from (_Diff)
-        self.seats: list[list[Any]] = [[a, {}, None, memoryview(a), None, None] for a in
-                                       [array("f", bytes(4 * L.module_size)) for _ in range(L.n)]]
-        self.keys: tuple | None = None     # the hashed modules' keys at this position (_Keys)
+        self.seats = [[a, {}, None, memoryview(a), None, None] for a in
+                      [array("f", bytes(4 * L.module_size)) for _ in range(L.n)]]
+        self.keys = None                         # the hashed modules' keys at this position (_Keys)
         # while several seats look at one position at once: the modules' facts made at it that
         # do not depend on the seat, by part (_write_modules); None: one seat looks
-        self.made: dict[int, Any] | None = None
+        self.made = None
         # during such a call: the first seat's slot parts' keys before and after its update, and the
         # parts it found changed (_write_modules): a seat whose keys were the same has the same changes
-        self.shared: tuple | None = None
+        self.shared = None
+
+    def copy(self) -> "Seen":
+        """A copy of its own: the numbers and every copy of a fact copied, the facts themselves
+        (immutable) shared; of no position (its next look brings it up to one)."""
+        return Seen(self.L, self)
+
+
+def seen_for(s: State, encoding: int) -> Seen:
+    """A :class:`Seen` for a game of ``s``'s set-up in ``encoding``: a copy of the set-up's
+    template, a Seen brought up to the first position it was asked for (``s``'s, for every
+    seat).  Its facts are compared by value at the game's first look like at any other, so a
+    new game (a clone, a reloaded copy) writes again only what differs from the template's
+    position, not every number."""
+    L = layout(s, encoding)
+    t = L.template
+    if t is None:
+        t = Seen(L)
+        observations(s, L.seats, t)
+        L.template = t
+    return t.copy()
 
 
 def observation(s: State, seat: int, seen: Seen) -> array:
