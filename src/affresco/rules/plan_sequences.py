@@ -372,7 +372,7 @@ class PlanVariants(_Lazy):
     another process.
     """
 
-    __slots__ = ("parents", "_v", "_sizes", "_with", "_seg_starts", "_all", "_made", "_last", "_recipe", "__weakref__")
+    __slots__ = ("parents", "_v", "_sizes", "_having", "_seg_starts", "_all", "_made", "_last", "_recipe", "__weakref__")
     made_in_full = 0      # sequences made in full so far in this process (a memo of them weighs them again)
 
     def __init__(self, parents: TiledPlans, variants, recipe: tuple | None = None):
@@ -380,7 +380,7 @@ class PlanVariants(_Lazy):
         self._v = variants
         self._recipe = recipe
         self._sizes: list = [None] * len(parents.segments)      # per segment, made when asked (sizes_at)
-        self._with: list = [None] * len(parents.segments)       # per segment, made when asked (with_variants)
+        self._having: list = [None] * len(parents.segments)     # per segment, made when asked (with_variants)
         self._seg_starts: tuple[int, ...] = variants.starts
         self._all: tuple[Action, ...] | None = None
         self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
@@ -421,9 +421,9 @@ class PlanVariants(_Lazy):
         :meth:`sizes_at` not 0), else 0, made when first asked without counting them
         (rules/plan_choices.py reads it: a planning situation new to the process does not pay
         for the counts)."""
-        w = self._with[seg]
+        w = self._having[seg]
         if w is None:
-            w = self._with[seg] = self._v.with_variants(seg)
+            w = self._having[seg] = self._v.with_variants(seg)
         return w
 
     def _sizes_at(self, seg: int) -> Sequence[int]:
