@@ -105,6 +105,23 @@ def test_the_words_a_parent_s_variants_add_are_those_of_its_variants_made(player
     assert {t for t, _, _ in kinds} == {0, *range(1, len({"bells", "wall_fresco"} & set(modules)) + 1)}
 
 
+@pytest.mark.parametrize("players,modules,seed", [(2, ("medico",), 7), (3, ALL, 8), (4, ("wall_fresco", "medico"), 9),
+                                                  (4, ("bells", "wall_fresco", "medico"), 10)])
+def test_the_parents_with_variants_are_those_whose_counted_variants_are_not_none(players, modules, seed):
+    """``with_variants``, made without counting the variants (what rules/plan_choices.py reads
+    at the counts step and for each action tile, issue #14's speed), says of every base plan of
+    every set of action tiles, at every medico planning decision of random games, whether its
+    parents have a variant as the counted sizes (``sizes_at``) say: the plans with ill
+    apprentices beyond the healthy ones, with the wall tile's healthy apprentice, none left."""
+    seen = set()
+    for g, seat, legal in lazy_planning(players, modules, seed=seed, rounds=9):
+        for seg, tiles in enumerate(legal.parents.segments):
+            has = legal.with_variants(seg)
+            assert list(has) == [int(z > 0) for z in legal.sizes_at(seg)]
+            seen.update((len(tiles), bool(x)) for x in has)
+    assert seen == {(t, x) for t in range(len({"bells", "wall_fresco"} & set(modules)) + 1) for x in (False, True)}
+
+
 def _order_key(plan, columns: tuple[str, ...]) -> tuple:
     """The place of a plan's parent in the medico's order within its part, from its text alone
     (docs/architecture.md): the counts of the columns ill apprentices may not go to as a group
@@ -375,7 +392,8 @@ def test_the_medico_plan_tables_made_once_give_the_plans_the_plans_themselves_gi
     on the final round's side, those of more made when first met; more ill apprentices than their
     columns hold looked up as that many) count and name the plans of every situation, on both sides of the
     sheet, with and without action tiles and the medico tile, up to six ill apprentices: as
-    many plans as their parents' variants counted parent by parent, and at each place sampled a
+    many plans as their parents' variants counted parent by parent (the parents with any
+    being those ``with_variants`` names without counting them), and at each place sampled a
     distinct plan that ``index`` (which finds the variant among its parent's ill words made
     without the tables) puts back at that place."""
     from operator import mul
@@ -397,6 +415,8 @@ def test_the_medico_plan_tables_made_once_give_the_plans_the_plans_themselves_gi
                         counted = sum(sum(map(mul, parents.multiplicity(seg), plans.sizes_at(seg)))
                                       for seg in range(len(parents.segments)))
                         assert len(plans) == counted
+                        assert [list(plans.with_variants(seg)) for seg in range(len(parents.segments))] == \
+                            [[int(z > 0) for z in plans.sizes_at(seg)] for seg in range(len(parents.segments))]
                         rng = random.Random(len(plans) * 8 + black)
                         places = rng.sample(range(len(plans)), min(12, len(plans)))
                         assert len({plans[i] for i in places}) == len(places)

@@ -186,7 +186,7 @@ def _choices(names: tuple[str, ...], seq: Sequence[Action], prefix: tuple) -> tu
         every = _singles(tp.base_key)
         if pv is None:                # the plans without tiles: every base plan
             return every
-        return tuple(compress(every, pv.sizes_at(0)))    # those with variants without tiles (_fits)
+        return tuple(compress(every, pv.with_variants(0)))    # those with variants without tiles (_fits)
     if tp is None:
         return (_NONE,)              # no module word in this situation's plans
     b = tp.base_index()[prefix[0][0]]
@@ -227,5 +227,5 @@ def _fits(tp: TiledPlans, pv: PlanVariants | None, tiles: tuple[int, ...], b: in
     increasing) is the parent of a legal plan.  Another tile only takes away (an empty
     column, apprentices), so these tiles fit iff the plans with exactly them exist."""
     seg = tp.segments.index(tiles)
-    return bool(tp.multiplicity(seg)[b]) and (pv is None or bool(pv.sizes_at(seg)[b]))
+    return bool(tp.multiplicity(seg)[b]) and (pv is None or bool(pv.with_variants(seg)[b]))
 

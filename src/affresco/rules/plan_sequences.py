@@ -365,17 +365,18 @@ class PlanVariants(_Lazy):
     the variants of the parent ``(seg, b, q)`` start in its segment; ``sizes(seg)``, per base
     plan how many variants each parent of segment ``seg`` has (all parents of one base plan in
     one segment have as many; asked only when the sequence is searched or made in full);
-    ``nth(parent_args, seg, b, r)``, the r-th variant of a parent; ``words(seg, b)``, the words
-    each variant of a parent of ``(seg, b)`` adds to the parent's, in the variants' order (word
-    -> the word and its arguments: a parent's variants add the same words whatever columns its
-    tiles cover); ``find(action)``, the parent's arguments of an action and a function of the
+    ``with_variants(seg)``, per base plan 1 if they have any, else 0 (made without counting
+    them); ``nth(parent_args, seg, b, r)``, the r-th variant of a parent; ``words(seg, b)``,
+    the words each variant of a parent of ``(seg, b)`` adds to the parent's, in the variants'
+    order (word -> the word and its arguments: a parent's variants add the same words whatever
+    columns its tiles cover); ``find(action)``, the parent's arguments of an action and a function of the
     parent's ``(seg, b)`` giving the variant's rank r (None when it is none of the variants),
     or None.  ``recipe``: ``(function, arguments)`` that make the same sequence in
     another process.
     """
 
-    __slots__ = ("parents", "_v", "_pick", "_sizes", "_seg_starts", "_n", "_all", "_made", "_last", "_recipe",
-                 "__weakref__")
+    __slots__ = ("parents", "_v", "_pick", "_sizes", "_having", "_seg_starts", "_n", "_all", "_made", "_last",
+                 "_recipe", "__weakref__")
     made_in_full = 0      # sequences made in full so far in this process (a memo of them weighs them again)
 
     def __init__(self, parents: TiledPlans, variants, recipe: tuple | None = None):
@@ -384,6 +385,7 @@ class PlanVariants(_Lazy):
         self._pick = variants.pick
         self._recipe = recipe
         self._sizes: list = [None] * len(parents.segments)      # per segment, made when asked (sizes_at)
+        self._having: list = [None] * len(parents.segments)     # per segment, made when asked (with_variants)
         self._seg_starts: tuple[int, ...] = variants.starts
         self._n: int = variants.starts[-1]
         self._all: tuple[Action, ...] | None = None
@@ -415,8 +417,18 @@ class PlanVariants(_Lazy):
 
     def sizes_at(self, seg: int) -> Sequence[int]:
         """Per base plan, how many variants each parent of segment ``seg`` has (0: none of
-        its parents is legal), made when first asked (rules/plan_choices.py reads it)."""
+        its parents is legal), made when first asked."""
         return self._sizes_at(seg)
+
+    def with_variants(self, seg: int) -> Sequence[int]:
+        """Per base plan, 1 if the parents of segment ``seg`` have any variant (its
+        :meth:`sizes_at` not 0), else 0, made when first asked without counting them
+        (rules/plan_choices.py reads it: a planning situation new to the process does not pay
+        for the counts)."""
+        w = self._having[seg]
+        if w is None:
+            w = self._having[seg] = self._v.with_variants(seg)
+        return w
 
     def _sizes_at(self, seg: int) -> Sequence[int]:
         z = self._sizes[seg]
@@ -428,7 +440,7 @@ class PlanVariants(_Lazy):
         """Per variant of a parent of base plan ``b`` in segment ``seg``, in order, the plan
         words it adds to the parent's (word -> the word and its arguments), made without making
         the variants (rules/plan_choices.py reads it)."""
-        return self._v.words(seg, b) if self._sizes_at(seg)[b] else ()
+        return self._v.words(seg, b) if self.with_variants(seg)[b] else ()
 
     def __len__(self) -> int:
         return self._n

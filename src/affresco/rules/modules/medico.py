@@ -963,6 +963,33 @@ def _sizes(base: tuple, allowed: tuple, black: int, healthy: int, tile_ok: bool,
     return tuple(map(mul, sizes, _tile_factor(base, market)) if tile_ok else sizes)
 
 
+@lru_cache(maxsize=512)
+def _with_variants(base: tuple, allowed: tuple, healthy: int, most: int) -> bytes:
+    """Per base plan of ``base`` (TiledPlans.base_key): 1 if it has a variant (its
+    :func:`_sizes` not 0: its apprentices in the columns ill ones may not go to at most
+    ``healthy``, all its apprentices at most ``most``, the healthy and the ill ones), else 0;
+    :func:`_kinds_of` translated in one pass, without counting ill words."""
+    top = base[1] * base[2] + 1
+    rows = min(max(healthy + 1, 0), top)     # the counts in those columns allowed: 0 to healthy
+    return _kinds_of(base, allowed).translate((bytes([n <= most for n in range(top)]) * rows).ljust(256, b"\0"))
+
+
+@lru_cache(maxsize=64)
+def _kinds_of(base: tuple, allowed: tuple) -> bytes:
+    """:func:`_sheet_kinds` of the base plans of ``base``, in their order."""
+    return bytes(compress(_sheet_kinds(base[1], base[2], allowed), within(*base)))
+
+
+@lru_cache(maxsize=8)
+def _sheet_kinds(columns: int, per_column: int, allowed: tuple) -> bytes:
+    """Per plan of the sheet in counting order (sheet_counts): its apprentices in the columns
+    ill ones may not go to times one more than a plan may hold, plus all its apprentices (the
+    printed sheet of 5 columns of 3: under 256)."""
+    counts, apprentices = sheet_counts(columns, per_column)[:2]
+    barred, top = [not ok for ok in allowed], columns * per_column + 1
+    return bytes([sum(compress(c, barred)) * top + n for c, n in zip(counts, apprentices)])
+
+
 @lru_cache(maxsize=64)
 def _at_least_of(base: tuple, allowed: tuple, black: int) -> tuple:
     """:func:`_at_least_capped` of each base plan of ``base`` (TiledPlans.base_key), in the
@@ -1211,6 +1238,10 @@ class _IllVariants:
     def sizes(self, seg: int) -> tuple:
         return _sizes(self.parents.base_key, self.allowed, self.black, self.healthy - self.parents.carries[seg],
                       self.tile_ok, self.market)
+
+    def with_variants(self, seg: int) -> bytes:
+        h = self.healthy - self.parents.carries[seg]
+        return _with_variants(self.parents.base_key, self.allowed, h, h + self.black)
 
     def kind(self, seg: int, b: int) -> tuple[tuple, bool]:
         """The ill words of the parents of base plan ``b`` in segment ``seg``, and whether the
