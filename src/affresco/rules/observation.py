@@ -228,7 +228,7 @@ class Seen:
     __slots__ = ("L", "x", "xm", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
                  "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
                  "fresco", "booths", "tile_sums",
-                 "seats", "keys", "made", "shared", "gate", "counted_from")
+                 "seats", "keys", "made", "group", "gate", "counted_from")
 
     def __init__(self, L: Layout):
         self.L = L
@@ -271,16 +271,18 @@ class Seen:
         self.booths: list = [_UNSET] * L.booths
         # per seat: its modules' numbers (one array), per hashed module what they were made from,
         # the hashed modules' keys they were made from, the numbers as a memoryview, per slot part
-        # the fact written, the slot parts' keys and stamps they were made from (_Diff)
-        self.seats: list[list[Any]] = [[a, {}, None, memoryview(a), None, None] for a in
+        # the fact written, the slot parts' keys and stamps they were made from (_Diff), the call
+        # for several seats whose update brought them up to date (its ``made``), and (facts written,
+        # numbers as a memoryview, seat) as a follower of another seat's update (_write_modules)
+        self.seats: list[list[Any]] = [[a, {}, None, memoryview(a), None, None, None, None] for a in
                                        [array("f", bytes(4 * L.module_size)) for _ in range(L.n)]]
         self.keys: tuple | None = None     # the hashed modules' keys at this position (_Keys)
         # while several seats look at one position at once: the modules' facts made at it that
         # do not depend on the seat, by part (_write_modules); None: one seat looks
         self.made: dict[int, Any] | None = None
-        # during such a call: the first seat's slot parts' keys before and after its update, and the
-        # parts it found changed (_write_modules): a seat whose keys were the same has the same changes
-        self.shared: tuple | None = None
+        # during such a call: its seats (a seat's update brings the others' whose keys were its own up
+        # to date too: the same changes; _write_modules)
+        self.group: tuple = ()
 
 
 def observation(s: State, seat: int, seen: Seen) -> array:
@@ -303,11 +305,14 @@ def observation(s: State, seat: int, seen: Seen) -> array:
 def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     """:func:`observation` of each of ``seats`` at this position (what every seat sees alike
     brought up to date once, the modules' facts that do not depend on the seat made once)."""
+    seats = tuple(seats)
     seen.made = {}
+    seen.group = seats
     try:
         return [observation(s, seat, seen) for seat in seats]
     finally:
-        seen.made = seen.shared = None
+        seen.made = None
+        seen.group = ()
 
 
 def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
@@ -327,11 +332,13 @@ def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
     if len(seats) > len(places):       # a seat asked more than once: places for every copy
         places = tuple(tuple(L._seat_place(seat, j * L.size) for seat in range(L.n)) for j in range(len(seats)))
     seen.made = {}
+    seen.group = seats
     try:
         for j, seat in enumerate(seats):
             _place(s, seat, seen, x, cx, places[j][seat], acting)
     finally:
-        seen.made = seen.shared = None
+        seen.made = None
+        seen.group = ()
     return x
 
 
@@ -626,9 +633,10 @@ _FIXED = frozenset(FIXED_FIELDS)
 class _Diff:
     """How a seat's slot parts (:class:`ModuleSlots`, encoding 3) are brought up to date:
     ``one(state, state.mods, keys, facts, numbers, seat)``, a function generated for the set-up,
-    straight-line code per part (no per-part calls or iterator passes); ``many(..., made)`` the
-    same for the first seat of a call for several, listing the parts it changed (for the seats
-    that share its changes, :func:`_write_changed`).  Each part's
+    straight-line code per part (no per-part calls or iterator passes); ``many(..., made, fol)``
+    the same for a seat of a call for several, writing each part it changes for its followers
+    too (``fol``: the call's other seats whose keys were its own, so the same parts changed:
+    their facts and numbers, without reading or comparing anything again).  Each part's
     values (what it declares it reads, :attr:`ModuleSlots.part_reads`) are read only behind
     stamps: its module's record unchanged since the seat's last vector (the same object and, for
     a :class:`~affresco.rules.hooks.ModuleState`, the same ``version``, which
@@ -698,8 +706,9 @@ class _Diff:
             space[f"z{q}"], space[f"w{q}"], space[f"m{q}"] = e[3].part_zeros[j], e[3].writers[j], e[3].makers[j]
 
         def part(q: int, many: bool) -> list[str]:
-            """Part ``q``'s code: for one seat, or (``many``) for the first of several seats
-            (the parts it changes listed in ``out``, its seat-free facts kept in ``made``)."""
+            """Part ``q``'s code: for one seat, or (``many``) for the first of several seats (its
+            followers' numbers written too: ``fol``, per follower its facts written, numbers and
+            seat; its seat-free facts kept in ``made`` for the other seats of the call)."""
             e, j, reads = parts[q]
             rec = gate.get(e[0], ("", ""))[1]
             got = [rec if f == "m" else f"{rec}.{f[2:]}" if f.startswith("m.") else
@@ -707,37 +716,39 @@ class _Diff:
             a, b = e[3].spans[j]
             a, b = e[5] + a, e[5] + b
             code = [f"v = {got[0] if len(got) == 1 else '(' + ''.join(g + ', ' for g in got) + ')'}",
-                    f"if v is not k[{q}] and v != k[{q}]:", f"    k[{q}] = v"] + ([f"    out.append({q})"] if many else [])
+                    f"if v is not k[{q}] and v != k[{q}]:", f"    k[{q}] = v"]
             write = [f"x[{a}:{b}] = z{q}", f"w{q}(f, seat, x, {a})"]
+            follow = [f"xf[{a}:{b}] = z{q}", f"w{q}(f, sf, xf, {a})"]
             if e[3].makers[j] is None:    # the key is the fact (and differs)
-                return code + ["    f = v"] + ["    " + ln for ln in write]
+                code += ["    f = v"] + ["    " + ln for ln in write]
+                return code + (["    for ff, xf, sf in fol:"] + ["        " + ln for ln in follow] if many else [])
             if many and "seat" not in reads:   # the same for every seat: made once per position for all
                 code += [f"    f = made.get({q}, _UNSET)", "    if f is _UNSET:", f"        f = made[{q}] = m{q}(v, seat)"]
             else:
                 code.append(f"    f = m{q}(v, seat)")
-            return code + [f"    if not f == fact[{q}]:", f"        fact[{q}] = f"] + ["        " + ln for ln in write]
+            code += [f"    if not f == fact[{q}]:", f"        fact[{q}] = f"] + ["        " + ln for ln in write]
+            if not many:
+                return code
+            if "seat" in reads:            # a follower's own fact
+                return code + ["    for ff, xf, sf in fol:", f"        g = m{q}(v, sf)", f"        if not g == ff[{q}]:",
+                               f"            ff[{q}] = g", f"            xf[{a}:{b}] = z{q}",
+                               f"            w{q}(g, sf, xf, {a})"]
+            return code + ["    for ff, xf, sf in fol:", f"        if not f == ff[{q}]:", f"            ff[{q}] = f"] \
+                + ["            " + ln for ln in follow]
 
         def function(many: bool) -> Any:
             """The generated function: for one seat, or (``many``) for the first of several."""
             body = lines + [ln for cond, qs in conds.items()   # ("": no condition)
                             for ln in ([f"    if {cond}:"] if cond else [])
                             + [("        " if cond else "    ") + c for q in qs for c in part(q, many)]]
-            src = (f"def diff(s, m, k, fact, x, seat{', made' if many else ''}):\n" + ("    out = []\n" if many else "")
-                   + "".join(ln + "\n" for ln in body) + ("    return out\n" if many else "    return\n"))
+            src = (f"def diff(s, m, k, fact, x, seat{', made, fol' if many else ''}):\n"
+                   + "".join(ln + "\n" for ln in body) + "    return\n")
             exec(src, space)
             return space["diff"]
         self.one: Any = function(False)
         self.many: Any = function(True)
         self.size = at
         self.parts = P
-        # per part (for the seats that share another's changes, _write_modules): its span in the
-        # modules' numbers, the zeros of its size, its maker (None: the key is the fact), its
-        # writer, and whether its fact is the same for every seat
-        self.spans = tuple((e[5] + e[3].spans[j][0], e[5] + e[3].spans[j][1]) for e, j, _ in parts)
-        self.zeros = tuple(e[3].part_zeros[j] for e, j, _ in parts)
-        self.makers = tuple(e[3].makers[j] for e, j, _ in parts)
-        self.writers = tuple(e[3].writers[j] for e, j, _ in parts)
-        self.free = tuple(e[3].makers[j] is not None and "seat" not in r for e, j, r in parts)
 
 
 def _write_modules(s: State, seen: Seen, seat: int) -> array:
@@ -747,32 +758,40 @@ def _write_modules(s: State, seen: Seen, seat: int) -> array:
     hashed again only when the part changed) when its key (:class:`_Keys`) changed.  The seat's
     ``kept`` (:attr:`Seen.seats`): [numbers, per hashed module (key, part, pairs), the hashed
     keys they were made from, numbers as a memoryview, per slot part the fact written, the slot
-    parts' keys and stamps]; :attr:`Seen.made`: the facts made at this position that do not
-    depend on the seat, for the next seats that look at it (None: one seat looks)."""
+    parts' keys and stamps, the call that brought them up to date, what a follower's update
+    takes]; :attr:`Seen.made`: the facts made at this position that do not depend on the seat,
+    for the next seats that look at it (None: one seat looks).  In a call for several seats
+    (:attr:`Seen.group`) a seat's update also brings up to date the seats of the call whose keys
+    were its own (the usual case: every seat looked at the last position), as its followers."""
     L = seen.L
     views = L.views
     if views[0] is not s.hooks:
         views = L.views = (s.hooks, *_view_entries(s, L))
     _, entries, k, d = views
     kept = seen.seats[seat]
-    numbers, last, was, xm, written, dk = kept
+    made = seen.made
+    if made is not None and kept[6] is made and not k.hashed:   # a follower of a seat of this call
+        return kept[0]
+    numbers, last, was, xm, written, dk, done, _ = kept
     if d.parts:
         if dk is None:
             dk = kept[5] = [_UNSET] * d.size
             written = kept[4] = [_UNSET] * d.parts
-        made = seen.made
+            kept[7] = (written, xm, seat)
         if made is None:                  # one seat looks
             d.one(s, s.mods, dk, written, xm, seat)
-        else:
-            shared = seen.shared
-            if shared is None or dk != shared[0]:
-                before = dk[:]
-                changed = d.many(s, s.mods, dk, written, xm, seat, made)
-                if shared is None:
-                    seen.shared = (before, changed, dk)
-            else:                         # its keys were the first seat's: the same parts changed
-                dk[:] = shared[2]
-                _write_changed(d, shared[1], dk, written, xm, seat, made)
+        elif done is not made:            # not brought up to date by another seat of this call
+            kept[6] = made
+            seats = seen.seats
+            fol = []
+            for f in seen.group:          # its followers: the call's seats not up to date with its keys
+                other = seats[f]
+                if other[6] is not made and other[5] == dk and f != seat:
+                    other[6] = made
+                    fol.append(other)
+            d.many(s, s.mods, dk, written, xm, seat, made, [other[7] for other in fol])
+            for other in fol:
+                other[5][:] = dk
     if not k.hashed:
         return numbers
     keys = seen.keys
@@ -803,31 +822,6 @@ def _write_modules(s: State, seen: Seen, seat: int) -> array:
             last[name] = (key, part, pairs)
     kept[2] = None if k.undeclared else keys    # an undeclared module: made at every observation
     return numbers
-
-
-def _write_changed(d: _Diff, changed: list, keys: list, written: list, x: Any, seat: int, made: dict) -> None:
-    """The seat's numbers of the slot parts ``changed`` (their keys changed to ``keys``, as they
-    did for another seat looking at this position that had the same keys): each fact made (one
-    that does not depend on the seat: the one already made) and written where it differs from
-    the one the seat last had (``written``), as :class:`_Diff` does."""
-    spans, zeros, makers, writers, free = d.spans, d.zeros, d.makers, d.writers, d.free
-    for q in changed:
-        make = makers[q]
-        if make is None:          # its key is its fact (and differs)
-            fact = keys[q]
-        else:
-            if free[q]:
-                fact = made.get(q, _UNSET)
-                if fact is _UNSET:
-                    fact = made[q] = make(keys[q], seat)
-            else:
-                fact = make(keys[q], seat)
-            if fact == written[q]:
-                continue
-        written[q] = fact
-        a, b = spans[q]
-        x[a:b] = zeros[q]
-        writers[q](fact, seat, x, a)
 
 
 def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, dict | None]:
