@@ -74,7 +74,8 @@ class Layout:
                  "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views",
                  "o_to_act", "o_thalers", "o_left", "leo", "rot", "actor_at", "paints_at", "booth_at", "plan_at",
                  "committed_at", "modules_at", "figs", "seats", "at_fig", "at_getup", "at_tiles", "at_mood", "zeros5",
-                 "no_plan", "no_tile", "segments", "booth_range", "places", "slotted", "module_at", "module_size")
+                 "no_plan", "no_tile", "segments", "booth_range", "places", "slotted", "module_at", "module_size",
+                 "padded")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...], slotted: tuple["ModuleSlots | None", ...] | None = None):
@@ -153,6 +154,25 @@ class Layout:
         self.segments = range(25)
         self.booth_range = range(booths)
         self.views: tuple = (None, (), None, None)   # (hook table, its modules' view entries, _Keys, _Diff): _view_entries
+        self.padded: dict[tuple[int, int], Any] = {}   # (pad, copies) -> their places; (pad, -1) -> pad zeros
+
+    def padding(self, pad: int) -> array:
+        """``pad`` zeros (kept)."""
+        zeros = self.padded.get((pad, -1))
+        if zeros is None:
+            zeros = self.padded[pad, -1] = array("f", bytes(4 * pad))
+        return zeros
+
+    def padded_places(self, pad: int, copies: int) -> tuple:
+        """:attr:`places` for ``copies`` copies of the vector, each followed by ``pad`` numbers
+        (kept)."""
+        places = self.padded.get((pad, copies))
+        if places is None:
+            if len(self.padded) > 64:
+                self.padded.clear()
+            places = self.padded[pad, copies] = tuple(tuple(self._seat_place(seat, j * (self.size + pad))
+                                                            for seat in range(self.n)) for j in range(copies))
+        return places
 
     def _seat_place(self, seat: int, o: int) -> tuple:
         """Where seat ``seat``'s copy at offset ``o`` of a joined array gets its own items
@@ -315,22 +335,27 @@ def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
         seen.group = ()
 
 
-def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
+def observations_joined(s: State, seats: Iterable[int], seen: Seen, pad: int = 0) -> array:
     """:func:`observations` of ``seats`` back to back in one array (``len(seats)`` times
-    :func:`layout`'s size): one copy of what every seat sees alike per seat, made at once,
-    then each placed from its seat's own figure on, with the seat's own items."""
+    :func:`layout`'s size, each followed by ``pad`` zeros: room for a caller's own numbers):
+    one copy of what every seat sees alike per seat, made at once, then each placed from its
+    seat's own figure on, with the seat's own items."""
     L = seen.L
     if seen.hist is not s.history or seen.nact != s.nactions:
         _seen_by_all(s, seen, L)
     seats = tuple(seats)
     cx = seen.x
-    x = cx * len(seats)
     acting = s.acting
     if acting is None:
         acting = (_FLOW or _load_flow()).to_act(s)
-    places = L.places
-    if len(seats) > len(places):       # a seat asked more than once: places for every copy
-        places = tuple(tuple(L._seat_place(seat, j * L.size) for seat in range(L.n)) for j in range(len(seats)))
+    if pad:
+        x = (cx + L.padding(pad)) * len(seats)
+        places = L.padded_places(pad, len(seats))
+    else:
+        x = cx * len(seats)
+        places = L.places
+        if len(seats) > len(places):       # a seat asked more than once: places for every copy
+            places = L.padded_places(0, len(seats))
     seen.made = {}
     seen.group = seats
     try:
