@@ -54,6 +54,7 @@ only).
     python bench/bench_envs.py --same-games --modules all --encoding 2 3   # the module slots against hashing
     python bench/bench_envs.py --instructions --modules base --players 2 4 --games 5   # valgrind counts, same games
     python bench/bench_envs.py --instructions --modules base --players 2 --games 3 --only openspiel gymnasium
+    python bench/bench_envs.py --instructions --modules all --players 2 --games 4 --warm-games 9 --only "pettingzoo-aec v3"
     python bench/bench_envs.py --by-kind --modules base --players 2 4   # per kind of decision, engine and AEC
 """
 from __future__ import annotations
@@ -297,8 +298,9 @@ def main() -> None:
                          "--same-games: default 1 2, --by-kind: the AEC's, default 1)")
     ap.add_argument("--cold", action="store_true", help="warm up with one other game only")
     ap.add_argument("--warm-games", type=int, default=None, metavar="N",
-                    help="other games each loop plays first (default: as many as it is measured on); planning "
-                         "situations new to the process cost a wrapper their mask (the engine's plan lists are lazy)")
+                    help="other games each loop plays first (default: as many as it is measured on; --instructions: "
+                         "one of the recorded games); planning situations new to the process cost a wrapper their "
+                         "mask (the engine's plan lists are lazy)")
     ap.add_argument("--replay", action="store_true",
                     help="warm up on the measured games themselves (every memo warm, also those kept by position)")
     ap.add_argument("--json", default=None)
@@ -540,8 +542,8 @@ def same_games(args) -> None:
     print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
-def _recorded(n, mods, games):
-    """``games`` seeded random games, each decision as (seat, index in the legal list, index in
+def _recorded(n, mods, games, first=0):
+    """``games`` seeded random games (seeds ``first`` on), each decision as (seat, index in the legal list, index in
     the encoding-1 action space, indices of its steps in the encoding-2 space: a plan's choices,
     any other action itself), the first seat to act deciding (the order the AEC env selects)."""
     from affresco.envs.core import Config, SteppedGame, tables
@@ -549,7 +551,7 @@ def _recorded(n, mods, games):
     config2 = Config.of(n, mods, encoding=2)
     codec2, _ = tables(config2)
     out = []
-    for seed in range(games):
+    for seed in range(first, first + games):
         g = affresco.new_game(n, mods, seed=seed)
         # as the wrappers play it: a game without module plan words plays whole plans (as encoding 1)
         stepped = config2.stepped(g)
@@ -664,17 +666,19 @@ def _replay_observation_only(n, mods, record, encoding=None):
 
 
 def instruction_worker(args) -> None:
-    """One loop of ``--instructions`` (run under valgrind): the first recorded game to warm up,
-    then, with ``AFFRESCO_MEASURE=1``, the others (the garbage collector off after the warm-up in
-    both runs, so that neither pays a last collection at exit that the other does not); for
+    """One loop of ``--instructions`` (run under valgrind): the first recorded game to warm up
+    (``--warm-games N``: N other recorded games instead, seeds 100,000 on, as the time bench warms
+    up: a long run's steady state, its planning situations and tables known), then, with
+    ``AFFRESCO_MEASURE=1``, the others (the garbage collector off after the warm-up in both runs,
+    so that neither pays a last collection at exit that the other does not); for
     ``--observation-instructions`` (loop ``observation``) the others with the observation called
     through ``operator.call``.  A loop with no replay (gymnasium, openspiel:
-    :data:`FRESH_COUNTED`) plays its own random games instead: seed 100,000 to warm up, then
-    seeds 0 .. ``--games`` - 2, counted per step."""
+    :data:`FRESH_COUNTED`) plays its own random games instead: seed 100,000 (or N from it) to warm
+    up, then seeds 0 .. ``--games`` - 2, counted per step."""
     n, mods = args.players[0], MOD_SETS[args.modules][0]
     if args.instruction_worker in FRESH_COUNTED:
         fresh = WRAPPERS[args.instruction_worker]
-        fresh(n, mods, [100_000])
+        fresh(n, mods, range(100_000, 100_000 + (args.warm_games or 1)))
         steps = 1
         gc.disable()   # in both runs: a process that exits with the collector on pays a last collection
         if os.environ.get("AFFRESCO_MEASURE") == "1":
@@ -682,15 +686,16 @@ def instruction_worker(args) -> None:
         print(json.dumps({"decisions": steps}))
         return
     record = _recorded(n, mods, args.games)
+    warm = _recorded(n, mods, args.warm_games, 100_000) if args.warm_games else record[:1]
     if args.instruction_worker == "observation":
         encoding = args.encoding[0] if args.encoding else None
-        _replay_engine(n, mods, record[:1], observe=True, encoding=encoding)
+        _replay_engine(n, mods, warm, observe=True, encoding=encoding)
         gc.disable()
         _replay_observation_only(n, mods, record[1:], encoding)
         print(json.dumps({"decisions": sum(len(c) for _, c in record[1:])}))
         return
     loop = _replay(args.instruction_worker)
-    loop(n, mods, record[:1])
+    loop(n, mods, warm)
     gc.disable()       # in both runs (above)
     if os.environ.get("AFFRESCO_MEASURE") == "1":
         loop(n, mods, record[1:])
@@ -721,13 +726,15 @@ def instructions(args) -> None:
     import subprocess
     load = os.getloadavg()
     print(f"machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; instructions counted by "
-          f"valgrind on {args.games - 1} recorded games after one to warm up", flush=True)
+          f"valgrind on {args.games - 1} recorded games after " +
+          (f"{args.warm_games} others" if args.warm_games else "one") + " to warm up", flush=True)
     env = _valgrind_env()
 
     def count(name, n, modules, measure):
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable,
                __file__, "--instruction-worker", name, "--players", str(n), "--modules", modules,
-               "--games", str(args.games), "--pick", args.pick]
+               "--games", str(args.games), "--pick", args.pick] + \
+            (["--warm-games", str(args.warm_games)] if args.warm_games else [])
         done = subprocess.run(cmd, env=dict(env, AFFRESCO_MEASURE="1" if measure else "0"), capture_output=True,
                               text=True, check=True)
         refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)

@@ -12,7 +12,7 @@ from array import array
 import pytest
 
 import affresco
-from affresco import FrescoError
+from affresco import ConfigError, FrescoError
 from affresco.rules.observation import SLOTS
 from envs_support import ALL, perturbed, random_positions as positions, secret_changes
 
@@ -142,6 +142,24 @@ def test_every_seats_observation_joined_is_each_seats_own_back_to_back(n, mods):
     for bad in ([n], [0, -1], ["0"], [True]):
         with pytest.raises(FrescoError):
             g.observations_joined(bad)
+
+
+@pytest.mark.parametrize("n,mods", [(2, ()), (3, ALL)])
+def test_joined_observations_with_room_after_each_are_the_vectors_then_zeros(n, mods):
+    """``observations_joined(seats, pad=k)``: each seat's vector followed by k zeros (room for
+    the caller's own numbers), the vectors those of a fresh copy, whatever was joined before (with
+    other room, other seats, a seat twice); a pad that is no count of zeros is refused."""
+    rng = random.Random(n)
+    for g in positions(n, mods, seed=60 + n, every=7 if not mods else 19):
+        fresh = g.clone()
+        seats = [rng.randrange(n) for _ in range(rng.randrange(1, n + 2))]
+        pad = rng.choice((1, 5, 33))
+        assert g.observations_joined(seats, pad=pad) == \
+            sum((fresh.observation(seat) + array("f", bytes(4 * pad)) for seat in seats), array("f"))
+        assert g.observations_joined(None, pad=0) == fresh.observations_joined()
+    for bad in (-1, 1.0, "2", None):
+        with pytest.raises(ConfigError):
+            g.observations_joined(None, 3, bad)
 
 
 def test_a_module_part_is_hashed_from_the_observers_seat_on_whoever_hashed_it_before():
@@ -456,8 +474,8 @@ def test_a_new_games_vectors_start_from_the_set_ups_kept_ones_and_are_the_ones_w
     """A new game (a new one, a clone, a reloaded copy) starts what its observations were last
     written from as a copy of its set-up's (``seen_for``), brought up to the game's position at
     its first look by comparing facts, as any later look does.  Games of one set-up played one
-    after the other, their seats looking in turns, the clones' and copies' too: each vector is
-    the one a Seen made from nothing writes, and the first game playing on changes none of
+    after the other, their seats looking in turns or all at once, the clones' and copies' too:
+    each vector is the one a Seen made from nothing writes, and the first game playing on changes none of
     the later ones'."""
     from affresco.rules.observation import Seen, layout, observation
     rng = random.Random(n * 31 + len(mods) + encoding)
@@ -472,8 +490,14 @@ def test_a_new_games_vectors_start_from_the_set_ups_kept_ones_and_are_the_ones_w
         for g in games:
             if g.is_over:
                 continue
-            seat = rng.randrange(n)
-            zero = observation(g.state, seat, Seen(layout(g.state, encoding)))
-            assert g.observation(seat, encoding) == zero, (i, len(games), g.phase, seat)
+            if rng.random() < 0.3:          # every seat at once (the Parallel env's call), its first look too
+                joined = g.observations_joined(encoding=encoding)
+                zero = b"".join(observation(g.state, seat, Seen(layout(g.state, encoding))).tobytes()
+                                for seat in range(n))
+                assert joined.tobytes() == zero, (i, len(games), g.phase)
+            else:
+                seat = rng.randrange(n)
+                zero = observation(g.state, seat, Seen(layout(g.state, encoding)))
+                assert g.observation(seat, encoding) == zero, (i, len(games), g.phase, seat)
             s = rng.choice(g.to_act)
             g.apply(s, rng.choice(g.legal_actions(s)))

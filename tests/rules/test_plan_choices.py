@@ -134,9 +134,25 @@ def test_the_counts_of_every_choice_agree_with_the_plan_it_makes(players):
 
 def _anew(g, seat, prefix):
     """The choices after ``prefix`` made from scratch: from the position's legal plans as the
-    plan hooks make them now, with nothing kept."""
+    plan hooks make them now, with nothing kept (no situation's, no kind's, no column list's)."""
     from affresco.rules import plan_choices, planning
-    return plan_choices._choices(g.plan_steps(), planning.options(g.state, seat), tuple(prefix))
+    plan_choices._VARIANTS.clear()
+    plan_choices._columns.cache_clear()
+    return plan_choices._choices(plan_choices._Situation(g.plan_steps()), planning.options(g.state, seat),
+                                 tuple(prefix))
+
+
+def test_a_kinds_word_choices_are_kept_per_question_not_per_word():
+    """A module word's choices among one kind of variants (kept per variants object) are those
+    of the variants that agree with the words chosen before: asked with other choices before,
+    the answer kept for the first question is not given again (the medico tile only with the
+    ill word it may go with)."""
+    from affresco.rules.plan_choices import _variant_choices
+    one, two = ("ill", "1-0-0-0-0"), ("ill", "0-1-0-0-0")
+    variants = ({"ill": one}, {"ill": one, "medico": ("medico",)}, {"ill": two})
+    assert _variant_choices(variants, "ill", ()) == (one, two)
+    assert _variant_choices(variants, "medico", (("ill", one),)) == ((), ("medico",))
+    assert _variant_choices(variants, "medico", (("ill", two),)) == ((),)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -383,30 +383,31 @@ class SteppedGame:
 
     def observation_rows(self, seats: Any = None) -> np.ndarray:
         """:meth:`observation` of ``seats`` (default: every seat) as the rows of a new float32
-        array (writable, over a new ``bytearray``): the engine's joined vectors
-        (``Game.observations_joined``, once per position while planning), each row followed by
-        its draft's slices (none in progress outside planning: the idle slices, zeros), joined
-        in one copy."""
+        array (writable, over a new ``array('f')``): the engine's joined vectors with room for
+        the draft's slices after each (``Game.observations_joined(..., pad=)``, made once per
+        position while planning, then copied), each seat's draft's slices written into its row
+        (none in progress outside planning: the idle slices, zeros, the room as it is)."""
         key = None if seats is None else tuple(seats)      # (seats read once: any iterable)
         e = self.engine
         seats = range(e.players) if key is None else key
-        planning = e.phase == "plan"
-        if not planning:
-            joined = e.observations_joined(key, self.encoding)
-        else:                           # the engine's joined vectors once per position
+        pad = self.layout.size
+        if e.phase != "plan":
+            x = e.observations_joined(key, self.encoding, pad)
+        else:                           # the engine's joined vectors once per position, copied
             self._seat(0)
             kept = self._here[2]
             joined = kept.get(key)
             if joined is None:
-                joined = kept[key] = e.observations_joined(key, self.encoding)
+                joined = kept[key] = e.observations_joined(key, self.encoding, pad)
+            x = joined * 1
+            row = len(x) // len(seats) if seats else 0
+            idle = self.layout.idle
+            for i, seat in enumerate(seats):
+                block = self._block(seat)
+                if block is not idle:
+                    x[(i + 1) * row - pad:(i + 1) * row] = block
         k = len(seats)
-        m = len(joined) // k if k else 0
-        whole = memoryview(joined)
-        parts: list = []            # each row's vector, then its draft's slices: joined in one copy (C's memcpy)
-        for i, seat in enumerate(seats):
-            parts.append(whole[i * m:(i + 1) * m])
-            parts.append(self._block(seat) if planning else self.layout.idle)
-        return np.frombuffer(bytearray().join(parts), F32).reshape(k, m + self.layout.size)
+        return np.frombuffer(x, F32).reshape(k, len(x) // k if k else pad)
 
     def clone(self) -> "SteppedGame":
         return SteppedGame(self.engine.clone(), self.layout, self.drafts, self.encoding)

@@ -354,14 +354,17 @@ class Game:
         s = self._s
         return _observations(s, _observers(s, seats), self._observed(encoding))
 
-    def observations_joined(self, seats: Any = None, encoding: Any = _ENCODING) -> array:
+    def observations_joined(self, seats: Any = None, encoding: Any = _ENCODING, pad: int = 0) -> array:
         """:meth:`observations` of ``seats`` (default: every seat) back to back in one
         ``array('f')`` of ``len(seats)`` times the vector's size (numpy:
         ``numpy.frombuffer(v, numpy.float32).reshape(len(seats), -1)``, one row per seat): made
         at once, for code that reads every seat's vector at every decision (PettingZoo's
-        Parallel environment)."""
+        Parallel environment).  ``pad``: zeros after each seat's vector, room for the caller's
+        own numbers in each row (the environments' plan in progress), so the rows need no copy."""
         s = self._s
-        return _observations_joined(s, _observers(s, seats), self._observed(encoding))
+        if type(pad) is not int or pad < 0:
+            raise ConfigError(f"pad must be a number of zeros (an int >= 0), not {pad!r}")
+        return _observations_joined(s, _observers(s, seats), self._observed(encoding), pad)
 
     def _observed(self, encoding: Any) -> _Seen:
         """What this game's observations in ``encoding`` were last written from (on first use a

@@ -75,7 +75,8 @@ class Layout:
                  "o_booths", "o_bag", "o_modules", "booth_blocks", "o_mood", "o_plan", "o_order", "views",
                  "o_to_act", "o_thalers", "o_left", "leo", "rot", "actor_at", "paints_at", "booth_at", "plan_at",
                  "committed_at", "modules_at", "figs", "seats", "at_fig", "at_getup", "at_tiles", "at_mood", "zeros5",
-                 "no_plan", "no_tile", "segments", "booth_range", "places", "slotted", "module_at", "module_size", "template")
+                 "no_plan", "no_tile", "segments", "booth_range", "places", "slotted", "module_at", "module_size",
+                 "padded", "template")
 
     def __init__(self, n: int, figures: int, hostel: int, mood: int, market_types: tuple[str, ...],
                  booths: int, modules: tuple[str, ...], slotted: tuple["ModuleSlots | None", ...] | None = None):
@@ -155,6 +156,25 @@ class Layout:
         self.booth_range = range(booths)
         self.views: tuple = (None, (), None, None)   # (hook table, its modules' view entries, _Keys, _Diff): _view_entries
         self.template: Seen | None = None   # what a new game's Seen starts from (seen_for)
+        self.padded: dict[tuple[int, int], Any] = {}   # (pad, copies) -> their places; (pad, -1) -> pad zeros
+
+    def padding(self, pad: int) -> array:
+        """``pad`` zeros (kept)."""
+        zeros = self.padded.get((pad, -1))
+        if zeros is None:
+            zeros = self.padded[pad, -1] = array("f", bytes(4 * pad))
+        return zeros
+
+    def padded_places(self, pad: int, copies: int) -> tuple:
+        """:attr:`places` for ``copies`` copies of the vector, each followed by ``pad`` numbers
+        (kept)."""
+        places = self.padded.get((pad, copies))
+        if places is None:
+            if len(self.padded) > 64:
+                self.padded.clear()
+            places = self.padded[pad, copies] = tuple(tuple(self._seat_place(seat, j * (self.size + pad))
+                                                            for seat in range(self.n)) for j in range(copies))
+        return places
 
     def _seat_place(self, seat: int, o: int) -> tuple:
         """Where seat ``seat``'s copy at offset ``o`` of a joined array gets its own items
@@ -230,7 +250,7 @@ class Seen:
     __slots__ = ("L", "x", "xm", "hist", "nact", "phase", "round", "final", "side2", "col", "left", "bishop", "leo",
                  "bag", "pos", "getup", "tiles", "hide", "plan", "order", "mood", "neutral", "aside", "apprentices",
                  "fresco", "booths", "tile_sums",
-                 "seats", "keys", "made", "shared", "gate", "counted_from")
+                 "seats", "keys", "made", "group", "gate", "counted_from")
     # (the slots' types: both ways of making a Seen assign them)
     L: Layout
     x: array
@@ -264,7 +284,7 @@ class Seen:
     seats: list[list[Any]]
     keys: tuple | None
     made: dict[int, Any] | None
-    shared: tuple | None
+    group: tuple
 
     def __init__(self, L: Layout, start: "Seen | None" = None):
         self.L = L
@@ -281,11 +301,14 @@ class Seen:
             self.gate, self.counted_from = start.gate, start.counted_from
             self.fresco, self.booths = start.fresco[:], start.booths[:]
             self.seats = []
-            for numbers, last, was, _, written, keys in start.seats:
+            for seat, (numbers, last, was, _, written, keys, _, _) in enumerate(start.seats):
                 a = numbers * 1
-                self.seats.append([a, dict(last), was, memoryview(a), None if written is None else written[:],
-                                   None if keys is None else keys[:]])
-            self.keys = self.made = self.shared = None
+                xm = memoryview(a)
+                w = None if written is None else written[:]
+                self.seats.append([a, dict(last), was, xm, w, None if keys is None else keys[:], None,
+                                   None if w is None else (w, xm, seat)])
+            self.keys = self.made = None
+            self.group = ()
             return
         x = self.x = L.zeros * 1
         # x's numbers written through a memoryview (format 'f'): its stores are cheaper than the array's
@@ -326,16 +349,18 @@ class Seen:
         self.booths = [_UNSET] * L.booths
         # per seat: its modules' numbers (one array), per hashed module what they were made from,
         # the hashed modules' keys they were made from, the numbers as a memoryview, per slot part
-        # the fact written, the slot parts' keys and stamps they were made from (_Diff)
-        self.seats = [[a, {}, None, memoryview(a), None, None] for a in
+        # the fact written, the slot parts' keys and stamps they were made from (_Diff), the call
+        # for several seats whose update brought them up to date (its ``made``), and (facts written,
+        # numbers as a memoryview, seat) as a follower of another seat's update (_write_modules)
+        self.seats = [[a, {}, None, memoryview(a), None, None, None, None] for a in
                       [array("f", bytes(4 * L.module_size)) for _ in range(L.n)]]
         self.keys = None                         # the hashed modules' keys at this position (_Keys)
         # while several seats look at one position at once: the modules' facts made at it that
         # do not depend on the seat, by part (_write_modules); None: one seat looks
         self.made = None
-        # during such a call: the first seat's slot parts' keys before and after its update, and the
-        # parts it found changed (_write_modules): a seat whose keys were the same has the same changes
-        self.shared = None
+        # during such a call: its seats (a seat's update brings the others' whose keys were its own up
+        # to date too: the same changes; _write_modules)
+        self.group = ()
 
     def copy(self) -> "Seen":
         """A copy of its own: the numbers and every copy of a fact copied, the facts themselves
@@ -378,35 +403,45 @@ def observation(s: State, seat: int, seen: Seen) -> array:
 def observations(s: State, seats: Iterable[int], seen: Seen) -> list[array]:
     """:func:`observation` of each of ``seats`` at this position (what every seat sees alike
     brought up to date once, the modules' facts that do not depend on the seat made once)."""
+    seats = tuple(seats)
     seen.made = {}
+    seen.group = seats
     try:
         return [observation(s, seat, seen) for seat in seats]
     finally:
-        seen.made = seen.shared = None
+        seen.made = None
+        seen.group = ()
 
 
-def observations_joined(s: State, seats: Iterable[int], seen: Seen) -> array:
+def observations_joined(s: State, seats: Iterable[int], seen: Seen, pad: int = 0) -> array:
     """:func:`observations` of ``seats`` back to back in one array (``len(seats)`` times
-    :func:`layout`'s size): one copy of what every seat sees alike per seat, made at once,
-    then each placed from its seat's own figure on, with the seat's own items."""
+    :func:`layout`'s size, each followed by ``pad`` zeros: room for a caller's own numbers):
+    one copy of what every seat sees alike per seat, made at once, then each placed from its
+    seat's own figure on, with the seat's own items."""
     L = seen.L
     if seen.hist is not s.history or seen.nact != s.nactions:
         _seen_by_all(s, seen, L)
     seats = tuple(seats)
     cx = seen.x
-    x = cx * len(seats)
     acting = s.acting
     if acting is None:
         acting = (_FLOW or _load_flow()).to_act(s)
-    places = L.places
-    if len(seats) > len(places):       # a seat asked more than once: places for every copy
-        places = tuple(tuple(L._seat_place(seat, j * L.size) for seat in range(L.n)) for j in range(len(seats)))
+    if pad:
+        x = (cx + L.padding(pad)) * len(seats)
+        places = L.padded_places(pad, len(seats))
+    else:
+        x = cx * len(seats)
+        places = L.places
+        if len(seats) > len(places):       # a seat asked more than once: places for every copy
+            places = L.padded_places(0, len(seats))
     seen.made = {}
+    seen.group = seats
     try:
         for j, seat in enumerate(seats):
             _place(s, seat, seen, x, cx, places[j][seat], acting)
     finally:
-        seen.made = seen.shared = None
+        seen.made = None
+        seen.group = ()
     return x
 
 
@@ -701,9 +736,10 @@ _FIXED = frozenset(FIXED_FIELDS)
 class _Diff:
     """How a seat's slot parts (:class:`ModuleSlots`, encoding 3) are brought up to date:
     ``one(state, state.mods, keys, facts, numbers, seat)``, a function generated for the set-up,
-    straight-line code per part (no per-part calls or iterator passes); ``many(..., made)`` the
-    same for the first seat of a call for several, listing the parts it changed (for the seats
-    that share its changes, :func:`_write_changed`).  Each part's
+    straight-line code per part (no per-part calls or iterator passes); ``many(..., made, fol)``
+    the same for a seat of a call for several, writing each part it changes for its followers
+    too (``fol``: the call's other seats whose keys were its own, so the same parts changed:
+    their facts and numbers, without reading or comparing anything again).  Each part's
     values (what it declares it reads, :attr:`ModuleSlots.part_reads`) are read only behind
     stamps: its module's record unchanged since the seat's last vector (the same object and, for
     a :class:`~affresco.rules.hooks.ModuleState`, the same ``version``, which
@@ -773,8 +809,9 @@ class _Diff:
             space[f"z{q}"], space[f"w{q}"], space[f"m{q}"] = e[3].part_zeros[j], e[3].writers[j], e[3].makers[j]
 
         def part(q: int, many: bool) -> list[str]:
-            """Part ``q``'s code: for one seat, or (``many``) for the first of several seats
-            (the parts it changes listed in ``out``, its seat-free facts kept in ``made``)."""
+            """Part ``q``'s code: for one seat, or (``many``) for the first of several seats (its
+            followers' numbers written too: ``fol``, per follower its facts written, numbers and
+            seat; its seat-free facts kept in ``made`` for the other seats of the call)."""
             e, j, reads = parts[q]
             rec = gate.get(e[0], ("", ""))[1]
             got = [rec if f == "m" else f"{rec}.{f[2:]}" if f.startswith("m.") else
@@ -782,37 +819,39 @@ class _Diff:
             a, b = e[3].spans[j]
             a, b = e[5] + a, e[5] + b
             code = [f"v = {got[0] if len(got) == 1 else '(' + ''.join(g + ', ' for g in got) + ')'}",
-                    f"if v is not k[{q}] and v != k[{q}]:", f"    k[{q}] = v"] + ([f"    out.append({q})"] if many else [])
+                    f"if v is not k[{q}] and v != k[{q}]:", f"    k[{q}] = v"]
             write = [f"x[{a}:{b}] = z{q}", f"w{q}(f, seat, x, {a})"]
+            follow = [f"xf[{a}:{b}] = z{q}", f"w{q}(f, sf, xf, {a})"]
             if e[3].makers[j] is None:    # the key is the fact (and differs)
-                return code + ["    f = v"] + ["    " + ln for ln in write]
+                code += ["    f = v"] + ["    " + ln for ln in write]
+                return code + (["    for ff, xf, sf in fol:"] + ["        " + ln for ln in follow] if many else [])
             if many and "seat" not in reads:   # the same for every seat: made once per position for all
                 code += [f"    f = made.get({q}, _UNSET)", "    if f is _UNSET:", f"        f = made[{q}] = m{q}(v, seat)"]
             else:
                 code.append(f"    f = m{q}(v, seat)")
-            return code + [f"    if not f == fact[{q}]:", f"        fact[{q}] = f"] + ["        " + ln for ln in write]
+            code += [f"    if not f == fact[{q}]:", f"        fact[{q}] = f"] + ["        " + ln for ln in write]
+            if not many:
+                return code
+            if "seat" in reads:            # a follower's own fact
+                return code + ["    for ff, xf, sf in fol:", f"        g = m{q}(v, sf)", f"        if not g == ff[{q}]:",
+                               f"            ff[{q}] = g", f"            xf[{a}:{b}] = z{q}",
+                               f"            w{q}(g, sf, xf, {a})"]
+            return code + ["    for ff, xf, sf in fol:", f"        if not f == ff[{q}]:", f"            ff[{q}] = f"] \
+                + ["            " + ln for ln in follow]
 
         def function(many: bool) -> Any:
             """The generated function: for one seat, or (``many``) for the first of several."""
             body = lines + [ln for cond, qs in conds.items()   # ("": no condition)
                             for ln in ([f"    if {cond}:"] if cond else [])
                             + [("        " if cond else "    ") + c for q in qs for c in part(q, many)]]
-            src = (f"def diff(s, m, k, fact, x, seat{', made' if many else ''}):\n" + ("    out = []\n" if many else "")
-                   + "".join(ln + "\n" for ln in body) + ("    return out\n" if many else "    return\n"))
+            src = (f"def diff(s, m, k, fact, x, seat{', made, fol' if many else ''}):\n"
+                   + "".join(ln + "\n" for ln in body) + "    return\n")
             exec(src, space)
             return space["diff"]
         self.one: Any = function(False)
         self.many: Any = function(True)
         self.size = at
         self.parts = P
-        # per part (for the seats that share another's changes, _write_modules): its span in the
-        # modules' numbers, the zeros of its size, its maker (None: the key is the fact), its
-        # writer, and whether its fact is the same for every seat
-        self.spans = tuple((e[5] + e[3].spans[j][0], e[5] + e[3].spans[j][1]) for e, j, _ in parts)
-        self.zeros = tuple(e[3].part_zeros[j] for e, j, _ in parts)
-        self.makers = tuple(e[3].makers[j] for e, j, _ in parts)
-        self.writers = tuple(e[3].writers[j] for e, j, _ in parts)
-        self.free = tuple(e[3].makers[j] is not None and "seat" not in r for e, j, r in parts)
 
 
 def _write_modules(s: State, seen: Seen, seat: int) -> array:
@@ -822,32 +861,40 @@ def _write_modules(s: State, seen: Seen, seat: int) -> array:
     hashed again only when the part changed) when its key (:class:`_Keys`) changed.  The seat's
     ``kept`` (:attr:`Seen.seats`): [numbers, per hashed module (key, part, pairs), the hashed
     keys they were made from, numbers as a memoryview, per slot part the fact written, the slot
-    parts' keys and stamps]; :attr:`Seen.made`: the facts made at this position that do not
-    depend on the seat, for the next seats that look at it (None: one seat looks)."""
+    parts' keys and stamps, the call that brought them up to date, what a follower's update
+    takes]; :attr:`Seen.made`: the facts made at this position that do not depend on the seat,
+    for the next seats that look at it (None: one seat looks).  In a call for several seats
+    (:attr:`Seen.group`) a seat's update also brings up to date the seats of the call whose keys
+    were its own (the usual case: every seat looked at the last position), as its followers."""
     L = seen.L
     views = L.views
     if views[0] is not s.hooks:
         views = L.views = (s.hooks, *_view_entries(s, L))
     _, entries, k, d = views
     kept = seen.seats[seat]
-    numbers, last, was, xm, written, dk = kept
+    made = seen.made
+    if made is not None and kept[6] is made and not k.hashed:   # a follower of a seat of this call
+        return kept[0]
+    numbers, last, was, xm, written, dk, done, _ = kept
     if d.parts:
         if dk is None:
             dk = kept[5] = [_UNSET] * d.size
             written = kept[4] = [_UNSET] * d.parts
-        made = seen.made
+            kept[7] = (written, xm, seat)
         if made is None:                  # one seat looks
             d.one(s, s.mods, dk, written, xm, seat)
-        else:
-            shared = seen.shared
-            if shared is None or dk != shared[0]:
-                before = dk[:]
-                changed = d.many(s, s.mods, dk, written, xm, seat, made)
-                if shared is None:
-                    seen.shared = (before, changed, dk)
-            else:                         # its keys were the first seat's: the same parts changed
-                dk[:] = shared[2]
-                _write_changed(d, shared[1], dk, written, xm, seat, made)
+        elif done is not made:            # not brought up to date by another seat of this call
+            kept[6] = made
+            seats = seen.seats
+            fol = []
+            for f in seen.group:          # its followers: the call's seats not up to date with its keys
+                other = seats[f]
+                if other[6] is not made and other[5] == dk and f != seat:
+                    other[6] = made
+                    fol.append(other)
+            d.many(s, s.mods, dk, written, xm, seat, made, [other[7] for other in fol])
+            for other in fol:
+                other[5][:] = dk
     if not k.hashed:
         return numbers
     keys = seen.keys
@@ -878,31 +925,6 @@ def _write_modules(s: State, seen: Seen, seat: int) -> array:
             last[name] = (key, part, pairs)
     kept[2] = None if k.undeclared else keys    # an undeclared module: made at every observation
     return numbers
-
-
-def _write_changed(d: _Diff, changed: list, keys: list, written: list, x: Any, seat: int, made: dict) -> None:
-    """The seat's numbers of the slot parts ``changed`` (their keys changed to ``keys``, as they
-    did for another seat looking at this position that had the same keys): each fact made (one
-    that does not depend on the seat: the one already made) and written where it differs from
-    the one the seat last had (``written``), as :class:`_Diff` does."""
-    spans, zeros, makers, writers, free = d.spans, d.zeros, d.makers, d.writers, d.free
-    for q in changed:
-        make = makers[q]
-        if make is None:          # its key is its fact (and differs)
-            fact = keys[q]
-        else:
-            if free[q]:
-                fact = made.get(q, _UNSET)
-                if fact is _UNSET:
-                    fact = made[q] = make(keys[q], seat)
-            else:
-                fact = make(keys[q], seat)
-            if fact == written[q]:
-                continue
-        written[q] = fact
-        a, b = spans[q]
-        x[a:b] = zeros[q]
-        writers[q](fact, seat, x, a)
 
 
 def _part_block(name: str, part: Any, seat: int, n: int, last: tuple | None) -> tuple[array, dict | None]:

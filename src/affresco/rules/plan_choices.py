@@ -16,7 +16,7 @@ apprentices per column a choice holds.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, compress
 from typing import Final
@@ -80,18 +80,31 @@ def as_choices(s: State, plan: Action) -> tuple[tuple[str, ...], ...]:
 
 
 class _Situation:
-    """What :func:`choices` found in one situation (see :func:`_draft`): the game's steps and
-    the prefixes known to be made of choices it gave, each with the choices after it."""
+    """What :func:`choices` found in one situation (see :func:`_draft`): the game's steps, the
+    prefixes known to be made of choices it gave, each with the choices after it, and (made at
+    the first step after the counts, :meth:`tiled`) how the steps read the action tiles."""
 
-    __slots__ = ("names", "known")
+    __slots__ = ("names", "known", "tiles")
 
     def __init__(self, names: tuple[str, ...]) -> None:
         self.names = names
         self.known: dict[tuple, tuple[tuple[str, ...], ...]] = {}
+        self.tiles: tuple | None = None
 
     def weight(self) -> int:
         """The prefixes known (what the memo of situations bounds)."""
         return len(self.known)
+
+    def tiled(self, tp: TiledPlans) -> tuple:
+        """Per step, the index in ``tp.tiles`` of the action tile it lays (-1: a variant's
+        word), and whether a later step lays one (then no variant word is chosen yet: a
+        plan's variants follow its tiles); made once per situation's plans (``tp``)."""
+        got = self.tiles
+        if got is None or got[0] is not tp:
+            index = {w: t for t, (w, _) in enumerate(tp.tiles)}
+            tile = tuple(index.get(w, -1) for w in self.names)
+            got = self.tiles = (tp, tile, tuple(any(t >= 0 for t in tile[k + 1:]) for k in range(len(tile))))
+        return got
 
 
 # situation (see _draft) -> its _Situation; at most 8,192 prefixes known in all
@@ -134,7 +147,7 @@ def _offered_after(seq: Sequence[Action], situation: _Situation, prefix: tuple) 
             offered = _offered_after(seq, situation, before)
         if prefix[-1] not in offered:    # once per prefix and situation
             raise ValueError(_refusal(situation, before, prefix[-1], offered))
-    out = situation.known[prefix] = _choices(situation.names, seq, prefix)
+    out = situation.known[prefix] = _choices(situation, seq, prefix)
     return out
 
 
@@ -176,7 +189,7 @@ def _draft(s: State, seat: int) -> tuple[Sequence[Action], _Situation] | None:
     return draft
 
 
-def _choices(names: tuple[str, ...], seq: Sequence[Action], prefix: tuple) -> tuple[tuple[str, ...], ...]:
+def _choices(situation: _Situation, seq: Sequence[Action], prefix: tuple) -> tuple[tuple[str, ...], ...]:
     k = len(prefix)
     pv = seq if type(seq) is PlanVariants else None
     tp = pv.parents if pv is not None else seq if type(seq) is TiledPlans else None
@@ -190,25 +203,55 @@ def _choices(names: tuple[str, ...], seq: Sequence[Action], prefix: tuple) -> tu
     if tp is None:
         return (_NONE,)              # no module word in this situation's plans
     b = tp.base_index()[prefix[0][0]]
-    tiles = {w: t for t, (w, _) in enumerate(tp.tiles)}
-    word = names[k]
-    placed = [tiles[c[0]] for c in prefix[1:] if c and c[0] in tiles]
-    if word in tiles:
-        t = tiles[word]
+    _, tile, later = situation.tiled(tp)
+    placed = [tile[i] for i in range(1, k) if tile[i] >= 0 and prefix[i]]    # (a tile's choice: its word, column)
+    t = tile[k]
+    if t >= 0:
         if not _fits(tp, pv, tuple(sorted(placed + [t])), b):
             return (_NONE,)
-        taken = {c[1] for c in prefix[1:] if c and c[0] in tiles}
-        counts = tp.base()[0][b]
-        return (_NONE,) + tuple((word, tp.words[col]) for col in range(len(counts))
-                                if not counts[col] and tp.words[col] not in taken)
-    if pv is None or any(w in tiles for w in names[k + 1:]):
+        taken = [prefix[i][1] for i in range(1, k) if tile[i] >= 0 and prefix[i]]
+        return (_NONE,) + _columns(tp.words, tp.base()[0][b], situation.names[k], tuple(taken))
+    if pv is None or later[k]:
         return (_NONE,)              # a word no plan of this situation has
-    done = [(names[i], c) for i, c in enumerate(prefix) if i and not (c and c[0] in tiles)]
-    seen: dict[tuple, None] = {}
-    for words in pv.variant_words(tp.segments.index(tuple(sorted(placed))), b):
-        if all(words.get(w, _NONE) == c for w, c in done):
-            seen[words.get(word, _NONE)] = None
-    return tuple(seen)
+    words = pv.variant_words(tp.segments.index(tuple(sorted(placed))), b)
+    done = tuple([(situation.names[i], prefix[i]) for i in range(1, k) if tile[i] < 0])
+    return _variant_choices(words, situation.names[k], done)
+
+
+@lru_cache(maxsize=4096)
+def _columns(words: tuple[str, ...], counts: tuple[int, ...], word: str,
+             taken: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The tile ``word``'s choices on a base plan of ``counts``: each empty column (its column
+    word) no tile laid before covers (``taken``)."""
+    return tuple((word, words[col]) for col in range(len(counts)) if not counts[col] and words[col] not in taken)
+
+
+# the variant words of a kind (PlanVariants.variant_words: one read-only object per kind) -> its
+# choices per (word, the variant words chosen before) (_variant_choices)
+_VARIANTS: dict[int, tuple[Sequence, dict[tuple, tuple[tuple[str, ...], ...]]]] = {}
+
+
+def _variant_choices(variants: Sequence[Mapping[str, tuple[str, ...]]], word: str,
+                     done: tuple) -> tuple[tuple[str, ...], ...]:
+    """The choices of ``word`` among ``variants`` (each: word -> the word and its arguments)
+    that agree with the choices ``done`` (``(word, choice)`` pairs), in the variants' order,
+    each once; kept per variants object (by identity, which the entry keeps alive) and
+    question."""
+    hit = _VARIANTS.get(id(variants))
+    if hit is None or hit[0] is not variants:
+        if len(_VARIANTS) > 4096:
+            _VARIANTS.clear()
+        hit = _VARIANTS[id(variants)] = (variants, {})
+    asked = hit[1]
+    key = (word, done)
+    out = asked.get(key)
+    if out is None:
+        seen: dict[tuple, None] = {}
+        for v in variants:
+            if all(v.get(w, _NONE) == c for w, c in done):
+                seen[v.get(word, _NONE)] = None
+        out = asked[key] = tuple(seen)
+    return out
 
 
 @lru_cache(maxsize=64)
