@@ -422,6 +422,19 @@ def simulated(src: Path, modules: tuple, count: int, collector: bool = False,
     return {name: int(hit.group(1).replace(",", "")) for name, hit in found.items() if hit}, out.stdout
 
 
+def _print_ab(name: str, parts, got: dict, width: int, sim: bool) -> None:
+    """One set's table of per-part counts, baseline against new (and, with ``sim``, each part's
+    simulated misses and mispredictions); a part the baseline lacks reads 0."""
+    print(f"{name}:  {'part':<{width}} {'baseline':>10} {'new':>10}"
+          + (f" {'misses: baseline':>17} {'new':>8} {'L1i: baseline':>14} {'new':>8}"
+             f" {'mispredicted: baseline':>23} {'new':>8}" if sim else ""))
+    old, new = got["baseline"], got["new"]
+    for part in parts:
+        print(f"{'':<{len(name) + 3}}{part:<{width}} {old.get(part, 0):>10,.0f} {new[part]:>10,.0f}"
+              + "".join(f" {old.get(part + tail, 0):>{w},.1f} {new[part + tail]:>8,.1f}"
+                        for tail, w in zip(SIM_PARTS, (17, 14, 23)) if sim), flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--baseline", default="main", help="revision (or folder with an affresco package) to compare with")
@@ -502,13 +515,7 @@ def main() -> int:
                   f"{level or 'the machine L3'}; L1 instruction misses; mispredicted branches)")
         for name in args.sets:
             got = {t: part_counts(src, SETS[name], args.games, level) for t, src in trees.items()}
-            print(f"{name}:  {'part':<22} {'baseline':>10} {'new':>10}"
-                  + (f" {'misses: baseline':>17} {'new':>8} {'L1i: baseline':>14} {'new':>8}"
-                     f" {'mispredicted: baseline':>23} {'new':>8}" if args.sim else ""))
-            for part in PARTS:
-                print(f"{'':<{len(name) + 3}}{part:<22} {got['baseline'][part]:>10,.0f} {got['new'][part]:>10,.0f}"
-                      + "".join(f" {got['baseline'][part + tail]:>{w},.1f} {got['new'][part + tail]:>8,.1f}"
-                                for tail, w in zip(SIM_PARTS, (17, 14, 23)) if args.sim))
+            _print_ab(name, PARTS, got, 22, args.sim)
             print(f"{'':<{len(name) + 3}}{'sum':<22} "
                   + " ".join(f"{sum(v for p, v in got[t].items() if p in PARTS and not p.startswith('of it')):>10,.0f}"
                              for t in ("baseline", "new")), flush=True)
@@ -522,15 +529,8 @@ def main() -> int:
                   f"misses; mispredicted branches)")
         for name in args.sets:
             got = {t: hook_counts(src, SETS[name], args.games, level) for t, src in trees.items()}
-            print(f"{name}:  {'part':<36} {'baseline':>10} {'new':>10}"
-                  + (f" {'misses: baseline':>17} {'new':>8} {'L1i: baseline':>14} {'new':>8}"
-                     f" {'mispredicted: baseline':>23} {'new':>8}" if args.sim else ""))
-            for part in got["new"]:
-                if not any(part.endswith(tail) for tail in SIM_PARTS):
-                    old = got["baseline"]
-                    print(f"{'':<{len(name) + 3}}{part:<36} {old.get(part, 0):>10,.0f} {got['new'][part]:>10,.0f}"
-                          + "".join(f" {old.get(part + tail, 0):>{w},.1f} {got['new'][part + tail]:>8,.1f}"
-                                    for tail, w in zip(SIM_PARTS, (17, 14, 23)) if args.sim), flush=True)
+            _print_ab(name, [p for p in got["new"] if not any(p.endswith(tail) for tail in SIM_PARTS)], got, 36,
+                      args.sim)
         return 0
     if args.kinds:
         print(f"instructions of the visit-phase applies by kind of decision, 4 players, games 1..{args.games} of each "
