@@ -354,7 +354,7 @@ class Game:
         s = self._s
         return _observations(s, _observers(s, seats), self._observed(encoding))
 
-    def observations_joined(self, seats: Any = None, encoding: Any = _ENCODING, pad: int = 0) -> array:
+    def observations_joined(self, seats: Any = None, encoding: Any = _ENCODING, pad: Any = 0) -> array:
         """:meth:`observations` of ``seats`` (default: every seat) back to back in one
         ``array('f')`` of ``len(seats)`` times the vector's size (numpy:
         ``numpy.frombuffer(v, numpy.float32).reshape(len(seats), -1)``, one row per seat): made
