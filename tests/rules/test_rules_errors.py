@@ -304,10 +304,11 @@ def test_clone_is_independent():
     dict(players=1), dict(players=5), dict(players=0), dict(players="three"), dict(players=True),
     dict(players=["solo"]), dict(players=["a", "a"]), dict(players=["a", "b", "c", "d", "e"]),
     dict(players=3, modules=("no_such_module",)), dict(players=3, seed=1.5),
-    dict(players=["Ann", "Leonardo"]),
+    dict(players=3, seed="\ud800"), dict(players=["Ann", "Leonardo"]),
 ])
 def test_bad_new_game_arguments(kwargs):
-    """new_game: 2-4 players (rulebook: 'for 2-4 players'), known modules, int/str seed."""
+    """new_game: 2-4 players (rulebook: 'for 2-4 players'), known modules, int/str seed (a
+    string UTF-8 can write: chance hashes its bytes)."""
     with pytest.raises(affresco.ConfigError):
         affresco.new_game(**kwargs)
 

@@ -365,8 +365,9 @@ def test_missing_required_field(key):
     (lambda d: d["figures"][0].update(neutral_apprentice=True, apprentice_set_aside=True), "figures[0]"),
     (lambda d: d.__setitem__("modules", ["no such module"]), "module"),
     (lambda d: d.__setitem__("history", [[0]]), "history[0]"),
+    (lambda d: d.__setitem__("seed", "\ud800"), "seed"),        # JSON's "\ud800": no text to hash for chance
 ], ids=["format", "bishop", "same-names", "one-player", "booth-count", "booth-paint", "bag",
-        "getup", "mood", "tile-null", "tile-text", "neutral-and-aside", "module", "history"])
+        "getup", "mood", "tile-null", "tile-text", "neutral-and-aside", "module", "history", "seed-not-text"])
 def test_other_bad_fields(mutate, field):
     d = json.loads(json.dumps(BASE[3]))
     mutate(d)

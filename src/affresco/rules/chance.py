@@ -11,6 +11,19 @@ from typing import Any
 from .state import State
 
 
+def seed_refusal(seed: object) -> str | None:
+    """Why ``seed`` cannot seed a game's chance events, or None: it must be an integer or a
+    string that UTF-8 can write (:func:`chance` hashes its bytes; a lone surrogate has none)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        return f"seed must be an integer or a string, not {seed!r}"
+    if isinstance(seed, str):
+        try:
+            seed.encode()
+        except UnicodeEncodeError:
+            return f"seed {seed!r} is not text UTF-8 can write (a lone surrogate)"
+    return None
+
+
 def chance(s: State) -> random.Random:
     """The game's seeded random generator for the next chance event (deterministic for a seed,
     on any machine: string seeds are hashed with SHA-512 by :mod:`random`)."""

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..errors import ConfigError, FrescoError, IllegalAction, StateError
 from . import explain, flow, house, plan_choices, serialize, track
 from .actions import PASS, Action, parse
+from .chance import seed_refusal
 from .components import Components, load_components, reference
 from .hooks import MODULES, HookTable, ordered
 from .setup import new_state
@@ -119,8 +120,9 @@ def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed
     options = dict(options or {})
     if seed is None:
         seed = secrets.randbelow(2**63)
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise ConfigError(f"seed must be an integer or a string, not {seed!r}")
+    why = seed_refusal(seed)
+    if why is not None:
+        raise ConfigError(why)
     comp = components if isinstance(components, Components) else load_components(components)
     hooks = _hooks_for(modules, options, comp)
     modules = tuple(ordered(modules))

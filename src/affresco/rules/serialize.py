@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from ..errors import ComponentError, FrescoError, StateError
 from . import flow
+from .chance import seed_refusal
 from .board import CELLS, INDEX as SEGMENT, NAMES, SIZE
 from .components import Components, FrescoTile, build, reference
 from .market import tile_key
@@ -166,6 +167,9 @@ def from_dict(data: Any, hooks_for) -> State:
     figs = len(s.names)
     s.setup = r.get(data, "setup", "", (dict, type(None)), None)
     s.seed = r.get(data, "seed", "", (int, str), 0)
+    why = seed_refusal(s.seed)
+    if why is not None:
+        raise r.fail("seed", why)
     s.draws = r.get(data, "chance_draws", "", int, 0)
     s.round = r.get(data, "round", "", int, 1)
     s.final = r.get(data, "final_round", "", bool, False)
