@@ -882,12 +882,10 @@ def _counts(text: str) -> tuple[int, ...]:
     return tuple(map(int, text.split("-")))
 
 
-@lru_cache(maxsize=1024)
 def _shown(plan: tuple[tuple[int, ...], bool]) -> str | None:
     """A committed plan's medico part ``(ill per column, medico tile)`` as the 'ill' text of its
-    ``medico_plan`` events, or None when it names no ill apprentice and no medico tile (no
-    event).  Memoised (a plan's part is shown when committed and again at the reveal; the
-    text costs more than the rest of either)."""
+    ``medico_plan`` events (:func:`counts_text`, memoised: shown when committed and again at the
+    reveal), or None when it names no ill apprentice and no medico tile (no event)."""
     ill, tile = plan
     return counts_text(ill) if tile or any(ill) else None
 
