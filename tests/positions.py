@@ -401,19 +401,18 @@ def possible_plans(g, f: int) -> list[list[int]]:
 
 
 def lazy_planning(players: int, modules: Iterable[str], seed: int, rounds: int = 5):
-    """Seeded random games stopped at every planning decision whose legal plans come as the
-    medico's lazy :class:`affresco.rules.PlanVariants` (ill words, the medico tile), up to
-    round ``rounds``: ``(game, seat, legal)``."""
+    """Seeded random games stopped at every planning decision whose legal plans come as a lazy
+    sequence (the medico's :class:`affresco.rules.PlanVariants`: ill words, the medico tile;
+    without the medico, bells' and the wall's TiledPlans), up to round ``rounds``:
+    ``(game, seat, legal)``."""
     import random
-
-    from affresco.rules import PlanVariants
 
     rng = random.Random(seed)
     g = affresco.new_game(players, modules=tuple(modules), seed=seed)
     while not g.is_over and g.round <= rounds:
         seat = g.to_act[0]
         legal = g.legal_actions(seat)
-        if type(legal) is PlanVariants:
+        if g.phase == "plan" and type(legal) is not list:
             yield g, seat, legal
         g.apply(seat, rng.choice(legal))
 

@@ -1,9 +1,11 @@
-"""The medico's plans as a lazy sequence (issue #12's speed): 'Every new decision is an action
-... Refused actions change nothing and say what is legal' holds for the up to ~110,000 plans a
-medico planning decision offers, which ``legal_actions`` gives as a read-only
-:class:`affresco.rules.PlanVariants` that makes a plan only when asked."""
+"""The plans with module words as lazy sequences (issue #12's speed): 'Every new decision is an
+action ... Refused actions change nothing and say what is legal' holds for the up to ~110,000
+plans a medico planning decision offers, which ``legal_actions`` gives as a read-only
+:class:`affresco.rules.PlanVariants` that makes a plan only when asked, and for the plans with
+bells' and the wall's action tiles, given as a read-only :class:`TiledPlans`."""
 from __future__ import annotations
 
+import copy
 import pickle
 import random
 
@@ -11,9 +13,20 @@ import pytest
 
 import affresco
 from affresco.errors import IllegalAction
+from affresco.rules.plan_sequences import TiledPlans
 from positions import lazy_planning
 
 ALL = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour", "bells", "wall_fresco", "medico")
+SEVEN = ALL[:-1]      # all eight but the medico: the action tiles' plans without its variants
+WORDS = {"bells": {"audience"}, "wall_fresco": {"wall"}, "medico": {"ill", "medico"}}
+
+
+def _anew(legal):
+    """The same plans as a new sequence, no plan made yet: a PlanVariants made again from its
+    recipe (as in another process), a TiledPlans built again (pickled, it is its situation's own)."""
+    if type(legal) is TiledPlans:
+        return TiledPlans(*legal.__reduce__()[1])
+    return pickle.loads(pickle.dumps(legal))
 
 
 @pytest.mark.parametrize("players,modules", [(2, ("medico",)), (4, ("medico",)), (3, ALL)])
@@ -252,6 +265,7 @@ def test_the_action_tiles_lie_on_every_empty_column_in_order(players, modules):
             tiles = ([("audience", 0, available)] if "bells" in modules and view["bells"]["audience_usable"] else []) \
                 + ([("wall", 1, available)] if "wall_fresco" in modules else [])
             assert legal == _tiles_by_the_rules(base, column_words_of(view["columns"]), tiles)
+            assert type(legal) is TiledPlans and g.legal_actions(seat) is legal   # read-only, one per situation
             seen += 1
         g.apply(seat, rng.choice(legal))
     assert seen >= 4
@@ -306,7 +320,8 @@ def test_the_tiles_words_kept_per_lay_out_are_those_of_the_tiles_on_their_column
     assert len(keys) > 100
 
 
-@pytest.mark.parametrize("players,modules", [(4, ALL), (2, ("medico",))])
+@pytest.mark.parametrize("players,modules", [(4, ALL), (2, ("medico",)), (4, SEVEN), (3, ("bells",)),
+                                             (2, ("wall_fresco",))])
 def test_a_plan_taken_from_the_sequence_is_carried_out_as_its_text_reads(players, modules):
     """A plan a seat takes from its offered plans is carried out without reading its text
     again (issue #12's speed): the reading the sequence made with it is the text's own (counts,
@@ -315,17 +330,18 @@ def test_a_plan_taken_from_the_sequence_is_carried_out_as_its_text_reads(players
     from affresco.rules import planning
     words_met: set[str] = set()
     for g, seat, offered in lazy_planning(players, modules, seed=5, rounds=9):
-        legal = pickle.loads(pickle.dumps(offered))      # made again: no plan made yet (none made in full)
+        legal = _anew(offered)      # no plan made yet (none made in full)
         for i in random.Random(len(legal)).sample(range(len(legal)), min(30, len(legal))):
             plan = legal[i]
             (counts, words), (text_counts, text_words) = legal.reading(plan), planning.read(plan)
             assert counts == text_counts and list(words.items()) == list(text_words.items())
             assert legal.reading(affresco.Action(plan.kind, plan.args)) is None
             words_met.update(words)
-    assert {"ill", "medico"} <= words_met and (len(modules) == 1 or {"audience", "wall"} <= words_met)
+    assert words_met == set().union(*(WORDS.get(m, set()) for m in modules))
 
 
-@pytest.mark.parametrize("players,modules", [(4, ALL), (3, ("medico", "wall_fresco")), (2, ("medico", "bells"))])
+@pytest.mark.parametrize("players,modules", [(4, ALL), (3, ("medico", "wall_fresco")), (2, ("medico", "bells")),
+                                             (3, SEVEN), (2, ("bells", "wall_fresco")), (4, ("wall_fresco",))])
 def test_only_the_plan_made_last_is_taken_on_trust(players, modules):
     """The sequence keeps the reading of the plan it made last, nothing per plan (issue #12's
     speed): a plan made before another, or an equal plan made elsewhere, has no reading and is
@@ -337,7 +353,7 @@ def test_only_the_plan_made_last_is_taken_on_trust(players, modules):
     for g, seat, legal in lazy_planning(players, modules, seed=7, rounds=6):
         rng = random.Random(len(legal))
         i, j = rng.randrange(len(legal)), rng.randrange(len(legal))
-        fresh = pickle.loads(pickle.dumps(legal))       # made again: no plan made yet
+        fresh = _anew(legal)                            # no plan made yet
         a, b = fresh[i], fresh[j]                       # b made last
         if a == b:
             continue
@@ -384,6 +400,87 @@ def test_a_plan_offered_to_one_seat_is_checked_again_for_another():
         g.apply(seat, legal[legal.index(mine)])
         return
     pytest.fail("no planning decision with plans only one seat may make was reached")
+
+
+@pytest.mark.parametrize("players,modules,seed", [(2, ("bells", "wall_fresco"), 1), (3, ("wall_fresco",), 2),
+                                                   (4, ("bells",), 3), (4, SEVEN, 4), (3, ALL, 5)])
+def test_a_plan_not_taken_from_the_seat_s_offered_plans_is_checked_from_its_text(players, modules, seed):
+    """Only the plan a seat took last from the plans offered to it is legal by identity (issue
+    #12's speed); any other is checked from its text, as ever: a plan taken from an older
+    position's plans, one taken from another seat's plans, a copy of an offered plan built by
+    hand and a plan typed as text are accepted exactly when they are among the seat's legal
+    plans, with the same result as their text, and a refused one changes nothing."""
+    rng = random.Random(seed)
+    g = affresco.new_game(players, modules=modules, seed=seed)
+    older: list = []              # plans taken at earlier planning decisions, by any seat
+    seen: dict[str, set[bool]] = {"older": set(), "theirs": set(), "copy": set(), "typed": set()}
+    while not g.is_over and g.round <= 6:
+        seat = rng.choice(g.to_act)
+        legal = g.legal_actions(seat)
+        if g.phase != "plan":
+            g.apply(seat, rng.choice(legal))
+            continue
+        taken = legal[rng.randrange(len(legal))]
+        counts = taken.args[0].split("-")
+        tries = []
+        for other in g.to_act:
+            if other != seat:     # tried first: offered to the other seat last, the plan it took last
+                theirs = g.legal_actions(other)
+                tries.append(("theirs", theirs[rng.randrange(len(theirs))]))
+                break
+        tries += [("older", a) for a in older[-4:]]
+        tries += [("copy", affresco.Action(taken.kind, taken.args)),
+                  ("typed", "plan " + "-".join(["4"] + counts[1:])),                 # 4 in a column of 3 spaces
+                  ("typed", "plan " + " ".join(("-".join(["0"] * len(counts)),) + taken.args[1:])),
+                  ("typed", str(taken))]
+        before = g.to_json()
+        for what, plan in tries:
+            if what != "theirs":
+                g.legal_actions(seat)        # offered to the seat again, its plan taken last
+                legal[legal.index(taken)]
+            trial, by_text = g.clone(), g.clone()
+            ok = _accepted(trial, seat, plan)
+            assert ok == (affresco.parse(str(plan)) in legal) == _accepted(by_text, seat, str(plan))
+            assert trial.to_json() == by_text.to_json() and (ok or trial.to_json() == before)
+            seen[what].add(ok)
+        assert g.to_json() == before
+        older.append(taken)
+        g.apply(seat, taken)
+    assert all(seen[w] == {False, True} for w in ("older", "theirs", "typed")) and seen["copy"] == {True}
+
+
+def _accepted(g: affresco.Game, seat: int, plan) -> bool:
+    """Whether ``g`` accepts the plan for the seat (carried out) or refuses it."""
+    try:
+        g.apply(seat, plan)
+    except IllegalAction:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("players,modules", [(3, ("bells", "wall_fresco")), (2, SEVEN), (4, ALL)])
+def test_a_game_copied_while_a_plan_is_offered_plays_it_alike(players, modules):
+    """A game copied (clone, copy, deepcopy, pickle, saved and loaded) after a seat's plans were
+    offered and one taken from them: the plan is carried out alike on every copy and on the
+    game, and the game plays on alike."""
+    played = 0
+    for game, seat, _ in lazy_planning(players, modules, seed=9, rounds=3):
+        g = game.clone()
+        legal = g.legal_actions(seat)
+        plan = legal[random.Random(len(legal)).randrange(len(legal))]
+        copies = [g.clone(), copy.copy(g), copy.deepcopy(g), pickle.loads(pickle.dumps(g)),
+                  affresco.Game.from_json(g.to_json())]
+        g.apply(seat, plan)
+        for c in copies:
+            c.apply(seat, plan)
+            assert c.to_json() == g.to_json()
+        for c in (g, *copies):
+            while c.phase == "plan":
+                who = c.to_act[0]
+                c.apply(who, random.Random(len(c.to_json())).choice(c.legal_actions(who)))
+        assert len({c.to_json() for c in (g, *copies)}) == 1
+        played += 1
+    assert played >= 3
 
 
 def test_the_medico_plan_tables_made_once_give_the_plans_the_plans_themselves_give():

@@ -13,7 +13,6 @@ from typing import Any, Final, Sequence
 
 from . import cathedral, hostel, leonardo, market, planning, preparation, studio, theater, track, workshop
 from .actions import PASS, Action
-from .plan_sequences import PlanVariants
 from .state import GETUP, OVER, PLAN, VISITS, State
 
 LOCATIONS: Final[dict[str, Any]] = {"market": market, "cathedral": cathedral, "studio": studio,
@@ -87,8 +86,8 @@ def legal(s: State, seat: int) -> Sequence[Action]:
         return []
     if s.phase == PLAN and s.pending is None and not s.asks:
         plans = planning.legal(s, seat)
-        if type(plans) is PlanVariants:
-            s.offered = (seat, plans)    # its plans are known legal for the seat (is_legal)
+        if type(plans) is not list:
+            s.offered = (seat, plans)    # a TiledPlans or PlanVariants: the plan it gave last is legal (is_legal)
         return plans
     return list(legal_for_figure(s))
 

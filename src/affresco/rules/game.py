@@ -151,11 +151,13 @@ class Game:
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """The legal actions of ``seat`` now ([] if it is not to act): a new list, or while
-        planning with the medico a read-only :class:`~affresco.rules.planning.PlanVariants`
-        (up to ~110,000 plans, made one at a time when indexed: ``len``, ``[i]``, ``in`` and
-        ``index`` are cheap; iterating makes them all), in its own order (docs/architecture.md,
-        "the order of the medico's plans"); the same situation gives the same PlanVariants
-        object."""
+        planning with a module's plan words a read-only sequence (plans made one at a time
+        when indexed: ``len``, ``[i]``, ``in`` and ``index`` are cheap; iterating makes them
+        all), the same object for the same situation: with bells or wall fresco a
+        :class:`~affresco.rules.planning.TiledPlans` (the base game's counting order, then the
+        plans with action tiles), with the medico a
+        :class:`~affresco.rules.planning.PlanVariants` (up to ~110,000 plans, in its own
+        order: docs/architecture.md, "the order of the medico's plans")."""
         s = self._s
         if s.phase != PLAN and type(seat) is int and seat in flow.to_act(s):
             return flow.legal_for_figure(s)[:]   # the usual case, in one step

@@ -16,13 +16,15 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate, compress, permutations, product
 from math import perm
-from operator import mul, not_
-from typing import Iterator
+from operator import index, mul, not_
+from types import MappingProxyType
+from typing import Callable, Iterator
 
 from .actions import PLAN_WORDS, Action
 
 _new = tuple.__new__
-_NO_PICK = (None, None)    # PlanVariants._last before it gives its first plan
+_NO_PICK = (None, None)    # a sequence's _last before it gives its first plan
+_NO_WORDS: Mapping[str, tuple[str, ...]] = MappingProxyType({})    # a base plan's words (planning.read)
 
 
 @lru_cache(maxsize=8)
@@ -101,33 +103,46 @@ def _multiplicity(available: int, columns: int, per_column: int, tiles: int, car
 
 
 class _Lazy(Sequence):
-    """A read-only sequence of plans, each made when first indexed (:meth:`_make`) and kept,
-    so that ``self[i] is self[i]`` as in a list; iterating makes them all (``materialized``)."""
+    """A read-only sequence of plans, each made when first indexed (``_pick``: the i-th plan and
+    its reading, ``0 <= i < _n``) and kept, so that ``self[i] is self[i]`` as in a list;
+    iterating makes them all (``materialized``).  It knows the plan it gave last by indexing
+    (:meth:`made_here`, :meth:`reading`): the plan a player takes from the legal plans is
+    checked and carried out without reading its text again (rules/flow.py, rules/planning.py)."""
 
     __slots__ = ()
     _all: tuple[Action, ...] | None
     _made: dict[int, Action]
-
-    def _make(self, i: int) -> Action:
-        raise NotImplementedError
+    _last: tuple        # the plan last given by indexing, and its reading if made then (else None)
+    _n: int             # the number of plans (a TiledPlans: -1 until counted)
+    _pick: Callable[[int], tuple]
 
     def materialized(self) -> tuple[Action, ...]:
         raise NotImplementedError
 
     def __getitem__(self, i):
+        if type(i) is int:
+            done = self._all
+            if done is None:
+                hit = self._made.get(i)
+                if hit is None and 0 <= i < self._n:
+                    last = self._last = self._pick(i)
+                    hit = self._made[i] = last[0]
+                    return hit
+            else:
+                hit = done[i] if 0 <= i < len(done) else None
+            if hit is not None:
+                if self._last[0] is not hit:
+                    self._last = (hit, None)      # given again: taken on trust, read from its text
+                return hit
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        if self._all is not None:
-            return self._all[i]
         n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
+        k = index(i)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
             raise IndexError("plan index out of range")
-        hit = self._made.get(i)
-        if hit is None:
-            hit = self._made[i] = self._make(i)
-        return hit
+        return self[k]
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self.materialized())
@@ -136,6 +151,20 @@ class _Lazy(Sequence):
         if isinstance(other, (_Lazy, list, tuple)):
             return len(self) == len(other) and all(a == b for a, b in zip(self, other))
         return NotImplemented
+
+    def made_here(self, action: object) -> bool:
+        """Whether ``action`` is the plan object this sequence gave last by indexing (by
+        identity: the plan a player took from the sequence, the usual case); a cheap legality
+        check."""
+        return self._last[0] is action
+
+    def reading(self, action: object) -> tuple | None:
+        """``planning.read``'s answer (its counts and words; the words not to be changed)
+        for the plan object this sequence made last by indexing, if it made it then (not
+        given again), else None: the plan a player took from the sequence is carried out
+        without reading its text again."""
+        last = self._last
+        return last[1] if last[0] is action else None
 
 
 class TiledPlans(_Lazy):
@@ -148,7 +177,8 @@ class TiledPlans(_Lazy):
     base plan.  Immutable; the same situation gives the same object (:func:`tiled_plans`)."""
 
     __slots__ = ("available", "columns", "per_column", "words", "tiles", "segments", "carries", "_mult",
-                 "_ends", "_starts", "_made", "_all", "_base", "_ranked", "_with", "tails", "__weakref__")
+                 "_ends", "_starts", "_n", "_made", "_all", "_last", "_base", "_ranked", "_with", "tails",
+                 "__weakref__")
 
     def __init__(self, available: int, columns: int, per_column: int, words: tuple[str, ...],
                  tiles: tuple[tuple[str, int], ...]):
@@ -162,8 +192,10 @@ class TiledPlans(_Lazy):
         self._mult: tuple | None = None    # per segment, made when asked: parents per base plan (_mults)
         self._ends: list = [None] * len(segments)    # per segment, made when asked: accumulated _mult
         self._starts: tuple[int, ...] | None = None   # per segment, made when asked: where its plans start
+        self._n = -1                                  # the number of plans, counted with the starts
         self._made: dict[int, Action] = {}
         self._all: tuple[Action, ...] | None = None
+        self._last: tuple = _NO_PICK
         self._base: tuple | None = None     # base_counts, made when asked (the medico's counted plans never ask)
         self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
         # tiles_at's answers, (seg, empty, q) -> the tiles' words, shared by the TiledPlans of the same columns
@@ -218,6 +250,7 @@ class TiledPlans(_Lazy):
         st = self._starts
         if st is None:
             st = self._starts = tuple(accumulate((sum(m) for m in self._mults()), initial=0))
+            self._n = st[-1]
         return st
 
     def ends(self, seg: int) -> list[int]:
@@ -267,8 +300,19 @@ class TiledPlans(_Lazy):
             tail = self.tails[key] = tuple(out)
         return tail
 
-    def _make(self, i: int) -> Action:
-        return _new(Action, ("plan", self.args_of(*self.locate(i))))
+    def _pick(self, i: int) -> tuple:
+        """Plan ``i`` (``0 <= i < len(self)``) and its reading (``planning.read``'s answer), in
+        one call; a base plan is the object :func:`base_plans` gives."""
+        starts = self.starts()
+        seg = bisect_right(starts, i) - 1
+        r = i - starts[seg]
+        base = self.base()
+        if not self.segments[seg]:     # the base plans, one each
+            return self.base_plans()[r], (base[0][r], _NO_WORDS)
+        ends = self.ends(seg)
+        b = bisect_right(ends, r)
+        tail = self.tiles_at(seg, base[2][b], r - (ends[b - 1] if b else 0))
+        return _new(Action, ("plan", (base[4][b],) + tail)), (base[0][b], _tile_words(tail))
 
     def materialized(self) -> tuple[Action, ...]:
         """Every plan, made once and kept (the plans already made among them; the base plans
@@ -338,6 +382,13 @@ def _tails(words: tuple[str, ...], tiles: tuple[tuple[str, int], ...]) -> dict[t
     return {}
 
 
+@lru_cache(maxsize=1024)
+def _tile_words(tail: tuple[str, ...]) -> Mapping[str, tuple[str, ...]]:
+    """The words of a plan with action tiles (read-only, as ``planning.read`` gives them): each
+    tile's word -> its column's word, from the tiles' words of :meth:`TiledPlans.tiles_at`."""
+    return MappingProxyType({w: (c,) for w, c in zip(tail[::2], tail[1::2])})
+
+
 def _rank_order(tiles: tuple[tuple[str, int], ...], u: tuple[int, ...]) -> tuple[int, ...]:
     """The places in ``u`` (tiles of a segment) in the rank order of their plan words."""
     ranks = [PLAN_WORDS[tiles[t][0]][1] for t in u]
@@ -392,23 +443,6 @@ class PlanVariants(_Lazy):
         self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
         self._last: tuple = _NO_PICK           # the plan last given by indexing, and its reading if made then
 
-    def __getitem__(self, i):
-        if type(i) is int:
-            done = self._all
-            if done is None:
-                hit = self._made.get(i)
-                if hit is None and 0 <= i < self._n:
-                    last = self._last = self._pick(i)
-                    hit = self._made[i] = last[0]
-                    return hit
-            else:
-                hit = done[i] if 0 <= i < len(done) else None
-            if hit is not None:
-                if self._last[0] is not hit:
-                    self._last = (hit, None)      # given again: taken on trust, read from its text
-                return hit
-        return super().__getitem__(i)     # a slice, a negative index, one out of range
-
     @property
     def recipe(self) -> tuple | None:
         """``(function, arguments)`` that make these plans again, or None (rules/plan_choices.py
@@ -444,23 +478,6 @@ class PlanVariants(_Lazy):
 
     def __len__(self) -> int:
         return self._n
-
-    def _make(self, i: int) -> Action:
-        return self._pick(i)[0]
-
-    def made_here(self, action: object) -> bool:
-        """Whether ``action`` is the plan object this sequence gave last by indexing (by
-        identity: the plan a player took from the sequence, the usual case); a cheap legality
-        check."""
-        return self._last[0] is action
-
-    def reading(self, action: object) -> tuple | None:
-        """``planning.read``'s answer (its counts and words; the words not to be changed)
-        for the plan object this sequence made last by indexing, if it made it then (not
-        given again), else None: the plan a player took from the sequence is carried out
-        without reading its text again."""
-        last = self._last
-        return last[1] if last[0] is action else None
 
     def _start_of(self, j: int) -> tuple[int, int]:
         """Where the variants of parent ``j`` start, and how many there are."""

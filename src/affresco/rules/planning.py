@@ -98,14 +98,15 @@ KEPT_SITUATIONS = 4096     # planning situations whose plans options() keeps per
 _KEPT_TYPES = (TiledPlans, PlanVariants)
 
 
-def legal(s: State, seat: int) -> list[Action] | PlanVariants:
-    """The seat's legal plans (:func:`options`): a new list, or a :class:`PlanVariants`
-    (read-only, shared) when a module's words multiply them (the medico's ill apprentices and
-    tile)."""
+def legal(s: State, seat: int) -> list[Action] | TiledPlans | PlanVariants:
+    """The seat's legal plans (:func:`options`): a new list in the base game, else the
+    read-only, shared sequence the plan hooks made: a :class:`TiledPlans` when modules lay
+    action tiles (bells, wall fresco), a :class:`PlanVariants` when the medico's words multiply
+    them (a hook's plans of another kind: a new list of them)."""
     out = options(s, seat)
-    if type(out) is PlanVariants:
+    if type(out) is TiledPlans or type(out) is PlanVariants:
         return out
-    return list(out.materialized() if type(out) is TiledPlans else out)
+    return list(out)
 
 
 def refusal(s: State, seat: int, action: Action) -> str | None:
@@ -166,8 +167,9 @@ def _column_words(cols: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def apply(s: State, seat: int, action: Action) -> None:
-    """Carry out a legal plan: one taken from the seat's offered :class:`PlanVariants` with the
-    reading made with it (:meth:`PlanVariants.reading`), any other read from its text."""
+    """Carry out a legal plan: one taken from the seat's offered :class:`TiledPlans` or
+    :class:`PlanVariants` with the reading made with it (``reading``), any other read from its
+    text."""
     offered, s.offered = s.offered, None
     plan = offered is not None and offered[0] == seat and offered[1].reading(action) or read(action)
     assert plan is not None, "apply() is called with a legal plan"

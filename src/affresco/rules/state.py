@@ -58,7 +58,7 @@ FIELDS = (
     "mods", "history", "nactions", "log",
     # memo of the current decision, cleared whenever the state changes (flow.advance): the
     # seats to act, the legal actions of the deciding figure (not for planning), and while
-    # planning the last plans offered to a seat as a PlanVariants (seat, plans), and per
+    # planning the last plans offered to a seat as a TiledPlans or PlanVariants (seat, plans), and per
     # planning seat its plans with the choices found of them (seat -> rules/plan_choices._draft)
     "acting", "cache", "offered", "drafts",
     # the names of the modules whose state (in mods) this state may write in place, shared with
