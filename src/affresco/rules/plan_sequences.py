@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from itertools import accumulate, compress, permutations, product
+from itertools import accumulate, combinations, compress, permutations, product
 from math import perm
 from operator import index, mul, not_
 from types import MappingProxyType
@@ -177,17 +177,14 @@ class TiledPlans(_Lazy):
     base plan.  Immutable; the same situation gives the same object (:func:`tiled_plans`)."""
 
     __slots__ = ("available", "columns", "per_column", "words", "tiles", "segments", "carries", "_mult",
-                 "_ends", "_starts", "_n", "_made", "_all", "_last", "_base", "_ranked", "_with", "tails",
+                 "_ends", "_starts", "_n", "_made", "_all", "_last", "_base", "_plans", "_with", "tails",
                  "__weakref__")
 
     def __init__(self, available: int, columns: int, per_column: int, words: tuple[str, ...],
                  tiles: tuple[tuple[str, int], ...]):
         self.available, self.columns, self.per_column = available, columns, per_column
         self.words, self.tiles = words, tiles        # column words; (word, apprentices it carries)
-        segments: list[tuple[int, ...]] = [()]
-        for t in range(len(tiles)):
-            segments += [u + (t,) for u in segments]
-        self.segments = tuple(segments)
+        self.segments = segments = _segments(len(tiles))
         self.carries = tuple(sum(tiles[t][1] for t in u) for u in segments)
         self._mult: tuple | None = None    # per segment, made when asked: parents per base plan (_mults)
         self._ends: list = [None] * len(segments)    # per segment, made when asked: accumulated _mult
@@ -197,11 +194,11 @@ class TiledPlans(_Lazy):
         self._all: tuple[Action, ...] | None = None
         self._last: tuple = _NO_PICK
         self._base: tuple | None = None     # base_counts, made when asked (the medico's counted plans never ask)
+        self._plans: tuple[Action, ...] | None = None      # base_plans, made when asked
         self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
-        # tiles_at's answers, (seg, empty, q) -> the tiles' words, shared by the TiledPlans of the same columns
-        # and tiles (they do not depend on available); a variants' pick reads it without a call
+        # tiles_at's answers, (seg, empty, q) -> the tiles' words, made once for every TiledPlans of the same
+        # columns and tiles (they do not depend on available); a pick reads it without a call
         self.tails: dict[tuple, tuple[str, ...]] = _tails(words, tiles)
-        self._ranked = tuple(_rank_order(tiles, u) for u in segments)   # per segment: its tiles in their words' rank order
 
     def base(self) -> tuple:
         """:func:`base_counts` of the base plans (made when first asked)."""
@@ -216,7 +213,11 @@ class TiledPlans(_Lazy):
         return self.available, self.columns, self.per_column
 
     def base_plans(self) -> tuple[Action, ...]:
-        return base_plans(self.available, self.columns, self.per_column)
+        """:func:`base_plans` (kept when first asked)."""
+        plans = self._plans
+        if plans is None:
+            plans = self._plans = base_plans(self.available, self.columns, self.per_column)
+        return plans
 
     def base_index(self) -> dict[str, int]:
         """Counts text -> the base plan's position (:meth:`base`'s order; read only)."""
@@ -286,32 +287,22 @@ class TiledPlans(_Lazy):
 
     def tiles_at(self, seg: int, empty: tuple[int, ...], q: int) -> tuple[str, ...]:
         """The tiles' words of segment ``seg`` laid the q-th way on the empty columns ``empty``,
-        in their rank's order: each tile's word and its column's word (kept per such lay-out,
-        for every TiledPlans of the same columns and tiles: a plan's arguments are its counts
-        and these)."""
-        key = (seg, empty, q)
-        tail = self.tails.get(key)
-        if tail is None:
-            u, words, tiles = self.segments[seg], self.words, self.tiles
-            cols = _placements(len(empty), len(u))[q]
-            out: list[str] = []
-            for k in self._ranked[seg]:
-                out += (tiles[u[k]][0], words[empty[cols[k]]])
-            tail = self.tails[key] = tuple(out)
-        return tail
+        in their rank's order: each tile's word and its column's word (a plan's arguments are
+        its counts and these; :attr:`tails`)."""
+        return self.tails[seg, empty, q]
 
     def _pick(self, i: int) -> tuple:
         """Plan ``i`` (``0 <= i < len(self)``) and its reading (``planning.read``'s answer), in
         one call; a base plan is the object :func:`base_plans` gives."""
-        starts = self.starts()
+        starts = self._starts or self.starts()
         seg = bisect_right(starts, i) - 1
         r = i - starts[seg]
-        base = self.base()
-        if not self.segments[seg]:     # the base plans, one each
-            return self.base_plans()[r], (base[0][r], _NO_WORDS)
-        ends = self.ends(seg)
+        base = self._base or self.base()
+        if not seg:     # the base plans, one each
+            return (self._plans or self.base_plans())[r], (base[0][r], _NO_WORDS)
+        ends = self._ends[seg] or self.ends(seg)
         b = bisect_right(ends, r)
-        tail = self.tiles_at(seg, base[2][b], r - (ends[b - 1] if b else 0))
+        tail = self.tails[seg, base[2][b], r - (ends[b - 1] if b else 0)]
         return _new(Action, ("plan", (base[4][b],) + tail)), (base[0][b], _tile_words(tail))
 
     def materialized(self) -> tuple[Action, ...]:
@@ -376,10 +367,33 @@ class TiledPlans(_Lazy):
         return f"<TiledPlans with {', '.join(w for w, _ in self.tiles) or 'no tiles'}: {len(self)} plans>"
 
 
+def _segments(tiles: int) -> tuple[tuple[int, ...], ...]:
+    """The sets of tiles of a :class:`TiledPlans`' segments, in their order (binary counting
+    over the tiles added: (), (0,), (1,), (0, 1), ...)."""
+    segments: list[tuple[int, ...]] = [()]
+    for t in range(tiles):
+        segments += [u + (t,) for u in segments]
+    return tuple(segments)
+
+
 @lru_cache(maxsize=64)
 def _tails(words: tuple[str, ...], tiles: tuple[tuple[str, int], ...]) -> dict[tuple, tuple[str, ...]]:
-    """The memo of :meth:`TiledPlans.tiles_at` of the plans of these columns and tiles."""
-    return {}
+    """:meth:`TiledPlans.tiles_at` of every segment with tiles, set of empty columns and way to
+    lay the tiles on them, ``(seg, empty, q)`` -> the tiles' words in their rank's order (a few
+    hundred for the action sheet's five columns and two tiles), made once for the plans of these
+    columns and tiles (a plan picked at random is seldom picked again: made per lay-out when
+    first picked, most picks would make theirs)."""
+    out: dict[tuple, tuple[str, ...]] = {}
+    for seg, u in enumerate(_segments(len(tiles))[1:], 1):
+        ranked = _rank_order(tiles, u)
+        for e in range(len(u), len(words) + 1):
+            for empty in combinations(range(len(words)), e):
+                for q, cols in enumerate(_placements(e, len(u))):
+                    tail: list[str] = []
+                    for k in ranked:
+                        tail += (tiles[u[k]][0], words[empty[cols[k]]])
+                    out[seg, empty, q] = tuple(tail)
+    return out
 
 
 @lru_cache(maxsize=1024)

@@ -12,7 +12,7 @@ from weakref import ref as ref_to
 
 from .actions import PLAN_WORDS, Action, counts_text
 from .plan_sequences import PlanVariants, TiledPlans, base_plans, tiled_plans
-from .state import State
+from .state import SIDE1, SIDE2, State
 
 __all__ = ["PlanVariants", "TiledPlans", "apply", "column_words", "column_words_of", "is_legal", "legal",
            "leonardo_plan", "options", "plan_set", "plans", "read", "refusal", "reveal"]
@@ -152,7 +152,7 @@ def is_legal(s: State, seat: int, action: Action) -> bool:
 def column_words(s: State) -> tuple[str, ...]:
     """The columns of this round's action sheet as plan-word arguments: the location's name, a
     repeated location numbered ('cathedral2', the final round's second cathedral column)."""
-    return _column_words(s.columns())
+    return _SIDE_WORDS[s.side2]
 
 
 def column_words_of(cols: Sequence[str]) -> tuple[str, ...]:
@@ -164,6 +164,9 @@ def column_words_of(cols: Sequence[str]) -> tuple[str, ...]:
 @lru_cache(maxsize=64)
 def _column_words(cols: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(c if c not in cols[:i] else f"{c}{cols[:i].count(c) + 1}" for i, c in enumerate(cols))
+
+
+_SIDE_WORDS = (_column_words(SIDE1), _column_words(SIDE2))     # column_words per action sheet side (State.columns)
 
 
 def apply(s: State, seat: int, action: Action) -> None:

@@ -336,14 +336,13 @@ class Bells(Module):
         return None
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
-        word = words.get(TILE, (None,))[0]
-        col = column_words(s).index(word) if word else -1
+        tile = words.get(TILE)      # (the column's word,) or None
+        col = column_words(s).index(tile[0]) if tile is not None else -1
         audience = s.mods[NAME].audience
         if audience[seat] != col:
-            b = self.own(s)
-            b.audience = with_item(audience, seat, col)
-        if word:
-            s.add_event({"kind": "audience_planned", "figure": seat, "column": word}, seat)
+            self.own(s).audience = with_item(audience, seat, col)
+        if tile is not None:
+            s.add_event({"kind": "audience_planned", "figure": seat, "column": tile[0]}, seat)
 
     def after_planning(self, s: State) -> None:
         words = column_words(s)

@@ -440,7 +440,8 @@ class Medico(Module):
                 _tile_may_go(m, seat, self.data.max_bottles))
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
-        plan = (_counts(words[ILL_WORD][0]) if ILL_WORD in words else (0,) * len(counts), TILE_WORD in words)
+        ill = words.get(ILL_WORD)      # (the ill apprentices' counts text,) or None
+        plan = (_counts(ill[0]) if ill is not None else (0,) * len(counts), TILE_WORD in words)
         m = self.own(s)
         m.plans = with_item(m.plans, seat, plan)
         shown = _shown(plan)
@@ -1309,7 +1310,7 @@ class _IllVariants:
         kr = o._kind_rank[kd][p]
         counts, text, empty, apprentices = o.sheet[o._group_rank[g][c] + kr]
         if seg:     # (segment 0: no tile)
-            tail = self.tails.get((seg, empty, q)) or self.parents.tiles_at(seg, empty, q)
+            tail = self.tails[seg, empty, q]
             args = (text,) + tail
             # the tiles' words: (column,); one or two tiles spelled out (a dict display is cheaper)
             words: dict[str, tuple[str, ...]] = (

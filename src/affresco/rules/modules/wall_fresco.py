@@ -350,12 +350,13 @@ class WallFresco(Module):
         return 1 if TILE in words else 0
 
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
-        col = column_words(s).index(words[TILE][0]) if TILE in words else -1
+        tile = words.get(TILE)      # (the column's word,) or None
+        col = column_words(s).index(tile[0]) if tile is not None else -1
         placed = s.mods[self.name].placed
         if placed[seat] != col:
             self.own(s).placed = with_item(placed, seat, col)
-        if TILE in words:     # the seat's own record: secret until the reveal (R4)
-            s.add_event({"kind": "wall_tile", "figure": seat, "column": words[TILE][0]}, seat)
+        if tile is not None:     # the seat's own record: secret until the reveal (R4)
+            s.add_event({"kind": "wall_tile", "figure": seat, "column": tile[0]}, seat)
 
     def after_planning(self, s: State) -> None:
         columns = column_words(s)
