@@ -234,7 +234,8 @@ class TiledPlans(_Lazy):
         return hit
 
     def __len__(self) -> int:
-        return self.starts()[-1]
+        n = self._n
+        return n if n >= 0 else self.starts()[-1]
 
     def _mults(self) -> tuple:
         """Per segment, parents per base plan (made when first asked: the medico's
