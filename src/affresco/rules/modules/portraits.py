@@ -30,6 +30,8 @@ from ..preparation import chance
 from ..serialize import whole as _whole
 from ..state import State
 
+NAME = "portraits"   # the module's name: its state is ``state.mods[NAME]``
+
 EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints",
            "mood", "mood_top")
 PERMANENT = ("income", "theater", "bishop_bonus", "sexton")
@@ -72,7 +74,7 @@ class PState(ModuleState):
 
 
 class Portraits(Module):
-    name = "portraits"
+    name = NAME
     view_reads = ()
     visit_columns = ("studio", "cathedral")   # painting a portrait; the Sexton's move
     action_kinds = ("portrait", "restore")   # a portrait painted; a restoration with the Sexton
@@ -110,7 +112,7 @@ class Portraits(Module):
 
     # --- helpers -----------------------------------------------------------------------
     def st(self, s: State) -> PState:
-        return s.mods[self.name]
+        return s.mods[NAME]
 
     def _reveal(self, s: State, rng, log: bool = True) -> None:
         deck, display = self.st(s).deck, []
@@ -128,7 +130,7 @@ class Portraits(Module):
             s.add_event({"kind": "portraits_revealed", "cards": list(display)})
 
     def owns(self, s: State, fig: int, effect: str) -> int:
-        owned = s.mods[self.name].owned[fig] if fig < s.n else ()
+        owned = s.mods[NAME].owned[fig] if fig < s.n else ()
         total = 0
         if owned:
             cards = self.data.cards
@@ -138,7 +140,7 @@ class Portraits(Module):
 
     # --- hooks -------------------------------------------------------------------------
     def setup(self, s: State, rng) -> None:
-        s.mods[self.name] = PState(tuple(sorted(self.data.cards)), (), ((),) * s.n, (0,) * s.figures, (0,) * s.n)
+        s.mods[NAME] = PState(tuple(sorted(self.data.cards)), (), ((),) * s.n, (0,) * s.figures, (0,) * s.n)
         self._reveal(s, rng)
 
     def round_preparation(self, s: State, rng) -> None:
@@ -177,7 +179,7 @@ class Portraits(Module):
         return bonus + self.owns(s, fig, "bishop_bonus") if bonus else bonus
 
     def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
-        p: PState = s.mods[self.name]
+        p: PState = s.mods[NAME]
         if column == "studio" and p.display and p.taken[fig] != s.round:
             for cid in p.display:
                 actions.extend(_painting(cid, None if fig >= s.n else self.data.cards[cid].effects.get("basic_paints")))
@@ -282,7 +284,7 @@ class Portraits(Module):
             raise StateError(f"{where}: a card is in two places")
         if len(display) > self.data.display:
             raise StateError(f"{where}.display: at most {self.data.display} cards are on display")
-        s.mods[self.name] = PState(deck, display, owned,
+        s.mods[NAME] = PState(deck, display, owned,
                                    rounds(data.get("taken", [0] * s.figures), "taken", s.figures),
                                    rounds(data.get("sexton", [0] * s.n), "sexton", s.n))
         if "display" not in data:
