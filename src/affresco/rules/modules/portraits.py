@@ -19,7 +19,7 @@ from ...errors import ComponentError, StateError
 from .. import cathedral, track
 from ..actions import Action
 from ..board import INDEX as SEGMENT, NAMES
-from ..hooks import Module, ModuleState, register, with_item
+from ..hooks import Module, ModuleState, own, register, with_item
 from ..memo import IdentityMemo
 from ..hostel import change_mood
 from ..thalers import earn
@@ -124,7 +124,7 @@ class Portraits(Module):
             i = deck.index(card)
             deck = deck[:i] + deck[i + 1:]
             display.append(card)
-        p = self.own(s)
+        p = own(s, NAME)
         p.deck, p.display = deck, tuple(display)
         if display and log:
             s.add_event({"kind": "portraits_revealed", "cards": list(display)})
@@ -202,7 +202,7 @@ class Portraits(Module):
             i = action.args.index("sexton")
             s.thalers[fig] -= self.owns(s, fig, "sexton")
             s.bishop = SEGMENT[action.args[i + 1]]
-            p = self.own(s)
+            p = own(s, NAME)
             p.sexton = with_item(p.sexton, fig, s.round)
             s.add_event({"kind": "bishop_move", "figure": fig, "segment": action.args[i + 1], "sexton": True})
             cathedral.apply(s, fig, Action("restore", action.args[:i] + action.args[i + 2:]))
@@ -210,7 +210,7 @@ class Portraits(Module):
         return False
 
     def _paint(self, s: State, fig: int, action: Action) -> None:
-        p = self.own(s)
+        p = own(s, NAME)
         cid = action.args[0]
         card = self.data.cards[cid]
         eff = card.effects

@@ -23,7 +23,7 @@ from .. import track
 from ..state import State
 from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
 from ..components import check_provenance as provenance_ok
-from ..hooks import ModuleState, Module, ask, register, with_item
+from ..hooks import Module, ModuleState, ask, own, register, with_item
 from ..memo import IdentityMemo
 from ..planning import column_words, column_words_of
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers8, minus, paint_vector
@@ -355,7 +355,7 @@ class WallFresco(Module):
         col = column_words(s).index(words[TILE][0]) if TILE in words else -1
         placed = s.mods[NAME].placed
         if placed[seat] != col:
-            self.own(s).placed = with_item(placed, seat, col)
+            own(s, NAME).placed = with_item(placed, seat, col)
         if TILE in words:     # the seat's own record: secret until the reveal (R4)
             s.add_event({"kind": "wall_tile", "figure": seat, "column": words[TILE][0]}, seat)
 
@@ -415,7 +415,7 @@ class WallFresco(Module):
         held[fig] = held[fig] + (tile,)
         paid = list(w.paid)
         paid[fig] = _paint_sum(paid[fig], tile.paint)
-        w = self.own(s)
+        w = own(s, NAME)
         w.board, w.held, w.paid = restored, tuple(held), tuple(paid)
         section = self.data.name(cell)
         s.add_event({"kind": "wall_restore", "figure": fig, "section": section, "tile": tile.text, "paid": tile.paint})
@@ -459,7 +459,7 @@ class WallFresco(Module):
         exchange = list(w.exchange)
         exchange[fig] = "".join(sorted(exchange[fig] + blend, key=PAINTS.index))
         supply = tuple((k, v - (k == blend)) for k, v in w.supply)
-        w = self.own(s)
+        w = own(s, NAME)
         w.held, w.exchange, w.supply = tuple(held), tuple(exchange), supply
         s.add_event({"kind": "wall_exchange", "figure": fig, "tiles": list(action.args), "exchange": blend})
         s.left -= s.comp.rules["workshop"]["blends_per_apprentice"]
@@ -480,7 +480,7 @@ class WallFresco(Module):
             if gained:
                 received[seat] = _paint_sum(received[seat], gained)
                 s.add_event({"kind": "wall_income", "figure": seat, "paints": gained})
-        w = self.own(s)
+        w = own(s, NAME)
         w.placed, w.received = (-1,) * s.n, tuple(received)
 
     # --- the bishop's requests (R15) ------------------------------------------------------
