@@ -4,7 +4,7 @@ import random
 import pytest
 
 import affresco
-from affresco.rules.hooks import MODULES, HookTable, Module
+from affresco.rules.hooks import MODULES, HookTable, Module, own
 
 
 class Tithe(Module):
@@ -329,3 +329,19 @@ def test_the_modules_visit_start_columns_leave_out_only_turns_where_they_do_noth
             full.apply(seat, action)
             filtered.apply(seat, action)
         assert filtered.is_over and full.record() == filtered.record()
+
+
+def test_own_copies_a_module_state_shared_with_a_clone_before_it_is_written():
+    """A clone shares its original's module states until either writes one (``hooks.own``): the
+    writer gets its own copy, the other keeps the old record, and each write counts a version."""
+    g = affresco.new_game(4, modules=("medico",), seed=3)
+    c = g.clone()
+    original, clone = g.state, c.state
+    shared = original.mods["medico"]
+    assert clone.mods["medico"] is shared
+    version = shared.version
+    mine = own(clone, "medico")
+    assert mine is not shared and clone.mods["medico"] is mine and original.mods["medico"] is shared
+    assert (mine.version, shared.version) == (1, version)
+    assert own(clone, "medico") is mine and mine.version == 2      # owned now: written in place
+    assert original.mods["medico"] is shared

@@ -88,15 +88,8 @@ class Module:
         return ()
 
     def own(self, state) -> Any:
-        """This module's state ``state.mods[name]`` (a :class:`ModuleState`) to be written in
-        place: copied first if ``state`` shares it with a clone, its version counted."""
-        name = self.name
-        record = state.mods[name]
-        if name not in state.owned:
-            record = state.mods[name] = record.copy()
-            state.owned += (name,)
-        record.version += 1
-        return record
+        """This module's state ``state.mods[name]`` to be written in place (:func:`own`)."""
+        return own(state, self.name)
 
     def put(self, state, **changes) -> None:
         """Replace fields of this module's state ``state.mods[name]``: a :class:`ModuleState`
@@ -420,6 +413,19 @@ class HookTable:
 
 
 _FIELD_INDEX: dict[type, dict[str, int]] = {}   # module state record -> field name -> index (Module.put)
+
+
+def own(state, name: str) -> Any:
+    """The state ``state.mods[name]`` of the module ``name`` (a :class:`ModuleState`) to be written
+    in place: copied first if ``state`` shares it with a clone, its version counted.  A module's
+    hooks call it with their module's name as a constant (``own(s, NAME)``): ``self.name``, a
+    class attribute, is read on CPython 3.11's generic attribute path at every call."""
+    record = state.mods[name]
+    if name not in state.owned:
+        record = state.mods[name] = record.copy()
+        state.owned += (name,)
+    record.version += 1
+    return record
 
 
 def with_item(items: tuple, i: int, value: Any) -> tuple:

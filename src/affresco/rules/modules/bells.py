@@ -32,7 +32,7 @@ from .. import track
 from ..chance import below
 from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
-from ..hooks import ModuleState, Module, ask, register, with_item
+from ..hooks import Module, ModuleState, ask, own, register, with_item
 from ..planning import column_words
 from ..state import PLAN, State
 
@@ -274,7 +274,7 @@ class Bells(Module):
         ``audience`` tiles taken back at round preparation)."""
         drawn, stack, under = self._draw(s.mods[NAME].stack, under, rng, self.data.display[s.n] - len(display))
         shown = (*display, *drawn)
-        b = self.own(s)
+        b = own(s, NAME)
         b.stack, b.under, b.display = stack, under, shown
         if audience is not None:
             b.audience = audience
@@ -340,7 +340,7 @@ class Bells(Module):
         col = column_words(s).index(tile[0]) if tile is not None else -1
         audience = s.mods[NAME].audience
         if audience[seat] != col:
-            self.own(s).audience = with_item(audience, seat, col)
+            own(s, NAME).audience = with_item(audience, seat, col)
         if tile is not None:
             s.add_event({"kind": "audience_planned", "figure": seat, "column": tile[0]}, seat)
 
@@ -389,7 +389,7 @@ class Bells(Module):
     def _buy(self, s: State, fig: int, action: Action) -> None:
         c = action.args[0]
         price, vp, _ = _CERTS.get(c) or cert(c)
-        b = self.own(s)
+        b = own(s, NAME)
         shown = list(b.display)
         shown.remove(c)
         b.display = tuple(shown)
@@ -411,7 +411,7 @@ class Bells(Module):
     def _pay(self, s: State, fig: int, i: int, k: int, source: str) -> None:
         """Put ``k`` Thalers onto ``fig``'s ``i``-th partly paid certificate (oldest first): from
         the player's money (``own``) or from money just earned (``earned``, R10)."""
-        b = self.own(s)
+        b = own(s, NAME)
         up = b.up[fig]
         c, paid = up[i]
         paid += k
@@ -448,7 +448,7 @@ class Bells(Module):
         b: BState = s.mods[self.name]
         if b.asked == s.round:
             return
-        self.own(s).asked = s.round
+        own(s, NAME).asked = s.round
         for seat in s.order:
             if seat < s.n and b.up[seat]:
                 ask(s, seat, NAME, "deposit")
@@ -487,7 +487,7 @@ class Bells(Module):
             bishop += (_CERTS.get(c) or cert(c))[2]
         while bishop in taken:
             bishop += 1
-        self.own(s).track = (*spaces, bishop)
+        own(s, NAME).track = (*spaces, bishop)
         points = self.data.ranks["4" if s.n == 4 else "3"]
         for fig in s.order:
             if spaces[fig] >= 0:   # "a player reveals his face down bell certificates"

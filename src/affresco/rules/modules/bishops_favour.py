@@ -25,13 +25,15 @@ from ..preparation import chance
 from ..components import check_provenance as provenance_ok
 from ..state import State
 
+NAME = "bishops_favour"   # the module's name: its state is ``state.mods[NAME]``
+
 
 class Data(NamedTuple):
     tokens: tuple[str, ...]  # 'thalers:1', 'vp:1', 'mood:1', 'paint:R'
 
 
 class BishopsFavour(Module):
-    name = "bishops_favour"
+    name = NAME
     view_reads = ()
 
     @classmethod
@@ -61,17 +63,17 @@ class BishopsFavour(Module):
         return Data(tuple(sorted(tokens)))
 
     def setup(self, s: State, rng) -> None:
-        s.mods[self.name] = self.data.tokens  # tokens not yet drawn (no order)
+        s.mods[NAME] = self.data.tokens  # tokens not yet drawn (no order)
 
     def restoration_vp(self, s: State, fig: int, segment: int, tile, paid, sources: dict) -> None:
         """The restored tile's token: taken if the bishop stands on the segment (after any
         move), and it acts at once; its +1 VP is part of the restoration's move (R18, R8)."""
         bishop_on = s.bishop == segment
-        pool = list(s.mods[self.name])
+        pool = list(s.mods[NAME])
         if not pool:
             return
         token = pool.pop(below(chance(s), len(pool)))
-        s.mods[self.name] = tuple(pool)
+        s.mods[NAME] = tuple(pool)
         effect, _, value = token.partition(":")
         if not bishop_on or (fig >= s.n and effect != "vp"):
             s.add_event({"kind": "favour_discarded", "segment": NAMES[segment]})
@@ -87,24 +89,24 @@ class BishopsFavour(Module):
             s.paints[fig] = add_one(s.paints[fig], value)
 
     def view(self, s: State, seat, out) -> None:
-        out["bishops_favour"] = {"tokens_left": len(s.mods[self.name])}
+        out["bishops_favour"] = {"tokens_left": len(s.mods[NAME])}
 
     def dump(self, s: State):
-        return list(s.mods[self.name])
+        return list(s.mods[NAME])
 
     def load(self, s: State, data) -> None:
         """Read ``modules_state.bishops_favour``: the tokens not yet drawn, e.g. ``["vp:1",
         "paint:R"]`` (a multiset: no order).  Left out: every token of the edition (drawing from
         all 25 is the same as drawing from the random rest; N9)."""
         if data is None:
-            s.mods[self.name] = self.data.tokens
+            s.mods[NAME] = self.data.tokens
             return
         kinds = sorted(set(self.data.tokens))
         if not isinstance(data, list) or any(not isinstance(t, str) or t not in kinds for t in data) \
                 or len(data) > len(self.data.tokens):
             raise StateError(f"saved state: modules_state.bishops_favour: {data!r}: a list of at most "
                              f"{len(self.data.tokens)} tokens of this edition ({', '.join(kinds)})")
-        s.mods[self.name] = tuple(sorted(data))
+        s.mods[NAME] = tuple(sorted(data))
 
 
 register(BishopsFavour)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

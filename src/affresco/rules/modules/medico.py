@@ -44,7 +44,7 @@ from ..actions import KINDS, Action, arg_order, counts_text, plan_word
 from ..board import INDEX as SEGMENT, NEIGHBOURS8
 from ..components import check_provenance as provenance_ok
 from ..thalers import earn
-from ..hooks import ModuleState, Module, ask, find, register, with_item
+from ..hooks import Module, ModuleState, ask, find, own, register, with_item
 from ..hostel import change_mood
 from ..paints import PAINTS, INDEX as PAINT_INDEX
 from ..memo import IdentityMemo
@@ -324,12 +324,12 @@ class Medico(Module):
             if shown is not None:
                 s.add_event({"kind": "medico_plan", "figure": f, "ill": shown, "medico": p[1]})
         if not m.pile:
-            self.own(s).tile = None
+            own(s, NAME).tile = None
             return
         pile = list(m.pile)
         tile = pile.pop(below(chance(s), len(pile)))
         infected = m.infected if tile == SAME else tile   # 'same location' in round 1: none (infected None)
-        m = self.own(s)
+        m = own(s, NAME)
         m.pile, m.tile, m.infected = tuple(pile), tile, infected
         s.add_event({"kind": "medico_infection", "tile": tile, "location": infected})
 
@@ -355,7 +355,7 @@ class Medico(Module):
         shown = list(_sorted_bottles(shown))
         display = tuple(shown + [None] * (places - len(shown)))
         spent = tuple(sorted(m.spent + (m.tile,))) if m.tile else m.spent
-        m = self.own(s)
+        m = own(s, NAME)
         m.draw = _sorted_bottles(draw) if reshuffled else tuple(draw)
         m.discard = _sorted_bottles(discard) if unsold and not reshuffled else tuple(discard)
         m.display, m.tile, m.plans, m.spent = display, None, (None,) * s.n, spent
@@ -442,7 +442,7 @@ class Medico(Module):
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         ill = words.get(ILL_WORD)      # (the ill apprentices' counts text,) or None
         plan = (_counts(ill[0]) if ill is not None else (0,) * len(counts), TILE_WORD in words)
-        m = self.own(s)
+        m = own(s, NAME)
         m.plans = with_item(m.plans, seat, plan)
         shown = _shown(plan)
         if shown is not None:     # the seat's own: secret until the reveal (R4)
@@ -456,7 +456,7 @@ class Medico(Module):
         plan = m.plans[fig]
         i = plan[0][s.loc] if plan is not None else 0     # the ill ones of this column (ill_at)
         if m.ill_left != i or m.worked != _UNBEGUN:
-            m = self.own(s)
+            m = own(s, NAME)
             m.ill_left, m.worked = i, _UNBEGUN
         if column == "workshop" and i:
             per = s.comp.rules["workshop"]["blends_per_apprentice"]
@@ -541,7 +541,7 @@ class Medico(Module):
                 self._scrolls_after_ill_restore(s, fig, seg, tile)
             else:
                 cathedral.apply(s, fig, Action("altar", action.args[:-1]))
-            self.own(s).ill_left -= 1
+            own(s, NAME).ill_left -= 1
             return True
         if action.kind == "saints":
             paint = action.args[0]
@@ -550,7 +550,7 @@ class Medico(Module):
             s.paints[fig] = tuple(p)
             earn(s, fig, self.data.saints_thalers)   # R10: onto a partly paid bell certificate first
             s.left -= 1
-            self.own(s).ill_left -= 1
+            own(s, NAME).ill_left -= 1
             s.add_event({"kind": "medico_saints", "figure": fig, "paint": paint, "amount": self.data.saints_thalers})
             return True
         if action.kind == "studio" and fig < s.n and s.mods[NAME].ill_left:
@@ -565,7 +565,7 @@ class Medico(Module):
     def after_action(self, s: State, fig: int, action: Action) -> None:
         if fig < s.n and s.loc == _WORKSHOP:
             blends, others = s.mods[NAME].worked
-            self.own(s).worked = (blends + 1, others) if action.kind == "blend" else (blends, others + 1)
+            own(s, NAME).worked = (blends + 1, others) if action.kind == "blend" else (blends, others + 1)
 
     def _scrolls_after_ill_restore(self, s: State, fig: int, seg: int, tile) -> None:
         if "scrolls" in s.modules:
@@ -581,7 +581,7 @@ class Medico(Module):
         plan = m.plans[fig]
         ill = plan[0][s.loc] if plan is not None else 0     # ill_at
         if m.ill_left:
-            m = self.own(s)
+            m = own(s, NAME)
             m.ill_left = 0
         if not ill and column != m.infected:     # neither mixed nor infected: nobody falls ill here
             return
@@ -605,20 +605,20 @@ class Medico(Module):
     def _fall_ill(self, s: State, fig: int, count: int, neutral: bool, column: str) -> None:
         m: MState = s.mods[NAME]
         sick, black, neutral_ill = m.sick[fig], m.black[fig], m.neutral_ill[fig]
-        own = count - (1 if neutral else 0)
+        mine = count - (1 if neutral else 0)    # own apprentices falling ill
         taken = min(count, self.pool(s))        # no black apprentice left: nobody more falls ill
         if neutral and taken:
             neutral_ill = s.round
             black += 1
             taken -= 1
-        own = min(own, taken, self._own_present(s, fig))
-        sick += own
-        black += own
-        m = self.own(s)
+        mine = min(mine, taken, self._own_present(s, fig))
+        sick += mine
+        black += mine
+        m = own(s, NAME)
         m.sick, m.black = with_item(m.sick, fig, sick), with_item(m.black, fig, black)
         if neutral_ill != m.neutral_ill[fig]:
             m.neutral_ill = with_item(m.neutral_ill, fig, neutral_ill)
-        s.add_event({"kind": "medico_ill", "figure": fig, "location": column, "own": own,
+        s.add_event({"kind": "medico_ill", "figure": fig, "location": column, "own": mine,
                      "neutral": bool(neutral and neutral_ill == s.round)})
 
     def after_location(self, s: State, column: str, index: int) -> None:
@@ -668,7 +668,7 @@ class Medico(Module):
             place = int(action.args[0]) - 1
             bottle, price = m.display[place], self.price(s, place)
             s.thalers[fig] -= price
-            m = self.own(s)
+            m = own(s, NAME)
             m.display = with_item(m.display, place, None)
             m.held = with_item(m.held, fig, _sorted_bottles(m.held[fig] + (bottle,)))
             s.add_event({"kind": "medico_buy", "figure": fig, "place": place + 1, "bottle": bottle, "cost": price})
@@ -682,7 +682,7 @@ class Medico(Module):
             juice = sum(b == "juice" for b in used)
             if juice:
                 change_mood(s, fig, self.data.juice_mood * juice)
-            m = self.own(s)
+            m = own(s, NAME)
             m.held, m.discard = with_item(m.held, fig, tuple(held)), _sorted_bottles(m.discard + used)
             if healed:
                 m.sick, m.black = with_item(m.sick, fig, m.sick[fig] - healed), with_item(m.black, fig, m.black[fig] - healed)
@@ -690,7 +690,7 @@ class Medico(Module):
                          "lost": portions - healed, "mood": juice * self.data.juice_mood})
         elif what == "aside":
             if action.args[0] == "ill":
-                m = self.own(s)
+                m = own(s, NAME)
                 m.sick, m.black = with_item(m.sick, fig, m.sick[fig] - 1), with_item(m.black, fig, m.black[fig] - 1)
             if action.args[0] == "ill":
                 s.add_event({"kind": "medico_aside", "figure": fig})
@@ -724,10 +724,10 @@ class Medico(Module):
     def final_scoring(self, s: State, seat: int) -> dict[str, int]:
         """R12: 5 Thalers per own apprentice not on the medico board, before 1 VP per 2 Thalers
         (their VP count as the source 'medico')."""
-        own = s.comp.apprentices - self.st(s).sick[seat]
-        credit = self.data.thalers_per_apprentice * own
+        mine = s.comp.apprentices - self.st(s).sick[seat]     # own apprentices not on the board
+        credit = self.data.thalers_per_apprentice * mine
         s.thalers[seat] += credit
-        s.log_event("medico_credit", figure=seat, apprentices=own, amount=credit)
+        s.log_event("medico_credit", figure=seat, apprentices=mine, amount=credit)
         return {NAME: credit}
 
     # ------------------------------------------------------------------ view, saving

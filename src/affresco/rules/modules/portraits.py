@@ -19,7 +19,7 @@ from ...errors import ComponentError, StateError
 from .. import cathedral, track
 from ..actions import Action
 from ..board import INDEX as SEGMENT, NAMES
-from ..hooks import Module, ModuleState, register, with_item
+from ..hooks import Module, ModuleState, own, register, with_item
 from ..memo import IdentityMemo
 from ..hostel import change_mood
 from ..thalers import earn
@@ -29,6 +29,8 @@ from ..chance import below
 from ..preparation import chance
 from ..serialize import whole as _whole
 from ..state import State
+
+NAME = "portraits"   # the module's name: its state is ``state.mods[NAME]``
 
 EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints",
            "mood", "mood_top")
@@ -72,7 +74,7 @@ class PState(ModuleState):
 
 
 class Portraits(Module):
-    name = "portraits"
+    name = NAME
     view_reads = ()
     visit_columns = ("studio", "cathedral")   # painting a portrait; the Sexton's move
     action_kinds = ("portrait", "restore")   # a portrait painted; a restoration with the Sexton
@@ -110,7 +112,7 @@ class Portraits(Module):
 
     # --- helpers -----------------------------------------------------------------------
     def st(self, s: State) -> PState:
-        return s.mods[self.name]
+        return s.mods[NAME]
 
     def _reveal(self, s: State, rng, log: bool = True) -> None:
         deck, display = self.st(s).deck, []
@@ -122,13 +124,13 @@ class Portraits(Module):
             i = deck.index(card)
             deck = deck[:i] + deck[i + 1:]
             display.append(card)
-        p = self.own(s)
+        p = own(s, NAME)
         p.deck, p.display = deck, tuple(display)
         if display and log:
             s.add_event({"kind": "portraits_revealed", "cards": list(display)})
 
     def owns(self, s: State, fig: int, effect: str) -> int:
-        owned = s.mods[self.name].owned[fig] if fig < s.n else ()
+        owned = s.mods[NAME].owned[fig] if fig < s.n else ()
         total = 0
         if owned:
             cards = self.data.cards
@@ -138,7 +140,7 @@ class Portraits(Module):
 
     # --- hooks -------------------------------------------------------------------------
     def setup(self, s: State, rng) -> None:
-        s.mods[self.name] = PState(tuple(sorted(self.data.cards)), (), ((),) * s.n, (0,) * s.figures, (0,) * s.n)
+        s.mods[NAME] = PState(tuple(sorted(self.data.cards)), (), ((),) * s.n, (0,) * s.figures, (0,) * s.n)
         self._reveal(s, rng)
 
     def round_preparation(self, s: State, rng) -> None:
@@ -177,7 +179,7 @@ class Portraits(Module):
         return bonus + self.owns(s, fig, "bishop_bonus") if bonus else bonus
 
     def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
-        p: PState = s.mods[self.name]
+        p: PState = s.mods[NAME]
         if column == "studio" and p.display and p.taken[fig] != s.round:
             for cid in p.display:
                 actions.extend(_painting(cid, None if fig >= s.n else self.data.cards[cid].effects.get("basic_paints")))
@@ -200,7 +202,7 @@ class Portraits(Module):
             i = action.args.index("sexton")
             s.thalers[fig] -= self.owns(s, fig, "sexton")
             s.bishop = SEGMENT[action.args[i + 1]]
-            p = self.own(s)
+            p = own(s, NAME)
             p.sexton = with_item(p.sexton, fig, s.round)
             s.add_event({"kind": "bishop_move", "figure": fig, "segment": action.args[i + 1], "sexton": True})
             cathedral.apply(s, fig, Action("restore", action.args[:i] + action.args[i + 2:]))
@@ -208,7 +210,7 @@ class Portraits(Module):
         return False
 
     def _paint(self, s: State, fig: int, action: Action) -> None:
-        p = self.own(s)
+        p = own(s, NAME)
         cid = action.args[0]
         card = self.data.cards[cid]
         eff = card.effects
@@ -282,7 +284,7 @@ class Portraits(Module):
             raise StateError(f"{where}: a card is in two places")
         if len(display) > self.data.display:
             raise StateError(f"{where}.display: at most {self.data.display} cards are on display")
-        s.mods[self.name] = PState(deck, display, owned,
+        s.mods[NAME] = PState(deck, display, owned,
                                    rounds(data.get("taken", [0] * s.figures), "taken", s.figures),
                                    rounds(data.get("sexton", [0] * s.n), "sexton", s.n))
         if "display" not in data:

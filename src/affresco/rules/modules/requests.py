@@ -24,6 +24,8 @@ from ..components import check_provenance as provenance_ok
 from ..serialize import _Reader, parse_tile, whole
 from ..state import State
 
+NAME = "requests"   # the module's name: its state is ``state.mods[NAME]``
+
 
 def _module_tile(x) -> bool:
     """Another module's tile counted for requests (R15), written '<letter>:...' ('W:P/R')."""
@@ -49,7 +51,7 @@ class RState(NamedTuple):
 
 
 class Requests(Module):
-    name = "requests"
+    name = NAME
     view_reads = ()
     visit_columns = ("workshop",)   # fulfilling a request
     action_kinds = ("request",)
@@ -79,10 +81,10 @@ class Requests(Module):
         return Data(stacks, paint, raw.get("tiles_per_request", 3), raw.get("income_thalers", 1))
 
     def st(self, s: State) -> RState:
-        return s.mods[self.name]
+        return s.mods[NAME]
 
     def setup(self, s: State, rng) -> None:
-        s.mods[self.name] = RState(tuple(self.data.stacks.items()), ((),) * s.figures, (0,) * s.figures)
+        s.mods[NAME] = RState(tuple(self.data.stacks.items()), ((),) * s.figures, (0,) * s.figures)
 
     def leonardo_plan(self, s: State, plan: list[int]) -> None:
         plan[s.columns().index("workshop")] += 1
@@ -105,13 +107,13 @@ class Requests(Module):
             return out
         paint = self.data.paint
         types = []
-        for t, values in s.mods[self.name].stacks:   # (a loop: a comprehension reading ``self`` would make it a cell)
+        for t, values in s.mods[NAME].stacks:   # (a loop: a comprehension reading ``self`` would make it a cell)
             if values:
                 types.append((t, paint[t]))
         return list(_requests(tuple(owned), tuple(types), self.data.per))
 
     def visit_actions(self, s: State, fig: int, column: str, actions: list) -> None:
-        if column != "workshop" or s.mods[self.name].last[fig] == s.round:
+        if column != "workshop" or s.mods[NAME].last[fig] == s.round:
             return
         if fig < s.n and s.left < s.comp.rules["workshop"]["blends_per_apprentice"]:
             return  # every workshop apprentice has begun blending
@@ -127,7 +129,7 @@ class Requests(Module):
         return False
 
     def _fulfil(self, s: State, fig: int, t: str, texts: tuple[str, ...]) -> None:
-        r: RState = s.mods[self.name]
+        r: RState = s.mods[NAME]
         stacks = dict(r.stacks)
         vp = stacks[t][-1]
         stacks[t] = stacks[t][:-1]
@@ -153,17 +155,17 @@ class Requests(Module):
             s.left -= s.comp.rules["workshop"]["blends_per_apprentice"]
 
     def income(self, s: State, seat: int) -> int:
-        return self.data.income * len(s.mods[self.name].done[seat])
+        return self.data.income * len(s.mods[NAME].done[seat])
 
     def round_preparation(self, s: State, rng) -> None:
-        done = s.mods[self.name].done
+        done = s.mods[NAME].done
         for seat in range(s.n):
             for t, _, _ in done[seat]:
                 colour = self.data.paint[t]
                 if colour:
                     s.paints[seat] = add_one(s.paints[seat], colour)
                 else:
-                    ask(s, seat, self.name, "general")
+                    ask(s, seat, NAME, "general")
 
     def ask_actions(self, s: State, a) -> list:
         return [Action("income", (c,)) for c in BASIC]
@@ -231,7 +233,7 @@ class Requests(Module):
         if not isinstance(last, list) or len(last) != s.figures or any(not whole(x) or not 0 <= x <= s.round
                                                                       for x in last):
             raise StateError(f"{where}.last: {last!r}: {s.figures} round numbers 0..{s.round} (0: never)")
-        s.mods[self.name] = RState(tuple(stacks), tuple(done), tuple(last))
+        s.mods[NAME] = RState(tuple(stacks), tuple(done), tuple(last))
 
 
 @lru_cache(maxsize=4096)

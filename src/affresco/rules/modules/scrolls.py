@@ -22,6 +22,8 @@ from ..preparation import chance
 from ..serialize import whole
 from ..state import State
 
+NAME = "scrolls"   # the module's name: its state is ``state.mods[NAME]``
+
 
 class Data(NamedTuple):
     rows: tuple[int, ...]
@@ -33,7 +35,7 @@ class Data(NamedTuple):
 
 
 class Scrolls(Module):
-    name = "scrolls"
+    name = NAME
     view_reads = ()
     action_kinds = ("scroll",)   # playing scrolls shows them
 
@@ -55,7 +57,7 @@ class Scrolls(Module):
         rows = rng.sample(self.data.rows, s.n)
         cols = rng.sample(self.data.columns, s.n)
         # per seat: (row or -1 once played, column or -1 once played)
-        s.mods[self.name] = tuple(zip(rows, cols))
+        s.mods[NAME] = tuple(zip(rows, cols))
 
     def action_space(self, space) -> None:
         space.actions.extend(Action("scroll", (w,)) for w in ("none", "row", "column", "both"))
@@ -66,15 +68,15 @@ class Scrolls(Module):
         which lines the secret scrolls name (R22)."""
         if fig >= s.n or not bishop_on:
             return
-        if any(x >= 0 for x in s.mods[self.name][fig]):
-            ask(s, fig, self.name, segment)
+        if any(x >= 0 for x in s.mods[NAME][fig]):
+            ask(s, fig, NAME, segment)
 
     def restored(self, s: State, cells) -> int:
         return sum(s.fresco[i] is None for i in cells)
 
     def ask_actions(self, s: State, a) -> list:
         fig, _, segment = a
-        row, col = s.mods[self.name][fig]
+        row, col = s.mods[NAME][fig]
         out = [Action("scroll", ("none",))]
         if row == segment // SIZE:
             out.append(Action("scroll", ("row",)))
@@ -97,10 +99,10 @@ class Scrolls(Module):
             vp = min(d.both_max, d.both_vp * (in_row + in_col))
         else:
             vp = min(d.one_max, d.one_vp * (in_row if which == "row" else in_col))
-        row, col = s.mods[self.name][fig]
-        held = list(s.mods[self.name])
+        row, col = s.mods[NAME][fig]
+        held = list(s.mods[NAME])
         held[fig] = (-1 if which in ("row", "both") else row, -1 if which in ("column", "both") else col)
-        s.mods[self.name] = tuple(held)
+        s.mods[NAME] = tuple(held)
         track.gain(s, fig, {"scroll": vp}, "scroll", scroll=which, segment=NAMES[segment])
 
     def reveals(self, s: State, fig: int, action) -> bool:
@@ -111,14 +113,14 @@ class Scrolls(Module):
         return {"row": row + 1 if row >= 0 else None, "column": COLUMNS[col] if col >= 0 else None}
 
     def view(self, s: State, seat, out) -> None:
-        held = s.mods[self.name]
+        held = s.mods[NAME]
         out["scrolls"] = {
             "mine": self._label(*held[seat]) if seat is not None else None,
             "unplayed": [sum(x >= 0 for x in h) for h in held],  # how many each holds: public
         }
 
     def dump(self, s: State):
-        return [self._label(*h) for h in s.mods[self.name]]
+        return [self._label(*h) for h in s.mods[NAME]]
 
     def valid_ask(self, s: State, fig: int, payload) -> bool:
         return fig < s.n and whole(payload) and 0 <= payload < SIZE * SIZE
@@ -144,7 +146,7 @@ class Scrolls(Module):
                                     or COLUMNS.index(col) not in self.data.columns):
                 raise StateError(f"{where}[{i}].column: {col!r}: a column scroll of this edition (A..E) or null")
             held.append((row - 1 if row is not None else -1, COLUMNS.index(col) if col is not None else -1))
-        s.mods[self.name] = tuple(held)
+        s.mods[NAME] = tuple(held)
 
 
 register(Scrolls)  # (a call, not a decorator: a decorated class cannot be a mypyc native class)

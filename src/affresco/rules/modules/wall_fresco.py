@@ -23,10 +23,12 @@ from .. import track
 from ..state import State
 from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
 from ..components import check_provenance as provenance_ok
-from ..hooks import ModuleState, Module, ask, register, with_item
+from ..hooks import Module, ModuleState, ask, own, register, with_item
 from ..memo import IdentityMemo
 from ..planning import column_words, column_words_of
 from ..paints import BASIC, BLENDED, INDEX as PAINT_INDEX, PAINTS, add_one, covers8, minus, paint_vector
+
+NAME = "wall_fresco"   # the module's name: its state is ``state.mods[NAME]``
 
 TILE = "wall"          # the action tile's word in plan notation ('plan 1-0-2-1-0 wall theater')
 plan_word(TILE, 1, 70)   # after bells' words, before the medico's (hooks.ORDER)
@@ -168,7 +170,7 @@ class WState(ModuleState):
 
 
 class WallFresco(Module):
-    name = "wall_fresco"
+    name = NAME
     visit_columns = ("workshop",)   # the exchange instead of blending
     action_kinds = ("exchange",)
     plan_words = (TILE,)
@@ -279,7 +281,7 @@ class WallFresco(Module):
 
     # --- helpers --------------------------------------------------------------------------
     def st(self, s: State) -> WState:
-        return s.mods[self.name]
+        return s.mods[NAME]
 
     def frontier(self, board: tuple) -> tuple[tuple[int, tuple[int, ...], Action], ...]:
         """The covered sections next to a restored one ('a section can be restored only if it
@@ -314,7 +316,7 @@ class WallFresco(Module):
         rng.shuffle(tiles)
         cells = self.data.rows * self.data.columns
         board = tuple(None if c in self.data.restored else tiles.pop() for c in range(cells))
-        s.mods[self.name] = WState(board, ((),) * s.n, ("",) * s.n, self.data.exchange, (-1,) * s.n,
+        s.mods[NAME] = WState(board, ((),) * s.n, ("",) * s.n, self.data.exchange, (-1,) * s.n,
                                    ("",) * s.n, ("",) * s.n)
 
     def plan_options(self, s: State, seat: int, plans: Any) -> Sequence:
@@ -352,9 +354,9 @@ class WallFresco(Module):
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         tile = words.get(TILE)      # (the column's word,) or None
         col = column_words(s).index(tile[0]) if tile is not None else -1
-        placed = s.mods[self.name].placed
+        placed = s.mods[NAME].placed
         if placed[seat] != col:
-            self.own(s).placed = with_item(placed, seat, col)
+            own(s, NAME).placed = with_item(placed, seat, col)
         if tile is not None:     # the seat's own record: secret until the reveal (R4)
             s.add_event({"kind": "wall_tile", "figure": seat, "column": tile[0]}, seat)
 
@@ -370,15 +372,15 @@ class WallFresco(Module):
         restored one, whatever the player's paints: one who cannot pay passes himself, as in the
         base game's forced forfeits (rules notes N2), so the question shows nothing of his
         paints (R22)."""
-        if fig < s.n and s.mods[self.name].placed[fig] == s.loc and self.frontier(s.mods[self.name].board):
-            ask(s, fig, self.name, TILE)
+        if fig < s.n and s.mods[NAME].placed[fig] == s.loc and self.frontier(s.mods[NAME].board):
+            ask(s, fig, NAME, TILE)
             return True
         return False
 
     def ask_actions(self, s: State, a) -> list:
         have = s.paints[a[0]]     # the frontier's sections the player's paints pay for
         out = [PASS]
-        for _, need, action in self.frontier(s.mods[self.name].board):   # (a loop: a comprehension would make
+        for _, need, action in self.frontier(s.mods[NAME].board):   # (a loop: a comprehension would make
             if covers8(have, need):                                # ``have`` a cell at every call)
                 out.append(action)
         return out
@@ -396,7 +398,7 @@ class WallFresco(Module):
         """'To restore a section, the player returns the required paint on the selected tile to
         the general supply and scores 4 VP ... He then removes the tile from the wall fresco,
         flips it back side up, and places it in front of his large screen.'"""
-        w: WState = s.mods[self.name]
+        w: WState = s.mods[NAME]
         tile = w.board[cell]
         assert tile is not None, "a legal wall restoration names a covered section"
         s.paints[fig] = minus(s.paints[fig], _vector(tile.paint))
@@ -414,7 +416,7 @@ class WallFresco(Module):
         held[fig] = held[fig] + (tile,)
         paid = list(w.paid)
         paid[fig] = _paint_sum(paid[fig], tile.paint)
-        w = self.own(s)
+        w = own(s, NAME)
         w.board, w.held, w.paid = restored, tuple(held), tuple(paid)
         section = self.data.name(cell)
         s.add_event({"kind": "wall_restore", "figure": fig, "section": section, "tile": tile.text, "paid": tile.paint})
@@ -424,7 +426,7 @@ class WallFresco(Module):
     def exchanges(self, s: State, fig: int) -> list[Action]:
         """Pairs of the player's wall tiles of 2 different basic colours whose blend's exchange
         tile the player does not own yet and the workshop still has."""
-        w: WState = s.mods[self.name]
+        w: WState = s.mods[NAME]
         supply = dict(w.supply)
         out = []
         for a, b in combinations(sorted(set(w.held[fig])), 2):
@@ -446,7 +448,7 @@ class WallFresco(Module):
     def apply_action(self, s: State, fig: int, action: Action) -> bool:
         if action.kind != "exchange":
             return False
-        w: WState = s.mods[self.name]
+        w: WState = s.mods[NAME]
         a, b = (parse_wall_tile(x) for x in action.args)
         blend = self._blend_of(s, a.income, b.income)
         assert blend is not None, "a legal exchange names tiles of 2 different basic colours"
@@ -458,7 +460,7 @@ class WallFresco(Module):
         exchange = list(w.exchange)
         exchange[fig] = "".join(sorted(exchange[fig] + blend, key=PAINTS.index))
         supply = tuple((k, v - (k == blend)) for k, v in w.supply)
-        w = self.own(s)
+        w = own(s, NAME)
         w.held, w.exchange, w.supply = tuple(held), tuple(exchange), supply
         s.add_event({"kind": "wall_exchange", "figure": fig, "tiles": list(action.args), "exchange": blend})
         s.left -= s.comp.rules["workshop"]["blends_per_apprentice"]
@@ -479,16 +481,16 @@ class WallFresco(Module):
             if gained:
                 received[seat] = _paint_sum(received[seat], gained)
                 s.add_event({"kind": "wall_income", "figure": seat, "paints": gained})
-        w = self.own(s)
+        w = own(s, NAME)
         w.placed, w.received = (-1,) * s.n, tuple(received)
 
     # --- the bishop's requests (R15) ------------------------------------------------------
     def request_tiles(self, s: State, fig: int, tiles: list) -> None:
         if fig < s.n:
-            tiles.extend((t.text, t.splash) for t in s.mods[self.name].held[fig])
+            tiles.extend((t.text, t.splash) for t in s.mods[NAME].held[fig])
 
     def take_request_tile(self, s: State, fig: int, text: str) -> bool:
-        w: WState = s.mods[self.name]
+        w: WState = s.mods[NAME]
         if fig >= s.n or not text.startswith("W:"):
             return False
         mine = list(w.held[fig])
@@ -505,7 +507,7 @@ class WallFresco(Module):
             return None
         w = self.st(s)
         if s.asks:
-            where = TILE if s.asks[0][1] == self.name else None
+            where = TILE if s.asks[0][1] == NAME else None
         else:
             where = location(s, s.actor)[1] if s.actor >= 0 else None
         if action.kind == TILE and where == TILE:
@@ -629,7 +631,7 @@ class WallFresco(Module):
         if len(paid) != s.n or len(received) != s.n or any(
                 not isinstance(p, str) or any(c not in PAINTS for c in p) for p in paid + received):
             raise StateError(f"{where}: paid and received are one paint text per seat")
-        s.mods[self.name] = WState(board, held, exchange, supply, placed,
+        s.mods[NAME] = WState(board, held, exchange, supply, placed,
                                    tuple(_paint_sum(p, "") for p in paid), tuple(_paint_sum(p, "") for p in received))
 
 
