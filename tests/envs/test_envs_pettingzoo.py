@@ -177,6 +177,27 @@ def test_parallel_observations_an_agent_keeps_stay_as_handed_out(mods):
             assert np.array_equal(held, copy)
 
 
+def test_each_parallel_steps_rewards_terminations_and_truncations_are_its_own_dicts():
+    """Every step's rewards, terminations and truncations are new dicts of the agents of that
+    step: an agent that keeps them or writes into them (a replay buffer, a wrapper adding its
+    own) changes no other step's; the last step's say the end (here a truncation), of every agent."""
+    p = parallel_env(players=3, max_cycles=60)
+    obs, _ = p.reset(seed=5)
+    rng = np.random.default_rng(5)
+    kept: list = []
+    while p.agents:
+        agents = list(p.agents)
+        acts = {a: int(rng.choice(p.legal_indices(a))) for a in obs}
+        obs, rewards, terminations, truncations, _ = p.step(acts)
+        assert set(terminations.values()) == {not p.agents and p.game.is_over}
+        assert set(truncations.values()) == {not p.agents and not p.game.is_over}
+        for d in (rewards, terminations, truncations):
+            assert list(d) == agents and all(d is not other for other, _ in kept)
+            d[agents[0]] = len(kept)           # written into by the agent
+            kept.append((d, dict(d)))
+    assert all(held == copy for held, copy in kept) and p.cycles == 60
+
+
 def test_an_illegal_action_is_refused_by_default():
     e = env(players=2)
     e.reset(seed=1)

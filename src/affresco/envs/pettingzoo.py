@@ -386,6 +386,7 @@ class FrescoParallel(_Common, ParallelEnv):
                  render_mode: str | None = None, encoding: int = ENCODING_VERSION):
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode, encoding)
         self._encoding = self.config.encoding
+        self._blank: tuple = (None,)
 
     def reset(self, seed=None, options=None):
         self._new_game(seed)
@@ -413,6 +414,10 @@ class FrescoParallel(_Common, ParallelEnv):
         obs, infos = self._observations(over)
         for a in substituted or ():
             infos[a]["illegal_action"] = True
+        blank = self._blank         # (agents, 0.0 / False / True per agent): the step's dicts are copies
+        if blank[0] != agents:
+            blank = self._blank = (agents[:], dict.fromkeys(agents, 0.0), dict.fromkeys(agents, False),
+                                   dict.fromkeys(agents, True))
         if over:
             rewards = dict(zip(names, final_rewards(g, self.reward_kind)))
             scores, ranking = g.scores(), g.ranking()
@@ -420,9 +425,9 @@ class FrescoParallel(_Common, ParallelEnv):
                 infos[a].update(scores=list(scores), ranking=list(ranking))
             rewards = {a: rewards[a] for a in agents}
         else:
-            rewards = dict.fromkeys(agents, 0.0)
-        terminations = dict.fromkeys(agents, over)
-        truncations = dict.fromkeys(agents, truncate)
+            rewards = blank[1].copy()
+        terminations = blank[3 if over else 2].copy()
+        truncations = blank[3 if truncate else 2].copy()
         if over or truncate:
             self.agents = []
         return obs, rewards, terminations, truncations, infos
