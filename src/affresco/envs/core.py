@@ -536,11 +536,9 @@ class ActionCodec:
             if self.size > _KEPT_SPACE:       # a mask of ~200 KB (the medico's plans): not kept
                 return self._unshared(legal, extra)
             entry = self._short_entry(legal, extra)
-            m = entry[0]
-            if m is None:
-                m = entry[0] = np.frombuffer(self._bytes(legal, extra), np.int8)
-                m.flags.writeable = False
-            return m
+            if entry[0] is None:
+                entry[:] = self._made(legal, extra)
+            return entry[0]
         return self._entry(legal, extra)[0]
 
     def shares(self, legal: Sequence[Action]) -> bool:
@@ -548,12 +546,16 @@ class ActionCodec:
         same actions (else a new read-only one each time)."""
         return len(legal) > _SHORT or self.size <= _KEPT_SPACE
 
-    def _bytes(self, legal: Sequence[Action], extra: int) -> bytearray:
-        """The mask of a short list as bytes, written one by one (cheaper than numpy's indexing)."""
+    def _made(self, legal: Sequence[Action], extra: int) -> list:
+        """[read-only mask, its ones' indices in increasing order] of a short list, from one
+        look-up of its actions; the mask written byte by byte (cheaper than numpy's indexing)."""
+        idx = sorted(map(self.index.__getitem__, legal))
         b = bytearray(self.size + extra)
-        for i in map(self.index.__getitem__, legal):
+        for i in idx:
             b[i] = 1
-        return b
+        m = np.frombuffer(b, np.int8)
+        m.setflags(write=False)       # (cheaper than setting m.flags.writeable)
+        return [m, tuple(idx)]
 
     def _unshared(self, legal: Sequence[Action], extra: int) -> np.ndarray:
         """A new read-only mask of a short list in a large action space.  Making one means
@@ -581,7 +583,7 @@ class ActionCodec:
         for i in idx:
             b[i] = 1
         m = np.frombuffer(b, np.int8)
-        m.flags.writeable = False
+        m.setflags(write=False)
         if _refcount is not None and len(pool) < 8:
             with self._pool_lock:
                 pool.append([b, m, idx])
@@ -612,11 +614,11 @@ class ActionCodec:
                 m = self._unshared(legal, extra) if masked else None
                 return [m, tuple(sorted(map(self.index.__getitem__, legal)))]
             entry = self._short_entry(legal, extra)
-            if entry[1] is None:
-                entry[1] = tuple(sorted(map(self.index.__getitem__, legal)))
-            if entry[0] is None and masked:
-                m = entry[0] = np.frombuffer(self._bytes(legal, extra), np.int8)
-                m.flags.writeable = False
+            if entry[0] is None:
+                if masked:
+                    entry[:] = self._made(legal, extra)
+                elif entry[1] is None:
+                    entry[1] = tuple(sorted(map(self.index.__getitem__, legal)))
             return entry
         entry = self._entry(legal, extra)
         if entry[1] is None:      # the mask's ones, read as booleans (numpy's nonzero of int8 is ~15x slower)
@@ -656,7 +658,7 @@ class ActionCodec:
     def _frozen(self, legal: Sequence[Action], extra: int) -> np.ndarray:
         m = np.zeros(self.size + extra, dtype=np.int8)
         m[self.index_array(legal)] = 1
-        m.flags.writeable = False
+        m.setflags(write=False)
         return m
 
 
