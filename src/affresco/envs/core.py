@@ -524,9 +524,8 @@ class ActionCodec:
         (:meth:`shares`).
 
         Masks are remembered, so the indices of a legal list are looked up once per distinct
-        list, not at every decision: a short list by its contents (found by its length and
-        the identities of its first, middle and last actions, which the engine reuses, then compared
-        element by element, in C), unless the action space is large (the medico's: a mask of
+        list, not at every decision: a short list by its contents (a tuple of its actions, hashed
+        and compared in C), unless the action space is large (the medico's: a mask of
         ~200 KB is not kept, keeping hundreds measured no faster; one nobody refers to any more
         is written again in place, :meth:`_unshared`); a long one (a
         planning decision: up to ~110,000 plans with all eight modules) by the sequence object
