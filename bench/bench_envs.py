@@ -56,6 +56,7 @@ only).
     python bench/bench_envs.py --instructions --modules base --players 2 --games 3 --only openspiel gymnasium
     python bench/bench_envs.py --instructions --modules all --players 2 --games 4 --warm-games 9 --only "pettingzoo-aec v3"
     python bench/bench_envs.py --by-kind --modules base --players 2 4   # per kind of decision, engine and AEC
+    python bench/bench_envs.py --parts --modules all --players 2 --warm-games 9   # a step's parts, per wrapper
 """
 from __future__ import annotations
 
@@ -320,6 +321,11 @@ def main() -> None:
     ap.add_argument("--observation-instructions", action="store_true",
                     help="instead: machine instructions per decision inside game.observation(seat) alone, on recorded "
                          "games, counted by valgrind (see observation_instructions)")
+    ap.add_argument("--parts", action="store_true",
+                    help="instead: a step of the engine loop and of each single-seat wrapper (AEC, Gymnasium, OpenSpiel) "
+                         "split into the engine's apply and legal list, the look, plan_choices, the mask and the rest, "
+                         "in machine instructions counted by valgrind, steady state (see parts)")
+    ap.add_argument("--parts-worker", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--same-games", action="store_true",
                     help="instead: the engine and the AEC and Parallel loops with encodings 1 and 2 replaying the same "
                          "recorded games, CPU time per engine decision (see same_games)")
@@ -336,6 +342,12 @@ def main() -> None:
         return
     if args.instruction_worker:
         instruction_worker(args)
+        return
+    if args.parts_worker:
+        parts_worker(args)
+        return
+    if args.parts:
+        parts(args)
         return
     if args.instructions:
         instructions(args)
@@ -790,6 +802,105 @@ def observation_instructions(args) -> None:
             decisions = json.loads(done.stdout.strip().splitlines()[-1])["decisions"]
             print(f"{n}p {modules:<5} {int(refs.group(1)) / decisions:,.0f} instructions per decision "
                   f"({decisions} decisions)", flush=True)
+
+
+# a step's parts (--parts): the public method each is, and the C function of CPython's that calls it in the
+# worker (one the engine and the wrappers never call, so that callgrind's inclusive count of it is the part's)
+PARTS = (("apply", "Game", "apply", "sys_call_tracing"), ("legal", "Game", "legal_actions", "functools_reduce"),
+         ("look", "Game", "observation", "context_run"), ("plan_choices", "Game", "plan_choices", "calliter_iternext"),
+         ("mask", "ActionCodec", "legal_entry", "keyobject_richcompare"))
+PART_LOOPS = {"engine": engine, "pettingzoo-aec": aec, "gymnasium": gym, "openspiel": openspiel}
+
+
+def parts_worker(args) -> None:
+    """One row of ``--parts`` (run under callgrind, collecting inside ``operator.call``): ``--warm-games``
+    games of the loop to warm up, then ``--games`` others measured; with ``AFFRESCO_PARTS=1`` each part's
+    method called through its own C function of :data:`PARTS` (``sys.call_tracing``, ``functools.reduce``,
+    ``Context.run``, ``iter(callable, sentinel)``, ``cmp_to_key``'s compare)."""
+    import contextvars
+    from operator import call
+    from affresco.envs.core import ActionCodec
+    n, mods, loop = args.players[0], MOD_SETS[args.modules][0], PART_LOOPS[args.parts_worker]
+    loop(n, mods, range(100_000, 100_000 + (args.warm_games or 1)))
+    if os.environ.get("AFFRESCO_PARTS") == "1":
+        context, done = contextvars.copy_context(), object()
+
+        def through(how, f):
+            if how == "sys_call_tracing":
+                return lambda *a, **k: sys.call_tracing(f, a) if not k else f(*a, **k)
+            if how == "functools_reduce":
+                return lambda *a, **k: functools.reduce(lambda _, __: f(*a, **k), (0, 0))
+            if how == "context_run":
+                return lambda *a, **k: context.run(f, *a, **k)
+            if how == "calliter_iternext":
+                return lambda *a, **k: next(iter(lambda: f(*a, **k), done))
+
+            def compared(*a, **k):        # keyobject_richcompare
+                out = []
+                key = functools.cmp_to_key(lambda x, y: out.append(f(*a, **k)) or 0)
+                key(0) < key(1)
+                return out[0]
+            return compared
+        for _, cls, name, how in PARTS:
+            owner = affresco.Game if cls == "Game" else ActionCodec
+            setattr(owner, name, through(how, getattr(owner, name)))
+    gc.disable()
+    steps, _, decisions, _ = call(loop, n, mods, range(args.games))
+    print(json.dumps({"steps": steps, "decisions": decisions}))
+
+
+def parts(args) -> None:
+    """``--parts``: a step of each loop (``--only``: engine, pettingzoo-aec, gymnasium, openspiel; default
+    all four; the wrappers in their default encoding) in machine instructions, split into its parts
+    (:data:`PARTS`: the engine's ``Game.apply`` and ``Game.legal_actions``, the look ``Game.observation``,
+    ``Game.plan_choices``, the mask ``ActionCodec.legal_entry``) and the rest (the wrapper's own Python,
+    the agent's pick, the loop): each loop counted twice by callgrind on the same games after
+    ``--warm-games`` others (default 9: a long run's steady state), once as it is (its total) and once
+    with each part's method called through a C function of its own, whose inclusive count is the part's
+    (each part's count includes that call, ~2-3k instructions).  Per step; the engine loop's step is its
+    decision (the ratios' denominator)."""
+    import re
+    import subprocess
+    import tempfile
+    env = _valgrind_env()
+    warm = args.warm_games if args.warm_games is not None else 9
+    names = [w for w in PART_LOOPS if args.only is None or w == "engine" or w in args.only]
+    print(f"instructions per step, callgrind, {args.games} games after {warm} others to warm up; "
+          "machine load does not change them", flush=True)
+
+    def count(name, n, modules, split):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "cg.out")
+            cmd = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*operator_call*",
+                   f"--callgrind-out-file={out}", sys.executable, __file__, "--parts-worker", name, "--players",
+                   str(n), "--modules", modules, "--games", str(args.games), "--warm-games", str(warm)]
+            done = subprocess.run(cmd, env=dict(env, AFFRESCO_PARTS="1" if split else "0"), capture_output=True,
+                                  text=True, check=True)
+            total = int(re.search(r"Collected\s*:\s*(\d+)", done.stderr).group(1))
+            steps = json.loads(done.stdout.strip().splitlines()[-1])["steps"]
+            found = {}
+            if split:
+                text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
+                                      capture_output=True, text=True, check=True).stdout
+                for part, _, _, how in PARTS:
+                    hits = [int(m.group(1).replace(",", "")) for m in
+                            re.finditer(rf"^\s*([\d,]+) .*:{how} \[", text, re.M)]
+                    found[part] = max(hits, default=0)
+            return total, steps, found
+
+    for n in args.players:
+        for modules in ("base", "all") if args.modules == "both" else (args.modules,):
+            engine_step = None
+            for name in names:
+                total, steps, _ = count(name, n, modules, False)
+                _, _, found = count(name, n, modules, True)
+                per = total / steps
+                engine_step = per if name == "engine" else engine_step
+                rest = total - sum(found.values())
+                print(f"{n}p {modules:<5} {name:<15} {per / 1000:7.1f}k a step" +
+                      (f" ({per / engine_step:.2f}x)" if engine_step else "") + ": " +
+                      ", ".join(f"{part} {v / steps / 1000:.1f}k" for part, v in found.items() if v) +
+                      f", rest {rest / steps / 1000:.1f}k", flush=True)
 
 
 def compare_with_baseline(args) -> None:

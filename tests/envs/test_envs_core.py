@@ -9,7 +9,7 @@ import pytest
 
 import affresco
 from affresco.envs import ActionCodec, Config, ObservationEncoder
-from affresco.envs.core import PlanChoice, SteppedGame, plan_choice_space
+from affresco.envs.core import PlanChoice, SteppedGame, allowed, plan_choice_space
 from affresco.rules import PLAN_SCALE
 from envs_support import ALL, random_positions
 
@@ -354,7 +354,10 @@ def test_a_legal_entry_is_the_mask_and_its_ones(n, mods, encoding):
                 assert codec.legal_entry(legal, extra, masked=False)[1] == tuple(sorted(codec.encode(a) for a in legal))
                 mask, indices = codec.legal_entry(legal, extra)
                 assert np.array_equal(mask, codec.mask(legal, extra)) and not mask.flags.writeable
+                assert len(mask) == codec.size + extra
                 assert indices == tuple(sorted(codec.encode(a) for a in legal)) == tuple(np.flatnonzero(mask).tolist())
+                probe = set(indices[:8]) | {rng.randrange(codec.size + extra) for _ in range(8)}
+                assert all(allowed(mask, i) == (i in indices) for i in probe)     # (the wrappers' check)
             g.apply(seat, rng.choice(legal))
 
 

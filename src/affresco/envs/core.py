@@ -524,9 +524,8 @@ class ActionCodec:
         (:meth:`shares`).
 
         Masks are remembered, so the indices of a legal list are looked up once per distinct
-        list, not at every decision: a short list by its contents (found by its length and
-        the identities of its first, middle and last actions, which the engine reuses, then compared
-        element by element, in C), unless the action space is large (the medico's: a mask of
+        list, not at every decision: a short list by its contents (a tuple of its actions, hashed
+        and compared in C), unless the action space is large (the medico's: a mask of
         ~200 KB is not kept, keeping hundreds measured no faster; one nobody refers to any more
         is written again in place, :meth:`_unshared`); a long one (a
         planning decision: up to ~110,000 plans with all eight modules) by the sequence object
@@ -536,11 +535,9 @@ class ActionCodec:
             if self.size > _KEPT_SPACE:       # a mask of ~200 KB (the medico's plans): not kept
                 return self._unshared(legal, extra)
             entry = self._short_entry(legal, extra)
-            m = entry[0]
-            if m is None:
-                m = entry[0] = np.frombuffer(self._bytes(legal, extra), np.int8)
-                m.flags.writeable = False
-            return m
+            if entry[0] is None:
+                entry[:] = self._made(legal, extra)
+            return entry[0]
         return self._entry(legal, extra)[0]
 
     def shares(self, legal: Sequence[Action]) -> bool:
@@ -548,12 +545,16 @@ class ActionCodec:
         same actions (else a new read-only one each time)."""
         return len(legal) > _SHORT or self.size <= _KEPT_SPACE
 
-    def _bytes(self, legal: Sequence[Action], extra: int) -> bytearray:
-        """The mask of a short list as bytes, written one by one (cheaper than numpy's indexing)."""
+    def _made(self, legal: Sequence[Action], extra: int) -> list:
+        """[read-only mask, its ones' indices in increasing order] of a short list, from one
+        look-up of its actions; the mask written byte by byte (cheaper than numpy's indexing)."""
+        idx = sorted(map(self.index.__getitem__, legal))
         b = bytearray(self.size + extra)
-        for i in map(self.index.__getitem__, legal):
+        for i in idx:
             b[i] = 1
-        return b
+        m = np.frombuffer(b, np.int8)
+        m.setflags(write=False)       # (cheaper than setting m.flags.writeable)
+        return [m, tuple(idx)]
 
     def _unshared(self, legal: Sequence[Action], extra: int) -> np.ndarray:
         """A new read-only mask of a short list in a large action space.  Making one means
@@ -581,7 +582,7 @@ class ActionCodec:
         for i in idx:
             b[i] = 1
         m = np.frombuffer(b, np.int8)
-        m.flags.writeable = False
+        m.setflags(write=False)
         if _refcount is not None and len(pool) < 8:
             with self._pool_lock:
                 pool.append([b, m, idx])
@@ -612,11 +613,11 @@ class ActionCodec:
                 m = self._unshared(legal, extra) if masked else None
                 return [m, tuple(sorted(map(self.index.__getitem__, legal)))]
             entry = self._short_entry(legal, extra)
-            if entry[1] is None:
-                entry[1] = tuple(sorted(map(self.index.__getitem__, legal)))
-            if entry[0] is None and masked:
-                m = entry[0] = np.frombuffer(self._bytes(legal, extra), np.int8)
-                m.flags.writeable = False
+            if entry[0] is None:
+                if masked:
+                    entry[:] = self._made(legal, extra)
+                elif entry[1] is None:
+                    entry[1] = tuple(sorted(map(self.index.__getitem__, legal)))
             return entry
         entry = self._entry(legal, extra)
         if entry[1] is None:      # the mask's ones, read as booleans (numpy's nonzero of int8 is ~15x slower)
@@ -656,7 +657,7 @@ class ActionCodec:
     def _frozen(self, legal: Sequence[Action], extra: int) -> np.ndarray:
         m = np.zeros(self.size + extra, dtype=np.int8)
         m[self.index_array(legal)] = 1
-        m.flags.writeable = False
+        m.setflags(write=False)
         return m
 
 
