@@ -466,6 +466,27 @@ def test_serve_refuses_a_bad_proxy_or_log_level_naming_the_option(tmp_path, args
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize("port", ["65536", "99999", "-1"])
+def test_serve_refuses_a_port_out_of_range_before_opening_the_database(tmp_path, port):
+    """--port 99999 said 'open http://localhost:99999/' and listened elsewhere (the number
+    wrapped); --port -1 said ':-1:' as an emoji."""
+    res = runner.invoke(app, ["serve", "--port", port, "--db", str(tmp_path / "g.db")])
+    assert res.exit_code == 2 and "--port" in res.output, res.output
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("command", ["replay", "play --load"])
+@pytest.mark.parametrize("content, words", [("# Süßelbeck".encode("latin-1"), "not UTF-8 text"),
+                                            (b"[" * 100_000 + b"]" * 100_000, "not valid JSON")])
+def test_a_file_that_is_no_saved_game_is_refused_in_words(tmp_path, command, content, words):
+    """A file not in UTF-8 or nested too deeply ended in a traceback (UnicodeDecodeError,
+    RecursionError)."""
+    path = tmp_path / "game.json"
+    path.write_bytes(content)
+    res = invoke([*command.split(), str(path)])
+    assert res.exit_code == 1 and words in " ".join(res.output.split()), res.output
+
+
 def test_replaying_a_tournaments_records_file_says_how_to_take_one_game_out(tmp_path, finished_game):
     """A tournament's .jsonl (a record a line) given to replay or play --load said only 'not valid
     JSON (Extra data ...)'; it now says how to take one game out (report --game K)."""
