@@ -123,6 +123,21 @@ def test_unreadable_component_files(tmp_path):
         build({"player_start": {}})
 
 
+def test_a_component_file_not_in_utf8_is_refused_with_the_file_named(tmp_path):
+    latin1 = tmp_path / "latin1.toml"
+    latin1.write_bytes("# Süßelbeck\n".encode("latin-1"))
+    with pytest.raises(affresco.ComponentError, match="latin1.toml: cannot read it as UTF-8"):
+        load_components(latin1)
+
+
+@pytest.mark.parametrize("text", ['{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", "a = " + "[" * 100_000 + "]" * 100_000])
+def test_a_too_deeply_nested_component_file_is_refused(tmp_path, text):
+    deep = tmp_path / "deep.toml"
+    deep.write_text(text)
+    with pytest.raises(affresco.ComponentError, match="not valid TOML or JSON"):
+        load_components(deep)
+
+
 def test_reference_is_loaded_once_and_shared_by_games():
     a, b = affresco.new_game(2, seed=1), affresco.new_game(4, seed=2)
     assert a.state.comp is b.state.comp is reference()

@@ -12,6 +12,7 @@ import json
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
+from os import PathLike
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -278,7 +279,7 @@ def parse_text(text: str, name: str = "component file") -> dict:
         if text.lstrip().startswith("{"):
             return json.loads(text)
         return tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as e:
+    except (ValueError, RecursionError) as e:   # TOMLDecodeError is a ValueError; too deep: RecursionError
         raise ComponentError(f"{name}: not valid TOML or JSON: {e}") from None
 
 
@@ -288,11 +289,15 @@ def load_components(source: str | Path | Mapping[str, Any] | None = None) -> Com
         return reference()
     if isinstance(source, Mapping):
         return build(source)
+    if not isinstance(source, (str, PathLike)):
+        raise ComponentError(f"components: a component file's path or a parsed table, not {source!r}")
     path = Path(source)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ComponentError(f"component file {path}: cannot read it ({e.strerror})") from None
+    except ValueError as e:   # not UTF-8 (UnicodeDecodeError), a NUL in the path
+        raise ComponentError(f"component file {path}: cannot read it as UTF-8 text ({e})") from None
     return build(parse_text(text, str(path)))
 
 
