@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 
 import pytest
 
@@ -245,11 +246,33 @@ def test_bad_positions_are_refused_with_state_error(name):
     assert str(info.value).strip()
 
 
-@pytest.mark.parametrize("text", ["not json", "", "[]", "42", "null", '"text"', "{}"])
+@pytest.mark.parametrize("text", ["not json", "", "[]", "42", "null", '"text"', "{}",
+                                  "[" * 100_000 + "]" * 100_000, '{"players": ' + "[" * 100_000 + "]" * 100_000 + "}"])
 def test_unreadable_json_is_refused(text):
     """A saved game must be a JSON object of the state format."""
     with pytest.raises(affresco.StateError):
         affresco.Game.from_json(text)
+
+
+@pytest.mark.parametrize("kind, field, value", [
+    ("score", "sources", None), ("score", "sources", [["tile", 3]]), ("score", "sources", {"tile": "3"}),
+    ("score", "figure", None), ("score", "figure", 4), ("score", "figure", -1), ("track", "delta", "1"),
+    ("track", "figure", 9)])
+def test_a_log_event_the_engine_reads_is_checked_on_load(kind, field, value):
+    """The score and track events give VP by source (docs/events.md): a damaged one is refused
+    with the log entry named, not left to break views later."""
+    for seed in range(100):     # a random game with such an event (a track event is rare)
+        g, rng = affresco.new_game(4, seed=seed), random.Random(seed)
+        while not g.is_over and not any(e["kind"] == kind for e in g.events()):
+            seat = g.to_act[0]
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+        if not g.is_over:
+            break
+    data = json.loads(g.to_json())
+    i = next(i for i, e in enumerate(data["log"]) if e[2]["kind"] == kind)
+    data["log"][i][2][field] = value
+    with pytest.raises(affresco.StateError, match=rf"log\[{i}\]\.{field}"):
+        affresco.Game.from_json(json.dumps(data))
 
 
 def test_bad_leonardo_controller():
