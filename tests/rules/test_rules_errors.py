@@ -328,21 +328,51 @@ def test_clone_is_independent():
     dict(players=["solo"]), dict(players=["a", "a"]), dict(players=["a", "b", "c", "d", "e"]),
     dict(players=3, modules=("no_such_module",)), dict(players=3, seed=1.5),
     dict(players=3, seed="\ud800"), dict(players=["Ann", "Leonardo"]),
+    dict(players=3, modules=None), dict(players=3, modules=5), dict(players=3, modules=[["bells"]]),
+    dict(players=3, options=["max_rounds", 3]), dict(players=3, options=[1, 2]),
+    dict(players=3, seed=10**4000), dict(players=3, seed=-10**5000),
 ])
 def test_bad_new_game_arguments(kwargs):
-    """new_game: 2-4 players (rulebook: 'for 2-4 players'), known modules, int/str seed (a
-    string UTF-8 can write: chance hashes its bytes)."""
+    """new_game: 2-4 players (rulebook: 'for 2-4 players'), known modules (a list of names),
+    options as a mapping, int/str seed (an int Python writes as text, a string UTF-8 can write:
+    chance formats and hashes it)."""
     with pytest.raises(affresco.ConfigError):
         affresco.new_game(**kwargs)
 
 
+@pytest.mark.parametrize("components", [5, ["base.toml"], b"base.toml"])
+def test_components_that_are_neither_a_path_nor_a_table_are_refused(components):
+    with pytest.raises(affresco.ComponentError, match="path or a parsed table"):
+        affresco.new_game(3, components=components)
+
+
+def test_an_integer_seed_of_4000_digits_plays_saves_and_loads():
+    g = affresco.new_game(3, seed=10**4000 - 1)
+    g.apply(g.to_act[0], g.legal_actions(g.to_act[0])[0])
+    assert affresco.Game.from_json(g.to_json()).to_json() == g.to_json()
+
+
 @pytest.mark.parametrize("record", ["nope", {}, {"format": "affresco-record/1"},
                                     {"format": "affresco-record/1", "setup": {"players": 3, "seed": 1},
-                                     "actions": [[0, "getup 25:00"]]}])
+                                     "actions": [[0, "getup 25:00"]]},
+                                    {"format": "affresco-record/2", "setup": {"position": "x"}, "actions": []},
+                                    {"format": "affresco-record/2", "setup": {"position": [1]}, "actions": []},
+                                    {"format": "affresco-record/2", "setup": {"players": 3, "seed": 1, "modules": 5},
+                                     "actions": []},
+                                    {"format": "affresco-record/2", "setup": {"players": 3, "seed": 1, "options": [1]},
+                                     "actions": []},
+                                    "[" * 100_000 + "]" * 100_000])
 def test_bad_records_are_refused(record):
     """replay(): a record must be well formed and every action legal."""
     with pytest.raises(affresco.StateError):
         affresco.replay(record)
+
+
+@pytest.mark.parametrize("upto", [-1, "3", 1.0, True])
+def test_replay_upto_is_a_number_of_actions(upto):
+    """upto=-1 would otherwise replay all but the last action, silently."""
+    with pytest.raises(affresco.StateError, match="upto"):
+        affresco.replay(affresco.new_game(3, seed=1).record(), upto=upto)
 
 
 def test_replay_reproduces_the_game():

@@ -114,9 +114,16 @@ def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed
             raise ConfigError("'Leonardo' is the name of the imaginary third player in a 2-player game")
     if isinstance(modules, str):
         raise ConfigError(f"modules is a list of names, e.g. ({modules!r},)")
+    if not isinstance(modules, Iterable):
+        raise ConfigError(f"modules is a list of module names, not {modules!r}")
     modules = tuple(modules)
+    bad = next((m for m in modules if not isinstance(m, str)), None)
+    if bad is not None:
+        raise ConfigError(f"a module is named by its name (a string), not {bad!r}")
     if len(set(modules)) != len(modules):
         raise ConfigError(f"a module is named twice: {list(modules)!r}")
+    if options is not None and not isinstance(options, Mapping):
+        raise ConfigError(f"options is a mapping of option names to values, not {options!r}")
     options = dict(options or {})
     if seed is None:
         seed = secrets.randbelow(2**63)
@@ -533,7 +540,7 @@ def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
     if isinstance(record, str):
         try:
             record = json.loads(record)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:   # RecursionError: too deeply nested
             raise StateError(f"game record: not valid JSON: {e}") from None
     if not isinstance(record, Mapping) or record.get("format") not in RECORD_FORMATS:
         raise StateError(f"game record: expected an object with format {RECORD_FORMAT!r}")
@@ -542,7 +549,11 @@ def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
     actions = record.get("actions")
     if not isinstance(setup, Mapping) or not isinstance(actions, list):
         raise StateError("game record: needs 'setup' and 'actions'")
+    if upto is not None and (type(upto) is not int or upto < 0):
+        raise StateError(f"replay: upto is a number of actions (an int >= 0), not {upto!r}")
     if "position" in setup:
+        if not isinstance(setup["position"], Mapping):
+            raise StateError(f"game record: setup.position is a saved state (an object), not {setup['position']!r}")
         pos = dict(setup["position"])
         pos["setup"] = dict(setup)
         g = Game.from_json(json.dumps(pos))
