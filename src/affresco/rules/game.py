@@ -166,7 +166,7 @@ class Game:
         s = self._s
         if s.phase != PLAN and type(seat) is int and seat in flow.to_act(s):
             return flow.legal_for_figure(s)[:]   # the usual case, in one step
-        return flow.legal(s, seat)
+        return flow.legal(s, seat) if type(seat) is int else []
 
     def plan_steps(self) -> tuple[str, ...]:
         """The steps of a plan chosen as choices (:meth:`plan_choices`): ``counts``, then the
@@ -189,6 +189,10 @@ class Game:
             return plan_choices.choices(self._s, seat, prefix)
         except ValueError as e:
             raise IllegalAction(str(e)) from None
+        except TypeError:
+            if isinstance(prefix, Sequence):
+                raise
+            raise IllegalAction(f"prefix is a sequence of choices (tuples of text), not {prefix!r}") from None
 
     @staticmethod
     def plan_choice_counts(choice: Sequence[str]) -> tuple[int, ...] | None:
@@ -202,15 +206,21 @@ class Game:
         """The plan that a choice for every step of :meth:`plan_steps` makes (the inverse of
         :meth:`plan_as_choices`)."""
         steps = plan_choices.steps(self._s)
-        if len(choices) != len(steps):
-            raise IllegalAction(f"a plan takes {len(steps)} choices ({', '.join(steps)}), not {len(choices)}")
-        return plan_choices.plan_of(choices)
+        if not isinstance(choices, Sequence) or len(choices) != len(steps):
+            raise IllegalAction(f"a plan takes {len(steps)} choices ({', '.join(steps)}), not {choices!r}")
+        try:
+            return plan_choices.plan_of(choices)
+        except (TypeError, KeyError, IndexError):
+            raise IllegalAction(f"{choices!r} are not choices of plan_choices (tuples of text)") from None
 
     def plan_as_choices(self, plan: Action | str) -> tuple[tuple[str, ...], ...]:
         """The choice of each step of :meth:`plan_steps` that makes ``plan`` (an Action or its
         notation)."""
         if isinstance(plan, str):
             plan = parse(plan)
+        raw: Any = plan
+        if not (isinstance(plan, Action) and type(raw[1]) is tuple and all(type(a) is str for a in raw[1])):
+            raise IllegalAction(f"a plan is an Action of text arguments or its notation, not {plan!r}")
         try:
             return plan_choices.as_choices(self._s, plan)
         except ValueError as e:
@@ -393,7 +403,12 @@ class Game:
         for code that has only views (e.g. a client of the server) and the check that the
         vector shows what the view shows (the same numbers, tested)."""
         self._check_seat(seat)
-        return _modules_from_view(self._s, view, seat, _check_encoding(encoding))
+        encoding = _check_encoding(encoding)
+        try:
+            return _modules_from_view(self._s, view, seat, encoding)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise StateError(f"observation_modules: not a view of seat {seat!r} of a game of this set-up "
+                             f"({type(e).__name__}: {e})") from None
 
     def observation_layout(self, encoding: Any = _ENCODING) -> tuple[tuple[str, int, int], ...]:
         """The slices of :meth:`observation` in ``encoding``: ``(name, start, length)`` in order
@@ -491,7 +506,14 @@ class Game:
         """
         if seed is None:
             seed = secrets.randbelow(2**48)
-        return cls(serialize.from_dict(state_from_view(view, seat, hidden, seed, log), _hooks_for))
+        if isinstance(view, Mapping) and "seat" in view and view["seat"] != seat:
+            raise StateError(f"from_view: the view is seat {view['seat']!r}'s, not seat {seat!r}'s")
+        try:
+            data = state_from_view(view, seat, hidden, seed, log)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise StateError(f"from_view: not a view of seat {seat!r} and its hidden parts "
+                             f"({type(e).__name__}: {e})") from None
+        return cls(serialize.load(data, _hooks_for))
 
     def history(self) -> list[tuple[int, str]]:
         return [(seat, str(action)) for seat, action in cons_to_list(self._s.history)]
@@ -512,6 +534,8 @@ def _observers(s: State, seats: Any) -> Sequence[int]:
     """The seats of :meth:`Game.observations` (None: every seat), each checked."""
     if seats is None:
         return range(s.n)
+    if not isinstance(seats, Iterable):
+        raise FrescoError(f"seats is a list of seats 0..{s.n - 1} (or None: every seat), not {seats!r}")
     seats = list(seats)
     for seat in seats:
         _check_observer(s, seat)
