@@ -534,9 +534,10 @@ def _observers(s: State, seats: Any) -> Sequence[int]:
     """The seats of :meth:`Game.observations` (None: every seat), each checked."""
     if seats is None:
         return range(s.n)
-    if not isinstance(seats, Iterable):
-        raise FrescoError(f"seats is a list of seats 0..{s.n - 1} (or None: every seat), not {seats!r}")
-    seats = list(seats)
+    try:
+        seats = list(seats)
+    except TypeError:
+        raise FrescoError(f"seats is a list of seats 0..{s.n - 1} (or None: every seat), not {seats!r}") from None
     for seat in seats:
         _check_observer(s, seat)
     return seats
