@@ -309,9 +309,9 @@ def test_plans_as_choices_refuse_malformed_arguments_with_illegal_action(call):
 
 
 def test_legal_actions_of_a_seat_that_is_not_an_int_is_empty_while_planning():
-    """'[] if it is not to act' (legal_actions), also for a float or bool while planning."""
+    """'[] if it is not to act' (legal_actions), also for a float or a text while planning."""
     g = _planning_game()
-    assert g.legal_actions(1.0) == [] and g.legal_actions(True) == [] and g.legal_actions("0") == []
+    assert g.legal_actions(1.0) == [] and g.legal_actions("0") == [] and g.legal_actions(None) == []
 
 
 @pytest.mark.parametrize("seats", [0, 1.5])

@@ -166,7 +166,12 @@ class Game:
         s = self._s
         if s.phase != PLAN and type(seat) is int and seat in flow.to_act(s):
             return flow.legal_for_figure(s)[:]   # the usual case, in one step
-        return flow.legal(s, seat) if type(seat) is int else []
+        try:
+            return flow.legal(s, seat)
+        except TypeError:   # a seat that is no int (1.0) while planning: it is not to act
+            if type(seat) is int:
+                raise
+            return []
 
     def plan_steps(self) -> tuple[str, ...]:
         """The steps of a plan chosen as choices (:meth:`plan_choices`): ``counts``, then the
