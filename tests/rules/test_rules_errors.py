@@ -234,6 +234,9 @@ BAD_POSITIONS = {
     "planning without get-up time": lambda p: p["figures"][1].__setitem__("getup", None),
     "visits without plans": _set(["phase"], "visits"),
     "leonardo in a 3-player game": lambda p: p["figures"].append({"name": "Leonardo", "track": "S3"}),
+    "history seat 3 with 3 players": _set(["history"], [[3, "getup 7:00"]]),
+    "history seat true": _set(["history"], [[True, "getup 7:00"]]),
+    "setup history_offset text": _set(["setup"], {"position": {}, "history_offset": "2"}),
 }
 
 

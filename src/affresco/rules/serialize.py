@@ -340,8 +340,12 @@ def from_dict(data: Any, hooks_for) -> State:
     s.asks = tuple(tuple(a) for a in asks)
     hist = r.get(data, "history", "", list, [])
     for i, h in enumerate(hist):
-        if not (isinstance(h, list) and len(h) == 2 and isinstance(h[0], int) and isinstance(h[1], str)):
-            raise r.fail(f"history[{i}]", f"{h!r}: [seat, notation]")
+        if not (isinstance(h, list) and len(h) == 2 and _whole(h[0]) and 0 <= h[0] < n and isinstance(h[1], str)):
+            raise r.fail(f"history[{i}]", f"{h!r}: [seat 0..{n - 1}, notation]")
+    offset = (s.setup or {}).get("history_offset", 0)
+    if not (_whole(offset) and offset >= 0):
+        raise r.fail("setup.history_offset", f"{offset!r}: how many actions of the history came before the "
+                                             "set-up's position (a whole number >= 0)")
     s.history = list_to_cons(tuple(h) for h in hist)
     s.nactions = len(hist)
     s.acting = s.cache = s.offered = s.drafts = None
