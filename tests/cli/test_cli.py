@@ -62,6 +62,13 @@ def test_illegal_input_is_explained_and_the_game_goes_on():
     assert "Not saved" in out
 
 
+def test_a_pasted_number_of_5000_digits_is_no_action_number_and_the_game_goes_on():
+    """int() of over 4300 digits raised ValueError and ended the session with a traceback."""
+    result = invoke(["play", "--players", "2", "--seed", "11", "--bots", "random"], "1" * 5000 + "\n1\nquit\n\n")
+    assert result.exit_code == 0, result.output
+    assert "No action number 111111111...: choose 1 to" in result.output and result.output.count("You: ") == 1
+
+
 def test_notation_and_plan_shorthand_are_accepted():
     g = affresco.new_game(players=3, seed=2)
     while 0 not in g.to_act:  # the bots choose get-up times before seat 0 here
