@@ -151,6 +151,8 @@ def test_a_house_rule_takes_its_value_on_the_command_line(tmp_path):
     for cmd in (["play"], ["tournament", "--games", "1", "--out", str(tmp_path / "t.csv")]):
         bad = invoke([*cmd, "-o", "max_rounds=soon"])
         assert bad.exit_code == 2 and "max_rounds=soon" in bad.output and "whole number" in bad.output
+        huge = invoke([*cmd, "-o", "max_rounds=" + "1" * 5000])    # was a ValueError traceback (int() limit)
+        assert huge.exit_code == 2 and "max_rounds=111111111111..." in huge.output and "18 digits" in huge.output
     out = tmp_path / "h.csv"
     done = invoke(["tournament", "--games", "1", "--players", "2", "--bots", "random", "-o", "max_rounds=2",
                    "--out", str(out)])
