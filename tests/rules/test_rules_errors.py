@@ -278,6 +278,20 @@ def test_a_log_event_the_engine_reads_is_checked_on_load(kind, field, value):
         affresco.Game.from_json(json.dumps(data))
 
 
+@pytest.mark.parametrize("players, names", [(2, ["Leonardo", "P1"]), (3, [" ", "P1", "P2"]), (3, ["", "P1", "P2"])])
+def test_a_saved_state_names_its_seats_as_new_game_must(players, names):
+    """A 2-player state whose seat is called Leonardo (two figures of one name: views and
+    determinizations find figures by name) or a blank name loaded, though new_game refuses both."""
+    pos = position(players)
+    pos["players"] = names
+    for figure, name in zip(pos["figures"], names):
+        figure["name"] = name
+    with pytest.raises(affresco.StateError, match="players: "):
+        load(pos)
+    with pytest.raises(affresco.ConfigError):
+        affresco.new_game(names)
+
+
 def test_bad_leonardo_controller():
     """R13: the controller is seat 0 or 1."""
     pos = position(2)

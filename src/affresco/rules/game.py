@@ -19,7 +19,7 @@ from .actions import PASS, Action, parse
 from .chance import seed_refusal
 from .components import Components, load_components, reference
 from .hooks import MODULES, HookTable, ordered
-from .setup import new_state
+from .setup import names_refusal, new_state
 from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
 from .observation import ENCODING as _ENCODING, Seen as _Seen, check_encoding as _check_encoding, \
@@ -106,12 +106,9 @@ def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed
         names = tuple(f"Player {i + 1}" for i in range(players))
     else:
         names = tuple(players)
-        if not 2 <= len(names) <= 4:
-            raise ConfigError(f"Fresco is for 2 to 4 players, not {len(names)}")
-        if not all(isinstance(x, str) and x.strip() for x in names) or len(set(names)) != len(names):
-            raise ConfigError(f"player names must be distinct non-empty strings: {list(names)!r}")
-        if "Leonardo" in names and len(names) == 2:
-            raise ConfigError("'Leonardo' is the name of the imaginary third player in a 2-player game")
+        why = names_refusal(names)
+        if why is not None:
+            raise ConfigError(why)
     if isinstance(modules, str):
         raise ConfigError(f"modules is a list of names, e.g. ({modules!r},)")
     if not isinstance(modules, Iterable):

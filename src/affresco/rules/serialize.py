@@ -18,6 +18,7 @@ from .components import Components, FrescoTile, build, reference
 from .market import tile_key
 from .paints import BASIC, PAINTS, canonical, paint_text, paint_vector
 from .tiles import parse_tile_text
+from .setup import names_refusal
 from .state import GETUP, OVER, PLAN, VISITS, State, cons_to_list, list_to_cons, start_pos
 from .view import tile_text, track_label
 
@@ -150,8 +151,9 @@ def from_dict(data: Any, hooks_for) -> State:
     except ComponentError as e:
         raise StateError(f"saved state: components: {e}") from None
     players = r.get(data, "players", "", list)
-    if not 2 <= len(players) <= 4 or not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
-        raise r.fail("players", f"{players!r}: 2 to 4 distinct names")
+    why = names_refusal(players)
+    if why is not None:
+        raise r.fail("players", why)
     n = len(players)
     modules = tuple(r.get(data, "modules", "", list, []))
     options = r.get(data, "options", "", dict, {})
