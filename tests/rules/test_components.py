@@ -83,6 +83,46 @@ def test_component_file_breaking_a_constraint_is_refused(path, value, needle):
     assert needle in str(e.value)
 
 
+@pytest.mark.parametrize("path, value, needle", [
+    (("blending", 1), 5, "blending[1]: 5: expected a table"),
+    (("hostel", 2), "7:00", "hostel[2]: '7:00': expected a table"),
+    (("market", "booths"), 4, "market.booths: 4: a table"),
+    (("market", "tiles"), 5, "component file: file: malformed (TypeError: 'int' object is not iterable)"),
+    (("market",), [], "market: []: expected a table"),
+])
+def test_a_value_of_the_wrong_shape_is_a_component_error_naming_it(path, value, needle):
+    """An entry that is no table (an int where a blend was), or a section of the wrong type,
+    raised AttributeError from inside the checks."""
+    data = raw()
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(affresco.ComponentError) as e:
+        build(data)
+    assert needle in str(e.value)
+
+
+def _module_table(name):
+    return tomllib.loads(resources.files("affresco.rules").joinpath(f"data/{name}.toml").read_text())
+
+
+@pytest.mark.parametrize("module, change", [
+    ("requests", lambda t: t["stacks"][1].__setitem__("paint", ["O"])),
+    ("special_colours", lambda t: t.__setitem__("tiles", "KN")),
+    ("bells", lambda t: t["thresholds"].__setitem__(0, 7)),
+])
+def test_a_module_table_of_the_wrong_shape_is_a_component_error_naming_the_module(module, change):
+    """A module's table in a user file is checked when a game with the module is set up; a
+    value of the wrong shape raised TypeError/AttributeError there."""
+    data = raw()
+    data[module] = _module_table(module)
+    change(data[module])
+    comp = load_components(data)
+    with pytest.raises(affresco.ComponentError, match=module):
+        affresco.new_game(3, [module], components=comp)
+
+
 def test_two_elevens_are_required():
     data = raw()
     data["fresco"]["tiles"][-1]["vp"] = 10

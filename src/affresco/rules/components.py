@@ -119,7 +119,10 @@ def _fail(where: str, msg: str) -> ComponentError:
 
 
 def check_provenance(entry: Mapping[str, Any], where: str) -> None:
-    """Every data entry says where it comes from: 'printed: ...' or 'reconstructed: ...'."""
+    """Every data entry is a table and says where it comes from: 'printed: ...' or
+    'reconstructed: ...'."""
+    if not isinstance(entry, Mapping):
+        raise _fail(where, f"{entry!r}: expected a table (with its provenance)")
     prov = entry.get("provenance")
     texts = list(prov.values()) if isinstance(prov, Mapping) else [prov]
     for t in texts:
@@ -144,7 +147,17 @@ def _paints(entry: Mapping[str, Any], key: str, where: str, allowed: str) -> str
 
 
 def build(raw: Mapping[str, Any]) -> Components:
-    """Validate a parsed base component table and build :class:`Components`."""
+    """Validate a parsed base component table and build :class:`Components`; ComponentError
+    naming the first bad entry."""
+    try:
+        return _build(raw)
+    except ComponentError:
+        raise
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError) as e:   # a value of a shape no check names
+        raise _fail("file", f"malformed ({type(e).__name__}: {e})") from None
+
+
+def _build(raw: Mapping[str, Any]) -> Components:
     if not isinstance(raw, Mapping):
         raise _fail("file", "the top level must be a table")
     for section in ("player_start", "hostel", "mood_display", "market", "fresco", "blending", *_RULE_SECTIONS):
@@ -216,6 +229,8 @@ def build(raw: Mapping[str, Any]) -> Components:
             raise _fail("market.removed_for_3", f"{r!r} is not a market tile")
         removed_idx.append(cand[0])
     booths_raw = mk.get("booths", {})
+    if not isinstance(booths_raw, Mapping):
+        raise _fail("market.booths", f"{booths_raw!r}: a table of booth sizes per player count")
     booths = {}
     for n, total, count in ((4, 13, 4), (3, 9, 3), (2, 9, 3)):
         b = booths_raw.get(str(n))
