@@ -21,8 +21,8 @@ __all__ = ["state_from_view"]
 _PRIVATE = ("paints", "thalers", "plan")
 
 
-def state_from_view(view: Mapping[str, Any], seat: int, hidden: Mapping[str, Any] | None, seed: int | str,
-                    log: list | None = None) -> dict[str, Any]:
+def state_from_view(view: Mapping[str, Any], seat: Any, hidden: Mapping[str, Any] | None, seed: Any,
+                    log: Any = None) -> dict[str, Any]:
     """The saved-state dict (docs/state-format.md) of a game consistent with ``view`` =
     ``game.view(seat)`` and ``hidden``:
 

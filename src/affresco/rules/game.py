@@ -88,7 +88,7 @@ def _new_hook_table(modules: tuple[str, ...], options: Mapping[str, Any], comp: 
     return HookTable(hooks)
 
 
-def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed: Any = None,
+def new_game(players: int | Sequence[str] = 4, modules: Any = (), seed: Any = None,
              options: Mapping[str, Any] | None = None,
              components: Components | str | Mapping | None = None) -> "Game":
     """Set up a new game.
@@ -153,7 +153,7 @@ class Game:
         """Seats that must decide now (several while planning, none once over)."""
         return flow.to_act(self._s)
 
-    def legal_actions(self, seat: int) -> Sequence[Action]:
+    def legal_actions(self, seat: Any) -> Sequence[Action]:
         """The legal actions of ``seat`` now ([] if it is not to act): a new list, or while
         planning with the medico a read-only :class:`~affresco.rules.planning.PlanVariants`
         (up to ~110,000 plans, made one at a time when indexed: ``len``, ``[i]``, ``in`` and
@@ -176,7 +176,7 @@ class Game:
         'wall', 'ill', 'medico')`` (the same for every position of the game)."""
         return plan_choices.steps(self._s)
 
-    def plan_choices(self, seat: int, prefix: Sequence[tuple[str, ...]] = ()) -> tuple[tuple[str, ...], ...]:
+    def plan_choices(self, seat: Any, prefix: Sequence[tuple[str, ...]] = ()) -> tuple[tuple[str, ...], ...]:
         """The choices of ``seat``'s plan at step ``len(prefix)`` of :meth:`plan_steps`, given
         the choices before it (each one of those this method gave), for code that picks a plan
         a step at a time (``affresco.envs``, docs/envs.md): the counts text
@@ -215,7 +215,7 @@ class Game:
         except (TypeError, KeyError, IndexError):
             raise IllegalAction(f"{choices!r} are not choices of plan_choices (tuples of text)") from None
 
-    def plan_as_choices(self, plan: Action | str) -> tuple[tuple[str, ...], ...]:
+    def plan_as_choices(self, plan: Any) -> tuple[tuple[str, ...], ...]:
         """The choice of each step of :meth:`plan_steps` that makes ``plan`` (an Action or its
         notation)."""
         if isinstance(plan, str):
@@ -399,7 +399,7 @@ class Game:
                 self._seen[3] = seen
         return seen
 
-    def observation_modules(self, view: Mapping[str, Any], seat: int, encoding: Any = _ENCODING) -> array:
+    def observation_modules(self, view: Mapping[str, Any], seat: Any, encoding: Any = _ENCODING) -> array:
         """The modules' numbers of :meth:`observation` (its end: the slices after ``bag``) made
         from ``view`` = ``view(seat)`` (full or lean) of a game of this set-up, in ``encoding``:
         for code that has only views (e.g. a client of the server) and the check that the
@@ -492,8 +492,8 @@ class Game:
         return cls(serialize.load(data, _hooks_for))
 
     @classmethod
-    def from_view(cls, view: Mapping[str, Any], seat: int, hidden: Mapping[str, Any] | None = None, *,
-                  seed: int | str | None = None, log: list | None = None) -> "Game":
+    def from_view(cls, view: Mapping[str, Any], seat: Any, hidden: Mapping[str, Any] | None = None, *,
+                  seed: Any = None, log: Any = None) -> "Game":
         """A game consistent with ``view`` = ``game.view(seat)`` whose hidden parts are
         ``hidden`` (a determinization, for searching bots): ``result.view(seat) == view``.
 
@@ -559,7 +559,7 @@ def _forced_passes(g: Game) -> None:
         g.apply(g.to_act[0], PASS)
 
 
-def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
+def replay(record: Mapping[str, Any] | str, upto: Any = None) -> Game:
     """Rebuild a game from its record (optionally only the first ``upto`` actions).  An
     ``affresco-record/1`` record, written before a forced pass became the player's own action
     (rules notes N2), still replays: those passes are made where it leaves them out; so does a
