@@ -111,10 +111,16 @@ def _module_table(name):
     ("requests", lambda t: t["stacks"][1].__setitem__("paint", ["O"])),
     ("special_colours", lambda t: t.__setitem__("tiles", "KN")),
     ("bells", lambda t: t["thresholds"].__setitem__(0, 7)),
+    ("portraits", lambda t: t["cards"][2].__setitem__("thalers", "4")),
+    ("portraits", lambda t: t["cards"][2].__setitem__("thalers", True)),
+    ("portraits", lambda t: t["cards"][14].__setitem__("basic_paints", [2])),
+    ("portraits", lambda t: next(c for c in t["cards"] if "paint" in c).__setitem__("paint", "RY")),
+    ("portraits", lambda t: t.__setitem__("display", [2])),
 ])
 def test_a_module_table_of_the_wrong_shape_is_a_component_error_naming_the_module(module, change):
     """A module's table in a user file is checked when a game with the module is set up; a
-    value of the wrong shape raised TypeError/AttributeError there."""
+    value of the wrong shape raised TypeError/AttributeError there, or (a portrait's Thalers as
+    text, its paints as a list) was accepted and broke the game when the card was painted."""
     data = raw()
     data[module] = _module_table(module)
     change(data[module])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral, track
@@ -33,6 +33,11 @@ from ..state import State
 EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints",
            "mood", "mood_top")
 PERMANENT = ("income", "theater", "bishop_bonus", "sexton")
+
+
+def _count(v: Any) -> bool:
+    """A whole number >= 0 (not a bool) in the component data."""
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
 class Card(NamedTuple):
@@ -94,8 +99,14 @@ class Portraits(Module):
             eff = {k: c[k] for k in EFFECTS if k in c}
             if not eff or any(k not in EFFECTS for k in c if k not in ("id", "name", "deck", "kind", "provenance")):
                 raise ComponentError(f"component file: {w}: effects must be among {', '.join(EFFECTS)}")
-            if "paint" in eff and eff["paint"] not in PAINTS:
+            paint = eff.get("paint", "R")
+            if not (isinstance(paint, str) and len(paint) == 1 and paint in PAINTS):
                 raise ComponentError(f"component file: {w}.paint: {eff['paint']!r} is not a paint")
+            bad = next((k for k, v in eff.items() if k not in ("paint", "mood_top") and not _count(v)), None)
+            if bad is not None:
+                raise ComponentError(f"component file: {w}.{bad}: {eff[bad]!r} must be a whole number >= 0")
+            if eff.get("mood_top", True) is not True:
+                raise ComponentError(f"component file: {w}.mood_top: {eff['mood_top']!r} must be true")
             if (c["kind"] == "permanent") != any(k in PERMANENT for k in eff):
                 raise ComponentError(f"component file: {w}: permanent cards have a permanent effect, and only they")
             cards[c["id"]] = Card(c["id"], c.get("name", c["id"]), c["deck"], c["kind"] == "permanent", eff)
@@ -106,7 +117,12 @@ class Portraits(Module):
                         "Bishop", "Virgin Mary", "Pretty girl", "Self-portrait"):
             if printed not in names:
                 raise ComponentError(f"component file: portraits.cards: the printed card {printed!r} is missing")
-        return Data(cards, raw.get("display", 2), raw.get("thalers_instead", 3))
+        display, instead = raw.get("display", 2), raw.get("thalers_instead", 3)
+        if not (_count(display) and 1 <= display <= 2):
+            raise ComponentError(f"component file: portraits.display: {display!r} cards on display (1 or 2)")
+        if not _count(instead):
+            raise ComponentError(f"component file: portraits.thalers_instead: {instead!r} must be a whole number >= 0")
+        return Data(cards, display, instead)
 
     # --- helpers -----------------------------------------------------------------------
     def st(self, s: State) -> PState:
