@@ -116,11 +116,17 @@ def _module_table(name):
     ("portraits", lambda t: t["cards"][14].__setitem__("basic_paints", [2])),
     ("portraits", lambda t: next(c for c in t["cards"] if "paint" in c).__setitem__("paint", "RY")),
     ("portraits", lambda t: t.__setitem__("display", [2])),
+    ("portraits", lambda t: t["cards"][8].__setitem__("id", "Muse")),
+    ("special_colours", lambda t: t.__setitem__("remove_base_tiles", [7])),
+    ("special_colours", lambda t: t.__setitem__("remove_base_tiles", 6)),
+    ("special_colours", lambda t: t.__setitem__("centre_value", 23)),
 ])
 def test_a_module_table_of_the_wrong_shape_is_a_component_error_naming_the_module(module, change):
     """A module's table in a user file is checked when a game with the module is set up; a
     value of the wrong shape raised TypeError/AttributeError there, or (a portrait's Thalers as
-    text, its paints as a list) was accepted and broke the game when the card was painted."""
+    text, its paints as a list) was accepted and broke the game when the card was painted; a
+    card id 'Muse' made records that never replay (notation reads 'portrait muse'); 6 base
+    tiles removed for 7 special ones made a fresco of 26 segments."""
     data = raw()
     data[module] = _module_table(module)
     change(data[module])

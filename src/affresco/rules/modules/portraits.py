@@ -89,8 +89,10 @@ class Portraits(Module):
         for i, c in enumerate(raw.get("cards", [])):
             w = f"portraits.cards[{i}]"
             provenance_ok(c, w)
-            if not isinstance(c.get("id"), str) or c["id"] in cards or " " in c["id"]:
-                raise ComponentError(f"component file: {w}.id: {c.get('id')!r} must be a unique word")
+            if not isinstance(c.get("id"), str) or c["id"] in cards or not c["id"] or " " in c["id"] \
+                    or c["id"] != c["id"].lower():
+                raise ComponentError(f"component file: {w}.id: {c.get('id')!r} must be a unique lowercase word "
+                                     "(it is the card's word in the notation, which reads any case as lowercase)")
             if c.get("deck") not in ("A", "B", "C") or c.get("kind") not in ("permanent", "once"):
                 raise ComponentError(f"component file: {w}: deck A/B/C and kind permanent/once")
             if "vp_or_thalers" in c:
