@@ -120,6 +120,8 @@ def _module_table(name):
     ("special_colours", lambda t: t.__setitem__("remove_base_tiles", [7])),
     ("special_colours", lambda t: t.__setitem__("remove_base_tiles", 6)),
     ("special_colours", lambda t: t.__setitem__("centre_value", 23)),
+    ("special_colours", lambda t: t["altar"]["basic"].__setitem__("K", {})),
+    ("special_colours", lambda t: t["fresco_substitute_bonus"].__setitem__("N", "5")),
 ])
 def test_a_module_table_of_the_wrong_shape_is_a_component_error_naming_the_module(module, change):
     """A module's table in a user file is checked when a game with the module is set up; a
