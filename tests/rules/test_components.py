@@ -122,6 +122,7 @@ def _module_table(name):
     ("special_colours", lambda t: t.__setitem__("centre_value", 23)),
     ("special_colours", lambda t: t["altar"]["basic"].__setitem__("K", {})),
     ("special_colours", lambda t: t["fresco_substitute_bonus"].__setitem__("N", "5")),
+    ("requests", lambda t: t.__setitem__("income_thalers", "1")),
 ])
 def test_a_module_table_of_the_wrong_shape_is_a_component_error_naming_the_module(module, change):
     """A module's table in a user file is checked when a game with the module is set up; a
