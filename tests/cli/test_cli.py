@@ -62,6 +62,13 @@ def test_illegal_input_is_explained_and_the_game_goes_on():
     assert "Not saved" in out
 
 
+def test_a_pasted_number_of_5000_digits_is_no_action_number_and_the_game_goes_on():
+    """int() of over 4300 digits raised ValueError and ended the session with a traceback."""
+    result = invoke(["play", "--players", "2", "--seed", "11", "--bots", "random"], "1" * 5000 + "\n1\nquit\n\n")
+    assert result.exit_code == 0, result.output
+    assert "No action number 111111111...: choose 1 to" in result.output and result.output.count("You: ") == 1
+
+
 def test_notation_and_plan_shorthand_are_accepted():
     g = affresco.new_game(players=3, seed=2)
     while 0 not in g.to_act:  # the bots choose get-up times before seat 0 here
@@ -144,6 +151,8 @@ def test_a_house_rule_takes_its_value_on_the_command_line(tmp_path):
     for cmd in (["play"], ["tournament", "--games", "1", "--out", str(tmp_path / "t.csv")]):
         bad = invoke([*cmd, "-o", "max_rounds=soon"])
         assert bad.exit_code == 2 and "max_rounds=soon" in bad.output and "whole number" in bad.output
+        huge = invoke([*cmd, "-o", "max_rounds=" + "1" * 5000])    # was a ValueError traceback (int() limit)
+        assert huge.exit_code == 2 and "max_rounds=111111111111..." in huge.output and "18 digits" in huge.output
     out = tmp_path / "h.csv"
     done = invoke(["tournament", "--games", "1", "--players", "2", "--bots", "random", "-o", "max_rounds=2",
                    "--out", str(out)])
@@ -464,6 +473,27 @@ def test_serve_refuses_a_bad_proxy_or_log_level_naming_the_option(tmp_path, args
     res = runner.invoke(app, ["serve", "--port", "0", "--db", str(tmp_path / "g.db"), *args])
     assert res.exit_code == 2 and words in " ".join(res.output.split()) and "database" not in res.output, res.output
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("port", ["65536", "99999", "-1"])
+def test_serve_refuses_a_port_out_of_range_before_opening_the_database(tmp_path, port):
+    """--port 99999 said 'open http://localhost:99999/' and listened elsewhere (the number
+    wrapped); --port -1 said ':-1:' as an emoji."""
+    res = runner.invoke(app, ["serve", "--port", port, "--db", str(tmp_path / "g.db")])
+    assert res.exit_code == 2 and "--port" in res.output, res.output
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("command", ["replay", "play --load"])
+@pytest.mark.parametrize("content, words", [("# Süßelbeck".encode("latin-1"), "not UTF-8 text"),
+                                            (b"[" * 100_000 + b"]" * 100_000, "not valid JSON")])
+def test_a_file_that_is_no_saved_game_is_refused_in_words(tmp_path, command, content, words):
+    """A file not in UTF-8 or nested too deeply ended in a traceback (UnicodeDecodeError,
+    RecursionError)."""
+    path = tmp_path / "game.json"
+    path.write_bytes(content)
+    res = invoke([*command.split(), str(path)])
+    assert res.exit_code == 1 and words in " ".join(res.output.split()), res.output
 
 
 def test_replaying_a_tournaments_records_file_says_how_to_take_one_game_out(tmp_path, finished_game):

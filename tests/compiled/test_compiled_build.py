@@ -96,6 +96,43 @@ def test_the_compiled_and_pure_builds_play_the_same_games_move_for_move():
         assert c["scores"] == p["scores"], cfg
 
 
+REFUSALS = """
+import json, affresco
+g = affresco.new_game(3, ["bells"], seed=1)
+while g.phase != "plan":
+    g.apply(g.to_act[0], g.legal_actions(g.to_act[0])[0])
+calls = {
+    "legal_actions(1.0)": lambda: g.legal_actions(1.0),
+    "plan_choices('0')": lambda: g.plan_choices("0"),
+    "plan_as_choices(None)": lambda: g.plan_as_choices(None),
+    "from_view(seat '0')": lambda: affresco.Game.from_view(g.view(0), "0", {}),
+    "from_view(seed 1.5)": lambda: affresco.Game.from_view(g.view(0), 0, {}, seed=1.5),
+    "observation_modules(seat '0')": lambda: g.observation_modules(g.view(0), "0"),
+    "replay(upto '3')": lambda: affresco.replay(g.record(), upto="3"),
+    "new_game(modules [['bells']])": lambda: affresco.new_game(3, [["bells"]]),
+}
+out = {}
+for name, call in calls.items():
+    try:
+        out[name] = "returned " + repr(call())
+    except affresco.FrescoError as e:
+        out[name] = "FrescoError"
+    except Exception as e:
+        out[name] = type(e).__name__ + ": " + str(e)
+print(json.dumps({"compiled": affresco.COMPILED, "out": out}))
+"""
+
+
+def test_arguments_the_api_checks_itself_are_refused_alike_in_both_builds():
+    """A parameter the method checks itself must be typed Any (rules/game.py): mypyc checks a
+    typed one at the call, so `legal_actions(1.0)` or `replay(record, upto='3')` raised
+    TypeError in the compiled build where the pure one gives [] or a StateError."""
+    compiled, pure = run_build(False, REFUSALS), run_build(True, REFUSALS)
+    assert compiled["compiled"] and not pure["compiled"]
+    assert compiled["out"] == pure["out"]
+    assert all(v in ("FrescoError", "returned []") for v in pure["out"].values()), pure["out"]
+
+
 def test_the_compiled_install_reports_its_build_and_AFFRESCO_PURE_forces_the_pure_one():
     code = ("import json, affresco; from affresco.cli.app import app; from affresco.build import describe; "
             "print(json.dumps({'compiled': affresco.COMPILED, 'describe': describe()}))")

@@ -83,6 +83,61 @@ def test_component_file_breaking_a_constraint_is_refused(path, value, needle):
     assert needle in str(e.value)
 
 
+@pytest.mark.parametrize("path, value, needle", [
+    (("blending", 1), 5, "blending[1]: 5: expected a table"),
+    (("hostel", 2), "7:00", "hostel[2]: '7:00': expected a table"),
+    (("market", "booths"), 4, "market.booths: 4: a table"),
+    (("market", "tiles"), 5, "component file: file: malformed (TypeError: 'int' object is not iterable)"),
+    (("market",), [], "market: []: expected a table"),
+])
+def test_a_value_of_the_wrong_shape_is_a_component_error_naming_it(path, value, needle):
+    """An entry that is no table (an int where a blend was), or a section of the wrong type,
+    raised AttributeError from inside the checks."""
+    data = raw()
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(affresco.ComponentError) as e:
+        build(data)
+    assert needle in str(e.value)
+
+
+def _module_table(name):
+    return tomllib.loads(resources.files("affresco.rules").joinpath(f"data/{name}.toml").read_text())
+
+
+@pytest.mark.parametrize("module, change", [
+    ("requests", lambda t: t["stacks"][1].__setitem__("paint", ["O"])),
+    ("special_colours", lambda t: t.__setitem__("tiles", "KN")),
+    ("bells", lambda t: t["thresholds"].__setitem__(0, 7)),
+    ("portraits", lambda t: t["cards"][2].__setitem__("thalers", "4")),
+    ("portraits", lambda t: t["cards"][2].__setitem__("thalers", True)),
+    ("portraits", lambda t: t["cards"][14].__setitem__("basic_paints", [2])),
+    ("portraits", lambda t: next(c for c in t["cards"] if "paint" in c).__setitem__("paint", "RY")),
+    ("portraits", lambda t: t.__setitem__("display", [2])),
+    ("portraits", lambda t: t["cards"][8].__setitem__("id", "Muse")),
+    ("special_colours", lambda t: t.__setitem__("remove_base_tiles", [7])),
+    ("special_colours", lambda t: t.__setitem__("remove_base_tiles", 6)),
+    ("special_colours", lambda t: t.__setitem__("centre_value", 23)),
+    ("special_colours", lambda t: t["altar"]["basic"].__setitem__("K", {})),
+    ("special_colours", lambda t: t["fresco_substitute_bonus"].__setitem__("N", "5")),
+    ("requests", lambda t: t.__setitem__("income_thalers", "1")),
+])
+def test_a_module_table_of_the_wrong_shape_is_a_component_error_naming_the_module(module, change):
+    """A module's table in a user file is checked when a game with the module is set up; a
+    value of the wrong shape raised TypeError/AttributeError there, or (a portrait's Thalers as
+    text, its paints as a list) was accepted and broke the game when the card was painted; a
+    card id 'Muse' made records that never replay (notation reads 'portrait muse'); 6 base
+    tiles removed for 7 special ones made a fresco of 26 segments."""
+    data = raw()
+    data[module] = _module_table(module)
+    change(data[module])
+    comp = load_components(data)
+    with pytest.raises(affresco.ComponentError, match=module):
+        affresco.new_game(3, [module], components=comp)
+
+
 def test_two_elevens_are_required():
     data = raw()
     data["fresco"]["tiles"][-1]["vp"] = 10
@@ -121,6 +176,21 @@ def test_unreadable_component_files(tmp_path):
         load_components(bad)
     with pytest.raises(affresco.ComponentError, match="section missing"):
         build({"player_start": {}})
+
+
+def test_a_component_file_not_in_utf8_is_refused_with_the_file_named(tmp_path):
+    latin1 = tmp_path / "latin1.toml"
+    latin1.write_bytes("# Süßelbeck\n".encode("latin-1"))
+    with pytest.raises(affresco.ComponentError, match="latin1.toml: cannot read it as UTF-8"):
+        load_components(latin1)
+
+
+@pytest.mark.parametrize("text", ['{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", "a = " + "[" * 100_000 + "]" * 100_000])
+def test_a_too_deeply_nested_component_file_is_refused(tmp_path, text):
+    deep = tmp_path / "deep.toml"
+    deep.write_text(text)
+    with pytest.raises(affresco.ComponentError, match="not valid TOML or JSON"):
+        load_components(deep)
 
 
 def test_reference_is_loaded_once_and_shared_by_games():

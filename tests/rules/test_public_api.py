@@ -66,6 +66,19 @@ def test_from_view_refuses_hidden_parts_that_are_missing():
         Game.from_view(view, 0, {"figures": truth["figures"], "modules": {}})
 
 
+def test_from_view_refuses_another_seats_view_and_malformed_parts_with_state_error():
+    g = affresco.new_game(3, ["scrolls"], seed=1)
+    truth = _truth(g, 0)
+    with pytest.raises(StateError, match="the view is seat 1's, not seat 0's"):
+        Game.from_view(g.view(1), 0, truth)
+    for view, seat, hidden in [(None, 0, truth), ({}, 0, truth), (g.view(0), "0", truth), (g.view(0), 0, [1]),
+                               (g.view(0), 0, {"figures": [1], "modules": {}}),
+                               (g.view(0), 0, {"figures": {"x": {}}, "modules": {}}),
+                               (g.view(0), 0, {"figures": truth["figures"], "modules": {"scrolls": {"x": 1}}})]:
+        with pytest.raises(StateError, match="from_view|saved state"):
+            Game.from_view(view, seat, hidden)
+
+
 def test_a_committed_plan_not_given_leaves_that_seat_to_plan():
     for g, seat in _walk(3, [], 8):
         if g.phase == "plan" and any(f["plan_committed"] for f in g.view(seat)["figures"][:3]):
@@ -271,3 +284,47 @@ def test_one_tile_codec():
         for text in row:
             if text is not None:
                 assert tile_text(*parse_tile_text(text)) == text
+
+
+def _planning_game() -> Game:
+    g = affresco.new_game(3, ALL, seed=3)
+    while g.phase != "plan":
+        seat = g.to_act[0]
+        g.apply(seat, g.legal_actions(seat)[0])
+    return g
+
+
+@pytest.mark.parametrize("call", [
+    lambda g: g.plan_choices(0, None), lambda g: g.plan_choices(0, 5),
+    lambda g: g.plan_of(None), lambda g: g.plan_of([5] * 5), lambda g: g.plan_of([None] * 5),
+    lambda g: g.plan_of([("a", "b")] * 5), lambda g: g.plan_of(["abc"] * 5),
+    lambda g: g.plan_as_choices(None), lambda g: g.plan_as_choices(5),
+    lambda g: g.plan_as_choices(affresco.Action("plan", (5,))),
+], ids=["prefix None", "prefix int", "plan_of None", "plan_of ints", "plan_of Nones", "plan_of unknown words",
+        "plan_of texts", "plan None", "plan int", "plan of a number"])
+def test_plans_as_choices_refuse_malformed_arguments_with_illegal_action(call):
+    g = _planning_game()
+    with pytest.raises(affresco.IllegalAction):
+        call(g)
+
+
+def test_legal_actions_of_a_seat_that_is_not_an_int_is_empty_while_planning():
+    """'[] if it is not to act' (legal_actions), also for a float or a text while planning."""
+    g = _planning_game()
+    assert g.legal_actions(1.0) == [] and g.legal_actions("0") == [] and g.legal_actions(None) == []
+
+
+@pytest.mark.parametrize("seats", [0, 1.5])
+def test_observations_of_a_single_seat_not_in_a_list_are_refused(seats):
+    g = _planning_game()
+    with pytest.raises(affresco.FrescoError, match="seats is a list"):
+        g.observations(seats)
+    with pytest.raises(affresco.FrescoError, match="seats is a list"):
+        g.observations_joined(seats)
+
+
+@pytest.mark.parametrize("view", [None, {}, {"x": 1}, 5])
+def test_observation_modules_of_something_that_is_not_a_view_is_refused(view):
+    g = _planning_game()
+    with pytest.raises(StateError, match="not a view of seat 0"):
+        g.observation_modules(view, 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 
 import pytest
 
@@ -233,6 +234,9 @@ BAD_POSITIONS = {
     "planning without get-up time": lambda p: p["figures"][1].__setitem__("getup", None),
     "visits without plans": _set(["phase"], "visits"),
     "leonardo in a 3-player game": lambda p: p["figures"].append({"name": "Leonardo", "track": "S3"}),
+    "history seat 3 with 3 players": _set(["history"], [[3, "getup 7:00"]]),
+    "history seat true": _set(["history"], [[True, "getup 7:00"]]),
+    "setup history_offset text": _set(["setup"], {"position": {}, "history_offset": "2"}),
 }
 
 
@@ -245,11 +249,47 @@ def test_bad_positions_are_refused_with_state_error(name):
     assert str(info.value).strip()
 
 
-@pytest.mark.parametrize("text", ["not json", "", "[]", "42", "null", '"text"', "{}"])
+@pytest.mark.parametrize("text", ["not json", "", "[]", "42", "null", '"text"', "{}",
+                                  "[" * 100_000 + "]" * 100_000, '{"players": ' + "[" * 100_000 + "]" * 100_000 + "}"])
 def test_unreadable_json_is_refused(text):
     """A saved game must be a JSON object of the state format."""
     with pytest.raises(affresco.StateError):
         affresco.Game.from_json(text)
+
+
+@pytest.mark.parametrize("kind, field, value", [
+    ("score", "sources", None), ("score", "sources", [["tile", 3]]), ("score", "sources", {"tile": "3"}),
+    ("score", "figure", None), ("score", "figure", 4), ("score", "figure", -1), ("track", "delta", "1"),
+    ("track", "figure", 9)])
+def test_a_log_event_the_engine_reads_is_checked_on_load(kind, field, value):
+    """The score and track events give VP by source (docs/events.md): a damaged one is refused
+    with the log entry named, not left to break views later."""
+    for seed in range(100):     # a random game with such an event (a track event is rare)
+        g, rng = affresco.new_game(4, seed=seed), random.Random(seed)
+        while not g.is_over and not any(e["kind"] == kind for e in g.events()):
+            seat = g.to_act[0]
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+        if not g.is_over:
+            break
+    data = json.loads(g.to_json())
+    i = next(i for i, e in enumerate(data["log"]) if e[2]["kind"] == kind)
+    data["log"][i][2][field] = value
+    with pytest.raises(affresco.StateError, match=rf"log\[{i}\]\.{field}"):
+        affresco.Game.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("players, names", [(2, ["Leonardo", "P1"]), (3, [" ", "P1", "P2"]), (3, ["", "P1", "P2"])])
+def test_a_saved_state_names_its_seats_as_new_game_must(players, names):
+    """A 2-player state whose seat is called Leonardo (two figures of one name: views and
+    determinizations find figures by name) or a blank name loaded, though new_game refuses both."""
+    pos = position(players)
+    pos["players"] = names
+    for figure, name in zip(pos["figures"], names):
+        figure["name"] = name
+    with pytest.raises(affresco.StateError, match="players: "):
+        load(pos)
+    with pytest.raises(affresco.ConfigError):
+        affresco.new_game(names)
 
 
 def test_bad_leonardo_controller():
@@ -305,21 +345,51 @@ def test_clone_is_independent():
     dict(players=["solo"]), dict(players=["a", "a"]), dict(players=["a", "b", "c", "d", "e"]),
     dict(players=3, modules=("no_such_module",)), dict(players=3, seed=1.5),
     dict(players=3, seed="\ud800"), dict(players=["Ann", "Leonardo"]),
+    dict(players=3, modules=None), dict(players=3, modules=5), dict(players=3, modules=[["bells"]]),
+    dict(players=3, options=["max_rounds", 3]), dict(players=3, options=[1, 2]),
+    dict(players=3, seed=10**4000), dict(players=3, seed=-10**5000),
 ])
 def test_bad_new_game_arguments(kwargs):
-    """new_game: 2-4 players (rulebook: 'for 2-4 players'), known modules, int/str seed (a
-    string UTF-8 can write: chance hashes its bytes)."""
+    """new_game: 2-4 players (rulebook: 'for 2-4 players'), known modules (a list of names),
+    options as a mapping, int/str seed (an int Python writes as text, a string UTF-8 can write:
+    chance formats and hashes it)."""
     with pytest.raises(affresco.ConfigError):
         affresco.new_game(**kwargs)
 
 
+@pytest.mark.parametrize("components", [5, ["base.toml"], b"base.toml"])
+def test_components_that_are_neither_a_path_nor_a_table_are_refused(components):
+    with pytest.raises(affresco.ComponentError, match="path or a parsed table"):
+        affresco.new_game(3, components=components)
+
+
+def test_an_integer_seed_of_4000_digits_plays_saves_and_loads():
+    g = affresco.new_game(3, seed=10**4000 - 1)
+    g.apply(g.to_act[0], g.legal_actions(g.to_act[0])[0])
+    assert affresco.Game.from_json(g.to_json()).to_json() == g.to_json()
+
+
 @pytest.mark.parametrize("record", ["nope", {}, {"format": "affresco-record/1"},
                                     {"format": "affresco-record/1", "setup": {"players": 3, "seed": 1},
-                                     "actions": [[0, "getup 25:00"]]}])
+                                     "actions": [[0, "getup 25:00"]]},
+                                    {"format": "affresco-record/2", "setup": {"position": "x"}, "actions": []},
+                                    {"format": "affresco-record/2", "setup": {"position": [1]}, "actions": []},
+                                    {"format": "affresco-record/2", "setup": {"players": 3, "seed": 1, "modules": 5},
+                                     "actions": []},
+                                    {"format": "affresco-record/2", "setup": {"players": 3, "seed": 1, "options": [1]},
+                                     "actions": []},
+                                    "[" * 100_000 + "]" * 100_000])
 def test_bad_records_are_refused(record):
     """replay(): a record must be well formed and every action legal."""
     with pytest.raises(affresco.StateError):
         affresco.replay(record)
+
+
+@pytest.mark.parametrize("upto", [-1, "3", 1.0, True])
+def test_replay_upto_is_a_number_of_actions(upto):
+    """upto=-1 would otherwise replay all but the last action, silently."""
+    with pytest.raises(affresco.StateError, match="upto"):
+        affresco.replay(affresco.new_game(3, seed=1).record(), upto=upto)
 
 
 def test_replay_reproduces_the_game():

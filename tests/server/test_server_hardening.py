@@ -207,6 +207,16 @@ def test_names_lose_their_bidi_and_control_characters(sqlite_url):
         assert [s["name"] for s in out["seats"]] == ["Ann Lee", "Bob"]
 
 
+def test_names_that_look_alike_are_one_name(sqlite_url):
+    """'A' + combining acute (NFD) and the precomposed 'Á' (NFC) showed as two seats of the same
+    name; names are kept composed, so the second is refused as the same name."""
+    with api_client(sqlite_url) as c:
+        r = c.post("/api/games", json={"players": [{"name": "A\u0301na"}, {"name": "\u00c1na"}]})
+        assert r.status_code == 400 and "must be different" in r.json()["error"]["message"], r.text
+        out = create(c, [{"name": "Jose\u0301"}, HUMAN])
+        assert out["seats"][0]["name"] == "Jos\u00e9"
+
+
 # ------------------------------------------------------------------ 11: owner-only database
 def test_database_files_are_owner_only(tmp_path):
     """Issue #15.11: the file holds every seed and hidden state."""

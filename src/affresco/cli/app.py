@@ -40,8 +40,11 @@ def rule_options(values: list[str]) -> dict[str, bool | int]:
             out[name] = True
         elif value in ("false", "off", "no"):
             out[name] = False
-        elif value.isascii() and value.isdigit():
+        elif value.isascii() and value.isdigit() and len(value) <= 18:
             out[name] = int(value)
+        elif value.isascii() and value.isdigit():   # (and Python reads no int of over 4300 digits)
+            raise typer.BadParameter(f"{name}={value[:12]}...: a whole number of at most 18 digits",
+                                     param_hint="--option")
         else:
             raise typer.BadParameter(f"{item!r}: the value is a whole number or true/false", param_hint="--option")
     return out

@@ -17,9 +17,11 @@ def read_json(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise FrescoError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise FrescoError(f"{path}: not UTF-8 text, so not a saved game or record ({e})") from None
     try:
         data = json.loads(text)
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:   # RecursionError: too deeply nested
         if path.suffix.lower() == ".jsonl":   # a tournament's records, one game a line
             raise FrescoError(f"{path} holds one game record a line (a tournament's records): take one out "
                               f"with 'affresco report {path} --game K', then replay that file") from None

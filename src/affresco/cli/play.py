@@ -178,9 +178,10 @@ class Session:
         view = self.game.view(self.human)
         if text.isascii() and text.isdigit():
             options = self.choices(view)
-            k = int(text)
+            k = int(text) if len(text) <= 9 else 0    # (Python reads no int of over 4300 digits)
             if not 1 <= k <= len(options):
-                self.console.print(f"[red]No action number {k}: choose 1 to {len(options)}.[/]")
+                shown = text if len(text) <= 9 else text[:9] + "..."
+                self.console.print(f"[red]No action number {shown}: choose 1 to {len(options)}.[/]")
                 return None
             return options[k - 1]
         if view["phase"] == "plan" and PLAN_SHORTHAND.match(text):

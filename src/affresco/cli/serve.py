@@ -15,7 +15,7 @@ LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 for every interface)."),
-    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port to listen on."),
     db: str = typer.Option("affresco.db", "--db",
                            help="Database: an SQLite file path or URL, or postgresql://user:pass@host/dbname."),
     bot_processes: int = typer.Option(1, "--bot-processes", min=1, help="Processes for timed (search) bots."),

@@ -43,8 +43,10 @@ SEGMENT_INDEX = {s: i for i, s in enumerate(SEGMENTS)}
 def _modules(modules: Iterable[str] | str) -> tuple[str, ...]:
     if isinstance(modules, str):
         modules = [m.strip() for m in modules.replace("+", ",").split(",") if m.strip()]
+    if not isinstance(modules, Iterable):
+        raise affresco.ConfigError(f"modules is a list of module names, not {modules!r}")
     out = tuple(modules)
-    unknown = [m for m in out if m not in affresco.MODULES]
+    unknown = [m for m in out if not isinstance(m, str) or m not in affresco.MODULES]
     if unknown:
         raise affresco.ConfigError(f"unknown module(s) {unknown}; available: {', '.join(sorted(affresco.MODULES))}")
     return tuple(sorted(out))
@@ -66,6 +68,8 @@ class Config:
             raise affresco.ConfigError(f"players must be 2, 3 or 4, not {players!r}")
         if encoding not in ENCODINGS:
             raise affresco.ConfigError(f"encoding must be one of {', '.join(map(str, ENCODINGS))}, not {encoding!r}")
+        if options is not None and not isinstance(options, Mapping):
+            raise affresco.ConfigError(f"options is a mapping of option names to values, not {options!r}")
         return cls(players, _modules(modules), dict(options or {}), encoding)
 
     def new_game(self, seed: int | str | None) -> Game:
@@ -974,6 +978,13 @@ def final_rewards(game: Game, reward: str) -> list[float]:
         else:
             out.append(1.0 if ranking[0] == seat else 0.0)
     return out
+
+
+def check_render_mode(mode: str | None) -> str | None:
+    """``render_mode`` as the wrappers take it: None, ``"ansi"`` or ``"human"``."""
+    if mode not in (None, "ansi", "human"):
+        raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {mode!r}")
+    return mode
 
 
 def check_reward(reward: str) -> str:

@@ -29,7 +29,8 @@ from gymnasium import spaces
 
 from affresco import IllegalAction
 from affresco.bots import make_bot
-from .core import ENCODING_VERSION, ENCODINGS, Config, LazyView, check_reward, final_rewards, render_text, tables
+from .core import (ENCODING_VERSION, ENCODINGS, Config, LazyView, check_render_mode, check_reward, final_rewards,
+                   render_text, tables)
 
 __all__ = ["FrescoEnv", "ENV_ID"]
 
@@ -55,16 +56,18 @@ class FrescoEnv(gymnasium.Env):
         self.codec, self.encoder = tables(self.config)
         self.reward_kind = check_reward(reward)
         others = players - 1
+        if not isinstance(opponents, (str, Sequence)):
+            raise ValueError(f"opponents is a bot spec or a list of {others}, not {opponents!r}")
         self.opponent_specs = [opponents] * others if isinstance(opponents, str) else list(opponents)
         if len(self.opponent_specs) != others:
             raise ValueError(f"{players} players need {others} opponent bot specs, not {self.opponent_specs!r}")
         for spec in self.opponent_specs:
             make_bot(spec, 0)  # fail early on a bad spec
-        if seat is not None and not 0 <= seat < players:
+        if seat is not None and (type(seat) is not int or not 0 <= seat < players):
             raise ValueError(f"seat must be None or 0..{players - 1}, not {seat!r}")
         if illegal not in ("raise", "substitute"):
             raise ValueError(f"illegal must be 'raise' or 'substitute', not {illegal!r}")
-        self.fixed_seat, self.illegal, self.render_mode = seat, illegal, render_mode
+        self.fixed_seat, self.illegal, self.render_mode = seat, illegal, check_render_mode(render_mode)
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32)
         self.action_space = spaces.Discrete(self.codec.size)
         self.game = self.engine = None

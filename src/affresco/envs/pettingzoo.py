@@ -38,8 +38,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from affresco import IllegalAction
-from .core import (ENCODING_VERSION, F32, Config, LazyView, SteppedGame, allowed, check_reward, final_rewards,
-                   render_text, tables)
+from .core import (ENCODING_VERSION, F32, Config, LazyView, SteppedGame, allowed, check_render_mode, check_reward,
+                   final_rewards, render_text, tables)
 
 __all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
 
@@ -53,9 +53,11 @@ class _Common:
         self.reward_kind = check_reward(reward)
         if illegal not in ("raise", "substitute"):
             raise ValueError(f"illegal must be 'raise' or 'substitute', not {illegal!r}")
+        if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
+            raise ValueError(f"max_cycles must be None or a whole number >= 1, not {max_cycles!r}")
         self.illegal = illegal
         self.max_cycles = max_cycles
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.possible_agents = [f"player_{i}" for i in range(self.config.players)]
         self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.WAIT = self.codec.size

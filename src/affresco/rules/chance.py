@@ -11,11 +11,18 @@ from typing import Any
 from .state import State
 
 
+_SEED_BOUND = 10**4000
+
+
 def seed_refusal(seed: object) -> str | None:
-    """Why ``seed`` cannot seed a game's chance events, or None: it must be an integer or a
-    string that UTF-8 can write (:func:`chance` hashes its bytes; a lone surrogate has none)."""
+    """Why ``seed`` cannot seed a game's chance events, or None: it must be an integer that
+    Python writes as text (at most 4000 digits: :func:`chance` and the saved state write it) or
+    a string that UTF-8 can write (:func:`chance` hashes its bytes; a lone surrogate has none)."""
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         return f"seed must be an integer or a string, not {seed!r}"
+    if isinstance(seed, int) and not -_SEED_BOUND < seed < _SEED_BOUND:
+        return (f"an integer seed has at most 4000 digits, not about {int(abs(seed).bit_length() * 0.30103)} "
+                "(Python writes no longer integer as text by default)")
     if isinstance(seed, str):
         try:
             seed.encode()

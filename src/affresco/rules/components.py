@@ -12,6 +12,7 @@ import json
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
+from os import PathLike
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -118,7 +119,10 @@ def _fail(where: str, msg: str) -> ComponentError:
 
 
 def check_provenance(entry: Mapping[str, Any], where: str) -> None:
-    """Every data entry says where it comes from: 'printed: ...' or 'reconstructed: ...'."""
+    """Every data entry is a table and says where it comes from: 'printed: ...' or
+    'reconstructed: ...'."""
+    if not isinstance(entry, Mapping):
+        raise _fail(where, f"{entry!r}: expected a table (with its provenance)")
     prov = entry.get("provenance")
     texts = list(prov.values()) if isinstance(prov, Mapping) else [prov]
     for t in texts:
@@ -143,7 +147,17 @@ def _paints(entry: Mapping[str, Any], key: str, where: str, allowed: str) -> str
 
 
 def build(raw: Mapping[str, Any]) -> Components:
-    """Validate a parsed base component table and build :class:`Components`."""
+    """Validate a parsed base component table and build :class:`Components`; ComponentError
+    naming the first bad entry."""
+    try:
+        return _build(raw)
+    except ComponentError:
+        raise
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError) as e:   # a value of a shape no check names
+        raise _fail("file", f"malformed ({type(e).__name__}: {e})") from None
+
+
+def _build(raw: Mapping[str, Any]) -> Components:
     if not isinstance(raw, Mapping):
         raise _fail("file", "the top level must be a table")
     for section in ("player_start", "hostel", "mood_display", "market", "fresco", "blending", *_RULE_SECTIONS):
@@ -215,6 +229,8 @@ def build(raw: Mapping[str, Any]) -> Components:
             raise _fail("market.removed_for_3", f"{r!r} is not a market tile")
         removed_idx.append(cand[0])
     booths_raw = mk.get("booths", {})
+    if not isinstance(booths_raw, Mapping):
+        raise _fail("market.booths", f"{booths_raw!r}: a table of booth sizes per player count")
     booths = {}
     for n, total, count in ((4, 13, 4), (3, 9, 3), (2, 9, 3)):
         b = booths_raw.get(str(n))
@@ -278,7 +294,7 @@ def parse_text(text: str, name: str = "component file") -> dict:
         if text.lstrip().startswith("{"):
             return json.loads(text)
         return tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as e:
+    except (ValueError, RecursionError) as e:   # TOMLDecodeError is a ValueError; too deep: RecursionError
         raise ComponentError(f"{name}: not valid TOML or JSON: {e}") from None
 
 
@@ -288,11 +304,15 @@ def load_components(source: str | Path | Mapping[str, Any] | None = None) -> Com
         return reference()
     if isinstance(source, Mapping):
         return build(source)
+    if not isinstance(source, (str, PathLike)):
+        raise ComponentError(f"components: a component file's path or a parsed table, not {source!r}")
     path = Path(source)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ComponentError(f"component file {path}: cannot read it ({e.strerror})") from None
+    except ValueError as e:   # not UTF-8 (UnicodeDecodeError), a NUL in the path
+        raise ComponentError(f"component file {path}: cannot read it as UTF-8 text ({e})") from None
     return build(parse_text(text, str(path)))
 
 

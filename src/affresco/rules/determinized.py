@@ -21,8 +21,8 @@ __all__ = ["state_from_view"]
 _PRIVATE = ("paints", "thalers", "plan")
 
 
-def state_from_view(view: Mapping[str, Any], seat: int, hidden: Mapping[str, Any] | None, seed: int | str,
-                    log: list | None = None) -> dict[str, Any]:
+def state_from_view(view: Mapping[str, Any], seat: Any, hidden: Mapping[str, Any] | None, seed: Any,
+                    log: Any = None) -> dict[str, Any]:
     """The saved-state dict (docs/state-format.md) of a game consistent with ``view`` =
     ``game.view(seat)`` and ``hidden``:
 
@@ -36,7 +36,7 @@ def state_from_view(view: Mapping[str, Any], seat: int, hidden: Mapping[str, Any
     hidden = hidden or {}
     figs = view["figures"]
     n = sum(not f["leonardo"] for f in figs)
-    if not 0 <= seat < n:
+    if type(seat) is not int or not 0 <= seat < n:
         raise StateError(f"from_view: seat must be 0..{n - 1}, not {seat!r}")
     names = [f["name"] for f in figs]
     given = {int(k): v for k, v in (hidden.get("figures") or {}).items()}

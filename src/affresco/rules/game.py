@@ -19,7 +19,7 @@ from .actions import PASS, Action, parse
 from .chance import seed_refusal
 from .components import Components, load_components, reference
 from .hooks import MODULES, HookTable, ordered
-from .setup import new_state
+from .setup import names_refusal, new_state
 from .state import OVER, PLAN, State, cons_to_list, vp_of
 from .determinized import state_from_view
 from .observation import ENCODING as _ENCODING, Seen as _Seen, check_encoding as _check_encoding, \
@@ -88,7 +88,7 @@ def _new_hook_table(modules: tuple[str, ...], options: Mapping[str, Any], comp: 
     return HookTable(hooks)
 
 
-def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed: Any = None,
+def new_game(players: int | Sequence[str] = 4, modules: Any = (), seed: Any = None,
              options: Mapping[str, Any] | None = None,
              components: Components | str | Mapping | None = None) -> "Game":
     """Set up a new game.
@@ -106,17 +106,21 @@ def new_game(players: int | Sequence[str] = 4, modules: Iterable[str] = (), seed
         names = tuple(f"Player {i + 1}" for i in range(players))
     else:
         names = tuple(players)
-        if not 2 <= len(names) <= 4:
-            raise ConfigError(f"Fresco is for 2 to 4 players, not {len(names)}")
-        if not all(isinstance(x, str) and x.strip() for x in names) or len(set(names)) != len(names):
-            raise ConfigError(f"player names must be distinct non-empty strings: {list(names)!r}")
-        if "Leonardo" in names and len(names) == 2:
-            raise ConfigError("'Leonardo' is the name of the imaginary third player in a 2-player game")
+        why = names_refusal(names)
+        if why is not None:
+            raise ConfigError(why)
     if isinstance(modules, str):
         raise ConfigError(f"modules is a list of names, e.g. ({modules!r},)")
+    if not isinstance(modules, Iterable):
+        raise ConfigError(f"modules is a list of module names, not {modules!r}")
     modules = tuple(modules)
+    bad = next((m for m in modules if not isinstance(m, str)), None)
+    if bad is not None:
+        raise ConfigError(f"a module is named by its name (a string), not {bad!r}")
     if len(set(modules)) != len(modules):
         raise ConfigError(f"a module is named twice: {list(modules)!r}")
+    if options is not None and not isinstance(options, Mapping):
+        raise ConfigError(f"options is a mapping of option names to values, not {options!r}")
     options = dict(options or {})
     if seed is None:
         seed = secrets.randbelow(2**63)
@@ -149,7 +153,7 @@ class Game:
         """Seats that must decide now (several while planning, none once over)."""
         return flow.to_act(self._s)
 
-    def legal_actions(self, seat: int) -> Sequence[Action]:
+    def legal_actions(self, seat: Any) -> Sequence[Action]:
         """The legal actions of ``seat`` now ([] if it is not to act): a new list, or while
         planning with a module's plan words a read-only sequence (plans made one at a time
         when indexed: ``len``, ``[i]``, ``in`` and ``index`` are cheap; iterating makes them
@@ -161,7 +165,12 @@ class Game:
         s = self._s
         if s.phase != PLAN and type(seat) is int and seat in flow.to_act(s):
             return flow.legal_for_figure(s)[:]   # the usual case, in one step
-        return flow.legal(s, seat)
+        try:
+            return flow.legal(s, seat)
+        except TypeError:   # a seat that is no int (1.0) while planning: it is not to act
+            if type(seat) is int:
+                raise
+            return []
 
     def plan_steps(self) -> tuple[str, ...]:
         """The steps of a plan chosen as choices (:meth:`plan_choices`): ``counts``, then the
@@ -169,7 +178,7 @@ class Game:
         'wall', 'ill', 'medico')`` (the same for every position of the game)."""
         return plan_choices.steps(self._s)
 
-    def plan_choices(self, seat: int, prefix: Sequence[tuple[str, ...]] = ()) -> tuple[tuple[str, ...], ...]:
+    def plan_choices(self, seat: Any, prefix: Sequence[tuple[str, ...]] = ()) -> tuple[tuple[str, ...], ...]:
         """The choices of ``seat``'s plan at step ``len(prefix)`` of :meth:`plan_steps`, given
         the choices before it (each one of those this method gave), for code that picks a plan
         a step at a time (``affresco.envs``, docs/envs.md): the counts text
@@ -184,6 +193,10 @@ class Game:
             return plan_choices.choices(self._s, seat, prefix)
         except ValueError as e:
             raise IllegalAction(str(e)) from None
+        except TypeError:
+            if isinstance(prefix, Sequence):
+                raise
+            raise IllegalAction(f"prefix is a sequence of choices (tuples of text), not {prefix!r}") from None
 
     @staticmethod
     def plan_choice_counts(choice: Sequence[str]) -> tuple[int, ...] | None:
@@ -197,15 +210,21 @@ class Game:
         """The plan that a choice for every step of :meth:`plan_steps` makes (the inverse of
         :meth:`plan_as_choices`)."""
         steps = plan_choices.steps(self._s)
-        if len(choices) != len(steps):
-            raise IllegalAction(f"a plan takes {len(steps)} choices ({', '.join(steps)}), not {len(choices)}")
-        return plan_choices.plan_of(choices)
+        if not isinstance(choices, Sequence) or len(choices) != len(steps):
+            raise IllegalAction(f"a plan takes {len(steps)} choices ({', '.join(steps)}), not {choices!r}")
+        try:
+            return plan_choices.plan_of(choices)
+        except (TypeError, KeyError, IndexError):
+            raise IllegalAction(f"{choices!r} are not choices of plan_choices (tuples of text)") from None
 
-    def plan_as_choices(self, plan: Action | str) -> tuple[tuple[str, ...], ...]:
+    def plan_as_choices(self, plan: Any) -> tuple[tuple[str, ...], ...]:
         """The choice of each step of :meth:`plan_steps` that makes ``plan`` (an Action or its
         notation)."""
         if isinstance(plan, str):
             plan = parse(plan)
+        raw: Any = plan
+        if not (isinstance(plan, Action) and type(raw[1]) is tuple and all(type(a) is str for a in raw[1])):
+            raise IllegalAction(f"a plan is an Action of text arguments or its notation, not {plan!r}")
         try:
             return plan_choices.as_choices(self._s, plan)
         except ValueError as e:
@@ -382,13 +401,18 @@ class Game:
                 self._seen[3] = seen
         return seen
 
-    def observation_modules(self, view: Mapping[str, Any], seat: int, encoding: Any = _ENCODING) -> array:
+    def observation_modules(self, view: Mapping[str, Any], seat: Any, encoding: Any = _ENCODING) -> array:
         """The modules' numbers of :meth:`observation` (its end: the slices after ``bag``) made
         from ``view`` = ``view(seat)`` (full or lean) of a game of this set-up, in ``encoding``:
         for code that has only views (e.g. a client of the server) and the check that the
         vector shows what the view shows (the same numbers, tested)."""
         self._check_seat(seat)
-        return _modules_from_view(self._s, view, seat, _check_encoding(encoding))
+        encoding = _check_encoding(encoding)
+        try:
+            return _modules_from_view(self._s, view, seat, encoding)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise StateError(f"observation_modules: not a view of seat {seat!r} of a game of this set-up "
+                             f"({type(e).__name__}: {e})") from None
 
     def observation_layout(self, encoding: Any = _ENCODING) -> tuple[tuple[str, int, int], ...]:
         """The slices of :meth:`observation` in ``encoding``: ``(name, start, length)`` in order
@@ -470,8 +494,8 @@ class Game:
         return cls(serialize.load(data, _hooks_for))
 
     @classmethod
-    def from_view(cls, view: Mapping[str, Any], seat: int, hidden: Mapping[str, Any] | None = None, *,
-                  seed: int | str | None = None, log: list | None = None) -> "Game":
+    def from_view(cls, view: Mapping[str, Any], seat: Any, hidden: Mapping[str, Any] | None = None, *,
+                  seed: Any = None, log: Any = None) -> "Game":
         """A game consistent with ``view`` = ``game.view(seat)`` whose hidden parts are
         ``hidden`` (a determinization, for searching bots): ``result.view(seat) == view``.
 
@@ -486,7 +510,14 @@ class Game:
         """
         if seed is None:
             seed = secrets.randbelow(2**48)
-        return cls(serialize.from_dict(state_from_view(view, seat, hidden, seed, log), _hooks_for))
+        if isinstance(view, Mapping) and "seat" in view and view["seat"] != seat:
+            raise StateError(f"from_view: the view is seat {view['seat']!r}'s, not seat {seat!r}'s")
+        try:
+            data = state_from_view(view, seat, hidden, seed, log)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise StateError(f"from_view: not a view of seat {seat!r} and its hidden parts "
+                             f"({type(e).__name__}: {e})") from None
+        return cls(serialize.load(data, _hooks_for))
 
     def history(self) -> list[tuple[int, str]]:
         return [(seat, str(action)) for seat, action in cons_to_list(self._s.history)]
@@ -507,7 +538,10 @@ def _observers(s: State, seats: Any) -> Sequence[int]:
     """The seats of :meth:`Game.observations` (None: every seat), each checked."""
     if seats is None:
         return range(s.n)
-    seats = list(seats)
+    try:
+        seats = list(seats)
+    except TypeError:
+        raise FrescoError(f"seats is a list of seats 0..{s.n - 1} (or None: every seat), not {seats!r}") from None
     for seat in seats:
         _check_observer(s, seat)
     return seats
@@ -527,7 +561,7 @@ def _forced_passes(g: Game) -> None:
         g.apply(g.to_act[0], PASS)
 
 
-def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
+def replay(record: Mapping[str, Any] | str, upto: Any = None) -> Game:
     """Rebuild a game from its record (optionally only the first ``upto`` actions).  An
     ``affresco-record/1`` record, written before a forced pass became the player's own action
     (rules notes N2), still replays: those passes are made where it leaves them out; so does a
@@ -535,7 +569,7 @@ def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
     if isinstance(record, str):
         try:
             record = json.loads(record)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:   # RecursionError: too deeply nested
             raise StateError(f"game record: not valid JSON: {e}") from None
     if not isinstance(record, Mapping) or record.get("format") not in RECORD_FORMATS:
         raise StateError(f"game record: expected an object with format {RECORD_FORMAT!r}")
@@ -544,7 +578,11 @@ def replay(record: Mapping[str, Any] | str, upto: int | None = None) -> Game:
     actions = record.get("actions")
     if not isinstance(setup, Mapping) or not isinstance(actions, list):
         raise StateError("game record: needs 'setup' and 'actions'")
+    if upto is not None and (type(upto) is not int or upto < 0):
+        raise StateError(f"replay: upto is a number of actions (an int >= 0), not {upto!r}")
     if "position" in setup:
+        if not isinstance(setup["position"], Mapping):
+            raise StateError(f"game record: setup.position is a saved state (an object), not {setup['position']!r}")
         pos = dict(setup["position"])
         pos["setup"] = dict(setup)
         g = Game.from_json(json.dumps(pos))

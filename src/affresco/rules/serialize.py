@@ -18,6 +18,7 @@ from .components import Components, FrescoTile, build, reference
 from .market import tile_key
 from .paints import BASIC, PAINTS, canonical, paint_text, paint_vector
 from .tiles import parse_tile_text
+from .setup import names_refusal
 from .state import GETUP, OVER, PLAN, VISITS, State, cons_to_list, list_to_cons, start_pos
 from .view import tile_text, track_label
 
@@ -150,8 +151,9 @@ def from_dict(data: Any, hooks_for) -> State:
     except ComponentError as e:
         raise StateError(f"saved state: components: {e}") from None
     players = r.get(data, "players", "", list)
-    if not 2 <= len(players) <= 4 or not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
-        raise r.fail("players", f"{players!r}: 2 to 4 distinct names")
+    why = names_refusal(players)
+    if why is not None:
+        raise r.fail("players", why)
     n = len(players)
     modules = tuple(r.get(data, "modules", "", list, []))
     options = r.get(data, "options", "", dict, {})
@@ -340,12 +342,16 @@ def from_dict(data: Any, hooks_for) -> State:
     s.asks = tuple(tuple(a) for a in asks)
     hist = r.get(data, "history", "", list, [])
     for i, h in enumerate(hist):
-        if not (isinstance(h, list) and len(h) == 2 and isinstance(h[0], int) and isinstance(h[1], str)):
-            raise r.fail(f"history[{i}]", f"{h!r}: [seat, notation]")
+        if not (isinstance(h, list) and len(h) == 2 and _whole(h[0]) and 0 <= h[0] < n and isinstance(h[1], str)):
+            raise r.fail(f"history[{i}]", f"{h!r}: [seat 0..{n - 1}, notation]")
+    offset = (s.setup or {}).get("history_offset", 0)
+    if not (_whole(offset) and offset >= 0):
+        raise r.fail("setup.history_offset", f"{offset!r}: how many actions of the history came before the "
+                                             "set-up's position (a whole number >= 0)")
     s.history = list_to_cons(tuple(h) for h in hist)
     s.nactions = len(hist)
     s.acting = s.cache = s.offered = s.drafts = None
-    s.log = list_to_cons(_log_entries(r, r.get(data, "log", "", list, []), fmt != FORMAT, s.n))
+    s.log = list_to_cons(_log_entries(r, r.get(data, "log", "", list, []), fmt != FORMAT, s.n, s.figures))
     if s.setup is None:
         s.setup = {"position": {k: v for k, v in data.items() if k not in ("history", "log")},
                    "history_offset": len(hist)}
@@ -353,25 +359,36 @@ def from_dict(data: Any, hooks_for) -> State:
     return s
 
 
-def _log_entries(r: _Reader, log: list, old: bool, n: int):
+def _log_entries(r: _Reader, log: list, old: bool, n: int, figures: int):
     """The saved log as (round, seat, event) entries; an old format's text lines become
-    ``text`` events."""
+    ``text`` events.  The fields the engine reads (``score`` and ``track`` events: VP by source)
+    are checked."""
     for i, e in enumerate(log):
         if not (isinstance(e, list) and len(e) == 3 and _whole(e[0]) and (e[1] is None or _whole(e[1]) and 0 <= e[1] < n)):
             raise r.fail(f"log[{i}]", f"{e!r}: [round, seat or null, event]")
         if old and isinstance(e[2], str):
             yield (e[0], e[1], {"kind": "text", "text": e[2]})
-        elif isinstance(e[2], dict) and isinstance(e[2].get("kind"), str):
-            yield (e[0], e[1], e[2])
-        else:
-            raise r.fail(f"log[{i}]", f"{e[2]!r}: an event is an object with a 'kind'")
+            continue
+        event = e[2]
+        if not (isinstance(event, dict) and isinstance(event.get("kind"), str)):
+            raise r.fail(f"log[{i}]", f"{event!r}: an event is an object with a 'kind'")
+        kind = event["kind"]
+        if kind in ("score", "track") and not (_whole(event.get("figure")) and 0 <= event["figure"] < figures):
+            raise r.fail(f"log[{i}].figure", f"{event.get('figure')!r}: a figure 0..{figures - 1}")
+        if kind == "score":
+            sources = event.get("sources")
+            if not (isinstance(sources, dict) and all(_whole(v) for v in sources.values())):
+                raise r.fail(f"log[{i}].sources", f"{sources!r}: an object of source -> VP")
+        elif kind == "track" and not _whole(event.get("delta")):
+            raise r.fail(f"log[{i}].delta", f"{event.get('delta')!r}: a whole number of spaces")
+        yield (e[0], e[1], event)
 
 
 def loads(text: Any, hooks_for) -> State:
     """The state saved as ``text`` (JSON); StateError for anything else (any type: it validates)."""
     try:
         data = json.loads(text)
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, RecursionError) as e:   # RecursionError: too deeply nested
         raise StateError(f"saved state: not valid JSON: {e}") from None
     return load(data, hooks_for)
 

@@ -12,6 +12,18 @@ from .leonardo import NAME as LEONARDO
 from .state import State, start_pos
 
 
+def names_refusal(names: Any) -> str | None:
+    """Why ``names`` (a list of the seats' names) cannot name a game's seats, or None: 2 to 4
+    distinct non-blank strings, and no seat of a 2-player game named as Leonardo (R13)."""
+    if not 2 <= len(names) <= 4:
+        return f"Fresco is for 2 to 4 players, not {len(names)}"
+    if not all(isinstance(x, str) and x.strip() for x in names) or len(set(names)) != len(names):
+        return f"player names must be distinct non-empty strings: {list(names)!r}"
+    if LEONARDO in names and len(names) == 2:
+        return f"{LEONARDO!r} is the name of the imaginary third player in a 2-player game"
+    return None
+
+
 def new_state(comp: Components, names: tuple[str, ...], modules: tuple[str, ...], hooks: HookTable,
               options: tuple[tuple[str, Any], ...], seed: int | str) -> State:
     n = len(names)

@@ -67,13 +67,13 @@ _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 def clean_name(raw: Any) -> str | None:
     """A player's name as shown: without control, bidi, private-use and format characters
-    (a zero-width joiner inside an emoji is kept), spaces collapsed; None if nothing visible
-    is left."""
+    (a zero-width joiner inside an emoji is kept), spaces collapsed, in Unicode's composed form
+    (NFC: two names that look alike are the same name); None if nothing visible is left."""
     if not isinstance(raw, str):
         return None
     kept = "".join(ch for ch in raw if unicodedata.category(ch) not in _DROP and ch not in _BIDI
                    and (unicodedata.category(ch) != "Cf" or ch == "\u200d"))
-    name = " ".join(kept.split())
+    name = unicodedata.normalize("NFC", " ".join(kept.split()))
     visible = [ch for ch in name if unicodedata.category(ch) not in ("Cf", "Zs", "Zl", "Zp", "Mn", "Me")
                and ch not in _BLANK_LETTERS]
     return name if visible else None

@@ -39,5 +39,8 @@ def module_data(name: str, comp: Components) -> Any:
             return None
         if not isinstance(table, dict):
             raise ComponentError(f"component file: {name}: must be a table")
-        _BUILT[key] = MODULES[name].build_data(table)
+        try:
+            _BUILT[key] = MODULES[name].build_data(table)
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError) as e:   # a shape no check names
+            raise ComponentError(f"component file: {name}: malformed ({type(e).__name__}: {e})") from None
     return _BUILT[key]

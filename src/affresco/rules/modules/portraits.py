@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral, track
@@ -35,6 +35,11 @@ NAME = "portraits"   # the module's name: its state is ``state.mods[NAME]``
 EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints",
            "mood", "mood_top")
 PERMANENT = ("income", "theater", "bishop_bonus", "sexton")
+
+
+def _count(v: Any) -> bool:
+    """A whole number >= 0 (not a bool) in the component data."""
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
 class Card(NamedTuple):
@@ -86,8 +91,10 @@ class Portraits(Module):
         for i, c in enumerate(raw.get("cards", [])):
             w = f"portraits.cards[{i}]"
             provenance_ok(c, w)
-            if not isinstance(c.get("id"), str) or c["id"] in cards or " " in c["id"]:
-                raise ComponentError(f"component file: {w}.id: {c.get('id')!r} must be a unique word")
+            if not isinstance(c.get("id"), str) or c["id"] in cards or not c["id"] or " " in c["id"] \
+                    or c["id"] != c["id"].lower():
+                raise ComponentError(f"component file: {w}.id: {c.get('id')!r} must be a unique lowercase word "
+                                     "(it is the card's word in the notation, which reads any case as lowercase)")
             if c.get("deck") not in ("A", "B", "C") or c.get("kind") not in ("permanent", "once"):
                 raise ComponentError(f"component file: {w}: deck A/B/C and kind permanent/once")
             if "vp_or_thalers" in c:
@@ -96,8 +103,14 @@ class Portraits(Module):
             eff = {k: c[k] for k in EFFECTS if k in c}
             if not eff or any(k not in EFFECTS for k in c if k not in ("id", "name", "deck", "kind", "provenance")):
                 raise ComponentError(f"component file: {w}: effects must be among {', '.join(EFFECTS)}")
-            if "paint" in eff and eff["paint"] not in PAINTS:
+            paint = eff.get("paint", "R")
+            if not (isinstance(paint, str) and len(paint) == 1 and paint in PAINTS):
                 raise ComponentError(f"component file: {w}.paint: {eff['paint']!r} is not a paint")
+            bad = next((k for k, v in eff.items() if k not in ("paint", "mood_top") and not _count(v)), None)
+            if bad is not None:
+                raise ComponentError(f"component file: {w}.{bad}: {eff[bad]!r} must be a whole number >= 0")
+            if eff.get("mood_top", True) is not True:
+                raise ComponentError(f"component file: {w}.mood_top: {eff['mood_top']!r} must be true")
             if (c["kind"] == "permanent") != any(k in PERMANENT for k in eff):
                 raise ComponentError(f"component file: {w}: permanent cards have a permanent effect, and only they")
             cards[c["id"]] = Card(c["id"], c.get("name", c["id"]), c["deck"], c["kind"] == "permanent", eff)
@@ -108,7 +121,12 @@ class Portraits(Module):
                         "Bishop", "Virgin Mary", "Pretty girl", "Self-portrait"):
             if printed not in names:
                 raise ComponentError(f"component file: portraits.cards: the printed card {printed!r} is missing")
-        return Data(cards, raw.get("display", 2), raw.get("thalers_instead", 3))
+        display, instead = raw.get("display", 2), raw.get("thalers_instead", 3)
+        if not (_count(display) and 1 <= display <= 2):
+            raise ComponentError(f"component file: portraits.display: {display!r} cards on display (1 or 2)")
+        if not _count(instead):
+            raise ComponentError(f"component file: portraits.thalers_instead: {instead!r} must be a whole number >= 0")
+        return Data(cards, display, instead)
 
     # --- helpers -----------------------------------------------------------------------
     def st(self, s: State) -> PState:
