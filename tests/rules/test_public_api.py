@@ -314,6 +314,20 @@ def test_legal_actions_of_a_seat_that_is_not_an_int_is_empty_while_planning():
     assert g.legal_actions(1.0) == [] and g.legal_actions("0") == [] and g.legal_actions(None) == []
 
 
+def test_legal_actions_of_true_or_false_is_empty_as_apply_refuses_them_as_seats():
+    """'[] if it is not to act': True == 1 and False == 0, but a bool is no seat (apply refuses it),
+    while planning and after it alike."""
+    g = _planning_game()
+    assert g.legal_actions(True) == [] and g.legal_actions(False) == []
+    while g.phase == "plan" or g.to_act[0] not in (0, 1):
+        seat = g.to_act[0]
+        g.apply(seat, g.legal_actions(seat)[0])
+    seat = g.to_act[0]
+    assert g.phase != "plan" and g.legal_actions(seat) and g.legal_actions(bool(seat)) == []
+    with pytest.raises(affresco.IllegalAction, match="seat must be"):
+        g.apply(bool(seat), g.legal_actions(seat)[0])
+
+
 @pytest.mark.parametrize("seats", [0, 1.5])
 def test_observations_of_a_single_seat_not_in_a_list_are_refused(seats):
     g = _planning_game()

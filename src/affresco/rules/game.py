@@ -165,6 +165,8 @@ class Game:
         s = self._s
         if s.phase != PLAN and type(seat) is int and seat in flow.to_act(s):
             return flow.legal_for_figure(s)[:]   # the usual case, in one step
+        if seat is True or seat is False:   # not a seat (apply refuses it), though True == 1
+            return []
         try:
             return flow.legal(s, seat)
         except TypeError:   # a seat that is no int (1.0) while planning: it is not to act
