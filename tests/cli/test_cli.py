@@ -475,6 +475,16 @@ def test_serve_refuses_a_bad_proxy_or_log_level_naming_the_option(tmp_path, args
     assert not list(tmp_path.iterdir())
 
 
+def test_serve_on_a_host_that_is_not_this_machine_names_the_host_not_the_port(tmp_path):
+    """--host with an address not on this machine (or a name that does not resolve) said
+    '(another server there?): choose another --port'; the port was never the trouble.
+    (192.0.2.1: TEST-NET-1, documentation only, on no machine.)"""
+    res = runner.invoke(app, ["serve", "--host", "192.0.2.1", "--port", "0", "--db", str(tmp_path / "g.db")])
+    text = " ".join(res.output.split())
+    assert res.exit_code == 1 and "choose another --host" in text and "--port" not in text, res.output
+    assert not list(tmp_path.iterdir())
+
+
 @pytest.mark.parametrize("port", ["65536", "99999", "-1"])
 def test_serve_refuses_a_port_out_of_range_before_opening_the_database(tmp_path, port):
     """--port 99999 said 'open http://localhost:99999/' and listened elsewhere (the number

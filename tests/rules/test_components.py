@@ -210,3 +210,13 @@ def test_an_edition_pickles_as_itself_and_the_reference_edition_as_the_process_o
     assert again is not mine and again.digest == mine.digest and again.hostel[1].price == 5
     assert again.hostel == mine.hostel and again.fresco_tiles == mine.fresco_tiles
     assert pickle.loads(pickle.dumps(reference())) is reference()
+
+
+def test_components_named_reference_are_the_reference_edition_as_saved_states_name_it(tmp_path, monkeypatch):
+    """Saved states and records write the reference edition as "reference"; new_game(components=
+    "reference") read a file of that name instead (ComponentError, or a stranger's file)."""
+    monkeypatch.chdir(tmp_path)      # no file named 'reference' here
+    assert load_components("reference") is reference()
+    g = affresco.new_game(2, components="reference", seed=1)
+    assert json.loads(g.to_json())["components"] == "reference"
+    assert g.to_json() == affresco.new_game(2, seed=1).to_json()

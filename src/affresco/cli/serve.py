@@ -86,8 +86,9 @@ def serve(
         raise typer.Exit(2)
     busy = _port_in_use(host, port)
     if busy:
-        Console(stderr=True).print(f"[red]Cannot listen on {host}:{port}: {busy} (another server there?): choose "
-                                   f"another --port[/]")
+        why, option = busy
+        hint = " (another server there?)" if option == "--port" else ""
+        Console(stderr=True).print(f"[red]Cannot listen on {host}:{port}: {why}{hint}: choose another {option}[/]")
         raise typer.Exit(1)
     try:
         limits = Limits(rate=rate, burst=max(10, int(rate * 3)), create_per_minute=games_per_minute,
@@ -121,19 +122,23 @@ def _without_password(db: str) -> str:
         return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", db)
 
 
-def _port_in_use(host: str, port: int) -> str | None:
-    """Why ``host:port`` cannot be listened on (e.g. 'address already in use'), or None: checked
-    before the database is opened, so a second server on a taken port stops at once."""
+def _port_in_use(host: str, port: int) -> tuple[str, str] | None:
+    """Why ``host:port`` cannot be listened on (e.g. 'address already in use') and the option to
+    change (``--port`` if the port is taken, else ``--host``: a name that does not resolve, an
+    address not on this machine), or None: checked before the database is opened, so a second
+    server on a taken port stops at once."""
+    import errno
     import socket
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except OSError as e:
-        return str(e.strerror or e)
+        return str(e.strerror or e), "--host"
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as uvicorn binds
         try:
             s.bind(address)
         except OSError as e:
-            return str(e.strerror or e).lower()
+            taken = e.errno in (errno.EADDRINUSE, errno.EACCES)    # EACCES: a privileged port
+            return str(e.strerror or e).lower(), "--port" if taken else "--host"
     return None

@@ -299,8 +299,9 @@ def parse_text(text: str, name: str = "component file") -> dict:
 
 
 def load_components(source: str | Path | Mapping[str, Any] | None = None) -> Components:
-    """Load the reference edition (``None``), a file path, or an already parsed table."""
-    if source is None:
+    """Load the reference edition (``None``, or ``"reference"`` as saved states and records name
+    it), a file path, or an already parsed table."""
+    if source is None or source == "reference":
         return reference()
     if isinstance(source, Mapping):
         return build(source)

@@ -96,7 +96,7 @@ def new_game(players: int | Sequence[str] = 4, modules: Any = (), seed: Any = No
     players: 2, 3 or 4, or a list of 2-4 distinct names (seats are 0..n-1 in that order).
     modules: module names (see ``affresco.MODULES``).  seed: the seed of every chance event;
     a random one is chosen (and kept in the record) when omitted.  components: the reference
-    edition (None), a component file path, or a parsed table.
+    edition (None, or "reference" as saved states name it), a component file path, or a parsed table.
     """
     if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
         raise ConfigError(f"players must be 2, 3 or 4 or a list of names, not {players!r}")
