@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral, track
@@ -35,11 +35,6 @@ NAME = "portraits"   # the module's name: its state is ``state.mods[NAME]``
 EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints",
            "mood", "mood_top")
 PERMANENT = ("income", "theater", "bishop_bonus", "sexton")
-
-
-def _count(v: Any) -> bool:
-    """A whole number >= 0 (not a bool) in the component data."""
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
 class Card(NamedTuple):
@@ -106,7 +101,7 @@ class Portraits(Module):
             paint = eff.get("paint", "R")
             if not (isinstance(paint, str) and len(paint) == 1 and paint in PAINTS):
                 raise ComponentError(f"component file: {w}.paint: {eff['paint']!r} is not a paint")
-            bad = next((k for k, v in eff.items() if k not in ("paint", "mood_top") and not _count(v)), None)
+            bad = next((k for k, v in eff.items() if k not in ("paint", "mood_top") and not (_whole(v) and v >= 0)), None)
             if bad is not None:
                 raise ComponentError(f"component file: {w}.{bad}: {eff[bad]!r} must be a whole number >= 0")
             if eff.get("mood_top", True) is not True:
@@ -122,9 +117,9 @@ class Portraits(Module):
             if printed not in names:
                 raise ComponentError(f"component file: portraits.cards: the printed card {printed!r} is missing")
         display, instead = raw.get("display", 2), raw.get("thalers_instead", 3)
-        if not (_count(display) and 1 <= display <= 2):
+        if not (_whole(display) and 1 <= display <= 2):
             raise ComponentError(f"component file: portraits.display: {display!r} cards on display (1 or 2)")
-        if not _count(instead):
+        if not (_whole(instead) and instead >= 0):
             raise ComponentError(f"component file: portraits.thalers_instead: {instead!r} must be a whole number >= 0")
         return Data(cards, display, instead)
 

@@ -79,9 +79,9 @@ class Requests(Module):
         if 6 not in stacks["general"] or not any(10 in stacks[t] for t in stacks if paint[t] == "P"):
             raise ComponentError("component file: requests.stacks: the printed general 6 VP and purple 10 VP")
         tiles, income = raw.get("tiles_per_request", 3), raw.get("income_thalers", 1)
-        if tiles != 3 or type(tiles) is not int:
+        if tiles != 3 or not whole(tiles):
             raise ComponentError(f"component file: requests.tiles_per_request: {tiles!r}: the printed 3 fresco tiles")
-        if type(income) is not int or income < 0:
+        if not (whole(income) and income >= 0):
             raise ComponentError(f"component file: requests.income_thalers: {income!r} must be a whole number >= 0")
         return Data(stacks, paint, tiles, income)
 

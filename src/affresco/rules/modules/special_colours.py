@@ -21,6 +21,7 @@ from ..components import FrescoTile
 from ..hooks import Module, register
 from ..paints import BLENDED, INDEX as PAINT, PAINTS, SPECIAL, canonical, covers, paint_vector
 from ..components import check_provenance as provenance_ok
+from ..serialize import whole
 from ..state import State
 
 OPTION = "special_colours_on_fresco"
@@ -72,14 +73,14 @@ class SpecialColours(Module):
         bonus = raw.get("fresco_substitute_bonus", {"K": 0, "N": 0})
         for where, table in (("altar.basic", altar.get("basic", {})), ("fresco_substitute_bonus", bonus)):
             if not (isinstance(table, dict)
-                    and all(k in SPECIAL and type(v) is int and v >= 0 for k, v in table.items() if k != "provenance")):
+                    and all(k in SPECIAL and whole(v) and v >= 0 for k, v in table.items() if k != "provenance")):
                 raise ComponentError(f"component file: special_colours.{where}: {table!r}: VP per K and N "
                                      "(whole numbers >= 0)")
         centre, remove = raw.get("centre_value", 24), raw.get("remove_base_tiles", 7)
-        if centre != 24 or type(centre) is not int:
+        if centre != 24 or not whole(centre):
             raise ComponentError(f"component file: special_colours.centre_value: {centre!r}: the printed 24 "
                                  "in the centre")
-        if remove != len(tiles) or type(remove) is not int:
+        if remove != len(tiles) or not whole(remove):
             raise ComponentError(f"component file: special_colours.remove_base_tiles: {remove!r}: as many base tiles "
                                  f"leave as special tiles come in ({len(tiles)}), so the fresco keeps 25")
         return Data(tuple(tiles), centre, remove, blends,
