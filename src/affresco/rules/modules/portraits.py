@@ -12,7 +12,7 @@ displayed portrait if any (VP only).
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, compress
 from typing import NamedTuple
 
 from ...errors import ComponentError, StateError
@@ -306,21 +306,19 @@ class Portraits(Module):
 
 def _top_cards(cards: dict, deck: tuple[str, ...]) -> tuple[str, ...]:
     """The cards of ``deck`` in the earliest deck still there (A before B before C), sorted:
-    the ones a card is revealed from (memoised per edition and deck)."""
-    hit = _TOP.get((id(cards), deck))
-    if hit is not None and hit[0] is cards:
-        return hit[1]
-    by_deck: dict[str, list[str]] = {}
-    for c in deck:
-        by_deck.setdefault(cards[c].deck, []).append(c)
-    out = tuple(sorted(by_deck[min(by_deck)]))
-    if len(_TOP) > 4096:
-        _TOP.clear()
-    _TOP[id(cards), deck] = (cards, out)
-    return out
+    the ones a card is revealed from (the cards' decks read from a table per edition, the
+    deck filtered without an interpreted loop: a deck left is seldom met twice)."""
+    kept = _DECK_OF.get(id(cards))
+    if kept is None or kept[0] is not cards:
+        if len(_DECK_OF) > 64:
+            _DECK_OF.clear()
+        kept = _DECK_OF[id(cards)] = (cards, {cid: card.deck for cid, card in cards.items()})
+    deck_of = kept[1].__getitem__
+    first = min(map(deck_of, deck))
+    return tuple(sorted(compress(deck, map(first.__eq__, map(deck_of, deck)))))
 
 
-_TOP: dict[tuple, tuple] = {}
+_DECK_OF: dict[int, tuple] = {}     # id(cards) -> (cards, card id -> its deck A, B or C)
 
 
 @lru_cache(maxsize=256)
