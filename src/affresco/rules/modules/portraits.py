@@ -12,7 +12,7 @@ displayed portrait if any (VP only).
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations_with_replacement, compress
+from itertools import combinations_with_replacement
 from typing import NamedTuple
 
 from ...errors import ComponentError, StateError
@@ -306,19 +306,40 @@ class Portraits(Module):
 
 def _top_cards(cards: dict, deck: tuple[str, ...]) -> tuple[str, ...]:
     """The cards of ``deck`` in the earliest deck still there (A before B before C), sorted:
-    the ones a card is revealed from (the cards' decks read from a table per edition, the
-    deck filtered without an interpreted loop: a deck left is seldom met twice)."""
-    kept = _DECK_OF.get(id(cards))
+    the ones a card is revealed from (memoised per edition and deck; a deck left new to the
+    memo is met with each deck's cards as a set, made once per edition)."""
+    hit = _TOP.get((id(cards), deck))
+    if hit is not None and hit[0] is cards:
+        return hit[1]
+    out: tuple[str, ...] = ()
+    for ids in _decks(cards):
+        top = ids.intersection(deck)
+        if top:
+            out = tuple(sorted(top))
+            break
+    if len(_TOP) > 4096:
+        _TOP.clear()
+    _TOP[id(cards), deck] = (cards, out)
+    return out
+
+
+_TOP: dict[tuple, tuple] = {}
+
+
+def _decks(cards: dict) -> tuple[frozenset[str], ...]:
+    """The card ids of each deck of an edition's ``cards``, deck A first (kept per edition)."""
+    kept = _DECKS.get(id(cards))
     if kept is None or kept[0] is not cards:
-        if len(_DECK_OF) > 64:
-            _DECK_OF.clear()
-        kept = _DECK_OF[id(cards)] = (cards, {cid: card.deck for cid, card in cards.items()})
-    deck_of = kept[1].__getitem__
-    first = min(map(deck_of, deck))
-    return tuple(sorted(compress(deck, map(first.__eq__, map(deck_of, deck)))))
+        by_deck: dict[str, set[str]] = {}
+        for cid, card in cards.items():
+            by_deck.setdefault(card.deck, set()).add(cid)
+        if len(_DECKS) > 64:
+            _DECKS.clear()
+        kept = _DECKS[id(cards)] = (cards, tuple(frozenset(by_deck[d]) for d in sorted(by_deck)))
+    return kept[1]
 
 
-_DECK_OF: dict[int, tuple] = {}     # id(cards) -> (cards, card id -> its deck A, B or C)
+_DECKS: dict[int, tuple] = {}     # id(cards) -> (cards, the card ids of each deck, A first)
 
 
 @lru_cache(maxsize=256)
