@@ -37,8 +37,10 @@ apply holds the way to the next decision: the turns, the modules' hooks, a round
 decision of the game and per decision of the part, and all eight's against the base game's.
 Parts are timed with the wall clock (``time.perf_counter``: the CPU clock is a system call here,
 ~1.2 us, more than a small part), and a decision longer than 2 ms (the process was preempted) is
-left out and counted.  Set against ``bench_instructions.py --parts`` (the same parts in
-instructions), it tells which part's time runs furthest above its instructions.
+left out and counted.  The garbage collector's collections in those games are timed apart
+(``gc.callbacks``, the thread's CPU clock): per generation, how often and how long, per set.  Set
+against ``bench_instructions.py --parts`` (the same parts in instructions), it tells which part's
+time runs furthest above its instructions.
 
 The measuring code uses only API present in both trees: ``new_game``, ``Game.to_act``,
 ``legal_actions``, ``apply(seat, action)``, ``is_over``, ``view``, ``clone``, ``to_json`` and
@@ -217,10 +219,22 @@ def work_parts(games: int, seed: int) -> dict:
     """``--parts``: the module table's games (a warm-up game of every set, then ``games`` of every
     set interleaved); in the base game's and all eight's, the wall-clock time of each part of a
     decision (see the module's docstring): {set: {part: [decisions, seconds]}, set + " left out":
-    decisions, set + " decisions": all}."""
+    decisions, set + " decisions": all, set + " collector": {"generation N": [collections, CPU
+    seconds]}} (each collection timed by ``gc.callbacks`` with the thread's CPU clock)."""
     import affresco
     clock = time.perf_counter
     out: dict = {}
+    playing: list = [None]       # the set whose timed game is being played ("base", "eight"), else None
+    started = [0.0]
+
+    def collected(phase: str, info: dict) -> None:
+        """gc.callbacks: each collection's CPU time, by the set being played and generation."""
+        if phase == "start":
+            started[0] = time.thread_time()
+        elif playing[0] is not None:
+            row = out.setdefault(playing[0] + " collector", {}).setdefault(f"generation {info['generation']}", [0, 0.0])
+            row[0] += 1
+            row[1] += time.thread_time() - started[0]
 
     def play(seed: int, mods: tuple, name: str | None) -> None:
         g = affresco.new_game(players=4, seed=seed, modules=mods)
@@ -231,6 +245,7 @@ def work_parts(games: int, seed: int) -> dict:
                 g.apply(seat, choice(g.legal_actions(seat)))
             return
         parts, decisions, left_out = out.setdefault(name, {}), 0, 0
+        playing[0] = name
         while not g.is_over:
             phase = g.phase
             t0 = clock()
@@ -255,15 +270,18 @@ def work_parts(games: int, seed: int) -> dict:
                 row = parts.setdefault(part, [0, 0.0])
                 row[0] += 1
                 row[1] += sec
+        playing[0] = None
         out[name + " left out"] = out.get(name + " left out", 0) + left_out
         out[name + " decisions"] = out.get(name + " decisions", 0) + decisions
 
     for mods in MODULE_SETS:
         play(WARM_SEED, mods, None)
     gc.collect()
+    gc.callbacks.append(collected)
     for k in range(games):
         for mods in MODULE_SETS:
             play(seed + k, mods, "base" if mods == () else "eight" if mods == EIGHT else None)
+    gc.callbacks.remove(collected)
     return out
 
 
@@ -327,7 +345,7 @@ def parts(args) -> int:
         job = json.dumps({"job": "parts", "games": args.module_games, "seed": args.seed + i * args.module_games})
         got = run_worker([sys.executable, str(Path(__file__).resolve()), "--worker", job], src, args.pin)
         for key, value in got.items():
-            if isinstance(value, dict):
+            if isinstance(value, dict):     # a set's parts, or its collector's generations
                 for part, (n, sec) in value.items():
                     row = total.setdefault(key, {}).setdefault(part, [0, 0.0])
                     row[0] += n
@@ -354,6 +372,16 @@ def parts(args) -> int:
         ratio = lambda d: f"{d['eight'] / d['base']:5.2f}x" if d["base"] else f"{'':>6}"   # noqa: E731
         print(f"{part:<28} {per['base']:>26.3f} us {per['eight']:>7.3f} us {ratio(per)} | {share['base']:>11.1%} "
               f"{share['eight']:>10.1%} | {each['base']:>31.2f} us {each['eight']:>7.2f} us {ratio(each)}")
+    for gen in range(3):
+        key = f"generation {gen}"
+        n = {name: total.get(name + " collector", {}).get(key, [0, 0.0]) for name in games}
+        if not any(c for c, _ in n.values()):
+            continue
+        print(f"collector, {key:<17} " + " | ".join(
+            f"{name}: {c / games[name] * 1e3:5.2f} a thousand decisions, {sec / max(c, 1) * 1e3:6.3f} ms CPU each, "
+            f"{sec / games[name] * 1e6:5.2f} us a decision" for name, (c, sec) in n.items()))
+    print("(the collector's time is inside the parts above: a decision that holds a collection longer than "
+          f"{PART_CAP * 1e3:.0f} ms is left out there, counted here)")
     print(f"{machine_load()} (end)")
     if args.json:
         Path(args.json).write_text(json.dumps(total, indent=1))
