@@ -21,10 +21,6 @@ the five of the supplement together, bells, wall_fresco and medico alone, all ei
 slowdown against the base game (targets: the five within 1.5x, all eight within 1.6x).  Module
 sets the baseline lacks are measured on this checkout only.  Each module block first plays
 ``--module-warm`` untimed games of every set (a long-running process, not a cold start).
-``--module-collect``: a full collection (untimed) before each timed game of the module table, so
-that a set's games pay the garbage collector for their own objects only, not for what the other
-sets' games before them left young (all eight's games follow the medico's, whose plan tables
-made all eight's young collections ~6x the base game's; bench/README.md, session 19).
 
 ``--crowded RUNS`` measures only this instead, on this checkout: the base game's decisions/s
 alone and with an all-eight game's decision between each two of them (the same base games, so
@@ -156,12 +152,10 @@ def work_players(players: int, games: int, seed: int, sample_every: int, seconds
     }
 
 
-def work_modules(players: int, games: int, seed: int, sets: list, warm: int = 0, collect: bool = False) -> dict:
+def work_modules(players: int, games: int, seed: int, sets: list, warm: int = 0) -> dict:
     """Random games of each module set this tree has, interleaved game by game; first ``warm``
     untimed games of each set (other seeds), so that the timed games meet the engine as a
-    long-running process does (module data read, memos filled), not a fresh interpreter.
-    ``collect``: a full collection (untimed) before each timed game, so that a set's games are
-    not charged with the collector's walk over what the games before them left."""
+    long-running process does (module data read, memos filled), not a fresh interpreter."""
     import affresco
     known = set(getattr(affresco, "MODULES", ()))
     sets = [tuple(m) for m in sets if set(m) <= known]
@@ -173,8 +167,6 @@ def work_modules(players: int, games: int, seed: int, sets: list, warm: int = 0,
     for k in range(games):
         for mods in sets:
             plans: list = []
-            if collect:
-                gc.collect()
             d, sec, _, _ = _random_game(affresco, players, seed + k, mods, plans=plans)
             totals[mods][0] += d
             totals[mods][1] += sec
@@ -414,9 +406,6 @@ def main(argv=None) -> int:
     ap.add_argument("--module-games", type=int, default=1,
                     help="4-player random games per module set and block (0: no module table)")
     ap.add_argument("--module-blocks", type=int, default=9, help="alternating blocks of the module table")
-    ap.add_argument("--module-collect", action="store_true",
-                    help="a full collection (untimed) before each timed game of the module table: each set pays the "
-                         "collector for its own objects only, not for what the games before it left")
     ap.add_argument("--module-warm", type=int, default=1,
                     help="untimed warm-up games per module set in each module block (default 1; 0: a cold start)")
     ap.add_argument("--crowded", type=int, default=0, metavar="RUNS",
@@ -473,14 +462,12 @@ def main(argv=None) -> int:
     missed = []
     if args.module_games:
         job = {"job": "modules", "players": 4, "games": args.module_games, "seed": args.seed,
-               "sets": [list(m) for m in MODULE_SETS], "wall": args.wall, "warm": args.module_warm,
-               "collect": args.module_collect}
+               "sets": [list(m) for m in MODULE_SETS], "wall": args.wall, "warm": args.module_warm}
         got = interleave(_by_block(me, job, args.module_games, len(trees)), trees, args.module_blocks, args.pin,
                          progress=lambda m: say(f"module sets, {m}"))
         print()
         print(f"module sets, 4 players ({args.module_blocks} blocks x {args.module_games} games, "
-              f"{args.module_warm} warm-up game(s) per set and block"
-              f"{', a full collection before each timed game' if args.module_collect else ''}): "
+              f"{args.module_warm} warm-up game(s) per set and block): "
               f"decisions/s new (baseline, ratio) | games/s new (baseline) | slowdown vs base game (new) | "
               f"share of the time in the plan decisions' legal lists, slowdown without them (new)")
         base_new = statistics.median(b["base"]["decisions_per_s"] for b in got["new"])
