@@ -86,7 +86,10 @@ MAX_EIGHT_SLOWDOWN = 1.6   # issue #12: all eight within 1.6x of the base game
 def _random_game(affresco, players: int, seed: int, modules: tuple, sample_every: int = 0, plans: list | None = None):
     """One random game: (decisions, seconds in legal_actions+apply, sampled clones, game).
     ``plans``: a list to which the seconds spent on the plan decisions' legal lists (making
-    them and choosing in them) are added, a part of the game's seconds."""
+    them and choosing in them) are added, a part of the game's seconds.  A caller timing
+    games one after another lets each finished game go before the next starts: kept alive,
+    its young objects are walked by the next game's first young collection, which the next
+    game (all eight's, 246 decisions, after the medico's) would pay (bench/README.md, session 19)."""
     g = affresco.new_game(players=players, seed=seed, modules=modules)
     choice = random.Random(seed).choice
     samples, decisions = [], 0
@@ -125,7 +128,7 @@ def work_players(players: int, games: int, seed: int, sample_every: int, seconds
     gc.collect()
     decisions, total, samples = 0, 0.0, []
     for k in range(games):     # timed without sampling: kept positions would slow the collector
-        d, sec, _, _ = _random_game(affresco, players, seed + k, ())
+        d, sec = _random_game(affresco, players, seed + k, ())[:2]   # the game freed before the next (_random_game)
         decisions += d
         total += sec
     for k in range(games):     # the same games again, for the positions of the other measures
@@ -167,7 +170,7 @@ def work_modules(players: int, games: int, seed: int, sets: list, warm: int = 0)
     for k in range(games):
         for mods in sets:
             plans: list = []
-            d, sec, _, _ = _random_game(affresco, players, seed + k, mods, plans=plans)
+            d, sec = _random_game(affresco, players, seed + k, mods, plans=plans)[:2]   # (the game freed here)
             totals[mods][0] += d
             totals[mods][1] += sec
             totals[mods][2] += sum(plans)
