@@ -28,6 +28,20 @@ the same instructions; only they are timed), in RUNS fresh processes: how much a
 and data, crowding the processor's caches and branch predictors, slow the same work down (a
 part of why all eight's time runs above its instructions, bench/README.md).
 
+``--parts RUNS`` measures only this instead, on this checkout: in RUNS fresh processes playing the
+module table's games (a warm-up game of every set, then ``--module-games`` games of every set
+interleaved), the time of each part of the base game's and all eight's decisions: the plan
+decisions' legal list, the random pick in it and the apply (the reveal in the last), the get-up
+decisions, and the visit phase's legal lists and applies by the kind of the action chosen (an
+apply holds the way to the next decision: the turns, the modules' hooks, a round end); per
+decision of the game and per decision of the part, and all eight's against the base game's.
+Parts are timed with the wall clock (``time.perf_counter``: the CPU clock is a system call here,
+~1.2 us, more than a small part), and a decision longer than 2 ms (the process was preempted) is
+left out and counted.  The garbage collector's collections in those games are timed apart
+(``gc.callbacks``, the thread's CPU clock): per generation, how often and how long, per set.  Set
+against ``bench_instructions.py --parts`` (the same parts in instructions), it tells which part's
+time runs furthest above its instructions.
+
 The measuring code uses only API present in both trees: ``new_game``, ``Game.to_act``,
 ``legal_actions``, ``apply(seat, action)``, ``is_over``, ``view``, ``clone``, ``to_json`` and
 ``Game.from_json``.  A forced pass is a decision in today's rules (rules notes N2) but was skipped
@@ -37,6 +51,7 @@ by the baseline's engine, so a game has more decisions now: games/s is the faire
     python bench/bench_engine.py --quick               # ~1 minute
     python bench/bench_engine.py --baseline HEAD~3 --blocks 7 --pin --json engine.json
     python bench/bench_engine.py --crowded 8 --module-games 3     # ~4 minutes
+    python bench/bench_engine.py --parts 8 --module-games 3       # ~3 minutes
 """
 from __future__ import annotations
 
@@ -71,7 +86,10 @@ MAX_EIGHT_SLOWDOWN = 1.6   # issue #12: all eight within 1.6x of the base game
 def _random_game(affresco, players: int, seed: int, modules: tuple, sample_every: int = 0, plans: list | None = None):
     """One random game: (decisions, seconds in legal_actions+apply, sampled clones, game).
     ``plans``: a list to which the seconds spent on the plan decisions' legal lists (making
-    them and choosing in them) are added, a part of the game's seconds."""
+    them and choosing in them) are added, a part of the game's seconds.  A caller timing
+    games one after another lets each finished game go before the next starts: kept alive,
+    its young objects are walked by the next game's first young collection, which the next
+    game (all eight's, 246 decisions, after the medico's) would pay (bench/README.md, session 19)."""
     g = affresco.new_game(players=players, seed=seed, modules=modules)
     choice = random.Random(seed).choice
     samples, decisions = [], 0
@@ -110,7 +128,7 @@ def work_players(players: int, games: int, seed: int, sample_every: int, seconds
     gc.collect()
     decisions, total, samples = 0, 0.0, []
     for k in range(games):     # timed without sampling: kept positions would slow the collector
-        d, sec, _, _ = _random_game(affresco, players, seed + k, ())
+        d, sec = _random_game(affresco, players, seed + k, ())[:2]   # the game freed before the next (_random_game)
         decisions += d
         total += sec
     for k in range(games):     # the same games again, for the positions of the other measures
@@ -152,7 +170,7 @@ def work_modules(players: int, games: int, seed: int, sets: list, warm: int = 0)
     for k in range(games):
         for mods in sets:
             plans: list = []
-            d, sec, _, _ = _random_game(affresco, players, seed + k, mods, plans=plans)
+            d, sec = _random_game(affresco, players, seed + k, mods, plans=plans)[:2]   # (the game freed here)
             totals[mods][0] += d
             totals[mods][1] += sec
             totals[mods][2] += sum(plans)
@@ -197,6 +215,79 @@ def work_crowded(games: int, seed: int) -> dict:
             "crowded_per_s": decisions / times["crowded"]}
 
 
+PART_CAP = 0.002     # --parts: a decision longer than this (seconds) was preempted: left out, counted
+
+
+def work_parts(games: int, seed: int) -> dict:
+    """``--parts``: the module table's games (a warm-up game of every set, then ``games`` of every
+    set interleaved); in the base game's and all eight's, the wall-clock time of each part of a
+    decision (see the module's docstring): {set: {part: [decisions, seconds]}, set + " left out":
+    decisions, set + " decisions": all, set + " collector": {"generation N": [collections, CPU
+    seconds]}} (each collection timed by ``gc.callbacks`` with the thread's CPU clock)."""
+    import affresco
+    clock = time.perf_counter
+    out: dict = {}
+    playing: list = [None]       # the set whose timed game is being played ("base", "eight"), else None
+    started = [0.0]
+
+    def collected(phase: str, info: dict) -> None:
+        """gc.callbacks: each collection's CPU time, by the set being played and generation."""
+        if phase == "start":
+            started[0] = time.thread_time()
+        elif playing[0] is not None:
+            row = out.setdefault(playing[0] + " collector", {}).setdefault(f"generation {info['generation']}", [0, 0.0])
+            row[0] += 1
+            row[1] += time.thread_time() - started[0]
+
+    def play(seed: int, mods: tuple, name: str | None) -> None:
+        g = affresco.new_game(players=4, seed=seed, modules=mods)
+        choice = random.Random(seed).choice
+        if name is None:
+            while not g.is_over:
+                seat = choice(g.to_act)
+                g.apply(seat, choice(g.legal_actions(seat)))
+            return
+        parts, decisions, left_out = out.setdefault(name, {}), 0, 0
+        playing[0] = name
+        while not g.is_over:
+            phase = g.phase
+            t0 = clock()
+            seat = choice(g.to_act)
+            legal = g.legal_actions(seat)
+            t1 = clock()
+            action = choice(legal)
+            t2 = clock()
+            g.apply(seat, action)
+            t3 = clock()
+            decisions += 1
+            if t3 - t0 > PART_CAP:
+                left_out += 1
+                continue
+            if phase == "plan":
+                timed = (("plan list", t1 - t0), ("plan pick", t2 - t1), ("plan apply", t3 - t2))
+            elif phase == "getup":
+                timed = (("get-up", t3 - t0),)
+            else:
+                timed = (("visit legal list", t2 - t0), ("visit apply: " + action.kind, t3 - t2))
+            for part, sec in timed:
+                row = parts.setdefault(part, [0, 0.0])
+                row[0] += 1
+                row[1] += sec
+        playing[0] = None
+        out[name + " left out"] = out.get(name + " left out", 0) + left_out
+        out[name + " decisions"] = out.get(name + " decisions", 0) + decisions
+
+    for mods in MODULE_SETS:
+        play(WARM_SEED, mods, None)
+    gc.collect()
+    gc.callbacks.append(collected)
+    for k in range(games):
+        for mods in MODULE_SETS:
+            play(seed + k, mods, "base" if mods == () else "eight" if mods == EIGHT else None)
+    gc.callbacks.remove(collected)
+    return out
+
+
 def worker(spec: str) -> None:
     global CLOCK
     job = json.loads(spec)
@@ -204,7 +295,7 @@ def worker(spec: str) -> None:
     if job.pop("wall", False):
         CLOCK = time.perf_counter
     out = (work_players(**job) if kind == "players" else work_crowded(**job) if kind == "crowded"
-           else work_modules(**job))
+           else work_parts(**job) if kind == "parts" else work_modules(**job))
     print(json.dumps(out))
 
 
@@ -246,6 +337,60 @@ def crowded(args) -> int:
     return 0
 
 
+def parts(args) -> int:
+    """``--parts``: the time of each part of the base game's and all eight's decisions (work_parts), in
+    ``args.parts`` fresh processes of this checkout (each its own seeds), summed."""
+    src = Path(args.new_src) if args.new_src else SRC
+    print(f"time by part of a decision, base game and all eight, in the module table's games: {src} | "
+          f"{args.parts} runs x {args.module_games} games of every set | wall clock | {machine_load()} (start)")
+    total: dict = {}
+    for i in range(args.parts):
+        job = json.dumps({"job": "parts", "games": args.module_games, "seed": args.seed + i * args.module_games})
+        got = run_worker([sys.executable, str(Path(__file__).resolve()), "--worker", job], src, args.pin)
+        for key, value in got.items():
+            if isinstance(value, dict):     # a set's parts, or its collector's generations
+                for part, (n, sec) in value.items():
+                    row = total.setdefault(key, {}).setdefault(part, [0, 0.0])
+                    row[0] += n
+                    row[1] += sec
+            else:
+                total[key] = total.get(key, 0) + value
+        print(f"  run {i + 1} done", file=sys.stderr, flush=True)
+    games = {name: total[name + " decisions"] for name in ("base", "eight")}
+    timed = {name: sum(sec for _, sec in total[name].values()) for name in games}
+    print(f"decisions: base {games['base']:,} ({total['base left out']} left out: over {PART_CAP * 1e3:.0f} ms), all "
+          f"eight {games['eight']:,} ({total['eight left out']} left out); us per decision, the parts summed: base "
+          f"{timed['base'] / games['base'] * 1e6:.2f}, all eight {timed['eight'] / games['eight'] * 1e6:.2f} "
+          f"({timed['eight'] / games['eight'] / (timed['base'] / games['base']):.2f}x)")
+    print(f"{'part':<28} {'per decision of the game: base':>31} {'all eight':>10} {'ratio':>6} | "
+          f"{'share: base':>11} {'all eight':>10} | {'us per decision of the part: base':>34} {'all eight':>10} "
+          f"{'ratio':>6}")
+    names = sorted(set(total["base"]) | set(total["eight"]),
+                   key=lambda p: (not p.startswith("plan"), not p.startswith("get"), p))
+    for part in names:
+        n = {name: total[name].get(part, [0, 0.0]) for name in games}
+        per = {name: n[name][1] / games[name] * 1e6 for name in games}
+        each = {name: n[name][1] / n[name][0] * 1e6 if n[name][0] else 0.0 for name in games}
+        share = {name: n[name][1] / timed[name] for name in games}
+        ratio = lambda d: f"{d['eight'] / d['base']:5.2f}x" if d["base"] else f"{'':>6}"   # noqa: E731
+        print(f"{part:<28} {per['base']:>26.3f} us {per['eight']:>7.3f} us {ratio(per)} | {share['base']:>11.1%} "
+              f"{share['eight']:>10.1%} | {each['base']:>31.2f} us {each['eight']:>7.2f} us {ratio(each)}")
+    for gen in range(3):
+        key = f"generation {gen}"
+        n = {name: total.get(name + " collector", {}).get(key, [0, 0.0]) for name in games}
+        if not any(c for c, _ in n.values()):
+            continue
+        print(f"collector, {key:<17} " + " | ".join(
+            f"{name}: {c / games[name] * 1e3:5.2f} a thousand decisions, {sec / max(c, 1) * 1e3:6.3f} ms CPU each, "
+            f"{sec / games[name] * 1e6:5.2f} us a decision" for name, (c, sec) in n.items()))
+    print("(the collector's time is inside the parts above: a decision that holds a collection longer than "
+          f"{PART_CAP * 1e3:.0f} ms is left out there, counted here)")
+    print(f"{machine_load()} (end)")
+    if args.json:
+        Path(args.json).write_text(json.dumps(total, indent=1))
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -269,6 +414,9 @@ def main(argv=None) -> int:
     ap.add_argument("--crowded", type=int, default=0, metavar="RUNS",
                     help="only this: RUNS fresh processes of this checkout time the base game's decisions alone and "
                          "with an all-eight game's decision between each two (--module-games games each)")
+    ap.add_argument("--parts", type=int, default=0, metavar="RUNS",
+                    help="only this: RUNS fresh processes of this checkout time each part of the base game's and all "
+                         "eight's decisions in the module table's games (--module-games games of every set each)")
     ap.add_argument("--quick", action="store_true", help="about 40 seconds: 3 blocks of 4 games, 1 module block")
     ap.add_argument("--wall", action="store_true", help="time with the wall clock (default: the CPU time)")
     ap.add_argument("--pin", action="store_true", help="pin each worker to one CPU core (Linux)")
@@ -282,6 +430,8 @@ def main(argv=None) -> int:
         args.games, args.blocks, args.seconds, args.module_games, args.module_blocks = 2, 5, 0.2, 1, 3
     if args.crowded:
         return crowded(args)
+    if args.parts:
+        return parts(args)
 
     trees = {"new": Path(args.new_src) if args.new_src else SRC, "baseline": source_tree(args.baseline)}
     me = [sys.executable, str(Path(__file__).resolve())]
