@@ -815,21 +815,30 @@ def observation_instructions(args) -> None:
 # worker (one the engine and the wrappers never call, so that callgrind's inclusive count of it is the part's)
 PARTS = (("apply", "Game", "apply", "sys_call_tracing"), ("legal", "Game", "legal_actions", "functools_reduce"),
          ("look", "Game", "observation", "context_run"), ("plan_choices", "Game", "plan_choices", "calliter_iternext"),
-         ("mask", "ActionCodec", "legal_entry", "keyobject_richcompare"))
-PART_LOOPS = {"engine": engine, "pettingzoo-aec": aec, "gymnasium": gym, "openspiel": openspiel}
+         ("mask", "ActionCodec", "legal_entry", "keyobject_richcompare"),
+         ("joined", "Game", "observations_joined", "starmap_next"), ("lazy view", "LazyView", "__init__", "takewhile_next"))
+# parts that hold others (the Parallel env's step and its observations): shown, not subtracted from the rest
+NESTED_PARTS = (("step", "FrescoParallel", "step", "dropwhile_next"),
+                ("observations", "FrescoParallel", "_observations", "filterfalse_next"))
+PART_LOOPS = {"engine": engine, "pettingzoo-aec": aec, "pettingzoo-parallel": parallel, "gymnasium": gym,
+              "openspiel": openspiel}
 
 
 def parts_worker(args) -> None:
     """One row of ``--parts`` (run under callgrind, collecting inside ``operator.call``): ``--warm-games``
     games of the loop to warm up, then ``--games`` others measured; with ``AFFRESCO_PARTS=1`` each part's
-    method called through its own C function of :data:`PARTS` (``sys.call_tracing``, ``functools.reduce``,
-    ``Context.run``, ``iter(callable, sentinel)``, ``cmp_to_key``'s compare)."""
+    method called through its own C function of :data:`PARTS` and :data:`NESTED_PARTS`
+    (``sys.call_tracing``, ``functools.reduce``, ``Context.run``, ``iter(callable, sentinel)``,
+    ``cmp_to_key``'s compare, ``itertools.starmap``, ``takewhile``, ``dropwhile``, ``filterfalse``)."""
     import contextvars
+    import itertools
     from operator import call
-    from affresco.envs.core import ActionCodec
+    from affresco.envs.core import ActionCodec, LazyView
+    from affresco.envs.pettingzoo import FrescoParallel
     n, mods, loop = args.players[0], MOD_SETS[args.modules][0], PART_LOOPS[args.parts_worker]
     loop(n, mods, range(100_000, 100_000 + (args.warm_games or 1)))
-    if os.environ.get("AFFRESCO_PARTS") == "1":
+    split = os.environ.get("AFFRESCO_PARTS")
+    if split in ("1", "nested"):
         context, done = contextvars.copy_context(), object()
 
         def through(how, f):
@@ -841,6 +850,18 @@ def parts_worker(args) -> None:
                 return lambda *a, **k: context.run(f, *a, **k)
             if how == "calliter_iternext":
                 return lambda *a, **k: next(iter(lambda: f(*a, **k), done))
+            if how == "starmap_next":
+                return lambda *a, **k: next(itertools.starmap(f, (a,))) if not k else f(*a, **k)
+            if how in ("takewhile_next", "dropwhile_next", "filterfalse_next"):
+                run = {"takewhile_next": lambda p, it: next(itertools.takewhile(p, it)),
+                       "dropwhile_next": lambda p, it: next(itertools.dropwhile(lambda x: not p(x), it)),
+                       "filterfalse_next": lambda p, it: next(itertools.filterfalse(lambda x: not p(x), it))}[how]
+
+                def called(*a, **k):     # the predicate calls f once (its answer kept) and says yes
+                    out = []
+                    run(lambda _: out.append(f(*a, **k)) or True, (0,))
+                    return out[0]
+                return called
 
             def compared(*a, **k):        # keyobject_richcompare
                 out = []
@@ -848,20 +869,23 @@ def parts_worker(args) -> None:
                 key(0) < key(1)
                 return out[0]
             return compared
-        for _, cls, name, how in PARTS:
-            owner = affresco.Game if cls == "Game" else ActionCodec
-            setattr(owner, name, through(how, getattr(owner, name)))
+        owners = {"Game": affresco.Game, "ActionCodec": ActionCodec, "LazyView": LazyView,
+                  "FrescoParallel": FrescoParallel}
+        for _, cls, name, how in PARTS if split == "1" else NESTED_PARTS:
+            setattr(owners[cls], name, through(how, getattr(owners[cls], name)))
     gc.disable()
     steps, _, decisions, _ = call(loop, n, mods, range(args.games))
     print(json.dumps({"steps": steps, "decisions": decisions}))
 
 
 def parts(args) -> None:
-    """``--parts``: a step of each loop (``--only``: engine, pettingzoo-aec, gymnasium, openspiel; default
-    all four; the wrappers in their default encoding) in machine instructions, split into its parts
-    (:data:`PARTS`: the engine's ``Game.apply`` and ``Game.legal_actions``, the look ``Game.observation``,
-    ``Game.plan_choices``, the mask ``ActionCodec.legal_entry``) and the rest (the wrapper's own Python,
-    the agent's pick, the loop): each loop counted twice by callgrind on the same games after
+    """``--parts``: a step of each loop (``--only``: engine, pettingzoo-aec, pettingzoo-parallel, gymnasium,
+    openspiel; default all; the wrappers in their default encoding) in machine instructions, split into its
+    parts (:data:`PARTS`: the engine's ``Game.apply`` and ``Game.legal_actions``, the look ``Game.observation``,
+    ``Game.plan_choices``, the mask ``ActionCodec.legal_entry``, the Parallel env's joined vectors
+    ``Game.observations_joined`` and its infos' ``LazyView``) and the rest (the wrapper's own Python, the
+    agent's pick, the loop); the Parallel env's ``step`` and ``_observations`` (:data:`NESTED_PARTS`, which
+    hold some of the parts) are counted in a third run of their own: each loop counted twice by callgrind on the same games after
     ``--warm-games`` others (default 9: a long run's steady state), once as it is (its total) and once
     with each part's method called through a C function of its own, whose inclusive count is the part's
     (each part's count includes that call, ~2-3k instructions).  Per step; the engine loop's step is its
@@ -872,16 +896,18 @@ def parts(args) -> None:
     env = _valgrind_env()
     warm = args.warm_games if args.warm_games is not None else 9
     names = [w for w in PART_LOOPS if args.only is None or w == "engine" or w in args.only]
+    nested = {part for part, *_ in NESTED_PARTS}
     print(f"instructions per step, callgrind, {args.games} games after {warm} others to warm up; "
           "machine load does not change them", flush=True)
 
     def count(name, n, modules, split):
+        """(instructions, steps, {part: instructions}); ``split``: "1" the parts, "nested" the nested ones."""
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "cg.out")
             cmd = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*operator_call*",
                    f"--callgrind-out-file={out}", sys.executable, __file__, "--parts-worker", name, "--players",
                    str(n), "--modules", modules, "--games", str(args.games), "--warm-games", str(warm)]
-            done = subprocess.run(cmd, env=dict(env, AFFRESCO_PARTS="1" if split else "0"), capture_output=True,
+            done = subprocess.run(cmd, env=dict(env, AFFRESCO_PARTS=split or "0"), capture_output=True,
                                   text=True, check=True)
             total = int(re.search(r"Collected\s*:\s*(\d+)", done.stderr).group(1))
             steps = json.loads(done.stdout.strip().splitlines()[-1])["steps"]
@@ -889,7 +915,7 @@ def parts(args) -> None:
             if split:
                 text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
                                       capture_output=True, text=True, check=True).stdout
-                for part, _, _, how in PARTS:
+                for part, _, _, how in PARTS if split == "1" else NESTED_PARTS:
                     hits = [int(m.group(1).replace(",", "")) for m in
                             re.finditer(rf"^\s*([\d,]+) .*:{how} \[", text, re.M)]
                     found[part] = max(hits, default=0)
@@ -899,15 +925,19 @@ def parts(args) -> None:
         for modules in ("base", "all") if args.modules == "both" else (args.modules,):
             engine_step = None
             for name in names:
-                total, steps, _ = count(name, n, modules, False)
-                _, _, found = count(name, n, modules, True)
+                total, steps, _ = count(name, n, modules, None)
+                _, _, found = count(name, n, modules, "1")
+                if name == "pettingzoo-parallel":      # its step and observations, each holding parts: a run of their own
+                    found.update(count(name, n, modules, "nested")[2])
                 per = total / steps
                 engine_step = per if name == "engine" else engine_step
-                rest = total - sum(found.values())
+                rest = total - sum(v for part, v in found.items() if part not in nested)
                 print(f"{n}p {modules:<5} {name:<15} {per / 1000:7.1f}k a step" +
                       (f" ({per / engine_step:.2f}x)" if engine_step else "") + ": " +
-                      ", ".join(f"{part} {v / steps / 1000:.1f}k" for part, v in found.items() if v) +
-                      f", rest {rest / steps / 1000:.1f}k", flush=True)
+                      ", ".join(f"{part} {v / steps / 1000:.1f}k" for part, v in found.items() if v and part not in nested)
+                      + f", rest {rest / steps / 1000:.1f}k" +
+                      "".join(f"; {part} (holding some of the above) {v / steps / 1000:.1f}k"
+                              for part, v in found.items() if v and part in nested), flush=True)
 
 
 def _digest_feed(h, value) -> None:
