@@ -420,7 +420,7 @@ class FrescoParallel(_Common, ParallelEnv):
             else:
                 self._marker += 1
         self.cycles += 1
-        over = g.is_over
+        over = (g.engine if type(g) is SteppedGame else g).is_over
         truncate = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
         agents = self.agents
         obs, infos = self._observations(over)
@@ -462,14 +462,15 @@ class FrescoParallel(_Common, ParallelEnv):
         agents = self.agents
         n = self.config.players
         marker = self._marker
-        acting = () if over else g.to_act
+        e = g.engine if type(g) is SteppedGame else g   # (a SteppedGame's to_act and actions applied: its engine's)
+        acting = () if over else e.to_act
         self._acting = (marker, acting)
         if len(agents) == n:      # every seat, in seat order: no seats to check
             seats: Any = range(n)
             asked = None
         else:
             seats = asked = [self.agent_seat[a] for a in agents]
-        if type(g) is SteppedGame:       # (plans by steps: the engine's rows and each seat's draft)
+        if e is not g:       # (plans by steps: the engine's rows and each seat's draft)
             joined = g.observations_joined(asked)
         else:
             joined = g.observations_joined(asked, self._encoding)
@@ -486,7 +487,7 @@ class FrescoParallel(_Common, ParallelEnv):
                 actions = g.legal_actions(seat)
                 hit = legal[seat] = (marker, actions, *self.codec.legal_entry(actions, 1))
             masks[seat] = hit[2]
-        at = g.actions_applied
+        at = e.actions_applied
         obs, infos = {}, {}
         for a, seat, row in zip(agents, seats, rows):
             obs[a] = {"observation": flat[row], "action_mask": masks[seat]}
