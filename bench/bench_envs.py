@@ -323,8 +323,9 @@ def main() -> None:
                     help="instead: machine instructions per decision inside game.observation(seat) alone, on recorded "
                          "games, counted by valgrind (see observation_instructions)")
     ap.add_argument("--parts", action="store_true",
-                    help="instead: a step of the engine loop and of each single-seat wrapper (AEC, Gymnasium, OpenSpiel) "
-                         "split into the engine's apply and legal list, the look, plan_choices, the mask and the rest, "
+                    help="instead: a step of the engine loop and of each wrapper (AEC, Parallel, Gymnasium, OpenSpiel) "
+                         "split into the engine's apply and legal list, the look, plan_choices, the mask, the Parallel "
+                         "env's joined vectors and lazy views and the rest, "
                          "in machine instructions counted by valgrind, steady state (see parts)")
     ap.add_argument("--parts-worker", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--digest", action="store_true",
