@@ -57,6 +57,7 @@ only).
     python bench/bench_envs.py --instructions --modules all --players 2 --games 4 --warm-games 9 --only "pettingzoo-aec v3"
     python bench/bench_envs.py --by-kind --modules base --players 2 4   # per kind of decision, engine and AEC
     python bench/bench_envs.py --parts --modules all --players 2 --warm-games 9   # a step's parts, per wrapper
+    python bench/bench_envs.py --digest --players 2 3 4 --modules both --games 1   # every wrapper's outputs, hashed
 """
 from __future__ import annotations
 
@@ -322,10 +323,14 @@ def main() -> None:
                     help="instead: machine instructions per decision inside game.observation(seat) alone, on recorded "
                          "games, counted by valgrind (see observation_instructions)")
     ap.add_argument("--parts", action="store_true",
-                    help="instead: a step of the engine loop and of each single-seat wrapper (AEC, Gymnasium, OpenSpiel) "
-                         "split into the engine's apply and legal list, the look, plan_choices, the mask and the rest, "
+                    help="instead: a step of the engine loop and of each wrapper (AEC, Parallel, Gymnasium, OpenSpiel) "
+                         "split into the engine's apply and legal list, the look, plan_choices, the mask, the Parallel "
+                         "env's joined vectors and lazy views and the rest, "
                          "in machine instructions counted by valgrind, steady state (see parts)")
     ap.add_argument("--parts-worker", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--digest", action="store_true",
+                    help="instead: sha256 of every wrapper's outputs along seeded random games (observations, masks, "
+                         "rewards, infos, legal indices, tensors): the same on two trees = the same outputs (see digest)")
     ap.add_argument("--same-games", action="store_true",
                     help="instead: the engine and the AEC and Parallel loops with encodings 1 and 2 replaying the same "
                          "recorded games, CPU time per engine decision (see same_games)")
@@ -348,6 +353,9 @@ def main() -> None:
         return
     if args.parts:
         parts(args)
+        return
+    if args.digest:
+        digest(args)
         return
     if args.instructions:
         instructions(args)
@@ -808,21 +816,30 @@ def observation_instructions(args) -> None:
 # worker (one the engine and the wrappers never call, so that callgrind's inclusive count of it is the part's)
 PARTS = (("apply", "Game", "apply", "sys_call_tracing"), ("legal", "Game", "legal_actions", "functools_reduce"),
          ("look", "Game", "observation", "context_run"), ("plan_choices", "Game", "plan_choices", "calliter_iternext"),
-         ("mask", "ActionCodec", "legal_entry", "keyobject_richcompare"))
-PART_LOOPS = {"engine": engine, "pettingzoo-aec": aec, "gymnasium": gym, "openspiel": openspiel}
+         ("mask", "ActionCodec", "legal_entry", "keyobject_richcompare"),
+         ("joined", "Game", "observations_joined", "starmap_next"), ("lazy view", "LazyView", "__init__", "takewhile_next"))
+# parts that hold others (the Parallel env's step and its observations): shown, not subtracted from the rest
+NESTED_PARTS = (("step", "FrescoParallel", "step", "dropwhile_next"),
+                ("observations", "FrescoParallel", "_observations", "filterfalse_next"))
+PART_LOOPS = {"engine": engine, "pettingzoo-aec": aec, "pettingzoo-parallel": parallel, "gymnasium": gym,
+              "openspiel": openspiel}
 
 
 def parts_worker(args) -> None:
     """One row of ``--parts`` (run under callgrind, collecting inside ``operator.call``): ``--warm-games``
     games of the loop to warm up, then ``--games`` others measured; with ``AFFRESCO_PARTS=1`` each part's
-    method called through its own C function of :data:`PARTS` (``sys.call_tracing``, ``functools.reduce``,
-    ``Context.run``, ``iter(callable, sentinel)``, ``cmp_to_key``'s compare)."""
+    method called through its own C function of :data:`PARTS` and :data:`NESTED_PARTS`
+    (``sys.call_tracing``, ``functools.reduce``, ``Context.run``, ``iter(callable, sentinel)``,
+    ``cmp_to_key``'s compare, ``itertools.starmap``, ``takewhile``, ``dropwhile``, ``filterfalse``)."""
     import contextvars
+    import itertools
     from operator import call
-    from affresco.envs.core import ActionCodec
+    from affresco.envs.core import ActionCodec, LazyView
+    from affresco.envs.pettingzoo import FrescoParallel
     n, mods, loop = args.players[0], MOD_SETS[args.modules][0], PART_LOOPS[args.parts_worker]
     loop(n, mods, range(100_000, 100_000 + (args.warm_games or 1)))
-    if os.environ.get("AFFRESCO_PARTS") == "1":
+    split = os.environ.get("AFFRESCO_PARTS")
+    if split in ("1", "nested"):
         context, done = contextvars.copy_context(), object()
 
         def through(how, f):
@@ -834,6 +851,18 @@ def parts_worker(args) -> None:
                 return lambda *a, **k: context.run(f, *a, **k)
             if how == "calliter_iternext":
                 return lambda *a, **k: next(iter(lambda: f(*a, **k), done))
+            if how == "starmap_next":
+                return lambda *a, **k: next(itertools.starmap(f, (a,))) if not k else f(*a, **k)
+            if how in ("takewhile_next", "dropwhile_next", "filterfalse_next"):
+                run = {"takewhile_next": lambda p, it: next(itertools.takewhile(p, it)),
+                       "dropwhile_next": lambda p, it: next(itertools.dropwhile(lambda x: not p(x), it)),
+                       "filterfalse_next": lambda p, it: next(itertools.filterfalse(lambda x: not p(x), it))}[how]
+
+                def called(*a, **k):     # the predicate calls f once (its answer kept) and says yes
+                    out = []
+                    run(lambda _: out.append(f(*a, **k)) or True, (0,))
+                    return out[0]
+                return called
 
             def compared(*a, **k):        # keyobject_richcompare
                 out = []
@@ -841,20 +870,23 @@ def parts_worker(args) -> None:
                 key(0) < key(1)
                 return out[0]
             return compared
-        for _, cls, name, how in PARTS:
-            owner = affresco.Game if cls == "Game" else ActionCodec
-            setattr(owner, name, through(how, getattr(owner, name)))
+        owners = {"Game": affresco.Game, "ActionCodec": ActionCodec, "LazyView": LazyView,
+                  "FrescoParallel": FrescoParallel}
+        for _, cls, name, how in PARTS if split == "1" else NESTED_PARTS:
+            setattr(owners[cls], name, through(how, getattr(owners[cls], name)))
     gc.disable()
     steps, _, decisions, _ = call(loop, n, mods, range(args.games))
     print(json.dumps({"steps": steps, "decisions": decisions}))
 
 
 def parts(args) -> None:
-    """``--parts``: a step of each loop (``--only``: engine, pettingzoo-aec, gymnasium, openspiel; default
-    all four; the wrappers in their default encoding) in machine instructions, split into its parts
-    (:data:`PARTS`: the engine's ``Game.apply`` and ``Game.legal_actions``, the look ``Game.observation``,
-    ``Game.plan_choices``, the mask ``ActionCodec.legal_entry``) and the rest (the wrapper's own Python,
-    the agent's pick, the loop): each loop counted twice by callgrind on the same games after
+    """``--parts``: a step of each loop (``--only``: engine, pettingzoo-aec, pettingzoo-parallel, gymnasium,
+    openspiel; default all; the wrappers in their default encoding) in machine instructions, split into its
+    parts (:data:`PARTS`: the engine's ``Game.apply`` and ``Game.legal_actions``, the look ``Game.observation``,
+    ``Game.plan_choices``, the mask ``ActionCodec.legal_entry``, the Parallel env's joined vectors
+    ``Game.observations_joined`` and its infos' ``LazyView``) and the rest (the wrapper's own Python, the
+    agent's pick, the loop); the Parallel env's ``step`` and ``_observations`` (:data:`NESTED_PARTS`, which
+    hold some of the parts) are counted in a third run of their own: each loop counted twice by callgrind on the same games after
     ``--warm-games`` others (default 9: a long run's steady state), once as it is (its total) and once
     with each part's method called through a C function of its own, whose inclusive count is the part's
     (each part's count includes that call, ~2-3k instructions).  Per step; the engine loop's step is its
@@ -865,16 +897,18 @@ def parts(args) -> None:
     env = _valgrind_env()
     warm = args.warm_games if args.warm_games is not None else 9
     names = [w for w in PART_LOOPS if args.only is None or w == "engine" or w in args.only]
+    nested = {part for part, *_ in NESTED_PARTS}
     print(f"instructions per step, callgrind, {args.games} games after {warm} others to warm up; "
           "machine load does not change them", flush=True)
 
     def count(name, n, modules, split):
+        """(instructions, steps, {part: instructions}); ``split``: "1" the parts, "nested" the nested ones."""
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "cg.out")
             cmd = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*operator_call*",
                    f"--callgrind-out-file={out}", sys.executable, __file__, "--parts-worker", name, "--players",
                    str(n), "--modules", modules, "--games", str(args.games), "--warm-games", str(warm)]
-            done = subprocess.run(cmd, env=dict(env, AFFRESCO_PARTS="1" if split else "0"), capture_output=True,
+            done = subprocess.run(cmd, env=dict(env, AFFRESCO_PARTS=split or "0"), capture_output=True,
                                   text=True, check=True)
             total = int(re.search(r"Collected\s*:\s*(\d+)", done.stderr).group(1))
             steps = json.loads(done.stdout.strip().splitlines()[-1])["steps"]
@@ -882,7 +916,7 @@ def parts(args) -> None:
             if split:
                 text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
                                       capture_output=True, text=True, check=True).stdout
-                for part, _, _, how in PARTS:
+                for part, _, _, how in PARTS if split == "1" else NESTED_PARTS:
                     hits = [int(m.group(1).replace(",", "")) for m in
                             re.finditer(rf"^\s*([\d,]+) .*:{how} \[", text, re.M)]
                     found[part] = max(hits, default=0)
@@ -892,15 +926,170 @@ def parts(args) -> None:
         for modules in ("base", "all") if args.modules == "both" else (args.modules,):
             engine_step = None
             for name in names:
-                total, steps, _ = count(name, n, modules, False)
-                _, _, found = count(name, n, modules, True)
+                total, steps, _ = count(name, n, modules, None)
+                _, _, found = count(name, n, modules, "1")
+                if name == "pettingzoo-parallel":      # its step and observations, each holding parts: a run of their own
+                    found.update(count(name, n, modules, "nested")[2])
                 per = total / steps
                 engine_step = per if name == "engine" else engine_step
-                rest = total - sum(found.values())
+                rest = total - sum(v for part, v in found.items() if part not in nested)
                 print(f"{n}p {modules:<5} {name:<15} {per / 1000:7.1f}k a step" +
                       (f" ({per / engine_step:.2f}x)" if engine_step else "") + ": " +
-                      ", ".join(f"{part} {v / steps / 1000:.1f}k" for part, v in found.items() if v) +
-                      f", rest {rest / steps / 1000:.1f}k", flush=True)
+                      ", ".join(f"{part} {v / steps / 1000:.1f}k" for part, v in found.items() if v and part not in nested)
+                      + f", rest {rest / steps / 1000:.1f}k" +
+                      "".join(f"; {part} (holding some of the above) {v / steps / 1000:.1f}k"
+                              for part, v in found.items() if v and part in nested), flush=True)
+
+
+def _digest_feed(h, value) -> None:
+    """Feed ``value`` (numpy arrays by dtype, shape and bytes; dicts in key order; the rest by repr) to ``h``."""
+    if isinstance(value, np.ndarray):
+        h.update(f"a{value.dtype.str}{value.shape}".encode())
+        h.update(np.ascontiguousarray(value).tobytes())
+    elif isinstance(value, dict) or (hasattr(value, "keys") and hasattr(value, "__getitem__")):
+        h.update(b"{")
+        for k in sorted(value.keys(), key=str):
+            h.update(repr(k).encode())
+            _digest_feed(h, value[k])
+        h.update(b"}")
+    elif isinstance(value, (list, tuple)):
+        h.update(b"[")
+        for v in value:
+            _digest_feed(h, v)
+        h.update(b"]")
+    else:
+        h.update(repr(value).encode())
+
+
+def _digest_parallel(h, n, mods, encoding, seeds, illegal="raise", max_cycles=None, reward="margin"):
+    """Every step's observations, masks, rewards, terminations, truncations, infos (the lazy view read at
+    every 5th step) and legal indices of the Parallel env; an agent sometimes answers an illegal index
+    (``illegal="substitute"``)."""
+    from affresco.envs.pettingzoo import parallel_env
+    p = parallel_env(players=n, modules=mods, encoding=encoding, illegal=illegal, max_cycles=max_cycles,
+                     reward=reward)
+    for seed in seeds:
+        rng = random.Random(seed)
+        out = p.reset(seed=seed)
+        step = 0
+        while True:
+            _digest_feed(h, [out, step % 5 == 0])
+            obs = out[0]
+            if step % 5 == 0:
+                for info in out[-1].values():
+                    if "view" in info:
+                        _digest_feed(h, dict(info["view"]))
+            if not p.agents:
+                break
+            acts = {}
+            for a in p.agents:
+                legal = p.legal_indices(a)
+                _digest_feed(h, legal)
+                assert np.flatnonzero(obs[a]["action_mask"]).tolist() == list(legal)
+                acts[a] = (rng.randrange(p.WAIT + 1) if illegal == "substitute" and rng.random() < 0.1
+                           else rng.choice(legal))
+            out = p.step(acts)
+            step += 1
+
+
+def _digest_aec(h, n, mods, encoding, seeds, turns="acting", illegal="raise", max_cycles=None, reward="margin"):
+    from affresco.envs.pettingzoo import env
+    e = env(players=n, modules=mods, encoding=encoding, turns=turns, illegal=illegal, max_cycles=max_cycles,
+            reward=reward)
+    for seed in seeds:
+        rng = random.Random(seed)
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            obs, rew, term, trunc, info = e.last()
+            _digest_feed(h, [agent, obs, rew, term, trunc, info])
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = e.legal_indices()
+            _digest_feed(h, [legal, e.action_mask()])
+            e.step(rng.randrange(e.WAIT + 1) if illegal == "substitute" and rng.random() < 0.1 else rng.choice(legal))
+        _digest_feed(h, [e.rewards, e._cumulative_rewards if hasattr(e, "_cumulative_rewards") else None])
+
+
+def _digest_gym(h, n, mods, encoding, seeds):
+    from affresco.envs.gymnasium import FrescoEnv
+    env = FrescoEnv(players=n, opponents="random", modules=mods, encoding=encoding, seat=None)
+    for seed in seeds:
+        rng = random.Random(seed)
+        out = env.reset(seed=seed)
+        while True:
+            _digest_feed(h, [out[0], {k: v for k, v in out[-1].items() if k != "view"}, out[1:-1]])
+            _digest_feed(h, dict(out[-1]["view"]))
+            if len(out) == 5 and out[2]:
+                break
+            legal = env.legal_indices()
+            _digest_feed(h, [legal, env.action_masks()])
+            out = env.step(rng.choice(legal))
+
+
+def _digest_openspiel(h, n, mods, encoding, seeds, name):
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+    import affresco.envs.openspiel  # noqa: F401
+    for seed in seeds:
+        game = pyspiel.load_game(name, {"players": n, "modules": ",".join(mods), "rng_seed": seed,
+                                        "encoding": encoding})
+        observer = make_observation(game)
+        rng = random.Random(seed)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            _digest_feed(h, [s.current_player(), s.is_simultaneous_node()])
+            if s.is_simultaneous_node():
+                acts = []
+                for p in range(n):
+                    legal = s.legal_actions(p)
+                    observer.set_from(s, p)
+                    _digest_feed(h, [legal, observer.tensor])
+                    acts.append(rng.choice(legal))
+                s.apply_actions(acts)
+            else:
+                p = s.current_player()
+                legal = s.legal_actions()
+                observer.set_from(s, p)
+                _digest_feed(h, [legal, observer.tensor, s.observation_string(p) if rng.random() < 0.05 else None])
+                s.apply_action(rng.choice(legal))
+        _digest_feed(h, s.returns())
+
+
+def digest(args) -> None:
+    """``--digest``: sha256 of what every wrapper hands out along seeded random games (``--games`` per
+    set-up, ``--players``, ``--modules``, ``--encoding``: default 1 2 3): the Parallel env (also with
+    illegal answers substituted and ``max_cycles``), the AEC env (both turn modes, substitution), Gymnasium
+    (the learner's seat drawn), OpenSpiel's two games: observations, masks, rewards, terminations,
+    truncations, infos (views too), legal indices, tensors, returns.  The same digest on two trees means
+    the same outputs (an exact speed change); a line per wrapper and one for all."""
+    import hashlib
+    seeds = range(args.games)
+    encodings = args.encoding or (1, 2, 3)
+    only = args.only
+    runs = {
+        "pettingzoo-parallel": lambda h, n, m, v: (
+            _digest_parallel(h, n, m, v, seeds),
+            _digest_parallel(h, n, m, v, seeds, illegal="substitute", max_cycles=40, reward="rank")),
+        "pettingzoo-aec": lambda h, n, m, v: (
+            _digest_aec(h, n, m, v, seeds),
+            _digest_aec(h, n, m, v, seeds, turns="all", illegal="substitute", max_cycles=30, reward="win")),
+        "gymnasium": lambda h, n, m, v: _digest_gym(h, n, m, v, seeds),
+        "openspiel": lambda h, n, m, v: (_digest_openspiel(h, n, m, v, seeds, "python_fresco"),
+                                         _digest_openspiel(h, n, m, v, seeds, "python_fresco_turns")),
+    }
+    every = hashlib.sha256()
+    for name, run in runs.items():
+        if only is not None and name not in only:
+            continue
+        h = hashlib.sha256()
+        for n in args.players:
+            for mods in MOD_SETS[args.modules]:
+                for v in encodings:
+                    run(h, n, mods, v)
+        every.update(h.digest())
+        print(f"{name:<22} {h.hexdigest()}", flush=True)
+    print(f"{'all':<22} {every.hexdigest()}")
 
 
 def compare_with_baseline(args) -> None:

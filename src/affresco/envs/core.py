@@ -339,19 +339,6 @@ class SteppedGame:
             return (action,)
         return tuple(map(PlanChoice, self._step_names, self.engine.plan_as_choices(action)))
 
-    def _block(self, seat: int) -> array:
-        """The seat's draft's slices now (:class:`DraftLayout`)."""
-        if self.engine.phase != "plan":            # (no seat has a plan in progress)
-            return self.layout.idle
-        rec = self._seat(seat)
-        draft = self.drafts[seat]
-        if rec[0] is not draft:
-            rec[0], rec[1], rec[2] = draft, _ASK, None
-        block = rec[2]
-        if block is None:
-            block = rec[2] = self.layout.block(draft, seat in self._here[0])
-        return block
-
     def _check(self, encoding: Any) -> None:
         if encoding != self.encoding:
             raise affresco.ConfigError(f"this game's vectors are encoding {self.encoding}'s, not {encoding!r}")
@@ -379,39 +366,48 @@ class SteppedGame:
         return x + block
 
     def observations_joined(self, seats: Any = None, encoding: int | None = None) -> array:
-        """:meth:`observation` of ``seats`` (default: every seat) back to back, as
-        ``Game.observations_joined`` (see :meth:`observation_rows`)."""
+        """:meth:`observation` of ``seats`` (default: every seat) back to back in a new
+        ``array('f')``, as ``Game.observations_joined``: the engine's joined vectors with room for
+        the draft's slices after each (``Game.observations_joined(..., pad=)``, made once per
+        position while planning, then copied), each seat's draft's slices written into its room
+        (none in progress outside planning: the idle slices, zeros, the room as it is)."""
         if encoding is not None:
             self._check(encoding)
-        return array("f", self.observation_rows(seats).tobytes())
+        key = None if seats is None else tuple(seats)      # (seats read once: any iterable)
+        e = self.engine
+        pad = self.layout.size
+        if e.phase != "plan":
+            return e.observations_joined(key, self.encoding, pad)
+        seats = range(e.players) if key is None else key
+        self._seat(0)                   # the engine's joined vectors once per position, copied
+        planning, recs, kept = self._here
+        joined = kept.get(key)
+        if joined is None:
+            joined = kept[key] = e.observations_joined(key, self.encoding, pad)
+        x = joined * 1
+        row = len(x) // len(seats) if seats else 0
+        layout = self.layout
+        idle = layout.idle
+        drafts = self.drafts
+        for i, seat in enumerate(seats):
+            rec = recs[seat]            # (_block of each seat, this position's records made above)
+            draft = drafts[seat]
+            if rec[0] is not draft:
+                rec[0], rec[1], rec[2] = draft, _ASK, None
+            block = rec[2]
+            if block is None:
+                block = rec[2] = layout.block(draft, seat in planning)
+            if block is not idle:
+                x[(i + 1) * row - pad:(i + 1) * row] = block
+        return x
 
     def observation_rows(self, seats: Any = None) -> np.ndarray:
         """:meth:`observation` of ``seats`` (default: every seat) as the rows of a new float32
-        array (writable, over a new ``array('f')``): the engine's joined vectors with room for
-        the draft's slices after each (``Game.observations_joined(..., pad=)``, made once per
-        position while planning, then copied), each seat's draft's slices written into its row
-        (none in progress outside planning: the idle slices, zeros, the room as it is)."""
+        array (writable, over the new ``array('f')`` of :meth:`observations_joined`)."""
         key = None if seats is None else tuple(seats)      # (seats read once: any iterable)
-        e = self.engine
-        seats = range(e.players) if key is None else key
-        pad = self.layout.size
-        if e.phase != "plan":
-            x = e.observations_joined(key, self.encoding, pad)
-        else:                           # the engine's joined vectors once per position, copied
-            self._seat(0)
-            kept = self._here[2]
-            joined = kept.get(key)
-            if joined is None:
-                joined = kept[key] = e.observations_joined(key, self.encoding, pad)
-            x = joined * 1
-            row = len(x) // len(seats) if seats else 0
-            idle = self.layout.idle
-            for i, seat in enumerate(seats):
-                block = self._block(seat)
-                if block is not idle:
-                    x[(i + 1) * row - pad:(i + 1) * row] = block
-        k = len(seats)
-        return np.frombuffer(x, F32).reshape(k, len(x) // k if k else pad)
+        x = self.observations_joined(key)
+        k = self.engine.players if key is None else len(key)
+        return np.frombuffer(x, F32).reshape(k, len(x) // k if k else self.layout.size)
 
     def clone(self) -> "SteppedGame":
         return SteppedGame(self.engine.clone(), self.layout, self.drafts, self.encoding)

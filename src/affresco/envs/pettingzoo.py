@@ -389,6 +389,7 @@ class FrescoParallel(_Common, ParallelEnv):
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode, encoding)
         self._encoding = self.config.encoding
         self._blank: tuple = (None,)
+        self._rows: dict[int, list[slice]] = {}     # agents -> each one's row of the joined vectors
 
     def reset(self, seed=None, options=None):
         self._new_game(seed)
@@ -400,17 +401,26 @@ class FrescoParallel(_Common, ParallelEnv):
         g = self.game
         names = self.possible_agents
         substituted = None
-        acting = self._seats_to_act()
+        at = self._acting
+        acting = at[1] if at[0] == self._marker else self._seats_to_act()
         for seat in acting if len(acting) == 1 else sorted(acting):   # while planning: every plan at once
             agent = names[seat]
             try:
                 index = actions[agent]
             except KeyError:
                 raise IllegalAction(f"{agent} must decide now but has no action in this step") from None
-            if self._play(seat, index):
-                substituted = (substituted or []) + [agent]
+            # (_play inline: the engine refuses an illegal action with the game unchanged, and only
+            # then are the legal actions read: _act raises or substitutes)
+            i = -1 if index is None else int(index)
+            try:
+                g.apply(seat, self.codec.actions[i] if 0 <= i < self.WAIT else None)
+            except IllegalAction:
+                if self._act(seat, index):
+                    substituted = (substituted or []) + [agent]
+            else:
+                self._marker += 1
         self.cycles += 1
-        over = g.is_over
+        over = (g.engine if type(g) is SteppedGame else g).is_over
         truncate = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
         agents = self.agents
         obs, infos = self._observations(over)
@@ -438,37 +448,49 @@ class FrescoParallel(_Common, ParallelEnv):
         """The legal action indices of ``agent`` now in increasing order, the ones of its
         observation's mask (kept for the same legal actions), for agents that choose among them
         (random, search) without reading the mask."""
-        return self._legal_indices(self.agent_seat[agent])
+        seat = self.agent_seat[agent]
+        hit = self._legal[seat]          # (this step's is usually made: the observations)
+        return hit[3] if hit[0] == self._marker else self._legal_of(seat)[3]
 
     def _observations(self, over: bool) -> tuple[dict, dict]:
         """Every agent's observation and info now, made in one pass (asked once per step: no
-        cache): the vectors together in one array, a row per agent (``Game.observations_joined``,
-        with plans by steps ``SteppedGame.observation_rows``: every seat's, in seat order, while
-        every agent is in); the legal actions of the seats to act, kept for :meth:`legal_indices`;
-        the others' mask WAIT alone (none once over)."""
+        cache): the vectors together in one array (``Game.observations_joined``, with plans by
+        steps ``SteppedGame.observations_joined``: every seat's, in seat order, while every agent
+        is in), each agent's row a slice of it; the legal actions of the seats to act, kept for
+        :meth:`legal_indices`; the others' mask WAIT alone (none once over)."""
         g = self.game
         agents = self.agents
         n = self.config.players
         marker = self._marker
-        acting = () if over else g.to_act
+        e = g.engine if type(g) is SteppedGame else g   # (a SteppedGame's to_act and actions applied: its engine's)
+        acting = () if over else e.to_act
         self._acting = (marker, acting)
         if len(agents) == n:      # every seat, in seat order: no seats to check
             seats: Any = range(n)
             asked = None
         else:
             seats = asked = [self.agent_seat[a] for a in agents]
-        if type(g) is SteppedGame:       # (plans by steps: the engine's rows and each seat's draft)
-            rows = g.observation_rows(asked)
+        if e is not g:       # (plans by steps: the engine's rows and each seat's draft)
+            joined = g.observations_joined(asked)
         else:
             joined = g.observations_joined(asked, self._encoding)
-            rows = np.frombuffer(joined, F32).reshape(len(agents), self.encoder.size)
+        flat = np.frombuffer(joined, F32)
+        rows = self._rows.get(len(agents))       # each agent's row: a slice of one array (cheaper than a 2-d one's rows)
+        if rows is None:
+            size = self.encoder.size
+            rows = self._rows[len(agents)] = [slice(i * size, (i + 1) * size) for i in range(len(agents))]
         masks = [self._none_mask if over else self._wait_mask] * n
+        legal = self._legal
         for seat in acting:
-            masks[seat] = self._legal_of(seat)[2]
-        at = g.actions_applied
+            hit = legal[seat]
+            if hit[0] != marker:        # (_legal_of of a seat to act)
+                actions = g.legal_actions(seat)
+                hit = legal[seat] = (marker, actions, *self.codec.legal_entry(actions, 1))
+            masks[seat] = hit[2]
+        at = e.actions_applied
         obs, infos = {}, {}
         for a, seat, row in zip(agents, seats, rows):
-            obs[a] = {"observation": row, "action_mask": masks[seat]}
+            obs[a] = {"observation": flat[row], "action_mask": masks[seat]}
             infos[a] = {"view": LazyView(g, seat, at)}
         return obs, infos
 
