@@ -57,7 +57,6 @@ only).
     python bench/bench_envs.py --instructions --modules all --players 2 --games 4 --warm-games 9 --only "pettingzoo-aec v3"
     python bench/bench_envs.py --by-kind --modules base --players 2 4   # per kind of decision, engine and AEC
     python bench/bench_envs.py --parts --modules all --players 2 --warm-games 9   # a step's parts, per wrapper
-    python bench/bench_envs.py --digest --players 2 3 4 --modules both --games 1   # every wrapper's outputs, hashed
 """
 from __future__ import annotations
 
@@ -328,9 +327,6 @@ def main() -> None:
                          "env's joined vectors and lazy views and the rest, "
                          "in machine instructions counted by valgrind, steady state (see parts)")
     ap.add_argument("--parts-worker", default=None, help=argparse.SUPPRESS)
-    ap.add_argument("--digest", action="store_true",
-                    help="instead: sha256 of every wrapper's outputs along seeded random games (observations, masks, "
-                         "rewards, infos, legal indices, tensors): the same on two trees = the same outputs (see digest)")
     ap.add_argument("--same-games", action="store_true",
                     help="instead: the engine and the AEC and Parallel loops with encodings 1 and 2 replaying the same "
                          "recorded games, CPU time per engine decision (see same_games)")
@@ -353,9 +349,6 @@ def main() -> None:
         return
     if args.parts:
         parts(args)
-        return
-    if args.digest:
-        digest(args)
         return
     if args.instructions:
         instructions(args)
@@ -939,157 +932,6 @@ def parts(args) -> None:
                       + f", rest {rest / steps / 1000:.1f}k" +
                       "".join(f"; {part} (holding some of the above) {v / steps / 1000:.1f}k"
                               for part, v in found.items() if v and part in nested), flush=True)
-
-
-def _digest_feed(h, value) -> None:
-    """Feed ``value`` (numpy arrays by dtype, shape and bytes; dicts in key order; the rest by repr) to ``h``."""
-    if isinstance(value, np.ndarray):
-        h.update(f"a{value.dtype.str}{value.shape}".encode())
-        h.update(np.ascontiguousarray(value).tobytes())
-    elif isinstance(value, dict) or (hasattr(value, "keys") and hasattr(value, "__getitem__")):
-        h.update(b"{")
-        for k in sorted(value.keys(), key=str):
-            h.update(repr(k).encode())
-            _digest_feed(h, value[k])
-        h.update(b"}")
-    elif isinstance(value, (list, tuple)):
-        h.update(b"[")
-        for v in value:
-            _digest_feed(h, v)
-        h.update(b"]")
-    else:
-        h.update(repr(value).encode())
-
-
-def _digest_parallel(h, n, mods, encoding, seeds, illegal="raise", max_cycles=None, reward="margin"):
-    """Every step's observations, masks, rewards, terminations, truncations, infos (the lazy view read at
-    every 5th step) and legal indices of the Parallel env; an agent sometimes answers an illegal index
-    (``illegal="substitute"``)."""
-    from affresco.envs.pettingzoo import parallel_env
-    p = parallel_env(players=n, modules=mods, encoding=encoding, illegal=illegal, max_cycles=max_cycles,
-                     reward=reward)
-    for seed in seeds:
-        rng = random.Random(seed)
-        out = p.reset(seed=seed)
-        step = 0
-        while True:
-            _digest_feed(h, [out, step % 5 == 0])
-            obs = out[0]
-            if step % 5 == 0:
-                for info in out[-1].values():
-                    if "view" in info:
-                        _digest_feed(h, dict(info["view"]))
-            if not p.agents:
-                break
-            acts = {}
-            for a in p.agents:
-                legal = p.legal_indices(a)
-                _digest_feed(h, legal)
-                assert np.flatnonzero(obs[a]["action_mask"]).tolist() == list(legal)
-                acts[a] = (rng.randrange(p.WAIT + 1) if illegal == "substitute" and rng.random() < 0.1
-                           else rng.choice(legal))
-            out = p.step(acts)
-            step += 1
-
-
-def _digest_aec(h, n, mods, encoding, seeds, turns="acting", illegal="raise", max_cycles=None, reward="margin"):
-    from affresco.envs.pettingzoo import env
-    e = env(players=n, modules=mods, encoding=encoding, turns=turns, illegal=illegal, max_cycles=max_cycles,
-            reward=reward)
-    for seed in seeds:
-        rng = random.Random(seed)
-        e.reset(seed=seed)
-        for agent in e.agent_iter():
-            obs, rew, term, trunc, info = e.last()
-            _digest_feed(h, [agent, obs, rew, term, trunc, info])
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = e.legal_indices()
-            _digest_feed(h, [legal, e.action_mask()])
-            e.step(rng.randrange(e.WAIT + 1) if illegal == "substitute" and rng.random() < 0.1 else rng.choice(legal))
-        _digest_feed(h, [e.rewards, e._cumulative_rewards if hasattr(e, "_cumulative_rewards") else None])
-
-
-def _digest_gym(h, n, mods, encoding, seeds):
-    from affresco.envs.gymnasium import FrescoEnv
-    env = FrescoEnv(players=n, opponents="random", modules=mods, encoding=encoding, seat=None)
-    for seed in seeds:
-        rng = random.Random(seed)
-        out = env.reset(seed=seed)
-        while True:
-            _digest_feed(h, [out[0], {k: v for k, v in out[-1].items() if k != "view"}, out[1:-1]])
-            _digest_feed(h, dict(out[-1]["view"]))
-            if len(out) == 5 and out[2]:
-                break
-            legal = env.legal_indices()
-            _digest_feed(h, [legal, env.action_masks()])
-            out = env.step(rng.choice(legal))
-
-
-def _digest_openspiel(h, n, mods, encoding, seeds, name):
-    import pyspiel
-    from open_spiel.python.observation import make_observation
-    import affresco.envs.openspiel  # noqa: F401
-    for seed in seeds:
-        game = pyspiel.load_game(name, {"players": n, "modules": ",".join(mods), "rng_seed": seed,
-                                        "encoding": encoding})
-        observer = make_observation(game)
-        rng = random.Random(seed)
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            _digest_feed(h, [s.current_player(), s.is_simultaneous_node()])
-            if s.is_simultaneous_node():
-                acts = []
-                for p in range(n):
-                    legal = s.legal_actions(p)
-                    observer.set_from(s, p)
-                    _digest_feed(h, [legal, observer.tensor])
-                    acts.append(rng.choice(legal))
-                s.apply_actions(acts)
-            else:
-                p = s.current_player()
-                legal = s.legal_actions()
-                observer.set_from(s, p)
-                _digest_feed(h, [legal, observer.tensor, s.observation_string(p) if rng.random() < 0.05 else None])
-                s.apply_action(rng.choice(legal))
-        _digest_feed(h, s.returns())
-
-
-def digest(args) -> None:
-    """``--digest``: sha256 of what every wrapper hands out along seeded random games (``--games`` per
-    set-up, ``--players``, ``--modules``, ``--encoding``: default 1 2 3): the Parallel env (also with
-    illegal answers substituted and ``max_cycles``), the AEC env (both turn modes, substitution), Gymnasium
-    (the learner's seat drawn), OpenSpiel's two games: observations, masks, rewards, terminations,
-    truncations, infos (views too), legal indices, tensors, returns.  The same digest on two trees means
-    the same outputs (an exact speed change); a line per wrapper and one for all."""
-    import hashlib
-    seeds = range(args.games)
-    encodings = args.encoding or (1, 2, 3)
-    only = args.only
-    runs = {
-        "pettingzoo-parallel": lambda h, n, m, v: (
-            _digest_parallel(h, n, m, v, seeds),
-            _digest_parallel(h, n, m, v, seeds, illegal="substitute", max_cycles=40, reward="rank")),
-        "pettingzoo-aec": lambda h, n, m, v: (
-            _digest_aec(h, n, m, v, seeds),
-            _digest_aec(h, n, m, v, seeds, turns="all", illegal="substitute", max_cycles=30, reward="win")),
-        "gymnasium": lambda h, n, m, v: _digest_gym(h, n, m, v, seeds),
-        "openspiel": lambda h, n, m, v: (_digest_openspiel(h, n, m, v, seeds, "python_fresco"),
-                                         _digest_openspiel(h, n, m, v, seeds, "python_fresco_turns")),
-    }
-    every = hashlib.sha256()
-    for name, run in runs.items():
-        if only is not None and name not in only:
-            continue
-        h = hashlib.sha256()
-        for n in args.players:
-            for mods in MOD_SETS[args.modules]:
-                for v in encodings:
-                    run(h, n, mods, v)
-        every.update(h.digest())
-        print(f"{name:<22} {h.hexdigest()}", flush=True)
-    print(f"{'all':<22} {every.hexdigest()}")
 
 
 def compare_with_baseline(args) -> None:

@@ -12,7 +12,8 @@ per set-up:
     of every seat (with ``pad``), ``observations`` with a repeated seat; every 17th decision a
     clone and a ``from_json`` copy looked at and played on for a few decisions;
   * ``wrappers``: every wrapper played with random legal actions (seeded): PettingZoo AEC (both
-    turn modes) and Parallel, Gymnasium, OpenSpiel (both games: observer tensor, legal actions,
+    turn modes) and Parallel, each also with the other options (``max_cycles``, the rank and win
+    rewards, an illegal index answered one time in ten with ``illegal="substitute"``), Gymnasium, OpenSpiel (both games: observer tensor, legal actions,
     returns; every 11th step the observation string), 2-4 players, base and all eight, encodings
     1-3: observations, masks, rewards, terminations, truncations, infos (keys; the Parallel
     env's lean view every 13th step), legal indices.
@@ -118,16 +119,30 @@ def wrappers(spec: dict) -> dict:
             for enc in (1, 2, 3):
                 for turns in ("acting", "all"):
                     run(f"aec/{turns}/{n}/{name}/{enc}", lambda add: _aec(add, n, mods, enc, turns, spec["games"]))
+                run(f"aec/substitute/{n}/{name}/{enc}", lambda add: _aec(add, n, mods, enc, "all", spec["games"],
+                                                                       **AEC_OTHER))
                 run(f"parallel/{n}/{name}/{enc}", lambda add: _parallel(add, n, mods, enc, spec["games"]))
+                run(f"parallel/substitute/{n}/{name}/{enc}",
+                    lambda add: _parallel(add, n, mods, enc, spec["games"], **PARALLEL_OTHER))
                 run(f"gymnasium/{n}/{name}/{enc}", lambda add: _gym(add, n, mods, enc, spec["games"]))
                 for game in ("python_fresco", "python_fresco_turns"):
                     run(f"{game}/{n}/{name}/{enc}", lambda add: _spiel(add, game, n, mods, enc, spec["games"]))
     return out
 
 
-def _aec(add, n, mods, enc, turns, games) -> int:
+# the other options, with an illegal index answered now and then (``illegal="substitute"``)
+AEC_OTHER = {"illegal": "substitute", "max_cycles": 30, "reward": "win"}
+PARALLEL_OTHER = {"illegal": "substitute", "max_cycles": 40, "reward": "rank"}
+
+
+def _answer(rng, legal, env, illegal):
+    """A random legal index; with ``illegal="substitute"`` one time in ten any index (illegal ones too)."""
+    return rng.randrange(env.WAIT + 1) if illegal == "substitute" and rng.random() < 0.1 else rng.choice(legal)
+
+
+def _aec(add, n, mods, enc, turns, games, illegal="raise", **options) -> int:
     from affresco.envs.pettingzoo import env
-    e = env(players=n, modules=mods, encoding=enc, turns=turns)
+    e = env(players=n, modules=mods, encoding=enc, turns=turns, illegal=illegal, **options)
     steps = 0
     for seed in range(games):
         e.reset(seed=seed)
@@ -142,22 +157,22 @@ def _aec(add, n, mods, enc, turns, games) -> int:
             add(legal)
             if steps % 7 == 0:
                 add(e.observe(e.possible_agents[(e.agent_seat[agent] + 1) % n])["observation"])
-            e.step(rng.choice(legal))
+            e.step(_answer(rng, legal, e, illegal))
             steps += 1
         add(e.rewards, e._cumulative_rewards, e.terminations, e.truncations, e.infos)
     return steps
 
 
-def _parallel(add, n, mods, enc, games) -> int:
+def _parallel(add, n, mods, enc, games, illegal="raise", **options) -> int:
     from affresco.envs.pettingzoo import parallel_env
-    p = parallel_env(players=n, modules=mods, encoding=enc)
+    p = parallel_env(players=n, modules=mods, encoding=enc, illegal=illegal, **options)
     steps = 0
     for seed in range(games):
         obs, infos = p.reset(seed=seed)
         add(obs, infos)
         rng = random.Random(seed)
         while p.agents:
-            acts = {a: rng.choice(p.legal_indices(a)) for a in p.agents}
+            acts = {a: _answer(rng, p.legal_indices(a), p, illegal) for a in p.agents}
             obs, rewards, terms, truncs, infos = p.step(acts)
             add(obs, rewards, terms, truncs, infos)
             if steps % 13 == 0 and p.agents:
