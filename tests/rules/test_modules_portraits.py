@@ -589,15 +589,9 @@ def test_leonardo_paints_portraits_in_the_final_round_too():
 
 
 def _portraits_file(change):
-    """A user component file: the reference edition with its portraits table changed (cards by id)."""
-    import tomllib
-    from importlib import resources
-    from affresco.rules.components import load_components
-    base = tomllib.loads(resources.files("affresco.rules").joinpath("data/base.toml").read_text())
-    table = tomllib.loads(resources.files("affresco.rules").joinpath("data/portraits.toml").read_text())
-    change({c["id"]: c for c in table["cards"]})
-    base["portraits"] = table
-    return load_components(base)
+    """A user component file: the reference edition with its portraits cards (by id) changed."""
+    from positions import module_components
+    return module_components("portraits", lambda table: change({c["id"]: c for c in table["cards"]}))
 
 
 @pytest.mark.parametrize("change", [
