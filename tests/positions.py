@@ -428,3 +428,16 @@ def english_price_components(directory) -> Path:
     path = Path(directory) / "english.json"
     path.write_text(json.dumps(data))
     return path
+
+
+def module_components(name: str, change):
+    """A user component file (components.md): the reference edition with module ``name``'s
+    table (its data file) passed to ``change`` to edit in place; the loaded Components."""
+    import tomllib
+    from importlib import resources
+    from affresco.rules.components import load_components
+    base = tomllib.loads(resources.files("affresco.rules").joinpath("data/base.toml").read_text())
+    table = tomllib.loads(resources.files("affresco.rules").joinpath(f"data/{name}.toml").read_text())
+    change(table)
+    base[name] = table
+    return load_components(base)

@@ -237,17 +237,34 @@ def test_unsold_certificates_go_under_the_stack_then_one_revealed_per_player():
     assert bview(g, 1)["stack"] == 0
 
 
-def test_four_players_reveal_four_certificates_two_players_three():
+def test_reveal_one_bell_certificate_for_each_player():
     """Set-up: 'Reveal one bell certificate for each player'; 'For a game with 2 or 3 players,
     use the back side of the bell board (with only 3 places)'.  2 players: 'place the top four
-    bell certificates from the stack face down on space 3 ... for Leonardo' (R13)."""
+    bell certificates from the stack face down on space 3 of the bell board' for Leonardo
+    (R13): the two players' two places are left (rules notes B14)."""
     four = affresco.new_game(4, modules=["bells"], seed=1)
     assert len(bview(four, 0)["display"]) == 4 and bview(four, 0)["stack"] == 14
+    three = affresco.new_game(3, modules=["bells"], seed=1)
+    assert len(bview(three, 0)["display"]) == 3 and bview(three, 0)["stack"] == 15
     two = affresco.new_game(2, modules=["bells"], seed=1)
     v = bview(two, 0)
-    assert len(v["display"]) == 3 and v["stack"] == 18 - 3 - 4
+    assert len(v["display"]) == 2 and v["stack"] == 18 - 2 - 4
     assert v["figures"][2] == {"certificates": 4, "face_down": 4, "partly_paid": []}
     assert "face_down_certificates" not in v["figures"][2]      # nobody sees Leonardo's bells
+
+
+def test_two_players_round_preparation_reveals_one_certificate_for_each_player():
+    """'Place all unsold bell certificates on the bottom of the stack, then reveal one bell
+    certificate for each player': 2 in a 2-player game, whose third place holds Leonardo's."""
+    g = bells_game(2, display=["2:2:1", "8:8:5"], stack=["4:4:3", "5:5:3"], plans=[NOTHING, NOTHING])
+    while data(g)["round"] == 1:          # Leonardo closes a booth and restores a tile
+        act(g, sorted(legal(g, g.to_act[0]))[0])
+    b = mods(g, "bells")
+    assert len(b["display"]) == 2 and sorted(b["display"]) == ["4:4:3", "5:5:3"]
+    assert b["under"] == ["2:2:1", "8:8:5"]
+    with pytest.raises(affresco.StateError, match="on 2 places"):
+        load(module_position(2, modules=["bells"], modules_state={"bells": bells_state(
+            2, display=["3:3:2", "5:5:4", "6:6:4"])}))
 
 
 def test_no_certificate_left_the_audience_is_void():

@@ -503,6 +503,23 @@ def test_minus_one_space_set_aside_an_ill_apprentice_who_comes_back_healthy():
     assert v["figures"][0]["apprentice_set_aside"] and v["medico"]["healthy"][0] == 3
 
 
+@pytest.mark.parametrize("getup,mood_after", [("8:00", 5), ("9:00", 5), ("7:00", 6)])
+def test_a_wake_up_time_that_moves_onto_a_minus_one_space_not_one_already_on_it(getup, mood_after):
+    """'If a player chooses a wake-up time that forces him to move onto a -1 space, he can
+    choose to set aside an ill apprentice' (rules notes MD14): a player already on a -1 space
+    keeps the apprentice he set aside before ('When leaving these spaces they take their
+    apprentice back'); staying there sets none aside anew, so no ill apprentice comes back
+    healthy round after round."""
+    g = medico_game(state=dict(sick={0: 2}), phase="getup",
+                    seats=[dict(mood=5 if getup != "9:00" else 6, aside=True), dict(), dict()])
+    g.apply(0, f"getup {getup}")
+    assert mood(g, 0) == mood_after
+    assert g.to_act == (1,)                                   # no 'aside' question for seat 0
+    m = med(g)
+    assert m["sick"][0] == 2 and m["ill"][0] == 2
+    assert g.view(0)["medico"]["healthy"][0] == 2 and data(g)["figures"][0]["apprentice_set_aside"]
+
+
 # ---------------------------------------------------------------------------- round preparation
 def test_display_refilled_one_bottle_per_player_with_an_ill_apprentice_in_the_printed_order():
     """The rulebook example: 'Since 4 players have ill apprentices, 4 bottles are offered at the

@@ -586,3 +586,42 @@ def test_leonardo_paints_portraits_in_the_final_round_too():
     act(g, "close I")
     assert only_actor(g) == 0
     assert legal(g, 0) == {"portrait patron-a", "portrait bishop-b"}
+
+
+def _portraits_file(change):
+    """A user component file: the reference edition with its portraits cards (by id) changed."""
+    from positions import module_components
+    return module_components("portraits", lambda table: change({c["id"]: c for c in table["cards"]}))
+
+
+@pytest.mark.parametrize("change", [
+    lambda c: c["actor"].__setitem__("theater", 2),                # "3 spaces instead of only 2"
+    lambda c: c["abbot"].__setitem__("bishop_bonus", 2),          # "increased by 1"
+    lambda c: c["servant"].__setitem__("income", 2),        # "an additional income of 1 Thaler"
+    lambda c: c["sexton"].__setitem__("sexton", 2),               # "paying 1 Thaler"
+    lambda c: c["patron-a"].__setitem__("thalers", 8),            # "The player gains 7 Thalers"
+    lambda c: c["merchant-c"].__setitem__("basic_paints", 3),     # "any 2 paint pieces ... + 1 Thaler"
+    lambda c: c["merchant-a"].pop("thalers"),
+    lambda c: c["peers-a"].pop("paint"),                          # "money and a paint piece"
+    lambda c: c["mary"].pop("vp"),                         # "victory points and a paint piece or Thalers"
+    lambda c: c["bishop-c"].__setitem__("paint", "R"),            # ... a paint piece *or* Thalers
+    lambda c: c["girl-a"].pop("mood"),                            # "... and their mood increases"
+    lambda c: c["self-b"].__setitem__("vp", 2),                   # "victory points or Thalers"
+])
+def test_details_of_the_portrait_cards_a_component_file_breaking_a_printed_effect_is_refused(change):
+    """Supplement, 'Details of the portrait cards': the amounts the text prints (God's servant
+    1 Thaler, Actor 3 spaces, Abbot +1, Sexton 1 Thaler, Merchant 2 basic paints + 1 Thaler,
+    Patron 7 Thalers, Muse to the top) and which effects the other cards show are checked in a
+    user component file (components.md: a file breaking a printed value is refused, naming it)."""
+    with pytest.raises(affresco.ComponentError, match=r"portraits\.cards\[\d+\] \("):
+        affresco.new_game(3, ["portraits"], components=_portraits_file(change))
+
+
+def test_details_of_the_portrait_cards_the_reference_edition_and_other_reconstructed_amounts_load():
+    """The reconstructed amounts (Peers, Bishop, Virgin Mary, Pretty girl, Self-portrait) may
+    differ in a user's file, as long as each card shows what the supplement says it shows."""
+    def change(c):
+        c["peers-a"]["thalers"] = 5
+        c["mary"]["vp"] = 6
+        c["girl-a"]["mood"] = 2
+    affresco.new_game(3, ["portraits"], components=_portraits_file(change))

@@ -387,3 +387,13 @@ def test_leonardo_without_enough_tiles_skips_the_workshop():
     g = two(["3:YY"])
     leo_to_workshop(g)
     assert data(g)["round"] == 2
+
+
+@pytest.mark.parametrize("income", [0, 2])
+def test_each_request_tile_is_good_for_1_thaler_of_income_a_component_file_may_not_change_it(income):
+    """'Each request tile is good for 1 Thaler of income and the paint piece shown': a printed
+    value, so a user component file giving another amount is refused, naming it."""
+    from positions import module_components
+    comp = module_components("requests", lambda t: t.__setitem__("income_thalers", income))
+    with pytest.raises(affresco.ComponentError, match="requests.income_thalers"):
+        affresco.new_game(3, ["requests"], components=comp)

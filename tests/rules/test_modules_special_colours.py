@@ -285,3 +285,30 @@ def test_two_players_leonardo_restores_a_special_tile_like_any_other():
     g.apply(0, "restore C2")
     assert track(g, 2) == 24 + 3                     # the bishop stands on the tile
     assert data(g)["figures"][2]["tiles"] == ["24:KNN"]
+
+
+@pytest.mark.parametrize("where, change", [
+    ("altar.basic", lambda t: t["altar"]["basic"].__setitem__("K", 4)),
+    ("fresco_substitute_bonus", lambda t: t["fresco_substitute_bonus"].__setitem__("N", 4)),
+])
+def test_each_pink_paint_piece_is_worth_an_additional_3_and_each_brown_5_in_a_component_file_too(where, change):
+    """'Each pink paint piece is worth an additional 3 victory points. Each brown paint piece is
+    worth an additional 5 points!' (supplement; the Russian text on the fresco too; R7 in the
+    basic altar form): printed values, so a user component file giving others is refused."""
+    from positions import module_components
+    comp = module_components("special_colours", change)
+    with pytest.raises(affresco.ComponentError, match=f"special_colours.{where}"):
+        affresco.new_game(3, ["special_colours"], components=comp)
+
+
+def test_a_component_file_leaving_out_the_pink_and_brown_bonuses_gets_the_printed_ones():
+    """A user file without the basic altar form's and the fresco's pink/brown bonuses gets the
+    printed +3 and +5, not nothing."""
+    from positions import module_components
+
+    def change(t):
+        del t["altar"]["basic"]
+        del t["fresco_substitute_bonus"]
+    comp = module_components("special_colours", change)
+    g = affresco.new_game(3, ["special_colours"], options={"special_colours_on_fresco": True}, components=comp)
+    assert g.view(0)["special_colours"]["fresco_bonus"] == {"K": 3, "N": 5}

@@ -128,7 +128,9 @@ class Module:
         """Set-up, after the base set-up (rng: the game's seeded generator)."""
 
     def after_getup(self, state, fig: int) -> None:
-        """Phase 1, right after a figure chose its get-up space."""
+        """Phase 1, right after a figure chose its get-up space and its mood changed, before the
+        neutral apprentice is taken or an own one set aside (``state.neutral``/``state.aside``
+        still tell the zone it left, R3)."""
 
     def apprentices(self, state, seat: int, n: int) -> int:
         """Apprentices ``seat`` may plan with (``n``: the base count, 5 + neutral - set aside)."""

@@ -37,11 +37,12 @@ def apply(s: State, fig: int, action: Action) -> None:
     s.add_event({"kind": "getup", "figure": fig, "time": action.args[0]})
     if fig < s.n:
         change_mood(s, fig, s.comp.hostel[space].mood)
+    for hook in s.hooks.after_getup:   # (before the zone's apprentices: they see the old ones)
+        hook(s, fig)
+    if fig < s.n:
         zone = s.comp.mood_spaces[s.mood[fig]]
         s.neutral[fig] = zone == 1
         s.aside[fig] = zone == -1
-    for hook in s.hooks.after_getup:
-        hook(s, fig)
 
 
 def change_mood(s: State, seat: int, steps: int) -> None:

@@ -8,7 +8,7 @@ per 2 Thalers, the certificate face up).  Every Thaler earned later goes onto a 
 certificate until it is paid (no VP); then it turns face down.  A player may pay more from
 their own money: asked once a round after the last visit (``deposit``).  No certificate on
 display: the audience is void.  Round preparation puts the unsold certificates under the
-stack and reveals one per player (3 places with 2 and 3 players).
+stack and reveals one per player (2 players: the third place holds Leonardo's four).
 
 Final scoring (R12), before money: in the final round's order each figure with certificates
 goes to the bell-track space of its face-down bells minus its partly paid bells, the bishop
@@ -195,8 +195,9 @@ class Bells(Module):
             raise ComponentError(f"{w}.certificates: the printed certificate priced 3 Thalers worth 3 VP is missing")
         disp = raw.get("display", {})
         display = {n: disp.get(str(n)) for n in (2, 3, 4)}
-        if display != {2: 3, 3: 3, 4: 4}:
-            raise ComponentError(f"{w}.display: {display}: one place per player, 3 on the 2/3-player side (printed)")
+        if display != {2: 2, 3: 3, 4: 4}:
+            raise ComponentError(f"{w}.display: {display}: one certificate revealed per player (printed; 2 players: "
+                                 "Leonardo's four lie on space 3 of the 2/3-player side)")
         for key, printed in (("instalment_thalers_per_vp", 2), ("leonardo_certificates", 4), ("track_top", 30)):
             if raw.get(key) != printed:
                 raise ComponentError(f"{w}.{key}: {raw.get(key)!r}: the rulebook prints {printed}")
@@ -269,7 +270,7 @@ class Bells(Module):
 
     def _reveal(self, s: State, rng, display: tuple[str, ...], under: tuple[str, ...],
                 audience: tuple[int, ...] | None = None) -> None:
-        """Fill the ``display`` (one place per player, 3 with 2 and 3 players) from the stack,
+        """Fill the ``display`` (one place per player) from the stack,
         with ``under`` the certificates under it: one write of the module state (with the
         ``audience`` tiles taken back at round preparation)."""
         drawn, stack, under = self._draw(s.mods[NAME].stack, under, rng, self.data.display[s.n] - len(display))

@@ -365,8 +365,12 @@ class Medico(Module):
 
     # ------------------------------------------------------------------ get-up
     def after_getup(self, s: State, fig: int) -> None:
-        """'Automatic healings': on a -1 space the player may set aside an ill apprentice."""
-        if fig < s.n and s.aside[fig] and s.mods[NAME].sick[fig] and s.mods[NAME].black[fig]:
+        """'Automatic healings': 'If a player chooses a wake-up time that forces him to move onto
+        a -1 space, he can choose to set aside an ill apprentice' -- moving onto the -1 spaces
+        from elsewhere; one already there keeps the apprentice set aside before (rules notes
+        MD14; the hook runs before the zone's apprentices change: ``s.aside`` is the old zone's)."""
+        if fig < s.n and not s.aside[fig] and s.comp.mood_spaces[s.mood[fig]] == -1 \
+                and s.mods[NAME].sick[fig] and s.mods[NAME].black[fig]:
             ask(s, fig, NAME, "aside")
 
     # ------------------------------------------------------------------ planning

@@ -108,6 +108,10 @@ class Portraits(Module):
                 raise ComponentError(f"component file: {w}.mood_top: {eff['mood_top']!r} must be true")
             if (c["kind"] == "permanent") != any(k in PERMANENT for k in eff):
                 raise ComponentError(f"component file: {w}: permanent cards have a permanent effect, and only they")
+            why = _printed_refusal(c.get("name", c["id"]), eff)
+            if why:
+                raise ComponentError(f"component file: {w} ({c.get('name', c['id'])}): {why} "
+                                     "(printed: supplement, 'Details of the portrait cards')")
             cards[c["id"]] = Card(c["id"], c.get("name", c["id"]), c["deck"], c["kind"] == "permanent", eff)
         if len(cards) != 18 or any(sum(c.deck == d for c in cards.values()) != 6 for d in "ABC"):
             raise ComponentError("component file: portraits.cards: 18 cards, 6 in each deck A, B, C")
@@ -302,6 +306,38 @@ class Portraits(Module):
                                    rounds(data.get("sexton", [0] * s.n), "sexton", s.n))
         if "display" not in data:
             self._reveal(s, chance(s), log=False)
+
+
+# The effects the supplement prints for each card ('Details of the portrait cards'): the
+# amounts it names exactly; for the others which effects the card shows (their amounts are
+# reconstructed, components.md).
+_PRINTED_EXACTLY = {
+    "God's servant": {"income": 1},            # "an additional income of 1 Thaler"
+    "Actor": {"theater": 3},                   # "3 spaces instead of only 2"
+    "Abbot": {"bishop_bonus": 1},              # "increased by 1"
+    "Sexton": {"sexton": 1},                   # "paying 1 Thaler"
+    "Merchant": {"basic_paints": 2, "thalers": 1},   # "any 2 paint pieces (red, yellow, blue) ... + 1 Thaler"
+    "Patron": {"thalers": 7},                  # "7 Thalers"
+    "Muse": {"mood_top": True},                # "pushed to its maximum"
+}
+
+
+def _printed_refusal(name: str, eff: dict) -> str | None:
+    """Why a card's effects break what the supplement prints for a card of that name (None:
+    they do not)."""
+    exact = _PRINTED_EXACTLY.get(name)
+    if exact is not None:
+        return None if eff == exact else f"the card gives {exact}, not {eff}"
+    has = {k for k, v in eff.items() if v}
+    if name == "Peers" and not ({"thalers", "paint"} <= has and has <= {"thalers", "paint"}):
+        return "the card gives Thalers and a paint piece ('money and a paint piece as shown')"
+    if name in ("Bishop", "Virgin Mary") and not ("vp" in has and len(has & {"paint", "thalers"}) == 1
+                                                 and has <= {"vp", "paint", "thalers"}):
+        return "the card gives VP and a paint piece or Thalers ('victory points and a paint piece or Thalers')"
+    if name in ("Pretty girl", "Self-portrait") and not ("mood" in has and len(has & {"vp", "thalers"}) == 1
+                                                        and has <= {"vp", "thalers", "mood"}):
+        return "the card gives VP or Thalers and mood ('victory points or Thalers and their mood increases')"
+    return None
 
 
 def _top_cards(cards: dict, deck: tuple[str, ...]) -> tuple[str, ...]:

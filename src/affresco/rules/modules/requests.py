@@ -81,8 +81,9 @@ class Requests(Module):
         tiles, income = raw.get("tiles_per_request", 3), raw.get("income_thalers", 1)
         if tiles != 3 or not whole(tiles):
             raise ComponentError(f"component file: requests.tiles_per_request: {tiles!r}: the printed 3 fresco tiles")
-        if not (whole(income) and income >= 0):
-            raise ComponentError(f"component file: requests.income_thalers: {income!r} must be a whole number >= 0")
+        if not (whole(income) and income == 1):
+            raise ComponentError(f"component file: requests.income_thalers: {income!r}: the printed 1 Thaler "
+                                 "('Each request tile is good for 1 Thaler of income')")
         return Data(stacks, paint, tiles, income)
 
     def st(self, s: State) -> RState:

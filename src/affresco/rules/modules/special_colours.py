@@ -70,12 +70,16 @@ class SpecialColours(Module):
         provenance_ok(altar, "special_colours.altar")
         if altar.get("blend") != {"K": 3, "N": 5}:
             raise ComponentError("component file: special_colours.altar.blend: the printed +3 per K, +5 per N")
-        bonus = raw.get("fresco_substitute_bonus", {"K": 0, "N": 0})
-        for where, table in (("altar.basic", altar.get("basic", {})), ("fresco_substitute_bonus", bonus)):
+        bonus = raw.get("fresco_substitute_bonus", {"K": 3, "N": 5})
+        basic = altar.get("basic", {"K": 3, "N": 5})
+        for where, table in (("altar.basic", basic), ("fresco_substitute_bonus", bonus)):
             if not (isinstance(table, dict)
                     and all(k in SPECIAL and whole(v) and v >= 0 for k, v in table.items() if k != "provenance")):
                 raise ComponentError(f"component file: special_colours.{where}: {table!r}: VP per K and N "
                                      "(whole numbers >= 0)")
+            if {k: v for k, v in table.items() if k != "provenance"} != {"K": 3, "N": 5}:
+                raise ComponentError(f"component file: special_colours.{where}: {table!r}: each pink +3, each brown "
+                                     "+5 (printed: supplement and Russian text; R7)")
         centre, remove = raw.get("centre_value", 24), raw.get("remove_base_tiles", 7)
         if centre != 24 or not whole(centre):
             raise ComponentError(f"component file: special_colours.centre_value: {centre!r}: the printed 24 "
@@ -84,7 +88,7 @@ class SpecialColours(Module):
             raise ComponentError(f"component file: special_colours.remove_base_tiles: {remove!r}: as many base tiles "
                                  f"leave as special tiles come in ({len(tiles)}), so the fresco keeps 25")
         return Data(tuple(tiles), centre, remove, blends,
-                    dict(altar.get("basic", {})), dict(altar["blend"]),
+                    {k: v for k, v in basic.items() if k in SPECIAL}, dict(altar["blend"]),
                     {k: v for k, v in bonus.items() if k in SPECIAL})
 
     def setup(self, s: State, rng) -> None:
