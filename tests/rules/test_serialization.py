@@ -526,6 +526,24 @@ def test_record_of_a_loaded_game_replays():
     assert affresco.replay(h.record()).to_json() == h.to_json()
 
 
+@pytest.mark.parametrize("field, value", [
+    ("players", ["Anna", "Bruno", "Carla"]), ("players", 3), ("players", None),
+    ("modules", ["bells"]), ("modules", [1, "medico"]), ("modules", "bells,medico"),
+    ("options", {}), ("options", [1]), ("seed", 1.5), ("seed", None), ("seed", True)])
+def test_a_set_up_that_is_not_the_games_own_is_refused(field, value):
+    """The set-up is what record() hands to replay: one naming other players, modules or
+    options than the game's, or a seed new_game refuses, would make a record that replays
+    another game or none; the state is refused, naming the field."""
+    g = play(affresco.new_game(players=3, modules=["bells", "medico"], seed=8, options={"max_rounds": 20}),
+             random.Random(8), 40)
+    d = json.loads(g.to_json())
+    d["setup"]["modules"] = d["setup"]["modules"][::-1]      # (the order the modules were named in is free)
+    assert load(d).record()["setup"]["modules"] == ["medico", "bells"]
+    d["setup"][field] = value
+    with pytest.raises(StateError, match=f"setup.{field}"):
+        load(d)
+
+
 def test_record_of_a_hand_written_position_replays():
     """A position without 'setup' becomes its own start (docs/state-format.md)."""
     d = planning()

@@ -543,6 +543,32 @@ def test_axe_core_finds_no_serious_violation(device, server):
     assert not any(problems.values()), {k: v for k, v in problems.items() if v}
 
 
+def test_axe_core_on_the_plan_widget_and_every_players_colour(device, server):
+    """The screens the test above does not reach: the plan widget (its columns of slots), and
+    the discs of the third and fourth players (a four-player game: no Leonardo), on the
+    players' list and the end screen.  Two names begin alike, so that the discs carry two
+    letters (axe-core leaves a single letter's contrast undecided)."""
+    source = axe_source()
+    g = create(server, [{"name": "Anna", "kind": "human"}] + [
+        {"name": n, "kind": "bot", "bot": "heuristic"} for n in ("Bruno", "Carla", "Cora")], seed=5)
+    done = create(server, [{"name": n, "kind": "bot", "bot": "random"} for n in ("Ada", "Bea", "Cid", "Cy")], seed=6)
+    p = device(PHONE)
+    p.goto(g["seats"][0]["url"])
+    st = p.wait_my_turn()
+    if "plan" not in {a.split()[0] for a in st["legal"]}:      # the get-up time first
+        p.acting(p.tid(f"hostel-{st['legal'][0].split()[1]}").tap)
+        st = p.wait_my_turn()
+    p.tid("plan-widget").wait_for()
+    assert p.pg.locator("[data-testid=players] .disc").count() == 4
+    problems = {"plan": serious(p, source)}
+    p.pg.wait_for_function("async (gid) => (await (await fetch('/api/games/' + gid)).json()).is_over",
+                           arg=done["game_id"], timeout=120_000, polling=500)
+    p.goto(done["watch_url"])
+    p.tid("final-scores").wait_for()
+    problems["end"] = serious(p, source)
+    assert not any(problems.values()), problems
+
+
 def test_keyboard_play_without_a_mouse(device, server):
     """Every control is reachable and works from the keyboard: Tab moves through the page,
     Enter chooses a glowing place of the board or a button."""

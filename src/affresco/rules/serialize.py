@@ -168,6 +168,8 @@ def from_dict(data: Any, hooks_for) -> State:
     s.names = tuple(players) + (("Leonardo",) if n == 2 else ())
     figs = len(s.names)
     s.setup = r.get(data, "setup", "", (dict, type(None)), None)
+    if s.setup is not None and "position" not in s.setup:
+        _check_setup(r, s.setup, players, modules, options)
     s.seed = r.get(data, "seed", "", (int, str), 0)
     why = seed_refusal(s.seed)
     if why is not None:
@@ -357,6 +359,24 @@ def from_dict(data: Any, hooks_for) -> State:
                    "history_offset": len(hist)}
     flow.advance(s)
     return s
+
+
+def _check_setup(r: _Reader, setup: dict, players: list, modules: tuple, options: dict) -> None:
+    """A set-up of ``new_game`` (no ``position``) is how this game began, which ``record()``
+    hands to ``replay``: the players, modules and options it names are the game's own, and its
+    seed is one ``new_game`` takes (a set-up that names none of them is a position's own start)."""
+    if "players" in setup and setup["players"] != players:
+        raise r.fail("setup.players", f"{setup['players']!r} are not the game's players {players!r}")
+    named = setup.get("modules")
+    if "modules" in setup and not (isinstance(named, list) and all(isinstance(m, str) for m in named)
+                                   and sorted(named) == sorted(modules)):
+        raise r.fail("setup.modules", f"{setup['modules']!r} are not the game's modules {list(modules)!r}")
+    if "options" in setup and setup["options"] != options:
+        raise r.fail("setup.options", f"{setup['options']!r} are not the game's options {options!r}")
+    if "seed" in setup:
+        why = seed_refusal(setup["seed"])
+        if why is not None:
+            raise r.fail("setup.seed", why)
 
 
 def _log_entries(r: _Reader, log: list, old: bool, n: int, figures: int):

@@ -279,7 +279,7 @@ export function planWidget(st, plans) {
       disabled: counts[i] >= perColumn || used >= available || S.busy,
       onclick: () => { counts[i] += 1; render(); },
     }, "+"),
-    h("div.plan-slots", { "aria-label": t("plan.count", { n: counts[i] }) },
+    h("div.plan-slots", { role: "img", "aria-label": t("plan.count", { n: counts[i] }) },
       Array.from({ length: perColumn }, (_, k) => h("span.slot", { class: k < counts[i] - (P.ill[i] || 0) ? "full" : k < counts[i] ? "full ill" : "" }))),
     h("div.plan-count", { "data-testid": `plan-count-${i}` }, String(counts[i])),
     h("button.plan-btn", {

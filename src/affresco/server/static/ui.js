@@ -91,8 +91,9 @@ export function rich(text) {
 
 export const plain = (text) => String(text).replace(new RegExp(`[${PAINT_OPEN}${PAINT_CLOSE}]`, "g"), "");
 
-// Player colours by figure index (Leonardo: grey).  Figures also carry an initial.
-export const FIGURE_COLOURS = ["#c2185b", "#00838f", "#ef6c00", "#5e35b1"];
+// Player colours by figure index (Leonardo: grey).  Figures also carry an initial, in white:
+// each colour is dark enough for it (WCAG AA, 4.5:1; the third was #ef6c00, 3.1:1).
+export const FIGURE_COLOURS = ["#c2185b", "#00838f", "#b55000", "#5e35b1"];
 export const LEONARDO_COLOUR = "#757575";
 
 export function figureColour(view, index) {
