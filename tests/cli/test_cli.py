@@ -464,6 +464,13 @@ def test_serve_on_a_taken_port_stops_at_once_and_never_shows_a_database_password
     assert "s3cret" not in res.output and "fresco:***@" in res.output
 
 
+def test_serve_names_the_databases_it_keeps_games_in(tmp_path):
+    """A --db of another kind (mysql://) said "No module named 'MySQLdb'": it names SQLite and PostgreSQL."""
+    res = runner.invoke(app, ["serve", "--port", "0", "--db", "mysql://fresco:s3cret@localhost/x"])
+    assert res.exit_code == 1 and "SQLite" in res.output and "PostgreSQL" in res.output and "not mysql://" in res.output
+    assert "MySQLdb" not in res.output and "s3cret" not in res.output
+
+
 @pytest.mark.parametrize("args,words", [(["--trusted-proxy", "notanip"], "'notanip' is not an address or network"),
                                         (["--log-level", "loud"], "'loud': one of debug, info")])
 def test_serve_refuses_a_bad_proxy_or_log_level_naming_the_option(tmp_path, args, words):

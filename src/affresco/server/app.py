@@ -119,4 +119,7 @@ def _normalise_url(db: str) -> str:
         return f"sqlite:///{db}"
     if db.startswith("postgresql://") or db.startswith("postgres://"):
         return "postgresql+psycopg://" + db.split("://", 1)[1]
+    if not db.startswith(("sqlite:", "sqlite+", "postgresql+")):
+        raise ValueError(f"games are kept in SQLite (a file path or sqlite:///file.db) or PostgreSQL "
+                         f"(postgresql://user:password@host/name), not {db.split('://', 1)[0]}://")
     return db
