@@ -37,6 +37,11 @@ class Data(NamedTuple):
     fresco_bonus: dict[str, int]
 
 
+# VP per pink (K) and brown (N) piece, at the altar and on the fresco: printed (supplement and
+# Russian text; R7); a component file must give these (the checks in build_data)
+PRINTED_VP = {"K": 3, "N": 5}
+
+
 class SpecialColours(Module):
     name = "special_colours"
     view_reads = ()
@@ -68,16 +73,16 @@ class SpecialColours(Module):
             raise ComponentError("component file: special_colours.blending: P+R=K and O+G=N are printed")
         altar = raw.get("altar", {})
         provenance_ok(altar, "special_colours.altar")
-        if altar.get("blend") != {"K": 3, "N": 5}:
+        if altar.get("blend") != PRINTED_VP:
             raise ComponentError("component file: special_colours.altar.blend: the printed +3 per K, +5 per N")
-        bonus = raw.get("fresco_substitute_bonus", {"K": 3, "N": 5})
-        basic = altar.get("basic", {"K": 3, "N": 5})
+        bonus = raw.get("fresco_substitute_bonus", PRINTED_VP)
+        basic = altar.get("basic", PRINTED_VP)
         for where, table in (("altar.basic", basic), ("fresco_substitute_bonus", bonus)):
             if not (isinstance(table, dict)
                     and all(k in SPECIAL and whole(v) and v >= 0 for k, v in table.items() if k != "provenance")):
                 raise ComponentError(f"component file: special_colours.{where}: {table!r}: VP per K and N "
                                      "(whole numbers >= 0)")
-            if {k: v for k, v in table.items() if k != "provenance"} != {"K": 3, "N": 5}:
+            if {k: v for k, v in table.items() if k != "provenance"} != PRINTED_VP:
                 raise ComponentError(f"component file: special_colours.{where}: {table!r}: each pink +3, each brown "
                                      "+5 (printed: supplement and Russian text; R7)")
         centre, remove = raw.get("centre_value", 24), raw.get("remove_base_tiles", 7)
