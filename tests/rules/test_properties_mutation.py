@@ -8,8 +8,8 @@ StateError or give a game on which every public call (views, legal actions, appl
 garbage actions, saving, playing on) raises at most a FrescoError.  Hypothesis picks the game,
 the moment and the mutation, so a failure shrinks to a small case that replays exactly.
 
-Scale: ``AFFRESCO_MUTATION_EXAMPLES`` (default 150 mutated states, and 75 garbage-action runs; about
-40 s on a busy 2-core machine).
+Scale: ``AFFRESCO_MUTATION_EXAMPLES`` (CI: 60 mutated states and 30 garbage-action runs, as many
+kinds of mutation, fewer draws; ``AFFRESCO_FULL_SWEEP=1``, the full random volume: 150 and 75).
 """
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 import affresco
 from affresco import Action, FrescoError, Game, StateError
 
-EXAMPLES = int(os.environ.get("AFFRESCO_MUTATION_EXAMPLES", "150"))
+FULL = os.environ.get("AFFRESCO_FULL_SWEEP") == "1"        # the full random volume
+EXAMPLES = int(os.environ.get("AFFRESCO_MUTATION_EXAMPLES", "150" if FULL else "60"))
 MODULES = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour")
 SETTINGS = dict(deadline=None, database=None, derandomize=False,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
