@@ -28,6 +28,16 @@ COMBOS = [c for k in range(len(MODULES) + 1) for c in combinations(MODULES, k)]
 LATER = [("wall_fresco",), ("requests", "wall_fresco"), MODULES + ("wall_fresco",), ("bells",), ("bells", "medico")]
 CHECKS = 14              # full checks per game, at random steps
 MAX_ACTIONS = 20000
+# AFFRESCO_SWEEP_EVERY=k: the random games below, every k-th (combination, player count) only,
+# like test_modules_sweep.py (CI's second stage, the compiled build: a quarter; the pure build
+# plays all of them)
+_EVERY = 1 if os.environ.get("AFFRESCO_FULL_SWEEP") == "1" else int(os.environ.get("AFFRESCO_SWEEP_EVERY", "1"))
+
+
+def every_kth(combos, players=(2, 3, 4)):
+    """The (combination, player count) cases, every ``_EVERY``-th of them."""
+    cases = [(c, n) for c in combos for n in players]
+    return [pytest.param(c, n, id=f"{label(c)}-{n}") for i, (c, n) in enumerate(cases) if i % _EVERY == _EVERY - 1]
 
 
 def label(combo):
@@ -208,8 +218,7 @@ def play(players, combo, seed, checkpoints=()):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("combo", COMBOS + LATER, ids=label)
+@pytest.mark.parametrize("combo, players", every_kth(COMBOS + LATER))
 def test_random_game_with_modules(combo, players):
     """Supplement: the modules combine in any way: a random game ends (final scoring done),
     survives save/load at any point (same state, legal actions and views; the rest of the
@@ -243,8 +252,7 @@ MEDICO_COMBOS = sorted({("medico",), MODULES + ("medico",), ("wall_fresco", "med
                           {c + ("medico",) for c in random.Random(10).sample(COMBOS, 4)}))
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("combo", MEDICO_COMBOS, ids=label)
+@pytest.mark.parametrize("combo, players", every_kth(MEDICO_COMBOS))
 def test_random_game_with_the_medico(combo, players):
     """Module 10 combines with the others: a random game ends, survives save/load with the
     no-leak check (the secret plan words perturbed), replays from its record, and is
