@@ -5,7 +5,8 @@ As a pytest plugin, one JSON line per test into ``$CI_TIMELINE_DIR/tl-<worker>.j
 
     PYTHONPATH=src:bench CI_TIMELINE_DIR=/tmp/tl pytest -p ci_timeline -n auto --dist worksteal ...
 
-Then the summary (span, CPU, each worker's busy time and last end, the costliest files)::
+Then the summary (span, CPU, each worker's busy time and last end, the tail, the costliest tests
+with their start, the costliest files)::
 
     python bench/ci_timeline.py /tmp/tl [files]
 
@@ -56,6 +57,12 @@ def summary(folder: str, files: int = 40) -> None:
         workers[r["w"]].append(r)
     for w, rs in sorted(workers.items()):
         print(f"{w}: busy {sum(r['t1'] - r['t0'] for r in rs):.0f} s, last test ended at {max(r['t1'] for r in rs) - start:.0f} s")
+    ends = sorted(max(r["t1"] for r in rs) for rs in workers.values())
+    if len(ends) > 1:
+        print(f"tail (the last worker alone after the first one ended): {ends[-1] - ends[0]:.0f} s")
+    print("the costliest tests (CPU with reaped children) and when they started:")
+    for r in sorted(rows, key=lambda r: -(r["cpu"] + r["child"]))[:10]:
+        print(f"  {r['cpu'] + r['child']:6.1f} CPU-s  start {r['t0'] - start:6.0f} s  {r['w']}  {r['id']}")
     per_file = collections.defaultdict(lambda: [0.0, 0.0, 0.0, 0])
     for r in rows:
         x = per_file[r["id"].split("::")[0]]
