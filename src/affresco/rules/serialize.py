@@ -245,8 +245,12 @@ def from_dict(data: Any, hooks_for) -> State:
             if not 0 <= mood < len(comp.mood_spaces):
                 raise r.fail(w + "mood", f"{mood}: a mood space 0 (top) to {len(comp.mood_spaces) - 1}")
             s.mood.append(mood)
-            s.neutral.append(r.get(fig, "neutral_apprentice", w, bool, False))
-            s.aside.append(r.get(fig, "apprentice_set_aside", w, bool, False))
+            # R3: in phase plan the zone effects of this round's get-up are in force, so a
+            # position that leaves them out gets them from the mood (a +1 space: the neutral
+            # apprentice; a -1 space: one set aside); in other phases they are their own facts
+            zone = comp.mood_spaces[mood] if s.phase == PLAN else 0
+            s.neutral.append(r.get(fig, "neutral_apprentice", w, bool, zone > 0))
+            s.aside.append(r.get(fig, "apprentice_set_aside", w, bool, zone < 0))
             if s.neutral[-1] and s.aside[-1]:
                 raise r.fail(w + "neutral_apprentice", "a player cannot hold the neutral apprentice with one set aside")
     on_track = [p for p in s.pos if p > 0]
