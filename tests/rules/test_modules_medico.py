@@ -565,6 +565,18 @@ def test_alternative_end_one_infection_tile_left_at_the_start_of_a_round():
     assert g.round == 2 and g.view(0)["final_round"] and g.view(0)["action_sheet_side"] == 2
 
 
+def test_alternative_end_a_position_with_one_infection_tile_left_is_the_final_round():
+    """R11 / medico 'Changes for "End of the game"': a position in phase plan whose pile holds
+    one infection tile, written without ``final_round`` and ``action_sheet_side``, is the final
+    round with side 2 (the theater replaced by a second cathedral); with two tiles it is not."""
+    for pile, final in ((["market"], True), (["market", "studio"], False)):
+        pos = module_position(3, modules=["medico"], modules_state={"medico": medico_state(3, pile=pile)})
+        del pos["final_round"], pos["action_sheet_side"]
+        g = load(pos)
+        assert g.view(0)["final_round"] is final
+        assert g.view(0)["columns"][4] == ("cathedral" if final else "theater")
+
+
 def test_final_scoring_five_thalers_per_own_apprentice_not_on_the_medico_board():
     """R12: 'each player is credited 5 Thalers for each apprentice of their color not standing
     on the "medico" board' - after bells, before 1 VP per 2 Thalers."""
