@@ -344,6 +344,7 @@ def from_dict(data: Any, hooks_for) -> State:
     for key in mstate:
         if key not in names:
             raise r.fail(f"modules_state.{key}", f"the module is not in play (modules: {', '.join(names) or 'none'})")
+    s.log = None     # a module's default laid out as at set-up may log; the saved log comes below
     for m in hooks:
         m.load(s, mstate.get(m.name))
     if derive_final and not s.final and any(hook(s) for hook in s.hooks.is_final_round):

@@ -29,7 +29,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from ...errors import ComponentError, StateError
 from .. import track
-from ..chance import below
+from ..chance import below, chance
 from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ModuleState, ask, own, register, with_item
@@ -551,6 +551,9 @@ class Bells(Module):
 
     def load(self, s: State, data) -> None:
         where = "saved state: modules_state.bells"
+        if data is None:    # left out: the certificates as at set-up (one chance draw of the seed)
+            self.setup(s, chance(s))
+            return
         if not isinstance(data, dict):
             raise StateError(f"{where}: an object with stack, under, display, holdings, audience")
         try:
