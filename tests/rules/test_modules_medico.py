@@ -520,6 +520,26 @@ def test_a_wake_up_time_that_moves_onto_a_minus_one_space_not_one_already_on_it(
     assert g.view(0)["medico"]["healthy"][0] == 2 and data(g)["figures"][0]["apprentice_set_aside"]
 
 
+@pytest.mark.parametrize("getup", ["8:00", "9:00"])
+def test_a_wake_up_time_that_moves_onto_a_minus_one_space_a_position_without_the_flag(getup):
+    """MD14 in a position of phase getup that gives the mood (a -1 space) but leaves out
+    ``apprentice_set_aside`` (rules notes N16: the mood falls only at a get-up, so the figure
+    reached the -1 space at an earlier one and set an apprentice aside then): staying there
+    is no move onto a -1 space, so no automatic healing is offered."""
+    pos = module_position(3, modules=["medico"], phase="getup",
+                          modules_state={"medico": medico_state(3, sick={0: 2})})
+    pos["figures"][0].update(mood=5 if getup == "8:00" else 6)
+    for key in ("apprentice_set_aside", "neutral_apprentice"):
+        del pos["figures"][0][key]
+    for f in pos["figures"]:
+        f["getup"] = None
+    g = load(pos)
+    assert data(g)["figures"][0]["apprentice_set_aside"]
+    g.apply(0, f"getup {getup}")
+    assert mood(g, 0) == 5 and g.to_act == (1,)               # no 'aside' question for seat 0
+    assert med(g)["sick"][0] == 2
+
+
 # ---------------------------------------------------------------------------- round preparation
 def test_display_refilled_one_bottle_per_player_with_an_ill_apprentice_in_the_printed_order():
     """The rulebook example: 'Since 4 players have ill apprentices, 4 bottles are offered at the

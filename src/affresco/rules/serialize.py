@@ -254,11 +254,13 @@ def from_dict(data: Any, hooks_for) -> State:
             if not 0 <= mood < len(comp.mood_spaces):
                 raise r.fail(w + "mood", f"{mood}: a mood space 0 (top) to {len(comp.mood_spaces) - 1}")
             s.mood.append(mood)
-            # R3: in phase plan the zone effects of this round's get-up are in force, so a
-            # position that leaves them out gets them from the mood (a +1 space: the neutral
-            # apprentice; a -1 space: one set aside); in other phases they are their own facts
-            zone = comp.mood_spaces[mood] if s.phase == PLAN else 0
-            s.neutral.append(r.get(fig, "neutral_apprentice", w, bool, zone > 0))
+            # R3 (rules notes N16): in phase plan the zone effects of this round's get-up are in
+            # force, so a position that leaves them out gets them from the mood (a +1 space: the
+            # neutral apprentice; a -1 space: one set aside). In phase getup a -1 space was
+            # reached at an earlier get-up (the mood falls only there), which set one aside; a
+            # +1 space may have been reached since (theater). Visits: their own facts
+            zone = comp.mood_spaces[mood] if s.phase in (PLAN, GETUP) else 0
+            s.neutral.append(r.get(fig, "neutral_apprentice", w, bool, zone > 0 and s.phase == PLAN))
             s.aside.append(r.get(fig, "apprentice_set_aside", w, bool, zone < 0))
             if s.neutral[-1] and s.aside[-1]:
                 raise r.fail(w + "neutral_apprentice", "a player cannot hold the neutral apprentice with one set aside")
