@@ -156,7 +156,7 @@ def parse(text: str) -> Action:
     elif kind == "getup" and len(args) == 1 and _DIGITS.match(args[0]):
         args = [f"{int(args[0])}:00"]
     elif kind == "getup" and len(args) == 1 and _TIME.match(args[0]):
-        args = [f"{int(args[0][:-3])}{args[0][-3:]}"]      # '07:00' -> '7:00
+        args = [f"{int(args[0][:-3])}{args[0][-3:]}"]      # '07:00' -> '7:00'
     return Action(kind, tuple(args))
 
 
