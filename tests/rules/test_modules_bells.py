@@ -237,6 +237,20 @@ def test_unsold_certificates_go_under_the_stack_then_one_revealed_per_player():
     assert bview(g, 1)["stack"] == 0
 
 
+def test_a_position_that_leaves_out_the_stack_holds_every_other_certificate_in_it():
+    """Set-up: 'Mix the bell certificates face down, then stack them on the bell board'; a
+    position giving the display but not the stack (docs/state-format.md) has the edition's
+    other certificates in the stack, so round preparation reveals one for each player from it
+    (the unsold one under it). (The stack used to default to empty.)"""
+    pos = module_position(3, modules=["bells"], modules_state={"bells": {"display": ["3:3:3"]}})
+    g = load(pos)
+    assert len(mods(g, "bells")["stack"]) == 17
+    plan_all(g, NOTHING, NOTHING, NOTHING)
+    b = mods(g, "bells")
+    assert data(g)["round"] == 2
+    assert len(b["display"]) == 3 and len(b["stack"]) + len(b["under"]) == 15
+
+
 def test_reveal_one_bell_certificate_for_each_player():
     """Set-up: 'Reveal one bell certificate for each player'; 'For a game with 2 or 3 players,
     use the back side of the bell board (with only 3 places)'.  2 players: 'place the top four

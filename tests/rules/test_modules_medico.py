@@ -520,6 +520,26 @@ def test_a_wake_up_time_that_moves_onto_a_minus_one_space_not_one_already_on_it(
     assert g.view(0)["medico"]["healthy"][0] == 2 and data(g)["figures"][0]["apprentice_set_aside"]
 
 
+@pytest.mark.parametrize("getup", ["8:00", "9:00"])
+def test_a_wake_up_time_that_moves_onto_a_minus_one_space_a_position_without_the_flag(getup):
+    """MD14 in a position of phase getup that gives the mood (a -1 space) but leaves out
+    ``apprentice_set_aside`` (rules notes N16: the mood falls only at a get-up, so the figure
+    reached the -1 space at an earlier one and set an apprentice aside then): staying there
+    is no move onto a -1 space, so no automatic healing is offered."""
+    pos = module_position(3, modules=["medico"], phase="getup",
+                          modules_state={"medico": medico_state(3, sick={0: 2})})
+    pos["figures"][0].update(mood=5 if getup == "8:00" else 6)
+    for key in ("apprentice_set_aside", "neutral_apprentice"):
+        del pos["figures"][0][key]
+    for f in pos["figures"]:
+        f["getup"] = None
+    g = load(pos)
+    assert data(g)["figures"][0]["apprentice_set_aside"]
+    g.apply(0, f"getup {getup}")
+    assert mood(g, 0) == 5 and g.to_act == (1,)               # no 'aside' question for seat 0
+    assert med(g)["sick"][0] == 2
+
+
 # ---------------------------------------------------------------------------- round preparation
 def test_display_refilled_one_bottle_per_player_with_an_ill_apprentice_in_the_printed_order():
     """The rulebook example: 'Since 4 players have ill apprentices, 4 bottles are offered at the
@@ -563,6 +583,18 @@ def test_alternative_end_one_infection_tile_left_at_the_start_of_a_round():
     plan_all(g, NOTHING, NOTHING, KEEP)
     act(g, "theater")
     assert g.round == 2 and g.view(0)["final_round"] and g.view(0)["action_sheet_side"] == 2
+
+
+def test_alternative_end_a_position_with_one_infection_tile_left_is_the_final_round():
+    """R11 / medico 'Changes for "End of the game"': a position in phase plan whose pile holds
+    one infection tile, written without ``final_round`` and ``action_sheet_side``, is the final
+    round with side 2 (the theater replaced by a second cathedral); with two tiles it is not."""
+    for pile, final in ((["market"], True), (["market", "studio"], False)):
+        pos = module_position(3, modules=["medico"], modules_state={"medico": medico_state(3, pile=pile)})
+        del pos["final_round"], pos["action_sheet_side"]
+        g = load(pos)
+        assert g.view(0)["final_round"] is final
+        assert g.view(0)["columns"][4] == ("cathedral" if final else "theater")
 
 
 def test_final_scoring_five_thalers_per_own_apprentice_not_on_the_medico_board():

@@ -477,6 +477,17 @@ def test_last_two_cards_revealed_make_the_final_round():
     assert mods(g, "portraits")["deck"] == []
 
 
+def test_last_two_cards_revealed_a_position_without_the_final_flag_is_the_final_round():
+    """Supplement 'Changes for End of the game' / R11: a position in phase getup with the last
+    two cards on display and the deck empty, written without ``final_round`` and
+    ``action_sheet_side``, is the final round (action sheets flipped)."""
+    pos = module_position(3, modules=["portraits"], phase="getup",
+                          modules_state={"portraits": portraits_state(3, display=["muse", "abbot"], deck=[])})
+    del pos["final_round"], pos["action_sheet_side"]
+    d = data(load(pos))
+    assert d["final_round"] is True and d["action_sheet_side"] == 2
+
+
 def test_cards_left_in_the_deck_do_not_end_the_game():
     """Supplement 'End of the game' / R11: with cards still in the deck after the reveal, the
     round is an ordinary one (many tiles on the board)."""

@@ -312,6 +312,31 @@ def test_tile_splashes_survive_a_save_and_load():
     assert again.state.fresco[0].splashes == g.state.fresco[0].splashes == "O"
 
 
+@pytest.mark.parametrize("written", ["request general 6:ORB/O 3:YY 4:RRY", "request general 3:yy/ 4:rry 6:orb/o",
+                                     "request general 4:RRY 6:ORB 3:YY"])
+def test_notation_a_tile_is_one_spelling_whatever_its_default_splashes_or_place(written):
+    """State format / notation ('VP:PAINTS', '/SPLASHES' only when they are not the blended
+    colours of its paints): '6:ORB/O' is the tile '6:ORB', so 'request general 6:ORB/O ...' is
+    the legal request, written once by ``str(parse(...))``, and fulfils it."""
+    g = req_game(["3:YY", "4:RRY", "6:ORB"], seat0=dict(paints=""))
+    canonical = "request general 3:YY 4:RRY 6:ORB"
+    assert requests_offered(g) == {canonical}
+    assert str(affresco.parse(written)) == canonical
+    g.apply(0, written)
+    assert mods(g, "requests")["fulfilled"][0] == [["general", 6, ["3:YY", "4:RRY", "6:ORB"]]]
+
+
+def test_notation_splashes_are_a_set_in_paint_order():
+    """State format 'VP:PAINTS/SPLASHES': the splashes on a tile's back are a set; '9:RYB/PO'
+    and '9:RYB/OP' are one tile, and its request is spelled one way."""
+    g = req_game(["9:RYB/PO", "3:YY/O", "4:RRY/PO"], seat0=dict(paints=""))
+    assert fig(g, 0)["tiles"] == ["9:RYB/OP", "3:YY/O", "4:RRY/OP"]
+    assert "request orange 3:YY/O 4:RRY/OP 9:RYB/OP" in requests_offered(g)
+    assert str(affresco.parse("request orange 9:RYB/PO 3:YY/O 4:RRY/PO")) == "request orange 3:YY/O 4:RRY/OP 9:RYB/OP"
+    g.apply(0, "request orange 9:RYB/PO 3:YY/O 4:RRY/PO")
+    assert fig(g, 0)["tiles"] == []
+
+
 def test_request_is_one_scoring_move():
     """R8: a request is one scoring event on the VP track."""
     g = req_game(PURPLE3, seat0=dict(track=5), others={1: dict(track=15)})

@@ -594,6 +594,22 @@ def test_with_the_medico_the_wall_restoration_happens_at_the_covered_column():
     assert wall_view(g)["tiles"][0] == ["W:P/R"] and g.vp_sources()[0].get("wall") == 4
 
 
+def test_with_the_medico_the_apprentice_on_the_wall_tile_does_not_fall_ill_at_an_infected_covered_column():
+    """Wall fresco: 'The player cannot deploy apprentices to this covered location this round as
+    he's working on the wall fresco instead'; medico: 'all players who have deployed at least
+    one apprentice here are affected' (rules notes W14): the cathedral is infected, seat 0's wall
+    tile covers the cathedral column with its apprentice and no one else: nobody falls ill."""
+    from positions import medico_state
+    g = wall_game(modules=("wall_fresco", "medico"), board={"A3": "W:P/R"},
+                  ms={"medico": medico_state(3, pile=["cathedral", "cathedral"])},
+                  seats=[dict(getup="7:00", paints="P"), dict(getup="8:00"), dict(getup="9:00")])
+    plan_all(g, "0-0-0-0-0 wall cathedral", NOTHING, KEEP)
+    assert mods(g, "medico")["infected"] == "cathedral"
+    g.apply(0, "wall A3")
+    assert mods(g, "medico")["sick"] == [0, 0, 0] and mods(g, "medico")["ill"] == [0, 0, 0]
+    assert not any(e["kind"] == "medico_ill" for e in g.events())
+
+
 def test_a_game_waiting_on_the_wall_visit_survives_save_and_load():
     """The wall ask (at the covered column's turn) is saved with the game and accepted on load
     (asks are checked by their module); a forged wall ask for a seat without the tile is refused."""

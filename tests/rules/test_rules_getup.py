@@ -165,3 +165,21 @@ def test_all_five_get_up_spaces_are_offered_at_first():
     g = game(4, phase="getup")
     assert len(legal(g, only_actor(g))) == 5
     assert {"getup 6:00", "getup 7:00", "getup 8:00"} <= legal(g, only_actor(g))
+
+
+@pytest.mark.parametrize("written", ["getup 07:00", "getup 7", "GETUP 07:00"])
+def test_notation_a_get_up_time_is_one_spelling(written):
+    """Phase 1 'places his master painter on the 7 o'clock space' / notation: '07:00' and '7'
+    name the 7:00 space; ``str(parse(...))`` writes it one way and the engine takes it."""
+    assert str(affresco.parse(written)) == "getup 7:00"
+    g = game(3, phase="getup")
+    act(g, written)
+    assert fig(g, 0)["getup"] == "7:00"
+
+
+def test_notation_numbers_are_written_without_leading_zeros():
+    """Notation: a number argument (a bottle's place, Thalers paid) has one spelling."""
+    for written, canonical in [("medicine 01", "medicine 1"), ("deposit 3:3:2 02", "deposit 3:3:2 2"),
+                               ("audience 3:3:2 pay 004", "audience 3:3:2 pay 4")]:
+        assert str(affresco.parse(written)) == canonical
+        assert str(affresco.parse(canonical)) == canonical

@@ -74,10 +74,20 @@ def test_not_more_tiles_than_market_apprentices():
 def test_each_tile_can_be_bought_only_once():
     """Market: 'Each tile can be bought only once.'"""
     g = market_game(plans=("2-0-0-0-0", "0-0-1-0-0", "0-0-0-0-0"))
-    with pytest.raises(affresco.IllegalAction):
+    with pytest.raises(affresco.IllegalAction, match="each tile can be bought only once: booth I shows RR 1x"):
         g.apply(0, "buy I RR RR")
-    with pytest.raises(affresco.IllegalAction):
+    with pytest.raises(affresco.IllegalAction, match="booth I has no tile RRR"):
         g.apply(0, "buy I RRR")   # RRR is at booth II, not I
+
+
+def test_a_buy_takes_at_least_one_tile_and_the_refusal_says_so():
+    """Market 'Buy paints' (N6: a buy takes at least one tile; forfeiting is 'pass', closing is
+    'close'): 'buy I' alone is refused with that reason, not with a price."""
+    g = market_game()
+    before = g.to_json()
+    with pytest.raises(affresco.IllegalAction, match="a buy names the tiles it takes, e.g. 'buy I YYY'"):
+        g.apply(0, "buy I")
+    assert g.to_json() == before
 
 
 def test_only_one_booth_per_visit():
@@ -115,7 +125,7 @@ def test_cannot_buy_without_enough_money():
     he may still close a booth."""
     g = market_game(seat0=dict(thalers=1))
     before = g.to_json()
-    with pytest.raises(affresco.IllegalAction):
+    with pytest.raises(affresco.IllegalAction, match="1 tile costs 2 Thalers; you have 1"):
         g.apply(0, "buy I YYY")
     assert g.to_json() == before
     assert not any(a.startswith("buy") for a in legal(g, 0))
@@ -125,7 +135,7 @@ def test_cannot_buy_without_enough_money():
 def test_money_limits_the_number_of_tiles():
     """Market: 3 Thalers at 7:00 (2 per tile) pay for one tile only."""
     g = market_game(seat0=dict(thalers=3), plans=("2-0-0-0-0", "0-0-1-0-0", "0-0-0-0-0"))
-    with pytest.raises(affresco.IllegalAction):
+    with pytest.raises(affresco.IllegalAction, match="2 tiles cost 4 Thalers; you have 3"):
         g.apply(0, "buy I YYY RR")
     g.apply(0, "buy I YYY")
     assert thalers(g, 0) == 1

@@ -2,13 +2,14 @@
 simultaneous plans, the action sheet limits, visiting the locations in order."""
 from __future__ import annotations
 
+import json
 from itertools import product
 
 import pytest
 
 import affresco
 
-from positions import act, data, fig, game, legal, only_actor, paints, plan_all, thalers, tile_at  # noqa: E402
+from positions import act, data, fig, game, legal, only_actor, paints, plan_all, position, thalers, tile_at  # noqa: E402
 
 
 def test_planning_is_simultaneous():
@@ -81,6 +82,34 @@ def test_no_more_apprentices_than_available():
     g.apply(0, "plan 2-2-1-0-0")
     g.apply(1, "plan 1-1-1-1-0")
     g.apply(2, "plan 3-3-0-0-0")
+
+
+@pytest.mark.parametrize("mood,apprentices", [(0, 6), (1, 6), (2, 5), (4, 5), (5, 4), (6, 4)])
+def test_plus_one_spaces_six_actions_minus_one_spaces_four_in_a_position_without_the_flags(mood, apprentices):
+    """'"+1" Spaces ... 1 additional action (thus having a total of 6 actions)'; '"-1" Spaces
+    ... a total of only 4 actions during phase 2' (R3: decided right after the get-up choice).
+    A position in phase plan that gives the mood but leaves out ``neutral_apprentice`` and
+    ``apprentice_set_aside`` (docs/state-format.md) holds what its mood space gives."""
+    pos = affresco_position(mood)
+    g = affresco.Game.from_json(json.dumps(pos))
+    assert g.view(0)["figures"][0]["apprentices"] == apprentices
+    with pytest.raises(affresco.IllegalAction):
+        g.apply(0, spread(apprentices + 1))
+    g.apply(0, spread(apprentices))
+
+
+def spread(k: int) -> str:
+    """A plan of ``k`` apprentices, 3 per column from the left ('plan 3-2-0-0-0' for 5)."""
+    return "plan " + "-".join(str(min(3, max(0, k - 3 * i))) for i in range(5))
+
+
+def affresco_position(mood: int) -> dict:
+    """Seat 0 in phase plan on mood space ``mood``, its zone flags left out."""
+    pos = position(3, phase="plan")
+    for key in ("neutral_apprentice", "apprentice_set_aside"):
+        del pos["figures"][0][key]
+    pos["figures"][0]["mood"] = mood
+    return pos
 
 
 def test_legal_plans_are_exactly_the_sheet_limits():

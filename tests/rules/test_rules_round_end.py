@@ -8,8 +8,8 @@ import pytest
 
 import affresco
 
-from positions import (booths, data, fig, game, legal, market_multiset, mood, norm, only_actor,  # noqa: E402
-                       plan_all, thalers, tiles_on_board, track)
+from positions import (act, booths, data, fig, game, legal, load, market_multiset, mood, norm, only_actor,  # noqa: E402
+                       plan_all, position, thalers, tiles_on_board, track)
 
 B3 = [["YYY", "RR", "BB"], ["RRR", "YB", "O"], ["BBB", "YY", "G"]]
 BAG3 = ["RY", "RB"]
@@ -162,6 +162,38 @@ def test_six_tiles_left_at_round_start_makes_it_the_final_round():
     assert g.view(0)["columns"] == ["market", "cathedral", "studio", "workshop", "cathedral"]
     assert thalers(g, 0) == 12 + 1            # the round before the final round pays income
     assert not g.is_over
+
+
+@pytest.mark.parametrize("phase", ["getup", "plan"])
+def test_six_or_less_tiles_at_the_beginning_of_a_round_a_position_without_the_final_flag(phase):
+    """'If there are 6 or less fresco tiles remaining on the board at the beginning of a round
+    this is the final round of the game. All players flip their action sheet over' (R11, R1):
+    a position in phase getup or plan with 6 tiles that leaves out ``final_round`` and
+    ``action_sheet_side`` is that final round: cathedral twice, no theater, no income, then
+    final scoring. With 7 tiles it is a normal round."""
+    def pos(tiles):
+        p = position(3, phase=phase, fresco=tiles, fill=None,
+                     seats=[dict(getup="7:00", paints="YY", thalers=13), dict(getup="8:00"), dict(getup="9:00")])
+        if phase == "getup":
+            for f in p["figures"]:
+                f["getup"] = None
+        del p["final_round"], p["action_sheet_side"]
+        return load(p)
+
+    g = pos(seven_tiles())
+    assert data(g)["final_round"] is False and data(g)["action_sheet_side"] == 1
+    g = pos(seven_tiles(E2=None))
+    assert tiles_on_board(g) == 6
+    assert data(g)["final_round"] is True and data(g)["action_sheet_side"] == 2
+    if phase == "getup":
+        for _ in range(3):
+            act(g, sorted(legal(g, only_actor(g)))[0])
+    assert g.view(0)["columns"] == ["market", "cathedral", "studio", "workshop", "cathedral"]
+    plan_all(g, "0-0-0-0-1", NOTHING, NOTHING)       # the second cathedral, not the theater
+    while not g.is_over:
+        act(g, "restore A1" if "restore A1" in legal(g, only_actor(g)) else "pass")
+    assert fig(g, 0)["tiles"] == ["3:YY"]
+    assert thalers(g, 0) == 13               # no income after the final round
 
 
 def test_seven_tiles_left_is_not_the_final_round():

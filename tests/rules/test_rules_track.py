@@ -124,3 +124,16 @@ def test_choice_then_the_visit_continues():
     g.apply(0, "track behind")
     assert track(g, 0) == 9
     positions_distinct(g)
+
+
+def test_every_figure_is_on_the_track_in_positions_of_each_player_count_loaded_one_after_another():
+    """'The player advances their master painter on the victory point track' / R8 (the track
+    gives each figure its score): positions written without a log, of 3, then 4, then 2
+    players (Leonardo the third figure), each show one score and one set of VP sources per
+    figure, adding up to its space. (The sources were memoised by the log, and every position
+    without a log has the same empty one: a 4-player position after a 3-player one failed.)"""
+    for players, figures in ((3, 3), (4, 4), (2, 3), (4, 4)):
+        g = game(players, seats=[dict(track=5 + i) for i in range(players)])
+        sources = g.vp_sources()
+        assert len(sources) == len(g.scores()) == len(g.view(0)["vp_sources"]) == figures
+        assert [sum(d.values()) for d in sources] == g.scores()

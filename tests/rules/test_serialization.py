@@ -628,3 +628,28 @@ def test_a_record_from_before_forced_passes_replays():
            "actions": [a for i, a in enumerate(rec["actions"]) if i not in forced]}
     assert affresco.replay(old).to_json() == g.to_json()
     assert affresco.replay(rec).to_json() == g.to_json()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("module", affresco.MODULES)
+def test_a_position_may_leave_out_any_modules_entry(module, players):
+    """docs/state-format.md 'Modules': 'A position with modules may leave out modules_state or
+    any module's entry in it': the module's state is then as at set-up (a chance draw of the
+    seed where set-up draws: the bells' display, one certificate per player, and Leonardo's
+    four; the wall fresco's board), the same at every load, and the game plays on. (The bells
+    and the wall fresco refused such a position.)"""
+    from positions import position
+
+    pos = position(players, phase="plan")
+    pos["modules"] = [module]
+    g = affresco.Game.from_json(json.dumps(pos))
+    again = affresco.Game.from_json(json.dumps(pos))
+    assert json.loads(g.to_json())["modules_state"] == json.loads(again.to_json())["modules_state"]
+    if module == "bells":
+        b = json.loads(g.to_json())["modules_state"]["bells"]
+        assert len(b["display"]) == players
+        assert sum(map(len, (b["stack"], b["display"]))) + sum(len(h["face_down"]) for h in b["holdings"]) == 18
+        assert [len(h["face_down"]) for h in b["holdings"]] == [0] * players + ([4] if players == 2 else [])
+    for seat in range(players):
+        g.apply(seat, "plan 0-0-0-0-0")
+    assert g.phase in ("visits", "getup")

@@ -13,7 +13,7 @@ from typing import Final, NamedTuple
 
 from ..errors import NotationError
 from .paints import PAINTS
-from .tiles import parse_tile_text
+from .tiles import parse_tile_text, tile_text
 
 __all__ = ["Action", "parse", "PASS", "KINDS"]
 
@@ -53,13 +53,16 @@ _UPPER = re.compile(r"^([a-e][1-5]|i|ii|iii|iv|[rybogpkn]+|\d+:[a-z0-9/:]*|w:[a-
 
 _DIGITS = re.compile(r"^[0-9]{1,3}$")
 _PAINT_WORD = re.compile(r"^[rybogpkn]+$", re.IGNORECASE)
+_TIME = re.compile(r"^[0-9]{1,2}:[0-9]{2}$")
 
 
 def _case(word: str) -> str:
     """Segments, booths, paints and tiles are upper case, paints in paint order ('yr' -> 'RY');
-    every other word lower case."""
+    numbers without leading zeros ('01' -> '1'); every other word lower case."""
     if _PAINT_WORD.match(word):
         return _sorted_paints(word.upper())
+    if _DIGITS.match(word):
+        return str(int(word))
     return word.upper() if _UPPER.match(word) else word.lower()
 
 
@@ -147,12 +150,23 @@ def parse(text: str) -> Action:
     elif kind == "buy" and len(args) >= 2:
         args = [args[0], *sorted((_sorted_paints(a) for a in args[1:]), key=lambda t: (-len(t), [PAINTS.index(c) if c in PAINTS else 99 for c in t]))]
     elif kind == "request" and len(args) >= 2:
-        args = [args[0], *sorted(args[1:], key=tile_text_key)]
+        args = [args[0], *sorted(map(_tile_word, args[1:]), key=tile_text_key)]
     elif kind in ARG_ORDER:
         args = sorted(args, key=ARG_ORDER[kind])
     elif kind == "getup" and len(args) == 1 and _DIGITS.match(args[0]):
         args = [f"{int(args[0])}:00"]
+    elif kind == "getup" and len(args) == 1 and _TIME.match(args[0]):
+        args = [f"{int(args[0][:-3])}{args[0][-3:]}"]      # '07:00' -> '7:00'
     return Action(kind, tuple(args))
+
+
+def _tile_word(text: str) -> str:
+    """A fresco tile's one spelling in notation, its view text: splashes written only when they
+    differ from the default ('6:ORB/O' is '6:ORB'), in paint order; another word is kept."""
+    try:
+        return tile_text(*parse_tile_text(text))
+    except ValueError:
+        return text
 
 
 def tile_text_key(text: str):

@@ -21,7 +21,8 @@ def _reason(s: State, seat: int, a: Action, legal: Sequence[Action]) -> str | No
     kinds = {x.kind for x in legal}
     if a.kind not in KINDS and a.kind not in kinds:
         return f"{a.kind!r} is not an action kind"
-    if a.kind not in kinds:
+    unaffordable = a.kind == "buy" and "close" in kinds and s.actor < s.n   # a market visit, no money
+    if a.kind not in kinds and not unaffordable:
         what = ("a VP-track choice" if s.pending else f"this {s.asks[0][1]} decision" if s.asks
                 else "choosing get-up time" if s.phase == GETUP else "planning" if s.phase == PLAN
                 else f"the {s.columns()[s.loc]} visit" if 0 <= s.loc < len(s.columns()) else "this decision")
@@ -51,16 +52,22 @@ def _reason(s: State, seat: int, a: Action, legal: Sequence[Action]) -> str | No
         if not tiles:
             return f"booth {a.args[0]} has no tiles"
         if a.kind == "buy":
-            bought = list(a.args[1:])
+            b, bought = a.args[0], list(a.args[1:])
+            if not bought:
+                return f"a buy names the tiles it takes, e.g. 'buy {b} {tiles[0]}' (or 'close {b}')"
             left = list(tiles)
             for t in bought:
                 if t not in left:
-                    return f"booth {a.args[0]} has no tile {t} (it shows {' '.join(tiles)})"
+                    if t in tiles:   # named more often than the booth shows it
+                        return f"each tile can be bought only once: booth {b} shows {t} {tiles.count(t)}x"
+                    return f"booth {b} has no tile {t} (it shows {' '.join(tiles)})"
                 left.remove(t)
             if len(bought) > s.left:
                 return f"one tile per market apprentice: you have {s.left}"
-            cost = price(s, seat) * len(bought)
-            return f"{len(bought)} tiles cost {cost} Thalers; you have {s.thalers[seat]}"
+            n, cost = len(bought), price(s, seat) * len(bought)
+            if cost > s.thalers[seat]:
+                return f"{n} tile{'s' * (n != 1)} cost{'s' * (n == 1)} {cost} Thalers; you have {s.thalers[seat]}"
+            return None
     if a.kind == "restore" and a.args:
         seg = SEGMENT.get(a.args[0])
         if seg is None:

@@ -11,7 +11,7 @@ import re
 from typing import Any, Mapping
 
 from ..errors import ComponentError, FrescoError, StateError
-from . import flow
+from . import flow, house
 from .chance import seed_refusal
 from .board import CELLS, INDEX as SEGMENT, NAMES, SIZE
 from .components import Components, FrescoTile, build, reference
@@ -177,7 +177,9 @@ def from_dict(data: Any, hooks_for) -> State:
     s.draws = r.get(data, "chance_draws", "", int, 0)
     s.round = r.get(data, "round", "", int, 1)
     s.final = r.get(data, "final_round", "", bool, False)
-    s.side2 = r.get(data, "action_sheet_side", "", int, 1) == 2
+    side = r.get(data, "action_sheet_side", "", int, 0)     # 0: left out
+    if side not in (0, 1, 2):
+        raise r.fail("action_sheet_side", f"{side!r}: 1, or 2 in the final round")
     s.phase = r.get(data, "phase", "", str, GETUP)
     if s.phase not in (GETUP, PLAN, VISITS, OVER):
         raise r.fail("phase", f"{s.phase!r} is not one of getup, plan, visits, over")
@@ -190,6 +192,13 @@ def from_dict(data: Any, hooks_for) -> State:
     if bishop.upper() not in SEGMENT:
         raise r.fail("bishop", f"{bishop!r} is not a segment A1..E5")
     s.bishop = SEGMENT[bishop.upper()]
+    # R11 for a position that leaves out final_round: in phase getup or plan nothing has been
+    # restored this round, so it is final if it began with 6 or fewer tiles (the modules' ends
+    # are checked once their states are read); the final round's sheet is side 2 (R1)
+    derive_final = "final_round" not in data and s.phase in (GETUP, PLAN)
+    if derive_final:
+        s.final = s.tiles_on_board() <= comp.rules["end"]["final_round_tiles_left"] or house.last_round(s)
+    s.side2 = side == 2 if side else s.final
 
     mk = r.get(data, "market", "", dict, {})
     nbooths = len(comp.booths[n])
@@ -245,8 +254,14 @@ def from_dict(data: Any, hooks_for) -> State:
             if not 0 <= mood < len(comp.mood_spaces):
                 raise r.fail(w + "mood", f"{mood}: a mood space 0 (top) to {len(comp.mood_spaces) - 1}")
             s.mood.append(mood)
-            s.neutral.append(r.get(fig, "neutral_apprentice", w, bool, False))
-            s.aside.append(r.get(fig, "apprentice_set_aside", w, bool, False))
+            # R3 (rules notes N16): in phase plan the zone effects of this round's get-up are in
+            # force, so a position that leaves them out gets them from the mood (a +1 space: the
+            # neutral apprentice; a -1 space: one set aside). In phase getup a -1 space was
+            # reached at an earlier get-up (the mood falls only there), which set one aside; a
+            # +1 space may have been reached since (theater). Visits: their own facts
+            zone = comp.mood_spaces[mood] if s.phase in (PLAN, GETUP) else 0
+            s.neutral.append(r.get(fig, "neutral_apprentice", w, bool, zone > 0 and s.phase == PLAN))
+            s.aside.append(r.get(fig, "apprentice_set_aside", w, bool, zone < 0))
             if s.neutral[-1] and s.aside[-1]:
                 raise r.fail(w + "neutral_apprentice", "a player cannot hold the neutral apprentice with one set aside")
     on_track = [p for p in s.pos if p > 0]
@@ -331,8 +346,12 @@ def from_dict(data: Any, hooks_for) -> State:
     for key in mstate:
         if key not in names:
             raise r.fail(f"modules_state.{key}", f"the module is not in play (modules: {', '.join(names) or 'none'})")
+    s.log = None     # a module's default laid out as at set-up may log; the saved log comes below
     for m in hooks:
         m.load(s, mstate.get(m.name))
+    if derive_final and not s.final and any(hook(s) for hook in s.hooks.is_final_round):
+        s.final = True
+        s.side2 = side != 1
     for f, plan in enumerate(s.plan[:n]):
         if plan is not None and sum(plan) > s.apprentices(f):
             raise r.fail(f"figures[{f}].plan", f"{list(plan)!r} uses more apprentices than the player has")

@@ -19,7 +19,8 @@ def tile_text(vp: int, paints: str, splashes: str) -> str:
 
 
 def parse_tile_text(text: object) -> tuple[int, str, str]:
-    """``(vp, paints, splashes)`` of a tile text; raises ValueError if it is not one."""
+    """``(vp, paints, splashes)`` of a tile text, the splashes in paint order (they are a set:
+    '9:POB/PO' is '9:POB/OP', which is '9:POB'); raises ValueError if it is not one."""
     if not isinstance(text, str):
         raise ValueError(f"{text!r}: a fresco tile is written 'VP:PAINTS', e.g. '7:OG'")
     vp, colon, rest = text.partition(":")
@@ -27,4 +28,6 @@ def parse_tile_text(text: object) -> tuple[int, str, str]:
     if not colon or not vp.isdigit() or not vp.isascii() or not paints \
             or any(c not in PAINTS for c in paints + splashes):
         raise ValueError(f"{text!r}: a fresco tile is written 'VP:PAINTS', e.g. '7:OG'")
-    return int(vp), paints, splashes if slash else default_splashes(paints)
+    if not slash:
+        return int(vp), paints, default_splashes(paints)
+    return int(vp), paints, "".join(c for c in PAINTS if c in splashes)

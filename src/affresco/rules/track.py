@@ -103,6 +103,8 @@ def _totals(log, figures: int) -> tuple[int, list[dict[str, tuple[int, int, int]
     ``log``: (events counted, per figure source -> (VP, number of its latest event, place in
     that event)).  Built from the totals of an earlier position of the same log (shared by
     clones), so following a game adds the new events only."""
+    if log is None:     # an empty log (a position loaded without one): not memoised, as every
+        return 0, [{} for _ in range(figures)]    # game's empty log is the same None
     hit = _TOTALS.get(id(log))
     if hit is not None and hit[0] is log:
         return hit[1]

@@ -29,7 +29,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from ...errors import ComponentError, StateError
 from .. import track
-from ..chance import below
+from ..chance import below, chance
 from ..actions import KINDS, Action, plan_word
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ModuleState, ask, own, register, with_item
@@ -551,6 +551,9 @@ class Bells(Module):
 
     def load(self, s: State, data) -> None:
         where = "saved state: modules_state.bells"
+        if data is None:    # left out: the certificates as at set-up (one chance draw of the seed)
+            self.setup(s, chance(s))
+            return
         if not isinstance(data, dict):
             raise StateError(f"{where}: an object with stack, under, display, holdings, audience")
         try:
@@ -568,6 +571,12 @@ class Bells(Module):
             raise StateError(f"{where}: malformed ({e})") from None
         if len(down) != s.figures or len(audience) != s.n:
             raise StateError(f"{where}: holdings has one entry per figure ({s.figures}), audience one per seat ({s.n})")
+        if "stack" not in data:     # left out: every certificate of the edition not elsewhere
+            rest = list(self.data.certificates)
+            for c in (*under, *display, *(c for d in down for c in d), *(c for u in up for c, _ in u)):
+                if c in rest:
+                    rest.remove(c)
+            stack = tuple(rest)
         for seat, col in enumerate(audience):
             if col >= 0 and s.plan[seat] is not None and s.plan[seat][col]:
                 raise StateError(f"{where}.audience[{seat}]: no apprentice may be planned in the column the "

@@ -20,6 +20,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from ...errors import ComponentError, StateError
 from .. import track
+from ..chance import chance
 from ..state import State
 from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
 from ..components import check_provenance as provenance_ok
@@ -585,8 +586,9 @@ class WallFresco(Module):
 
     def load(self, s: State, data) -> None:
         where = "saved state: modules_state.wall_fresco"
-        if data is None:
-            raise StateError(f"{where}: missing")
+        if data is None:    # left out: the board is laid as at set-up (one chance draw of the seed)
+            self.setup(s, chance(s))
+            return
         d = self.data
         try:
             rows = data["board"]
