@@ -603,6 +603,33 @@ def test_keyboard_play_without_a_mouse(device, server):
     p.pg.wait_for_function("() => !document.querySelector('[data-testid=info-text-players]')")
 
 
+FOCUS_HIDDEN = """() => { const e = document.activeElement; if (!e || e === document.body) return null;
+  const r = e.getBoundingClientRect(); const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (y < 0 || y > innerHeight || x < 0 || x > innerWidth) return `${e.dataset.testid} off the screen`;
+  const top = document.elementFromPoint(x, y);
+  return top === e || e.contains(top) ? null
+    : `${e.dataset.testid || e.getAttribute('data-click')} behind ${(top.closest('[data-testid]') || top).dataset.testid}`; }"""
+
+
+def test_a_control_reached_by_tab_on_a_phone_is_not_behind_the_bottom_sheet(device, server):
+    """WCAG 2.4.11 (focus not obscured): at phone size the decision sheet is fixed at the foot
+    of the screen; Tab through the page must scroll each control it reaches into the part of
+    the screen the sheet leaves free (the hostel's late spaces were behind it)."""
+    g = create(server, [{"name": "Anna", "kind": "human"}, {"name": "Bruno", "kind": "bot", "bot": "heuristic"}], seed=17)
+    p = device(PHONE)
+    p.goto(g["seats"][0]["url"])
+    p.wait_my_turn()
+    reached, hidden = set(), []
+    for _ in range(40):
+        p.pg.keyboard.press("Tab")
+        reached.add(p.pg.evaluate("document.activeElement && document.activeElement.dataset.testid"))
+        why = p.pg.evaluate(FOCUS_HIDDEN)
+        if why:
+            hidden.append(why)
+    assert "info-players" in reached and {t.split("-")[0] for t in reached if t} >= {"hostel", "action"}, reached
+    assert not hidden, hidden
+
+
 def _settled_box(locator, tries: int = 50) -> dict:
     """The element's box once it is shown: a state push may re-draw the sheet just then (on a
     loaded machine), when Playwright reports no box for a moment."""
