@@ -27,6 +27,16 @@ def invoke(args, text=""):
     return result
 
 
+@pytest.mark.parametrize("where", ["folder", "missing-folder"])
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(tmp_path, where):
+    """--record names where the record goes once the game ends: a folder, or a file in a
+    folder that does not exist, is refused at once, not after the whole game is played."""
+    path = tmp_path if where == "folder" else tmp_path / "nope" / "record.json"
+    result = invoke(["play", "--seed", "4", "--bots", "greedy", "--record", str(path)], ONES)
+    assert result.exit_code != 0 and "--record" in result.output, result.output
+    assert "Round 1" not in result.output and "Game over" not in result.output
+
+
 def test_version():
     result = invoke(["--version"])
     assert result.exit_code == 0
