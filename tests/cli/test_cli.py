@@ -492,6 +492,17 @@ def test_serve_refuses_a_bad_proxy_or_log_level_naming_the_option(tmp_path, args
     assert not list(tmp_path.iterdir())
 
 
+def test_serve_on_port_0_shows_the_port_it_serves_on(tmp_path, monkeypatch):
+    """--port 0 (any free port) said 'open http://localhost:0/': the address shown is the
+    port the system gave, and the one the server is started on."""
+    import affresco.server.app as server_app
+    started = {}
+    monkeypatch.setattr(server_app, "run", lambda web, host, port, log_level: started.update(port=port))
+    res = runner.invoke(app, ["serve", "--port", "0", "--db", str(tmp_path / "g.db")])
+    assert res.exit_code == 0, res.output
+    assert started["port"] > 0 and f"http://localhost:{started['port']}/" in res.output, (started, res.output)
+
+
 def test_serve_on_a_host_that_is_not_this_machine_names_the_host_not_the_port(tmp_path):
     """--host with an address not on this machine (or a name that does not resolve) said
     '(another server there?): choose another --port'; the port was never the trouble.
