@@ -569,6 +569,31 @@ def test_axe_core_on_the_plan_widget_and_every_players_colour(device, server):
     assert not any(problems.values()), problems
 
 
+def test_the_plan_columns_names_stay_in_their_columns_on_a_small_phone_in_every_language(device, server):
+    """At 360 px the five columns of the plan widget are 62 px wide: the Russian "Мастерская"
+    ran over its column's edge into the next one.  Every column name's text lies within its
+    column, in English, French and Russian."""
+    g = create(server, [{"name": "Anna", "kind": "human"}] + [
+        {"name": n, "kind": "bot", "bot": "heuristic"} for n in ("Bruno", "Carla", "Cora")], seed=5)
+    p = device({**PHONE, "viewport": {"width": 360, "height": 740}})
+    p.goto(g["seats"][0]["url"])
+    st = p.wait_my_turn()
+    if "plan" not in {a.split()[0] for a in st["legal"]}:      # the get-up time first
+        p.acting(p.tid(f"hostel-{st['legal'][0].split()[1]}").tap)
+        p.wait_my_turn()
+    overflow = {}
+    for lang in ("en", "fr", "ru"):
+        p.tid(f"lang-{lang}").tap()
+        p.pg.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+        p.tid("plan-widget").wait_for()
+        overflow[lang] = p.pg.evaluate("""() => [...document.querySelectorAll('.plan-name')].flatMap((e) => {
+          const col = e.closest('.plan-col').getBoundingClientRect();
+          const range = document.createRange(); range.selectNodeContents(e);
+          const text = range.getBoundingClientRect();
+          return text.left < col.left - 0.5 || text.right > col.right + 0.5 ? [e.textContent] : []; })""")
+    assert not any(overflow.values()), overflow
+
+
 def test_keyboard_play_without_a_mouse(device, server):
     """Every control is reachable and works from the keyboard: Tab moves through the page,
     Enter chooses a glowing place of the board or a button."""
