@@ -27,6 +27,16 @@ def invoke(args, text=""):
     return result
 
 
+@pytest.mark.parametrize("where", ["folder", "missing-folder"])
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(tmp_path, where):
+    """--record names where the record goes once the game ends: a folder, or a file in a
+    folder that does not exist, is refused at once, not after the whole game is played."""
+    path = tmp_path if where == "folder" else tmp_path / "nope" / "record.json"
+    result = invoke(["play", "--seed", "4", "--bots", "greedy", "--record", str(path)], ONES)
+    assert result.exit_code != 0 and "--record" in result.output, result.output
+    assert "Round 1" not in result.output and "Game over" not in result.output
+
+
 def test_version():
     result = invoke(["--version"])
     assert result.exit_code == 0
@@ -480,6 +490,17 @@ def test_serve_refuses_a_bad_proxy_or_log_level_naming_the_option(tmp_path, args
     res = runner.invoke(app, ["serve", "--port", "0", "--db", str(tmp_path / "g.db"), *args])
     assert res.exit_code == 2 and words in " ".join(res.output.split()) and "database" not in res.output, res.output
     assert not list(tmp_path.iterdir())
+
+
+def test_serve_on_port_0_shows_the_port_it_serves_on(tmp_path, monkeypatch):
+    """--port 0 (any free port) said 'open http://localhost:0/': the address shown is the
+    port the system gave, and the one the server is started on."""
+    import affresco.server.app as server_app
+    started = {}
+    monkeypatch.setattr(server_app, "run", lambda web, host, port, log_level: started.update(port=port))
+    res = runner.invoke(app, ["serve", "--port", "0", "--db", str(tmp_path / "g.db")])
+    assert res.exit_code == 0, res.output
+    assert started["port"] > 0 and f"http://localhost:{started['port']}/" in res.output, (started, res.output)
 
 
 def test_serve_on_a_host_that_is_not_this_machine_names_the_host_not_the_port(tmp_path):

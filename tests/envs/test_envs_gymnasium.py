@@ -79,8 +79,9 @@ def test_an_illegal_action_is_refused_with_the_game_unchanged_or_substituted_and
     env.reset(seed=6)
     mask = env.action_masks()
     before = env.game.actions_applied
-    for bad in (int(np.flatnonzero(~mask)[0]), env.codec.size, -1):
-        with pytest.raises(IllegalAction):
+    good = int(np.flatnonzero(mask)[0])
+    for bad in (int(np.flatnonzero(~mask)[0]), env.codec.size, -1, good + 0.5, float(good), np.array([good])):
+        with pytest.raises(IllegalAction):   # a float is no index of the Discrete space (not int(0.5) = 0)
             env.step(bad)
         assert env.game.actions_applied == before
     sub = FrescoEnv(players=2, opponents="random", illegal="substitute")

@@ -230,6 +230,20 @@ def test_serialization_round_trips_at_every_step(name):
         steps += 1
 
 
+@pytest.mark.parametrize("players, mods", [(3, ()), (2, ("bells",))], ids=["players", "modules"])
+def test_a_serialized_state_of_another_set_up_is_refused(players, mods):
+    """A state serialized by a 2-player base game is refused by a game of another set-up (it
+    loaded, and was then read with the other game's player count and action tables)."""
+    game = _load("python_fresco", 2, (), seed=3)
+    state = game.new_initial_state()
+    while not state.is_simultaneous_node():      # to the secret plans
+        state.apply_action(state.legal_actions()[0])
+    text = state.serialize()
+    assert str(game.deserialize_state(text)) == str(state)
+    with pytest.raises(pyspiel.SpielError, match="another set-up"):
+        _load("python_fresco", players, mods).deserialize_state(text)
+
+
 def test_resample_keeps_the_information_state():
     game = _load("python_fresco_turns", 3, ("portraits", "scrolls"), seed=5)
     state = game.new_initial_state()

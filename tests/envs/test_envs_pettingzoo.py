@@ -255,6 +255,26 @@ def test_an_illegal_action_leaves_the_game_unchanged_or_is_substituted_and_said(
     assert p.game.actions_applied == 0 and acting
 
 
+def test_an_index_that_is_not_an_integer_is_an_illegal_action_not_the_index_below_it():
+    """A legal index given as a float (1.7, or 1.0) is not an index of the Discrete action
+    space: refused with the game unchanged (AEC and Parallel), never played as int(1.7) = 1."""
+    e = env(players=2)
+    e.reset(seed=4)
+    legal = int(np.flatnonzero(e.action_mask()[:e.WAIT])[0])
+    for bad in (legal + 0.7, float(legal), np.float64(legal), str(legal), np.array([legal])):
+        with pytest.raises(IllegalAction):
+            e.step(bad)
+        assert e.game.actions_applied == 0
+    e.step(np.array(legal))          # a 0-d integer array is an integer
+    assert e.game.actions_applied == 1
+    p = parallel_env(players=2)
+    obs, _ = p.reset(seed=4)
+    step = {a: (float(np.flatnonzero(o["action_mask"])[0]) + 0.5) for a, o in obs.items()}
+    with pytest.raises(IllegalAction):
+        p.step(step)
+    assert p.game.actions_applied == 0
+
+
 def test_agent_iter_gives_the_selected_agent_at_most_max_iter_times_and_starts_again():
     """PettingZoo's ``agent_iter(max_iter)``: the selected agent while any agent is in, at most
     ``max_iter`` times, each ``iter()`` of it starting again."""

@@ -360,6 +360,8 @@ def test_missing_required_field(key):
     (lambda d: d["market"].__setitem__("bag", ["ZZ"]), "market.bag"),
     (lambda d: d["figures"][0].__setitem__("getup", "4:00"), "figures[0].getup"),
     (lambda d: d["figures"][0].__setitem__("mood", 42), "figures[0].mood"),
+    (lambda d: d["figures"][0].__setitem__("name", d["players"][1]), "figures[0].name"),
+    (lambda d: d["figures"][2].__setitem__("name", 7), "figures[2].name"),
     (lambda d: d["figures"][0].__setitem__("tiles", [None]), "figures[0].tiles"),
     (lambda d: d["figures"][0].__setitem__("tiles", ["7:XY"]), "figures[0].tiles"),
     (lambda d: d["figures"][0].update(neutral_apprentice=True, apprentice_set_aside=True), "figures[0]"),
@@ -367,7 +369,7 @@ def test_missing_required_field(key):
     (lambda d: d.__setitem__("history", [[0]]), "history[0]"),
     (lambda d: d.__setitem__("seed", "\ud800"), "seed"),        # JSON's "\ud800": no text to hash for chance
 ], ids=["format", "bishop", "same-names", "one-player", "booth-count", "booth-paint", "bag",
-        "getup", "mood", "tile-null", "tile-text", "neutral-and-aside", "module", "history", "seed-not-text"])
+        "getup", "mood", "figure-name", "figure-name-type", "tile-null", "tile-text", "neutral-and-aside", "module", "history", "seed-not-text"])
 def test_other_bad_fields(mutate, field):
     d = json.loads(json.dumps(BASE[3]))
     mutate(d)

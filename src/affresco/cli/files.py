@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,20 @@ def load_record(path: Path) -> dict[str, Any]:
     if fmt == STATE_FORMAT or fmt in OLD_STATE_FORMATS:
         return Game.from_json(json.dumps(data)).record()
     raise FrescoError(f"{path}: format {fmt!r} is neither {STATE_FORMAT!r} (saved game) nor {RECORD_FORMAT!r} (record)")
+
+
+def write_refusal(path: Path) -> str | None:
+    """Why a file could not be written at ``path`` (a directory, a missing or read-only
+    folder), checked before a game whose record goes there is played; None when it can be."""
+    path = path.expanduser()
+    if path.is_dir():
+        return f"{path} is a folder: give a file name, e.g. {path / 'record.json'}"
+    folder = path.parent
+    if not folder.is_dir():
+        return f"{path}: the folder {folder} does not exist"
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        return f"{path}: not allowed to write {'it' if path.exists() else f'into {folder}'}"
+    return None
 
 
 def save_game(console: Console, game: Game, name: str) -> bool:

@@ -16,7 +16,7 @@ from ..errors import FrescoError, IllegalAction
 from ..rules import KINDS, Action, Game, new_game, parse
 from . import render
 from .app import OPTION_HELP, app, rule_options
-from .files import load_game, save_game
+from .files import load_game, save_game, write_refusal
 
 PLAN_SHORTHAND = re.compile(r"^\d(?:[-,.]?\d){4}(?:\s+[a-z]+\s+[a-z]+2?)*$", re.ASCII | re.IGNORECASE)
 
@@ -249,6 +249,10 @@ def play(
     console = Console(highlight=False)
     kinds = _bot_list(bots)
     options = rule_options(option)
+    record = None if record is None else record.expanduser()
+    why = None if record is None else write_refusal(record)
+    if why is not None:     # said now, not after the whole game
+        raise typer.BadParameter(why, param_hint="--record")
     try:
         chosen = tuple(m.strip() for m in modules.split(",") if m.strip())
         game = load_game(load) if load is not None else new_game(

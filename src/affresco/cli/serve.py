@@ -85,6 +85,8 @@ def serve(
         Console(stderr=True).print(f"[red]{e}[/]")
         raise typer.Exit(2)
     busy = _port_in_use(host, port)
+    if isinstance(busy, int):    # --port 0: the free port the system gave, the one shown and served
+        port, busy = busy, None
     if busy:
         why, option = busy
         hint = " (another server there?)" if option == "--port" else ""
@@ -122,11 +124,11 @@ def _without_password(db: str) -> str:
         return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", db)
 
 
-def _port_in_use(host: str, port: int) -> tuple[str, str] | None:
+def _port_in_use(host: str, port: int) -> tuple[str, str] | int | None:
     """Why ``host:port`` cannot be listened on (e.g. 'address already in use') and the option to
     change (``--port`` if the port is taken, else ``--host``: a name that does not resolve, an
     address not on this machine), or None: checked before the database is opened, so a second
-    server on a taken port stops at once."""
+    server on a taken port stops at once.  Port 0 (any free port): the port the system gives."""
     import errno
     import socket
     try:
@@ -141,4 +143,4 @@ def _port_in_use(host: str, port: int) -> tuple[str, str] | None:
         except OSError as e:
             taken = e.errno in (errno.EADDRINUSE, errno.EACCES)    # EACCES: a privileged port
             return str(e.strerror or e).lower(), "--port" if taken else "--host"
-    return None
+        return s.getsockname()[1] if port == 0 else None

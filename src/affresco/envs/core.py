@@ -10,6 +10,7 @@ the end-of-game rewards (docs/envs.md).  Built only on the public engine API.
 from __future__ import annotations
 
 import functools
+import operator
 import sys
 import threading
 from array import array
@@ -667,6 +668,18 @@ _refcount = getattr(sys, "getrefcount", None)   # CPython's (see ActionCodec._un
 _FREE_MASK, _FREE_BYTES = 2, 3
 _KEPT_SPACE = 20_000   # short masks are kept for action spaces up to this size (see mask())
 _SHORT = 64   # legal lists up to this long are "short": kept by contents, found by their actions (see mask())
+
+
+def index_of(action: Any) -> int:
+    """An action given to ``step`` as an index of the action space: an int or a numpy integer
+    (a 0-d integer array too); -1, no index, for ``None`` or anything else (a float 1.7 is
+    not index 1, and is refused or substituted as any illegal action)."""
+    if action is None:
+        return -1
+    try:
+        return operator.index(action)
+    except TypeError:
+        return -1
 
 
 def allowed(mask: np.ndarray, i: int) -> bool:

@@ -30,7 +30,7 @@ from gymnasium import spaces
 from affresco import IllegalAction
 from affresco.bots import make_bot
 from .core import (ENCODING_VERSION, ENCODINGS, Config, LazyView, check_render_mode, check_reward, final_rewards,
-                   render_text, tables)
+                   index_of, render_text, tables)
 
 __all__ = ["FrescoEnv", "ENV_ID"]
 
@@ -91,7 +91,7 @@ class FrescoEnv(gymnasium.Env):
     def step(self, action):
         if self.game is None or self.game.is_over:
             raise RuntimeError("call reset() first: the game is over")
-        i = int(action)
+        i = action if type(action) is int else index_of(action)
         substituted = False
         try:                    # the engine refuses an illegal action with the game unchanged
             self.game.apply(self.seat, self.codec.actions[i] if 0 <= i < self.codec.size else None)

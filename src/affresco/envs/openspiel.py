@@ -106,6 +106,12 @@ class FrescoGame(pyspiel.Game):
     def new_initial_state(self):
         return FrescoState(self)
 
+    def deserialize_state(self, text):
+        """A serialized state, refused at once if of another set-up (:func:`_check_set_up`)."""
+        state = super().deserialize_state(text)
+        state.owner    # noqa: B018 (reading it checks the set-up)
+        return state
+
     def pending(self, box):
         """The seed and initial game the new state holding ``box`` will get, without setting
         it up yet.  OpenSpiel sizes every tensor by writing one for a throw-away new state:
@@ -271,6 +277,21 @@ def _shown(value) -> _Shown:
     return shown
 
 
+def _check_set_up(owner: FrescoGame, game) -> None:
+    """Refuse a serialized state of another set-up (players, modules, options, plans by steps
+    or at once) than the game asked to deserialize it: it would be read with the wrong tables."""
+    engine = game.engine if type(game) is SteppedGame else game
+    setup = engine.record()["setup"]
+    setup = setup.get("position", setup)
+    config = owner.config
+    theirs = (len(setup["players"]), tuple(sorted(setup.get("modules", ()))), dict(setup.get("options") or {}),
+              type(game) is SteppedGame)
+    ours = (config.players, tuple(sorted(config.modules)), dict(config.options), tables(config)[1].draft is not None)
+    if theirs != ours:
+        raise pyspiel.SpielError(f"the serialized state is of another set-up (players, modules, options, plans "
+                                 f"by steps: {theirs}) than this game's {ours}")
+
+
 class FrescoState(pyspiel.State):
     """One position.  The affresco game is built on first use, so OpenSpiel's clones (which
     copy the attributes onto a fresh state) never set up a game they throw away.  Everything
@@ -284,8 +305,10 @@ class FrescoState(pyspiel.State):
     def owner(self) -> FrescoGame:
         """This state's game (``get_game()`` without crossing into OpenSpiel each time)."""
         c = self._c
-        if c.owner is None:
-            c.owner = self.get_game()
+        if c.owner is None:        # a deserialized state: its game must be of this game's set-up
+            owner = self.get_game()
+            _check_set_up(owner, c.box.get())
+            c.owner = owner
             c.setup = c.owner.setup
         return c.owner
 

@@ -39,7 +39,7 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from affresco import IllegalAction
 from .core import (ENCODING_VERSION, F32, Config, LazyView, SteppedGame, allowed, check_render_mode, check_reward,
-                   final_rewards, render_text, tables)
+                   final_rewards, index_of, render_text, tables)
 
 __all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
 
@@ -142,7 +142,7 @@ class _Common:
         """Apply the action ``index`` of ``seat`` (who is to act) at once: the engine refuses an
         illegal action with the game unchanged, and only then are the legal actions read
         (:meth:`_act`: raise, or substitute); True if it was substituted."""
-        i = -1 if index is None else int(index)
+        i = index if type(index) is int else index_of(index)
         try:
             self.game.apply(seat, self.codec.actions[i] if 0 <= i < self.WAIT else None)
         except IllegalAction:
@@ -154,14 +154,13 @@ class _Common:
         """Apply the action ``index`` of ``seat`` (who is to act; ``legal``: its
         :meth:`_legal_of`); True if it was substituted."""
         _, legal, mask, _ = legal or self._legal_of(seat)
-        i = -1 if index is None else int(index)
+        i = index if type(index) is int else index_of(index)
         if 0 <= i < self.WAIT and allowed(mask, i):
             self.game.apply(seat, self.codec.actions[i])
             self._marker += 1
             return False
         if self.illegal == "raise":
-            shown = "WAIT" if index == self.WAIT else (str(self.codec.actions[int(index)])
-                                                       if index is not None and 0 <= int(index) < self.codec.size else index)
+            shown = "WAIT" if i == self.WAIT else (str(self.codec.actions[i]) if 0 <= i < self.codec.size else index)
             raise IllegalAction(f"player_{seat}: action {index} ({shown}) is not legal now; legal indices: "
                                 f"{np.flatnonzero(mask[:-1]).tolist()[:20]}...")
         self.game.apply(seat, self._rng.choice(legal))
@@ -411,7 +410,7 @@ class FrescoParallel(_Common, ParallelEnv):
                 raise IllegalAction(f"{agent} must decide now but has no action in this step") from None
             # (_play inline: the engine refuses an illegal action with the game unchanged, and only
             # then are the legal actions read: _act raises or substitutes)
-            i = -1 if index is None else int(index)
+            i = index if type(index) is int else index_of(index)
             try:
                 g.apply(seat, self.codec.actions[i] if 0 <= i < self.WAIT else None)
             except IllegalAction:

@@ -231,6 +231,9 @@ def from_dict(data: Any, hooks_for) -> State:
         w = f"figures[{f}]."
         if not isinstance(fig, dict):
             raise r.fail(f"figures[{f}]", "must be an object")
+        name = fig.get("name", s.names[f])   # optional; when written, the figure of that seat
+        if name != s.names[f]:
+            raise r.fail(w + "name", f"{name!r}: figures are in seat order, this one is {s.names[f]!r}")
         s.pos.append(_track(fig.get("track", f"S{f + 1}"), w + "track", r, starts))
         g = r.get(fig, "getup", w, (str, type(None)), None)
         if g is not None and g not in times:

@@ -118,7 +118,10 @@ export function gamePage() {
     playersPanel(st, ctx),
     phone ? modulesPanel(v, ctx, { boards: false }) : null,
     logPanel(logOf(st), ctx, st));
-  return h("div.game", { class: phone ? "phone" : "" }, left, side);
+  // the page's heading (axe: page-has-heading-one), for screen readers: the board is the page
+  const title = h("h1.sr-only", { "data-testid": "page-title" },
+    `${t("app.title")}: ${(st.names || []).join(", ")}`);
+  return h("div.game", { class: phone ? "phone" : "" }, title, left, side);
 }
 
 export function spectatorNote(st) {

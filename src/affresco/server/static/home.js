@@ -36,7 +36,7 @@ export function initForm() {
 }
 
 export function homePage() {
-  const out = [];
+  const out = [h("h1.sr-only", { "data-testid": "page-title" }, t("app.title"))];
   if (S.error) out.push(errorBox());
   out.push(h("section.card.create", { "aria-labelledby": "create-h" },
     h("h2#create-h", t("home.create")), S.meta ? createForm() : h("p.muted", t("status.loading"))));

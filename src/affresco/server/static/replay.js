@@ -104,5 +104,6 @@ export function replayPage() {
     : h("section.board-col", renderBoard(v, ctx, () => {}), modulesPanel(v, ctx));
   const side = h("aside.side", S.error ? errorBox() : null, finalPanel(finalSt, ctx, { final: atEnd }), playersPanel(st, ctx),
     phone ? modulesPanel(v, ctx, { boards: false }) : null, logPanel(logOf(st), ctx));
-  return h("div.replay-page", controls, h("div.game", { class: phone ? "phone" : "" }, left, side));
+  const title = h("h1.sr-only", { "data-testid": "page-title" }, `${t("app.title")}: ${t("game.replay")}`);
+  return h("div.replay-page", title, controls, h("div.game", { class: phone ? "phone" : "" }, left, side));
 }
