@@ -178,7 +178,7 @@ class TiledPlans(_Lazy):
 
     __slots__ = ("available", "columns", "per_column", "words", "tiles", "segments", "carries", "_mult",
                  "_ends", "_starts", "_n", "_made", "_all", "_last", "_base", "_plans", "_with", "tails",
-                 "__weakref__")
+                 "tails_by_mask", "__weakref__")
 
     def __init__(self, available: int, columns: int, per_column: int, words: tuple[str, ...],
                  tiles: tuple[tuple[str, int], ...]):
@@ -199,6 +199,7 @@ class TiledPlans(_Lazy):
         # tiles_at's answers, (seg, empty, q) -> the tiles' words, made once for every TiledPlans of the same
         # columns and tiles (they do not depend on available); a pick reads it without a call
         self.tails: dict[tuple, tuple[str, ...]] = _tails(words, tiles)
+        self.tails_by_mask: list[tuple[str, ...] | None] = tails_by_mask(words, tiles)     # the same, by an index
 
     def base(self) -> tuple:
         """:func:`base_counts` of the base plans (made when first asked)."""
@@ -394,6 +395,18 @@ def _tails(words: tuple[str, ...], tiles: tuple[tuple[str, int], ...]) -> dict[t
                     for k in ranked:
                         tail += (tiles[u[k]][0], words[empty[cols[k]]])
                     out[seg, empty, q] = tuple(tail)
+    return out
+
+
+@lru_cache(maxsize=64)
+def tails_by_mask(words: tuple[str, ...], tiles: tuple[tuple[str, int], ...]) -> list[tuple[str, ...] | None]:
+    """:func:`_tails`'s answers (the same objects) in a list: ``(seg, empty, q)`` at
+    ``((q << len(words)) + mask) * segments + seg``, ``mask`` the empty columns' bits (``1 << column``
+    each), None elsewhere; a pick reads it by an index, without a tuple key to hash (the medico's)."""
+    segments = len(_segments(len(tiles)))
+    out: list[tuple[str, ...] | None] = [None] * ((perm(len(words), len(tiles)) << len(words)) * segments)
+    for (seg, empty, q), tail in _tails(words, tiles).items():
+        out[((q << len(words)) + sum(1 << c for c in empty)) * segments + seg] = tail
     return out
 
 
