@@ -197,9 +197,9 @@ class TiledPlans(_Lazy):
         self._plans: tuple[Action, ...] | None = None      # base_plans, made when asked
         self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
         # tiles_at's answers, (seg, empty, q) -> the tiles' words, made once for every TiledPlans of the same
-        # columns and tiles (they do not depend on available); a pick reads it without a call
-        self.tails: dict[tuple, tuple[str, ...]] = _tails(words, tiles)
-        self.tails_by_mask: list[tuple[str, ...] | None] = tails_by_mask(words, tiles)     # the same, by an index
+        # columns and tiles (they do not depend on available); a pick reads it without a call; and the same
+        # answers by an index (the medico's pick)
+        self.tails, self.tails_by_mask = _tails(words, tiles)
 
     def base(self) -> tuple:
         """:func:`base_counts` of the base plans (made when first asked)."""
@@ -379,12 +379,16 @@ def _segments(tiles: int) -> tuple[tuple[int, ...], ...]:
 
 
 @lru_cache(maxsize=64)
-def _tails(words: tuple[str, ...], tiles: tuple[tuple[str, int], ...]) -> dict[tuple, tuple[str, ...]]:
+def _tails(words: tuple[str, ...], tiles: tuple[tuple[str, int], ...]) -> tuple[dict[tuple, tuple[str, ...]],
+                                                                          list[tuple[str, ...] | None]]:
     """:meth:`TiledPlans.tiles_at` of every segment with tiles, set of empty columns and way to
     lay the tiles on them, ``(seg, empty, q)`` -> the tiles' words in their rank's order (a few
     hundred for the action sheet's five columns and two tiles), made once for the plans of these
     columns and tiles (a plan picked at random is seldom picked again: made per lay-out when
-    first picked, most picks would make theirs)."""
+    first picked, most picks would make theirs); and the same answers (the same objects) in a
+    list, ``(seg, empty, q)`` at ``((q << len(words)) + mask) * segments + seg``, ``mask`` the empty
+    columns' bits (``1 << column`` each), None elsewhere: the medico's pick reads it by an index,
+    without a tuple key to hash."""
     out: dict[tuple, tuple[str, ...]] = {}
     for seg, u in enumerate(_segments(len(tiles))[1:], 1):
         ranked = _rank_order(tiles, u)
@@ -395,19 +399,11 @@ def _tails(words: tuple[str, ...], tiles: tuple[tuple[str, int], ...]) -> dict[t
                     for k in ranked:
                         tail += (tiles[u[k]][0], words[empty[cols[k]]])
                     out[seg, empty, q] = tuple(tail)
-    return out
-
-
-@lru_cache(maxsize=64)
-def tails_by_mask(words: tuple[str, ...], tiles: tuple[tuple[str, int], ...]) -> list[tuple[str, ...] | None]:
-    """:func:`_tails`'s answers (the same objects) in a list: ``(seg, empty, q)`` at
-    ``((q << len(words)) + mask) * segments + seg``, ``mask`` the empty columns' bits (``1 << column``
-    each), None elsewhere; a pick reads it by an index, without a tuple key to hash (the medico's)."""
     segments = len(_segments(len(tiles)))
-    out: list[tuple[str, ...] | None] = [None] * ((perm(len(words), len(tiles)) << len(words)) * segments)
-    for (seg, empty, q), tail in _tails(words, tiles).items():
-        out[((q << len(words)) + sum(1 << c for c in empty)) * segments + seg] = tail
-    return out
+    by_mask: list[tuple[str, ...] | None] = [None] * ((perm(len(words), len(tiles)) << len(words)) * segments)
+    for (seg, empty, q), got in out.items():
+        by_mask[((q << len(words)) + sum(1 << c for c in empty)) * segments + seg] = got
+    return out, by_mask
 
 
 @lru_cache(maxsize=1024)

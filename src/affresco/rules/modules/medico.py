@@ -1070,8 +1070,8 @@ class _PlanOrder:
         # what pick reads, flat (issue #12's speed: a pick reads few objects, each at random): per group, its
         # apprentices, empty columns, market flag, number of counts and where they start among every group's
         # counts; per kind, its apprentices, empty columns, number of orderings and where they start among
-        # every kind's; per plan of the sheet in that order (:meth:`sheet_at`, the kinds' orderings outside),
-        # its counts, text, empty columns (one bit each: :func:`_tails_by_mask`) and apprentices
+        # every kind's; per plan of the sheet in that order (the kinds' orderings outside, the groups' counts
+        # inside), its counts, text, empty columns (one bit each: TiledPlans.tails_by_mask) and apprentices
         firsts = tuple(accumulate([len(cfgs) for *_, cfgs in self.groups], initial=0))
         self._sizes = tuple((s, e, mk, len(cfgs), first) for (s, e, mk, cfgs), first in zip(self.groups, firsts))
         firsts = tuple(accumulate([len(vecs) for *_, vecs in self.kinds], initial=0))
@@ -1306,7 +1306,7 @@ class _IllVariants:
         #12's speed: no call per layer): its segment and, in the segment's
         :meth:`_PlanOrder.part`, its group and kind by three bisections, then a few divisions
         (the kind's ordering, the group's counts, the way to lay the tiles, the variant): its
-        counts, its tiles' words (the :attr:`TiledPlans.tails` memo), ill word
+        counts, its tiles' words (the :attr:`TiledPlans.tails_by_mask` memo), ill word
         (:meth:`_PlanOrder.ill_words`) and medico tile."""
         o, starts = self.order, self.starts
         seg = bisect_right(starts, i) - 1
