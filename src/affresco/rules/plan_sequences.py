@@ -178,7 +178,7 @@ class TiledPlans(_Lazy):
 
     __slots__ = ("available", "columns", "per_column", "words", "tiles", "segments", "carries", "_mult",
                  "_ends", "_starts", "_n", "_made", "_all", "_last", "_base", "_plans", "_with", "tails",
-                 "__weakref__")
+                 "tails_by_mask", "__weakref__")
 
     def __init__(self, available: int, columns: int, per_column: int, words: tuple[str, ...],
                  tiles: tuple[tuple[str, int], ...]):
@@ -197,8 +197,9 @@ class TiledPlans(_Lazy):
         self._plans: tuple[Action, ...] | None = None      # base_plans, made when asked
         self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
         # tiles_at's answers, (seg, empty, q) -> the tiles' words, made once for every TiledPlans of the same
-        # columns and tiles (they do not depend on available); a pick reads it without a call
-        self.tails: dict[tuple, tuple[str, ...]] = _tails(words, tiles)
+        # columns and tiles (they do not depend on available); a pick reads it without a call; and the same
+        # answers by an index (the medico's pick)
+        self.tails, self.tails_by_mask = _tails(words, tiles)
 
     def base(self) -> tuple:
         """:func:`base_counts` of the base plans (made when first asked)."""
@@ -378,12 +379,16 @@ def _segments(tiles: int) -> tuple[tuple[int, ...], ...]:
 
 
 @lru_cache(maxsize=64)
-def _tails(words: tuple[str, ...], tiles: tuple[tuple[str, int], ...]) -> dict[tuple, tuple[str, ...]]:
+def _tails(words: tuple[str, ...], tiles: tuple[tuple[str, int], ...]) -> tuple[dict[tuple, tuple[str, ...]],
+                                                                          list[tuple[str, ...] | None]]:
     """:meth:`TiledPlans.tiles_at` of every segment with tiles, set of empty columns and way to
     lay the tiles on them, ``(seg, empty, q)`` -> the tiles' words in their rank's order (a few
     hundred for the action sheet's five columns and two tiles), made once for the plans of these
     columns and tiles (a plan picked at random is seldom picked again: made per lay-out when
-    first picked, most picks would make theirs)."""
+    first picked, most picks would make theirs); and the same answers (the same objects) in a
+    list, ``(seg, empty, q)`` at ``((q << len(words)) + mask) * segments + seg``, ``mask`` the empty
+    columns' bits (``1 << column`` each), None elsewhere: the medico's pick reads it by an index,
+    without a tuple key to hash."""
     out: dict[tuple, tuple[str, ...]] = {}
     for seg, u in enumerate(_segments(len(tiles))[1:], 1):
         ranked = _rank_order(tiles, u)
@@ -394,7 +399,11 @@ def _tails(words: tuple[str, ...], tiles: tuple[tuple[str, int], ...]) -> dict[t
                     for k in ranked:
                         tail += (tiles[u[k]][0], words[empty[cols[k]]])
                     out[seg, empty, q] = tuple(tail)
-    return out
+    segments = len(_segments(len(tiles)))
+    by_mask: list[tuple[str, ...] | None] = [None] * ((perm(len(words), len(tiles)) << len(words)) * segments)
+    for (seg, empty, q), got in out.items():
+        by_mask[((q << len(words)) + sum(1 << c for c in empty)) * segments + seg] = got
+    return out, by_mask
 
 
 @lru_cache(maxsize=1024)

@@ -1054,7 +1054,6 @@ class _PlanOrder:
         self._barred = barred
         self._group_of = {cfg: (g, i) for g, (*_, cfgs) in enumerate(self.groups) for i, cfg in enumerate(cfgs)}
         self._kind_of = {vec: (k, p) for k, (*_, vecs) in enumerate(self.kinds) for p, vec in enumerate(vecs)}
-        self._sizes = tuple((s, e, mk, len(cfgs)) for s, e, mk, cfgs in self.groups)
         self._parts: dict[int, tuple[int, ...]] = {}       # parts' answers
         self._kinds: dict[int, tuple[int, ...]] = {}       # weighed's answers
         self._ways: dict[int, list[int]] = {}        # per (e, t): per kind, its orderings times the ways to lay the tiles
@@ -1068,7 +1067,21 @@ class _PlanOrder:
         self._kind_rank = tuple(tuple(sum(c * digit[k] for k, c in zip(ill, vec)) for vec in vecs)
                                 for *_, vecs in self.kinds)
         self._counts, self._apprentices, self._texts, self._empty = sheet_counts(len(allowed), per_column)
-        self.sheet = tuple(zip(self._counts, self._texts, self._empty, self._apprentices))   # per plan, for pick
+        # what pick reads, flat (issue #12's speed: a pick reads few objects, each at random): per group, its
+        # apprentices, empty columns, market flag, number of counts and where they start among every group's
+        # counts; per kind, its apprentices, empty columns, number of orderings and where they start among
+        # every kind's; per plan of the sheet in that order (the kinds' orderings outside, the groups' counts
+        # inside), its counts, text, empty columns (one bit each: TiledPlans.tails_by_mask) and apprentices
+        firsts = tuple(accumulate([len(cfgs) for *_, cfgs in self.groups], initial=0))
+        self._sizes = tuple((s, e, mk, len(cfgs), first) for (s, e, mk, cfgs), first in zip(self.groups, firsts))
+        firsts = tuple(accumulate([len(vecs) for *_, vecs in self.kinds], initial=0))
+        self._kind_sizes = tuple((sm, z, len(vecs), first) for (sm, z, _, vecs), first in zip(self.kinds, firsts))
+        self._configs = len(self._group_of)          # the groups' counts in all
+        masks = [sum(1 << k for k in empty) for empty in self._empty]
+        self._sheet = tuple((self._counts[i], self._texts[i], masks[i], self._apprentices[i])
+                            for ranks in self._kind_rank for rank in ranks
+                            for granks in self._group_rank for i in (g + rank for g in granks))
+        self._orderings = firsts[-1]                 # the kinds' orderings in all
         # the totals of up to two action tiles, made once (a few ms), and the kinds' weights of
         # every number of ill apprentices
         self._totals = {black * 16 + t: self.totals(black, t) for black in range(self.top + 1) for t in range(3)}
@@ -1088,13 +1101,16 @@ class _PlanOrder:
                 for t in range(3):
                     self.part(h, black, t, 1)
                     self.part(h, black, t, 2)
-        self._ills: dict[int, tuple] = {}           # ill_words' answers
+        self._span = self.top + 1                   # ill apprentices a word may name, and none
+        self._ills: list[tuple | None] = [None] * (self._orderings * self._span ** 2)   # ill_words' answers
         most = self.top if len(ill) < 4 else 3
+        ordering = 0
         for kind, ranks in zip(self.kinds, self._kind_rank):
-            for black in range(1, min(kind[0], most) + 1):     # beyond its apprentices: the same words (pick)
-                for rank in ranks:
+            for rank in ranks:
+                for black in range(1, min(kind[0], most) + 1):     # beyond its apprentices: the same words (pick)
                     for least in range(black + 1):
-                        self.ill_words(rank, self._counts[rank], black, least)
+                        self.ill_words(ordering, self._counts[rank], black, least)
+                ordering += 1
 
     def parts(self, h: int, black: int, t: int, tile: int) -> tuple[int, ...]:
         """The plans accumulated per group, with ``h`` healthy apprentices for the columns,
@@ -1109,7 +1125,7 @@ class _PlanOrder:
             totals = self._totals.get(black * 16 + t) or self.totals(black, t)
             ends = self._parts[key] = tuple(accumulate([
                 n * (tile if mk else 1) * totals[e][(h - s if h - s < top else top) + 1] if h >= s else 0
-                for s, e, mk, n in self._sizes]))
+                for s, e, mk, n, _ in self._sizes]))
         return ends
 
     def totals(self, black: int, t: int) -> list[list[int]]:
@@ -1148,12 +1164,13 @@ class _PlanOrder:
                                                 for s, per in zip(sums, least)]) for x in range(-1, self.top + 1)]
         return by_x[x + 1]
 
-    def ill_words(self, rank: int, counts: tuple[int, ...], black: int, least: int) -> tuple:
+    def ill_words(self, ordering: int, counts: tuple[int, ...], black: int, least: int) -> tuple:
         """The ill words (:func:`_ill_left`) of a plan with ``counts`` of at most ``black`` and at
-        least ``least`` ill apprentices; ``rank``: the part of its place in counting order that
-        its counts in the columns ill ones may go to give (:meth:`_IllVariants.pick`)."""
-        key = (rank * 16 + black) * 16 + least
-        words = self._ills.get(key)
+        least ``least`` ill apprentices (``least <= black <= top``); ``ordering``: its counts in the
+        columns ill ones may go to, as the place of their kind's ordering among every kind's
+        (:meth:`_IllVariants.pick`)."""
+        key = (ordering * self._span + black) * self._span + least
+        words = self._ills[key]
         if words is None:
             words = self._ills[key] = _ill_left(_capped(counts, self.allowed, black), black, least)
         return words
@@ -1228,7 +1245,7 @@ class _IllVariants:
     (:func:`_plan_order`), in which the situation is looked up (:meth:`_PlanOrder.situation`)."""
 
     __slots__ = ("parents", "healthy", "black", "allowed", "tile_ok", "market", "order", "tile", "starts", "parts",
-                 "tails")
+                 "tails", "columns", "segments")
 
     def __init__(self, parents: TiledPlans, limits: tuple, order: _PlanOrder) -> None:
         self.parents = parents
@@ -1236,7 +1253,8 @@ class _IllVariants:
         self.order = order
         self.tile = 2 if self.tile_ok else 1
         self.starts, self.parts = self.order.situation(parents.carries, self.healthy, self.black, self.tile)
-        self.tails = parents.tails
+        self.tails = parents.tails_by_mask
+        self.columns, self.segments = parents.columns, len(parents.segments)
 
     def sizes(self, seg: int) -> tuple:
         return _sizes(self.parents.base_key, self.allowed, self.black, self.healthy - self.parents.carries[seg],
@@ -1288,7 +1306,7 @@ class _IllVariants:
         #12's speed: no call per layer): its segment and, in the segment's
         :meth:`_PlanOrder.part`, its group and kind by three bisections, then a few divisions
         (the kind's ordering, the group's counts, the way to lay the tiles, the variant): its
-        counts, its tiles' words (the :attr:`TiledPlans.tails` memo), ill word
+        counts, its tiles' words (the :attr:`TiledPlans.tails_by_mask` memo), ill word
         (:meth:`_PlanOrder.ill_words`) and medico tile."""
         o, starts = self.order, self.starts
         seg = bisect_right(starts, i) - 1
@@ -1297,7 +1315,7 @@ class _IllVariants:
         g = bisect_right(ends, r)
         if g:
             r -= ends[g - 1]
-        s, e, mk, n = o._sizes[g]
+        s, e, mk, n, config = o._sizes[g]
         m = tile if mk else 1
         k = n * m
         ends = kinds[g]
@@ -1306,15 +1324,15 @@ class _IllVariants:
             ends = kinds[g] = o._kinds.get(((x * 16 + black) * 16 + e) * 16 + t) or o.weighed(x, black, e, t)
         kd = bisect_right(ends, r // k)
         prev = ends[kd - 1] if kd else 0
-        sm, z, _, vecs = o.kinds[kd]
-        per = (ends[kd] - prev) // len(vecs)           # placements times ill words of one ordering
+        sm, z, orderings, ordering = o._kind_sizes[kd]
+        per = (ends[kd] - prev) // orderings           # placements times ill words of one ordering
         p, r = divmod(r - k * prev, k * per)
         c, r = divmod(r, m * per)
         q, v = divmod(r, m * per // o._perm[e + z][t])
-        kr = o._kind_rank[kd][p]
-        counts, text, empty, apprentices = o.sheet[o._group_rank[g][c] + kr]
+        ordering += p
+        counts, text, empty, apprentices = o._sheet[ordering * o._configs + config + c]
         if seg:     # (segment 0: no tile)
-            tail = self.tails[seg, empty, q]
+            tail = self.tails[((q << self.columns) + empty) * self.segments + seg]
             args = (text,) + tail
             # the tiles' words: (column,); one or two tiles spelled out (a dict display is cheaper)
             words: dict[str, tuple[str, ...]] = (
@@ -1328,8 +1346,9 @@ class _IllVariants:
                 least = 0
             if black > sm:
                 black = sm      # more ill ones than apprentices in their columns: the same words
-            ill = (o._ills.get((kr * 16 + black) * 16 + least)
-                   or o.ill_words(kr, counts, black, least))[v >> 1 if m == 2 else v]
+            span = o._span
+            ill = (o._ills[(ordering * span + black) * span + least]
+                   or o.ill_words(ordering, counts, black, least))[v >> 1 if m == 2 else v]
             if ill:
                 args += ill
                 words[ILL_WORD] = ill[1:]
