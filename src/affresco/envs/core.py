@@ -535,10 +535,7 @@ class ActionCodec:
         if len(legal) <= _SHORT:
             if self.size > _KEPT_SPACE:       # a mask of ~200 KB (the medico's plans): not kept
                 return self._unshared(legal, extra)
-            entry = self._short_entry(legal, extra)
-            if entry[0] is None:
-                entry[:] = self._made(legal, extra)
-            return entry[0]
+            return self.legal_entry(legal, extra)[0]
         return self._entry(legal, extra)[0]
 
     def shares(self, legal: Sequence[Action]) -> bool:
@@ -589,21 +586,6 @@ class ActionCodec:
                 pool.append([b, m, idx])
         return m
 
-    def _short_entry(self, legal: Sequence[Action], extra: int) -> list:
-        """[read-only mask or None (made when first asked), sorted indices or None] of a short
-        legal list, found by its actions (a tuple of them: hashed and compared in C; the
-        engine makes some actions anew, so their identities would not find them)."""
-        kept = self._short.get(extra)
-        if kept is None:
-            kept = self._short[extra] = {}
-        key = legal if type(legal) is tuple else tuple(legal)
-        entry = kept.get(key)
-        if entry is None:
-            if len(kept) > self._short_limit:
-                kept.clear()
-            entry = kept[key] = [None, None]
-        return entry
-
     def legal_entry(self, legal: Sequence[Action], extra: int = 0, masked: bool = True) -> list:
         """What a wrapper reads of a decision's legal actions, in one look-up: ``[mask (as
         :meth:`mask`; None if not ``masked`` and not made yet), its ones' indices in increasing
@@ -613,7 +595,18 @@ class ActionCodec:
             if self.size > _KEPT_SPACE:
                 m = self._unshared(legal, extra) if masked else None
                 return [m, tuple(sorted(map(self.index.__getitem__, legal)))]
-            entry = self._short_entry(legal, extra)
+            # a short list is found by its actions (a tuple of them: hashed and compared in C; the
+            # engine makes some actions anew, so their identities would not find them): [read-only
+            # mask or None (made when first asked), sorted indices or None]
+            kept = self._short.get(extra)
+            if kept is None:
+                kept = self._short[extra] = {}
+            key = legal if type(legal) is tuple else tuple(legal)
+            entry = kept.get(key)
+            if entry is None:
+                if len(kept) > self._short_limit:
+                    kept.clear()
+                entry = kept[key] = [None, None]
             if entry[0] is None:
                 if masked:
                     entry[:] = self._made(legal, extra)

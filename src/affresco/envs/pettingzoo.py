@@ -389,9 +389,12 @@ class FrescoParallel(_Common, ParallelEnv):
         self._encoding = self.config.encoding
         self._blank: tuple = (None,)
         self._rows: dict[int, list[slice]] = {}     # agents -> each one's row of the joined vectors
+        self._actions = self.codec.actions
 
     def reset(self, seed=None, options=None):
         self._new_game(seed)
+        g = self.game     # the engine (a SteppedGame's to_act, is_over and actions applied: its engine's)
+        self._engine = g.engine if type(g) is SteppedGame else g
         self.agents = self.possible_agents[:]
         self.cycles = 0
         return self._observations(False)
@@ -412,14 +415,14 @@ class FrescoParallel(_Common, ParallelEnv):
             # then are the legal actions read: _act raises or substitutes)
             i = index if type(index) is int else index_of(index)
             try:
-                g.apply(seat, self.codec.actions[i] if 0 <= i < self.WAIT else None)
+                g.apply(seat, self._actions[i] if 0 <= i < self.WAIT else None)
             except IllegalAction:
                 if self._act(seat, index):
                     substituted = (substituted or []) + [agent]
             else:
                 self._marker += 1
         self.cycles += 1
-        over = (g.engine if type(g) is SteppedGame else g).is_over
+        over = self._engine.is_over
         truncate = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
         agents = self.agents
         obs, infos = self._observations(over)
@@ -461,7 +464,7 @@ class FrescoParallel(_Common, ParallelEnv):
         agents = self.agents
         n = self.config.players
         marker = self._marker
-        e = g.engine if type(g) is SteppedGame else g   # (a SteppedGame's to_act and actions applied: its engine's)
+        e = self._engine
         acting = () if over else e.to_act
         self._acting = (marker, acting)
         if len(agents) == n:      # every seat, in seat order: no seats to check

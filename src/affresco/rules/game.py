@@ -389,6 +389,9 @@ class Game:
         s = self._s
         if type(pad) is not int or pad < 0:
             raise ConfigError(f"pad must be a number of zeros (an int >= 0), not {pad!r}")
+        seen = self._seen[encoding] if type(encoding) is int and 0 < encoding < 4 else None
+        if seats is None and seen is not None:       # every seat, a valid encoding (the usual call): no checks
+            return _observations_joined(s, seen.L.seats, seen, pad)
         return _observations_joined(s, _observers(s, seats), self._observed(encoding), pad)
 
     def _observed(self, encoding: Any) -> _Seen:
