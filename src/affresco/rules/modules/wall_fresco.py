@@ -68,8 +68,10 @@ def _vector(paint: str) -> tuple[int, ...]:
     return paint_vector(paint)
 
 
+@lru_cache(maxsize=1024)
 def _paint_sum(a: str, b: str) -> str:
-    """Two paint texts together, in paint order."""
+    """Two paint texts together, in paint order (memoised: the seats' wall income and its sums
+    repeat, and the keyed sort costs ~5k instructions, a hit ~0.6k)."""
     return "".join(sorted(a + b, key=PAINT_INDEX.__getitem__))
 
 
