@@ -268,12 +268,17 @@ def test_games_of_one_setup_share_one_hook_table(easel):
 
 def test_idle_hooks_leave_the_hook_table():
     """Special colours without their option never replace a paint on a fresco tile: its
-    payments and restoration_vp hooks are left out (the cathedral keeps its fast path)."""
+    payments and restoration_vp hooks are left out (the cathedral keeps its fast path); an idle
+    plan_situation still counts as given."""
     off = affresco.new_game(3, modules=("special_colours",), seed=1).state.hooks
     on = affresco.new_game(3, modules=("special_colours",), seed=1,
                            options={"special_colours_on_fresco": True}).state.hooks
     assert off.payments == () and off.restoration_vp == ()
     assert len(on.payments) == 1 and len(on.restoration_vp) == 1
+    # the wall fresco's plan situation is the same everywhere: out of the planning memo's key,
+    # which is still kept (every module with plan options gives a situation)
+    wall = affresco.new_game(3, modules=("bells", "wall_fresco"), seed=1).state.hooks
+    assert [h.__self__.name for h in wall.plan_situation] == ["bells"] and wall.plans_kept is not None
 
 
 def test_a_clone_and_its_original_write_their_module_states_apart():
@@ -307,9 +312,12 @@ EIGHT = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour"
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_modules_visit_start_columns_leave_out_only_turns_where_they_do_nothing(players):
     """The bells', the wall fresco's and the medico's ``busy_columns`` / ``empty_columns`` name
-    every turn at which their visit_start changes anything: random games of all eight modules
-    are the same, state and legal actions at every decision, as with every visit_start hook
-    called at every turn (a hook table whose ``visit_start_at`` lists them all everywhere).
+    every turn at which their visit_start changes anything, and the medico's
+    ``after_visit_columns`` (not the theater) and ``after_action_columns`` (the workshop) every
+    column where its after_visit and after_action do: random games of all eight modules are the
+    same, state and legal actions at every decision, as with every visit_start, after_visit and
+    after_action hook called at every turn (a hook table whose ``visit_start_at``,
+    ``after_visit_at`` and ``after_action_at`` list them all everywhere).
     States are compared as compact JSON (the same state as the indented text:
     test_serialization.py; the indented text's pure-Python encoder was 85% of this test)."""
     for seed in range(1, 4):
@@ -317,8 +325,11 @@ def test_the_modules_visit_start_columns_leave_out_only_turns_where_they_do_noth
         full = affresco.new_game(players, modules=EIGHT, seed=seed)
         every = HookTable(full.state.hooks.modules)
         every.visit_start_at = tuple((every.visit_start, every.visit_start) for _ in every.visit_start_at)
+        every.after_visit_at = tuple(tuple(every.after_visit for _ in side) for side in every.after_visit_at)
+        every.after_action_at = tuple(tuple(every.after_action for _ in side) for side in every.after_action_at)
         full.state.hooks = every
         assert len(every.visit_start_at[1][1]) == 3 > len(filtered.state.hooks.visit_start_at[1][1])
+        assert filtered.state.hooks.after_visit_at[False][4] == () and filtered.state.hooks.after_visit_at[True][4]
         choice = random.Random(seed).choice
         while not full.is_over:
             assert full.to_json(pretty=False) == filtered.to_json(pretty=False)

@@ -675,6 +675,11 @@ def test_saved_state_is_validated():
     pos = module_position(3, modules=["medico"], modules_state={"medico": dict(medico_state(3), draw=["3"])})
     with pytest.raises(StateError, match="edition's"):
         load(pos)
+    g = medico_game(state=dict(sick={0: 1}))    # ill apprentices never go to the theater (nor the market)
+    g.apply(0, "plan 0-1-0-0-1 ill 0-1-0-0-0")
+    with pytest.raises(StateError, match=r"plans\[0\].ill: .*the market or the theater"):
+        edit_state(g, lambda d: d["modules_state"]["medico"]["plans"].__setitem__(
+            0, {"ill": [0, 0, 0, 0, 1], "medico": False}))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

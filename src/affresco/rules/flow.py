@@ -144,8 +144,9 @@ def apply(s: State, seat: int, action: Action) -> None:
                 break
         else:
             loc.apply(s, fig, action)
-        for hook in s.hooks.after_action:
-            hook(s, fig, action)
+        if s.hooks.after_action:     # (no module hook: no look-up by column)
+            for hook in s.hooks.after_action_at[s.side2][s.loc]:
+                hook(s, fig, action)
     advance(s)
 
 
@@ -187,8 +188,9 @@ def advance(s: State) -> None:
                     return
                 s.left = 0  # nothing can be done, and everyone can see it: the visit is forfeited
             fig, s.actor = s.actor, -1
-            for hook in s.hooks.after_visit:
-                hook(s, fig, s.columns()[s.loc])
+            if s.hooks.after_visit:
+                for hook in s.hooks.after_visit_at[s.side2][s.loc]:
+                    hook(s, fig, s.columns()[s.loc])
             continue
         if not _next_visitor(s):
             preparation.end_round(s)

@@ -60,6 +60,11 @@ class Module:
     # the column indexes (negative: counted from the last) after which its ``after_location``
     # may act (None: after every column); the hook table calls it only there
     location_columns: ClassVar[tuple[int, ...] | None] = None
+    # the columns (their words, as ``visit_columns``) where its ``after_action`` may act after
+    # a visit action, and after whose turns its ``after_visit`` may act (None: every column); the
+    # hook table calls them only there
+    after_action_columns: ClassVar[tuple[str, ...] | None] = None
+    after_visit_columns: ClassVar[tuple[str, ...] | None] = None
     # the column indexes (negative: counted from the last) at whose turns its ``visit_start``
     # may act: turns where the figure has apprentices in the column (``busy_columns``) and
     # turns where it has none (``empty_columns``); None: every column, (): none (an action
@@ -151,7 +156,9 @@ class Module:
         a hashable value that is equal whenever the answer is the same (e.g. the medico's
         healthy and ill apprentices).  When every module with a ``plan_options`` hook gives it,
         :func:`~affresco.rules.planning.options` keeps each situation's answer and skips the
-        hooks when the situation comes again."""
+        hooks when the situation comes again.  A module whose answer depends on nothing of
+        the position but the seat returns a constant and names this hook idle
+        (:meth:`idle_hooks`): it still counts as given, and the memo's key leaves it out."""
         return None
 
     def plan_refusal(self, state, seat: int, counts: tuple, words: Mapping) -> str | None:
@@ -177,10 +184,12 @@ class Module:
         return False
 
     def after_action(self, state, fig: int, action) -> None:
-        """After a visit action of ``fig`` was carried out (not 'pass', not asks or track)."""
+        """After a visit action of ``fig`` was carried out (not 'pass', not asks or track; called
+        only at the columns ``after_action_columns`` names)."""
 
     def after_visit(self, state, fig: int, column: str) -> None:
-        """After a figure's last action at a column (also when it forfeited them)."""
+        """After a figure's last action at a column (also when it forfeited them; called only
+        at the columns ``after_visit_columns`` names)."""
 
     def after_location(self, state, column: str, index: int) -> None:
         """After every figure's turn at the column ``index`` of the action sheet."""
@@ -314,6 +323,14 @@ def _within(name: str, names: tuple[str, ...] | None) -> bool:
     return names is None or name in names
 
 
+def _by_column(hooks: Hooks, columns: str) -> tuple[tuple[Hooks, ...], ...]:
+    """Per action sheet side (``State.side2``) and column index, the ``hooks`` of the modules
+    whose class attribute ``columns`` (column words, None: every column) names the column."""
+    return tuple(tuple(tuple(h for h in hooks if _within(column, getattr(type(_module_of(h)), columns)))
+                       for column in side)
+                 for side in (SIDE1, SIDE2))
+
+
 class HookTable:
     """The modules of a game (iterating gives them in order, indexing and ``len`` work as on a
     tuple), with one attribute per hook point listing only the bound hooks that a module
@@ -328,6 +345,9 @@ class HookTable:
     visit_start_at: tuple[tuple[Hooks, Hooks], ...]  # column index -> the visit_start hooks acting
                                           # there where the figure has apprentices, and where it has none
     after_location_at: tuple[Hooks, ...]  # column index -> the after_location hooks of modules acting there
+    after_action_at: tuple[tuple[Hooks, ...], ...]  # action sheet side (State.side2) -> column index -> the
+                                          # after_action hooks of modules acting there
+    after_visit_at: tuple[tuple[Hooks, ...], ...]   # the same for after_visit
     _by_kind: dict[tuple[str, str], Hooks]  # memo of for_kind
     apply_action_for: dict[str, Hooks]    # action kind -> for_kind("apply_action", kind), every registered kind
     reveals_for: dict[str, Hooks]         # action kind -> for_kind("reveals", kind)
@@ -382,7 +402,9 @@ class HookTable:
                                     for i in range(len(SIDE1)))
         self.after_location_at = tuple(tuple(h for h in self.after_location if _at(i, _module_of(h).location_columns))
                                        for i in range(len(SIDE1)))
-        declared = {_module_of(h) for h in self.plan_situation}
+        self.after_action_at = _by_column(self.after_action, "after_action_columns")
+        self.after_visit_at = _by_column(self.after_visit, "after_visit_columns")
+        declared = {m for m in self.modules if type(m).plan_situation is not Module.plan_situation}   # idle ones too
         self.plans_kept = {} if all(_module_of(h) in declared for h in self.plan_options) else None
         self._by_kind = {}
         self.apply_action_for = {kind: self.for_kind("apply_action", kind) for kind in KINDS}

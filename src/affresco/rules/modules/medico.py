@@ -184,6 +184,10 @@ class Medico(Module):
     visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
     action_kinds = ("restore", "altar", "saints", "studio")   # the ill ones' restorations, pictures of saints, the studio
     location_columns = (-1,)   # after_location: after the last column only
+    # after_visit: not at the theater, where no ill apprentice goes (BARRED) and no infection lies
+    # (its turn record, ill_left, is 0 there from visit_start)
+    after_visit_columns = LOCATIONS
+    after_action_columns = ("workshop",)   # after_action: the workshop's turn record (worked)
     # visit_start at turns without apprentices: the medico tile's market turn, and the workshop and
     # the column after it, where a turn's record is emptied at each seat's turn (the workshop's
     # blends are the only part a turn without apprentices can find left)
@@ -850,6 +854,9 @@ class Medico(Module):
             ill = tuple(p["ill"])
             if s.plan[f] is not None and any(not isinstance(i, int) or not 0 <= i <= c for i, c in zip(ill, s.plan[f])):
                 raise StateError(f"{w}.plans[{f}].ill: {list(ill)!r} must fit the plan {list(s.plan[f])!r}")
+            if any(i and not may for i, may in zip(ill, _sheet_limits(s.columns())[0])):
+                raise StateError(f"{w}.plans[{f}].ill: {list(ill)!r}: no ill apprentice goes to the market "
+                                 "or the theater")
             plans.append((ill, p.get("medico", False)))
         s.mods[NAME] = MState(tuple(sorted(pile)), tile, infected, _sorted_bottles(draw), _sorted_bottles(discard),
                               tuple(display), tuple(_sorted_bottles(h) for h in held), sick, black, neutral_ill,
