@@ -454,6 +454,10 @@ def test_language_switch_changes_the_visible_text(page, server):
     ru = cat("ru")
     p.pg.wait_for_function("(s) => document.querySelector('[data-testid=status]').innerText.startsWith(s)",
                            arg=fill(ru["status.round"], n=1))
+    # the page settled after the reload (its socket connected, as the reload test waits for):
+    # in a loaded CI run a hostel click right after the reload was once not played
+    p.pg.wait_for_selector("[data-testid=connection][data-state=connected]")
+    p.pg.wait_for_selector("[data-testid=player-0] .tag.online", timeout=TIMEOUT)
     # and the game goes on in Russian: a move, then the plan widget's words
     p.acting(p.pg.locator("svg [data-click^='hostel:'].hot").first.click)
     st = p.wait_my_turn()
