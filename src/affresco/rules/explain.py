@@ -7,7 +7,7 @@ from .actions import KINDS, Action
 from .board import INDEX as SEGMENT, NAMES, NEIGHBOURS8
 from .market import BOOTHS, price
 from .paints import covers, paint_text, paint_vector, PAINTS
-from .state import GETUP, PLAN, State
+from .state import GETUP, PLAN, VISITS, State
 
 
 def _listing(legal: Sequence[Action], limit: int = 12) -> str:
@@ -17,18 +17,43 @@ def _listing(legal: Sequence[Action], limit: int = 12) -> str:
     return f"legal now: {shown}{more}; kinds: {', '.join(kinds)}"
 
 
+# The kinds of action a visit to each location offers (rulebook 'Locations and actions'): one
+# of them that is not legal now is explained by its own reason below (the paints a segment
+# needs, the money a tile costs), not as a kind of another decision.
+_VISIT_KINDS = {"market": ("buy", "close"), "cathedral": ("restore", "altar"), "studio": ("studio",),
+                "workshop": ("blend",), "theater": ("theater",)}
+# The medico's word for an ill apprentice's restoration ('restore B1 ill', 'altar RYB ill'):
+# its reasons come from the medico's refusal hook; the rest of the action is checked here.
+_ILL = "ill"
+
+
+def _visit_kind(s: State, a: Action) -> bool:
+    """Is ``a`` of a kind the current visit's location offers (no other decision pending)?"""
+    if s.pending or s.asks or s.phase != VISITS or not 0 <= s.loc < len(s.columns()):
+        return False
+    return a.kind in _VISIT_KINDS.get(s.columns()[s.loc], ())
+
+
 def _reason(s: State, seat: int, a: Action, legal: Sequence[Action]) -> str | None:
     kinds = {x.kind for x in legal}
     if a.kind not in KINDS and a.kind not in kinds:
         return f"{a.kind!r} is not an action kind"
-    unaffordable = a.kind == "buy" and "close" in kinds and s.actor < s.n   # a market visit, no money
-    if a.kind not in kinds and not unaffordable:
+    if a.kind not in kinds and not _visit_kind(s, a):
         what = ("a VP-track choice" if s.pending else f"this {s.asks[0][1]} decision" if s.asks
                 else "choosing get-up time" if s.phase == GETUP else "planning" if s.phase == PLAN
                 else f"the {s.columns()[s.loc]} visit" if 0 <= s.loc < len(s.columns()) else "this decision")
         return f"'{a.kind}' is not an action of {what}"
+    if a.kind != "plan":
+        for hook in s.hooks.refusal:     # a module's own reasons first: its kinds' forms vary
+            why = hook(s, seat, a)       # with the choice ('deposit none', 'heal 3 juice')
+            if why:
+                return why
+    ill = a.kind in ("restore", "altar")     # (their 'ill' word is the medico's, its reasons above)
+    if ill and a.args and a.args[-1] == _ILL:
+        a = Action(a.kind, a.args[:-1])
     same = [x for x in legal if x.kind == a.kind]
-    if a.kind not in ("buy", "restore", "request", "plan") and len(a.args) not in {len(x.args) for x in same}:
+    if a.kind not in ("buy", "restore", "request", "plan") and same and \
+            len(a.args) not in {len(x.args) - (ill and x.args[-1:] == (_ILL,)) for x in same}:
         counts = " or ".join(str(n) for n in sorted({len(x.args) for x in same}))
         return f"'{a.kind}' takes {counts} word{'s' * (counts != '1')} after it, e.g. '{same[0]}'"
     if a.kind == "getup":
@@ -41,11 +66,9 @@ def _reason(s: State, seat: int, a: Action, legal: Sequence[Action]) -> str | No
     if a.kind == "plan":
         from .planning import refusal
         return refusal(s, seat, a) or "the plan is not legal now"
-    for hook in s.hooks.refusal:
-        why = hook(s, seat, a)
-        if why:
-            return why
     if a.kind in ("buy", "close"):
+        if a.kind == "buy" and s.actor >= s.n:
+            return "Leonardo never buys paints: he closes an open booth (R13)"
         if not a.args or a.args[0] not in BOOTHS[:len(s.booths)]:
             return f"booths are {', '.join(BOOTHS[:len(s.booths)])}"
         tiles = s.booths[BOOTHS.index(a.args[0])]
@@ -75,6 +98,10 @@ def _reason(s: State, seat: int, a: Action, legal: Sequence[Action]) -> str | No
         tile = s.fresco[seg]
         if tile is None:
             return f"{a.args[0]} is already restored"
+        if s.actor >= s.n:      # Leonardo (R13)
+            return ("Leonardo restores one tile a round without paint, his master painter stepping "
+                    "up, down, left or right onto an unrestored segment (none there: a lowest-valued "
+                    "tile), and never moves the bishop: {', '.join(str(x) for x in legal)}")
         if s.actor < s.n and not covers(s.paints[seat], tile.vector):
             return f"{a.args[0]} needs {tile.paints}; you have {paint_text(s.paints[seat]) or 'no paint'}"
         extra = dict(zip(a.args[1::2], a.args[2::2]))
@@ -99,6 +126,8 @@ def _reason(s: State, seat: int, a: Action, legal: Sequence[Action]) -> str | No
             return f"blends make {', '.join(s.comp.blends)}"
         ins = "+".join(PAINTS[i] for i in s.comp.blends[a.args[0]])
         return f"blending {a.args[0]} needs {ins}"
+    if len(a.args) == 1 and same and all(len(x.args) == 1 for x in same):   # a one-word choice
+        return f"{a.args[0]!r} is not a choice now: {', '.join(x.args[0] for x in same)}"
     return None
 
 

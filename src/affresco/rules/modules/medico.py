@@ -713,8 +713,16 @@ class Medico(Module):
                               for p, b in enumerate(m.display) if b)
             return f"the medico's display shows {shown or 'no bottle'}; you have {s.thalers[seat]} Thalers"
         if action.kind == "heal":
-            held = ", ".join(_BOTTLE_NAMES[b] for b in m.held[seat]) or "no bottle"
-            return f"you hold {held}; name the bottles to use ('heal 3 juice') or 'heal none'"
+            bottles = m.held[seat] if seat < s.n else ()
+            held = ", ".join(_BOTTLE_NAMES[b] for b in bottles) or "no bottle"
+            return (f"you hold {held}; name the bottles to use "
+                    f"('heal {' '.join(bottles) or '3 juice'}') or 'heal none'")
+        fig = s.actor
+        if action.kind in ("restore", "altar", "studio") and (not action.args or action.args[-1] != ILL_WORD) \
+                and 0 <= fig < s.n and m.ill_left and s.left <= m.ill_left and not s.asks and not s.pending:
+            if action.kind == "studio":
+                return "the apprentices you have left in the studio are ill: they paint pictures of saints ('saints R')"
+            return f"the apprentices you have left in the cathedral are ill: '{action} {ILL_WORD}'"
         if action.kind in ("restore", "altar") and action.args and action.args[-1] == ILL_WORD:
             if not m.ill_left:
                 return "no ill apprentice of yours is left in this column"
@@ -725,7 +733,9 @@ class Medico(Module):
                 if "bishop" in action.args or "sexton" in action.args:
                     return "the bishop cannot be moved before an ill apprentice restores"
         if action.kind == "saints":
-            return "pictures of saints: one ill studio apprentice pays one paint you have, e.g. 'saints R'"
+            have = [c for c in PAINTS if s.paints[seat][PAINT_INDEX[c]]] if seat < s.n else []
+            eg = f", e.g. 'saints {have[0]}'" if have else ": you have none"
+            return f"pictures of saints: one ill studio apprentice pays one paint you have{eg}"
         return None
 
     # ------------------------------------------------------------------ the end

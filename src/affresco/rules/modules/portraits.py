@@ -211,6 +211,24 @@ class Portraits(Module):
                         if t != bishop:
                             actions.append(Action("restore", (segment, "sexton", NAMES[t], *rest)))
 
+    def refusal(self, s: State, seat: int, action: Action) -> str | None:
+        """Why 'portrait CARD [choice]' is refused: the card is not on display, one was painted
+        this visit already (R14), or the choice of paints is missing or wrong."""
+        if action.kind != "portrait":
+            return None
+        p = self.st(s)
+        cid = action.args[0] if action.args else ""
+        if cid not in p.display:
+            return f"the portraits on display: {', '.join(p.display) or 'none'}"
+        fig = s.actor
+        if 0 <= fig < s.figures and p.taken[fig] == s.round:
+            return "one portrait per studio visit (R14)"
+        n = self.data.cards[cid].effects.get("basic_paints")
+        if n and 0 <= fig < s.n:
+            return (f"{self.data.cards[cid].name}: name the {n} basic paints you choose (R, Y, B), "
+                    f"e.g. 'portrait {cid} {'RY'[:n] if n <= 2 else 'R' * n}'")
+        return f"'portrait {cid}' takes no other word"
+
     def apply_action(self, s: State, fig: int, action: Action) -> bool:
         if action.kind == "portrait":
             self._paint(s, fig, action)

@@ -128,6 +128,35 @@ class Requests(Module):
         if fig >= s.n and options:
             actions.insert(0, Action("pass"))  # Leonardo "may" fulfil a request
 
+    def refusal(self, s: State, seat: int, action: Action) -> str | None:
+        """Why 'request TYPE T1 T2 T3' is refused: the type, its stack, the tiles named."""
+        if action.kind != "request":
+            return None
+        fig = s.actor
+        stacks = dict(s.mods[NAME].stacks)
+        t = action.args[0] if action.args else ""
+        if t not in stacks:
+            return f"request types: {', '.join(stacks)}"
+        if not stacks[t]:
+            return f"no {t} request is left"
+        if not 0 <= fig < s.figures:
+            return None
+        owned = [(tile_text(x), x.splashes) for x in s.tiles[fig]]
+        for hook in s.hooks.request_tiles:
+            hook(s, fig, owned)
+        texts = list(action.args[1:])
+        if len(texts) != self.data.per:
+            return f"a request names its type and {self.data.per} of your tiles, e.g. 'request {t} 3:YY 3:RB 4:RRY'"
+        left = [x for x, _ in owned]
+        for x in texts:
+            if x not in left:
+                return f"your tiles: {' '.join(x for x, _ in owned) or 'none'}"
+            left.remove(x)
+        colour = self.data.paint[t]
+        if colour is not None:
+            return f"a {t} request takes {self.data.per} tiles showing the {colour} splash"
+        return None
+
     def apply_action(self, s: State, fig: int, action: Action) -> bool:
         if action.kind == "request":
             self._fulfil(s, fig, action.args[0], action.args[1:])

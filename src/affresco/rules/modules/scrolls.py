@@ -86,6 +86,17 @@ class Scrolls(Module):
             out.append(Action("scroll", ("both",)))
         return out
 
+    def refusal(self, s: State, seat: int, action: Action) -> str | None:
+        """Why 'scroll row|column|both' is refused: the player holds no scroll of the restored
+        segment's line (told only to the player, whose scrolls they are)."""
+        if action.kind != "scroll" or not s.asks or s.asks[0][1] != NAME:
+            return None
+        fig, _, segment = s.asks[0]
+        r, c = divmod(segment, SIZE)
+        return (f"'scroll row' plays your scroll of row {r + 1}, 'scroll column' your scroll of column "
+                f"{COLUMNS[c]}, 'scroll both' the two (the lines of {NAMES[segment]}), if you hold them; "
+                "or 'scroll none'")
+
     def answer(self, s: State, a, action) -> None:
         fig, _, segment = a
         which = action.args[0]

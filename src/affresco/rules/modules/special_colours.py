@@ -132,6 +132,19 @@ class SpecialColours(Module):
                 if have[a] and have[b]:
                     actions.append(Action("blend", (out,)))
 
+    def refusal(self, s: State, seat: int, action: Action) -> str | None:
+        """Why 'blend K|N' is refused: the two paints it needs (the base blends' reasons are
+        the engine's); an unknown blend names every blend, pink and brown too."""
+        if action.kind != "blend" or not action.args:
+            return None
+        out = action.args[0]
+        if out in self.data.blends:
+            a, b = self.data.blends[out]
+            return f"blending {out} needs {PAINTS[a]}+{PAINTS[b]}"
+        if out not in s.comp.blends:
+            return f"blends make {', '.join((*s.comp.blends, *self.data.blends))}"
+        return None
+
     def idle_hooks(self) -> tuple[str, ...]:
         """Without the option the special colours never replace a paint shown on a fresco
         tile: no other payment, and so no restoration bonus."""
