@@ -196,6 +196,33 @@ def test_six_or_less_tiles_at_the_beginning_of_a_round_a_position_without_the_fi
     assert thalers(g, 0) == 13               # no income after the final round
 
 
+@pytest.mark.parametrize("phase", ["getup", "plan", "visits"])
+def test_side_2_is_needed_for_the_final_round_only_a_position_without_the_final_flag(phase):
+    """Action sheet: 'Side 2 is needed for the final round only'; 'The game will end after
+    this round' (R1, R11): a position (7 tiles left) that shows side 2 but leaves out
+    ``final_round`` is the final round: the game ends after it, with no income (before: a side-2
+    round with income, then round 2 on side 2 again, forever without the theater).  One that
+    says ``final_round: false`` on side 2 is refused, naming the field (rules notes N18)."""
+    plans = {"visits": [[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 1]]}.get(phase, [None] * 3)
+    p = position(3, phase=phase, fresco=seven_tiles(), fill=None,
+                 seats=[dict(getup=None if phase == "getup" else t, plan=pl, tiles=["3:YY"])
+                        for t, pl in zip(("7:00", "8:00", "9:00"), plans)])
+    p["action_sheet_side"] = 2
+    with pytest.raises(affresco.StateError, match="action_sheet_side"):
+        load(p)
+    del p["final_round"]
+    g = load(p)
+    assert data(g)["final_round"] is True and data(g)["action_sheet_side"] == 2
+    if phase == "getup":
+        for _ in range(3):
+            act(g, sorted(legal(g, only_actor(g)))[0])
+    if phase != "visits":
+        plan_all(g, NOTHING, NOTHING, "0-0-0-0-1")
+    while not g.is_over:
+        act(g, "pass")
+    assert data(g)["round"] == 1 and [thalers(g, s) for s in range(3)] == [12, 12, 12]
+
+
 def test_seven_tiles_left_is_not_the_final_round():
     """R11: 7 tiles at the start of a round: a normal round."""
     g = game(3, seats=[dict(getup="7:00", paints="YY"), dict(getup="8:00"), dict(getup="9:00")],

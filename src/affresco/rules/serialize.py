@@ -198,6 +198,13 @@ def from_dict(data: Any, hooks_for) -> State:
     derive_final = "final_round" not in data and s.phase in (GETUP, PLAN)
     if derive_final:
         s.final = s.tiles_on_board() <= comp.rules["end"]["final_round_tiles_left"] or house.last_round(s)
+    if side == 2 and not s.final:
+        # 'Side 2 is needed for the final round only' (R1): the sheets are flipped at the start
+        # of the final round and never otherwise, so side 2 makes the round final (rules notes
+        # N18); a position that says it is not is refused
+        if "final_round" in data:
+            raise r.fail("action_sheet_side", "2 is the side of the final round only (R1), but final_round is false")
+        s.final = True
     s.side2 = side == 2 if side else s.final
 
     mk = r.get(data, "market", "", dict, {})
