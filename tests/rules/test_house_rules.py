@@ -54,6 +54,23 @@ def test_max_rounds_one_is_a_one_round_game():
     assert g.is_over and g.round == 1
 
 
+def test_max_rounds_a_visits_position_without_the_final_flag_is_the_final_round():
+    """House rule max_rounds (rules notes N19): the round number does not change during a
+    round, so a position in phase visits of round max_rounds, written without ``final_round``
+    and ``action_sheet_side``, is the final round (side 2) and the game ends after it."""
+    from positions import load, position
+    p = position(3, phase="visits", round=4,
+                 seats=[dict(plan=[0, 0, 0, 0, 0]), dict(plan=[0, 0, 0, 0, 0]), dict(plan=[0, 0, 0, 0, 1])])
+    p["options"] = {"max_rounds": 4}
+    del p["final_round"], p["action_sheet_side"]
+    g = load(p)
+    v = g.view(None)
+    assert v["final_round"] is True and v["action_sheet_side"] == 2
+    while not g.is_over:
+        g.apply(g.to_act[0], "pass")
+    assert g.round == 4
+
+
 def test_the_fresco_still_ends_the_game_first():
     """R11 is unchanged: with 6 tiles or fewer the final round comes whatever max_rounds says."""
     g = affresco.new_game(3, seed=4, options={"max_rounds": 1000})

@@ -597,6 +597,26 @@ def test_alternative_end_a_position_with_one_infection_tile_left_is_the_final_ro
         assert g.view(0)["columns"][4] == ("cathedral" if final else "theater")
 
 
+@pytest.mark.parametrize("pile, tile, final", [([], "market", True), (["studio"], None, True),
+                                               (["studio"], "market", False)])
+def test_alternative_end_a_visits_position_counts_this_rounds_infection_tile(pile, tile, final):
+    """Medico 'Changes for "End of the game"' / R11 (rules notes N19): 'If only one infection
+    tile remains on the medico board at the start of a round, this is the final game round.' In
+    phase visits this round's tile is revealed already: the tiles at the start of the round
+    are the pile's and this one; a visits position without ``final_round`` whose round began
+    with one tile is the final round (side 2) and the game ends after it (before: the visits
+    default, not final, played a further round)."""
+    state = dict(medico_state(3, pile=pile), infection_tile=tile, infected=tile)
+    pos = module_position(3, modules=["medico"], phase="visits", modules_state={"medico": state},
+                          seats=[dict(plan=[0, 0, 0, 0, 0]), dict(plan=[0, 0, 0, 0, 0]), dict(plan=[0, 0, 0, 0, 1])])
+    del pos["final_round"], pos["action_sheet_side"]
+    g = load(pos)
+    assert g.view(0)["final_round"] is final and g.view(0)["action_sheet_side"] == (2 if final else 1)
+    while g.round == 1 and not g.is_over:
+        act(g, sorted(legal(g, g.to_act[0]))[0] if "pass" not in legal(g, g.to_act[0]) else "pass")
+    assert g.is_over is final
+
+
 def test_final_scoring_five_thalers_per_own_apprentice_not_on_the_medico_board():
     """R12: 'each player is credited 5 Thalers for each apprentice of their color not standing
     on the "medico" board' - after bells, before 1 VP per 2 Thalers."""

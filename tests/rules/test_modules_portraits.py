@@ -488,6 +488,23 @@ def test_last_two_cards_revealed_a_position_without_the_final_flag_is_the_final_
     assert d["final_round"] is True and d["action_sheet_side"] == 2
 
 
+def test_last_two_cards_revealed_a_visits_position_without_the_final_flag_is_the_final_round():
+    """Supplement 'Changes for End of the game' / R11 (rules notes N19): the deck changes only at
+    round preparation, so a position in phase visits with the deck empty, written without
+    ``final_round`` and ``action_sheet_side``, is the final round too (side 2): the game ends
+    after it (before: a further round was played)."""
+    pos = module_position(3, modules=["portraits"], phase="visits",
+                          seats=[dict(plan=[0, 0, 0, 0, 0]), dict(plan=[0, 0, 0, 0, 0]), dict(plan=[0, 0, 0, 0, 1])],
+                          modules_state={"portraits": portraits_state(3, display=["muse"], deck=[])})
+    del pos["final_round"], pos["action_sheet_side"]
+    g = load(pos)
+    d = data(g)
+    assert d["final_round"] is True and d["action_sheet_side"] == 2
+    while not g.is_over:
+        act(g, "pass")
+    assert data(g)["round"] == 1
+
+
 def test_cards_left_in_the_deck_do_not_end_the_game():
     """Supplement 'End of the game' / R11: with cards still in the deck after the reveal, the
     round is an ordinary one (many tiles on the board)."""

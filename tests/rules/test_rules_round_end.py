@@ -223,6 +223,27 @@ def test_side_2_is_needed_for_the_final_round_only_a_position_without_the_final_
     assert data(g)["round"] == 1 and [thalers(g, s) for s in range(3)] == [12, 12, 12]
 
 
+def test_the_fresco_completely_restored_a_visits_position_without_the_final_flag_is_the_final_round():
+    """'In case the fresco is completely restored during a round without the final round being
+    triggered, that is the final round and followed immediately by final scoring. As it's the
+    final round, no income is paid' (R11, N7; rules notes N19): a position in phase visits with
+    no tile left on the fresco, written without ``final_round``, is the final round on the side
+    planned (1: the theater); with 3 tiles left it may have begun with more (N7): not final."""
+    def pos(fresco):
+        p = position(3, phase="visits", fill=None, fresco=fresco,
+                     seats=[dict(plan=[0, 0, 0, 0, 0], tiles=["3:YY"]), dict(plan=[0, 0, 0, 0, 0]),
+                            dict(plan=[0, 0, 0, 0, 1])])
+        del p["final_round"], p["action_sheet_side"]
+        return load(p)
+    g = pos({})
+    assert data(g)["final_round"] is True and data(g)["action_sheet_side"] == 1
+    while not g.is_over:
+        act(g, "theater" if "theater" in legal(g, only_actor(g)) else "pass")
+    assert data(g)["round"] == 1 and thalers(g, 0) == 12
+    g = pos({"A1": "3:YY", "A2": "3:YY", "A3": "3:YY"})
+    assert data(g)["final_round"] is False
+
+
 def test_seven_tiles_left_is_not_the_final_round():
     """R11: 7 tiles at the start of a round: a normal round."""
     g = game(3, seats=[dict(getup="7:00", paints="YY"), dict(getup="8:00"), dict(getup="9:00")],

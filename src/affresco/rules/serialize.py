@@ -198,6 +198,13 @@ def from_dict(data: Any, hooks_for) -> State:
     derive_final = "final_round" not in data and s.phase in (GETUP, PLAN)
     if derive_final:
         s.final = s.tiles_on_board() <= comp.rules["end"]["final_round_tiles_left"] or house.last_round(s)
+    # in phase visits restorations may have been made this round (N7), so only what cannot
+    # change during a round says it began final (max_rounds, a module's end: below), and a
+    # fresco with no tile left was completed in this very round (R11), on the side planned (N19)
+    derive_visits = "final_round" not in data and s.phase == VISITS
+    began_final = derive_visits and house.last_round(s)
+    if derive_visits:
+        s.final = began_final or s.tiles_on_board() == 0
     if side == 2 and not s.final:
         # 'Side 2 is needed for the final round only' (R1): the sheets are flipped at the start
         # of the final round and never otherwise, so side 2 makes the round final (rules notes
@@ -205,7 +212,7 @@ def from_dict(data: Any, hooks_for) -> State:
         if "final_round" in data:
             raise r.fail("action_sheet_side", "2 is the side of the final round only (R1), but final_round is false")
         s.final = True
-    s.side2 = side == 2 if side else s.final
+    s.side2 = side == 2 if side else (began_final if derive_visits else s.final)
 
     mk = r.get(data, "market", "", dict, {})
     nbooths = len(comp.booths[n])
@@ -359,7 +366,7 @@ def from_dict(data: Any, hooks_for) -> State:
     s.log = None     # a module's default laid out as at set-up may log; the saved log comes below
     for m in hooks:
         m.load(s, mstate.get(m.name))
-    if derive_final and not s.final and any(hook(s) for hook in s.hooks.is_final_round):
+    if (derive_visits or derive_final and not s.final) and any(hook(s) for hook in s.hooks.is_final_round):
         s.final = True
         s.side2 = side != 1
     for f, plan in enumerate(s.plan[:n]):

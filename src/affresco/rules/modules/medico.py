@@ -39,7 +39,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
-from ..state import SIDE1, SIDE2, State
+from ..state import SIDE1, SIDE2, VISITS, State
 from ..actions import KINDS, Action, arg_order, counts_text, plan_word
 from ..board import INDEX as SEGMENT, NEIGHBOURS8
 from ..components import check_provenance as provenance_ok
@@ -317,8 +317,10 @@ class Medico(Module):
         # 'No medicine will be offered at the market during the first game round.'
 
     def is_final_round(self, s: State) -> bool:
-        """R11: one infection tile left at the start of a round (alternative end)."""
-        return len(self.st(s).pile) <= 1
+        """R11: one infection tile left at the start of a round (alternative end): the tiles
+        left, with this round's if it was revealed already (a position in phase visits, N19)."""
+        m = self.st(s)
+        return len(m.pile) + (m.tile is not None and s.phase == VISITS) <= 1
 
     def after_planning(self, s: State) -> None:
         """'After players have planned their actions, reveal the top infection tile'."""
