@@ -515,6 +515,33 @@ def test_reload_mid_game_restores_the_state_and_play_goes_on(page, server):
     assert me["version"] > before["version"]
 
 
+def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
+    """The page is redrawn whole at every push: a push landing between a press and its
+    release replaced the pressed button, so the release fell on a new one and the click was
+    lost (a loaded CI run lost a move so). A redraw now waits for the click, then happens."""
+    g = vs_bots(server, seed=35)
+    p = page()
+    p.goto(g["seats"][0]["url"])
+    st = p.wait_my_turn()
+    click_a_move(p, st, set())                 # get up; now plan
+    p.wait_my_turn()
+    for n in (1, 2):
+        box = p.tid("plan-inc-0").bounding_box()
+        p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        p.pg.mouse.down()
+        p.pg.evaluate("window.affresco.render()")        # what a push does meanwhile
+        p.pg.mouse.up()
+        assert p.tid("plan-count-0").inner_text() == str(n)
+    # a press that ends off the button (no click) lets the held redraw happen too
+    p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.pg.mouse.down()
+    p.pg.evaluate("window.affresco.S.plan.counts[1] = 1; window.affresco.render()")
+    p.pg.mouse.move(2, 2)
+    p.pg.mouse.up()
+    p.pg.wait_for_function("() => document.querySelector('[data-testid=plan-count-1]').textContent === '1'")
+    assert p.tid("plan-count-0").inner_text() == "2"
+
+
 def test_spectator_sees_no_private_screen_and_no_choices(page, server):
     g = vs_bots(server, seed=44)
     token = g["seats"][0]["token"]

@@ -256,7 +256,33 @@ async function main() {
   route();
 }
 
-hooks.render = renderShell;
+// ---------------------------------------------------------------------------------------
+// a press in progress holds the redraws back: the page is redrawn whole, so a push landing
+// between a press and its release replaced the pressed element and the click was lost; the
+// redraw waits for the click (or for a release or cancel without one) and then happens once
+
+const held = { down: false, pending: false };
+
+function redraw() {
+  if (held.down) { held.pending = true; return; }
+  held.pending = false;
+  renderShell();
+}
+
+function release() {
+  held.down = false;
+  if (held.pending) redraw();
+}
+
+root.addEventListener("pointerdown", () => { held.down = true; }, true);
+// the click's own handlers redraw at once; a redraw held back meanwhile follows them
+document.addEventListener("click", () => { held.down = false; if (held.pending) setTimeout(release, 0); }, true);
+// a press that ends without a click (released off the element, a touch that became a scroll)
+document.addEventListener("pointercancel", release, true);
+document.addEventListener("pointerup", () => setTimeout(() => { if (held.down) release(); }, 400), true);
+window.addEventListener("blur", release);
+
+hooks.render = redraw;
 hooks.newState = newState;
 main();
 
