@@ -421,6 +421,32 @@ def test_create_a_game_against_bots_and_play_a_round_by_clicking(page, server):
     assert game_id in p.tid("my-games").inner_text()
 
 
+def test_the_create_form_checks_what_the_server_would_refuse(page, server):
+    """A bot's time per move went up to 60 s in the form where the server takes at most 30, and
+    a seed could be typed for a game with two people, which the server refuses (R22: it draws a
+    secret one): both came back as an English error after sending. The form now keeps the
+    server's limit (meta) and turns the seed off while two people or more play."""
+    meta = server.get("/api/meta").json()
+    assert meta["max_seconds"] == 30.0 and meta["seed_with_friends"] is False
+    p = page()
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    p.tid("seat-kind-1").select_option("bot")
+    p.tid("seat-bot-1").select_option("search")
+    seconds = p.tid("seat-seconds-1")
+    assert float(seconds.get_attribute("max")) == meta["max_seconds"]
+    seconds.fill("45")
+    p.tid("create-game").click()             # the browser's own check keeps the form
+    assert p.app("data-page") == "home" and seconds.evaluate("e => e.validity.rangeOverflow")
+    seconds.fill("1")
+    p.tid("seed").fill("11")
+    p.tid("seat-kind-1").select_option("human")
+    assert p.tid("seed").is_disabled() and p.tid("seed-off").inner_text() == cat("en")["home.seed_friends"]
+    p.tid("create-game").click()
+    p.pg.wait_for_selector("[data-testid=app][data-page=play]")
+    assert not p.tid("error").count()
+
+
 def test_language_switch_changes_the_visible_text(page, server):
     g = vs_bots(server, seed=21)
     p = page()
