@@ -544,7 +544,8 @@ def test_reload_mid_game_restores_the_state_and_play_goes_on(page, server):
 def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
     """The page is redrawn whole at every push: a push landing between a press and its
     release replaced the pressed button, so the release fell on a new one and the click was
-    lost (a loaded CI run lost a move so). A redraw now waits for the click, then happens."""
+    lost (a loaded CI run lost a move so); so was a space bar's press. A redraw now waits for
+    the click, then happens."""
     g = vs_bots(server, seed=35)
     p = page()
     p.goto(g["seats"][0]["url"])
@@ -566,6 +567,12 @@ def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
     p.pg.mouse.up()
     p.pg.wait_for_function("() => document.querySelector('[data-testid=plan-count-1]').textContent === '1'")
     assert p.tid("plan-count-0").inner_text() == "2"
+    # the space bar presses a button on its way down and clicks on its way up: the same
+    p.tid("plan-inc-0").focus()
+    p.pg.keyboard.down(" ")
+    p.pg.evaluate("window.affresco.render()")
+    p.pg.keyboard.up(" ")
+    assert p.tid("plan-count-0").inner_text() == "3"
 
 
 def test_spectator_sees_no_private_screen_and_no_choices(page, server):

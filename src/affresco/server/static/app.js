@@ -258,8 +258,9 @@ async function main() {
 
 // ---------------------------------------------------------------------------------------
 // a press in progress holds the redraws back: the page is redrawn whole, so a push landing
-// between a press and its release replaced the pressed element and the click was lost; the
-// redraw waits for the click (or for a release or cancel without one) and then happens once
+// between a press and its release (a pointer's, or the space bar's) replaced the pressed
+// element and the click was lost; the redraw waits for the click (or for a release or cancel
+// without one) and then happens once
 
 const held = { down: false, pending: false };
 
@@ -281,6 +282,9 @@ document.addEventListener("click", () => { held.down = false; if (held.pending) 
 document.addEventListener("pointercancel", release, true);
 document.addEventListener("pointerup", () => setTimeout(() => { if (held.down) release(); }, 400), true);
 window.addEventListener("blur", release);
+// the space bar presses a button on its way down and clicks on its way up: held the same way
+root.addEventListener("keydown", (e) => { if (e.key === " " && !e.repeat) held.down = true; }, true);
+document.addEventListener("keyup", (e) => { if (e.key === " ") setTimeout(() => { if (held.down) release(); }, 0); }, true);
 
 hooks.render = redraw;
 hooks.newState = newState;
