@@ -573,6 +573,16 @@ def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
     p.pg.evaluate("window.affresco.render()")
     p.pg.keyboard.up(" ")
     assert p.tid("plan-count-0").inner_text() == "3"
+    # the header alone is redrawn when the socket comes or goes: held the same way
+    p.pg.wait_for_selector("[data-testid=connection][data-state=connected]")
+    box = p.tid("lang-fr").bounding_box()
+    p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.pg.mouse.down()
+    p.pg.evaluate("window.affresco.S.live.ws.close()")
+    p.pg.wait_for_function("() => window.affresco.S.conn !== 'connected'")
+    p.pg.mouse.up()
+    p.pg.wait_for_selector("[data-testid=lang-fr][aria-pressed=true]")
+    p.pg.wait_for_selector("[data-testid=connection][data-state=connected]")
 
 
 def test_spectator_sees_no_private_screen_and_no_choices(page, server):

@@ -151,6 +151,7 @@ function renderShell() {
 
 
 function renderHeader() {
+  if (held.down) { held.pending = true; return; }     // a press in progress: the whole page follows it
   const old = root.querySelector("header.top");
   if (old) old.replaceWith(header());
 }
