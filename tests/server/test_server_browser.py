@@ -583,6 +583,17 @@ def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
     p.pg.mouse.up()
     p.pg.wait_for_selector("[data-testid=lang-fr][aria-pressed=true]")
     p.pg.wait_for_selector("[data-testid=connection][data-state=connected]")
+    # the home page's list of games, redrawn alone every 15 s: a tap on a game then
+    p.tid("home-link").click()
+    p.pg.wait_for_function("() => { const m = window.affresco.S.myGames; return m && m.games.length"
+                           " && document.querySelector('[data-testid=my-game-0] a'); }")
+    p.pg.evaluate("window.affresco.S.myGames.seen = true")
+    box = p.pg.locator("[data-testid=my-game-0] a").first.bounding_box()
+    p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.pg.mouse.down()
+    p.pg.wait_for_function("() => !window.affresco.S.myGames.seen")       # the list was fetched again
+    p.pg.mouse.up()
+    p.pg.wait_for_selector("[data-testid=app][data-page=play]")
 
 
 def test_spectator_sees_no_private_screen_and_no_choices(page, server):

@@ -4,7 +4,7 @@
 import * as API from "./api.js";
 import { currentLang, initI18n, LANGS, setLang, t } from "./i18n.js";
 import { actingFigure, append, columnLabel, h, icon } from "./ui.js";
-import { S, accept, errorText, figureName, hooks, render, root, send, yourTurn } from "./store.js";
+import { S, accept, errorText, figureName, held, hooks, render, root, send, yourTurn } from "./store.js";
 import { homePage, loadMeta, refreshMyGames } from "./home.js";
 import { gamePage, lostPage } from "./game.js";
 import { helpPage, loadHelp } from "./help.js";
@@ -262,8 +262,6 @@ async function main() {
 // between a press and its release (a pointer's, or the space bar's) replaced the pressed
 // element and the click was lost; the redraw waits for the click (or for a release or cancel
 // without one) and then happens once
-
-const held = { down: false, pending: false };
 
 function redraw() {
   if (held.down) { held.pending = true; return; }

@@ -2,7 +2,7 @@
 import * as API from "./api.js";
 import { has, t, tOr } from "./i18n.js";
 import { copyText, h } from "./ui.js";
-import { S, errorBox, errorText, render, root } from "./store.js";
+import { S, errorBox, errorText, held, render, root } from "./store.js";
 
 // ---------------------------------------------------------------------------------------
 // home page: create a game, my games
@@ -231,7 +231,8 @@ export async function refreshMyGames() {
   if (S.route.page === "home") {
     // keep typing in the form undisturbed: only redraw the list
     const box = root.querySelector("[data-testid=my-games]");
-    if (box) box.replaceWith(myGamesBox());
+    if (held.down) held.pending = true;        // a press in progress: the page follows its click
+    else if (box) box.replaceWith(myGamesBox());
     else render();
   }
 }
