@@ -596,6 +596,18 @@ def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
     p.pg.wait_for_selector("[data-testid=app][data-page=play]")
 
 
+def test_an_abandoned_game_says_so(page, server):
+    """A game stalled past the server's round limit is abandoned (its STATE says so, and no seat
+    has a move): the page's status said it was waiting for the players, forever."""
+    g = vs_bots(server, seed=36)
+    p = page()
+    p.goto(g["seats"][0]["url"])
+    p.wait_my_turn()
+    p.pg.evaluate("() => { const S = window.affresco.S; S.state = { ...S.state, abandoned: true, legal: [] };"
+                  " window.affresco.render(); }")
+    assert p.tid("status").inner_text() == cat("en")["status.abandoned"]
+
+
 def test_spectator_sees_no_private_screen_and_no_choices(page, server):
     g = vs_bots(server, seed=44)
     token = g["seats"][0]["token"]

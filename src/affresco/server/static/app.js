@@ -214,6 +214,7 @@ function pageBody() {
 function statusText(st) {
   const v = st.view;
   if (st.is_over || v.is_over) return t("status.over");
+  if (st.abandoned) return t("status.abandoned");      // stalled past the server's round limit: no more moves
   const parts = [t("status.round", { n: v.round })];
   if (v.final_round) parts.push(t("status.final_round"));
   if (v.phase === "visits" && v.location) parts.push(t("status.at", { place: columnLabel(v, v.column) }));
