@@ -258,7 +258,7 @@ def test_replay_and_play_load_files_written_before_the_events():
     # issue #10); the forced passes it leaves out are made (N2).
     g = affresco.replay(record, upto=68)
     assert not g.is_over and g.round > 1
-    with pytest.raises(affresco.StateError, match="action 68 .'portrait self-b vp'"):
+    with pytest.raises(affresco.StateError, match="move 69 .'portrait self-b vp'"):   # the 69th, after upto=68
         affresco.replay(record)
     result = invoke(["replay", str(data / "record-3p-modules.json"), "--all", "--to", "40"])
     assert result.exit_code == 0, result.output

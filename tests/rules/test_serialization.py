@@ -571,7 +571,7 @@ def test_replay_with_an_illegal_action_raises_state_error(where, bad):
     actions[i] = [actions[i][0], bad]
     with pytest.raises(StateError) as e:
         affresco.replay(rec)
-    assert f"action {i}" in str(e.value)
+    assert f"move {i + 1} " in str(e.value)       # moves counted from 1, as 'affresco replay' shows them
 
 
 @pytest.mark.parametrize("change", ["seat-not-to-act", "seat-out-of-range", "seat-text", "after-the-end",
