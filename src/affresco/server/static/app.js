@@ -275,12 +275,16 @@ function release() {
   if (held.pending) redraw();
 }
 
-root.addEventListener("pointerdown", () => { held.down = true; }, true);
+let presses = 0;         // a late release timer must not end a later press
+root.addEventListener("pointerdown", () => { held.down = true; presses += 1; }, true);
 // the click's own handlers redraw at once; a redraw held back meanwhile follows them
 document.addEventListener("click", () => { held.down = false; if (held.pending) setTimeout(release, 0); }, true);
 // a press that ends without a click (released off the element, a touch that became a scroll)
 document.addEventListener("pointercancel", release, true);
-document.addEventListener("pointerup", () => setTimeout(() => { if (held.down) release(); }, 400), true);
+document.addEventListener("pointerup", () => {
+  const press = presses;
+  setTimeout(() => { if (held.down && presses === press) release(); }, 400);
+}, true);
 window.addEventListener("blur", release);
 // the space bar presses a button on its way down and clicks on its way up: held the same way
 root.addEventListener("keydown", (e) => { if (e.key === " " && !e.repeat) held.down = true; }, true);
