@@ -258,7 +258,7 @@ def test_replay_and_play_load_files_written_before_the_events():
     # issue #10); the forced passes it leaves out are made (N2).
     g = affresco.replay(record, upto=68)
     assert not g.is_over and g.round > 1
-    with pytest.raises(affresco.StateError, match="action 68 .'portrait self-b vp'"):
+    with pytest.raises(affresco.StateError, match="move 69 .'portrait self-b vp'"):   # the 69th, after upto=68
         affresco.replay(record)
     result = invoke(["replay", str(data / "record-3p-modules.json"), "--all", "--to", "40"])
     assert result.exit_code == 0, result.output
@@ -561,3 +561,19 @@ def test_the_vp_lost_or_won_by_a_track_choice_says_what_it_is():
     """VP by source: a stop behind (or ahead) on an occupied track space showed as 'track -1',
     which a newcomer cannot place; it says what it was."""
     assert render.vp_sources_text({"tile": 20, "track": -1}) == "tile 20 + stop behind/ahead -1"
+
+
+def test_replay_and_play_load_name_the_same_bad_move_of_a_record(tmp_path, finished_game):
+    """A record's bad entry was 'move 6' for replay (its moves count from 1, 'Move 6 of N'
+    shows the position after it) but 'action 5' for play --load (the engine's 0-based index):
+    both now name it as replay numbers it."""
+    record = finished_game.record()
+    record["actions"][5][1] = "bogus"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    for args in (["replay", str(path), "--to", "9"], ["play", "--load", str(path)]):
+        res = invoke(args)
+        assert res.exit_code == 1 and "move 6 ('bogus' by seat" in " ".join(res.output.split()), res.output
+    record["actions"][5] = "x"
+    with pytest.raises(affresco.FrescoError, match="move 6: 'x' is not"):
+        affresco.replay(record)

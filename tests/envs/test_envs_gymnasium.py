@@ -115,3 +115,16 @@ def test_legal_indices_are_the_ones_of_the_mask(modules):
         assert type(legal) is tuple and list(legal) == np.flatnonzero(env.action_masks()).tolist() and legal
         _, _, over, _, _ = env.step(legal[rng.integers(len(legal))])
     assert env.legal_indices() == ()
+
+
+def test_a_step_before_any_reset_is_told_to_reset_first_not_that_the_game_is_over():
+    env = FrescoEnv(players=2, opponents="random")
+    with pytest.raises(RuntimeError, match=r"^call reset\(\) first$"):
+        env.step(0)
+    env.reset(seed=1)
+    while True:
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        if terminated:
+            break
+    with pytest.raises(RuntimeError, match=r"^the game is over: call reset\(\)$"):
+        env.step(0)

@@ -571,7 +571,7 @@ def test_replay_with_an_illegal_action_raises_state_error(where, bad):
     actions[i] = [actions[i][0], bad]
     with pytest.raises(StateError) as e:
         affresco.replay(rec)
-    assert f"action {i}" in str(e.value)
+    assert f"move {i + 1} " in str(e.value)       # moves counted from 1, as 'affresco replay' shows them
 
 
 @pytest.mark.parametrize("change", ["seat-not-to-act", "seat-out-of-range", "seat-text", "after-the-end",
@@ -655,3 +655,12 @@ def test_a_position_may_leave_out_any_modules_entry(module, players):
     for seat in range(players):
         g.apply(seat, "plan 0-0-0-0-0")
     assert g.phase in ("visits", "getup")
+
+
+def test_a_turn_order_holding_true_is_refused():
+    """turn.order [true, 2, 0] sorts as [0, 1, 2] (JSON true is Python's 1): it loaded, and the
+    figure 'true' had no legal action when its visit came. It is refused as not an order."""
+    g = next(p for p in POSITIONS if p.phase == "visits" and p.players == 3)
+    d = data_of(g)
+    d["turn"]["order"] = [True if f == 1 else f for f in d["turn"]["order"]]
+    rejects(d, "turn.order")

@@ -421,6 +421,32 @@ def test_create_a_game_against_bots_and_play_a_round_by_clicking(page, server):
     assert game_id in p.tid("my-games").inner_text()
 
 
+def test_the_create_form_checks_what_the_server_would_refuse(page, server):
+    """A bot's time per move went up to 60 s in the form where the server takes at most 30, and
+    a seed could be typed for a game with two people, which the server refuses (R22: it draws a
+    secret one): both came back as an English error after sending. The form now keeps the
+    server's limit (meta) and turns the seed off while two people or more play."""
+    meta = server.get("/api/meta").json()
+    assert meta["max_seconds"] == 30.0 and meta["seed_with_friends"] is False
+    p = page()
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    p.tid("seat-kind-1").select_option("bot")
+    p.tid("seat-bot-1").select_option("search")
+    seconds = p.tid("seat-seconds-1")
+    assert float(seconds.get_attribute("max")) == meta["max_seconds"]
+    seconds.fill("45")
+    p.tid("create-game").click()             # the browser's own check keeps the form
+    assert p.app("data-page") == "home" and seconds.evaluate("e => e.validity.rangeOverflow")
+    seconds.fill("1")
+    p.tid("seed").fill("11")
+    p.tid("seat-kind-1").select_option("human")
+    assert p.tid("seed").is_disabled() and p.tid("seed-off").inner_text() == cat("en")["home.seed_friends"]
+    p.tid("create-game").click()
+    p.pg.wait_for_selector("[data-testid=app][data-page=play]")
+    assert not p.tid("error").count()
+
+
 def test_language_switch_changes_the_visible_text(page, server):
     g = vs_bots(server, seed=21)
     p = page()
@@ -513,6 +539,73 @@ def test_reload_mid_game_restores_the_state_and_play_goes_on(page, server):
     assert p.version() > before["version"]
     me = server.get("/api/me", headers={"Authorization": f"Bearer {token}"}).json()
     assert me["version"] > before["version"]
+
+
+def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
+    """The page is redrawn whole at every push: a push landing between a press and its
+    release replaced the pressed button, so the release fell on a new one and the click was
+    lost (a loaded CI run lost a move so); so was a space bar's press. A redraw now waits for
+    the click, then happens."""
+    g = vs_bots(server, seed=35)
+    p = page()
+    p.goto(g["seats"][0]["url"])
+    st = p.wait_my_turn()
+    click_a_move(p, st, set())                 # get up; now plan
+    p.wait_my_turn()
+    for n in (1, 2):
+        box = p.tid("plan-inc-0").bounding_box()
+        p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        p.pg.mouse.down()
+        p.pg.evaluate("window.affresco.render()")        # what a push does meanwhile
+        p.pg.mouse.up()
+        assert p.tid("plan-count-0").inner_text() == str(n)
+    # a press that ends off the button (no click) lets the held redraw happen too
+    p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.pg.mouse.down()
+    p.pg.evaluate("window.affresco.S.plan.counts[1] = 1; window.affresco.render()")
+    p.pg.mouse.move(2, 2)
+    p.pg.mouse.up()
+    p.pg.wait_for_function("() => document.querySelector('[data-testid=plan-count-1]').textContent === '1'")
+    assert p.tid("plan-count-0").inner_text() == "2"
+    # the space bar presses a button on its way down and clicks on its way up: the same
+    p.tid("plan-inc-0").focus()
+    p.pg.keyboard.down(" ")
+    p.pg.evaluate("window.affresco.render()")
+    p.pg.keyboard.up(" ")
+    assert p.tid("plan-count-0").inner_text() == "3"
+    # the header alone is redrawn when the socket comes or goes: held the same way
+    p.pg.wait_for_selector("[data-testid=connection][data-state=connected]")
+    box = p.tid("lang-fr").bounding_box()
+    p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.pg.mouse.down()
+    p.pg.evaluate("window.affresco.S.live.ws.close()")
+    p.pg.wait_for_function("() => window.affresco.S.conn !== 'connected'")
+    p.pg.mouse.up()
+    p.pg.wait_for_selector("[data-testid=lang-fr][aria-pressed=true]")
+    p.pg.wait_for_selector("[data-testid=connection][data-state=connected]")
+    # the home page's list of games, redrawn alone every 15 s: a tap on a game then
+    p.tid("home-link").click()
+    p.pg.wait_for_function("() => { const m = window.affresco.S.myGames; return m && m.games.length"
+                           " && document.querySelector('[data-testid=my-game-0] a'); }")
+    p.pg.evaluate("window.affresco.S.myGames.seen = true")
+    box = p.pg.locator("[data-testid=my-game-0] a").first.bounding_box()
+    p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.pg.mouse.down()
+    p.pg.wait_for_function("() => !window.affresco.S.myGames.seen")       # the list was fetched again
+    p.pg.mouse.up()
+    p.pg.wait_for_selector("[data-testid=app][data-page=play]")
+
+
+def test_an_abandoned_game_says_so(page, server):
+    """A game stalled past the server's round limit is abandoned (its STATE says so, and no seat
+    has a move): the page's status said it was waiting for the players, forever."""
+    g = vs_bots(server, seed=36)
+    p = page()
+    p.goto(g["seats"][0]["url"])
+    p.wait_my_turn()
+    p.pg.evaluate("() => { const S = window.affresco.S; S.state = { ...S.state, abandoned: true, legal: [] };"
+                  " window.affresco.render(); }")
+    assert p.tid("status").inner_text() == cat("en")["status.abandoned"]
 
 
 def test_spectator_sees_no_private_screen_and_no_choices(page, server):

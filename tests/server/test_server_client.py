@@ -376,6 +376,20 @@ def test_dynamic_key_families_cover_the_engine_and_the_server(sqlite_url):  # no
         assert names.get(card["name"]) == f"card.{re.sub(r'-[a-z]$', '', card['id'])}", card["name"]
 
 
+def test_every_refusal_of_the_server_has_its_words():
+    """Every error code the server can answer (``ServiceError("code", ...)``) has its words in
+    each language: 'abandoned', 'busy', 'broken_game' and 'not_enabled' had none, so a French or
+    Russian page showed the server's English."""
+    server = Path(affresco.__file__).parent / "server"
+    codes = {c for f in server.glob("*.py") for c in re.findall(r'ServiceError\(\s*"([a-z_]+)"', f.read_text())}
+    assert {"stale", "abandoned", "busy"} <= codes
+    keys = {"error.no_game" if c == "not_found" else f"error.{c}" for c in codes}   # errorText's one renaming
+    for lang in ("en", "fr", "ru"):
+        missing = sorted(keys - set(catalog(lang)))
+        assert not missing, (lang, missing)
+        assert catalog(lang)["status.abandoned"]     # (the page's status: test_server_browser.py)
+
+
 @pytest.mark.parametrize("lang,word,wrong", [("fr", "assistant", r"\bapprentie?s?\b"), ("ru", "подмастерь", r"ученик|ученика|учеников"),
                                              ("fr", "atelier de peintre", r"atelier de (peinture|portrait)"),
                                              ("fr", "échelle des points", r"\bpiste\b(?! des cloches| de décompte des cloches)"),

@@ -632,6 +632,36 @@ def test_keyboard_play_without_a_mouse(device, server):
     p.pg.wait_for_function("() => !document.querySelector('[data-testid=info-text-players]')")
 
 
+def test_the_board_tabs_are_one_tab_stop_and_the_arrow_keys_move_between_them(device, server):
+    """The WAI-ARIA tabs pattern: every board tab was a Tab stop of its own (ten or more on a
+    phone before the decision); now the shown tab is the one stop, the arrow keys, Home and
+    End move to another tab and show it, and the tabs name the panel they control."""
+    g = create(server, [{"name": "Anna", "kind": "human"}, {"name": "Bruno", "kind": "bot", "bot": "heuristic"}], seed=17)
+    p = device(PHONE)
+    p.goto(g["seats"][0]["url"])
+    p.wait_my_turn()
+    tabs = p.pg.locator("[role=tab]")
+    names = tabs.evaluate_all("els => els.map(e => e.dataset.testid)")
+    assert len(names) >= 5
+    stops = "() => [...document.querySelectorAll('[role=tab]')].filter(e => e.tabIndex >= 0).map(e => e.dataset.testid)"
+    selected = "() => document.querySelector('[role=tab][aria-selected=true]').dataset.testid"
+    assert p.pg.evaluate(stops) == [p.pg.evaluate(selected)]
+    shown = p.pg.evaluate(selected)
+    p.tid(shown).focus()
+    p.pg.keyboard.press("Tab")              # Tab leaves the tab list at once
+    assert not (p.pg.evaluate("document.activeElement.getAttribute('role')") == "tab")
+    p.tid(shown).focus()
+    i = names.index(shown)
+    for key, j in (("ArrowRight", (i + 1) % len(names)), ("ArrowLeft", i), ("End", len(names) - 1), ("ArrowRight", 0),
+                   ("ArrowLeft", len(names) - 1), ("Home", 0)):
+        p.pg.keyboard.press(key)
+        assert p.pg.evaluate("document.activeElement.dataset.testid") == names[j], key
+        assert p.pg.evaluate(selected) == names[j] and p.pg.evaluate(stops) == [names[j]]
+        panel = p.pg.locator("[role=tabpanel]")
+        assert panel.get_attribute("id") == p.tid(names[j]).get_attribute("aria-controls")
+        assert panel.get_attribute("aria-labelledby") == p.tid(names[j]).get_attribute("id")
+
+
 FOCUS_HIDDEN = """() => { const e = document.activeElement; if (!e || e === document.body) return null;
   const r = e.getBoundingClientRect(); const x = r.left + r.width / 2, y = r.top + r.height / 2;
   if (y < 0 || y > innerHeight || x < 0 || x > innerWidth) return `${e.dataset.testid} off the screen`;

@@ -90,7 +90,7 @@ class FrescoEnv(gymnasium.Env):
 
     def step(self, action):
         if self.game is None or self.game.is_over:
-            raise RuntimeError("call reset() first: the game is over")
+            raise RuntimeError("the game is over: call reset()" if self.game is not None else "call reset() first")
         i = action if type(action) is int else index_of(action)
         substituted = False
         try:                    # the engine refuses an illegal action with the game unchanged

@@ -601,9 +601,9 @@ def replay(record: Mapping[str, Any] | str, upto: Any = None) -> Game:
             raise StateError(f"game record: setup lacks {e}") from None
         except FrescoError as e:
             raise StateError(f"game record: bad setup: {e}") from None
-    for i, entry in enumerate(actions[:upto]):
+    for i, entry in enumerate(actions[:upto]):   # told as move i + 1: 'affresco replay' shows move N after N actions
         if not (isinstance(entry, list) and len(entry) == 2):
-            raise StateError(f"game record: action {i}: {entry!r} is not [seat, notation]")
+            raise StateError(f"game record: move {i + 1}: {entry!r} is not [seat, notation]")
         if legacy:
             _forced_passes(g)
         try:
@@ -618,7 +618,7 @@ def replay(record: Mapping[str, Any] | str, upto: Any = None) -> Game:
                     continue
                 except IllegalAction:
                     pass
-            raise StateError(f"game record: action {i} ({entry[1]!r} by seat {entry[0]}) is illegal: {e}") from None
+            raise StateError(f"game record: move {i + 1} ({entry[1]!r} by seat {entry[0]}) is illegal: {e}") from None
     if legacy and (upto is None or upto >= len(actions)):
         _forced_passes(g)
     return g

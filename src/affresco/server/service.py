@@ -152,6 +152,10 @@ class GameService:
             "bots": list(self.kinds.values()),
             "languages": ["en", "fr", "ru"],
             "version": __version__,
+            # what the create form checks before sending: a bot's time per move, and whether
+            # a seed may be given with two people or more (R22: else the server draws it)
+            "max_seconds": MAX_SECONDS,
+            "seed_with_friends": self.fixed_seeds,
         }
 
     # --- creating --------------------------------------------------------------------

@@ -4,7 +4,7 @@
 import * as API from "./api.js";
 import { currentLang, initI18n, LANGS, setLang, t } from "./i18n.js";
 import { actingFigure, append, columnLabel, h, icon } from "./ui.js";
-import { S, accept, errorText, figureName, hooks, render, root, send, yourTurn } from "./store.js";
+import { S, accept, errorText, figureName, held, hooks, render, root, send, yourTurn } from "./store.js";
 import { homePage, loadMeta, refreshMyGames } from "./home.js";
 import { gamePage, lostPage } from "./game.js";
 import { helpPage, loadHelp } from "./help.js";
@@ -151,6 +151,7 @@ function renderShell() {
 
 
 function renderHeader() {
+  if (held.down) { held.pending = true; return; }     // a press in progress: the whole page follows it
   const old = root.querySelector("header.top");
   if (old) old.replaceWith(header());
 }
@@ -213,6 +214,7 @@ function pageBody() {
 function statusText(st) {
   const v = st.view;
   if (st.is_over || v.is_over) return t("status.over");
+  if (st.abandoned) return t("status.abandoned");      // stalled past the server's round limit: no more moves
   const parts = [t("status.round", { n: v.round })];
   if (v.final_round) parts.push(t("status.final_round"));
   if (v.phase === "visits" && v.location) parts.push(t("status.at", { place: columnLabel(v, v.column) }));
@@ -256,7 +258,39 @@ async function main() {
   route();
 }
 
-hooks.render = renderShell;
+// ---------------------------------------------------------------------------------------
+// a press in progress holds the redraws back: the page is redrawn whole, so a push landing
+// between a press and its release (a pointer's, or the space bar's) replaced the pressed
+// element and the click was lost; the redraw waits for the click (or for a release or cancel
+// without one) and then happens once
+
+function redraw() {
+  if (held.down) { held.pending = true; return; }
+  held.pending = false;
+  renderShell();
+}
+
+function release() {
+  held.down = false;
+  if (held.pending) redraw();
+}
+
+let presses = 0;         // a late release timer must not end a later press
+root.addEventListener("pointerdown", () => { held.down = true; presses += 1; }, true);
+// the click's own handlers redraw at once; a redraw held back meanwhile follows them
+document.addEventListener("click", () => { held.down = false; if (held.pending) setTimeout(release, 0); }, true);
+// a press that ends without a click (released off the element, a touch that became a scroll)
+document.addEventListener("pointercancel", release, true);
+document.addEventListener("pointerup", () => {
+  const press = presses;
+  setTimeout(() => { if (held.down && presses === press) release(); }, 400);
+}, true);
+window.addEventListener("blur", release);
+// the space bar presses a button on its way down and clicks on its way up: held the same way
+root.addEventListener("keydown", (e) => { if (e.key === " " && !e.repeat) held.down = true; }, true);
+document.addEventListener("keyup", (e) => { if (e.key === " ") setTimeout(() => { if (held.down) release(); }, 0); }, true);
+
+hooks.render = redraw;
 hooks.newState = newState;
 main();
 

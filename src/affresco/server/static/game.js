@@ -62,11 +62,27 @@ function tabOfClick(id) {
 function boardTabs(st, hot, current) {
   const live = new Set([...hot].map(tabOfClick));
   const changed = S.changedTabs || new Set();
+  const names = tabsOf(st.view);
+  // the WAI-ARIA tabs pattern: one Tab stop (the shown tab), the arrow keys, Home and End
+  // move between the tabs and show the one they reach
+  const keys = (e, name) => {
+    const i = names.indexOf(name);
+    const to = { ArrowRight: i + 1, ArrowLeft: i - 1 + names.length, Home: 0, End: names.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    S.tab = names[to % names.length];
+    render();
+    const el = document.getElementById(`board-tab-${S.tab}`);
+    if (el) el.focus();
+  };
   return h("nav.board-tabs", { role: "tablist", "aria-label": t("board.aria"), "data-testid": "board-tabs" },
-    tabsOf(st.view).map((name) => h("button.tab", {
-      type: "button", role: "tab", "data-testid": `tab-${name}`, "aria-selected": name === current ? "true" : "false",
+    names.map((name) => h("button.tab", {
+      type: "button", role: "tab", id: `board-tab-${name}`, "data-testid": `tab-${name}`,
+      "aria-selected": name === current ? "true" : "false", "aria-controls": "board-panel",
+      tabindex: name === current ? "0" : "-1",
       class: [live.has(name) ? "live" : "", changed.has(name) ? "changed" : ""].join(" "),
       onclick: () => { S.tab = name; render(); },
+      onkeydown: (e) => keys(e, name),
     }, t(`tab.${name}`), live.has(name) ? h("span.tab-dot", { "aria-label": t("tab.choose_here") }) : null)));
 }
 
@@ -79,6 +95,8 @@ export function phoneBoard(st, ctx, hot, onClick) {
   if (MODULE_BOARDS[tab]) board = h("div.module-tab", MODULE_BOARDS[tab](st, ctx));
   else board = renderBoard(v, ctx, onClick, { region: tab, trackPerRow: 10 });
   board.setAttribute("role", "tabpanel");
+  board.setAttribute("id", "board-panel");
+  board.setAttribute("aria-labelledby", `board-tab-${tab}`);
   const about = { cathedral: ["cathedral", "altar"], studio: ["studio", "workshop"] }[tab] || [tab];
   return [boardTabs(st, hot, tab), h("div.tab-info", infoButton(`tab-${tab}`, about)), board];
 }

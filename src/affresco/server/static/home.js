@@ -2,7 +2,7 @@
 import * as API from "./api.js";
 import { has, t, tOr } from "./i18n.js";
 import { copyText, h } from "./ui.js";
-import { S, errorBox, errorText, render, root } from "./store.js";
+import { S, errorBox, errorText, held, render, root } from "./store.js";
 
 // ---------------------------------------------------------------------------------------
 // home page: create a game, my games
@@ -73,7 +73,8 @@ export function createForm() {
       seat.kind === "bot" && has(`botdesc.${seat.bot}`) ? h("p.hint.bot-desc", { "data-testid": `seat-bot-desc-${i}` }, t(`botdesc.${seat.bot}`)) : null,
       seat.kind === "bot" && bot && bot.timed ? h("label.seconds", t("home.seconds"),
         h("input", {
-          "data-testid": `seat-seconds-${i}`, type: "number", min: "0.1", max: "60", step: "0.1", value: seat.seconds,
+          "data-testid": `seat-seconds-${i}`, type: "number", min: "0.1", max: String(meta.max_seconds || 30), step: "0.1",
+          value: seat.seconds,
           oninput: (e) => { seat.seconds = Number(e.target.value) || 1; },
         })) : null));
   }
@@ -108,10 +109,20 @@ export function createForm() {
   options.length ? h("fieldset", h("legend", t("home.options")), options) : null,
   h("fieldset.seed", h("legend", t("home.seed")),
     h("input", {
-      type: "number", "data-testid": "seed", placeholder: t("home.seed_hint"), value: f.seed,
+      type: "number", "data-testid": "seed", placeholder: t("home.seed_hint"), value: seedOff() ? "" : f.seed,
+      step: "1", min: String(-Number.MAX_SAFE_INTEGER), max: String(Number.MAX_SAFE_INTEGER), disabled: seedOff(),
+      "aria-describedby": seedOff() ? "seed-off" : undefined,
       oninput: (e) => { f.seed = e.target.value; },
-    })),
+    }),
+    seedOff() ? h("p.hint#seed-off", { "data-testid": "seed-off" }, t("home.seed_friends")) : null),
   h("div.actions", h("button.primary", { type: "submit", "data-testid": "create-game", disabled: S.busy }, t("home.create_button"))));
+}
+
+/** With two people or more the server draws a secret seed (R22), unless it was started to
+ *  take fixed seeds: the seed field is then off. */
+function seedOff() {
+  const f = S.form;
+  return !(S.meta && S.meta.seed_with_friends) && f.seats.slice(0, f.count).filter((x) => x.kind === "human").length > 1;
 }
 
 export function defaultName(i, seat) {
@@ -144,7 +155,7 @@ export async function submitCreate() {
     options[o.name] = !!f.options[o.name];
   }
   const body = { players, modules, options };
-  if (String(f.seed).trim() !== "" && Number.isFinite(Number(f.seed))) body.seed = Math.trunc(Number(f.seed));
+  if (!seedOff() && String(f.seed).trim() !== "" && Number.isFinite(Number(f.seed))) body.seed = Math.trunc(Number(f.seed));
   S.busy = true;
   S.error = null;
   render();
@@ -220,7 +231,8 @@ export async function refreshMyGames() {
   if (S.route.page === "home") {
     // keep typing in the form undisturbed: only redraw the list
     const box = root.querySelector("[data-testid=my-games]");
-    if (box) box.replaceWith(myGamesBox());
+    if (held.down) held.pending = true;        // a press in progress: the page follows its click
+    else if (box) box.replaceWith(myGamesBox());
     else render();
   }
 }

@@ -9,6 +9,8 @@ export const root = document.getElementById("app");
 /** The page shell registers its renderer here (app.js); every module redraws through it. */
 export const hooks = { render: () => {}, newState: () => {} };
 export const render = () => hooks.render();
+/** A press in progress (app.js): redraws wait for its click, and then one happens (pending). */
+export const held = { down: false, pending: false };
 
 export const S = {
   route: { page: "home" },
