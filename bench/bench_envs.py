@@ -198,15 +198,19 @@ def parallel(n, mods, seeds, encoding=None):
     p = parallel_env(players=n, modules=mods, **_encoding(encoding))
     wait = p.WAIT   # an agent not to decide now has WAIT alone (the engine loop's agent picks only for the acting seat)
     indices = legal_indices(p)
+    by_list = PICK == "list"
     decisions, engine_decisions, t0 = 0, 0, _clock()
     for seed in seeds:
         obs, _ = p.reset(seed=seed)
         rng = random.Random(seed)
         while p.agents:
-            acting = p.game.to_act
-            decisions += len(acting)
-            acts = {a: wait if o["action_mask"][wait] else
-                    rng.choice(indices(a)) if PICK == "list" else pick(rng, o["action_mask"]) for a, o in obs.items()}
+            acts = {}
+            for a, o in obs.items():    # the agent: WAIT where the mask says so, else a pick (a decision)
+                if o["action_mask"][wait]:
+                    acts[a] = wait
+                else:
+                    acts[a] = rng.choice(indices(a)) if by_list else pick(rng, o["action_mask"])
+                    decisions += 1
             obs, *_ = p.step(acts)
         engine_decisions += p.game.actions_applied
     return decisions, _clock() - t0, engine_decisions, len(seeds)
