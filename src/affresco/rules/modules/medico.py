@@ -1114,7 +1114,7 @@ class _PlanOrder:
         # number of ill apprentices (up to three with four such columns): made once per process
         self._most = len(barred) * per_column       # the most apprentices of a group
         self._records: dict[int, tuple] = {}        # part's answers
-        self._situations: dict[tuple, tuple] = {}   # situation's answers
+        self._situations: dict[tuple[int, ...], list[tuple]] = {}   # per carries, situation's answers (a table)
         for h in range(-1, self.top + self._most + 1):
             for black in range(self.top + 1):
                 for t in range(3):
@@ -1208,22 +1208,34 @@ class _PlanOrder:
     def situation(self, carries: tuple[int, ...], healthy: int, black: int, tile: int) -> tuple:
         """Where the plans of each set of action tiles start, then their number, and each set's
         :meth:`part` (``carries`` as a :class:`TiledPlans` has them, its k-th set holding the
-        tiles of the bits of k: the tiles' apprentices are healthy ones), kept per situation: a
-        planning situation new to the process costs a look-up."""
-        key = (carries, healthy, black, tile)
-        got = self._situations.get(key)
-        if got is None:
-            capped = black if black < self.top else self.top
-            get, parts, n = self._records.get, [], 0
-            starts = [0]
-            for k, c in enumerate(carries):     # (part(), its look-up inline: 2-4 parts a situation)
-                h, t = healthy - c, k.bit_count()
-                p = get(((h * 16 + capped) * 16 + t) * 4 + tile) or self.part(h, black, t, tile)
-                parts.append(p)
-                n += p[0][-1]
-                starts.append(n)
-            got = self._situations[key] = (tuple(starts), tuple(parts))
-        return got
+        tiles of the bits of k: the tiles' apprentices are healthy ones).  Read from a table of
+        every situation of these ``carries`` (healthy apprentices up to a full sheet's, every
+        number of ill ones, with and without the medico tile), made when they are first met (a
+        few ms): a planning situation new to the process costs an index, not its parts' look-ups
+        (issue #12's speed: those, each at a cold place, cost a miss of the planning memo more
+        than its other steps).  Other healthy counts (a component file's apprentices) are made
+        when asked."""
+        capped = black if black < self.top else self.top
+        table = self._situations.get(carries)
+        if table is None:
+            table = self._situations[carries] = [self._situation(carries, h, b, t)
+                                                 for h in range(self._most + self.top + 1)
+                                                 for b in range(self.top + 1) for t in (1, 2)]
+        if 0 <= healthy <= self._most + self.top:
+            return table[((healthy * (self.top + 1) + capped) << 1) + tile - 1]
+        return self._situation(carries, healthy, capped, tile)
+
+    def _situation(self, carries: tuple[int, ...], healthy: int, capped: int, tile: int) -> tuple:
+        """:meth:`situation`'s answer, made (``capped``: the ill apprentices, at most :attr:`top`)."""
+        get, parts, n = self._records.get, [], 0
+        starts = [0]
+        for k, c in enumerate(carries):     # (part(), its look-up inline: 2-4 parts a situation)
+            h, t = healthy - c, k.bit_count()
+            p = get(((h * 16 + capped) * 16 + t) * 4 + tile) or self.part(h, capped, t, tile)
+            parts.append(p)
+            n += p[0][-1]
+            starts.append(n)
+        return tuple(starts), tuple(parts)
 
     def place(self, counts: tuple[int, ...], q: int, t: int, tile: int, h: int, black: int) -> int:
         """Where the variants of the plan with ``counts`` and the ``q``-th way to lay its tiles
