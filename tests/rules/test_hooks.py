@@ -247,8 +247,8 @@ def test_visit_start_only_at_the_turns_the_module_names():
         assert some == [(i, n) for i, n in every if (i == 2 and n) or (i in (0, 4) and not n)]
         assert {i for i, n in some if n} == {2} and {i for i, n in some if not n} == {0, 4}
         assert [h.__self__.name for h in g.state.hooks.visit_start_at[2][0]] == ["lamp", "torch"]
-        assert [h.__self__.name for h in g.state.hooks.visit_start_at[0][1][1]] == ["lantern", "lamp", "torch"]
-        assert [h.__self__.name for h in g.state.hooks.visit_start_at[1][1][1]] == ["lantern", "lamp"]
+        assert [h.__self__.name for h in g.state.hooks.visit_start_at[0][1]] == ["lantern", "lamp", "torch"]
+        assert [h.__self__.name for h in g.state.hooks.visit_start_at[1][1]] == ["lantern", "lamp"]
     finally:
         del MODULES["lantern"], MODULES["lamp"], MODULES["torch"]
 
@@ -279,8 +279,8 @@ def test_visit_start_at_empty_turns_only_where_the_modules_tile_is():
         seen, every = g.state.mods["lens"].seen, g.state.mods["lantern"]
         assert seen and {(loc, count) for loc, _, count in seen} == {(2, 0)}
         assert len(seen) == len([x for x in every if x[0] == 2]) < len(every)
-        assert [h.__self__.name for h in g.state.hooks.visit_start_at[2][1][1]] == ["lantern"]
-        assert [name for name, _, _ in g.state.hooks.visit_start_at[2][1][0]] == ["lens"]
+        assert [h.__self__.name for h in g.state.hooks.visit_start_at[2][1]] == ["lantern"]
+        assert [name for name, _, _ in g.state.hooks.visit_start_at[2][2]] == ["lens"]
     finally:
         del MODULES["lantern"], MODULES["lens"]
 
@@ -357,12 +357,12 @@ def test_the_modules_visit_start_columns_leave_out_only_turns_where_they_do_noth
         filtered = affresco.new_game(players, modules=EIGHT, seed=seed)
         full = affresco.new_game(players, modules=EIGHT, seed=seed)
         every = HookTable(full.state.hooks.modules)
-        every.visit_start_at = tuple((every.visit_start, ((), every.visit_start)) for _ in every.visit_start_at)
+        every.visit_start_at = tuple((every.visit_start, every.visit_start, ()) for _ in every.visit_start_at)
         every.after_visit_at = tuple(tuple(every.after_visit for _ in side) for side in every.after_visit_at)
         every.after_action_at = tuple(tuple(every.after_action for _ in side) for side in every.after_action_at)
         full.state.hooks = every
-        assert len(every.visit_start_at[1][1][1]) == 3 > len(filtered.state.hooks.visit_start_at[1][1][1])
-        assert [name for name, _, _ in filtered.state.hooks.visit_start_at[1][1][0]] == ["bells", "wall_fresco"]
+        assert len(every.visit_start_at[1][1]) == 3 > len(filtered.state.hooks.visit_start_at[1][1])
+        assert [name for name, _, _ in filtered.state.hooks.visit_start_at[1][2]] == ["bells", "wall_fresco"]
         assert filtered.state.hooks.after_visit_at[False][4] == () and filtered.state.hooks.after_visit_at[True][4]
         choice = random.Random(seed).choice
         while not full.is_over:

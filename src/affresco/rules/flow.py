@@ -216,7 +216,7 @@ def _next_visitor(s: State) -> bool:
     order = s.order
     while s.loc < len(columns):
         column = columns[s.loc]
-        busy_starts, empty_starts = starts_at[s.loc]
+        busy_starts, starts, tiles = starts_at[s.loc]
         s.visit += 1
         while s.visit < len(order):
             fig = order[s.visit]
@@ -228,8 +228,7 @@ def _next_visitor(s: State) -> bool:
                 loc.start(s, fig, count)
                 for hook in busy_starts:
                     busy = hook(s, fig, column, count) or busy
-            elif empty_starts is not None:   # modules acting at the column's turns without apprentices
-                tiles, starts = empty_starts
+            else:
                 for name, tile_of, hook in tiles:   # a module's tile on the column (Module.turn_tile)
                     if fig < s.n and tile_of(s.mods[name])[fig] == s.loc:
                         busy = hook(s, fig, column, count) or busy

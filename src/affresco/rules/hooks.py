@@ -340,17 +340,6 @@ def _by_column(hooks: Hooks, columns: str) -> tuple[tuple[Hooks, ...], ...]:
                  for side in (SIDE1, SIDE2))
 
 
-def _empty_starts(hooks: Hooks) -> tuple[TileStarts, Hooks] | None:
-    """The visit_start ``hooks`` acting at a column's turns without apprentices: those of modules
-    with a tile (Module.turn_tile: its name, a getter of its state's tile columns, the hook),
-    and the others; None if there are none."""
-    if not hooks:
-        return None
-    tiles = tuple((_module_of(h).name, attrgetter(tile), h) for h in hooks
-                  if (tile := _module_of(h).turn_tile) is not None)
-    return tiles, tuple(h for h in hooks if _module_of(h).turn_tile is None)
-
-
 class HookTable:
     """The modules of a game (iterating gives them in order, indexing and ``len`` work as on a
     tuple), with one attribute per hook point listing only the bound hooks that a module
@@ -362,10 +351,9 @@ class HookTable:
     modules: tuple[Module, ...]
     named: dict[str, Module]
     visit_actions_at: dict[str, Hooks]    # column -> the visit_actions hooks of modules acting there
-    visit_start_at: tuple[tuple[Hooks, tuple[TileStarts, Hooks] | None], ...]  # column index -> the
-                                          # visit_start hooks acting there where the figure has apprentices,
-                                          # and where it has none: those of modules with a tile there
-                                          # (turn_tile) and the others (None: no module acts there)
+    visit_start_at: tuple[tuple[Hooks, Hooks, TileStarts], ...]  # column index -> the visit_start hooks
+                                          # acting there where the figure has apprentices, where it has none,
+                                          # and where it has none and its tile covers the column (turn_tile)
     after_location_at: tuple[Hooks, ...]  # column index -> the after_location hooks of modules acting there
     after_action_at: tuple[tuple[Hooks, ...], ...]  # action sheet side (State.side2) -> column index -> the
                                           # after_action hooks of modules acting there
@@ -420,8 +408,11 @@ class HookTable:
                                                if _within(column, _module_of(h).visit_columns))
                                  for column in set(SIDE1 + SIDE2)}
         self.visit_start_at = tuple((tuple(h for h in self.visit_start if _at(i, _module_of(h).busy_columns)),
-                                     _empty_starts(tuple(h for h in self.visit_start
-                                                         if _at(i, _module_of(h).empty_columns))))
+                                     tuple(h for h in self.visit_start if _at(i, _module_of(h).empty_columns)
+                                           and _module_of(h).turn_tile is None),
+                                     tuple((_module_of(h).name, attrgetter(tile), h) for h in self.visit_start
+                                           if _at(i, _module_of(h).empty_columns)
+                                           and (tile := _module_of(h).turn_tile) is not None))
                                     for i in range(len(SIDE1)))
         self.after_location_at = tuple(tuple(h for h in self.after_location if _at(i, _module_of(h).location_columns))
                                        for i in range(len(SIDE1)))
