@@ -1,6 +1,5 @@
 """Modules plug into the round through named hooks (rules/hooks.py), not through ifs."""
 import random
-from types import SimpleNamespace
 
 import pytest
 
@@ -253,38 +252,6 @@ def test_visit_start_only_at_the_turns_the_module_names():
         del MODULES["lantern"], MODULES["lamp"], MODULES["torch"]
 
 
-class Lens(Lantern):
-    """A test module with a tile on the studio's column for every seat (Module.turn_tile): its
-    visit_start at turns without apprentices is called only there."""
-
-    name = "lens"
-    turn_tile = "covers"
-
-    def setup(self, state, rng):
-        state.mods[self.name] = SimpleNamespace(covers=(2,) * state.n, seen=[])
-
-    def visit_start(self, state, fig, column, count):
-        state.mods[self.name].seen.append((state.loc, fig, count))
-        return False
-
-
-def test_visit_start_at_empty_turns_only_where_the_modules_tile_is():
-    """A module naming its per-seat tile columns (``turn_tile``) has its visit_start called at
-    the turns without apprentices only where the seat's tile covers the column (the lantern,
-    without one, at every such turn), and before the other modules' hooks of the turn."""
-    MODULES["lantern"], MODULES["lens"] = Lantern, Lens
-    try:
-        g = affresco.new_game(3, modules=("lantern", "lens"), seed=3)
-        play_out(g, 3)
-        seen, every = g.state.mods["lens"].seen, g.state.mods["lantern"]
-        assert seen and {(loc, count) for loc, _, count in seen} == {(2, 0)}
-        assert len(seen) == len([x for x in every if x[0] == 2]) < len(every)
-        assert [h.__self__.name for h in g.state.hooks.visit_start_at[2][1]] == ["lantern"]
-        assert [name for name, _, _ in g.state.hooks.visit_start_at[2][2]] == ["lens"]
-    finally:
-        del MODULES["lantern"], MODULES["lens"]
-
-
 def test_games_of_one_setup_share_one_hook_table(easel):
     """Modules keep no game state: the games of one set-up share one hook table; another
     set-up, or another class registered under the name, gets its own."""
@@ -344,8 +311,8 @@ EIGHT = ("portraits", "requests", "special_colours", "scrolls", "bishops_favour"
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_modules_visit_start_columns_leave_out_only_turns_where_they_do_nothing(players):
-    """The bells', the wall fresco's and the medico's ``busy_columns`` / ``empty_columns`` (and the
-    bells' and the wall's ``turn_tile``) name every turn at which their visit_start changes anything, and the medico's
+    """The bells', the wall fresco's and the medico's ``busy_columns`` / ``empty_columns`` name
+    every turn at which their visit_start changes anything, and the medico's
     ``after_visit_columns`` (not the theater) and ``after_action_columns`` (the workshop) every
     column where its after_visit and after_action do: random games of all eight modules are the
     same, state and legal actions at every decision, as with every visit_start, after_visit and
@@ -357,12 +324,11 @@ def test_the_modules_visit_start_columns_leave_out_only_turns_where_they_do_noth
         filtered = affresco.new_game(players, modules=EIGHT, seed=seed)
         full = affresco.new_game(players, modules=EIGHT, seed=seed)
         every = HookTable(full.state.hooks.modules)
-        every.visit_start_at = tuple((every.visit_start, every.visit_start, ()) for _ in every.visit_start_at)
+        every.visit_start_at = tuple((every.visit_start, every.visit_start) for _ in every.visit_start_at)
         every.after_visit_at = tuple(tuple(every.after_visit for _ in side) for side in every.after_visit_at)
         every.after_action_at = tuple(tuple(every.after_action for _ in side) for side in every.after_action_at)
         full.state.hooks = every
         assert len(every.visit_start_at[1][1]) == 3 > len(filtered.state.hooks.visit_start_at[1][1])
-        assert [name for name, _, _ in filtered.state.hooks.visit_start_at[1][2]] == ["bells", "wall_fresco"]
         assert filtered.state.hooks.after_visit_at[False][4] == () and filtered.state.hooks.after_visit_at[True][4]
         choice = random.Random(seed).choice
         while not full.is_over:

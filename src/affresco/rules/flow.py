@@ -209,14 +209,13 @@ def _next_visitor(s: State) -> bool:
     """Start the next figure's turn at a column (True), after the last column False.  A
     figure has a turn if it has apprentices in the column or a module gives it one
     (hook ``visit_start``, the modules acting at the column's busy or empty turns,
-    ``HookTable.visit_start_at``; a module's tile covering the column, ``Module.turn_tile``, read
-    here); after a column the hook ``after_location`` runs (it may ask)."""
+    ``HookTable.visit_start_at``); after a column the hook ``after_location`` runs (it may ask)."""
     columns = s.columns()
     starts_at = s.hooks.visit_start_at
     order = s.order
     while s.loc < len(columns):
         column = columns[s.loc]
-        busy_starts, starts, tiles = starts_at[s.loc]
+        busy_starts, starts = starts_at[s.loc]
         s.visit += 1
         while s.visit < len(order):
             fig = order[s.visit]
@@ -229,9 +228,6 @@ def _next_visitor(s: State) -> bool:
                 for hook in busy_starts:
                     busy = hook(s, fig, column, count) or busy
             else:
-                for name, tile_of, hook in tiles:   # a module's tile on the column (Module.turn_tile)
-                    if fig < s.n and tile_of(s.mods[name])[fig] == s.loc:
-                        busy = hook(s, fig, column, count) or busy
                 for hook in starts:
                     busy = hook(s, fig, column, count) or busy
             if count or busy or s.asks:

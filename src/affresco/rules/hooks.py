@@ -14,7 +14,6 @@ Hook points (in round order): ``setup``, ``after_getup``, ``apprentices``, plann
 """
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any, Callable, ClassVar, Hashable, Iterable, Iterator, Mapping, Sequence
 
 from mypy_extensions import mypyc_attr
@@ -73,12 +72,6 @@ class Module:
     # it only there
     busy_columns: ClassVar[tuple[int, ...] | None] = None
     empty_columns: ClassVar[tuple[int, ...] | None] = None
-    # the field of its state ``state.mods[name]`` holding, per seat, the index of the column its
-    # tile covers this round (-1: none; the bells' audience tile, the wall tile), if its
-    # ``visit_start`` acts at a turn without apprentices only for a seat whose tile covers the
-    # column: the flow reads the field and calls the hook only there (at the columns
-    # ``empty_columns`` names), before the other modules' hooks of such a turn
-    turn_tile: ClassVar[str | None] = None
     # the State fields its ``view`` hook reads besides its own state ``state.mods[name]``, its
     # data and options (None: not declared): the observation (rules/observation.py) calls the
     # hook again only when one of them, or the module's state, changed
@@ -312,8 +305,6 @@ HOOK_POINTS = ("setup", "after_getup", "apprentices", "plan_options", "plan_situ
 
 
 Hooks = tuple[Callable[..., Any], ...]   # bound methods of modules
-# (module name, a getter of its state's per-seat tile columns (Module.turn_tile), its visit_start)
-TileStarts = tuple[tuple[str, Callable[[Any], Any], Callable[..., Any]], ...]
 
 
 def _module_of(hook: Any) -> Module:
@@ -351,9 +342,8 @@ class HookTable:
     modules: tuple[Module, ...]
     named: dict[str, Module]
     visit_actions_at: dict[str, Hooks]    # column -> the visit_actions hooks of modules acting there
-    visit_start_at: tuple[tuple[Hooks, Hooks, TileStarts], ...]  # column index -> the visit_start hooks
-                                          # acting there where the figure has apprentices, where it has none,
-                                          # and where it has none and its tile covers the column (turn_tile)
+    visit_start_at: tuple[tuple[Hooks, Hooks], ...]  # column index -> the visit_start hooks acting
+                                          # there where the figure has apprentices, and where it has none
     after_location_at: tuple[Hooks, ...]  # column index -> the after_location hooks of modules acting there
     after_action_at: tuple[tuple[Hooks, ...], ...]  # action sheet side (State.side2) -> column index -> the
                                           # after_action hooks of modules acting there
@@ -408,11 +398,7 @@ class HookTable:
                                                if _within(column, _module_of(h).visit_columns))
                                  for column in set(SIDE1 + SIDE2)}
         self.visit_start_at = tuple((tuple(h for h in self.visit_start if _at(i, _module_of(h).busy_columns)),
-                                     tuple(h for h in self.visit_start if _at(i, _module_of(h).empty_columns)
-                                           and _module_of(h).turn_tile is None),
-                                     tuple((_module_of(h).name, attrgetter(tile), h) for h in self.visit_start
-                                           if _at(i, _module_of(h).empty_columns)
-                                           and (tile := _module_of(h).turn_tile) is not None))
+                                     tuple(h for h in self.visit_start if _at(i, _module_of(h).empty_columns)))
                                     for i in range(len(SIDE1)))
         self.after_location_at = tuple(tuple(h for h in self.after_location if _at(i, _module_of(h).location_columns))
                                        for i in range(len(SIDE1)))

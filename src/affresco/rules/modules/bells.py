@@ -172,7 +172,6 @@ class Bells(Module):
     view_reads = ("phase", "round", "side2")   # audience hidden while planning, deposits asked, column words
     location_columns = (-1,)   # after_location: after the last column only
     busy_columns = ()          # visit_start: the audience tile's column, where no apprentice goes
-    turn_tile = "audience"     # ... for the seat whose audience tile covers it (the flow reads it)
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:

@@ -179,7 +179,6 @@ class WallFresco(Module):
     plan_words = (TILE,)
     view_reads = ("phase", "side2")   # action tiles hidden while planning, column words
     busy_columns = ()                 # visit_start: the wall tile's column, where no apprentice goes
-    turn_tile = "placed"              # ... for the seat whose wall tile covers it (the flow reads it)
 
     # --- components -----------------------------------------------------------------------
     @classmethod
