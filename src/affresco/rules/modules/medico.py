@@ -468,10 +468,10 @@ class Medico(Module):
         if m.ill_left != i or m.worked != _UNBEGUN:
             m = own(s, NAME)
             m.ill_left, m.worked = i, _UNBEGUN
-        if column == "workshop" and i:
+        if i and column == "workshop":
             per = s.comp.rules["workshop"]["blends_per_apprentice"]
             s.left = per * (count - i) + self.data.ill_blends * i     # 'Ill apprentices can blend paint only once'
-        if column == "market" and plan is not None and plan[1] and s.loc == s.columns().index("market"):
+        if column == "market" and plan is not None and plan[1]:    # (the market: one column on either side)
             options = self._bottle_options(s, fig)
             if options:
                 ask(s, fig, NAME, "medicine")

@@ -435,9 +435,12 @@ class WallFresco(Module):
         """Pairs of the player's wall tiles of 2 different basic colours whose blend's exchange
         tile the player does not own yet and the workshop still has."""
         w: WState = s.mods[NAME]
+        held = w.held[fig]
+        if len(held) < 2:      # no pair (most players at most turns)
+            return []
         supply = dict(w.supply)
         out = []
-        for a, b in combinations(sorted(set(w.held[fig])), 2):
+        for a, b in combinations(sorted(set(held)), 2):
             if a.income == b.income:
                 continue
             blend = self._blend_of(s, a.income, b.income)
