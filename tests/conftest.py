@@ -10,7 +10,18 @@ there), so a test imports a helper as ``from positions import ...``.
 """
 from __future__ import annotations
 
+import gc
+
 import pytest
+
+# Python's cyclic garbage collector, with its default thresholds (700, 10, 10), took a third of
+# the CPU of the engine's tests (tests/rules/test_modules_bells.py and test_modules_combinations.py:
+# 36 of 105 CPU-s, 27,000 collections of the young generations, each walking the games' young
+# containers; bench/README.md "### Measured: session 21, ci24").  The engine's states are freed by
+# reference counting; the collector only finds cycles, and finds them as well less often.  This
+# sets the test processes only (pytest and its xdist workers), not the servers, CLIs and bots they
+# start, and no test depends on when a cycle is collected (issue #12's CI time).
+gc.set_threshold(50_000, 20, 100)
 
 
 @pytest.hookimpl(trylast=True)      # after ``-k``/``-m`` deselection: the slices are of the tests that run
