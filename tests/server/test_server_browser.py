@@ -603,6 +603,9 @@ def test_an_abandoned_game_says_so(page, server):
     p = page()
     p.goto(g["seats"][0]["url"])
     p.wait_my_turn()
+    # the socket's first STATE after its hello would replace the state set below (a loaded CI run)
+    p.pg.wait_for_selector("[data-testid=connection][data-state=connected]")
+    p.pg.wait_for_selector("[data-testid=player-0] .tag.online", timeout=TIMEOUT)
     p.pg.evaluate("() => { const S = window.affresco.S; S.state = { ...S.state, abandoned: true, legal: [] };"
                   " window.affresco.render(); }")
     assert p.tid("status").inner_text() == cat("en")["status.abandoned"]
