@@ -101,7 +101,7 @@ def _reason(s: State, seat: int, a: Action, legal: Sequence[Action]) -> str | No
         if s.actor >= s.n:      # Leonardo (R13)
             return ("Leonardo restores one tile a round without paint, his master painter stepping "
                     "up, down, left or right onto an unrestored segment (none there: a lowest-valued "
-                    f"tile), and never moves the bishop: {', '.join(str(x) for x in legal)}")
+                    "tile), and never moves the bishop")     # (the refusal goes on with 'legal now: ...')
         if s.actor < s.n and not covers(s.paints[seat], tile.vector):
             return f"{a.args[0]} needs {tile.paints}; you have {paint_text(s.paints[seat]) or 'no paint'}"
         extra = dict(zip(a.args[1::2], a.args[2::2]))
