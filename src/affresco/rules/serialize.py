@@ -366,7 +366,7 @@ def from_dict(data: Any, hooks_for) -> State:
     s.log = None     # a module's default laid out as at set-up may log; the saved log comes below
     for m in hooks:
         m.load(s, mstate.get(m.name))
-    if (derive_visits or derive_final and not s.final) and any(hook(s) for hook in s.hooks.is_final_round):
+    if (derive_visits or (derive_final and not s.final)) and any(hook(s) for hook in s.hooks.is_final_round):
         s.final = True
         s.side2 = side != 1
     for f, plan in enumerate(s.plan[:n]):
