@@ -12,7 +12,10 @@ with their start, the costliest files)::
 
 CPU-seconds move far less with the machine's load than wall times; a browser's or a server's
 CPU counts only where its process is reaped (a module's fixture: the file's last test), and
-processes that are not the tests' children (a Ray cluster's daemons) are not counted.
+processes that are not the tests' children (a Ray cluster's daemons) are not counted.  Nor are
+chromium's renderers, where a browser's CPU is: its zygote forks them, and init reaps them when
+the browser closes (a whole browser game: ~65 CPU-s of chromium, none of it counted here nor by
+``/usr/bin/time``).  ``bench/cpu_tree.py`` samples the whole process tree of a command.
 """
 from __future__ import annotations
 
