@@ -207,6 +207,18 @@ class Page:
             self.context.close()
 
 
+def settled_box(locator, tries: int = 50) -> dict:
+    """The element's box once it is shown: a state push may re-draw the page just then (on a
+    loaded machine), when Playwright reports no box for a moment."""
+    for _ in range(tries):
+        locator.wait_for(state="visible")
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+        locator.page.wait_for_timeout(100)
+    raise AssertionError(f"{locator} never settled on the screen")
+
+
 @pytest.fixture
 def page(browser, server, artifacts, request):
     pages = OpenedPages(request)
@@ -553,7 +565,7 @@ def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
     click_a_move(p, st, set())                 # get up; now plan
     p.wait_my_turn()
     for n in (1, 2):
-        box = p.tid("plan-inc-0").bounding_box()
+        box = settled_box(p.tid("plan-inc-0"))
         p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         p.pg.mouse.down()
         p.pg.evaluate("window.affresco.render()")        # what a push does meanwhile
@@ -575,7 +587,7 @@ def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
     assert p.tid("plan-count-0").inner_text() == "3"
     # the header alone is redrawn when the socket comes or goes: held the same way
     p.pg.wait_for_selector("[data-testid=connection][data-state=connected]")
-    box = p.tid("lang-fr").bounding_box()
+    box = settled_box(p.tid("lang-fr"))
     p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     p.pg.mouse.down()
     p.pg.evaluate("window.affresco.S.live.ws.close()")

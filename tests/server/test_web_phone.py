@@ -23,7 +23,7 @@ import pytest
 
 from server_support import OpenedPages  # noqa: E402
 from test_server_browser import (  # noqa: E402,F401  (fixtures)
-    CHROMIUM_ARGS, MY_TURN, STATIC, TIMEOUT, Page, artifacts, browser, cat, create, fill, server,
+    CHROMIUM_ARGS, MY_TURN, STATIC, TIMEOUT, Page, artifacts, browser, cat, create, fill, server, settled_box,
 )
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
@@ -217,7 +217,7 @@ def test_a_whole_two_player_game_at_phone_size_by_tapping(device, server):
     p.goto(g["seats"][0]["url"])
     p.wait_my_turn()
     # the decision sheet is in reach: at the bottom of the screen, without scrolling
-    box = _settled_box(p.tid("decision"))
+    box = settled_box(p.tid("decision"))
     assert box["y"] + box["height"] <= 844 + 1 and box["y"] > 844 / 3, box
     # the board shows the location of the decision (the hostel) in its tab
     assert p.tid("tab-hostel").get_attribute("aria-selected") == "true"
@@ -687,15 +687,3 @@ def test_a_control_reached_by_tab_on_a_phone_is_not_behind_the_bottom_sheet(devi
             hidden.append(why)
     assert "info-players" in reached and {t.split("-")[0] for t in reached if t} >= {"hostel", "action"}, reached
     assert not hidden, hidden
-
-
-def _settled_box(locator, tries: int = 50) -> dict:
-    """The element's box once it is shown: a state push may re-draw the sheet just then (on a
-    loaded machine), when Playwright reports no box for a moment."""
-    for _ in range(tries):
-        locator.wait_for(state="visible")
-        box = locator.bounding_box()
-        if box is not None:
-            return box
-        locator.page.wait_for_timeout(100)
-    raise AssertionError(f"{locator} never settled on the screen")
