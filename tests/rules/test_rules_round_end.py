@@ -223,6 +223,29 @@ def test_side_2_is_needed_for_the_final_round_only_a_position_without_the_final_
     assert data(g)["round"] == 1 and [thalers(g, s) for s in range(3)] == [12, 12, 12]
 
 
+@pytest.mark.parametrize("phase", ["getup", "plan"])
+def test_all_players_flip_their_action_sheet_over_a_final_position_on_side_1_before_the_visits(phase):
+    """'If there are 6 or less fresco tiles remaining on the board at the beginning of a round
+    this is the final round of the game. All players flip their action sheet over, now showing
+    side 2' (R1, R11): before the visits, a final round on side 1 contradicts itself (the only
+    final round on side 1 is N7's fresco completed during the visits), so a position in phase
+    getup or plan that says ``final_round: true`` with ``action_sheet_side: 1``, or that R11
+    makes final (6 tiles left) with side 1, is refused naming ``action_sheet_side`` (rules notes
+    N20; before, it played the final round with the theater). Side 2, or the side left out,
+    loads as the final round on side 2."""
+    seats = [dict(getup=None if phase == "getup" else t) for t in ("7:00", "8:00", "9:00")]
+    p = position(3, phase=phase, fresco=seven_tiles(), fill=None, seats=seats, final=True, side=1)
+    with pytest.raises(affresco.StateError, match="action_sheet_side"):
+        load(p)
+    six = position(3, phase=phase, fresco=seven_tiles(E2=None), fill=None, seats=seats, side=1)
+    del six["final_round"]
+    with pytest.raises(affresco.StateError, match="action_sheet_side"):
+        load(six)
+    del p["action_sheet_side"]
+    g = load(p)
+    assert data(g)["final_round"] is True and data(g)["action_sheet_side"] == 2
+
+
 def test_the_fresco_completely_restored_a_visits_position_without_the_final_flag_is_the_final_round():
     """'In case the fresco is completely restored during a round without the final round being
     triggered, that is the final round and followed immediately by final scoring. As it's the

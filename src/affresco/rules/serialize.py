@@ -369,7 +369,21 @@ def from_dict(data: Any, hooks_for) -> State:
     if (derive_visits or (derive_final and not s.final)) and any(hook(s) for hook in s.hooks.is_final_round):
         s.final = True
         s.side2 = side != 1
+    if side == 1 and s.final and s.phase in (GETUP, PLAN):
+        # the sheets are flipped 'at the beginning' of the final round (R1, R11): a final round
+        # on side 1 is only N7's fresco completed during a round, which needs visits (rules
+        # notes N20); before the visits, final and side 1 contradict each other
+        said = "final_round is true" if "final_round" in data else "R11 makes this round final"
+        raise r.fail("action_sheet_side", f"1, but {said}: the final round is played on side 2 "
+                     "from its start (R1)")
     for f, plan in enumerate(s.plan[:n]):
+        if plan is not None and sum(plan) == s.apprentices(f) + 1 and not s.neutral[f] and not s.aside[f] \
+                and s.phase == VISITS and "neutral_apprentice" not in figures[f] \
+                and "apprentice_set_aside" not in figures[f]:
+            # a committed plan with one apprentice more than the player's own: the neutral
+            # apprentice was taken at this round's get-up (R3; the theater may have moved the
+            # figure since, so the mood cannot tell it in phase visits: rules notes N21)
+            s.neutral[f] = True
         if plan is not None and sum(plan) > s.apprentices(f):
             raise r.fail(f"figures[{f}].plan", f"{list(plan)!r} uses more apprentices than the player has")
     asks = r.get(data, "asks", "", list, [])
