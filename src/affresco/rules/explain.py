@@ -19,7 +19,8 @@ def _listing(legal: Sequence[Action], limit: int = 12) -> str:
 
 # The kinds of action a visit to each location offers (rulebook 'Locations and actions'): one
 # of them that is not legal now is explained by its own reason below (the paints a segment
-# needs, the money a tile costs), not as a kind of another decision.
+# needs, the money a tile costs), not as a kind of another decision; so are the kinds a module
+# adds to a visit (Module.visit_kinds: a request at the workshop), by its refusal hook.
 _VISIT_KINDS = {"market": ("buy", "close"), "cathedral": ("restore", "altar"), "studio": ("studio",),
                 "workshop": ("blend",), "theater": ("theater",)}
 # The medico's word for an ill apprentice's restoration ('restore B1 ill', 'altar RYB ill'):
@@ -31,7 +32,10 @@ def _visit_kind(s: State, a: Action) -> bool:
     """Is ``a`` of a kind the current visit's location offers (no other decision pending)?"""
     if s.pending or s.asks or s.phase != VISITS or not 0 <= s.loc < len(s.columns()):
         return False
-    return a.kind in _VISIT_KINDS.get(s.columns()[s.loc], ())
+    column = s.columns()[s.loc]
+    if a.kind in _VISIT_KINDS.get(column, ()):
+        return True
+    return any(a.kind in kinds for m in s.hooks for col, kinds in m.visit_kinds if col == column)
 
 
 def _reason(s: State, seat: int, a: Action, legal: Sequence[Action]) -> str | None:

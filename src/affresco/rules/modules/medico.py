@@ -182,6 +182,7 @@ def black_left(black: int, taken: tuple[int, ...]) -> int:
 class Medico(Module):
     name = NAME
     visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
+    visit_kinds = (("market", ("medicine",)), ("studio", ("saints",)))
     action_kinds = ("restore", "altar", "saints", "studio")   # the ill ones' restorations, pictures of saints, the studio
     location_columns = (-1,)   # after_location: after the last column only
     # after_visit: not at the theater, where no ill apprentice goes (BARRED) and no infection lies
@@ -710,6 +711,9 @@ class Medico(Module):
 
     def refusal(self, s: State, seat: int, action) -> str | None:
         m = self.st(s)
+        if action.kind == "medicine" and not (s.asks and s.asks[0][2] == "medicine"):
+            return ("a bottle is bought by a player whose 'medico at the market' tile covers the "
+                    "market, at the start of his market turn")
         if action.kind == "medicine":
             shown = ", ".join(f"place {p + 1}: {_BOTTLE_NAMES[b]} for {self.price(s, p)}"
                               for p, b in enumerate(m.display) if b)
@@ -734,6 +738,8 @@ class Medico(Module):
                     return "an ill apprentice cannot restore a section on or next to the bishop"
                 if "bishop" in action.args or "sexton" in action.args:
                     return "the bishop cannot be moved before an ill apprentice restores"
+        if action.kind == "saints" and not (0 <= fig < s.n and m.ill_left):
+            return "pictures of saints are painted by ill apprentices: you have none left in the studio"
         if action.kind == "saints":
             have = [c for c in PAINTS if s.paints[seat][PAINT_INDEX[c]]] if seat < s.n else []
             eg = f", e.g. 'saints {have[0]}'" if have else ": you have none"

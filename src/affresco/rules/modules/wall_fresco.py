@@ -176,6 +176,7 @@ class WallFresco(Module):
     name = NAME
     visit_columns = ("workshop",)   # the exchange instead of blending
     action_kinds = ("exchange",)
+    visit_kinds = (("workshop", ("exchange",)),)
     plan_words = (TILE,)
     view_reads = ("phase", "side2")   # action tiles hidden while planning, column words
     busy_columns = ()                 # visit_start: the wall tile's column, where no apprentice goes
