@@ -122,6 +122,18 @@ def test_apprentices_left_at_the_cathedral_that_are_ill_act_as_ill_ones():
     assert "are ill: 'restore E5 ill'" in refused(g, 0, "restore E5")
 
 
+def test_an_ill_apprentices_form_is_named_without_the_bishops_move():
+    """Medico: 'If an ill apprentice restores a section of the cathedral's ceiling fresco, the
+    bishop cannot be moved beforehand': with only an ill apprentice left, 'restore E5 bishop D4'
+    is refused naming the ill form without the move ('restore E5 ill'; before: 'restore E5
+    bishop D4 ill', itself illegal)."""
+    g = medico_game(dict(pile=["market", "market"], sick={0: 1}), seats=[dict(paints="RRY"), {}, {}],
+                    fresco={"E5": "4:RRY"}, bishop="C3")
+    plan_all(g, "0-1-0-0-0 ill 0-1-0-0-0", NOTHING, KEEP)
+    msg = refused(g, 0, "restore E5 bishop D4")
+    assert "are ill: 'restore E5 ill' (without moving the bishop)" in msg
+
+
 def test_pictures_of_saints_name_a_paint_the_player_has():
     """Medico, studio: pictures of saints 'cost one paint cube of any color': the refusal's
     example is a paint the player has (B), not always 'saints R'."""

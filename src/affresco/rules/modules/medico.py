@@ -728,7 +728,13 @@ class Medico(Module):
                 and 0 <= fig < s.n and m.ill_left and s.left <= m.ill_left and not s.asks and not s.pending:
             if action.kind == "studio":
                 return "the apprentices you have left in the studio are ill: they paint pictures of saints ('saints R')"
-            return f"the apprentices you have left in the cathedral are ill: '{action} {ILL_WORD}'"
+            plain = action
+            for word in ("bishop", "sexton"):   # 'the bishop cannot be moved beforehand'
+                if word in plain.args:
+                    i = plain.args.index(word)
+                    plain = Action(plain.kind, plain.args[:i] + plain.args[i + 2:])
+            moved = " (without moving the bishop)" if plain is not action else ""
+            return f"the apprentices you have left in the cathedral are ill: '{plain} {ILL_WORD}'{moved}"
         if action.kind in ("restore", "altar") and action.args and action.args[-1] == ILL_WORD:
             if not m.ill_left:
                 return "no ill apprentice of yours is left in this column"
