@@ -183,6 +183,7 @@ class Medico(Module):
     name = NAME
     visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
     visit_kinds = (("market", ("medicine",)), ("studio", ("saints",)))
+    suffixes = (("restore", ILL_WORD), ("altar", ILL_WORD))   # an ill apprentice's restoration
     action_kinds = ("restore", "altar", "saints", "studio")   # the ill ones' restorations, pictures of saints, the studio
     location_columns = (-1,)   # after_location: after the last column only
     # after_visit: not at the theater, where no ill apprentice goes (BARRED) and no infection lies
