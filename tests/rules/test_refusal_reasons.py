@@ -205,6 +205,19 @@ def test_the_automatic_healing_answer_is_one_word():
     assert "'aside' takes 1 word after it" in refused(g, 0, "aside")
 
 
+@pytest.mark.parametrize("text, echoed", [("aside yes no", "'aside yes no'"), ("aside on", "'aside on'"),
+                                          ("illness by", "'illness by'")])
+def test_a_word_of_paint_letters_is_echoed_as_written_where_no_paint_is_asked(text, echoed):
+    """Notation: 'Paints: R red, Y yellow, B blue ...' are read in the actions that take paints;
+    an answer to the medico's questions ('aside ill', 'illness own') takes words, so a wrong word
+    made of paint letters ('no', 'on', 'by') is refused as written, not read as paints ('aside
+    yes ON', before)."""
+    g = medico_game(dict(sick={0: 1}), seats=[dict(mood=4), {}, {}], phase="getup")
+    act(g, "getup 6:00")
+    assert legal(g, 0) == {"aside ill", "aside own"}
+    assert refused(g, 0, text).startswith(echoed + " is not legal")
+
+
 def test_a_request_not_possible_now_names_its_rule_not_another_kind():
     """Requests: 'If a player has at least 3 fresco tiles laid out in front of themselves they
     are entitled to retrieve 1 request tile'; 'Each round, each player may have 1 apprentice in

@@ -40,7 +40,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 from ...errors import ComponentError, StateError
 from .. import cathedral
 from ..state import SIDE1, SIDE2, VISITS, State
-from ..actions import KINDS, Action, arg_order, counts_text, plan_word
+from ..actions import KINDS, Action, arg_order, counts_text, plan_word, word_kind
 from ..board import INDEX as SEGMENT, NEIGHBOURS8
 from ..components import check_provenance as provenance_ok
 from ..thalers import earn
@@ -73,6 +73,8 @@ KINDS.update({
     "saints": "saints <paint>            an ill studio apprentice paints saints: 1 paint for 3 Thalers",
 })
 arg_order("heal", lambda a: BOTTLES.index(a) if a in BOTTLES else len(BOTTLES))
+for _kind in ("medicine", "heal", "aside", "illness"):   # their words are never paints
+    word_kind(_kind)
 
 
 class Data(NamedTuple):
