@@ -120,6 +120,29 @@ def test_they_may_use_this_apprentice_for_1_additional_action_a_visits_position_
     assert tile_at(g, "A1") is None
 
 
+@pytest.mark.parametrize("turn", [{"location": 1, "actor": 1}, {"location": 1, "visit": 1},
+                                  {"location": 1, "visit": 1, "actor": 1}])
+def test_the_active_player_performs_all_their_actions_at_a_location_a_position_naming_the_visitor(turn):
+    """'At each location the attending players perform their actions in order of their
+    previously chosen get up time. The active player performs all their actions at a certain
+    location before the next player will perform their actions at this location.' A position
+    in phase visits whose ``turn`` names the visitor at the cathedral (by ``actor``, by
+    ``visit``, or both) without ``left`` begins that visitor's turn there with all its
+    apprentices (rules notes N22; before, the visitor was skipped as one with no action left,
+    or the position was refused)."""
+    pos = position(3, phase="visits", fresco={"A1": "3:YY", "A2": "3:YY", "A3": "3:YY"},
+                   seats=[dict(getup="7:00", plan=[0, 1, 0, 0, 0], paints="YY"),
+                          dict(getup="8:00", plan=[0, 2, 0, 0, 0], paints="YYYY"),
+                          dict(getup="9:00", plan=[0, 0, 0, 0, 1])])
+    pos["turn"] = turn
+    g = affresco.Game.from_json(json.dumps(pos))
+    assert g.to_act == (1,) and data(g)["turn"]["left"] == 2
+    act(g, "restore A1")
+    act(g, "restore A2")
+    assert fig(g, 1)["tiles"] == ["3:YY", "3:YY"] and fig(g, 0)["tiles"] == []
+    assert only_actor(g) == 2            # then the theater
+
+
 def spread(k: int) -> str:
     """A plan of ``k`` apprentices, 3 per column from the left ('plan 3-2-0-0-0' for 5)."""
     return "plan " + "-".join(str(min(3, max(0, k - 3 * i))) for i in range(5))

@@ -11,7 +11,7 @@ import re
 from typing import Any, Mapping
 
 from ..errors import ComponentError, FrescoError, StateError
-from . import flow, house
+from . import flow, house, planning
 from .chance import seed_refusal
 from .board import CELLS, INDEX as SEGMENT, NAMES, SIZE
 from .components import Components, FrescoTile, build, reference
@@ -328,14 +328,29 @@ def from_dict(data: Any, hooks_for) -> State:
     s.left = r.get(turn, "left", "turn.", int, 0)
     if not -1 <= s.actor < figs:
         raise r.fail("turn.actor", f"{s.actor} is not a figure")
+    if s.phase == VISITS and "left" not in turn and not data.get("asks") and data.get("pending_track") is None \
+            and ("actor" in turn or "visit" in turn):
+        # a hand-written turn (saved states write every field): the visitor it names, by
+        # ``actor`` or by ``visit``, begins its turn at the column as the round would begin it
+        # (its apprentices there, the modules' turn start), not as one that has none left
+        # (rules notes N22; before, that visitor was skipped)
+        if "actor" not in turn and 0 <= s.visit < len(s.order):
+            s.actor = s.order[s.visit]
+        if "visit" not in turn and 0 <= s.actor < figs and s.actor in s.order:
+            s.visit = s.order.index(s.actor)
+        begin = s.actor >= 0
+    else:
+        begin = False
     if s.phase == VISITS:
         for f, p in enumerate(s.plan):
-            if p is None:
-                raise r.fail(f"figures[{f}].plan", "every figure (Leonardo too) needs a plan once the visits have begun")
+            if p is None and f != s.leonardo:   # (Leonardo's fixed plan is his default: below)
+                raise r.fail(f"figures[{f}].plan", "every figure needs a plan once the visits have begun")
         if not 0 <= s.loc <= ncol or (s.loc == ncol and s.actor >= 0):
             raise r.fail("turn.location", f"{s.loc}: a column 0..{ncol - 1} ({ncol} once every column is done)")
         if s.actor >= 0 and (s.order[s.visit] != s.actor if 0 <= s.visit < len(s.order) else True):
             raise r.fail("turn.visit", "the visitor does not match turn.order[turn.visit]")
+        if begin:
+            s.visit, s.actor = s.visit - 1, -1    # flow.advance starts the turn of order[visit]
     pending = data.get("pending_track")
     if pending is not None:
         if not isinstance(pending, dict) or not all(_whole(pending.get(k)) for k in ("figure", "behind", "ahead")):
@@ -376,6 +391,17 @@ def from_dict(data: Any, hooks_for) -> State:
         said = "final_round is true" if "final_round" in data else "R11 makes this round final"
         raise r.fail("action_sheet_side", f"1, but {said}: the final round is played on side 2 "
                      "from its start (R1)")
+    if s.leonardo is not None and s.phase == VISITS:
+        # R13: 'This array remains unchanged for the rest of the game' (his apprentices on the
+        # market and cathedral columns, the modules' more; none in the cathedral once the sheets
+        # are flipped): a visits position may leave his plan out, and one that differs is
+        # refused (rules notes N23)
+        fixed = planning.leonardo_plan(s)
+        if s.plan[s.leonardo] is None:
+            s.plan[s.leonardo] = fixed
+        elif s.plan[s.leonardo] != fixed:
+            raise r.fail(f"figures[{s.leonardo}].plan", f"{list(s.plan[s.leonardo])!r}: Leonardo's plan is "
+                         f"fixed (R13), here {list(fixed)!r}")
     for f, plan in enumerate(s.plan[:n]):
         if plan is not None and sum(plan) == s.apprentices(f) + 1 and not s.neutral[f] and not s.aside[f] \
                 and s.phase == VISITS and "neutral_apprentice" not in figures[f] \
