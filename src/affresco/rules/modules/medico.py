@@ -834,6 +834,14 @@ class Medico(Module):
         infected = data.get("infected")
         if (tile is not None and tile not in TILES) or (infected is not None and infected not in LOCATIONS):
             raise StateError(f"{w}: infection_tile {tile!r} / infected {infected!r}: a location, 'same' or null")
+        if tile in LOCATIONS and s.phase == VISITS and infected != tile:
+            # this round's tile, revealed after planning, names the location it infects ('reveal
+            # the top infection tile ... This location is infected'): a position that leaves
+            # ``infected`` out (or null) is read so (rules notes MD16; before, nothing was
+            # infected); another location is refused
+            if infected is not None:
+                raise StateError(f"{w}: infection_tile {tile!r} infects the {tile} this round, not the {infected}")
+            infected = tile
         draw, discard = lst("draw", None if "draw" in data else list(self.data.bottles)), lst("discard", [])
         display = lst("display", [None] * self.places(s))
         held = lst("held", [[] for _ in range(n)])
