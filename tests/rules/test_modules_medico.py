@@ -784,3 +784,22 @@ def test_this_location_is_infected_a_visits_position_with_the_rounds_tile():
     pos["modules_state"]["medico"]["infected"] = "market"
     with pytest.raises(affresco.StateError, match="infection_tile"):
         load(pos)
+
+
+def test_ill_apprentices_may_not_be_deployed_a_visits_position_must_name_them():
+    """'Ill apprentices may not be deployed at the following locations: Market and Theater';
+    'Ill apprentices are handicapped' at the others (R20). A position in phase visits whose
+    plan holds more apprentices than the seat's healthy ones, with the plan's medico part left
+    out (read as no ill apprentice), is refused naming ``plans``: before, the ill apprentices
+    acted as healthy ones (at the market, the theater, with the bishop's move; rules notes
+    MD17). Written, the plan loads and the ill ones act as ill."""
+    pos = module_position(3, modules=["medico"], phase="visits",
+                          seats=[dict(getup="7:00", plan=[1, 2, 0, 1, 1]), dict(getup="8:00", plan=[0, 0, 0, 0, 0]),
+                                 dict(getup="9:00", plan=[0, 0, 0, 0, 1])],
+                          modules_state={"medico": medico_state(3, pile=["market", "market"], sick={0: 2})})
+    pos["modules_state"]["medico"].pop("plans", None)
+    with pytest.raises(affresco.StateError, match=r"medico.plans\[0\]"):
+        load(pos)
+    pos["modules_state"]["medico"]["plans"] = [{"ill": [0, 1, 0, 1, 0], "medico": False}, None, None]
+    g = load(pos)
+    assert mods(g, "medico")["plans"][0]["ill"] == [0, 1, 0, 1, 0]

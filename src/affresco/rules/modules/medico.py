@@ -881,6 +881,14 @@ class Medico(Module):
         plans = []
         for f, p in enumerate(plans_raw):
             if p is None:
+                if s.plan[f] is not None and sum(s.plan[f]) > healthy_count(s.comp.apprentices, sick[f], s.neutral[f],
+                                                                            s.aside[f]):
+                    # left out, the plan's medico part is 'no ill apprentice': a plan that needs
+                    # more healthy apprentices than the seat has would let ill ones act as
+                    # healthy ('Ill apprentices may not be deployed at ...'; rules notes MD17)
+                    raise StateError(f"{w}.plans[{f}]: the plan {list(s.plan[f])!r} holds more apprentices than "
+                                     "the seat's healthy ones: name its ill ones ({'ill': [per column], 'medico': "
+                                     "false})")
                 plans.append(None if s.plan[f] is None else ((0,) * cols, False))
                 continue
             if not isinstance(p, dict) or not isinstance(p.get("ill"), list) or len(p["ill"]) != cols \
