@@ -276,8 +276,11 @@ def from_dict(data: Any, hooks_for) -> State:
             # neutral apprentice; a -1 space: one set aside). In phase getup a -1 space was
             # reached at an earlier get-up (the mood falls only there), which set one aside; a
             # +1 space may have been reached since (theater). Visits: their own facts
+            # (phase getup, a figure that has chosen its get-up time this round: its zone effects
+            # are in force as in phase plan, rules notes N24)
             zone = comp.mood_spaces[mood] if s.phase in (PLAN, GETUP) else 0
-            s.neutral.append(r.get(fig, "neutral_apprentice", w, bool, zone > 0 and s.phase == PLAN))
+            chosen = s.phase == PLAN or (s.phase == GETUP and g is not None)
+            s.neutral.append(r.get(fig, "neutral_apprentice", w, bool, zone > 0 and chosen))
             s.aside.append(r.get(fig, "apprentice_set_aside", w, bool, zone < 0))
             if s.neutral[-1] and s.aside[-1]:
                 raise r.fail(w + "neutral_apprentice", "a player cannot hold the neutral apprentice with one set aside")
