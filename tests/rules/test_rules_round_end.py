@@ -227,23 +227,24 @@ def test_side_2_is_needed_for_the_final_round_only_a_position_without_the_final_
 def test_all_players_flip_their_action_sheet_over_a_final_position_on_side_1_before_the_visits(phase):
     """'If there are 6 or less fresco tiles remaining on the board at the beginning of a round
     this is the final round of the game. All players flip their action sheet over, now showing
-    side 2' (R1, R11): before the visits, a final round on side 1 contradicts itself (the only
-    final round on side 1 is N7's fresco completed during the visits), so a position in phase
-    getup or plan that says ``final_round: true`` with ``action_sheet_side: 1``, or that R11
-    makes final (6 tiles left) with side 1, is refused naming ``action_sheet_side`` (rules notes
-    N20; before, it played the final round with the theater). Side 2, or the side left out,
-    loads as the final round on side 2."""
+    side 2'; 'In the final round the "theater" can not be visited any more, instead the
+    "cathedral" may be visited twice' (R1, R11). A position in phase getup or plan that is final
+    (``final_round: true``, or 6 tiles left with the flag left out) and shows side 1 plays the
+    final round on side 2: the fifth column is the second cathedral, not the theater (rules
+    notes N20; before, the final round was played with the theater)."""
     seats = [dict(getup=None if phase == "getup" else t) for t in ("7:00", "8:00", "9:00")]
-    p = position(3, phase=phase, fresco=seven_tiles(), fill=None, seats=seats, final=True, side=1)
-    with pytest.raises(affresco.StateError, match="action_sheet_side"):
-        load(p)
+    written = position(3, phase=phase, fresco=seven_tiles(), fill=None, seats=seats, final=True, side=1)
     six = position(3, phase=phase, fresco=seven_tiles(E2=None), fill=None, seats=seats, side=1)
     del six["final_round"]
-    with pytest.raises(affresco.StateError, match="action_sheet_side"):
-        load(six)
-    del p["action_sheet_side"]
-    g = load(p)
-    assert data(g)["final_round"] is True and data(g)["action_sheet_side"] == 2
+    for p in (written, six):
+        g = load(p)
+        assert data(g)["final_round"] is True and data(g)["action_sheet_side"] == 2
+        if phase == "getup":
+            for _ in range(3):
+                act(g, sorted(legal(g, only_actor(g)))[0])
+        assert g.view(0)["columns"] == ["market", "cathedral", "studio", "workshop", "cathedral"]
+        plan_all(g, NOTHING, NOTHING, NOTHING)
+        assert g.is_over
 
 
 def test_the_fresco_completely_restored_a_visits_position_without_the_final_flag_is_the_final_round():

@@ -387,13 +387,12 @@ def from_dict(data: Any, hooks_for) -> State:
     if (derive_visits or (derive_final and not s.final)) and any(hook(s) for hook in s.hooks.is_final_round):
         s.final = True
         s.side2 = side != 1
-    if side == 1 and s.final and s.phase in (GETUP, PLAN):
-        # the sheets are flipped 'at the beginning' of the final round (R1, R11): a final round
-        # on side 1 is only N7's fresco completed during a round, which needs visits (rules
-        # notes N20); before the visits, final and side 1 contradict each other
-        said = "final_round is true" if "final_round" in data else "R11 makes this round final"
-        raise r.fail("action_sheet_side", f"1, but {said}: the final round is played on side 2 "
-                     "from its start (R1)")
+    if s.final and s.phase in (GETUP, PLAN):
+        # 'this is the final round of the game. All players flip their action sheet over, now
+        # showing side 2' (R1, R11): the flip belongs to the start of the final round, so before
+        # its visits a final round is on side 2, whatever side the position shows (a final
+        # round on side 1 is only N7's fresco completed during the visits; rules notes N20)
+        s.side2 = True
     if s.leonardo is not None and s.phase == VISITS:
         # R13: 'This array remains unchanged for the rest of the game' (his apprentices on the
         # market and cathedral columns, the modules' more; none in the cathedral once the sheets
