@@ -759,3 +759,47 @@ def test_a_healthy_studio_apprentice_paints_a_portrait_beside_an_ill_one():
     portrait = sorted(a for a in options if a.startswith("portrait"))[0]
     act(g, portrait)
     assert legal(g, 0) == {"pass", "saints R"}
+
+
+def test_this_location_is_infected_a_visits_position_with_the_rounds_tile():
+    """'After players have planned their actions, reveal the top infection tile from the stack
+    and place it at the corresponding location before players perform any actions. This
+    location is infected' (R20). A position in phase visits that shows this round's tile (the
+    studio) and leaves ``infected`` out or null is the studio infected: after the studio
+    visit one healthy apprentice falls ill (rules notes MD16; before, nobody did). A position
+    whose tile and infected location differ is refused."""
+    pos = module_position(3, modules=["medico"], phase="visits",
+                          seats=[dict(getup="7:00", plan=[0, 0, 2, 0, 0]), dict(getup="8:00", plan=[0, 0, 0, 0, 0]),
+                                 dict(getup="9:00", plan=[0, 0, 0, 0, 1])],
+                          modules_state={"medico": medico_state(3, pile=["market"], tile="studio")})
+    pos["turn"] = {"location": 2}
+    for written in (False, True):
+        p = json.loads(json.dumps(pos))
+        if not written:
+            del p["modules_state"]["medico"]["infected"]
+        g = load(p)
+        assert med(g)["infected"] == "studio"
+        act(g, "studio")
+        assert med(g)["sick"] == [1, 0, 0]
+    pos["modules_state"]["medico"]["infected"] = "market"
+    with pytest.raises(affresco.StateError, match="infection_tile"):
+        load(pos)
+
+
+def test_ill_apprentices_may_not_be_deployed_a_visits_position_must_name_them():
+    """'Ill apprentices may not be deployed at the following locations: Market and Theater';
+    'Ill apprentices are handicapped' at the others (R20). A position in phase visits whose
+    plan holds more apprentices than the seat's healthy ones, with the plan's medico part left
+    out (read as no ill apprentice), is refused naming ``plans``: before, the ill apprentices
+    acted as healthy ones (at the market, the theater, with the bishop's move; rules notes
+    MD17). Written, the plan loads and the ill ones act as ill."""
+    pos = module_position(3, modules=["medico"], phase="visits",
+                          seats=[dict(getup="7:00", plan=[1, 2, 0, 1, 1]), dict(getup="8:00", plan=[0, 0, 0, 0, 0]),
+                                 dict(getup="9:00", plan=[0, 0, 0, 0, 1])],
+                          modules_state={"medico": medico_state(3, pile=["market", "market"], sick={0: 2})})
+    pos["modules_state"]["medico"].pop("plans", None)
+    with pytest.raises(affresco.StateError, match=r"medico.plans\[0\]"):
+        load(pos)
+    pos["modules_state"]["medico"]["plans"] = [{"ill": [0, 1, 0, 1, 0], "medico": False}, None, None]
+    g = load(pos)
+    assert mods(g, "medico")["plans"][0]["ill"] == [0, 1, 0, 1, 0]

@@ -290,8 +290,8 @@ def test_an_exchange_takes_two_tiles_of_two_different_basic_paints():
                                                           dict(getup="9:00")])
     plan_all(g2, "0-0-0-1-0", NOTHING, KEEP)
     assert not any(a.startswith("exchange") for a in legal(g2, 0))
-    with pytest.raises(affresco.IllegalAction, match="'exchange' is not an action of the workshop visit"):
-        g2.apply(0, "exchange W:O/Y W:G/Y")
+    with pytest.raises(affresco.IllegalAction, match="an exchange takes 2 wall tiles of 2 different basic colours"):
+        g2.apply(0, "exchange W:O/Y W:G/Y")      # (session 22: its own reason, not 'not an action of the visit')
 
 
 def test_each_player_can_acquire_only_one_exchange_tile_of_each_blended_colour():

@@ -15,7 +15,7 @@ import pytest
 from affresco import IllegalAction
 
 from positions import (act, bells_state, game, legal, medico_state, module_game, plan_all,  # noqa: E402
-                       portraits_state, requests_state, scrolls_state)
+                       portraits_state, requests_state, scrolls_state, wall_state)
 
 NOTHING = "0-0-0-0-0"
 KEEP = "0-0-0-0-1"      # seat 2 (9:00, last) at the theater keeps the round open
@@ -122,6 +122,18 @@ def test_apprentices_left_at_the_cathedral_that_are_ill_act_as_ill_ones():
     assert "are ill: 'restore E5 ill'" in refused(g, 0, "restore E5")
 
 
+def test_an_ill_apprentices_form_is_named_without_the_bishops_move():
+    """Medico: 'If an ill apprentice restores a section of the cathedral's ceiling fresco, the
+    bishop cannot be moved beforehand': with only an ill apprentice left, 'restore E5 bishop D4'
+    is refused naming the ill form without the move ('restore E5 ill'; before: 'restore E5
+    bishop D4 ill', itself illegal)."""
+    g = medico_game(dict(pile=["market", "market"], sick={0: 1}), seats=[dict(paints="RRY"), {}, {}],
+                    fresco={"E5": "4:RRY"}, bishop="C3")
+    plan_all(g, "0-1-0-0-0 ill 0-1-0-0-0", NOTHING, KEEP)
+    msg = refused(g, 0, "restore E5 bishop D4")
+    assert "are ill: 'restore E5 ill' (without moving the bishop)" in msg
+
+
 def test_pictures_of_saints_name_a_paint_the_player_has():
     """Medico, studio: pictures of saints 'cost one paint cube of any color': the refusal's
     example is a paint the player has (B), not always 'saints R'."""
@@ -191,3 +203,72 @@ def test_the_automatic_healing_answer_is_one_word():
     act(g, "getup 6:00")
     assert legal(g, 0) == {"aside ill", "aside own"}
     assert "'aside' takes 1 word after it" in refused(g, 0, "aside")
+
+
+@pytest.mark.parametrize("text, echoed", [("aside yes no", "'aside yes no'"), ("aside on", "'aside on'"),
+                                          ("illness by", "'illness by'")])
+def test_a_word_of_paint_letters_is_echoed_as_written_where_no_paint_is_asked(text, echoed):
+    """Notation: 'Paints: R red, Y yellow, B blue ...' are read in the actions that take paints;
+    an answer to the medico's questions ('aside ill', 'illness own') takes words, so a wrong word
+    made of paint letters ('no', 'on', 'by') is refused as written, not read as paints ('aside
+    yes ON', before)."""
+    g = medico_game(dict(sick={0: 1}), seats=[dict(mood=4), {}, {}], phase="getup")
+    act(g, "getup 6:00")
+    assert legal(g, 0) == {"aside ill", "aside own"}
+    assert refused(g, 0, text).startswith(echoed + " is not legal")
+
+
+def test_a_request_not_possible_now_names_its_rule_not_another_kind():
+    """Requests: 'If a player has at least 3 fresco tiles laid out in front of themselves they
+    are entitled to retrieve 1 request tile'; 'Each round, each player may have 1 apprentice in
+    the workshop fulfill 1 request instead of blending paints' (R15, M5). At the workshop, a
+    request that is not legal now (no tiles; one fulfilled this round; every apprentice has
+    begun blending) is refused for that reason (before: "'request' is not an action of the
+    workshop visit", though it is one)."""
+    g = module_game(3, modules=["requests"], seats=[dict(getup="7:00"), dict(getup="8:00"), dict(getup="9:00")],
+                    modules_state={"requests": requests_state(3)})
+    plan_all(g, "0-0-0-1-0", NOTHING, KEEP)
+    msg = refused(g, 0, "request general 3:YY 3:RB 4:RRY")
+    assert "not an action" not in msg and "your tiles: none" in msg
+    tiles = ["3:YY", "3:RB", "4:RRY", "5:RYB", "4:BBY", "4:YYR"]
+    g = module_game(3, modules=["requests"], seats=[dict(tiles=tiles, paints="RYBRYB"), {}, {}],
+                    modules_state={"requests": requests_state(3)})
+    plan_all(g, "0-0-0-2-0", NOTHING, KEEP)
+    act(g, "request general 3:RB 3:YY 4:RRY")
+    msg = refused(g, 0, "request general 4:BBY 4:YYR 5:RYB")
+    assert "one request per player per round" in msg
+    g = module_game(3, modules=["requests"], seats=[dict(tiles=tiles, paints="RYB"), {}, {}],
+                    modules_state={"requests": requests_state(3)})
+    plan_all(g, "0-0-0-1-0", NOTHING, KEEP)
+    act(g, "blend O")
+    assert "has begun blending" in refused(g, 0, "request general 3:RB 3:YY 4:RRY")
+
+
+def test_an_exchange_not_possible_now_names_its_rule_not_another_kind():
+    """Wall fresco: 'a player's apprentice may exchange 2 wall fresco tiles for one exchange
+    tile. The player discards 2 tiles of 2 different basic paints' (W4): at the workshop, an
+    exchange without the tiles is refused naming the player's wall tiles (before: "'exchange'
+    is not an action of the workshop visit")."""
+    g = module_game(3, modules=["wall_fresco"], seats=[dict(getup="7:00"), dict(getup="8:00"), dict(getup="9:00")],
+                    modules_state={"wall_fresco": wall_state(3, tiles={0: ["W:G/B"]})})
+    plan_all(g, "0-0-0-1-0", NOTHING, KEEP)
+    msg = refused(g, 0, "exchange W:G/B W:O/Y")
+    assert "not an action" not in msg and "you hold the wall tiles W:G/B" in msg
+
+
+def test_a_portrait_or_pictures_of_saints_not_possible_now_name_their_rule():
+    """Portraits: 'If both portraits have been painted (picked up) already, the players can only
+    be paid 3 Thalers'; medico: 'Ill apprentices cannot paint portraits in this location, only
+    pictures of saints'; 'he must buy one bottle' with the medico tile on the market. At the
+    studio with no card on display, a portrait is refused for the display; pictures of saints
+    with no ill apprentice there, for that; at the market without the medico tile, a bottle for
+    the tile (before: each "not an action of the studio / market visit")."""
+    g = module_game(3, modules=["portraits"], seats=[dict(getup="7:00"), dict(getup="8:00"), dict(getup="9:00")],
+                    modules_state={"portraits": portraits_state(3, display=[])})
+    plan_all(g, "0-0-1-0-0", NOTHING, KEEP)
+    assert "the portraits on display: none" in refused(g, 0, "portrait patron-a")
+    g = medico_game(dict(pile=["market", "market"], display=["3", None, None]), seats=[{}, {}, {}])
+    plan_all(g, "1-0-1-0-0", NOTHING, KEEP)
+    assert "'medico at the market' tile" in refused(g, 0, "medicine 1")
+    act(g, "pass")
+    assert "painted by ill apprentices: you have none" in refused(g, 0, "saints R")

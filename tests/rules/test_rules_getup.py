@@ -8,7 +8,7 @@ import pytest
 
 import affresco
 
-from positions import BOTTOM, MIDDLE, TOP, act, data, fig, game, legal, mood, only_actor  # noqa: E402
+from positions import BOTTOM, MIDDLE, TOP, act, data, fig, game, legal, load, mood, only_actor, position  # noqa: E402
 
 
 def choose_all(g, *times):
@@ -183,3 +183,21 @@ def test_notation_numbers_are_written_without_leading_zeros():
                                ("audience 3:3:2 pay 004", "audience 3:3:2 pay 4")]:
         assert str(affresco.parse(written)) == canonical
         assert str(affresco.parse(canonical)) == canonical
+
+
+def test_plus_one_spaces_take_the_natural_colored_apprentice_a_getup_position_after_the_choice():
+    """'If a player's master painter is occupying any of the two "+1" spaces they take the
+    natural-colored apprentice ... (thus having a total of 6 actions)', right after the get-up
+    choice (R3). A position in phase getup where a seat has already chosen its get-up time this
+    round and stands on a +1 space, written without ``neutral_apprentice``, holds the neutral
+    apprentice: it plans with 6 (rules notes N24; before, 5). A seat still to choose gets it
+    (or not) at its own choice."""
+    pos = position(3, phase="getup", seats=[dict(getup="9:00", mood=1), dict(mood=1), {}])
+    for f in pos["figures"]:
+        del f["neutral_apprentice"], f["apprentice_set_aside"]
+    g = load(pos)
+    assert only_actor(g) == 1
+    act(g, "getup 7:00")         # seat 1: -1 from a +1 space to the middle: no neutral apprentice
+    act(g, "getup 8:00")
+    assert g.phase == "plan"
+    assert [g.view(s)["figures"][s]["apprentices"] for s in range(3)] == [6, 5, 5]

@@ -274,3 +274,26 @@ def test_leonardo_occupies_a_space_in_final_scoring():
     g.apply(0, "close I")
     assert g.is_over
     assert g.scores() == [13, 5, 12]
+
+
+def test_this_array_remains_unchanged_for_the_rest_of_the_game_a_visits_position():
+    """'1 each of his apprentices is placed on the top space of the market and cathedral
+    columns. This array remains unchanged for the rest of the game' (R13). A position in phase
+    visits may leave Leonardo's plan out: it is his fixed plan, and he closes a booth and
+    restores a tile (before: refused); a plan that differs is refused naming his plan (before:
+    loaded, and Leonardo went to the theater instead; rules notes N23)."""
+    def visits(plan):
+        return affresco.Game.from_json(__import__("json").dumps(
+            __import__("positions").position(
+                2, phase="visits", fresco={"C2": "3:YY", "A5": "3:YY"}, fill=None, booths=B3, controller=0,
+                seats=[dict(getup="7:00", plan=[0, 0, 0, 0, 1]), dict(getup="8:00", plan=[0, 0, 0, 0, 1])],
+                leonardo=dict(getup="6:00", plan=plan))))
+    with pytest.raises(affresco.StateError, match=r"figures\[2\].plan.*fixed"):
+        visits([0, 0, 0, 0, 1])
+    g = visits(None)
+    assert fig(g, LEO)["plan"] == [1, 1, 0, 0, 0]
+    assert only_actor(g) == 0 and legal(g, 0) == {"close I", "close II", "close III"}
+    g.apply(0, "close I")
+    assert legal(g, 0) == {"restore C2"}
+    g.apply(0, "restore C2")
+    assert fig(g, LEO)["tiles"] == ["3:YY"]

@@ -98,6 +98,51 @@ def test_plus_one_spaces_six_actions_minus_one_spaces_four_in_a_position_without
     g.apply(0, spread(apprentices))
 
 
+def test_they_may_use_this_apprentice_for_1_additional_action_a_visits_position_without_the_flag():
+    """'If a player's master painter is occupying any of the two "+1" spaces they take the
+    natural-colored apprentice ... (thus having a total of 6 actions)' (R3). A position in phase
+    visits whose committed plan holds 6 apprentices, written without ``neutral_apprentice``,
+    loads with the neutral apprentice taken (the plan shows it: the mood cannot, the theater
+    may have moved the figure since; rules notes N21). Before, it was refused as a plan with
+    more apprentices than the player has. Written as ``false``, the plan is refused."""
+    pos = position(3, phase="visits", seats=[dict(mood=0, plan=[2, 2, 0, 1, 1], paints="YY"),
+                                             dict(plan=[0, 0, 0, 0, 1]), dict(plan=[0, 0, 0, 0, 1])],
+                   fresco={"A1": "3:YY"})
+    with pytest.raises(affresco.StateError, match="plan"):
+        affresco.Game.from_json(json.dumps(pos))
+    for key in ("neutral_apprentice", "apprentice_set_aside"):
+        del pos["figures"][0][key]
+    g = affresco.Game.from_json(json.dumps(pos))
+    assert fig(g, 0)["neutral_apprentice"] is True
+    assert g.to_act == (0,)
+    act(g, "pass")                      # the market
+    act(g, "restore A1")                # the first of two cathedral apprentices
+    assert tile_at(g, "A1") is None
+
+
+@pytest.mark.parametrize("turn", [{"location": 1, "actor": 1}, {"location": 1, "visit": 1},
+                                  {"location": 1, "visit": 1, "actor": 1}])
+def test_the_active_player_performs_all_their_actions_at_a_location_a_position_naming_the_visitor(turn):
+    """'At each location the attending players perform their actions in order of their
+    previously chosen get up time. The active player performs all their actions at a certain
+    location before the next player will perform their actions at this location.' A position
+    in phase visits whose ``turn`` names the visitor at the cathedral (by ``actor``, by
+    ``visit``, or both) without ``left`` begins that visitor's turn there with all its
+    apprentices (rules notes N22; before, the visitor was skipped as one with no action left,
+    or the position was refused)."""
+    pos = position(3, phase="visits", fresco={"A1": "3:YY", "A2": "3:YY", "A3": "3:YY"},
+                   seats=[dict(getup="7:00", plan=[0, 1, 0, 0, 0], paints="YY"),
+                          dict(getup="8:00", plan=[0, 2, 0, 0, 0], paints="YYYY"),
+                          dict(getup="9:00", plan=[0, 0, 0, 0, 1])])
+    pos["turn"] = turn
+    g = affresco.Game.from_json(json.dumps(pos))
+    assert g.to_act == (1,) and data(g)["turn"]["left"] == 2
+    act(g, "restore A1")
+    act(g, "restore A2")
+    assert fig(g, 1)["tiles"] == ["3:YY", "3:YY"] and fig(g, 0)["tiles"] == []
+    assert only_actor(g) == 2            # then the theater
+
+
 def spread(k: int) -> str:
     """A plan of ``k`` apprentices, 3 per column from the left ('plan 3-2-0-0-0' for 5)."""
     return "plan " + "-".join(str(min(3, max(0, k - 3 * i))) for i in range(5))

@@ -223,6 +223,30 @@ def test_side_2_is_needed_for_the_final_round_only_a_position_without_the_final_
     assert data(g)["round"] == 1 and [thalers(g, s) for s in range(3)] == [12, 12, 12]
 
 
+@pytest.mark.parametrize("phase", ["getup", "plan"])
+def test_all_players_flip_their_action_sheet_over_a_final_position_on_side_1_before_the_visits(phase):
+    """'If there are 6 or less fresco tiles remaining on the board at the beginning of a round
+    this is the final round of the game. All players flip their action sheet over, now showing
+    side 2'; 'In the final round the "theater" can not be visited any more, instead the
+    "cathedral" may be visited twice' (R1, R11). A position in phase getup or plan that is final
+    (``final_round: true``, or 6 tiles left with the flag left out) and shows side 1 plays the
+    final round on side 2: the fifth column is the second cathedral, not the theater (rules
+    notes N20; before, the final round was played with the theater)."""
+    seats = [dict(getup=None if phase == "getup" else t) for t in ("7:00", "8:00", "9:00")]
+    written = position(3, phase=phase, fresco=seven_tiles(), fill=None, seats=seats, final=True, side=1)
+    six = position(3, phase=phase, fresco=seven_tiles(E2=None), fill=None, seats=seats, side=1)
+    del six["final_round"]
+    for p in (written, six):
+        g = load(p)
+        assert data(g)["final_round"] is True and data(g)["action_sheet_side"] == 2
+        if phase == "getup":
+            for _ in range(3):
+                act(g, sorted(legal(g, only_actor(g)))[0])
+        assert g.view(0)["columns"] == ["market", "cathedral", "studio", "workshop", "cathedral"]
+        plan_all(g, NOTHING, NOTHING, NOTHING)
+        assert g.is_over
+
+
 def test_the_fresco_completely_restored_a_visits_position_without_the_final_flag_is_the_final_round():
     """'In case the fresco is completely restored during a round without the final round being
     triggered, that is the final round and followed immediately by final scoring. As it's the

@@ -410,8 +410,10 @@ def test_bad_asks(asks):
 
 
 def test_leonardo_needs_a_plan_once_visits_began():
-    """2 players: in phase 'visits' Leonardo's plan is part of the state; a save without it is
-    inconsistent (loading it must fail, not the first action after)."""
+    """2 players: in phase 'visits' Leonardo's plan is part of the state. It is fixed (R13):
+    a save without it loads with his fixed plan (rules notes N23, session 22; before, refused),
+    the same state as the save; a save with another plan is inconsistent (loading it must
+    fail, not the first action after)."""
     g = affresco.new_game(players=2, seed=3)
     rng = random.Random(3)
     while g.phase != "visits":
@@ -419,6 +421,8 @@ def test_leonardo_needs_a_plan_once_visits_began():
     d = data_of(g)
     assert d["figures"][2]["plan"] is not None
     d["figures"][2]["plan"] = None
+    assert load(d).to_json() == g.to_json()
+    d["figures"][2]["plan"] = [0, 0, 0, 0, 1]
     rejects(d, "figures[2].plan")
 
 

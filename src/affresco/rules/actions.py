@@ -56,10 +56,23 @@ _PAINT_WORD = re.compile(r"^[rybogpkn]+$", re.IGNORECASE)
 _TIME = re.compile(r"^[0-9]{1,2}:[0-9]{2}$")
 
 
-def _case(word: str) -> str:
+# Kinds whose arguments are never paints (a module registers its own with word_kind): a word
+# made only of paint letters stays a word there ('aside yes no' is not 'aside yes ON').
+_WORD_KINDS: set[str] = {"getup", "plan", "close", "studio", "theater", "track", "scroll", "pass"}
+
+
+def word_kind(kind: str) -> None:
+    """Register a module action kind whose arguments are never paints (at import)."""
+    _WORD_KINDS.add(kind)
+
+
+def _case(word: str, paints: bool = True) -> str:
     """Segments, booths, paints and tiles are upper case, paints in paint order ('yr' -> 'RY');
-    numbers without leading zeros ('01' -> '1'); every other word lower case."""
+    numbers without leading zeros ('01' -> '1'); every other word lower case.  ``paints``:
+    whether the action's kind takes paints (a word of paint letters is a word otherwise)."""
     if _PAINT_WORD.match(word):
+        if not paints:
+            return word.lower()
         return _sorted_paints(word.upper())
     if _DIGITS.match(word):
         return str(int(word))
@@ -141,7 +154,8 @@ def parse(text: str) -> Action:
     if not words:
         raise NotationError("empty action text; forms: " + "; ".join(KINDS))
     kind = words[0].lower()
-    args = [_case(w) for w in words[1:]]
+    paints = kind not in _WORD_KINDS
+    args = [_case(w, paints) for w in words[1:]]
     if kind == "plan" and args:
         args = _plan_args(text, args)
     elif kind == "altar" and args:

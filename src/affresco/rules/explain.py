@@ -19,19 +19,20 @@ def _listing(legal: Sequence[Action], limit: int = 12) -> str:
 
 # The kinds of action a visit to each location offers (rulebook 'Locations and actions'): one
 # of them that is not legal now is explained by its own reason below (the paints a segment
-# needs, the money a tile costs), not as a kind of another decision.
+# needs, the money a tile costs), not as a kind of another decision; so are the kinds a module
+# adds to a visit (Module.visit_kinds: a request at the workshop), by its refusal hook.
 _VISIT_KINDS = {"market": ("buy", "close"), "cathedral": ("restore", "altar"), "studio": ("studio",),
                 "workshop": ("blend",), "theater": ("theater",)}
-# The medico's word for an ill apprentice's restoration ('restore B1 ill', 'altar RYB ill'):
-# its reasons come from the medico's refusal hook; the rest of the action is checked here.
-_ILL = "ill"
 
 
 def _visit_kind(s: State, a: Action) -> bool:
     """Is ``a`` of a kind the current visit's location offers (no other decision pending)?"""
     if s.pending or s.asks or s.phase != VISITS or not 0 <= s.loc < len(s.columns()):
         return False
-    return a.kind in _VISIT_KINDS.get(s.columns()[s.loc], ())
+    column = s.columns()[s.loc]
+    if a.kind in _VISIT_KINDS.get(column, ()):
+        return True
+    return any(a.kind in kinds for m in s.hooks for col, kinds in m.visit_kinds if col == column)
 
 
 def _reason(s: State, seat: int, a: Action, legal: Sequence[Action]) -> str | None:
@@ -48,12 +49,14 @@ def _reason(s: State, seat: int, a: Action, legal: Sequence[Action]) -> str | No
             why = hook(s, seat, a)       # with the choice ('deposit none', 'heal 3 juice')
             if why:
                 return why
-    ill = a.kind in ("restore", "altar")     # (their 'ill' word is the medico's, its reasons above)
-    if ill and a.args and a.args[-1] == _ILL:
+    # a word a module appends to a base kind (Module.suffixes: the medico's 'restore B1 ill'):
+    # its reasons come from that module's refusal hook above; the rest is checked here
+    suffixes = {w for m in s.hooks for kind, w in m.suffixes if kind == a.kind}
+    if a.args and a.args[-1] in suffixes:
         a = Action(a.kind, a.args[:-1])
     same = [x for x in legal if x.kind == a.kind]
     if a.kind not in ("buy", "restore", "request", "plan") and same and \
-            len(a.args) not in {len(x.args) - (ill and x.args[-1:] == (_ILL,)) for x in same}:
+            len(a.args) not in {len(x.args) - (x.args[-1:][0] in suffixes if x.args else 0) for x in same}:
         counts = " or ".join(str(n) for n in sorted({len(x.args) for x in same}))
         return f"'{a.kind}' takes {counts} word{'s' * (counts != '1')} after it, e.g. '{same[0]}'"
     if a.kind == "getup":

@@ -57,6 +57,13 @@ class Module:
     # hook table calls them only there
     visit_columns: ClassVar[tuple[str, ...] | None] = None
     action_kinds: ClassVar[tuple[str, ...] | None] = None
+    # the action kinds it adds to a location's visit, as (column word, kinds) pairs: a refused
+    # one is explained by its ``refusal`` hook (why it is not legal now), never as a kind the
+    # visit does not offer (rules/explain.py)
+    visit_kinds: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()
+    # the words it appends to actions of base kinds, as (kind, word) pairs (the medico's 'ill'
+    # in 'restore B1 ill'): explain checks the rest of such an action as the base kind's
+    suffixes: ClassVar[tuple[tuple[str, str], ...]] = ()
     # the column indexes (negative: counted from the last) after which its ``after_location``
     # may act (None: after every column); the hook table calls it only there
     location_columns: ClassVar[tuple[int, ...] | None] = None

@@ -11,7 +11,7 @@ import re
 from typing import Any, Mapping
 
 from ..errors import ComponentError, FrescoError, StateError
-from . import flow, house
+from . import flow, house, planning
 from .chance import seed_refusal
 from .board import CELLS, INDEX as SEGMENT, NAMES, SIZE
 from .components import Components, FrescoTile, build, reference
@@ -276,8 +276,11 @@ def from_dict(data: Any, hooks_for) -> State:
             # neutral apprentice; a -1 space: one set aside). In phase getup a -1 space was
             # reached at an earlier get-up (the mood falls only there), which set one aside; a
             # +1 space may have been reached since (theater). Visits: their own facts
+            # (phase getup, a figure that has chosen its get-up time this round: its zone effects
+            # are in force as in phase plan, rules notes N24)
             zone = comp.mood_spaces[mood] if s.phase in (PLAN, GETUP) else 0
-            s.neutral.append(r.get(fig, "neutral_apprentice", w, bool, zone > 0 and s.phase == PLAN))
+            chosen = s.phase == PLAN or (s.phase == GETUP and g is not None)
+            s.neutral.append(r.get(fig, "neutral_apprentice", w, bool, zone > 0 and chosen))
             s.aside.append(r.get(fig, "apprentice_set_aside", w, bool, zone < 0))
             if s.neutral[-1] and s.aside[-1]:
                 raise r.fail(w + "neutral_apprentice", "a player cannot hold the neutral apprentice with one set aside")
@@ -328,14 +331,29 @@ def from_dict(data: Any, hooks_for) -> State:
     s.left = r.get(turn, "left", "turn.", int, 0)
     if not -1 <= s.actor < figs:
         raise r.fail("turn.actor", f"{s.actor} is not a figure")
+    if s.phase == VISITS and "left" not in turn and not data.get("asks") and data.get("pending_track") is None \
+            and ("actor" in turn or "visit" in turn):
+        # a hand-written turn (saved states write every field): the visitor it names, by
+        # ``actor`` or by ``visit``, begins its turn at the column as the round would begin it
+        # (its apprentices there, the modules' turn start), not as one that has none left
+        # (rules notes N22; before, that visitor was skipped)
+        if "actor" not in turn and 0 <= s.visit < len(s.order):
+            s.actor = s.order[s.visit]
+        if "visit" not in turn and 0 <= s.actor < figs and s.actor in s.order:
+            s.visit = s.order.index(s.actor)
+        begin = s.actor >= 0
+    else:
+        begin = False
     if s.phase == VISITS:
         for f, p in enumerate(s.plan):
-            if p is None:
-                raise r.fail(f"figures[{f}].plan", "every figure (Leonardo too) needs a plan once the visits have begun")
+            if p is None and f != s.leonardo:   # (Leonardo's fixed plan is his default: below)
+                raise r.fail(f"figures[{f}].plan", "every figure needs a plan once the visits have begun")
         if not 0 <= s.loc <= ncol or (s.loc == ncol and s.actor >= 0):
             raise r.fail("turn.location", f"{s.loc}: a column 0..{ncol - 1} ({ncol} once every column is done)")
         if s.actor >= 0 and (s.order[s.visit] != s.actor if 0 <= s.visit < len(s.order) else True):
             raise r.fail("turn.visit", "the visitor does not match turn.order[turn.visit]")
+        if begin:
+            s.visit, s.actor = s.visit - 1, -1    # flow.advance starts the turn of order[visit]
     pending = data.get("pending_track")
     if pending is not None:
         if not isinstance(pending, dict) or not all(_whole(pending.get(k)) for k in ("figure", "behind", "ahead")):
@@ -369,7 +387,31 @@ def from_dict(data: Any, hooks_for) -> State:
     if (derive_visits or (derive_final and not s.final)) and any(hook(s) for hook in s.hooks.is_final_round):
         s.final = True
         s.side2 = side != 1
+    if s.final and s.phase in (GETUP, PLAN):
+        # 'this is the final round of the game. All players flip their action sheet over, now
+        # showing side 2' (R1, R11): the flip belongs to the start of the final round, so before
+        # its visits a final round is on side 2, whatever side the position shows (a final
+        # round on side 1 is only N7's fresco completed during the visits; rules notes N20)
+        s.side2 = True
+    if s.leonardo is not None and s.phase == VISITS:
+        # R13: 'This array remains unchanged for the rest of the game' (his apprentices on the
+        # market and cathedral columns, the modules' more; none in the cathedral once the sheets
+        # are flipped): a visits position may leave his plan out, and one that differs is
+        # refused (rules notes N23)
+        fixed = planning.leonardo_plan(s)
+        if s.plan[s.leonardo] is None:
+            s.plan[s.leonardo] = fixed
+        elif s.plan[s.leonardo] != fixed:
+            raise r.fail(f"figures[{s.leonardo}].plan", f"{list(s.plan[s.leonardo])!r}: Leonardo's plan is "
+                         f"fixed (R13), here {list(fixed)!r}")
     for f, plan in enumerate(s.plan[:n]):
+        if plan is not None and sum(plan) == s.apprentices(f) + 1 and not s.neutral[f] and not s.aside[f] \
+                and s.phase == VISITS and "neutral_apprentice" not in figures[f] \
+                and "apprentice_set_aside" not in figures[f]:
+            # a committed plan with one apprentice more than the player's own: the neutral
+            # apprentice was taken at this round's get-up (R3; the theater may have moved the
+            # figure since, so the mood cannot tell it in phase visits: rules notes N21)
+            s.neutral[f] = True
         if plan is not None and sum(plan) > s.apprentices(f):
             raise r.fail(f"figures[{f}].plan", f"{list(plan)!r} uses more apprentices than the player has")
     asks = r.get(data, "asks", "", list, [])

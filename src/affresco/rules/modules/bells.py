@@ -30,7 +30,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 from ...errors import ComponentError, StateError
 from .. import track
 from ..chance import below, chance
-from ..actions import KINDS, Action, plan_word
+from ..actions import KINDS, Action, plan_word, word_kind
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ModuleState, ask, own, register, with_item
 from ..planning import column_words
@@ -39,6 +39,8 @@ from ..state import PLAN, State
 NAME = "bells"
 TILE = "audience"
 plan_word(TILE, 1, 60)   # 'plan 0-1-0-1-1 audience studio' (before the medico's words, hooks.ORDER)
+word_kind(TILE)         # their words are never paints
+word_kind("deposit")
 KINDS.update({
     "audience": "audience <cert> full|pay <n>  buy a displayed bell certificate (module bells)",
     "deposit": "deposit <cert> <n>|none   pay more onto a partly paid certificate (module bells)",

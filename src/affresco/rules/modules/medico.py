@@ -40,7 +40,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 from ...errors import ComponentError, StateError
 from .. import cathedral
 from ..state import SIDE1, SIDE2, VISITS, State
-from ..actions import KINDS, Action, arg_order, counts_text, plan_word
+from ..actions import KINDS, Action, arg_order, counts_text, plan_word, word_kind
 from ..board import INDEX as SEGMENT, NEIGHBOURS8
 from ..components import check_provenance as provenance_ok
 from ..thalers import earn
@@ -73,6 +73,8 @@ KINDS.update({
     "saints": "saints <paint>            an ill studio apprentice paints saints: 1 paint for 3 Thalers",
 })
 arg_order("heal", lambda a: BOTTLES.index(a) if a in BOTTLES else len(BOTTLES))
+for _kind in ("medicine", "heal", "aside", "illness"):   # their words are never paints
+    word_kind(_kind)
 
 
 class Data(NamedTuple):
@@ -182,6 +184,8 @@ def black_left(black: int, taken: tuple[int, ...]) -> int:
 class Medico(Module):
     name = NAME
     visit_columns = ("cathedral", "studio", "workshop")   # ill apprentices: restore/altar, saints, one blend
+    visit_kinds = (("market", ("medicine",)), ("studio", ("saints",)))
+    suffixes = (("restore", ILL_WORD), ("altar", ILL_WORD))   # an ill apprentice's restoration
     action_kinds = ("restore", "altar", "saints", "studio")   # the ill ones' restorations, pictures of saints, the studio
     location_columns = (-1,)   # after_location: after the last column only
     # after_visit: not at the theater, where no ill apprentice goes (BARRED) and no infection lies
@@ -710,6 +714,9 @@ class Medico(Module):
 
     def refusal(self, s: State, seat: int, action) -> str | None:
         m = self.st(s)
+        if action.kind == "medicine" and not (s.asks and s.asks[0][2] == "medicine"):
+            return ("a bottle is bought by a player whose 'medico at the market' tile covers the "
+                    "market, at the start of his market turn")
         if action.kind == "medicine":
             shown = ", ".join(f"place {p + 1}: {_BOTTLE_NAMES[b]} for {self.price(s, p)}"
                               for p, b in enumerate(m.display) if b)
@@ -724,7 +731,13 @@ class Medico(Module):
                 and 0 <= fig < s.n and m.ill_left and s.left <= m.ill_left and not s.asks and not s.pending:
             if action.kind == "studio":
                 return "the apprentices you have left in the studio are ill: they paint pictures of saints ('saints R')"
-            return f"the apprentices you have left in the cathedral are ill: '{action} {ILL_WORD}'"
+            plain = action
+            for word in ("bishop", "sexton"):   # 'the bishop cannot be moved beforehand'
+                if word in plain.args:
+                    i = plain.args.index(word)
+                    plain = Action(plain.kind, plain.args[:i] + plain.args[i + 2:])
+            moved = " (without moving the bishop)" if plain is not action else ""
+            return f"the apprentices you have left in the cathedral are ill: '{plain} {ILL_WORD}'{moved}"
         if action.kind in ("restore", "altar") and action.args and action.args[-1] == ILL_WORD:
             if not m.ill_left:
                 return "no ill apprentice of yours is left in this column"
@@ -734,6 +747,8 @@ class Medico(Module):
                     return "an ill apprentice cannot restore a section on or next to the bishop"
                 if "bishop" in action.args or "sexton" in action.args:
                     return "the bishop cannot be moved before an ill apprentice restores"
+        if action.kind == "saints" and not (0 <= fig < s.n and m.ill_left):
+            return "pictures of saints are painted by ill apprentices: you have none left in the studio"
         if action.kind == "saints":
             have = [c for c in PAINTS if s.paints[seat][PAINT_INDEX[c]]] if seat < s.n else []
             eg = f", e.g. 'saints {have[0]}'" if have else ": you have none"
@@ -819,6 +834,14 @@ class Medico(Module):
         infected = data.get("infected")
         if (tile is not None and tile not in TILES) or (infected is not None and infected not in LOCATIONS):
             raise StateError(f"{w}: infection_tile {tile!r} / infected {infected!r}: a location, 'same' or null")
+        if tile in LOCATIONS and s.phase == VISITS and infected != tile:
+            # this round's tile, revealed after planning, names the location it infects ('reveal
+            # the top infection tile ... This location is infected'): a position that leaves
+            # ``infected`` out (or null) is read so (rules notes MD16; before, nothing was
+            # infected); another location is refused
+            if infected is not None:
+                raise StateError(f"{w}: infection_tile {tile!r} infects the {tile} this round, not the {infected}")
+            infected = tile
         draw, discard = lst("draw", None if "draw" in data else list(self.data.bottles)), lst("discard", [])
         display = lst("display", [None] * self.places(s))
         held = lst("held", [[] for _ in range(n)])
@@ -858,6 +881,14 @@ class Medico(Module):
         plans = []
         for f, p in enumerate(plans_raw):
             if p is None:
+                if s.plan[f] is not None and sum(s.plan[f]) > healthy_count(s.comp.apprentices, sick[f], s.neutral[f],
+                                                                            s.aside[f]):
+                    # left out, the plan's medico part is 'no ill apprentice': a plan that needs
+                    # more healthy apprentices than the seat has would let ill ones act as
+                    # healthy ('Ill apprentices may not be deployed at ...'; rules notes MD17)
+                    raise StateError(f"{w}.plans[{f}]: the plan {list(s.plan[f])!r} holds more apprentices than "
+                                     "the seat's healthy ones: name its ill ones ({'ill': [per column], 'medico': "
+                                     "false})")
                 plans.append(None if s.plan[f] is None else ((0,) * cols, False))
                 continue
             if not isinstance(p, dict) or not isinstance(p.get("ill"), list) or len(p["ill"]) != cols \

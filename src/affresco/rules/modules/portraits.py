@@ -77,6 +77,7 @@ class Portraits(Module):
     name = NAME
     view_reads = ()
     visit_columns = ("studio", "cathedral")   # painting a portrait; the Sexton's move
+    visit_kinds = (("studio", ("portrait",)),)
     action_kinds = ("portrait", "restore")   # a portrait painted; a restoration with the Sexton
 
     @classmethod

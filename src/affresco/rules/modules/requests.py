@@ -55,6 +55,7 @@ class Requests(Module):
     view_reads = ()
     visit_columns = ("workshop",)   # fulfilling a request
     action_kinds = ("request",)
+    visit_kinds = (("workshop", ("request",)),)
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:
@@ -141,6 +142,11 @@ class Requests(Module):
             return f"no {t} request is left"
         if not 0 <= fig < s.figures:
             return None
+        if s.mods[NAME].last[fig] == s.round:
+            return "one request per player per round (R15): yours is fulfilled"
+        if fig < s.n and s.left < s.comp.rules["workshop"]["blends_per_apprentice"]:
+            return ("a request takes a workshop apprentice instead of blending: each of yours "
+                    "has begun blending (rules notes M5)")
         owned = [(tile_text(x), x.splashes) for x in s.tiles[fig]]
         for hook in s.hooks.request_tiles:
             hook(s, fig, owned)

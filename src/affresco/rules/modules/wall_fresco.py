@@ -22,7 +22,7 @@ from ...errors import ComponentError, StateError
 from .. import track
 from ..chance import chance
 from ..state import State
-from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key
+from ..actions import KINDS, PASS, PLAN_WORDS, Action, arg_order, plan_word, tile_text_key, word_kind
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ModuleState, ask, own, register, with_item
 from ..memo import IdentityMemo
@@ -34,6 +34,8 @@ NAME = "wall_fresco"   # the module's name: its state is ``state.mods[NAME]``
 TILE = "wall"          # the action tile's word in plan notation ('plan 1-0-2-1-0 wall theater')
 plan_word(TILE, 1, 70)   # after bells' words, before the medico's (hooks.ORDER)
 arg_order("exchange", str)
+word_kind(TILE)          # its words are never paints (nor the exchange's wall tiles: W:...)
+word_kind("exchange")
 KINDS.update({
     "wall": "wall <section>           restore a wall fresco section, e.g. 'wall A3' (module wall_fresco)",
     "exchange": "exchange <tile> <tile>  trade 2 wall tiles for an exchange tile, e.g. 'exchange W:G/B W:O/Y' "
@@ -176,6 +178,7 @@ class WallFresco(Module):
     name = NAME
     visit_columns = ("workshop",)   # the exchange instead of blending
     action_kinds = ("exchange",)
+    visit_kinds = (("workshop", ("exchange",)),)
     plan_words = (TILE,)
     view_reads = ("phase", "side2")   # action tiles hidden while planning, column words
     busy_columns = ()                 # visit_start: the wall tile's column, where no apprentice goes
