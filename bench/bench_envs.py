@@ -438,13 +438,14 @@ def main() -> None:
           ("every loop in this process, the engine loop on its own games" if args.one_process else
            "every loop in a process of its own, each ratio to the engine's on the same games"), flush=True)
     results = []
+    apart = None if args.one_process else _Apart(args, names, games, blocks)
     for n in args.players:
         for mods in mod_sets:
             label = f"{n}p {'all modules' if mods else 'base'}"
-            if args.one_process:
+            if apart is None:
                 totals, same = _measure_one_process(args, loops, names, n, mods, games, blocks), {}
             else:
-                totals, same = _measure_apart(args, names, n, mods, games, blocks)
+                totals, same = apart.measure(n, mods)
             own = totals["engine"]
             for w in [w for w in names] + [w for w in totals if w not in names]:
                 d, sec, engine_d, played = totals[w]
@@ -463,6 +464,8 @@ def main() -> None:
                       f"{per_game * 1e3:7.1f} ms/game {per_game / base_game:5.2f}x the engine's" +
                       (f" | {per / (own[1] / own[0]):5.2f}x the engine loop's own games" if w in same else ""),
                       flush=True)
+    if apart is not None:
+        apart.close()
     load = os.getloadavg()
     print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     if args.json:
@@ -505,78 +508,97 @@ def _measure_one_process(args, loops, names, n, mods, games, blocks) -> dict:
     return totals
 
 
-def _measure_apart(args, names, n, mods, games, blocks) -> tuple[dict, dict]:
-    """The default since session 22: every loop in a worker process of its own (:func:`loop_worker`), the
-    blocks alternating through them as in one process (one worker runs at a time); and beside each loop that
-    plays other games than the engine loop, the engine's work on that loop's games (:func:`engine_on_games`),
-    recorded first by another process (:func:`record_worker`).  So a loop's ratio compares the same games (the
-    same seeds, agents' picks and mix of decisions) and no loop meets a game another loop has warmed the
-    engine's memos with (the memos that remember positions by their contents: a game played again is cheaper).
-    Returns the totals of every loop and, per loop, the name of its engine loop on the same games."""
-    import subprocess
-    import tempfile
-    common = ["--players", str(n), "--modules", "all" if mods else "base", "--games", str(games), "--blocks",
-              str(blocks), "--pick", args.pick] + (["--encoding", *map(str, args.encoding)] if args.encoding else []) \
-        + (["--warm-games", str(args.warm_games)] if args.warm_games is not None else []) \
-        + (["--replay"] if args.replay else []) + (["--cold"] if args.cold else [])
-    with tempfile.TemporaryDirectory() as tmp:
-        recorded = os.path.join(tmp, "games.json")
-        subprocess.run([sys.executable, __file__, "--record-worker", json.dumps(names), "--record-out", recorded,
-                        *common], check=True)
-        games_of = json.loads(Path(recorded).read_text())
+class _Apart:
+    """The default since session 22: every loop in a worker process of its own (:func:`loop_worker`, kept
+    for every set-up of the run), the blocks alternating through them as in one process (one worker runs at
+    a time); and beside each loop that plays other games than the engine loop, the engine's work on that
+    loop's games (:func:`engine_on_games`), recorded first by another process (:func:`record_worker`).  So
+    a loop's ratio compares the same games (the same seeds, agents' picks and mix of decisions) and no loop
+    meets a game another loop has warmed the engine's memos with (the memos that remember positions by
+    their contents: a game played again is cheaper)."""
+
+    def __init__(self, args, names, games, blocks):
+        import subprocess
+        import tempfile
+        self.names, self.games, self.blocks = names, games, blocks
+        self.common = ["--games", str(games), "--blocks", str(blocks), "--pick", args.pick] + \
+            (["--encoding", *map(str, args.encoding)] if args.encoding else []) + \
+            (["--warm-games", str(args.warm_games)] if args.warm_games is not None else []) + \
+            (["--replay"] if args.replay else []) + (["--cold"] if args.cold else [])
+        self.tmp = tempfile.TemporaryDirectory()
+        self.recorded = os.path.join(self.tmp.name, "games.json")
+        subprocess.run([sys.executable, __file__, "--record-worker", json.dumps(names), "--record-out", self.recorded,
+                        "--players", *map(str, args.players), "--modules", args.modules, *self.common], check=True)
+        self.workers: dict = {}
+
+    def worker(self, w):
+        import subprocess
+        if w not in self.workers:
+            self.workers[w] = subprocess.Popen([sys.executable, __file__, "--loop-worker", w, "--record-out",
+                                                self.recorded, *self.common], stdin=subprocess.PIPE,
+                                               stdout=subprocess.PIPE, text=True)
+        return self.workers[w]
+
+    def ask(self, w, command):
+        worker = self.worker(w)
+        worker.stdin.write(command + "\n")
+        worker.stdin.flush()
+        for line in worker.stdout:
+            if line.startswith("@@ "):
+                return json.loads(line[3:])
+        raise SystemExit(f"the worker of {w} ended (exit {worker.wait()}) on {command!r}")
+
+    def measure(self, n, mods) -> tuple[dict, dict]:
+        """One set-up: the totals of every loop and, per loop, the name of its engine loop on the same games."""
+        key = f"{n} {'all' if mods else 'base'}"
+        games_of = json.loads(Path(self.recorded).read_text())[key]
         groups: dict[str, list[str]] = {}
-        for w in names:                   # loops playing the same games share their engine loop
+        for w in self.names:              # loops playing the same games share their engine loop
             groups.setdefault(json.dumps(games_of[w]), []).append(w)
-        same, replays = {}, {}
+        same, replays = {}, {}            # replays: a row -> (its worker, the loop whose games it replays)
         for group in groups.values():
             if "engine" in group:
                 same.update((w, "engine") for w in group if w != "engine")
-            else:
+            else:                         # the k-th replay worker replays this set-up's k-th other games
                 replay = f"engine on {group[0]}'s games"
-                replays[replay] = games_of[group[0]]
+                replays[replay] = (f"engine on games {len(replays)}", group[0])
                 same.update((w, replay) for w in group)
-        Path(recorded).write_text(json.dumps(replays))
-        workers = {w: subprocess.Popen([sys.executable, __file__, "--loop-worker", w, "--record-out", recorded,
-                                        *common], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-                   for w in [*names, *replays]}
-
-        def ask(w, command):
-            workers[w].stdin.write(command + "\n")
-            workers[w].stdin.flush()
-            for line in workers[w].stdout:
-                if line.startswith("@@ "):
-                    return json.loads(line[3:])
-            raise SystemExit(f"the worker of {w} ended (exit {workers[w].wait()}) on {command!r}")
-
-        order = list(workers)
+        order = [*self.names, *replays]
+        worker = {w: replays[w][0] if w in replays else w for w in order}
+        command = {w: f"{key} {replays[w][1]}" if w in replays else key for w in order}
         for w in order:                   # warm-up, one worker at a time
-            ask(w, "warm")
+            self.ask(worker[w], f"warm {command[w]}")
         totals = {w: [0, 0.0, 0, 0] for w in order}
-        for b in range(blocks):
+        for b in range(self.blocks):
             for w in order[b % len(order):] + order[:b % len(order)]:
-                for i, v in enumerate(ask(w, f"run {b}")):
+                for i, v in enumerate(self.ask(worker[w], f"run {b} {command[w]}")):
                     totals[w][i] += v
-        for w in order:
-            workers[w].stdin.close()      # the worker's end
-            workers[w].wait()
-    return totals, same
+        return totals, same
+
+    def close(self) -> None:
+        for worker in self.workers.values():
+            worker.stdin.close()          # the worker's end
+            worker.wait()
+        self.tmp.cleanup()
 
 
 def record_worker(args) -> None:
     """``--record-worker NAMES``: the games the time bench's loops (a JSON list of names) play on the measured
-    seeds, written to ``--record-out`` as {name: {seed: [the engine's seed, [[seat, index of the action in
-    the seat's legal list], ...]]}} (played here, in a process of its own: a game played again in the
-    measuring process would find the engine's memos warm)."""
+    seeds of every set-up, written to ``--record-out`` as {"N base|all": {name: {seed: [the engine's seed,
+    [[seat, index of the action in the seat's legal list], ...]]}}} (played here, in a process of its own: a
+    game played again in the measuring process would find the engine's memos warm)."""
     global FINISHED
-    n, mods = args.players[0], MOD_SETS[args.modules][0]
     loops = _loops(args)
     measured = range(args.blocks * args.games)
-    out = {}
-    for w in json.loads(args.record_worker):
-        FINISHED = []
-        loops[w](n, mods, measured)
-        records, FINISHED = FINISHED, None
-        out[w] = {seed: _choices(n, mods, record) for seed, record in zip(measured, records)}
+    out: dict = {}
+    for n in args.players:
+        for mods in MOD_SETS[args.modules]:
+            for w in json.loads(args.record_worker):
+                FINISHED = []
+                loops[w](n, mods, measured)
+                records, FINISHED = FINISHED, None
+                out.setdefault(f"{n} {'all' if mods else 'base'}", {})[w] = {
+                    seed: _choices(n, mods, record) for seed, record in zip(measured, records)}
     Path(args.record_out).write_text(json.dumps(out))
 
 
@@ -598,24 +620,27 @@ def _choices(n, mods, record) -> list:
 
 def loop_worker(args) -> None:
     """``--loop-worker NAME``: one loop of the time bench in a process of its own, told by the bench on its
-    standard input what to play ("warm": the warm-up games, "run B": block B's games, answering the loop's
-    totals) until it closes it; ``engine on LOOP's games`` replays LOOP's recorded games (``--record-out``)."""
+    standard input what to play until it closes it ("warm N MODS": a set-up's warm-up games, "run B N MODS":
+    its block B's games, answering the loop's totals); ``engine on games K`` replays another loop's recorded
+    games (``--record-out``; its commands end with that loop's name)."""
     global GAMES
-    n, mods = args.players[0], MOD_SETS[args.modules][0]
     warm = _warm_seeds(args, args.games, args.blocks)
-    if args.loop_worker in (loops := _loops(args)):
-        loop = warm_loop = loops[args.loop_worker]
-    else:
-        GAMES = {int(seed): game for seed, game in json.loads(Path(args.record_out).read_text())[args.loop_worker].items()}
-        loop = engine_on_games    # warming up on other games (not recorded): the engine loop's own
-        warm_loop = engine_on_games if all(seed in GAMES for seed in warm) else engine
+    loops = _loops(args)
     for line in sys.stdin:       # until the bench closes it
-        command = line.split()
-        if command[0] == "warm":
+        command = line.strip().split(maxsplit=4 if line.startswith("run") else 3)
+        b, command = (int(command[1]), command[2:]) if command[0] == "run" else (None, command[1:])
+        n, mods = int(command[0]), MOD_SETS[command[1]][0]
+        if args.loop_worker in loops:
+            loop = warm_loop = loops[args.loop_worker]
+        else:                    # another loop's games (warming up on other games: the engine loop's own)
+            GAMES = {int(seed): game for seed, game in
+                     json.loads(Path(args.record_out).read_text())[" ".join(command[:2])][command[2]].items()}
+            loop = engine_on_games
+            warm_loop = engine_on_games if all(seed in GAMES for seed in warm) else engine
+        if b is None:
             warm_loop(n, mods, warm)
             answer = None
         else:
-            b = int(command[1])
             gc.collect()   # no block pays for the warm-up's or the last block's garbage
             answer = loop(n, mods, range(b * args.games, (b + 1) * args.games))
         print("@@ " + json.dumps(answer), flush=True)
@@ -1137,7 +1162,9 @@ def parts(args) -> None:
                                 "--pick", args.pick], env=env, check=True)
                 games_of = json.loads(Path(recorded).read_text())
                 Path(recorded).write_text(json.dumps({f"engine on {w}'s games": games_of[w] for w in names}))
-                replays = [f"engine on {w}'s games" for w in names if games_of[w] != games_of["engine"]]
+                same = {w: "engine" if games_of[w] == games_of["engine"] else   # loops playing the same games share
+                        next(f"engine on {v}'s games" for v in names if games_of[v] == games_of[w]) for w in names}
+                replays = [r for r in dict.fromkeys(same.values()) if r != "engine"]
                 per_step = {}
                 for name in ["engine", *replays, *names[1:]]:   # the engine on each loop's games before the loop
                     total, steps, _ = count(name, n, modules, None, recorded)
@@ -1145,11 +1172,10 @@ def parts(args) -> None:
                     if name == "pettingzoo-parallel":      # its step and observations, each holding parts: a run of their own
                         found.update(count(name, n, modules, "nested")[2])
                     per = per_step[name] = total / steps
-                    same = per_step.get(f"engine on {name}'s games", per_step["engine"])
                     rest = total - sum(v for part, v in found.items() if part not in nested)
                     print(f"{n}p {modules:<5} {name:<15} {per / 1000:7.1f}k a step" +
                           ("" if name == "engine" else f" ({per / per_step['engine']:.2f}x the engine loop's)"
-                           if name in replays else f" ({per / same:.2f}x the engine's on the same games, "
+                           if name in replays else f" ({per / per_step[same[name]]:.2f}x the engine's on the same games, "
                                                    f"{per / per_step['engine']:.2f}x the engine loop's own)") + ": " +
                           ", ".join(f"{part} {v / steps / 1000:.1f}k" for part, v in found.items()
                                     if v and part not in nested) + f", rest {rest / steps / 1000:.1f}k" +
