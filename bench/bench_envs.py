@@ -1202,19 +1202,26 @@ def compare_with_baseline(args) -> None:
     runs = interleave(lambda src: [sys.executable, __file__, *argv, "--worker"], trees, blocks=args.rounds,
                       progress=lambda m: print(m, flush=True))
     ratios: dict[tuple, dict[str, list]] = {}
+    own: dict[tuple, dict[str, list]] = {}     # the ratios to the engine loop's own games (the measure until session 21)
     for label, blocks in runs.items():
         for block in blocks:
             for row in block["results"]:
                 ratios.setdefault((row["setup"], row["wrapper"]), {"new": [], "baseline": []})[label].append(
                     row["cost_vs_engine"])
+                if row.get("cost_vs_engine_own_games", row["cost_vs_engine"]) != row["cost_vs_engine"]:
+                    own.setdefault((row["setup"], row["wrapper"]), {"new": [], "baseline": []})[label].append(
+                        row["cost_vs_engine_own_games"])
     out = []
     for (setup, wrapper), r in ratios.items():
         if wrapper == "engine":
             continue
         new, old = statistics.median(r["new"]), statistics.median(r["baseline"])
-        out.append({"setup": setup, "wrapper": wrapper, "new": new, "baseline": old, "runs": r})
+        o = own.get((setup, wrapper))
+        out.append({"setup": setup, "wrapper": wrapper, "new": new, "baseline": old, "runs": r, "own_games": o})
         print(f"{setup:<16} {wrapper:<28} baseline {old:5.2f}x  ->  new {new:5.2f}x the engine's cost   "
-              f"(runs {r['baseline']} / {r['new']})")
+              f"(runs {r['baseline']} / {r['new']})" +
+              (f"; x the engine loop's own games {statistics.median(o['baseline']) if o['baseline'] else '-'} -> "
+               f"{statistics.median(o['new']) if o['new'] else '-'}" if o else ""))
     print(f"{machine_load()} (end)")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
