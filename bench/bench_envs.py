@@ -312,15 +312,16 @@ def engine_on_games(n, mods, seeds):
     """The engine loop's work on another loop's games (:data:`GAMES`, recorded by another process,
     :func:`record_worker`): ``to_act``, ``legal_actions`` + ``apply`` and the agent's two picks as in
     :func:`engine`, the recorded seat and action played instead of the picks' results (the same
-    work, another loop's game)."""
+    work, another loop's game).  Exact, on the engine loop's own games (2p base, 2 games after 2): 77.6k
+    instructions a decision against the engine loop's 78.3k: a ratio to it errs ~1% against the wrapper."""
     decisions, t0 = 0, _clock()
     for seed in seeds:
         game_seed, choices = GAMES[seed]
         g = affresco.new_game(n, mods, seed=game_seed)
         rng = random.Random(seed)
-        it = iter(choices)
-        while not g.is_over:
-            seat, i = next(it)
+        for seat, i in choices:          # (a for loop: with next() a step cost 1.1k instructions more, session 22)
+            if g.is_over:
+                break
             rng.choice(g.to_act)         # the agent's choice of seat (the recorded seat plays)
             legal = g.legal_actions(seat)
             rng.choice(legal)            # its pick (the recorded action plays)
@@ -633,7 +634,7 @@ def loop_worker(args) -> None:
         if args.loop_worker in loops:
             loop = warm_loop = loops[args.loop_worker]
         else:                    # another loop's games (warming up on other games: the engine loop's own)
-            GAMES = {int(seed): game for seed, game in
+            GAMES = {int(seed): (game[0], [tuple(c) for c in game[1]]) for seed, game in
                      json.loads(Path(args.record_out).read_text())[" ".join(command[:2])][command[2]].items()}
             loop = engine_on_games
             warm_loop = engine_on_games if all(seed in GAMES for seed in warm) else engine
@@ -1063,7 +1064,8 @@ def parts_worker(args) -> None:
     if args.parts_worker in PART_LOOPS:
         loop = warm_loop = PART_LOOPS[args.parts_worker]
     else:                         # "engine on LOOP's games": warm up on the engine loop's own
-        GAMES = {int(seed): game for seed, game in json.loads(Path(args.record_out).read_text())[args.parts_worker].items()}
+        GAMES = {int(seed): (game[0], [tuple(c) for c in game[1]]) for seed, game in
+                 json.loads(Path(args.record_out).read_text())[args.parts_worker].items()}
         loop, warm_loop = engine_on_games, engine
     warm_loop(n, mods, range(100_000, 100_000 + (args.warm_games or 1)))
     split = os.environ.get("AFFRESCO_PARTS")
