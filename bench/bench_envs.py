@@ -1222,8 +1222,8 @@ def compare_with_baseline(args) -> None:
         out.append({"setup": setup, "wrapper": wrapper, "new": new, "baseline": old, "runs": r, "own_games": o})
         print(f"{setup:<16} {wrapper:<28} baseline {old:5.2f}x  ->  new {new:5.2f}x the engine's cost   "
               f"(runs {r['baseline']} / {r['new']})" +
-              (f"; x the engine loop's own games {statistics.median(o['baseline']) if o['baseline'] else '-'} -> "
-               f"{statistics.median(o['new']) if o['new'] else '-'}" if o else ""))
+              (f"; x the engine loop's own games " + " -> ".join(
+                  f"{statistics.median(o[t]):.2f}" if o[t] else "-" for t in ("baseline", "new")) if o else ""))
     print(f"{machine_load()} (end)")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
