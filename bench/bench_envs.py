@@ -33,7 +33,12 @@ one per plan whatever the encoding) and per game (the fair comparison when a pla
 steps; games of one seed differ by the random choices, so compare over several); each also as a
 ratio to the engine loop's; blocks alternate the loops (every loop
 once per block, each block starting with the next loop), and the machine's load is printed
-beside the numbers.  Every loop first plays as many other games (other seeds) as it will be
+beside the numbers.  Each loop runs in a process of its own (the bench telling each in turn
+which block to play), and each loop's ratio is to the engine's work on that loop's own games
+(``engine on LOOP's games``: recorded first by another process, replayed with the engine loop's
+work, :func:`engine_on_games`): the same games, and no loop meets a game another loop has
+warmed the engine's memos with (session 22; ``--one-process`` gives the bench before it: every
+loop in this process, each ratio to the engine loop's own games).  Every loop first plays as many other games (other seeds) as it will be
 measured on, unmeasured (``--warm-games N``: N of them): planning situations recur from game to
 game (86 distinct ones in 30 random 4-player games with all eight modules, few new after 20),
 so in a long training run they are known: the engine's lazy plan lists and a wrapper's mask of
@@ -88,6 +93,15 @@ def _clock():
     return time.process_time()   # CPU time of this process: other jobs on the machine do not inflate it
 
 
+FINISHED: list | None = None   # the games each loop finishes, as records (the recorder's: record_worker)
+
+
+def _finished(game) -> None:
+    """Keep the record of a game a loop has just finished (:func:`record_worker`)."""
+    assert FINISHED is not None
+    FINISHED.append((game.engine if type(game).__name__ == "SteppedGame" else game).record())
+
+
 PICK = "list"    # --pick: how the wrappers' agents choose (see the module doc)
 
 
@@ -119,6 +133,7 @@ def engine(n, mods, seeds):
             seat = rng.choice(g.to_act)
             g.apply(seat, rng.choice(g.legal_actions(seat)))
             decisions += 1
+        FINISHED is None or _finished(g)
     return decisions, _clock() - t0, decisions, len(seeds)
 
 
@@ -134,6 +149,7 @@ def engine_view(n, mods, seeds, lean=False):
             g.view(seat, log=False, lean=lean)
             g.apply(seat, rng.choice(g.legal_actions(seat)))
             decisions += 1
+        FINISHED is None or _finished(g)
     return decisions, _clock() - t0, decisions, len(seeds)
 
 
@@ -157,6 +173,7 @@ def engine_observation(n, mods, seeds, encoding=None):
             observe(g, seat)
             g.apply(seat, rng.choice(g.legal_actions(seat)))
             decisions += 1
+        FINISHED is None or _finished(g)
     return decisions, _clock() - t0, decisions, len(seeds)
 
 
@@ -178,6 +195,7 @@ def aec(n, mods, seeds, observe=True, encoding=None):
             mask = obs["action_mask"] if observe else e.action_mask(agent)
             e.step(rng.choice(indices(agent)) if PICK == "list" else pick(rng, mask))
             decisions += 1
+        FINISHED is None or _finished(e.game)
         engine_decisions += e.game.actions_applied
     return decisions, _clock() - t0, engine_decisions, len(seeds)
 
@@ -212,6 +230,7 @@ def parallel(n, mods, seeds, encoding=None):
                     acts[a] = rng.choice(indices(a)) if by_list else pick(rng, o["action_mask"])
                     decisions += 1
             obs, *_ = p.step(acts)
+        FINISHED is None or _finished(p.game)
         engine_decisions += p.game.actions_applied
     return decisions, _clock() - t0, engine_decisions, len(seeds)
 
@@ -234,6 +253,7 @@ def gym(n, mods, seeds, encoding=None):
             if term:
                 break
         spent += _clock() - t0
+        FINISHED is None or _finished(env.game)
         g = env.game   # decisions: the length of history(), without making it (an older tree: history())
         applied = g.actions_applied if hasattr(g, "actions_applied") else len(g.history())
         decisions += applied
@@ -276,12 +296,38 @@ def openspiel(n, mods, seeds, tensor_list=False, encoding=None):
                 s.apply_action(rng.choice(s.legal_actions()))
                 decisions += 1
         spent += _clock() - t0
+        FINISHED is None or _finished(s.fresco)
         engine_decisions += s.fresco.actions_applied
     return decisions, spent, engine_decisions, len(seeds)
 
 
 def openspiel_tensor_list(n, mods, seeds, encoding=None):
     return openspiel(n, mods, seeds, tensor_list=True, encoding=encoding)
+
+
+GAMES: dict = {}   # seed -> (the engine's seed, [(seat, index in its legal list), ...]): engine_on_games' games
+
+
+def engine_on_games(n, mods, seeds):
+    """The engine loop's work on another loop's games (:data:`GAMES`, recorded by another process,
+    :func:`record_worker`): ``to_act``, ``legal_actions`` + ``apply`` and the agent's two picks as in
+    :func:`engine`, the recorded seat and action played instead of the picks' results (the same
+    work, another loop's game).  Exact, on the engine loop's own games (2p base, 2 games after 2): 77.6k
+    instructions a decision against the engine loop's 78.3k: a ratio to it errs ~1% against the wrapper."""
+    decisions, t0 = 0, _clock()
+    for seed in seeds:
+        game_seed, choices = GAMES[seed]
+        g = affresco.new_game(n, mods, seed=game_seed)
+        rng = random.Random(seed)
+        for seat, i in choices:          # (a for loop: with next() a step cost 1.1k instructions more, session 22)
+            if g.is_over:
+                break
+            rng.choice(g.to_act)         # the agent's choice of seat (the recorded seat plays)
+            legal = g.legal_actions(seat)
+            rng.choice(legal)            # its pick (the recorded action plays)
+            g.apply(seat, legal[i])
+            decisions += 1
+    return decisions, _clock() - t0, decisions, len(seeds)
 
 
 WRAPPERS = {"engine": engine, "engine+view": engine_view, "engine+lean view": engine_lean_view,
@@ -337,13 +383,26 @@ def main() -> None:
     ap.add_argument("--pick", choices=("list", "mask"), default="list",
                     help="how the wrappers' agents choose: from legal_indices (as the engine loop's from legal_actions; "
                          "default) or from the mask by numpy (the measure before session 11)")
+    ap.add_argument("--one-process", action="store_true",
+                    help="every loop in this process, the engine loop on its own games (the bench before session 22; "
+                         "default: each loop in a process of its own, each ratio to the engine's work on that loop's "
+                         "games)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--record-worker", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--record-out", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--loop-worker", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--instruction-worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     global PICK
     PICK = args.pick
     if args.baseline:
         compare_with_baseline(args)
+        return
+    if args.record_worker:
+        record_worker(args)
+        return
+    if args.loop_worker:
+        loop_worker(args)
         return
     if args.instruction_worker:
         instruction_worker(args)
@@ -370,6 +429,54 @@ def main() -> None:
         same_games(args)
         return
     games, blocks = (1, 2) if args.quick else (args.games, args.blocks)
+    loops = _loops(args)
+    names = [w for w in loops if w == "engine" or args.only is None or w.split(" v")[0] in args.only]
+    mod_sets = MOD_SETS[args.modules]
+    load = os.getloadavg()
+    from affresco.build import describe
+    print(f"affresco {describe()}; machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+          f"on {os.cpu_count()} cores; times are CPU time; " +
+          ("every loop in this process, the engine loop on its own games" if args.one_process else
+           "every loop in a process of its own, each ratio to the engine's on the same games"), flush=True)
+    results = []
+    apart = None if args.one_process else _Apart(args, names, games, blocks)
+    for n in args.players:
+        for mods in mod_sets:
+            label = f"{n}p {'all modules' if mods else 'base'}"
+            if apart is None:
+                totals, same = _measure_one_process(args, loops, names, n, mods, games, blocks), {}
+            else:
+                totals, same = apart.measure(n, mods)
+            own = totals["engine"]
+            for w in [w for w in names] + [w for w in totals if w not in names]:
+                d, sec, engine_d, played = totals[w]
+                e = totals[same.get(w, "engine")]        # the engine on this loop's games (--one-process: its own)
+                base, base_decision, base_game = e[1] / e[0], e[1] / e[2], e[1] / e[3]
+                per, per_decision, per_game = sec / d, sec / engine_d, sec / played
+                results.append({"setup": label, "wrapper": w, "decisions": d, "cpu_seconds": round(sec, 3),
+                                "us_per_decision": round(per * 1e6, 1), "cost_vs_engine": round(per / base, 2),
+                                "cost_vs_engine_own_games": round(per / (own[1] / own[0]), 2),
+                                "engine_decisions": engine_d, "games": played,
+                                "us_per_engine_decision": round(per_decision * 1e6, 1),
+                                "cost_per_engine_decision_vs_engine": round(per_decision / base_decision, 2),
+                                "ms_per_game": round(per_game * 1e3, 1), "cost_per_game_vs_engine": round(per_game / base_game, 2)})
+                print(f"{label:<16} {w:<28} {per * 1e6:8.1f} us/step {per / base:5.2f}x | {d / engine_d:4.2f} steps per "
+                      f"decision: {per_decision * 1e6:8.1f} us/decision {per_decision / base_decision:5.2f}x | "
+                      f"{per_game * 1e3:7.1f} ms/game {per_game / base_game:5.2f}x the engine's" +
+                      (f" | {per / (own[1] / own[0]):5.2f}x the engine loop's own games" if w in same else ""),
+                      flush=True)
+    if apart is not None:
+        apart.close()
+    load = os.getloadavg()
+    print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"load_end": load, "results": results}, indent=1))
+    if args.worker:
+        print(json.dumps({"load_end": load, "results": results}))
+
+
+def _loops(args) -> dict:
+    """The time bench's loops by name (each wrapper once per ``--encoding``)."""
     loops = {}
     for w, fn in WRAPPERS.items():
         if (w.startswith("engine") and w != "engine+observation") or not args.encoding:
@@ -377,48 +484,167 @@ def main() -> None:
         else:
             for v in args.encoding:
                 loops[f"{w} v{v}" if len(args.encoding) > 1 else w] = functools.partial(fn, encoding=v)
-    names = [w for w in loops if w == "engine" or args.only is None or w.split(" v")[0] in args.only]
-    mod_sets = MOD_SETS[args.modules]
-    load = os.getloadavg()
-    from affresco.build import describe
-    print(f"affresco {describe()}; machine load (1/5/15 min) at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
-          f"on {os.cpu_count()} cores; times are this process's CPU time", flush=True)
-    results = []
+    return loops
+
+
+def _warm_seeds(args, games, blocks) -> range:
+    """The games each loop plays before the measured ones (module doc: ``--warm-games``, ``--replay``, ``--cold``)."""
+    return (range(blocks * games) if args.replay else range(100_000, 100_001) if args.cold
+            else range(100_000, 100_000 + (blocks * games if args.warm_games is None else args.warm_games)))
+
+
+def _measure_one_process(args, loops, names, n, mods, games, blocks) -> dict:
+    """``--one-process`` (the bench before session 22): every loop in this process, each on its own
+    games (the engine loop's are not the wrappers'); the loops' totals."""
+    totals = {w: [0, 0.0, 0, 0] for w in names}
+    warm = _warm_seeds(args, games, blocks)
+    for w in names:   # warm-up: imports, tables, planning situations (module doc)
+        loops[w](n, mods, warm)
+    for b in range(blocks):   # blocks alternate the wrappers: a change in load hits them all
+        seeds = range(b * games, (b + 1) * games)
+        for w in names[b % len(names):] + names[:b % len(names)]:   # each block starts elsewhere
+            gc.collect()   # no loop pays for another's garbage
+            for i, v in enumerate(loops[w](n, mods, seeds)):
+                totals[w][i] += v
+    return totals
+
+
+class _Apart:
+    """The default since session 22: every loop in a worker process of its own (:func:`loop_worker`, kept
+    for every set-up of the run), the blocks alternating through them as in one process (one worker runs at
+    a time); and beside each loop that plays other games than the engine loop, the engine's work on that
+    loop's games (:func:`engine_on_games`), recorded first by another process (:func:`record_worker`).  So
+    a loop's ratio compares the same games (the same seeds, agents' picks and mix of decisions) and no loop
+    meets a game another loop has warmed the engine's memos with (the memos that remember positions by
+    their contents: a game played again is cheaper)."""
+
+    def __init__(self, args, names, games, blocks):
+        import subprocess
+        import tempfile
+        self.names, self.games, self.blocks = names, games, blocks
+        self.common = ["--games", str(games), "--blocks", str(blocks), "--pick", args.pick] + \
+            (["--encoding", *map(str, args.encoding)] if args.encoding else []) + \
+            (["--warm-games", str(args.warm_games)] if args.warm_games is not None else []) + \
+            (["--replay"] if args.replay else []) + (["--cold"] if args.cold else [])
+        self.tmp = tempfile.TemporaryDirectory()
+        self.recorded = os.path.join(self.tmp.name, "games.json")
+        subprocess.run([sys.executable, __file__, "--record-worker", json.dumps(names), "--record-out", self.recorded,
+                        "--players", *map(str, args.players), "--modules", args.modules, *self.common], check=True)
+        self.workers: dict = {}
+
+    def worker(self, w):
+        import subprocess
+        if w not in self.workers:
+            self.workers[w] = subprocess.Popen([sys.executable, __file__, "--loop-worker", w, "--record-out",
+                                                self.recorded, *self.common], stdin=subprocess.PIPE,
+                                               stdout=subprocess.PIPE, text=True)
+        return self.workers[w]
+
+    def ask(self, w, command):
+        worker = self.worker(w)
+        worker.stdin.write(command + "\n")
+        worker.stdin.flush()
+        for line in worker.stdout:
+            if line.startswith("@@ "):
+                return json.loads(line[3:])
+        raise SystemExit(f"the worker of {w} ended (exit {worker.wait()}) on {command!r}")
+
+    def measure(self, n, mods) -> tuple[dict, dict]:
+        """One set-up: the totals of every loop and, per loop, the name of its engine loop on the same games."""
+        key = f"{n} {'all' if mods else 'base'}"
+        games_of = json.loads(Path(self.recorded).read_text())[key]
+        groups: dict[str, list[str]] = {}
+        for w in self.names:              # loops playing the same games share their engine loop
+            groups.setdefault(json.dumps(games_of[w]), []).append(w)
+        same, replays = {}, {}            # replays: a row -> (its worker, the loop whose games it replays)
+        for group in groups.values():
+            if "engine" in group:
+                same.update((w, "engine") for w in group if w != "engine")
+            else:                         # the k-th replay worker replays this set-up's k-th other games
+                replay = f"engine on {group[0]}'s games"
+                replays[replay] = (f"engine on games {len(replays)}", group[0])
+                same.update((w, replay) for w in group)
+        order = [*self.names, *replays]
+        worker = {w: replays[w][0] if w in replays else w for w in order}
+        command = {w: f"{key} {replays[w][1]}" if w in replays else key for w in order}
+        for w in order:                   # warm-up, one worker at a time
+            self.ask(worker[w], f"warm {command[w]}")
+        totals = {w: [0, 0.0, 0, 0] for w in order}
+        for b in range(self.blocks):
+            for w in order[b % len(order):] + order[:b % len(order)]:
+                for i, v in enumerate(self.ask(worker[w], f"run {b} {command[w]}")):
+                    totals[w][i] += v
+        return totals, same
+
+    def close(self) -> None:
+        for worker in self.workers.values():
+            worker.stdin.close()          # the worker's end
+            worker.wait()
+        self.tmp.cleanup()
+
+
+def record_worker(args) -> None:
+    """``--record-worker NAMES``: the games the time bench's loops (a JSON list of names) play on the measured
+    seeds of every set-up, written to ``--record-out`` as {"N base|all": {name: {seed: [the engine's seed,
+    [[seat, index of the action in the seat's legal list], ...]]}}} (played here, in a process of its own: a
+    game played again in the measuring process would find the engine's memos warm)."""
+    global FINISHED
+    loops = _loops(args)
+    measured = range(args.blocks * args.games)
+    out: dict = {}
     for n in args.players:
-        for mods in mod_sets:
-            label = f"{n}p {'all modules' if mods else 'base'}"
-            totals = {w: [0, 0.0, 0, 0] for w in names}
-            warm = (range(blocks * games) if args.replay else range(100_000, 100_001) if args.cold
-                    else range(100_000, 100_000 + (blocks * games if args.warm_games is None else args.warm_games)))
-            for w in names:   # warm-up: imports, tables, planning situations (module doc)
-                loops[w](n, mods, warm)
-            for b in range(blocks):   # blocks alternate the wrappers: a change in load hits them all
-                seeds = range(b * games, (b + 1) * games)
-                for w in names[b % len(names):] + names[:b % len(names)]:   # each block starts elsewhere
-                    gc.collect()   # no loop pays for another's garbage
-                    for i, v in enumerate(loops[w](n, mods, seeds)):
-                        totals[w][i] += v
-            base, base_decision, base_game = (totals["engine"][1] / totals["engine"][0],
-                                              totals["engine"][1] / totals["engine"][2],
-                                              totals["engine"][1] / totals["engine"][3])
-            for w in names:
-                d, sec, engine_d, played = totals[w]
-                per, per_decision, per_game = sec / d, sec / engine_d, sec / played
-                results.append({"setup": label, "wrapper": w, "decisions": d, "cpu_seconds": round(sec, 3),
-                                "us_per_decision": round(per * 1e6, 1), "cost_vs_engine": round(per / base, 2),
-                                "engine_decisions": engine_d, "games": played,
-                                "us_per_engine_decision": round(per_decision * 1e6, 1),
-                                "cost_per_engine_decision_vs_engine": round(per_decision / base_decision, 2),
-                                "ms_per_game": round(per_game * 1e3, 1), "cost_per_game_vs_engine": round(per_game / base_game, 2)})
-                print(f"{label:<16} {w:<28} {per * 1e6:8.1f} us/step {per / base:5.2f}x | {d / engine_d:4.2f} steps per "
-                      f"decision: {per_decision * 1e6:8.1f} us/decision {per_decision / base_decision:5.2f}x | "
-                      f"{per_game * 1e3:7.1f} ms/game {per_game / base_game:5.2f}x the engine's", flush=True)
-    load = os.getloadavg()
-    print(f"machine load (1/5/15 min) at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    if args.json:
-        Path(args.json).write_text(json.dumps({"load_end": load, "results": results}, indent=1))
-    if args.worker:
-        print(json.dumps({"load_end": load, "results": results}))
+        for mods in MOD_SETS[args.modules]:
+            for w in json.loads(args.record_worker):
+                FINISHED = []
+                loops[w](n, mods, measured)
+                records, FINISHED = FINISHED, None
+                out.setdefault(f"{n} {'all' if mods else 'base'}", {})[w] = {
+                    seed: _choices(n, mods, record) for seed, record in zip(measured, records)}
+    Path(args.record_out).write_text(json.dumps(out))
+
+
+def _choices(n, mods, record) -> list:
+    """A game's record as [the engine's seed, [[seat, index in its legal list], ...]], replayed by
+    :func:`engine_on_games`' own calls (checked: the same set-up and actions)."""
+    seed = record["setup"]["seed"]
+    g = affresco.new_game(n, mods, seed=seed)
+    assert g.record()["setup"] == record["setup"], (g.record()["setup"], record["setup"])
+    choices = []
+    for seat, note in record["actions"]:
+        legal = g.legal_actions(seat)
+        i = [str(a) for a in legal].index(note)
+        choices.append([seat, i])
+        g.apply(seat, legal[i])
+    assert g.is_over and g.record()["actions"] == record["actions"]
+    return [seed, choices]
+
+
+def loop_worker(args) -> None:
+    """``--loop-worker NAME``: one loop of the time bench in a process of its own, told by the bench on its
+    standard input what to play until it closes it ("warm N MODS": a set-up's warm-up games, "run B N MODS":
+    its block B's games, answering the loop's totals); ``engine on games K`` replays another loop's recorded
+    games (``--record-out``; its commands end with that loop's name)."""
+    global GAMES
+    warm = _warm_seeds(args, args.games, args.blocks)
+    loops = _loops(args)
+    for line in sys.stdin:       # until the bench closes it
+        command = line.strip().split(maxsplit=4 if line.startswith("run") else 3)
+        b, command = (int(command[1]), command[2:]) if command[0] == "run" else (None, command[1:])
+        n, mods = int(command[0]), MOD_SETS[command[1]][0]
+        if args.loop_worker in loops:
+            loop = warm_loop = loops[args.loop_worker]
+        else:                    # another loop's games (warming up on other games: the engine loop's own)
+            GAMES = {int(seed): (game[0], [tuple(c) for c in game[1]]) for seed, game in
+                     json.loads(Path(args.record_out).read_text())[" ".join(command[:2])][command[2]].items()}
+            loop = engine_on_games
+            warm_loop = engine_on_games if all(seed in GAMES for seed in warm) else engine
+        if b is None:
+            warm_loop(n, mods, warm)
+            answer = None
+        else:
+            gc.collect()   # no block pays for the warm-up's or the last block's garbage
+            answer = loop(n, mods, range(b * args.games, (b + 1) * args.games))
+        print("@@ " + json.dumps(answer), flush=True)
 
 
 def observation_cost(args) -> None:
@@ -833,8 +1059,15 @@ def parts_worker(args) -> None:
     from operator import call
     from affresco.envs.core import ActionCodec, LazyView
     from affresco.envs.pettingzoo import FrescoParallel
-    n, mods, loop = args.players[0], MOD_SETS[args.modules][0], PART_LOOPS[args.parts_worker]
-    loop(n, mods, range(100_000, 100_000 + (args.warm_games or 1)))
+    global GAMES
+    n, mods = args.players[0], MOD_SETS[args.modules][0]
+    if args.parts_worker in PART_LOOPS:
+        loop = warm_loop = PART_LOOPS[args.parts_worker]
+    else:                         # "engine on LOOP's games": warm up on the engine loop's own
+        GAMES = {int(seed): (game[0], [tuple(c) for c in game[1]]) for seed, game in
+                 json.loads(Path(args.record_out).read_text())[args.parts_worker].items()}
+        loop, warm_loop = engine_on_games, engine
+    warm_loop(n, mods, range(100_000, 100_000 + (args.warm_games or 1)))
     split = os.environ.get("AFFRESCO_PARTS")
     if split in ("1", "nested"):
         context, done = contextvars.copy_context(), object()
@@ -887,7 +1120,9 @@ def parts(args) -> None:
     ``--warm-games`` others (default 9: a long run's steady state), once as it is (its total) and once
     with each part's method called through a C function of its own, whose inclusive count is the part's
     (each part's count includes that call, ~2-3k instructions).  Per step; the engine loop's step is its
-    decision (the ratios' denominator)."""
+    decision; each wrapper's games are recorded first (by a process of their own) and the engine's work on
+    them counted too (``engine on LOOP's games``, :func:`engine_on_games`): a wrapper's ratio is to the
+    engine's on the same games, and to the engine loop's own games beside it (the measure until session 21)."""
     import re
     import subprocess
     import tempfile
@@ -898,13 +1133,14 @@ def parts(args) -> None:
     print(f"instructions per step, callgrind, {args.games} games after {warm} others to warm up; "
           "machine load does not change them", flush=True)
 
-    def count(name, n, modules, split):
+    def count(name, n, modules, split, recorded=None):
         """(instructions, steps, {part: instructions}); ``split``: "1" the parts, "nested" the nested ones."""
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "cg.out")
             cmd = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*operator_call*",
                    f"--callgrind-out-file={out}", sys.executable, __file__, "--parts-worker", name, "--players",
-                   str(n), "--modules", modules, "--games", str(args.games), "--warm-games", str(warm)]
+                   str(n), "--modules", modules, "--games", str(args.games), "--warm-games", str(warm)] + \
+                (["--record-out", recorded] if recorded else [])
             done = subprocess.run(cmd, env=dict(env, AFFRESCO_PARTS=split or "0"), capture_output=True,
                                   text=True, check=True)
             total = int(re.search(r"Collected\s*:\s*(\d+)", done.stderr).group(1))
@@ -921,21 +1157,32 @@ def parts(args) -> None:
 
     for n in args.players:
         for modules in ("base", "all") if args.modules == "both" else (args.modules,):
-            engine_step = None
-            for name in names:
-                total, steps, _ = count(name, n, modules, None)
-                _, _, found = count(name, n, modules, "1")
-                if name == "pettingzoo-parallel":      # its step and observations, each holding parts: a run of their own
-                    found.update(count(name, n, modules, "nested")[2])
-                per = total / steps
-                engine_step = per if name == "engine" else engine_step
-                rest = total - sum(v for part, v in found.items() if part not in nested)
-                print(f"{n}p {modules:<5} {name:<15} {per / 1000:7.1f}k a step" +
-                      (f" ({per / engine_step:.2f}x)" if engine_step else "") + ": " +
-                      ", ".join(f"{part} {v / steps / 1000:.1f}k" for part, v in found.items() if v and part not in nested)
-                      + f", rest {rest / steps / 1000:.1f}k" +
-                      "".join(f"; {part} (holding some of the above) {v / steps / 1000:.1f}k"
-                              for part, v in found.items() if v and part in nested), flush=True)
+            with tempfile.TemporaryDirectory() as tmp:   # each wrapper's games, recorded by a process of their own
+                recorded = os.path.join(tmp, "games.json")
+                subprocess.run([sys.executable, __file__, "--record-worker", json.dumps(names), "--record-out", recorded,
+                                "--players", str(n), "--modules", modules, "--games", str(args.games), "--blocks", "1",
+                                "--pick", args.pick], env=env, check=True)
+                games_of = json.loads(Path(recorded).read_text())
+                Path(recorded).write_text(json.dumps({f"engine on {w}'s games": games_of[w] for w in names}))
+                same = {w: "engine" if games_of[w] == games_of["engine"] else   # loops playing the same games share
+                        next(f"engine on {v}'s games" for v in names if games_of[v] == games_of[w]) for w in names}
+                replays = [r for r in dict.fromkeys(same.values()) if r != "engine"]
+                per_step = {}
+                for name in ["engine", *replays, *names[1:]]:   # the engine on each loop's games before the loop
+                    total, steps, _ = count(name, n, modules, None, recorded)
+                    _, _, found = count(name, n, modules, "1", recorded)
+                    if name == "pettingzoo-parallel":      # its step and observations, each holding parts: a run of their own
+                        found.update(count(name, n, modules, "nested")[2])
+                    per = per_step[name] = total / steps
+                    rest = total - sum(v for part, v in found.items() if part not in nested)
+                    print(f"{n}p {modules:<5} {name:<15} {per / 1000:7.1f}k a step" +
+                          ("" if name == "engine" else f" ({per / per_step['engine']:.2f}x the engine loop's)"
+                           if name in replays else f" ({per / per_step[same[name]]:.2f}x the engine's on the same games, "
+                                                   f"{per / per_step['engine']:.2f}x the engine loop's own)") + ": " +
+                          ", ".join(f"{part} {v / steps / 1000:.1f}k" for part, v in found.items()
+                                    if v and part not in nested) + f", rest {rest / steps / 1000:.1f}k" +
+                          "".join(f"; {part} (holding some of the above) {v / steps / 1000:.1f}k"
+                                  for part, v in found.items() if v and part in nested), flush=True)
 
 
 def compare_with_baseline(args) -> None:
@@ -957,19 +1204,26 @@ def compare_with_baseline(args) -> None:
     runs = interleave(lambda src: [sys.executable, __file__, *argv, "--worker"], trees, blocks=args.rounds,
                       progress=lambda m: print(m, flush=True))
     ratios: dict[tuple, dict[str, list]] = {}
+    own: dict[tuple, dict[str, list]] = {}     # the ratios to the engine loop's own games (the measure until session 21)
     for label, blocks in runs.items():
         for block in blocks:
             for row in block["results"]:
                 ratios.setdefault((row["setup"], row["wrapper"]), {"new": [], "baseline": []})[label].append(
                     row["cost_vs_engine"])
+                if row.get("cost_vs_engine_own_games", row["cost_vs_engine"]) != row["cost_vs_engine"]:
+                    own.setdefault((row["setup"], row["wrapper"]), {"new": [], "baseline": []})[label].append(
+                        row["cost_vs_engine_own_games"])
     out = []
     for (setup, wrapper), r in ratios.items():
         if wrapper == "engine":
             continue
         new, old = statistics.median(r["new"]), statistics.median(r["baseline"])
-        out.append({"setup": setup, "wrapper": wrapper, "new": new, "baseline": old, "runs": r})
+        o = own.get((setup, wrapper))
+        out.append({"setup": setup, "wrapper": wrapper, "new": new, "baseline": old, "runs": r, "own_games": o})
         print(f"{setup:<16} {wrapper:<28} baseline {old:5.2f}x  ->  new {new:5.2f}x the engine's cost   "
-              f"(runs {r['baseline']} / {r['new']})")
+              f"(runs {r['baseline']} / {r['new']})" +
+              (f"; x the engine loop's own games " + " -> ".join(
+                  f"{statistics.median(o[t]):.2f}" if o[t] else "-" for t in ("baseline", "new")) if o else ""))
     print(f"{machine_load()} (end)")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
