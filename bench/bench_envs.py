@@ -528,8 +528,11 @@ class _Apart:
             (["--replay"] if args.replay else []) + (["--cold"] if args.cold else [])
         self.tmp = tempfile.TemporaryDirectory()
         self.recorded = os.path.join(self.tmp.name, "games.json")
+        # every worker with the same hash seed: set iteration orders (and so the memos' layouts) alike
+        self.env = dict(os.environ, PYTHONHASHSEED=os.environ.get("PYTHONHASHSEED", "0"))
         subprocess.run([sys.executable, __file__, "--record-worker", json.dumps(names), "--record-out", self.recorded,
-                        "--players", *map(str, args.players), "--modules", args.modules, *self.common], check=True)
+                        "--players", *map(str, args.players), "--modules", args.modules, *self.common], check=True,
+                       env=self.env)
         self.workers: dict = {}
 
     def worker(self, w):
@@ -537,7 +540,7 @@ class _Apart:
         if w not in self.workers:
             self.workers[w] = subprocess.Popen([sys.executable, __file__, "--loop-worker", w, "--record-out",
                                                 self.recorded, *self.common], stdin=subprocess.PIPE,
-                                               stdout=subprocess.PIPE, text=True)
+                                               stdout=subprocess.PIPE, text=True, env=self.env)
         return self.workers[w]
 
     def ask(self, w, command):
