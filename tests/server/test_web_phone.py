@@ -699,3 +699,43 @@ def _settled_box(locator, tries: int = 50) -> dict:
             return box
         locator.page.wait_for_timeout(100)
     raise AssertionError(f"{locator} never settled on the screen")
+
+
+def test_the_end_screens_names_stay_whole_and_readable_on_a_small_phone(device, server):
+    """At 360 px the sources' column took the room and the painters' columns broke even short
+    names inside the word ("Brun|o", "Carl|a"); the chart's SVG, scaled to the phone's width,
+    drew the names at 7 px and cut a long one off at the left.  In English, French and Russian:
+    every word of a short name stays on one line in its column head, and each chart name is
+    whole within the chart, in a readable size."""
+    names = ("Bruno", "Carla", "Dario", "Donatella Длинноимённая")
+    done = create(server, [{"name": n, "kind": "bot", "bot": "random"} for n in names], seed=6)
+    p = device({**PHONE, "viewport": {"width": 360, "height": 740}})
+    p.pg.goto(p.base + "/")
+    p.pg.wait_for_function("async (gid) => (await (await fetch('/api/games/' + gid)).json()).is_over",
+                           arg=done["game_id"], timeout=120_000, polling=500)
+    p.goto(done["watch_url"])
+    p.tid("final-scores").wait_for()
+    got = {}
+    for lang in ("en", "fr", "ru"):
+        p.tid(f"lang-{lang}").tap()
+        p.pg.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+        p.tid("final-scores").wait_for()
+        got[lang] = p.pg.evaluate("""(short) => {
+          const out = [];
+          for (const el of document.querySelectorAll('[data-testid=final-scores] .fig-name')) {
+            if (!short.includes(el.textContent)) continue;
+            const range = document.createRange(); range.selectNodeContents(el);
+            if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) out.push(`broken: ${el.textContent}`);
+          }
+          const chart = document.querySelector('[data-testid=vp-chart]').getBoundingClientRect();
+          for (const name of document.querySelectorAll('[data-testid=vp-chart] .chart-name')) {
+            const range = document.createRange(); range.selectNodeContents(name);
+            const text = range.getBoundingClientRect();
+            if (text.left < chart.left - 0.5 || text.right > chart.right + 0.5) out.push(`cut off: ${name.textContent}`);
+            if (text.height < 12) out.push(`${name.textContent} at ${text.height.toFixed(1)} px`);
+          }
+          if (document.querySelectorAll('[data-testid=vp-chart] .chart-name').length !== short.length + 1) out.push('chart names missing');
+          return out;
+        }""", list(names[:3]))
+    assert not any(got.values()), got
+    assert p.pg.evaluate("document.documentElement.scrollWidth") <= 360
