@@ -739,3 +739,36 @@ def test_the_end_screens_names_stay_whole_and_readable_on_a_small_phone(device, 
         }""", list(names[:3]))
     assert not any(got.values()), got
     assert p.pg.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_half_built_plan_comes_back_after_a_reload(device, server):
+    """A phone drops a page in the background and reloads it: the plan widget's choices so far
+    (apprentices per column, the audience tile) were kept only in the page and were lost.  They
+    come back after a reload; after a reset, a reload shows the reset widget."""
+    g = create(server, [{"name": "Anna", "kind": "human"}, {"name": "Bruno", "kind": "bot", "bot": "heuristic"}],
+               seed=14, modules=["bells"])
+    p = device({**PHONE, "viewport": {"width": 360, "height": 740}})
+    p.goto(g["seats"][0]["url"])
+    st = p.wait_my_turn()
+    while "plan" not in {a.split()[0] for a in st["legal"]}:      # the get-up times first (Leonardo's too)
+        p.acting(p.tid(f"hostel-{st['legal'][0].split()[1]}").tap)
+        st = p.wait_my_turn()
+    p.tid("plan-widget").wait_for()
+    for col in (0, 0, 2):
+        p.tid(f"plan-inc-{col}").tap()
+    tiles = p.pg.locator("[data-testid=plan-audience] button[data-testid^=plan-audience-]:not([data-testid$=-none])")
+    if tiles.count():
+        tiles.last.tap()
+    before = p.tid("plan-confirm").get_attribute("data-action")
+    assert before.startswith("plan 2-0-1-0-0"), before
+    p.pg.reload()
+    p.wait_my_turn()
+    p.tid("plan-widget").wait_for()
+    assert [p.tid(f"plan-count-{i}").inner_text() for i in range(3)] == ["2", "0", "1"]
+    assert p.tid("plan-confirm").get_attribute("data-action") == before
+    p.tid("plan-reset").tap()
+    assert p.tid("plan-count-0").inner_text() == "0"
+    p.pg.reload()
+    p.wait_my_turn()
+    p.tid("plan-widget").wait_for()
+    assert [p.tid(f"plan-count-{i}").inner_text() for i in range(3)] == ["0", "0", "0"]
