@@ -491,6 +491,10 @@ def test_the_log_tells_engine_words_in_the_pages_language(device, server):
     for lang, texts in got.items():
         assert not [x for x in texts if ENGINE_WORDS.search(x)], (lang, texts)
         assert cat(lang)["col.market"] in texts[1] and cat(lang)["scroll.both"] in texts[2], (lang, texts)
+    # portrait names are words: a comma between two revealed cards, as in the terminal
+    cards = p.pg.evaluate("""async () => (await import('/static/events.js')).renderEvent(
+      { kind: 'portraits_revealed', cards: ['girl-a', 'servant-b'] }, ['Anna'])""")
+    assert f"{cat('en')['card.girl']}, {cat('en')['card.servant']}" in cards, cards
 
 
 # ------------------------------------------------------------------------------ axe-core

@@ -7,7 +7,8 @@ One catalogue per language (``en.json``, ``fr.json``, ``ru.json`` beside this fi
 
 An event's key is ``event.<kind>``, or ``event.<kind>.<variant>`` for the kinds in
 :data:`VARIANTS` (the variant is the value of the named field, lower-cased).  Placeholders are
-the event's fields, plus ``who`` (the name of ``figure``); lists are joined with spaces,
+the event's fields, plus ``who`` (the name of ``figure``); lists are joined with spaces (portrait
+cards, ``cards``, with commas: their names are words),
 ``sources`` becomes ``tile 7 + bishop 2`` through the ``vp_source.<name>`` keys and ``card``
 the portrait's name through ``card.<id without its deck letter>``.
 """
@@ -115,7 +116,9 @@ def render_event(event: Mapping[str, Any], names: Sequence[str], lang: str = "en
         elif k == "effect" and isinstance(v, str) and f"favour.{v}" in catalog("en"):
             params[k] = text(f"favour.{v}", lang)
         elif isinstance(v, (list, tuple)):
-            params[k] = " ".join(text(f"card.{c.split('-')[0]}", lang) if k == "cards" else str(c) for c in v)
+            # card names are words ("Pretty girl", "God's servant"): a comma between them
+            params[k] = (", ".join(text(f"card.{c.split('-')[0]}", lang) for c in v) if k == "cards"
+                         else " ".join(str(c) for c in v))
         else:
             params[k] = v
     if isinstance(event.get("figure"), int) and 0 <= event["figure"] < len(names):
