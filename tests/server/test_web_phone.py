@@ -495,6 +495,10 @@ def test_the_log_tells_engine_words_in_the_pages_language(device, server):
     cards = p.pg.evaluate("""async () => (await import('/static/events.js')).renderEvent(
       { kind: 'portraits_revealed', cards: ['girl-a', 'servant-b'] }, ['Anna'])""")
     assert f"{cat('en')['card.girl']}, {cat('en')['card.servant']}" in cards, cards
+    # a figure with no face-down bell certificate is told so (not "Anna reveals : space 0")
+    none = p.pg.evaluate("""async () => (await import('/static/events.js')).renderEvent(
+      { kind: 'bells_placed', figure: 0, space: 0, face_down: [], partly_paid: [] }, ['Anna'])""")
+    assert none == fill(cat("en")["event.bells_placed.none"], who="Anna", space=0), none
 
 
 # ------------------------------------------------------------------------------ axe-core

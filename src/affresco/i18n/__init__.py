@@ -78,8 +78,15 @@ def text(key: str, lang: str = "en", **params: Any) -> str:
     return fill(template, params, lang)
 
 
+# kinds told another way when a list is empty (key event.<kind>.none): a figure without a
+# face-down bell certificate "reveals" none (it read "Anna reveals : space 0")
+EMPTY_VARIANTS = {"bells_placed": "face_down"}
+
+
 def event_key(event: Mapping[str, Any]) -> str:
     kind = event["kind"]
+    if kind in EMPTY_VARIANTS and not event.get(EMPTY_VARIANTS[kind]):
+        return f"event.{kind}.none"
     field = VARIANTS.get(kind)
     return f"event.{kind}" if field is None else f"event.{kind}.{str(event.get(field)).lower()}"
 

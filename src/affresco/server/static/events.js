@@ -12,7 +12,11 @@ export const VARIANTS = { score: "for", track: "choice", round_begins: "final", 
   wall_tile: "column", medico_infection: "tile", medico_plan: "medico", medico_ill: "neutral",
   medico_ill_apprentice: "action", medico_buy: "bottle" };
 
+// kinds told another way when a list is empty (as affresco.i18n.EMPTY_VARIANTS)
+export const EMPTY_VARIANTS = { bells_placed: "face_down" };
+
 export function eventKey(e) {
+  if (EMPTY_VARIANTS[e.kind] && !(e[EMPTY_VARIANTS[e.kind]] || []).length) return `event.${e.kind}.none`;
   const field = VARIANTS[e.kind];
   return field ? `event.${e.kind}.${String(e[field]).toLowerCase()}` : `event.${e.kind}`;
 }
