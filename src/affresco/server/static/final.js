@@ -45,7 +45,9 @@ export function finalPanel(st, ctx, { final = true } = {}) {
         `${place + 1}. `, h("span.disc.small", { style: `background:${figureColour(v, fi)}`, "aria-hidden": "true" }, ctx.labels[fi]),
         h("span.fig-name", ctx.figName(fi)))))),
     h("tbody",
-      sources.map((s) => h("tr", h("th", { scope: "row" }, tOr(`source.${s}`, s)), ranking.map((fi) => cell(fi, s)))),
+      // a line may break after a slash ("track (behind/ahead)"): the column is as narrow as a word
+      sources.map((s) => h("tr", h("th", { scope: "row" }, tOr(`source.${s}`, s).replace(/\//g, "/\u200b")),
+        ranking.map((fi) => cell(fi, s)))),
       h("tr.total-row", h("th", { scope: "row" }, t("final.vp")),
         ranking.map((fi) => h("td.num.total", { "data-testid": `final-vp-${fi}` }, String(scores[fi]))))));
   const title = final
