@@ -457,3 +457,26 @@ def test_the_wall_fresco_action_tile_is_never_called_a_wall_tile(lang, action_ti
     cat = catalog(lang)
     assert all(action_tile in cat[k].lower() for k in ("wall.tile_at", "plan.tile_wall_title"))
     assert all(action_tile not in cat[k].lower() for k in ("wall.tiles", "wall.no_tiles"))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ru"])
+def test_the_portraits_revealed_are_told_apart(lang):
+    """Portrait names are words ("Pretty girl", "God's servant"): the revealed cards were joined
+    with spaces, 'portraits revealed: Pretty girl God's servant Virgin Mary', where the log
+    before the structured events put commas.  A comma stands between two cards."""
+    from affresco.i18n import render_event
+    c = catalog(lang)
+    text = render_event({"kind": "portraits_revealed", "cards": ["girl-a", "servant-b", "mary-c"]}, ["Anna"], lang)
+    assert f"{c['card.girl']}, {c['card.servant']}, {c['card.mary']}" in text, text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ru"])
+def test_a_figure_without_face_down_bells_is_told_so(lang):
+    """The bells' final scoring: a figure with no face-down certificate (only partly paid ones,
+    or none) 'reveals' nothing, and the log read 'Anna reveals : space 0 of the bell track'."""
+    from affresco.i18n import render_event
+    event = {"kind": "bells_placed", "figure": 0, "space": 0, "face_down": [], "partly_paid": [["4:4:3", 1]]}
+    text = render_event(event, ["Anna"], lang)
+    assert text == catalog(lang)["event.bells_placed.none"].replace("{who}", "Anna").replace("{space}", "0"), text
+    shown = render_event({**event, "face_down": ["7:7:5"]}, ["Anna"], lang)
+    assert "7:7:5" in shown

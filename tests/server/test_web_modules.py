@@ -419,3 +419,6 @@ def test_the_client_picks_event_variants_as_the_engine_does():
     text = (STATIC / "events.js").read_text(encoding="utf-8")
     table = re.search(r"export const VARIANTS = \{(.*?)\};", text, re.S).group(1)
     assert dict(re.findall(r"(\w+): \"(\w+)\"", table)) == VARIANTS
+    from affresco.i18n import EMPTY_VARIANTS
+    table = re.search(r"export const EMPTY_VARIANTS = \{(.*?)\};", text, re.S).group(1)
+    assert dict(re.findall(r"(\w+): \"(\w+)\"", table)) == EMPTY_VARIANTS

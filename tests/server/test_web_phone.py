@@ -71,7 +71,8 @@ class Phone(Page):
         the screen or smaller than 44 px, tappable board places smaller than 44 px."""
         return self.pg.evaluate("""(min) => {
           const out = [];
-          const W = window.innerWidth;
+          // the screen's width (a mobile browser widens innerWidth to content wider than the screen)
+          const W = document.documentElement.clientWidth;
           if (document.documentElement.scrollWidth > W + 1) out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${W}`);
           const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0
             && getComputedStyle(el).visibility !== 'hidden'; };
@@ -425,8 +426,8 @@ def test_the_end_screen_shows_every_source_in_a_desktops_side_column_each_in_its
       game.append(document.createElement('section'), side); side.append(el);
       document.querySelector('main').append(game);
       const box = el.querySelector('.table-scroll');
-      const fills = [...el.querySelectorAll('svg rect')].map((r) => r.getAttribute('fill'));
-      return [box.scrollWidth, box.clientWidth, fills];
+      const fills = [...el.querySelectorAll('.chart-row')][0].querySelectorAll('.chart-seg');
+      return [box.scrollWidth, box.clientWidth, [...fills].map((r) => r.style.background)];
     }""", ENGINE_SOURCES)
     assert widths[0] <= widths[1] + 1, widths[:2]
     fills = widths[2][:len(ENGINE_SOURCES)]             # the first painter's bar, a segment per source
@@ -491,6 +492,14 @@ def test_the_log_tells_engine_words_in_the_pages_language(device, server):
     for lang, texts in got.items():
         assert not [x for x in texts if ENGINE_WORDS.search(x)], (lang, texts)
         assert cat(lang)["col.market"] in texts[1] and cat(lang)["scroll.both"] in texts[2], (lang, texts)
+    # portrait names are words: a comma between two revealed cards, as in the terminal
+    cards = p.pg.evaluate("""async () => (await import('/static/events.js')).renderEvent(
+      { kind: 'portraits_revealed', cards: ['girl-a', 'servant-b'] }, ['Anna'])""")
+    assert f"{cat('en')['card.girl']}, {cat('en')['card.servant']}" in cards, cards
+    # a figure with no face-down bell certificate is told so (not "Anna reveals : space 0")
+    none = p.pg.evaluate("""async () => (await import('/static/events.js')).renderEvent(
+      { kind: 'bells_placed', figure: 0, space: 0, face_down: [], partly_paid: [] }, ['Anna'])""")
+    assert none == fill(cat("en")["event.bells_placed.none"], who="Anna", space=0), none
 
 
 # ------------------------------------------------------------------------------ axe-core
@@ -687,3 +696,101 @@ def test_a_control_reached_by_tab_on_a_phone_is_not_behind_the_bottom_sheet(devi
             hidden.append(why)
     assert "info-players" in reached and {t.split("-")[0] for t in reached if t} >= {"hostel", "action"}, reached
     assert not hidden, hidden
+
+
+def test_the_end_screens_names_stay_whole_and_readable_on_a_small_phone(device, server):
+    """At 360 px the sources' column took the room and the painters' columns broke even short
+    names inside the word ("Brun|o", "Carl|a"); the chart's SVG, scaled to the phone's width,
+    drew the names at 7 px and cut a long one off at the left.  In English, French and Russian:
+    every word of a short name stays on one line in its column head, and each chart name is
+    whole within the chart, in a readable size."""
+    names = ("Bruno", "Carla", "Dario", "Donatella Длинноимённая")
+    # (heuristic bots: random ones can play 30 rounds, whose long log the page draws slowly)
+    done = create(server, [{"name": n, "kind": "bot", "bot": "heuristic"} for n in names], seed=6)
+    p = device({**PHONE, "viewport": {"width": 360, "height": 740}})
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    p.pg.wait_for_function("async (gid) => (await (await fetch('/api/games/' + gid)).json()).is_over",
+                           arg=done["game_id"], timeout=120_000, polling=500)
+    p.goto(done["watch_url"])
+    p.tid("final-scores").wait_for()
+    got = {}
+    for lang in ("en", "fr", "ru"):
+        p.tid(f"lang-{lang}").tap()
+        p.pg.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+        p.tid("final-scores").wait_for()
+        got[lang] = p.pg.evaluate("""(short) => {
+          const out = [];
+          for (const el of document.querySelectorAll('[data-testid=final-scores] .fig-name')) {
+            if (!short.includes(el.textContent)) continue;
+            const range = document.createRange(); range.selectNodeContents(el);
+            if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) out.push(`broken: ${el.textContent}`);
+          }
+          const chart = document.querySelector('[data-testid=vp-chart]').getBoundingClientRect();
+          for (const name of document.querySelectorAll('[data-testid=vp-chart] .chart-name')) {
+            const range = document.createRange(); range.selectNodeContents(name);
+            const text = range.getBoundingClientRect();
+            if (text.left < chart.left - 0.5 || text.right > chart.right + 0.5) out.push(`cut off: ${name.textContent}`);
+            if (text.height < 12) out.push(`${name.textContent} at ${text.height.toFixed(1)} px`);
+          }
+          if (document.querySelectorAll('[data-testid=vp-chart] .chart-name').length !== short.length + 1) out.push('chart names missing');
+          return out;
+        }""", list(names[:3]))
+    assert not any(got.values()), got
+    assert p.pg.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_half_built_plan_comes_back_after_a_reload(device, server):
+    """A phone drops a page in the background and reloads it: the plan widget's choices so far
+    (apprentices per column, the audience tile) were kept only in the page and were lost.  They
+    come back after a reload; after a reset, a reload shows the reset widget."""
+    g = create(server, [{"name": "Anna", "kind": "human"}, {"name": "Bruno", "kind": "bot", "bot": "heuristic"}],
+               seed=14, modules=["bells"])
+    p = device({**PHONE, "viewport": {"width": 360, "height": 740}})
+    p.goto(g["seats"][0]["url"])
+    st = p.wait_my_turn()
+    while "plan" not in {a.split()[0] for a in st["legal"]}:      # the get-up times first (Leonardo's too)
+        p.acting(p.tid(f"hostel-{st['legal'][0].split()[1]}").tap)
+        st = p.wait_my_turn()
+    p.tid("plan-widget").wait_for()
+    for col in (0, 0, 2):
+        p.tid(f"plan-inc-{col}").tap()
+    tiles = p.pg.locator("[data-testid=plan-audience] button[data-testid^=plan-audience-]:not([data-testid$=-none])")
+    if tiles.count():
+        tiles.last.tap()
+    before = p.tid("plan-confirm").get_attribute("data-action")
+    assert before.startswith("plan 2-0-1-0-0"), before
+    p.pg.reload()
+    p.wait_my_turn()
+    p.tid("plan-widget").wait_for()
+    assert [p.tid(f"plan-count-{i}").inner_text() for i in range(3)] == ["2", "0", "1"]
+    assert p.tid("plan-confirm").get_attribute("data-action") == before
+    p.tid("plan-reset").tap()
+    assert p.tid("plan-count-0").inner_text() == "0"
+    p.pg.reload()
+    p.wait_my_turn()
+    p.tid("plan-widget").wait_for()
+    assert [p.tid(f"plan-count-{i}").inner_text() for i in range(3)] == ["0", "0", "0"]
+
+
+def test_the_new_game_form_fits_a_small_phone_in_every_language(device, server):
+    """A fieldset is as wide as its content by default: at 360 px in Russian the bot menu's
+    longest name made the players' fieldset 387 px wide, past its card and the screen (the
+    page scrolled sideways; a mobile browser widens innerWidth to it, so the check measures the
+    screen's width).  In English, French and Russian, with four seats, every fieldset lies
+    within the form and the page does not scroll sideways."""
+    p = device({**PHONE, "viewport": {"width": 360, "height": 740}})
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    p.tid("player-count-4").check()
+    got = {}
+    for lang in ("en", "fr", "ru"):
+        p.tid(f"lang-{lang}").tap()
+        p.pg.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+        got[lang] = p.layout_problems() + p.pg.evaluate("""() => {
+          const form = document.querySelector('.create-form').getBoundingClientRect();
+          return [...document.querySelectorAll('.create-form fieldset, .create-form select')].flatMap((e) => {
+            const r = e.getBoundingClientRect();
+            return r.left < form.left - 0.5 || r.right > form.right + 0.5 ? [`${e.tagName} ${Math.round(r.right)} > ${Math.round(form.right)}`] : []; });
+        }""")
+    assert not any(got.values()), got

@@ -7,7 +7,8 @@ One catalogue per language (``en.json``, ``fr.json``, ``ru.json`` beside this fi
 
 An event's key is ``event.<kind>``, or ``event.<kind>.<variant>`` for the kinds in
 :data:`VARIANTS` (the variant is the value of the named field, lower-cased).  Placeholders are
-the event's fields, plus ``who`` (the name of ``figure``); lists are joined with spaces,
+the event's fields, plus ``who`` (the name of ``figure``); lists are joined with spaces (portrait
+cards, ``cards``, with commas: their names are words),
 ``sources`` becomes ``tile 7 + bishop 2`` through the ``vp_source.<name>`` keys and ``card``
 the portrait's name through ``card.<id without its deck letter>``.
 """
@@ -77,8 +78,15 @@ def text(key: str, lang: str = "en", **params: Any) -> str:
     return fill(template, params, lang)
 
 
+# kinds told another way when a list is empty (key event.<kind>.none): a figure without a
+# face-down bell certificate "reveals" none (it read "Anna reveals : space 0")
+EMPTY_VARIANTS = {"bells_placed": "face_down"}
+
+
 def event_key(event: Mapping[str, Any]) -> str:
     kind = event["kind"]
+    if kind in EMPTY_VARIANTS and not event.get(EMPTY_VARIANTS[kind]):
+        return f"event.{kind}.none"
     field = VARIANTS.get(kind)
     return f"event.{kind}" if field is None else f"event.{kind}.{str(event.get(field)).lower()}"
 
@@ -115,7 +123,9 @@ def render_event(event: Mapping[str, Any], names: Sequence[str], lang: str = "en
         elif k == "effect" and isinstance(v, str) and f"favour.{v}" in catalog("en"):
             params[k] = text(f"favour.{v}", lang)
         elif isinstance(v, (list, tuple)):
-            params[k] = " ".join(text(f"card.{c.split('-')[0]}", lang) if k == "cards" else str(c) for c in v)
+            # card names are words ("Pretty girl", "God's servant"): a comma between them
+            params[k] = (", ".join(text(f"card.{c.split('-')[0]}", lang) for c in v) if k == "cards"
+                         else " ".join(str(c) for c in v))
         else:
             params[k] = v
     if isinstance(event.get("figure"), int) and 0 <= event["figure"] < len(names):

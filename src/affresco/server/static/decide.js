@@ -254,16 +254,36 @@ function planLimits(st, plans, n) {
   return L;
 }
 
+// The widget's half-built plan is kept in the tab's sessionStorage: a reload (a phone's page
+// dropped in the background, a lost connection) brings back the choices made so far.  It is
+// read back once, when the page is loaded; a reset, an undo or another game starts afresh.
+const PLAN_KEY = "affresco.plan";
+let planRestored = false;
+
+function savedPlan(key, n, perColumn, available, words) {
+  let p;
+  try { p = JSON.parse(sessionStorage.getItem(PLAN_KEY) || "null"); } catch (e) { return null; }
+  const whole = (x, max) => Number.isInteger(x) && x >= 0 && x <= max;
+  if (!p || p.key !== key || !Array.isArray(p.counts) || !Array.isArray(p.ill) || p.counts.length !== n
+      || p.ill.length !== n || !p.counts.every((x) => whole(x, perColumn)) || p.counts.reduce((a, b) => a + b, 0) > available
+      || !p.ill.every((x, i) => whole(x, p.counts[i]))
+      || ![p.audience, p.wall].every((w) => w === null || words.includes(w))) return null;
+  return { key, counts: p.counts, audience: p.audience, wall: p.wall, ill: p.ill, medico: p.medico === true };
+}
+
 export function planWidget(st, plans) {
   const v = st.view;
   const cols = v.columns || [];
   const words = columnWords(cols);
-  const key = `${st.game_id}:${v.round}:${cols.length}`;
-  if (!S.plan || S.plan.key !== key) {
-    S.plan = { key, counts: cols.map(() => 0), audience: null, wall: null, ill: cols.map(() => 0), medico: false };
-  }
-  const P = S.plan;
+  const key = `${st.game_id}:${st.seat}:${v.round}:${cols.length}`;
   const { perColumn, available, tileCols, illMax, medico } = planLimits(st, plans, cols.length);
+  if (!S.plan || S.plan.key !== key) {
+    S.plan = (!planRestored && savedPlan(key, cols.length, perColumn, available, words))
+      || { key, counts: cols.map(() => 0), audience: null, wall: null, ill: cols.map(() => 0), medico: false };
+  }
+  planRestored = true;
+  try { sessionStorage.setItem(PLAN_KEY, JSON.stringify(S.plan)); } catch (e) { /* storage blocked */ }
+  const P = S.plan;
   const counts = P.counts;
   const used = counts.reduce((a, b) => a + b, 0);
   const notation = planNotation(P);

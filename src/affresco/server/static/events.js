@@ -1,7 +1,7 @@
 // The engine's structured events (docs/events.md) as sentences in the interface language, by
 // the same rules as affresco.i18n.render_event: the key event.<kind> (or event.<kind>.<variant>
 // for the kinds in VARIANTS), the event's fields as placeholders plus "who", lists joined with
-// spaces, "sources" through vp_source.<name>, cards through card.<id without deck letter>,
+// spaces (cards with commas), "sources" through vp_source.<name>, cards through card.<id without deck letter>,
 // a favour's effect through favour.<effect>.
 // Paints and tiles become chips (paint marks) here; nothing parses text.
 import { has, paintMark, t, tileWords } from "./i18n.js";
@@ -12,7 +12,11 @@ export const VARIANTS = { score: "for", track: "choice", round_begins: "final", 
   wall_tile: "column", medico_infection: "tile", medico_plan: "medico", medico_ill: "neutral",
   medico_ill_apprentice: "action", medico_buy: "bottle" };
 
+// kinds told another way when a list is empty (as affresco.i18n.EMPTY_VARIANTS)
+export const EMPTY_VARIANTS = { bells_placed: "face_down" };
+
 export function eventKey(e) {
+  if (EMPTY_VARIANTS[e.kind] && !(e[EMPTY_VARIANTS[e.kind]] || []).length) return `event.${e.kind}.none`;
   const field = VARIANTS[e.kind];
   return field ? `event.${e.kind}.${String(e[field]).toLowerCase()}` : `event.${e.kind}`;
 }
@@ -41,7 +45,9 @@ export function renderEvent(e, names, view = null) {
     } else if (k === "effect" && typeof v === "string" && has(`favour.${v}`)) {
       params[k] = t(`favour.${v}`);
     } else if (Array.isArray(v)) {
-      params[k] = v.map((x) => (k === "cards" ? cardName(x) : k === "tiles" ? tileWords(String(x)) : String(x))).join(" ");
+      // card names are words ("Pretty girl", "God's servant"): a comma between them
+      params[k] = k === "cards" ? v.map(cardName).join(", ")
+        : v.map((x) => (k === "tiles" ? tileWords(String(x)) : String(x))).join(" ");
     } else if (k === "tile" && typeof v === "string") {
       params[k] = tileWords(v);
     } else if (PAINT_FIELDS.has(k) && typeof v === "string" && /^[RYBOGPKN]+$/.test(v)) {

@@ -38,14 +38,16 @@ export function finalPanel(st, ctx, { final = true } = {}) {
   const cell = (fi, s) => h("td.num", { "data-figure": fi, "data-source": s }, String((bySource[fi] || {})[s] || 0));
   // a column per painter, a row per source: it fits the side column of a desktop (320-410 px)
   // as a phone, whatever the number of sources (all eight modules score in up to 14 ways)
-  const table = h("table.scores.by-source",
+  const table = h("table.scores.by-source", { style: `--cols:${ranking.length}` },
     h("caption.sr-only", t("final.table_caption")),
     h("thead", h("tr", h("th", { scope: "col" }, t("final.source")),
       ranking.map((fi, place) => h("th.num", { scope: "col", class: place === 0 ? "winner" : "", "data-testid": `final-col-${fi}` },
         `${place + 1}. `, h("span.disc.small", { style: `background:${figureColour(v, fi)}`, "aria-hidden": "true" }, ctx.labels[fi]),
         h("span.fig-name", ctx.figName(fi)))))),
     h("tbody",
-      sources.map((s) => h("tr", h("th", { scope: "row" }, tOr(`source.${s}`, s)), ranking.map((fi) => cell(fi, s)))),
+      // a line may break after a slash ("track (behind/ahead)"): the column is as narrow as a word
+      sources.map((s) => h("tr", h("th", { scope: "row" }, tOr(`source.${s}`, s).replace(/\//g, "/\u200b")),
+        ranking.map((fi) => cell(fi, s)))),
       h("tr.total-row", h("th", { scope: "row" }, t("final.vp")),
         ranking.map((fi) => h("td.num.total", { "data-testid": `final-vp-${fi}` }, String(scores[fi]))))));
   const title = final
@@ -66,30 +68,23 @@ function trackPos(v, i) {
   return m ? -100 + Number(m[1]) : Number(f.track) || 0;
 }
 
-/** Stacked horizontal bars, one per figure, a segment per source. */
+/** Stacked horizontal bars, one per figure, a segment per source; the figure's name on its
+ * own line above its bar, in the page's type (whole and readable on a phone, whatever its
+ * length: an SVG scaled to a phone's width shrank its names and cut long ones off). */
 function chart(v, ranking, sources, bySource, scores, ctx) {
   const max = Math.max(1, ...ranking.map((fi) => scores[fi]));
-  const W = 600, label = 110, barH = 26, gap = 10;
-  const H = ranking.length * (barH + gap) + 8;
-  let svg = "";
-  ranking.forEach((fi, row) => {
-    const y = 4 + row * (barH + gap);
-    svg += `<text x="${label - 8}" y="${y + barH * 0.7}" text-anchor="end" class="chart-name">${esc(ctx.figName(fi))}</text>`;
-    let x = label;
-    for (const s of sources) {
-      const vp = (bySource[fi] || {})[s] || 0;
-      if (vp <= 0) continue;
-      const w = (vp / max) * (W - label - 50);
-      svg += `<rect x="${x}" y="${y}" width="${w}" height="${barH}" fill="${colourOf(s)}"><title>${esc(`${tOr(`source.${s}`, s)}: ${vp}`)}</title></rect>`;
-      x += w;
-    }
-    svg += `<text x="${x + 6}" y="${y + barH * 0.7}" class="chart-total">${scores[fi]}</text>`;
-  });
-  const wrap = h("figure.vp-chart", { "data-testid": "vp-chart" });
-  wrap.innerHTML = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(t("final.chart"))}">${svg}</svg>`;
-  wrap.appendChild(h("figcaption.legend-row", sources.map((s) => h("span.legend-item",
-    h("span.swatch", { style: `background:${colourOf(s)}`, "aria-hidden": "true" }), tOr(`source.${s}`, s)))));
-  return wrap;
+  const rows = ranking.map((fi) => h("div.chart-row", { "data-figure": fi },
+    h("span.chart-name", ctx.figName(fi)),
+    h("span.chart-bar",
+      h("span.chart-track", sources.map((s) => {
+        const vp = (bySource[fi] || {})[s] || 0;
+        return vp > 0 ? h("span.chart-seg", { style: `width:${(100 * vp) / max}%;background:${colourOf(s)}`,
+          title: `${tOr(`source.${s}`, s)}: ${vp}` }) : null;
+      })),
+      h("span.chart-total", String(scores[fi])))));
+  return h("figure.vp-chart", { "data-testid": "vp-chart" },
+    h("div.chart-rows", { role: "img", "aria-label": t("final.chart") }, rows),
+    h("figcaption.legend-row", sources.map((s) => h("span.legend-item",
+      h("span.swatch", { style: `background:${colourOf(s)}`, "aria-hidden": "true" }), tOr(`source.${s}`, s)))));
 }
 
-const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
