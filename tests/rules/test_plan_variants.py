@@ -345,8 +345,9 @@ def test_only_the_plan_made_last_is_taken_on_trust(players, modules):
     """The sequence keeps the reading of the plan it made last, nothing per plan (issue #12's
     speed): a plan made before another, or an equal plan made elsewhere, has no reading and is
     checked and read from its text, with the same result as the plan made last (a plan given
-    again by indexing is taken on trust and read from its text); an illegal plan is refused
-    and changes nothing."""
+    again by indexing is taken on trust and read from its text; a plan carried out gives its
+    reading away, ``taken``, and carried out again is read from its text); an illegal plan is
+    refused and changes nothing."""
     from affresco.rules import planning
     checked = 0
     for g, seat, legal in lazy_planning(players, modules, seed=7, rounds=6):
@@ -360,6 +361,10 @@ def test_only_the_plan_made_last_is_taken_on_trust(players, modules):
         assert fresh.reading(b) == planning.read(b)     # (indexed again while last: its reading kept)
         assert fresh.reading(a) is None and not fresh.made_here(a)
         assert fresh[i] is a and fresh.made_here(a) and fresh.reading(a) is None   # given again: trusted, read from its text
+        taker = _anew(legal)
+        c = taker[j]        # carried out (planning.apply): its reading taken, the plan still the one given last
+        assert taker.taken(c) == planning.read(c) and taker.reading(c) is None and taker.taken(c) is None
+        assert taker.made_here(c) and taker.taken(affresco.Action(c.kind, c.args)) is None
         first, last = legal[i], legal[j]      # (from the sequence offered, which other games may have indexed)
         assert legal.made_here(last) and not legal.made_here(first)
         copy = affresco.Action(first.kind, first.args)
@@ -370,9 +375,11 @@ def test_only_the_plan_made_last_is_taken_on_trust(players, modules):
             g.apply(seat, bad)
         assert g.to_json() == before
         trusted, checked_in_full, before_last, its_copy = g.clone(), g.clone(), g.clone(), g.clone()
+        again = g.clone()
         trusted.apply(seat, last)
+        again.apply(seat, last)               # (its reading taken by trusted's: read from its text)
         checked_in_full.apply(seat, affresco.Action(last.kind, last.args))
-        assert trusted.to_json() == checked_in_full.to_json() != before
+        assert trusted.to_json() == checked_in_full.to_json() == again.to_json() != before
         before_last.apply(seat, first)
         its_copy.apply(seat, copy)
         assert before_last.to_json() == its_copy.to_json() not in (before, trusted.to_json())

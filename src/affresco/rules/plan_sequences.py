@@ -23,7 +23,6 @@ from typing import Callable, Iterator
 from .actions import PLAN_WORDS, Action
 
 _new = tuple.__new__
-_NO_PICK = (None, None)    # a sequence's _last before it gives its first plan
 _NO_WORDS: Mapping[str, tuple[str, ...]] = MappingProxyType({})    # a base plan's words (planning.read)
 
 
@@ -112,7 +111,8 @@ class _Lazy(Sequence):
     __slots__ = ()
     _all: tuple[Action, ...] | None
     _made: dict[int, Action]
-    _last: tuple        # the plan last given by indexing, and its reading if made then (else None)
+    _last: Action | None    # the plan last given by indexing (None: none yet)
+    _read: tuple | None     # its reading if made then and not yet taken (:meth:`taken`), else None
     _n: int             # the number of plans (a TiledPlans: -1 until counted)
     _pick: Callable[[int], tuple]
 
@@ -125,14 +125,14 @@ class _Lazy(Sequence):
             if done is None:
                 hit = self._made.get(i)
                 if hit is None and 0 <= i < self._n:
-                    last = self._last = self._pick(i)
-                    hit = self._made[i] = last[0]
+                    hit, self._read = self._pick(i)
+                    self._last = self._made[i] = hit
                     return hit
             else:
                 hit = done[i] if 0 <= i < len(done) else None
             if hit is not None:
-                if self._last[0] is not hit:
-                    self._last = (hit, None)      # given again: taken on trust, read from its text
+                if self._last is not hit:
+                    self._last, self._read = hit, None      # given again: taken on trust, read from its text
                 return hit
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
@@ -156,15 +156,25 @@ class _Lazy(Sequence):
         """Whether ``action`` is the plan object this sequence gave last by indexing (by
         identity: the plan a player took from the sequence, the usual case); a cheap legality
         check."""
-        return self._last[0] is action
+        return self._last is action
 
     def reading(self, action: object) -> tuple | None:
         """``planning.read``'s answer (its counts and words; the words not to be changed)
         for the plan object this sequence made last by indexing, if it made it then (not
         given again), else None: the plan a player took from the sequence is carried out
         without reading its text again."""
-        last = self._last
-        return last[1] if last[0] is action else None
+        return self._read if self._last is action else None
+
+    def taken(self, action: object) -> tuple | None:
+        """:meth:`reading`, for the plan being carried out: the sequence forgets the reading
+        then (the plan stays the one it gave last, :meth:`made_here`; carried out again, it is
+        read from its text), so that the reading goes with the decision instead of staying
+        with the shared sequence until its next plan (issue #12: fewer objects for the
+        collector to walk)."""
+        if self._last is not action:
+            return None
+        read, self._read = self._read, None
+        return read
 
 
 class TiledPlans(_Lazy):
@@ -177,7 +187,7 @@ class TiledPlans(_Lazy):
     base plan.  Immutable; the same situation gives the same object (:func:`tiled_plans`)."""
 
     __slots__ = ("available", "columns", "per_column", "words", "tiles", "segments", "carries", "_mult",
-                 "_ends", "_starts", "_n", "_made", "_all", "_last", "_base", "_plans", "_with", "tails",
+                 "_ends", "_starts", "_n", "_made", "_all", "_last", "_read", "_base", "_plans", "_with", "tails",
                  "tails_by_mask", "__weakref__")
 
     def __init__(self, available: int, columns: int, per_column: int, words: tuple[str, ...],
@@ -192,7 +202,8 @@ class TiledPlans(_Lazy):
         self._n = -1                                  # the number of plans, counted with the starts
         self._made: dict[int, Action] = {}
         self._all: tuple[Action, ...] | None = None
-        self._last: tuple = _NO_PICK
+        self._last: Action | None = None
+        self._read: tuple | None = None
         self._base: tuple | None = None     # base_counts, made when asked (the medico's counted plans never ask)
         self._plans: tuple[Action, ...] | None = None      # base_plans, made when asked
         self._with: dict[tuple[str, int], TiledPlans] = {}      # with_tile's answers
@@ -450,7 +461,7 @@ class PlanVariants(_Lazy):
     another process.
     """
 
-    __slots__ = ("parents", "_v", "_pick", "_sizes", "_having", "_seg_starts", "_n", "_all", "_made", "_last",
+    __slots__ = ("parents", "_v", "_pick", "_sizes", "_having", "_seg_starts", "_n", "_all", "_made", "_last", "_read",
                  "_recipe", "__weakref__")
     made_in_full = 0      # sequences made in full so far in this process (a memo of them weighs them again)
 
@@ -465,7 +476,8 @@ class PlanVariants(_Lazy):
         self._n: int = variants.starts[-1]
         self._all: tuple[Action, ...] | None = None
         self._made: dict[int, Action] = {}     # index -> the plan made for it (one object per plan)
-        self._last: tuple = _NO_PICK           # the plan last given by indexing, and its reading if made then
+        self._last: Action | None = None       # the plan last given by indexing
+        self._read: tuple | None = None        # its reading if made then (until taken)
 
     @property
     def recipe(self) -> tuple | None:

@@ -171,10 +171,10 @@ _SIDE_WORDS = (_column_words(SIDE1), _column_words(SIDE2))     # column_words pe
 
 def apply(s: State, seat: int, action: Action) -> None:
     """Carry out a legal plan: one taken from the seat's offered :class:`TiledPlans` or
-    :class:`PlanVariants` with the reading made with it (``reading``), any other read from its
-    text."""
+    :class:`PlanVariants` with the reading made with it (``taken``: the sequence forgets it), any
+    other read from its text."""
     offered, s.offered = s.offered, None
-    plan = offered is not None and offered[0] == seat and offered[1].reading(action) or read(action)
+    plan = offered is not None and offered[0] == seat and offered[1].taken(action) or read(action)
     assert plan is not None, "apply() is called with a legal plan"
     counts, words = plan
     s.plan[seat] = counts
