@@ -70,11 +70,51 @@ def _ext_modules() -> list:
         return []
     paths = [str(Path("src", *name.split(".")).with_suffix(".py")) for name in _compiled_modules()]
     try:
-        return mypycify(paths, opt_level=os.environ.get("AFFRESCO_OPT_LEVEL", "3"),
+        # multi_file: one C file per module (one 40 MB file was one gcc process of ~10 minutes on
+        # one core of the CI host); ParallelBuildExt compiles them on every core; the same code
+        # (bench/README.md, "# CI time", session 22: the engine's instructions per decision alike)
+        return mypycify(paths, opt_level=os.environ.get("AFFRESCO_OPT_LEVEL", "3"), multi_file=True,
                         target_dir=os.environ.get("AFFRESCO_MYPYC_DIR", "build/mypyc"))
     except (Exception, SystemExit) as exc:  # mypyc reports type errors with SystemExit
         warnings.warn(f"AFFRESCO_COMPILE: mypyc failed ({exc!r}); building the pure-Python affresco")
         return []
+
+
+def _jobs() -> int:
+    """How many gcc processes at once: the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _build_ext():
+    """setuptools' build_ext, compiling the C files of one extension module at once: mypyc's
+    multi_file mode writes one C file per module into the one shared library, which setuptools
+    would compile one after the other (its ``-j`` runs whole extension modules at once)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from setuptools.command.build_ext import build_ext
+
+    class ParallelBuildExt(build_ext):
+        def build_extension(self, ext) -> None:
+            compile_one = self.compiler.compile
+
+            def compile_all(sources, *args, **kwargs):
+                if len(sources) < 2:
+                    return compile_one(sources, *args, **kwargs)
+                order = sorted(sources, key=lambda s: -os.path.getsize(s))  # the largest first
+                with ThreadPoolExecutor(_jobs()) as pool:
+                    done = dict(zip(order, pool.map(lambda s: compile_one([s], *args, **kwargs), order)))
+                return [obj for source in sources for obj in done[source]]
+
+            self.compiler.compile = compile_all
+            try:
+                super().build_extension(ext)
+            finally:
+                self.compiler.compile = compile_one
+
+    return ParallelBuildExt
 
 
 def _clean_build_lib() -> None:
@@ -90,4 +130,6 @@ if __name__ == "__main__":
     if {"bdist_wheel", "editable_wheel", "build", "build_ext"} & set(sys.argv):
         _clean_build_lib()
     # mypy is a build requirement of the compiled build only (setuptools asks pip for it)
-    setup(ext_modules=_ext_modules(), setup_requires=[MYPY] if _wanted() else [])
+    ext_modules = _ext_modules()
+    setup(ext_modules=ext_modules, setup_requires=[MYPY] if _wanted() else [],
+          cmdclass={"build_ext": _build_ext()} if ext_modules else {})
