@@ -3,7 +3,7 @@
 // #/watch/<game_id>, #/replay/<game_id>, #/help.
 import * as API from "./api.js";
 import { currentLang, initI18n, LANGS, setLang, t } from "./i18n.js";
-import { actingFigure, append, columnLabel, h, icon } from "./ui.js";
+import { actingFigure, append, columnLabel, h, icon, morphChildren, morphNode } from "./ui.js";
 import { S, accept, errorText, figureName, held, hooks, render, root, send, yourTurn } from "./store.js";
 import { homePage, loadMeta, refreshMyGames } from "./home.js";
 import { gamePage, lostPage } from "./game.js";
@@ -119,41 +119,62 @@ function startLive(greeting, fetchState) {
 // ---------------------------------------------------------------------------------------
 // rendering: shell
 
+let flashFrom = null;      // S.changedAt of the last flash started
+
 function renderShell() {
-  const focused = document.activeElement && document.activeElement.getAttribute
-    ? document.activeElement.getAttribute("data-testid") : null;
+  const active = document.activeElement;
+  const focused = active && active.getAttribute ? active.getAttribute("data-testid") : null;
   const logBox = root.querySelector("[data-testid=log] .log-lines");
   const logAtEnd = !logBox || logBox.scrollTop + logBox.clientHeight >= logBox.scrollHeight - 8;
   const logTop = logBox ? logBox.scrollTop : 0;
   const actBox = root.querySelector(".action-list");
   const actTop = actBox ? actBox.scrollTop : 0;
 
-  root.replaceChildren(header(), pageBody());
+  // the page is built whole, and the live page brought to it in place: unchanged nodes stay
+  morphChildren(root, [header(), pageBody()]);
   const st = S.state;
-  root.setAttribute("data-page", S.route.page);
-  root.setAttribute("data-version", st ? String(st.version) : "");
-  root.setAttribute("data-your-turn", st && st.seat !== null && st.legal && st.legal.length ? "true" : "false");
-  root.setAttribute("data-busy", S.busy ? "true" : "false");
-  document.title = st ? `${yourTurn() ? `● ${t("status.your_turn")} — ` : ""}${t("app.title")} — ${st.game_id}` : t("app.title");
+  attr(root, "data-page", S.route.page);
+  attr(root, "data-version", st ? String(st.version) : "");
+  attr(root, "data-your-turn", st && st.seat !== null && st.legal && st.legal.length ? "true" : "false");
+  attr(root, "data-busy", S.busy ? "true" : "false");
+  const title = st ? `${yourTurn() ? `● ${t("status.your_turn")} — ` : ""}${t("app.title")} — ${st.game_id}` : t("app.title");
+  if (document.title !== title) document.title = title;
 
+  // every size is read first, then written: one layout of the changed page, not two
   // the bottom sheet (phones) covers the end of the page: keep room for it
   const sheet = root.querySelector(".game.phone .decision");
-  document.documentElement.style.setProperty("--sheet-h", sheet ? `${sheet.offsetHeight}px` : "0px");
+  const sheetH = sheet ? `${sheet.offsetHeight}px` : "0px";
   const newLog = root.querySelector("[data-testid=log] .log-lines");
-  if (newLog) newLog.scrollTop = logAtEnd ? newLog.scrollHeight : logTop;
+  const logTo = newLog && (logAtEnd ? newLog.scrollHeight : logTop);
+  const logMoves = newLog && (logAtEnd ? newLog.scrollTop + newLog.clientHeight < newLog.scrollHeight : newLog.scrollTop !== logTop);
   const newAct = root.querySelector(".action-list");
-  if (newAct) newAct.scrollTop = actTop;
-  if (focused) {
+  const actMoves = newAct && newAct.scrollTop !== actTop;
+  // a new move's flash starts again on the kept nodes (a rebuilt node started it by itself)
+  if (S.changedAt !== flashFrom) {
+    flashFrom = S.changedAt;
+    for (const el of root.querySelectorAll(".flash")) {
+      for (const a of el.getAnimations ? el.getAnimations() : []) { a.cancel(); a.play(); }
+    }
+  }
+  if (logMoves) newLog.scrollTop = logTo;
+  if (actMoves) newAct.scrollTop = actTop;
+  if (focused && !(document.activeElement === active && active.isConnected && active.getAttribute("data-testid") === focused)) {
     const el = root.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
     if (el && el.focus) el.focus({ preventScroll: true });
   }
+  const docStyle = document.documentElement.style;
+  if (docStyle.getPropertyValue("--sheet-h") !== sheetH) docStyle.setProperty("--sheet-h", sheetH);
+}
+
+function attr(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
 }
 
 
 function renderHeader() {
   if (held.down) { held.pending = true; return; }     // a press in progress: the whole page follows it
   const old = root.querySelector("header.top");
-  if (old) old.replaceWith(header());
+  if (old) morphNode(old, header());
 }
 
 function header() {
@@ -259,10 +280,10 @@ async function main() {
 }
 
 // ---------------------------------------------------------------------------------------
-// a press in progress holds the redraws back: the page is redrawn whole, so a push landing
-// between a press and its release (a pointer's, or the space bar's) replaced the pressed
-// element and the click was lost; the redraw waits for the click (or for a release or cancel
-// without one) and then happens once
+// a press in progress holds the redraws back: a push landing between a press and its release
+// (a pointer's, or the space bar's) could replace the pressed element (the page was redrawn
+// whole; in place, a node whose tag or key changes is still replaced) and the click was lost;
+// the redraw waits for the click (or for a release or cancel without one) and then happens once
 
 function redraw() {
   if (held.down) { held.pending = true; return; }

@@ -4,7 +4,7 @@
 // "altar", "blend:O", "loc:studio", "loc:theater", "target:D4"), and clicks are reported back.
 import { t } from "./i18n.js";
 import {
-  figureColour, PAINT_COLOURS, PAINT_INK, parseTile, SEG_COLS, SEG_ROWS,
+  figureColour, on, PAINT_COLOURS, PAINT_INK, parseTile, SEG_COLS, SEG_ROWS,
 } from "./ui.js";
 import { allBlends, signed } from "./words.js";
 
@@ -348,8 +348,8 @@ export function renderBoard(view, ctx, onClick, options = {}) {
     ev.preventDefault();
     onClick(el.getAttribute("data-click"));
   };
-  wrap.addEventListener("click", fire);
-  wrap.addEventListener("keydown", (ev) => {
+  on(wrap, "click", fire);
+  on(wrap, "keydown", (ev) => {
     if (ev.key === "Enter" || ev.key === " ") fire(ev);
   });
   return wrap;

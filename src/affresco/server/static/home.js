@@ -189,17 +189,20 @@ export function absolute(url) {
 
 export function linkRow(label, url, id) {
   const full = absolute(url);
-  const copied = h("span.copied", { "aria-live": "polite" });
   return h("div.link-row", { "data-testid": `${id}-row` },
     h("span.link-label", label),
     h("input.link", { type: "text", readonly: true, value: full, "data-testid": `${id}-link`, "aria-label": label,
       onfocus: (e) => e.target.select() }),
     h("button", {
       type: "button", "data-testid": `copy-${id}`,
-      onclick: () => copyText(full).then(() => { copied.textContent = t("home.copied"); }),
+      // the row's live node (a redraw in place keeps the page's own, not this render's)
+      onclick: (e) => {
+        const row = e.currentTarget.closest(".link-row");
+        copyText(full).then(() => { row.querySelector(".copied").textContent = t("home.copied"); });
+      },
     }, t("home.copy")),
     h("a.button", { href: url, "data-testid": `open-${id}` }, t("home.open")),
-    copied);
+    h("span.copied", { "aria-live": "polite" }));
 }
 
 /** The links of a game just created: every other person's seat and the spectators'. */

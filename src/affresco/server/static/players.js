@@ -248,7 +248,8 @@ function mailForm() {
   const save = async (e) => {
     e.preventDefault();
     try {
-      S.mail = await API.setNotify(S.route.token, input.value);
+      // the form's live field (a redraw in place keeps the page's own, not this render's)
+      S.mail = await API.setNotify(S.route.token, e.currentTarget.querySelector("[data-testid=mail-input]").value);
       S.mailNote = S.mail.email ? t("mail.on") : t("mail.off");
     } catch (err) {
       S.mailNote = err.message;

@@ -2,10 +2,13 @@
 import { PAINT_CLOSE, PAINT_OPEN, t } from "./i18n.js";
 
 /** h("div.class#id", {attrs}, ...children) -> Element.  Attributes starting with "on" are
- *  listeners; ``dataset``-style keys are written as given ("data-testid"). */
+ *  listeners (see ``on``); ``dataset``-style keys are written as given ("data-testid"). */
+const FORM = new Set(["INPUT", "TEXTAREA", "SELECT", "OPTION"]);
+
 export function h(tag, attrs, ...children) {
   const m = /^([a-z0-9]+)?((?:[.#][\w-]+)*)$/i.exec(tag);
   const el = document.createElement(m && m[1] ? m[1] : "div");
+  if (FORM.has(el.nodeName)) live.push(el);     // its state is a property: see morphNode
   if (m && m[2]) {
     for (const part of m[2].match(/[.#][\w-]+/g) || []) {
       if (part[0] === ".") el.classList.add(part.slice(1));
@@ -18,7 +21,7 @@ export function h(tag, attrs, ...children) {
   }
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    if (k.startsWith("on") && typeof v === "function") on(el, k.slice(2), v);
     else if (k === "class") el.className = [el.className, v].filter(Boolean).join(" ");
     else if (k === "text") el.textContent = v;
     else if (k === "value") el.value = v;
@@ -27,6 +30,145 @@ export function h(tag, attrs, ...children) {
   }
   append(el, children);
   return el;
+}
+
+/** Listen to ``name`` on ``el`` with ``fn``: one listener per event, which calls the handler in
+ *  ``el.__on``, so that ``morph`` can hand a kept element the new render's handlers. */
+export function on(el, name, fn) {
+  bind(el, name);
+  if (!el.__on) { el.__on = {}; live.push(el); }
+  el.__on[name] = fn;
+}
+
+function bind(el, name) {
+  if (!el.__bound) el.__bound = new Set();
+  if (!el.__bound.has(name)) { el.__bound.add(name); el.addEventListener(name, dispatch); }
+}
+
+function dispatch(e) {
+  const fn = this.__on && this.__on[e.type];
+  return fn ? fn.call(this, e) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------
+// rendering in place: the page is built whole with h() at every redraw, then the live page is
+// brought to it, keeping every node that stays (so the browser lays out only what changed, and
+// focus, scroll and a press in progress stay where they are)
+
+const key = (n) => (n.nodeType === 1
+  ? n.getAttribute("data-testid") || (n.hasAttribute("data-i") ? `#${n.getAttribute("data-i")}` : null)
+  : null);
+
+const same = (a, b) => a.nodeType === b.nodeType && a.nodeName === b.nodeName
+  && (a.nodeType !== 1 || (a.namespaceURI === b.namespaceURI && a.getAttribute("type") === b.getAttribute("type")));
+
+// the nodes of the page being built that carry handlers or form state (see ``morphChildren``)
+const live = [];
+let epoch = 0;
+
+/** Make the children of the live ``parent`` those of the list ``kids`` (new nodes, not in the
+ *  page): a child with the same key (data-testid, data-i) or, unkeyed, at the same place among
+ *  the unkeyed ones, and of the same tag, is kept and updated; the others are moved in. */
+export function morphChildren(parent, kids) {
+  mark();
+  children(parent, kids);
+}
+
+/** The same for one live node ``old`` and its new version ``neu`` (same tag). */
+export function morphNode(old, neu) {
+  mark();
+  node(old, neu);
+}
+
+// mark the new nodes with handlers or form state below them: a subtree without any, equal to
+// the page's (the browser's own isEqualNode), is left as it is
+function mark() {
+  epoch += 1;
+  for (const el of live) {
+    for (let n = el; n && n.__live !== epoch; n = n.parentNode) { n.__live = epoch; n.__hasLive = true; }
+  }
+  live.length = 0;
+}
+
+function children(parent, kids) {
+  // the usual redraw: the same children in the same order
+  let pos = parent.firstChild;
+  let i = 0;
+  while (pos && i < kids.length && key(pos) === key(kids[i]) && same(pos, kids[i])) {
+    const next = pos.nextSibling;
+    node(pos, kids[i]);
+    pos = next;
+    i += 1;
+  }
+  if (i === kids.length && !pos) return;
+  const keyed = new Map();
+  const plain = [];
+  for (let c = pos; c; c = c.nextSibling) {
+    const k = key(c);
+    if (k === null) plain.push(c);
+    else if (!keyed.has(k)) keyed.set(k, c);
+  }
+  let u = 0;
+  for (; i < kids.length; i++) {
+    const n = kids[i];
+    const k = key(n);
+    let match = null;
+    if (k !== null) {
+      const c = keyed.get(k);
+      if (c && same(c, n)) { match = c; keyed.delete(k); }
+    } else if (u < plain.length) {
+      const c = plain[u++];
+      if (same(c, n)) match = c;
+    }
+    if (match) {
+      if (match === pos) pos = pos.nextSibling;
+      else parent.insertBefore(match, pos);
+      node(match, n);
+    } else {
+      parent.insertBefore(n, pos);
+    }
+  }
+  while (pos) {
+    const next = pos.nextSibling;
+    parent.removeChild(pos);
+    pos = next;
+  }
+}
+
+// bring the live node ``old`` to the new node ``neu`` (same type and tag): attributes, the
+// state h() sets as properties (value, checked, selected), the handlers, then the children
+function node(old, neu) {
+  if (old.nodeType !== 1) {
+    if (old.nodeValue !== neu.nodeValue) old.nodeValue = neu.nodeValue;
+    return;
+  }
+  if (!neu.__hasLive && !old.__hasLive && old.isEqualNode(neu)) return;
+  const oa = old.attributes;
+  for (let i = oa.length - 1; i >= 0; i--) {
+    const a = oa[i];
+    if (!neu.hasAttributeNS(a.namespaceURI, a.localName)) old.removeAttributeNS(a.namespaceURI, a.localName);
+  }
+  for (const a of neu.attributes) {
+    if (old.getAttributeNS(a.namespaceURI, a.localName) !== a.value) {
+      if (a.namespaceURI) old.setAttributeNS(a.namespaceURI, a.name, a.value);
+      else old.setAttribute(a.name, a.value);
+    }
+  }
+  if (neu.__on || old.__on) {
+    for (const name of Object.keys(neu.__on || {})) bind(old, name);
+    old.__on = neu.__on || {};
+  }
+  old.__hasLive = !!neu.__hasLive;
+  children(old, [...neu.childNodes]);
+  const tag = old.nodeName;
+  if (tag === "INPUT") {
+    if (old.value !== neu.value) old.value = neu.value;
+    if (old.checked !== neu.checked) old.checked = neu.checked;
+  } else if (tag === "TEXTAREA" || tag === "SELECT") {
+    if (old.value !== neu.value) old.value = neu.value;
+  } else if (tag === "OPTION") {
+    if (old.selected !== neu.selected) old.selected = neu.selected;
+  }
 }
 
 export function append(el, children) {
