@@ -695,6 +695,35 @@ def _plan_now(p: Page) -> None:
     p.tid("plan-confirm").click()
 
 
+def test_a_redraw_in_place_leaves_the_page_as_a_fresh_build_would(page, server):
+    """The page is redrawn in place (ui.js): an attribute a redraw adds (a place becoming
+    clickable: role, tabindex, aria-label) came after the node's older ones, so the same board
+    read differently after a refusal than before it.  The morphed node equals a fresh build,
+    attribute order included, whatever the attributes' history."""
+    p = page()
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    got = p.pg.evaluate("""async () => {
+      const { h, morphNode } = await import('/static/ui.js');
+      const html = (n) => n.outerHTML;
+      const out = [];
+      const steps = [
+        { class: "area", transform: "translate(1,2)" },
+        { class: "area hot", role: "button", tabindex: "0", "aria-label": "Get up", transform: "translate(1,2)" },
+        { class: "area", transform: "translate(1,2)" },
+        { "aria-label": "x", class: "area hot", transform: "translate(3,4)", role: "button" },
+      ];
+      const live = h("div", steps[0], "a");
+      for (const attrs of steps.slice(1)) {
+        morphNode(live, h("div", attrs, "a"));
+        const fresh = h("div", attrs, "a");
+        if (html(live) !== html(fresh)) out.push([html(live), html(fresh)]);
+      }
+      return out;
+    }""")
+    assert got == []
+
+
 def test_refused_action_shows_an_error_and_changes_nothing(page, server):
     g = vs_bots(server, seed=55)
     token = g["seats"][0]["token"]

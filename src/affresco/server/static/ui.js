@@ -148,12 +148,21 @@ function node(old, neu) {
     const a = oa[i];
     if (!neu.hasAttributeNS(a.namespaceURI, a.localName)) old.removeAttributeNS(a.namespaceURI, a.localName);
   }
-  for (const a of neu.attributes) {
-    if (old.getAttributeNS(a.namespaceURI, a.localName) !== a.value) {
-      if (a.namespaceURI) old.setAttributeNS(a.namespaceURI, a.name, a.value);
-      else old.setAttribute(a.name, a.value);
+  // the attributes end in the new node's order, as a fresh build has them (an attribute added
+  // later would else come last: the same page, told differently): those in order are kept (a
+  // new value set in place), the others are set again after them
+  const na = neu.attributes;
+  let j = 0;
+  for (const a of [...oa]) {
+    const b = na[j];
+    if (b && b.namespaceURI === a.namespaceURI && b.localName === a.localName) {
+      if (a.value !== b.value) setAttr(old, b);
+      j += 1;
+    } else {
+      old.removeAttributeNS(a.namespaceURI, a.localName);
     }
   }
+  for (; j < na.length; j++) setAttr(old, na[j]);
   if (neu.__on || old.__on) {
     for (const name of Object.keys(neu.__on || {})) bind(old, name);
     old.__on = neu.__on || {};
@@ -169,6 +178,11 @@ function node(old, neu) {
   } else if (tag === "OPTION") {
     if (old.selected !== neu.selected) old.selected = neu.selected;
   }
+}
+
+function setAttr(el, a) {
+  if (a.namespaceURI) el.setAttributeNS(a.namespaceURI, a.name, a.value);
+  else el.setAttribute(a.name, a.value);
 }
 
 export function append(el, children) {
