@@ -56,7 +56,7 @@ def _reason(s: State, seat: int, a: Action, legal: Sequence[Action]) -> str | No
         a = Action(a.kind, a.args[:-1])
     same = [x for x in legal if x.kind == a.kind]
     if a.kind not in ("buy", "restore", "request", "plan") and same and \
-            len(a.args) not in {len(x.args) - (x.args[-1:][0] in suffixes if x.args else 0) for x in same}:
+            len(a.args) not in {len(x.args) - (bool(x.args) and x.args[-1] in suffixes) for x in same}:
         counts = " or ".join(str(n) for n in sorted({len(x.args) for x in same}))
         return f"'{a.kind}' takes {counts} word{'s' * (counts != '1')} after it, e.g. '{same[0]}'"
     if a.kind == "getup":
