@@ -7,8 +7,8 @@ import pytest
 
 import affresco
 
-from positions import (bag, bishop, booths, data, fig, game, legal, only_actor, plan_all, thalers,  # noqa: E402
-                       tile_at, tiles_on_board, track)
+from positions import (bag, bishop, booths, data, fig, game, legal, load, only_actor, plan_all, position,  # noqa: E402
+                       thalers, tile_at, tiles_on_board, track)
 
 LEO = 2
 NOTHING = "0-0-0-0-0"
@@ -283,11 +283,10 @@ def test_this_array_remains_unchanged_for_the_rest_of_the_game_a_visits_position
     restores a tile (before: refused); a plan that differs is refused naming his plan (before:
     loaded, and Leonardo went to the theater instead; rules notes N23)."""
     def visits(plan):
-        return affresco.Game.from_json(__import__("json").dumps(
-            __import__("positions").position(
-                2, phase="visits", fresco={"C2": "3:YY", "A5": "3:YY"}, fill=None, booths=B3, controller=0,
-                seats=[dict(getup="7:00", plan=[0, 0, 0, 0, 1]), dict(getup="8:00", plan=[0, 0, 0, 0, 1])],
-                leonardo=dict(getup="6:00", plan=plan))))
+        return load(position(
+            2, phase="visits", fresco={"C2": "3:YY", "A5": "3:YY"}, fill=None, booths=B3, controller=0,
+            seats=[dict(getup="7:00", plan=[0, 0, 0, 0, 1]), dict(getup="8:00", plan=[0, 0, 0, 0, 1])],
+            leonardo=dict(getup="6:00", plan=plan)))
     with pytest.raises(affresco.StateError, match=r"figures\[2\].plan.*fixed"):
         visits([0, 0, 0, 0, 1])
     g = visits(None)
