@@ -113,6 +113,15 @@ def test_compact_json_holds_the_same_state_as_the_indented_text(g):
     assert Game.from_json(pretty).to_json(pretty=False) == compact
 
 
+@pytest.mark.parametrize("names", [["a [ b ]", "c", "d"], ["[ x ]", "y ]", "[ z"], ["a, [\n b", "c", "d"]])
+def test_a_name_with_brackets_is_saved_as_written(names):
+    """Player names are free text: the indented save keeps short lists on one line without
+    touching brackets inside a name, so the game loads back with the names it was made with."""
+    g = affresco.new_game(players=names, seed=3)
+    assert Game.from_json(g.to_json()).to_json(pretty=False) == g.to_json(pretty=False)
+    assert json.loads(g.to_json()) == json.loads(g.to_json(pretty=False))
+
+
 @pytest.mark.parametrize("g", [*POSITIONS, "modules"], ids=lambda g: g if isinstance(g, str) else
                          f"{g.players}p-{g.phase}-r{g.round}")
 def test_from_dict_loads_the_parsed_text_as_from_json_and_never_changes_it(g):

@@ -78,7 +78,10 @@ def to_dict(s: State) -> dict[str, Any]:
     }
 
 
-_FLAT_LIST = re.compile(r"\[\s+([^\[\]{}]*?)\s+\]")
+# A list json.dumps(indent=1) wrote over several lines, holding no list, object or bracket: its
+# brackets are followed / preceded by a line break, which a JSON string never holds, so the
+# pattern never reaches into a string (a player named "a [ b ]" stays as written).
+_FLAT_LIST = re.compile(r"\[\n\s*([^\[\]{}]*?)\n\s*\]")
 
 
 def dumps(s: State, pretty: bool = True) -> str:
