@@ -3,7 +3,8 @@ written straight from the engine state (``ModuleSlots``), so each is checked her
 ``view(seat)`` shows, by targeted perturbations of one secret at a time (an independent review of
 the writers; the broad sweeps are tests/rules/test_observation.py's).
 
-* One secret changed through the public JSON format (``to_json`` -> edit -> ``Game.from_json``),
+* One secret changed through the public JSON format (``to_json`` -> edit -> ``Game.from_dict``,
+  ``from_json`` of the parsed text),
   the position kept legal (the loader takes it) and changed (the loader keeps it): another
   seat's face-down certificates (and so the certificate stack's contents), Leonardo's face-down
   certificates, the order of the certificates under the stack, another seat's scrolls, the
@@ -44,7 +45,9 @@ def _id(c) -> str:
 
 
 def _load(d: dict) -> affresco.Game:
-    return affresco.Game.from_json(json.dumps(d))
+    """The edited saved state, loaded (``from_dict``: the same loader and checks as ``from_json``
+    of its text, without writing the text and parsing it again: issue #12's CI time)."""
+    return affresco.Game.from_dict(d)
 
 
 def _positions(n: int, mods: tuple, seed: int, every: int, most: int):

@@ -21,12 +21,12 @@ Why this is sound.  Each received message is checked three ways:
    seat's view and its own legal actions, and pushes carry the tail of the seat's own log.
 2. *Perturbation*: the same seat would have received the very same bytes had the hidden
    items of the other seats been different.  For sampled (seat, version) pairs — all of
-   them while plans are secret — the engine state is taken (``to_dict``), everything the
+   them while plans are secret — the engine state is taken (``to_json``, parsed), everything the
    seat may not see is changed: every other seat's Thalers and paints (they only grow, so
    no legal action of theirs disappears), their committed plans while planning, their
    unplayed scrolls, their private log lines, the seed, the chance counter, the bag, the
    portrait deck's order and the favour tokens' order, which certificates they hold face down
-   and the bottles' draw pile (with a changed plan, its audience, wall and medico words); it is loaded back (``from_json``) and
+   and the bottles' draw pile (with a changed plan, its audience, wall and medico words); it is loaded back (``from_dict``: ``from_json`` of the parsed text) and
    the expected payload must be byte-for-byte unchanged.  Different seeds would not do:
    they change the public draws.  Every refusal of an illegal action is checked the same way
    (the engine's reason must not depend on others' hidden items).
@@ -55,7 +55,6 @@ import pytest
 
 from affresco import Game
 from affresco.rules.paints import BASIC
-from affresco.rules.serialize import to_dict
 
 from server_support import (UndoOracle, eager_choice, expected_payload, live_server_fixture,  # noqa: E402,F401
                             public_seats)
@@ -157,7 +156,7 @@ def other_plans(g: Game, f: int) -> list[list[int]]:
 def perturbed(g: Game, seat: int | None, rng: random.Random) -> Game:
     """The same game with everything ``seat`` may not see changed (see the module docstring)."""
     s = g.state
-    d = json.loads(json.dumps(to_dict(s)))
+    d = json.loads(g.to_json(pretty=False))
     others = [f for f in range(s.n) if f != seat]
     d["seed"] = d["seed"] + 1 + rng.randrange(10**6) if isinstance(d["seed"], int) else f"{d['seed']}x"
     d["chance_draws"] += rng.randrange(1, 50)
@@ -207,7 +206,7 @@ def perturbed(g: Game, seat: int | None, rng: random.Random) -> Game:
                     for who, text in d["history"]]
     d["log"] = [[r, who, (({**e, "noise": rng.random()} if isinstance(e, dict) else f"secret {rng.random()}")
                           if who in others else e)] for r, who, e in d["log"]]
-    h = Game.from_json(json.dumps(d))
+    h = Game.from_dict(d)
     for f in others:      # the change really is there
         assert h.state.thalers[f] == d["figures"][f]["thalers"]
     return h
