@@ -724,6 +724,44 @@ def test_a_redraw_in_place_leaves_the_page_as_a_fresh_build_would(page, server):
     assert got == []
 
 
+def test_a_kept_part_is_built_only_when_its_key_changes_and_the_page_stays_a_fresh_build(page, server):
+    """The board's picture and the log's entries are built only when their key (their text)
+    changed since the page's (ui.js ``kept``): an unchanged one is neither built nor compared,
+    a changed or new one is built, whether it replaces a node of the page or comes in new; the
+    page stays what a fresh build would be, handlers included."""
+    p = page()
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    got = p.pg.evaluate("""async () => {
+      const { h, kept, morphChildren } = await import('/static/ui.js');
+      const built = [];
+      const item = (i, text, clicks) => kept(h("li", { "data-i": i, onclick: () => clicks.push(i) }), `${text}`,
+        () => { built.push(`${i}:${text}`); return [h("b", text), " tail"]; });
+      const page = (entries, clicks) => entries.map(([i, text]) => item(i, text, clicks));
+      const fresh = (entries) => { const ol = h("ol", ...page(entries, []));
+        morphChildren(h("div"), [ol]); return ol.innerHTML; };
+      const live = h("ol");
+      document.body.appendChild(live);
+      const out = [];
+      const steps = [[[0, "a"], [1, "b"]], [[0, "a"], [1, "b"], [2, "c"]], [[0, "a"], [1, "B"], [2, "c"]],
+                     [[1, "B"], [2, "c"]], [[0, "z"], [1, "B"], [2, "c"]]];
+      for (const entries of steps) {
+        built.length = 0;
+        const clicks = [];
+        morphChildren(live, page(entries, clicks));
+        const made = [...built];
+        const want = fresh(entries);
+        for (const li of live.children) li.click();
+        out.push({ made, same: live.innerHTML === want, clicks });
+      }
+      live.remove();
+      return out;
+    }""")
+    assert [s["made"] for s in got] == [["0:a", "1:b"], ["2:c"], ["1:B"], [], ["0:z"]]
+    assert all(s["same"] for s in got), got
+    assert [s["clicks"] for s in got] == [[0, 1], [0, 1, 2], [0, 1, 2], [1, 2], [0, 1, 2]]
+
+
 def test_refused_action_shows_an_error_and_changes_nothing(page, server):
     g = vs_bots(server, seed=55)
     token = g["seats"][0]["token"]
