@@ -6,7 +6,9 @@ downloads a browser here).  A person creates a game against bots on the home pag
 seat's link and plays a whole round by clicking the board and the decision widgets; switches
 the language; reloads mid-game and carries on; a spectator sees no private screen and no
 choices; a refused action shows its error and changes nothing; a finished game's replay steps
-through.  Screenshots go to ``$AFFRESCO_ARTIFACTS`` (or a pytest temporary directory, printed).
+through.  Screenshots go to ``$AFFRESCO_ARTIFACTS`` when it is set; otherwise only a failed test's
+pages leave their last screen (in a pytest temporary directory, printed): a full-page screenshot
+costs the browser ~0.4 CPU-s, and a passing run looked at none (bench/README.md "session 23, web26").
 
 Waits follow the page's own attributes (``data-version``, ``data-your-turn``, ``data-busy``)
 with generous timeouts, never fixed sleeps.  Without chromium or playwright the tests skip on
@@ -72,6 +74,9 @@ def fill(template: str, lang: str = "en", **params) -> str:
 
 
 # ------------------------------------------------------------------------------ fixtures
+SHOT_ALL = bool(os.environ.get("AFFRESCO_ARTIFACTS"))      # every screenshot, not only a failed test's last
+
+
 @pytest.fixture(scope="module")
 def artifacts(tmp_path_factory, request) -> Path:
     path = Path(os.environ.get("AFFRESCO_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
@@ -173,7 +178,10 @@ class Page:
     def state(self) -> dict:
         return self.pg.evaluate("window.affresco.S.state")
 
-    def shot(self, label: str) -> None:
+    def shot(self, label: str, failed: bool = False) -> None:
+        """A screenshot in the artifacts, when they are asked for ($AFFRESCO_ARTIFACTS) or its test failed."""
+        if not (SHOT_ALL or failed):
+            return
         path = self.dir / f"{self.name}-{len(self.shots):02d}-{label}.png"
         self.pg.screenshot(path=str(path), full_page=True)
         self.shots.append(path.name)
@@ -198,9 +206,9 @@ class Page:
         self.pg.wait_for_function("() => document.querySelector('[data-testid=app]').dataset.busy === 'false'")
         assert not self.tid("error").count(), self.tid("error").inner_text()
 
-    def close(self) -> None:
+    def close(self, failed: bool = True) -> None:
         try:
-            self.shot("last")
+            self.shot("last", failed)
         except Exception:  # noqa: BLE001 - a broken page must not hide the test's own failure
             pass
         finally:

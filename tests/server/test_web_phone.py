@@ -7,7 +7,7 @@ now must be at least 44 px.  A bot's move is highlighted on the board with a las
 the end screen's points by source add up to each score; the help exists in English, French
 and Russian; a bad link offers the way back; axe-core finds no serious or critical violation.
 
-Screenshots go to $AFFRESCO_ARTIFACTS (or a temporary directory); with
+Screenshots go to $AFFRESCO_ARTIFACTS when it is set (else a failed test's last screens only); with
 AFFRESCO_SCREENSHOTS=docs/screenshots the named screens are also written there (README).
 """
 from __future__ import annotations
