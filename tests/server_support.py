@@ -563,6 +563,7 @@ class OpenedPages:
 
     def __init__(self, request):
         self.base, self.pages = request.node.name.removeprefix("test_"), []
+        self.session, self.failed = request.session, request.session.testsfailed
 
     def add(self, open_page, label: str = ""):
         p = open_page(self.base + (f"-{label}" if label else ""))
@@ -571,7 +572,8 @@ class OpenedPages:
 
     def close(self) -> None:
         errors = []
+        failed = self.session.testsfailed > self.failed      # the test's own failure is logged by now
         for p in self.pages:
             errors += p.errors
-            p.close()
+            p.close(failed)
         assert not errors, errors

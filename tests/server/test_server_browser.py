@@ -6,7 +6,9 @@ downloads a browser here).  A person creates a game against bots on the home pag
 seat's link and plays a whole round by clicking the board and the decision widgets; switches
 the language; reloads mid-game and carries on; a spectator sees no private screen and no
 choices; a refused action shows its error and changes nothing; a finished game's replay steps
-through.  Screenshots go to ``$AFFRESCO_ARTIFACTS`` (or a pytest temporary directory, printed).
+through.  Screenshots go to ``$AFFRESCO_ARTIFACTS`` when it is set; otherwise only a failed test's
+pages leave their last screen (in a pytest temporary directory, printed): a full-page screenshot
+costs the browser ~0.4 CPU-s, and a passing run looked at none (bench/README.md "session 23, web26").
 
 Waits follow the page's own attributes (``data-version``, ``data-your-turn``, ``data-busy``)
 with generous timeouts, never fixed sleeps.  Without chromium or playwright the tests skip on
@@ -72,6 +74,9 @@ def fill(template: str, lang: str = "en", **params) -> str:
 
 
 # ------------------------------------------------------------------------------ fixtures
+SHOT_ALL = bool(os.environ.get("AFFRESCO_ARTIFACTS"))      # every screenshot, not only a failed test's last
+
+
 @pytest.fixture(scope="module")
 def artifacts(tmp_path_factory, request) -> Path:
     path = Path(os.environ.get("AFFRESCO_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
@@ -173,7 +178,10 @@ class Page:
     def state(self) -> dict:
         return self.pg.evaluate("window.affresco.S.state")
 
-    def shot(self, label: str) -> None:
+    def shot(self, label: str, failed: bool = False) -> None:
+        """A screenshot in the artifacts, when they are asked for ($AFFRESCO_ARTIFACTS) or its test failed."""
+        if not (SHOT_ALL or failed):
+            return
         path = self.dir / f"{self.name}-{len(self.shots):02d}-{label}.png"
         self.pg.screenshot(path=str(path), full_page=True)
         self.shots.append(path.name)
@@ -198,9 +206,9 @@ class Page:
         self.pg.wait_for_function("() => document.querySelector('[data-testid=app]').dataset.busy === 'false'")
         assert not self.tid("error").count(), self.tid("error").inner_text()
 
-    def close(self) -> None:
+    def close(self, failed: bool = True) -> None:
         try:
-            self.shot("last")
+            self.shot("last", failed)
         except Exception:  # noqa: BLE001 - a broken page must not hide the test's own failure
             pass
         finally:
@@ -722,6 +730,44 @@ def test_a_redraw_in_place_leaves_the_page_as_a_fresh_build_would(page, server):
       return out;
     }""")
     assert got == []
+
+
+def test_a_kept_part_is_built_only_when_its_key_changes_and_the_page_stays_a_fresh_build(page, server):
+    """The board's picture and the log's entries are built only when their key (their text)
+    changed since the page's (ui.js ``kept``): an unchanged one is neither built nor compared,
+    a changed or new one is built, whether it replaces a node of the page or comes in new; the
+    page stays what a fresh build would be, handlers included."""
+    p = page()
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    got = p.pg.evaluate("""async () => {
+      const { h, kept, morphChildren } = await import('/static/ui.js');
+      const built = [];
+      const item = (i, text, clicks) => kept(h("li", { "data-i": i, onclick: () => clicks.push(i) }), `${text}`,
+        () => { built.push(`${i}:${text}`); return [h("b", text), " tail"]; });
+      const page = (entries, clicks) => entries.map(([i, text]) => item(i, text, clicks));
+      const fresh = (entries) => { const ol = h("ol", ...page(entries, []));
+        morphChildren(h("div"), [ol]); return ol.innerHTML; };
+      const live = h("ol");
+      document.body.appendChild(live);
+      const out = [];
+      const steps = [[[0, "a"], [1, "b"]], [[0, "a"], [1, "b"], [2, "c"]], [[0, "a"], [1, "B"], [2, "c"]],
+                     [[1, "B"], [2, "c"]], [[0, "z"], [1, "B"], [2, "c"]]];
+      for (const entries of steps) {
+        built.length = 0;
+        const clicks = [];
+        morphChildren(live, page(entries, clicks));
+        const made = [...built];
+        const want = fresh(entries);
+        for (const li of live.children) li.click();
+        out.push({ made, same: live.innerHTML === want, clicks });
+      }
+      live.remove();
+      return out;
+    }""")
+    assert [s["made"] for s in got] == [["0:a", "1:b"], ["2:c"], ["1:B"], [], ["0:z"]]
+    assert all(s["same"] for s in got), got
+    assert [s["clicks"] for s in got] == [[0, 1], [0, 1, 2], [0, 1, 2], [1, 2], [0, 1, 2]]
 
 
 def test_refused_action_shows_an_error_and_changes_nothing(page, server):

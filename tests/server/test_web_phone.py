@@ -7,7 +7,7 @@ now must be at least 44 px.  A bot's move is highlighted on the board with a las
 the end screen's points by source add up to each score; the help exists in English, French
 and Russian; a bad link offers the way back; axe-core finds no serious or critical violation.
 
-Screenshots go to $AFFRESCO_ARTIFACTS (or a temporary directory); with
+Screenshots go to $AFFRESCO_ARTIFACTS when it is set (else a failed test's last screens only); with
 AFFRESCO_SCREENSHOTS=docs/screenshots the named screens are also written there (README).
 """
 from __future__ import annotations
@@ -33,6 +33,8 @@ MIN_TAP = 44
 MY_OR_OVER = ("() => { const a = document.querySelector('[data-testid=app]'); const s = window.affresco.S.state;"
               " return !!(a && a.dataset.busy === 'false' && (a.dataset.yourTurn === 'true' || (s && s.is_over))); }")
 SHOTS = os.environ.get("AFFRESCO_SCREENSHOTS")
+SHEET_ROOM_FITS = ("() => { const s = document.querySelector('.game.phone .decision'); return !s ||"
+                   " document.documentElement.style.getPropertyValue('--sheet-h') === `${s.offsetHeight}px`; }")
 
 
 def help_doc(lang: str) -> dict:
@@ -59,8 +61,8 @@ class Phone(Page):
         """A named screenshot for docs/screenshots (when asked for), besides the artifacts."""
         self.shot(label)
         if SHOTS:
-            kind = "phone" if self.device["viewport"]["width"] < 500 else (
-                "tablet" if self.device["viewport"]["width"] < 1000 else "desktop")
+            width = self.pg.viewport_size["width"]     # the size now (a game may change it)
+            kind = "phone" if width < 500 else ("tablet" if width < 1000 else "desktop")
             Path(SHOTS).mkdir(parents=True, exist_ok=True)
             if kind == "phone":
                 self.pg.evaluate("window.scrollTo(0, 0)")
@@ -161,28 +163,39 @@ def tap_a_move(p: Phone, st: dict, rng: random.Random, seen: dict) -> str:
     return kind
 
 
-def play_out(p: Phone, seed: int, max_moves: int = 400) -> dict:
-    """Tap until the game is over, checking the layout at every decision."""
+def play_out(p: Phone, seed: int, max_moves: int = 400, sizes: tuple = ()) -> dict:
+    """Tap until the game is over, checking the layout at every decision.  With ``sizes``
+    (viewports), the same game at each size: every decision is checked at each of them (the
+    page resized, as a turned or other screen), and tapped at one, each in turn."""
     rng = random.Random(seed)
-    seen: dict = {"highlight": 0, "moves": 0}
+    seen: dict = {"highlight": 0, "moves": 0, "tapped at": {}, "shots": set()}
+    views = list(sizes) or [p.pg.viewport_size]
     for _ in range(max_moves):
         p.pg.wait_for_function(MY_OR_OVER, timeout=60_000)
         st = p.state()
         if st["is_over"]:
             return seen
-        problems = p.layout_problems()
-        assert not problems, (st["view"]["phase"], st["view"].get("location"), problems)
-        if p.pg.locator("svg.board [data-last-move=true]").count() and p.tid("last-move").count():
-            seen["highlight"] += 1
-            if "highlight" not in seen.get("shots", set()):
-                seen.setdefault("shots", set()).add("highlight")
-                p.keep("last-move")
-        loc = st["view"].get("location") or st["view"]["phase"]
-        if loc not in seen.setdefault("shots", set()) and loc in ("getup", "plan", "market", "cathedral"):
-            seen["shots"].add(loc)
-            p.keep(f"decision-{loc}")
+        for view in views:
+            if p.pg.viewport_size != view:
+                p.pg.set_viewport_size(view)
+                # the bottom sheet's room follows its height at the new size (no redraw)
+                p.pg.wait_for_function(SHEET_ROOM_FITS)
+            problems = p.layout_problems()
+            assert not problems, (view, st["view"]["phase"], st["view"].get("location"), problems)
+            size = f"{view['width']}x{view['height']}"
+            if p.pg.locator("svg.board [data-last-move=true]").count() and p.tid("last-move").count():
+                seen["highlight"] += 1
+                if ("highlight", size) not in seen["shots"]:
+                    seen["shots"].add(("highlight", size))
+                    p.keep("last-move")
+            loc = st["view"].get("location") or st["view"]["phase"]
+            if (loc, size) not in seen["shots"] and loc in ("getup", "plan", "market", "cathedral"):
+                seen["shots"].add((loc, size))
+                p.keep(f"decision-{loc}")
         tap_a_move(p, st, rng, seen)
+        seen["tapped at"][size] = seen["tapped at"].get(size, 0) + 1
         seen["moves"] += 1
+        views.reverse()     # the next decision is tapped at the other size
     raise AssertionError(f"the game did not end in {max_moves} moves: {seen}")
 
 
@@ -251,18 +264,23 @@ def test_a_whole_two_player_game_at_phone_size_by_tapping(device, server):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size", [PHONE, TABLET], ids=["phone", "tablet"])
-def test_a_whole_four_player_game_with_modules_at_phone_and_tablet_size_by_tapping(device, server, size):
+def test_a_whole_four_player_game_with_modules_at_phone_and_tablet_size_by_tapping(device, server):
+    """One game, every decision checked at phone and at tablet size and tapped at each in turn
+    (the same game at two sizes, played once: bench/README.md "session 23, web26")."""
     modules = ["portraits", "requests", "special_colours", "scrolls", "bishops_favour"]
     g = create(server, [{"name": "Anna", "kind": "human"}] + [
         {"name": n, "kind": "bot", "bot": "heuristic"} for n in ("Bruno", "Carla", "Dario")], seed=8, modules=modules)
-    p = device(size)
+    p = device(PHONE)
     p.goto(g["seats"][0]["url"])
     p.wait_my_turn()
-    seen = play_out(p, seed=2)
+    seen = play_out(p, seed=2, sizes=(PHONE["viewport"], TABLET["viewport"]))
     st = p.state()
     assert st["is_over"] and seen["highlight"] > 0, seen
-    check_end_screen(p, st)
+    assert len(seen["tapped at"]) == 2 and min(seen["tapped at"].values()) >= seen["moves"] // 2 > 10, seen
+    for view in (PHONE["viewport"], TABLET["viewport"]):
+        p.pg.set_viewport_size(view)
+        check_end_screen(p, st)
+        assert not p.layout_problems(), view
     check_breakdown(p, st)
 
 

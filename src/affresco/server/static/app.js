@@ -141,9 +141,7 @@ function renderShell() {
   if (document.title !== title) document.title = title;
 
   // every size is read first, then written: one layout of the changed page, not two
-  // the bottom sheet (phones) covers the end of the page: keep room for it
-  const sheet = root.querySelector(".game.phone .decision");
-  const sheetH = sheet ? `${sheet.offsetHeight}px` : "0px";
+  const sheetH = sheetHeight();
   const newLog = root.querySelector("[data-testid=log] .log-lines");
   const logTo = newLog && (logAtEnd ? newLog.scrollHeight : logTop);
   const logMoves = newLog && (logAtEnd ? newLog.scrollTop + newLog.clientHeight < newLog.scrollHeight : newLog.scrollTop !== logTop);
@@ -162,9 +160,23 @@ function renderShell() {
     const el = root.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
     if (el && el.focus) el.focus({ preventScroll: true });
   }
-  const docStyle = document.documentElement.style;
-  if (docStyle.getPropertyValue("--sheet-h") !== sheetH) docStyle.setProperty("--sheet-h", sheetH);
+  setSheetRoom(sheetH);
 }
+
+// the bottom sheet (phones) covers the end of the page: the page keeps room for it
+function sheetHeight() {
+  const sheet = root.querySelector(".game.phone .decision");
+  return sheet ? `${sheet.offsetHeight}px` : "0px";
+}
+
+function setSheetRoom(height) {
+  const docStyle = document.documentElement.style;
+  if (docStyle.getPropertyValue("--sheet-h") !== height) docStyle.setProperty("--sheet-h", height);
+}
+
+// a turned or resized screen changes the sheet's height (at most 42% of the screen's) without
+// a redraw: the room follows it
+window.addEventListener("resize", () => setSheetRoom(sheetHeight()));
 
 function attr(el, name, value) {
   if (el.getAttribute(name) !== value) el.setAttribute(name, value);

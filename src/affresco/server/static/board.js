@@ -4,7 +4,7 @@
 // "altar", "blend:O", "loc:studio", "loc:theater", "target:D4"), and clicks are reported back.
 import { t } from "./i18n.js";
 import {
-  figureColour, on, PAINT_COLOURS, PAINT_INK, parseTile, SEG_COLS, SEG_ROWS,
+  figureColour, kept, on, PAINT_COLOURS, PAINT_INK, parseTile, SEG_COLS, SEG_ROWS,
 } from "./ui.js";
 import { allBlends, signed } from "./words.js";
 
@@ -332,7 +332,14 @@ export function boardSvg(view, ctx, { region = null, trackPerRow = TRACK_PER_ROW
 export function renderBoard(view, ctx, onClick, options = {}) {
   const wrap = document.createElement("div");
   wrap.className = "board-wrap";
-  wrap.innerHTML = boardSvg(view, ctx, options).svg;
+  // the picture is parsed only when its text changed since the page's (most pushes and taps
+  // change another part of the page)
+  const svg = boardSvg(view, ctx, options).svg;
+  kept(wrap, svg, () => {
+    const box = document.createElement("div");
+    box.innerHTML = svg;
+    return [...box.childNodes];
+  });
   const fire = (ev) => {
     // the innermost clickable area that is live (a booth's tile passes its click to the booth)
     const first = ev.target.closest("[data-click]");

@@ -1,6 +1,6 @@
 // The game log.
 import { t } from "./i18n.js";
-import { h, rich } from "./ui.js";
+import { h, kept, rich } from "./ui.js";
 import { infoButton } from "./help.js";
 import { renderEvent } from "./events.js";
 
@@ -11,10 +11,11 @@ import { renderEvent } from "./events.js";
 export function logItem(entry, ctx) {
   const e = entry.event;
   const text = renderEvent(e, ctx.names, ctx.view);
-  if (e.kind === "round_begins") return h("li.round", { "data-i": entry.i }, rich(text));
+  // its words are built only when they changed (a new entry, another language): see ui.kept
+  if (e.kind === "round_begins") return kept(h("li.round", { "data-i": entry.i }), text, () => rich(text));
   const scoring = e.kind === "score";
-  return h("li", { class: scoring ? "vp" : "", "data-i": entry.i, "data-kind": e.kind },
-    scoring ? h("span.vp-badge", `+${e.vp}`) : null, rich(text));
+  return kept(h("li", { class: scoring ? "vp" : "", "data-i": entry.i, "data-kind": e.kind }),
+    scoring ? `${e.vp}|${text}` : `|${text}`, () => [scoring ? h("span.vp-badge", `+${e.vp}`) : null, rich(text)]);
 }
 
 /** A log entry as plain words with paint marks (the last-move line). */

@@ -75,7 +75,7 @@ export function logOf(st) {
   return out;
 }
 
-export function accept(st, fromSocket = false) {
+export function accept(st, fromSocket = false, draw = true) {
   if (!st || st.type !== "state") return;
   const old = S.state;
   if (old && old.game_id === st.game_id && st.version < old.version) return;
@@ -100,7 +100,7 @@ export function accept(st, fromSocket = false) {
     if (tab) { S.tab = tab; S.sheetCollapsed = false; }
     hooks.newState(old, st);
   }
-  render();
+  if (draw) render();
 }
 
 export function errorText(e) {
@@ -123,7 +123,7 @@ export async function request(call, after) {
     const next = await call(st);
     S.selection = null;
     if (after) after();
-    accept(next);
+    accept(next, false, false);     // drawn below, once no longer busy (the same task: never seen)
   } catch (e) {
     if (e.code === "stale" && S.refresh) await S.refresh();
     S.error = errorText(e);

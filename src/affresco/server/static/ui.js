@@ -51,9 +51,10 @@ function dispatch(e) {
 }
 
 // ---------------------------------------------------------------------------------------
-// rendering in place: the page is built whole with h() at every redraw, then the live page is
+// rendering in place: the page is built with h() at every redraw, then the live page is
 // brought to it, keeping every node that stays (so the browser lays out only what changed, and
-// focus, scroll and a press in progress stay where they are)
+// focus, scroll and a press in progress stay where they are); the big parts that seldom change
+// (the board's picture, the log's entries) are built only when their key changes (``kept``)
 
 const key = (n) => (n.nodeType === 1
   ? n.getAttribute("data-testid") || (n.hasAttribute("data-i") ? `#${n.getAttribute("data-i")}` : null)
@@ -65,6 +66,31 @@ const same = (a, b) => a.nodeType === b.nodeType && a.nodeName === b.nodeName
 // the nodes of the page being built that carry handlers or form state (see ``morphChildren``)
 const live = [];
 let epoch = 0;
+// the elements of the page being built whose children wait for the morph (see ``kept``)
+let lazy = [];
+
+/** ``el`` (a new element, its own attributes and handlers set) whose children ``build()``
+ *  returns, built only if the page's node at its place was not built from the same ``key``:
+ *  an unchanged part (the board's picture, a log entry) is then neither built again nor compared
+ *  with the page's.  ``key`` must tell apart every different content (e.g. the text it shows). */
+export function kept(el, key, build) {
+  el.__key = key;
+  el.__build = build;
+  live.push(el);      // never skipped by isEqualNode: its children are not there yet
+  lazy.push(el);
+  return el;
+}
+
+// build the waiting children of a kept element (the page's node had other ones)
+function fill(el) {
+  const build = el.__build;
+  el.__build = null;
+  append(el, build());
+  for (const n of live) {       // mark the new nodes with handlers or form state (see mark)
+    for (let m = n; m && m !== el && m.__live !== epoch; m = m.parentNode) { m.__live = epoch; m.__hasLive = true; }
+  }
+  live.length = 0;
+}
 
 /** Make the children of the live ``parent`` those of the list ``kids`` (new nodes, not in the
  *  page): a child with the same key (data-testid, data-i) or, unkeyed, at the same place among
@@ -72,12 +98,24 @@ let epoch = 0;
 export function morphChildren(parent, kids) {
   mark();
   children(parent, kids);
+  settle(parent);
 }
 
 /** The same for one live node ``old`` and its new version ``neu`` (same tag). */
 export function morphNode(old, neu) {
   mark();
   node(old, neu);
+  settle(old);
+}
+
+// the kept elements that went into the page (below ``top``) as they were, with no node of the
+// page to keep: their children are built now
+function settle(top) {
+  while (lazy.length) {
+    const waiting = lazy;
+    lazy = [];
+    for (const el of waiting) if (el.__build && top.contains(el)) { epoch += 1; fill(el); }
+  }
 }
 
 // mark the new nodes with handlers or form state below them: a subtree without any, equal to
@@ -143,6 +181,9 @@ function node(old, neu) {
     return;
   }
   if (!neu.__hasLive && !old.__hasLive && old.isEqualNode(neu)) return;
+  // a kept element: its children are the page's if they were built from the same key
+  const keep = neu.__build && old.__key === neu.__key;
+  if (neu.__build && !keep) { epoch += 1; fill(neu); }
   const oa = old.attributes;
   for (let i = oa.length - 1; i >= 0; i--) {
     const a = oa[i];
@@ -168,6 +209,8 @@ function node(old, neu) {
     old.__on = neu.__on || {};
   }
   old.__hasLive = !!neu.__hasLive;
+  old.__key = neu.__key;
+  if (keep) { neu.__build = null; return; }
   children(old, [...neu.childNodes]);
   const tag = old.nodeName;
   if (tag === "INPUT") {
