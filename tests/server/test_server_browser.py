@@ -611,7 +611,7 @@ def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
     p.pg.wait_for_function("() => { const m = window.affresco.S.myGames; return m && m.games.length"
                            " && document.querySelector('[data-testid=my-game-0] a'); }")
     p.pg.evaluate("window.affresco.S.myGames.seen = true")
-    box = p.pg.locator("[data-testid=my-game-0] a").first.bounding_box()
+    box = settled_box(p.pg.locator("[data-testid=my-game-0] a").first)     # the list is replaced every 15 s
     p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     p.pg.mouse.down()
     p.pg.wait_for_function("() => !window.affresco.S.myGames.seen")       # the list was fetched again
