@@ -568,6 +568,7 @@ def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
     the click, then happens."""
     g = vs_bots(server, seed=35)
     p = page()
+    p.pg.clock.install()          # the page's timers: they run as usual until the clock is paused below
     p.goto(g["seats"][0]["url"])
     st = p.wait_my_turn()
     click_a_move(p, st, set())                 # get up; now plan
@@ -579,20 +580,30 @@ def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
         p.pg.evaluate("window.affresco.render()")        # what a push does meanwhile
         p.pg.mouse.up()
         assert p.tid("plan-count-0").inner_text() == str(n)
-    # a press that ends off the button (no click) lets the held redraw happen too
+    # a press that ends off the button (no click) lets the held redraw happen too; the clock
+    # stands still from here, and the page's timers fire when told (run_for)
+    p.pg.clock.pause_at(p.pg.evaluate("Date.now()") + 1000)
     p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     p.pg.mouse.down()
     p.pg.evaluate("window.affresco.S.plan.counts[1] = 1; window.affresco.render()")
     p.pg.mouse.move(2, 2)
     p.pg.mouse.up()
-    p.pg.wait_for_function("() => document.querySelector('[data-testid=plan-count-1]').textContent === '1'")
+    p.pg.clock.run_for(1)
+    assert p.tid("plan-count-1").inner_text() == "1"
     assert p.tid("plan-count-0").inner_text() == "2"
-    # the space bar presses a button on its way down and clicks on its way up: the same
+    # the space bar presses a button on its way down and clicks on its way up: the same.  The
+    # release's fallback timer of the press above (400 ms) must not end the space bar's hold
+    # (it did: the held redraw replaced the pressed button, and the click was lost on a loaded CI)
     p.tid("plan-inc-0").focus()
     p.pg.keyboard.down(" ")
-    p.pg.evaluate("window.affresco.render()")
+    p.pg.evaluate("window.affresco.S.plan.counts[2] = 1; window.affresco.render()")
+    p.pg.clock.run_for(1000)
+    assert p.tid("plan-count-2").inner_text() == "0"           # still held
     p.pg.keyboard.up(" ")
+    p.pg.clock.run_for(1)
     assert p.tid("plan-count-0").inner_text() == "3"
+    assert p.tid("plan-count-2").inner_text() == "1"
+    p.pg.clock.resume()
     # the header alone is redrawn when the socket comes or goes: held the same way
     p.pg.wait_for_selector("[data-testid=connection][data-state=connected]")
     box = settled_box(p.tid("lang-fr"))
@@ -608,7 +619,7 @@ def test_a_redraw_between_a_press_and_its_release_keeps_the_click(page, server):
     p.pg.wait_for_function("() => { const m = window.affresco.S.myGames; return m && m.games.length"
                            " && document.querySelector('[data-testid=my-game-0] a'); }")
     p.pg.evaluate("window.affresco.S.myGames.seen = true")
-    box = p.pg.locator("[data-testid=my-game-0] a").first.bounding_box()
+    box = settled_box(p.pg.locator("[data-testid=my-game-0] a").first)     # the list is replaced every 15 s
     p.pg.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     p.pg.mouse.down()
     p.pg.wait_for_function("() => !window.affresco.S.myGames.seen")       # the list was fetched again

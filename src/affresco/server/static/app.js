@@ -308,7 +308,7 @@ function release() {
   if (held.pending) redraw();
 }
 
-let presses = 0;         // a late release timer must not end a later press
+let presses = 0;         // a late release timer must not end a later press (a pointer's or the space bar's)
 root.addEventListener("pointerdown", () => { held.down = true; presses += 1; }, true);
 // the click's own handlers redraw at once; a redraw held back meanwhile follows them
 document.addEventListener("click", () => { held.down = false; if (held.pending) setTimeout(release, 0); }, true);
@@ -320,7 +320,7 @@ document.addEventListener("pointerup", () => {
 }, true);
 window.addEventListener("blur", release);
 // the space bar presses a button on its way down and clicks on its way up: held the same way
-root.addEventListener("keydown", (e) => { if (e.key === " " && !e.repeat) held.down = true; }, true);
+root.addEventListener("keydown", (e) => { if (e.key === " " && !e.repeat) { held.down = true; presses += 1; } }, true);
 document.addEventListener("keyup", (e) => { if (e.key === " ") setTimeout(() => { if (held.down) release(); }, 0); }, true);
 
 hooks.render = redraw;
