@@ -405,15 +405,19 @@ def from_dict(data: Any, hooks_for) -> State:
             raise r.fail(f"figures[{s.leonardo}].plan", f"{list(s.plan[s.leonardo])!r}: Leonardo's plan is "
                          f"fixed (R13), here {list(fixed)!r}")
     for f, plan in enumerate(s.plan[:n]):
-        if plan is not None and sum(plan) == s.apprentices(f) + 1 and not s.neutral[f] and not s.aside[f] \
+        # the apprentices of the committed plan: its columns' and those on the modules' action
+        # tiles (the wall fresco's: 'Only one apprentice can be placed on this tile', W2)
+        used = sum(plan) + sum(m.off_sheet(s, f) for m in s.hooks) if plan is not None else 0
+        if plan is not None and used == s.apprentices(f) + 1 and not s.neutral[f] and not s.aside[f] \
                 and s.phase == VISITS and "neutral_apprentice" not in figures[f] \
                 and "apprentice_set_aside" not in figures[f]:
             # a committed plan with one apprentice more than the player's own: the neutral
             # apprentice was taken at this round's get-up (R3; the theater may have moved the
             # figure since, so the mood cannot tell it in phase visits: rules notes N21)
             s.neutral[f] = True
-        if plan is not None and sum(plan) > s.apprentices(f):
-            raise r.fail(f"figures[{f}].plan", f"{list(plan)!r} uses more apprentices than the player has")
+        if plan is not None and used > s.apprentices(f):
+            tiles = f" and {used - sum(plan)} on an action tile" if used > sum(plan) else ""
+            raise r.fail(f"figures[{f}].plan", f"{list(plan)!r}{tiles} uses more apprentices than the player has")
     asks = r.get(data, "asks", "", list, [])
     for i, a in enumerate(asks):
         if not (isinstance(a, list) and len(a) == 3 and _whole(a[0]) and 0 <= a[0] < figs and a[1] in names

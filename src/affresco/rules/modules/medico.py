@@ -879,10 +879,16 @@ class Medico(Module):
         if len(plans_raw) != n:
             raise StateError(f"{w}.plans: one entry per seat")
         plans = []
+        # the columns whose healthy apprentices cannot have fallen ill yet this round: all of them
+        # in phase plan; in phase visits those after the current one, and the current one before
+        # its first visitor (illness strikes after a visit, healing comes after the last column)
+        first = s.loc + (0 if s.visit < 0 and s.actor < 0 else 1) if s.phase == VISITS else 0
         for f, p in enumerate(plans_raw):
+            # the apprentice on an action tile (the wall fresco's) is a healthy one (W10)
+            off = sum(mod.off_sheet(s, f) for mod in s.hooks) if s.plan[f] is not None else 0
+            have = healthy_count(s.comp.apprentices, sick[f], s.neutral[f], s.aside[f])
             if p is None:
-                if s.plan[f] is not None and sum(s.plan[f]) > healthy_count(s.comp.apprentices, sick[f], s.neutral[f],
-                                                                            s.aside[f]):
+                if s.plan[f] is not None and sum(s.plan[f]) + off > have:
                     # left out, the plan's medico part is 'no ill apprentice': a plan that needs
                     # more healthy apprentices than the seat has would let ill ones act as
                     # healthy ('Ill apprentices may not be deployed at ...'; rules notes MD17)
@@ -900,6 +906,21 @@ class Medico(Module):
             if any(i and not may for i, may in zip(ill, _sheet_limits(s.columns())[0])):
                 raise StateError(f"{w}.plans[{f}].ill: {list(ill)!r}: no ill apprentice goes to the market "
                                  "or the theater")
+            if p.get("medico", False) and s.plan[f] is not None and s.plan[f][0] > MARKET_WITH_TILE:
+                # 'The player can also send one healthy apprentice to the market' (MD15)
+                raise StateError(f"{w}.plans[{f}].medico: with the medico tile at most {MARKET_WITH_TILE} apprentice "
+                                 f"goes to the market; the plan {list(s.plan[f])!r} sends {s.plan[f][0]}")
+            if s.plan[f] is not None and first < cols:
+                # a written ill part names every ill apprentice of the plan ('Ill apprentices may
+                # not be deployed at ...'; rules notes MD18): no more of them than the seat's
+                # black ones, and no more healthy ones still to act than the seat's healthy ones
+                if sum(ill) > black[f]:
+                    raise StateError(f"{w}.plans[{f}].ill: {list(ill)!r}: {sum(ill)} ill apprentices; the seat "
+                                     f"holds {black[f]} (ill)")
+                healthy = sum(c - i for c, i in zip(s.plan[f][first:], ill[first:])) + off
+                if healthy > have:
+                    raise StateError(f"{w}.plans[{f}]: the plan {list(s.plan[f])!r} holds {healthy} healthy "
+                                     f"apprentices still to act; the seat has {have}: name its ill ones in 'ill'")
             plans.append((ill, p.get("medico", False)))
         s.mods[NAME] = MState(tuple(sorted(pile)), tile, infected, _sorted_bottles(draw), _sorted_bottles(discard),
                               tuple(display), tuple(_sorted_bottles(h) for h in held), sick, black, neutral_ill,
