@@ -311,7 +311,7 @@ def from_dict(data: Any, hooks_for) -> State:
         if painter is not None and (not isinstance(painter, str) or painter.upper() not in SEGMENT):
             raise r.fail("leonardo.painter", f"{painter!r} is not a segment")
         s.leo_pos = SEGMENT[painter.upper()] if painter else -1
-        controller = leo.get("controller", 0)
+        controller = leo.get("controller", _round_one_controller(s, n) if s.round == 1 else 0)
         if controller not in (0, 1):   # checked before it is kept: State.leo_ctrl is an int
             raise r.fail("leonardo.controller", f"{controller!r}: seat 0 or 1")
         s.leo_ctrl = int(controller)
@@ -441,6 +441,21 @@ def from_dict(data: Any, hooks_for) -> State:
                    "history_offset": len(hist)}
     flow.advance(s)
     return s
+
+
+def _round_one_controller(s: State, n: int) -> int:
+    """Leonardo's controller in a round-1 position that leaves it out: 'Give the Leonardo tile to
+    the starting player' (R13: the player who chooses get-up time first in round 1, the one on
+    S1, the last position), as ``setup`` does: the seat on S1, or the seat that has left the
+    start spaces while the other is still on S2 (rules notes N27); else seat 0."""
+    seats = range(n)
+    on_s1 = [f for f in seats if s.pos[f] == start_pos(1)]
+    if on_s1:
+        return on_s1[0]
+    on_track = [f for f in seats if s.pos[f] > 0]
+    if len(on_track) == 1 and any(s.pos[f] == start_pos(2) for f in seats):
+        return on_track[0]
+    return 0
 
 
 def _check_setup(r: _Reader, setup: dict, players: list, modules: tuple, options: dict) -> None:
