@@ -331,6 +331,8 @@ def from_dict(data: Any, hooks_for) -> State:
     s.left = r.get(turn, "left", "turn.", int, 0)
     if not -1 <= s.actor < figs:
         raise r.fail("turn.actor", f"{s.actor} is not a figure")
+    if s.phase == VISITS and "visit" not in turn and 0 <= s.actor < figs and s.actor in s.order:
+        s.visit = s.order.index(s.actor)    # the named actor's place in the order (rules notes N22)
     if s.phase == VISITS and "left" not in turn and not data.get("asks") and data.get("pending_track") is None \
             and ("actor" in turn or "visit" in turn):
         # a hand-written turn (saved states write every field): the visitor it names, by
@@ -339,8 +341,6 @@ def from_dict(data: Any, hooks_for) -> State:
         # (rules notes N22; before, that visitor was skipped)
         if "actor" not in turn and 0 <= s.visit < len(s.order):
             s.actor = s.order[s.visit]
-        if "visit" not in turn and 0 <= s.actor < figs and s.actor in s.order:
-            s.visit = s.order.index(s.actor)
         begin = s.actor >= 0
     else:
         begin = False
@@ -407,16 +407,16 @@ def from_dict(data: Any, hooks_for) -> State:
     for f, plan in enumerate(s.plan[:n]):
         # the apprentices of the committed plan: its columns' and those on the modules' action
         # tiles (the wall fresco's: 'Only one apprentice can be placed on this tile', W2)
-        used = sum(plan) + sum(m.off_sheet(s, f) for m in s.hooks) if plan is not None else 0
-        if plan is not None and used == s.apprentices(f) + 1 and not s.neutral[f] and not s.aside[f] \
+        placed = sum(plan) + sum(m.off_sheet(s, f) for m in s.hooks) if plan is not None else 0
+        if plan is not None and placed == s.apprentices(f) + 1 and not s.neutral[f] and not s.aside[f] \
                 and s.phase == VISITS and "neutral_apprentice" not in figures[f] \
                 and "apprentice_set_aside" not in figures[f]:
             # a committed plan with one apprentice more than the player's own: the neutral
             # apprentice was taken at this round's get-up (R3; the theater may have moved the
             # figure since, so the mood cannot tell it in phase visits: rules notes N21)
             s.neutral[f] = True
-        if plan is not None and used > s.apprentices(f):
-            tiles = f" and {used - sum(plan)} on an action tile" if used > sum(plan) else ""
+        if plan is not None and placed > s.apprentices(f):
+            tiles = f" and {placed - sum(plan)} on an action tile" if placed > sum(plan) else ""
             raise r.fail(f"figures[{f}].plan", f"{list(plan)!r}{tiles} uses more apprentices than the player has")
     asks = r.get(data, "asks", "", list, [])
     for i, a in enumerate(asks):

@@ -39,7 +39,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
-from ..state import SIDE1, SIDE2, VISITS, State
+from ..state import PLAN, SIDE1, SIDE2, VISITS, State
 from ..actions import KINDS, Action, arg_order, counts_text, plan_word, word_kind
 from ..board import INDEX as SEGMENT, NEIGHBOURS8
 from ..components import check_provenance as provenance_ok
@@ -882,7 +882,9 @@ class Medico(Module):
         # the columns whose healthy apprentices cannot have fallen ill yet this round: all of them
         # in phase plan; in phase visits those after the current one, and the current one before
         # its first visitor (illness strikes after a visit, healing comes after the last column)
-        first = s.loc + (0 if s.visit < 0 and s.actor < 0 else 1) if s.phase == VISITS else 0
+        # (in phase over, the last round's plans are kept and checked no more)
+        first = s.loc + (0 if s.visit < 0 and s.actor < 0 else 1) if s.phase == VISITS else 0 if s.phase == PLAN \
+            else cols
         for f, p in enumerate(plans_raw):
             # the apprentice on an action tile (the wall fresco's) is a healthy one (W10)
             off = sum(mod.off_sheet(s, f) for mod in s.hooks) if s.plan[f] is not None else 0
@@ -1465,7 +1467,7 @@ register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypy
 # --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
 from ..observation import PLAN_SCALE, ModuleSlots, register_slots  # noqa: E402
 from array import array  # noqa: E402
-from ..state import PLAN, SIDE1, VISITS  # noqa: E402
+from ..state import SIDE1  # noqa: E402
 
 _ASKS = ("aside", "medicine", "heal", "illness")
 _ASK = len(_ASKS) + 1 + len(SIDE1)   # numbers per seat in MedicoSlots' asks
