@@ -15,7 +15,7 @@ import affresco
 from affresco.errors import ComponentError, IllegalAction, StateError
 from affresco.rules.actions import parse
 
-from positions import (act, bishop, data, edit_state, legal, load, medico_bottles_rest, medico_state,  # noqa: E402
+from positions import (act, bishop, data, edit_state, fig, legal, load, medico_bottles_rest, medico_state,  # noqa: E402
                        module_game, module_position, mods, mood, paints, plan_all, scrolls_state, thalers,
                        tile_at, track, portraits_state)
 
@@ -828,6 +828,12 @@ def test_ill_apprentices_may_not_be_deployed_a_position_naming_too_few_ill_ones(
     ms["plans"][0]["ill"] = [0, 1, 0, 0, 0]
     g = load(pos)
     assert mods(g, "medico")["plans"][0]["ill"] == [0, 1, 0, 0, 0]
+    if phase == "visits":     # 6 healthy planned, the zone flags left out: the neutral apprentice (N21)
+        ms["sick"], ms["ill"], ms["plans"][0]["ill"] = [0, 0, 0], [0, 0, 0], [0, 0, 0, 0, 0]
+        pos["figures"][0]["plan"] = [1, 2, 0, 2, 1]
+        for key in ("neutral_apprentice", "apprentice_set_aside"):
+            del pos["figures"][0][key]
+        assert fig(load(pos), 0)["neutral_apprentice"] is True
 
 
 def test_the_apprentice_on_the_wall_tile_is_a_healthy_one_a_position():

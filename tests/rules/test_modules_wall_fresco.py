@@ -13,7 +13,7 @@ import pytest
 import affresco
 from affresco.rules.actions import parse
 
-from positions import (act, data, fig, legal, load, module_game, module_position, mods, only_actor,  # noqa: E402
+from positions import (act, data, fig, legal, load, medico_state, module_game, module_position, mods, only_actor,  # noqa: E402
                        paints, plan_all, requests_state, thalers, track, wall_state)
 
 NOTHING = "0-0-0-0-0"
@@ -694,3 +694,20 @@ def test_the_audience_and_wall_tiles_never_cover_the_same_column_a_position():
         load(pos)
     pos["modules_state"]["wall_fresco"]["action_tile"] = [3, -1, -1]
     assert mods(load(pos), "wall_fresco")["action_tile"] == [3, -1, -1]
+
+
+def test_the_wall_tile_on_the_market_beside_the_medico_tile():
+    """'he must cover one location ... with the "wall fresco" action tile' and the medico tile
+    'must be placed on the market location' ('No apprentice is needed to visit the medico'): the
+    wall tile may lie on the market beside the medico tile, as the audience tile may (B13; rules
+    notes W15). At the market's turn the wall restoration comes first, then the compulsory bottle."""
+    g = wall_game(modules=("wall_fresco", "medico"), board={"A3": "W:O/Y"},
+                  seats=[dict(getup="7:00", paints="RYBO"), dict(getup="8:00"), dict(getup="9:00")],
+                  ms={"medico": medico_state(3, display=["3", "2", "juice"])})
+    assert "plan 0-1-0-0-0 wall market medico" in legal(g, 0)
+    plan_all(g, "0-1-0-0-0 wall market medico", NOTHING, KEEP)
+    assert legal(g, 0) == {"wall A3", "pass"}
+    act(g, "wall A3")
+    assert legal(g, 0) == {"medicine 3", "medicine 2", "medicine 1"}
+    act(g, "medicine 1")                 # the first place: the bottle of 3 portions
+    assert mods(g, "wall_fresco")["tiles"][0] == ["W:O/Y"] and mods(g, "medico")["held"][0] == ["3"]

@@ -183,6 +183,11 @@ class Module:
         reads the words of a plan being committed).  Not a hook point: called on load only."""
         return 0
 
+    def loaded(self, state) -> None:
+        """Checks of this module's part that need the whole position read (after the figures'
+        flags a hand-written position leaves out are derived): raise StateError naming the field.
+        Not a hook point: called on load only."""
+
     def plan_apply(self, state, seat: int, counts: tuple, words: Mapping) -> None:
         """Keep the module's part of a committed plan (secret until the reveal, R4)."""
 

@@ -418,6 +418,8 @@ def from_dict(data: Any, hooks_for) -> State:
         if plan is not None and placed > s.apprentices(f):
             tiles = f" and {placed - sum(plan)} on an action tile" if placed > sum(plan) else ""
             raise r.fail(f"figures[{f}].plan", f"{list(plan)!r}{tiles} uses more apprentices than the player has")
+    for m in hooks:
+        m.loaded(s)
     asks = r.get(data, "asks", "", list, [])
     for i, a in enumerate(asks):
         if not (isinstance(a, list) and len(a) == 3 and _whole(a[0]) and 0 <= a[0] < figs and a[1] in names
