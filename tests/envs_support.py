@@ -33,8 +33,11 @@ def perturbed(game: affresco.Game, seat: int) -> affresco.Game:
         fig["thalers"] = fig.get("thalers", 0) + 7
         fig["paints"] = fig.get("paints", "") + "RYBO"
         if d["phase"] == "plan" and fig.get("plan") is not None:   # committed, not yet revealed
-            fig["plan"] = [0] * len(fig["plan"]) if any(fig["plan"]) else [1] + [0] * (len(fig["plan"]) - 1)
             medico = d.get("modules_state", {}).get("medico")
+            one = not any(fig["plan"]) and (not medico or game.view(None)["medico"]["healthy"][f] >= 1 + (
+                d["modules_state"].get("wall_fresco", {}).get("action_tile", [-1] * (f + 1))[f] >= 0))
+            # (with the medico the new plan's apprentice is a healthy one, as the wall tile's: MD18)
+            fig["plan"] = [1] + [0] * (len(fig["plan"]) - 1) if one else [0] * len(fig["plan"])
             if medico and medico["plans"][f] is not None:   # its secret plan words, fitting the new counts
                 medico["plans"][f] = {"ill": [0] * len(fig["plan"]), "medico": not medico["plans"][f]["medico"]
                                       and fig["plan"][0] <= 1}

@@ -78,6 +78,22 @@ def load(d):
 PLANS = ["0-0-0-0-0", "0-1-0-0-0"]
 
 
+def healthy(g, x: int) -> int:
+    """Apprentices seat ``x`` may plan as healthy ones: with the medico, the view's count of its
+    healthy apprentices; without it no limit of the medico's (6: the 5 and the neutral one)."""
+    view = g.view(None)
+    return view["medico"]["healthy"][x] if "medico" in view else 6
+
+
+def wall_column(g, e: dict, x: int, plan: list[int]) -> int:
+    """The column for seat ``x``'s wall tile beside ``plan``: the first empty one its audience
+    tile (saved state ``e``) does not cover, or -1 (no tile) when the plan's market is not empty."""
+    if plan[0]:
+        return -1
+    audience = e["modules_state"].get("bells", {}).get("audience", [None] * (x + 1))[x]
+    return next(c for c, w in enumerate(g.view(None)["columns"]) if not plan[c] and w != audience)
+
+
 def perturbations(g):
     """Pairs (what, edited saved-state dict) that change only hidden information, each with
     the seats that may legitimately see the change (None: nobody)."""
@@ -100,11 +116,18 @@ def perturbations(g):
             if h["column"] is not None:
                 h["column"] = "BCDEA"["ABCDE".index(h["column"])]
         if d["phase"] == "plan" and f["plan"] is not None:
-            f["plan"] = next(p for p in ([int(c) for c in q.split("-")] for q in PLANS) if p != f["plan"])
-            if "wall_fresco" in e["modules_state"]:     # where the wall tile lies is part of the plan
-                e["modules_state"]["wall_fresco"]["action_tile"][x] = 0 if f["plan"][0] == 0 else -1
-            if e["modules_state"].get("medico"):     # its ill apprentices must fit the new counts
-                e["modules_state"]["medico"]["plans"][x] = {"ill": [0] * len(f["plan"]), "medico": False}
+            wall = "wall_fresco" in e["modules_state"]
+            # another plan the seat could have committed: with the medico its apprentices (and the
+            # wall tile's) are healthy ones, as many as the seat has at most (rules notes MD18)
+            fits = [p for p in ([int(c) for c in q.split("-")] for q in PLANS) if p != f["plan"]
+                    and sum(p) + (wall and wall_column(g, e, x, p) >= 0) <= healthy(g, x)]
+            if fits:
+                f["plan"] = fits[0]
+                if wall:     # where the wall tile lies is part of the plan: an empty column the
+                    # seat's audience tile does not cover (one action tile per column, W3)
+                    e["modules_state"]["wall_fresco"]["action_tile"][x] = wall_column(g, e, x, f["plan"])
+                if e["modules_state"].get("medico"):     # its ill apprentices must fit the new counts
+                    e["modules_state"]["medico"]["plans"][x] = {"ill": [0] * len(f["plan"]), "medico": False}
         out.append((f"seat {x} hidden items", e, {x}))
     ms = d["modules_state"]
     if ms.get("bishops_favour"):
@@ -132,7 +155,9 @@ def perturbations(g):
                 continue
             e = json.loads(text)
             counts = e["figures"][x]["plan"]
-            new = {"ill": [0] * len(counts), "medico": not plan["medico"] and counts[0] <= 1}
+            tile = "wall_fresco" in ms and ms["wall_fresco"]["action_tile"][x] >= 0
+            ill = [0] * len(counts) if sum(counts) + tile <= healthy(g, x) else plan["ill"]   # (MD18)
+            new = {"ill": ill, "medico": not plan["medico"] and counts[0] <= 1}
             if new != plan:
                 e["modules_state"]["medico"]["plans"][x] = new
                 out.append((f"seat {x} medico plan words", e, {x}))

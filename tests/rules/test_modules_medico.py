@@ -15,7 +15,7 @@ import affresco
 from affresco.errors import ComponentError, IllegalAction, StateError
 from affresco.rules.actions import parse
 
-from positions import (act, bishop, data, edit_state, legal, load, medico_bottles_rest, medico_state,  # noqa: E402
+from positions import (act, bishop, data, edit_state, fig, legal, load, medico_bottles_rest, medico_state,  # noqa: E402
                        module_game, module_position, mods, mood, paints, plan_all, scrolls_state, thalers,
                        tile_at, track, portraits_state)
 
@@ -803,3 +803,69 @@ def test_ill_apprentices_may_not_be_deployed_a_visits_position_must_name_them():
     pos["modules_state"]["medico"]["plans"] = [{"ill": [0, 1, 0, 1, 0], "medico": False}, None, None]
     g = load(pos)
     assert mods(g, "medico")["plans"][0]["ill"] == [0, 1, 0, 1, 0]
+
+
+@pytest.mark.parametrize("phase", ["plan", "visits"])
+def test_ill_apprentices_may_not_be_deployed_a_position_naming_too_few_ill_ones(phase):
+    """'Ill apprentices may not be deployed at the following locations: Market and Theater' (R20).
+    A position whose plan's medico part is written (``plans[seat].ill``) names every ill
+    apprentice of the plan: one naming fewer than the plan needs (5 planned, 4 healthy) is
+    refused, as one naming more ill ones than the seat holds (before, both loaded: the ill
+    apprentice bought at the market as a healthy one; rules notes MD18). Exact, it loads."""
+    others = [[0, 0, 0, 0, 0], [0, 0, 0, 0, 1]] if phase == "visits" else [None, None]
+    pos = module_position(3, modules=["medico"], phase=phase,
+                          seats=[dict(getup="7:00", plan=[1, 2, 0, 1, 1]), dict(getup="8:00", plan=others[0]),
+                                 dict(getup="9:00", plan=others[1])],
+                          modules_state={"medico": medico_state(3, pile=["market", "market"], sick={0: 1})})
+    ms = pos["modules_state"]["medico"]
+    ms["plans"] = [{"ill": [0, 0, 0, 0, 0], "medico": False}, None, None]
+    with pytest.raises(affresco.StateError, match=r"medico.plans\[0\]: .* 5 healthy apprentices still to act; "
+                                                  r"the seat has 4"):
+        load(pos)
+    ms["plans"][0]["ill"] = [0, 2, 0, 0, 0]
+    with pytest.raises(affresco.StateError, match=r"medico.plans\[0\].ill: .* 2 ill apprentices; the seat holds 1"):
+        load(pos)
+    ms["plans"][0]["ill"] = [0, 1, 0, 0, 0]
+    g = load(pos)
+    assert mods(g, "medico")["plans"][0]["ill"] == [0, 1, 0, 0, 0]
+    if phase == "visits":     # 6 healthy planned, the zone flags left out: the neutral apprentice (N21)
+        ms["sick"], ms["ill"], ms["plans"][0]["ill"] = [0, 0, 0], [0, 0, 0], [0, 0, 0, 0, 0]
+        pos["figures"][0]["plan"] = [1, 2, 0, 2, 1]
+        for key in ("neutral_apprentice", "apprentice_set_aside"):
+            del pos["figures"][0][key]
+        assert fig(load(pos), 0)["neutral_apprentice"] is True
+
+
+def test_the_apprentice_on_the_wall_tile_is_a_healthy_one_a_position():
+    """'Black apprentice tokens cannot be placed on the action tiles for ... the Wall Fresco'
+    (W10): a position whose committed plan has 4 healthy apprentices in the columns and one on
+    the wall tile needs 5 healthy ones; with 4 (one own apprentice on the medico board) it is
+    refused (before, the loader left the wall tile's apprentice out; rules notes N25)."""
+    from positions import wall_state
+    pos = module_position(3, modules=["wall_fresco", "medico"], phase="visits",
+                          seats=[dict(getup="7:00", plan=[1, 2, 0, 1, 0]), dict(getup="8:00", plan=[0, 0, 0, 0, 0]),
+                                 dict(getup="9:00", plan=[0, 0, 0, 0, 1])],
+                          modules_state={"medico": medico_state(3, pile=["market", "market"], sick={0: 1}),
+                                         "wall_fresco": wall_state(3, action_tile={0: 2})})
+    with pytest.raises(affresco.StateError, match=r"medico.plans\[0\]"):
+        load(pos)
+    pos["modules_state"]["medico"]["plans"] = [{"ill": [0, 1, 0, 0, 0], "medico": False}, None, None]
+    assert mods(load(pos), "medico")["plans"][0]["ill"] == [0, 1, 0, 0, 0]
+
+
+def test_the_player_can_also_send_one_healthy_apprentice_to_the_market_a_position():
+    """'No apprentice is needed to visit the medico. The player can also send one healthy
+    apprentice to the market to purchase paint' (MD15): a position whose committed plan has the
+    medico tile and 3 apprentices at the market is refused naming the plan's medico part
+    (before, it loaded and the player bought 3 market tiles beside the bottle); with one it loads."""
+    ms = medico_state(3, display=["3", "2", "juice"])
+    ms["plans"] = [{"ill": [0, 0, 0, 0, 0], "medico": True}, None, None]
+    pos = module_position(3, modules=["medico"], phase="visits", modules_state={"medico": ms},
+                          seats=[dict(getup="7:00", plan=[3, 0, 0, 0, 0]), dict(getup="8:00", plan=[0, 0, 0, 0, 0]),
+                                 dict(getup="9:00", plan=[0, 0, 0, 0, 1])])
+    with pytest.raises(affresco.StateError, match=r"medico.plans\[0\].medico: with the medico tile at most 1 "
+                                                  r"apprentice goes to the market"):
+        load(pos)
+    pos["figures"][0]["plan"] = [1, 0, 0, 0, 0]
+    g = load(pos)
+    assert legal(g, 0) == {"medicine 3", "medicine 2", "medicine 1"}

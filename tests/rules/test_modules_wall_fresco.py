@@ -13,7 +13,7 @@ import pytest
 import affresco
 from affresco.rules.actions import parse
 
-from positions import (act, data, fig, legal, load, module_game, module_position, mods, only_actor,  # noqa: E402
+from positions import (act, data, fig, legal, load, medico_state, module_game, module_position, mods, only_actor,  # noqa: E402
                        paints, plan_all, requests_state, thalers, track, wall_state)
 
 NOTHING = "0-0-0-0-0"
@@ -652,3 +652,62 @@ def test_a_record_written_before_the_forced_wall_pass_still_replays():
     assert affresco.replay(old).to_json() == g.to_json()
     with pytest.raises(affresco.StateError, match="illegal"):     # anything else is still refused
         affresco.replay(dict(record, actions=record["actions"][:-1] + [[1, "theater"]]))
+
+
+@pytest.mark.parametrize("phase", ["plan", "visits"])
+def test_only_one_apprentice_on_the_wall_tile_and_it_counts_against_the_apprentices_a_position(phase):
+    """'Only one apprentice can be placed on this tile' and it is one of the player's: a
+    hand-written position whose committed plan has 5 apprentices in the columns and the wall
+    tile (``action_tile``) holds 6, one more than the player's 5. Written without the neutral
+    apprentice it is refused naming the plan (before, the loader counted the columns only and
+    the player acted with 6; rules notes N25); in phase visits, left out, the sixth is the
+    neutral apprentice taken at this round's get-up (N21)."""
+    plans = [[1, 2, 0, 1, 1], [0, 0, 0, 0, 1], [0, 0, 0, 0, 1]] if phase == "visits" else [[1, 2, 0, 1, 1]]
+    seats = [dict(s, plan=p) for s, p in zip(SEATS, plans + [None] * 3)]
+    pos = module_position(3, phase=phase, modules=["wall_fresco"], seats=seats,
+                          modules_state={"wall_fresco": wall_state(3, action_tile={0: 2})})
+    with pytest.raises(affresco.StateError, match=r"figures\[0\]\.plan: \[1, 2, 0, 1, 1\] and 1 on an action tile "
+                                                  r"uses more apprentices"):
+        load(pos)
+    pos["modules_state"]["wall_fresco"]["action_tile"] = [-1, -1, -1]
+    assert fig(load(pos), 0)["plan"] == [1, 2, 0, 1, 1]          # 5 in the columns, no tile: the player's 5
+    if phase == "visits":
+        pos["modules_state"]["wall_fresco"]["action_tile"] = [2, -1, -1]
+        for key in ("neutral_apprentice", "apprentice_set_aside"):
+            del pos["figures"][0][key]
+        assert fig(load(pos), 0)["neutral_apprentice"] is True
+
+
+def test_the_audience_and_wall_tiles_never_cover_the_same_column_a_position():
+    """'he must cover one location on his action sheet with the "wall fresco" action tile' and
+    the bells' audience tile 'cover[s] one location': one action tile per column (W3, refused at
+    planning). A position with both tiles of a seat on the studio column is refused naming the
+    wall's ``action_tile`` (before, it loaded and both acted there); on two columns it loads."""
+    from positions import bells_state
+    seats = [dict(getup="7:00", plan=[1, 1, 0, 0, 0]), dict(getup="8:00", plan=[0, 0, 0, 0, 1]),
+             dict(getup="9:00", plan=[0, 0, 0, 0, 1])]
+    ms = {"bells": bells_state(3, display=["3:3:3", "2:2:1", "4:4:3"], audience={0: "studio"}),
+          "wall_fresco": wall_state(3, action_tile={0: 2})}
+    pos = module_position(3, phase="visits", modules=["bells", "wall_fresco"], seats=seats, modules_state=ms)
+    with pytest.raises(affresco.StateError, match=r"wall_fresco.action_tile\[0\]: the audience tile covers that "
+                                                  r"column; two action tiles cannot cover one column"):
+        load(pos)
+    pos["modules_state"]["wall_fresco"]["action_tile"] = [3, -1, -1]
+    assert mods(load(pos), "wall_fresco")["action_tile"] == [3, -1, -1]
+
+
+def test_the_wall_tile_on_the_market_beside_the_medico_tile():
+    """'he must cover one location ... with the "wall fresco" action tile' and the medico tile
+    'must be placed on the market location' ('No apprentice is needed to visit the medico'): the
+    wall tile may lie on the market beside the medico tile, as the audience tile may (B13; rules
+    notes W15). At the market's turn the wall restoration comes first, then the compulsory bottle."""
+    g = wall_game(modules=("wall_fresco", "medico"), board={"A3": "W:O/Y"},
+                  seats=[dict(getup="7:00", paints="RYBO"), dict(getup="8:00"), dict(getup="9:00")],
+                  ms={"medico": medico_state(3, display=["3", "2", "juice"])})
+    assert "plan 0-1-0-0-0 wall market medico" in legal(g, 0)
+    plan_all(g, "0-1-0-0-0 wall market medico", NOTHING, KEEP)
+    assert legal(g, 0) == {"wall A3", "pass"}
+    act(g, "wall A3")
+    assert legal(g, 0) == {"medicine 3", "medicine 2", "medicine 1"}
+    act(g, "medicine 1")                 # the first place: the bottle of 3 portions
+    assert mods(g, "wall_fresco")["tiles"][0] == ["W:O/Y"] and mods(g, "medico")["held"][0] == ["3"]

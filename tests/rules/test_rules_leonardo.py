@@ -71,6 +71,36 @@ def test_controller_chooses_leonardos_get_up_space():
     assert data(g)["turn"]["order"] == [2, 0, 1]   # Leonardo acts first in phase 2
 
 
+
+@pytest.mark.parametrize("phase", ["getup", "plan"])
+def test_give_the_leonardo_tile_to_the_starting_player_a_round_one_position(phase):
+    """'Give the Leonardo tile to the starting player. They will play for and act as Leonardo
+    for this game round' (R13: the player who chooses get-up time first in round 1, the one on
+    S1). A round-1 position with seat 1 on S1 and seat 0 on S2 that leaves out
+    ``leonardo.controller`` gives Leonardo to seat 1 (before, to seat 0 whoever started; rules
+    notes N27); the next round, to seat 0. Written, the controller is kept."""
+    pos = position(2, phase="getup", seats=[dict(track="S2"), dict(track="S1")], booths=B3)
+    del pos["leonardo"]["controller"]
+    g = load(pos)
+    assert data(g)["leonardo"]["controller"] == 1
+    g.apply(1, "getup 7:00")            # S1 chooses first
+    g.apply(0, "getup 8:00")
+    assert g.to_act == (1,)             # Leonardo's get-up space: his controller's choice
+    g.apply(1, "getup 9:00")
+    if phase == "plan":
+        pos = data(g)
+        del pos["leonardo"]["controller"], pos["setup"]
+        g = load(pos)
+        assert data(g)["leonardo"]["controller"] == 1
+    plan_all(g, NOTHING, NOTHING)
+    while data(g)["round"] == 1:        # Leonardo's market and cathedral visits
+        assert only_actor(g) == 1
+        g.apply(1, sorted(legal(g, 1))[0])
+    assert data(g)["leonardo"]["controller"] == 0
+    pos["leonardo"] = {"painter": "C3", "controller": 0}
+    assert data(load(pos))["leonardo"]["controller"] == 0
+
+
 def test_leonardo_chooses_first_when_furthest_behind():
     """R2 + R13: Leonardo is on the VP track like a player: furthest behind chooses first."""
     g = two(seats=[dict(track=9), dict(track=5)], leo=dict(track=2), phase="getup", controller=0)

@@ -143,6 +143,24 @@ def test_the_active_player_performs_all_their_actions_at_a_location_a_position_n
     assert only_actor(g) == 2            # then the theater
 
 
+def test_the_active_player_performs_all_their_actions_at_a_location_a_position_naming_the_actor_and_left():
+    """The same sentence, mid-turn: a position whose ``turn`` names the cathedral's visitor by
+    ``actor`` and gives ``left`` (one restoration made, one to come) without ``visit`` is that
+    visitor's turn with one action left: the actor names its place in the order (rules notes
+    N22; before, ``visit`` defaulted to -1 and the position was refused with 'the visitor does
+    not match turn.order[turn.visit]')."""
+    pos = position(3, phase="visits", fresco={"A1": "3:YY", "A2": "3:YY", "A3": "3:YY"},
+                   seats=[dict(getup="7:00", plan=[0, 1, 0, 0, 0], paints="YY"),
+                          dict(getup="8:00", plan=[0, 2, 0, 0, 0], paints="YYYY"),
+                          dict(getup="9:00", plan=[0, 0, 0, 0, 1])])
+    pos["turn"] = {"location": 1, "actor": 1, "left": 1}
+    g = affresco.Game.from_json(json.dumps(pos))
+    assert g.to_act == (1,) and data(g)["turn"]["visit"] == 1
+    act(g, "restore A1")
+    assert fig(g, 1)["tiles"] == ["3:YY"]
+    assert only_actor(g) == 2            # then the theater
+
+
 def spread(k: int) -> str:
     """A plan of ``k`` apprentices, 3 per column from the left ('plan 3-2-0-0-0' for 5)."""
     return "plan " + "-".join(str(min(3, max(0, k - 3 * i))) for i in range(5))

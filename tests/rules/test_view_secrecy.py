@@ -446,6 +446,10 @@ def _perturb_medico(data: dict, g: Game, targets: list[int], rng: random.Random)
     for f in targets:
         counts = d["figures"][f]["plan"]
         if g.state.phase == "plan" and counts is not None and plans[f] is not None:
+            most = g.view(None)["medico"]["healthy"][f]    # no ill one named: healthy ones only (MD18)
+            counts = d["figures"][f]["plan"] = list(counts)
+            while sum(counts) > most:
+                counts[counts.index(max(counts))] -= 1
             plans[f] = {"ill": [0] * len(counts), "medico": not plans[f]["medico"] and counts[0] <= 1}
     d["modules_state"] = ms
     return d

@@ -150,7 +150,11 @@ class Viewer:
 # ------------------------------------------------------------------------------ perturbation
 def other_plans(g: Game, f: int) -> list[list[int]]:
     from positions import possible_plans          # every plan the seat could have committed
-    return possible_plans(g, f)
+    plans = possible_plans(g, f)
+    view = g.view(None)
+    if "medico" in view:       # its medico words become 'no ill apprentice': healthy ones only (MD18)
+        plans = [p for p in plans if sum(p) <= view["medico"]["healthy"][f]]
+    return plans
 
 
 def perturbed(g: Game, seat: int | None, rng: random.Random) -> Game:

@@ -177,6 +177,17 @@ class Module:
         """Apprentices this plan puts on the module's action tiles outside the columns."""
         return 0
 
+    def off_sheet(self, state, seat: int) -> int:
+        """Apprentices the committed plan of ``seat`` put on this module's action tiles outside
+        the columns, read from the state (a loaded position's count: :meth:`placed_off_sheet`
+        reads the words of a plan being committed).  Not a hook point: called on load only."""
+        return 0
+
+    def loaded(self, state) -> None:
+        """Checks of this module's part that need the whole position read (after the figures'
+        flags a hand-written position leaves out are derived): raise StateError naming the field.
+        Not a hook point: called on load only."""
+
     def plan_apply(self, state, seat: int, counts: tuple, words: Mapping) -> None:
         """Keep the module's part of a committed plan (secret until the reveal, R4)."""
 

@@ -314,7 +314,7 @@ def from_dict(data: Any, hooks_for) -> State:
         if painter is not None and (not isinstance(painter, str) or painter.upper() not in SEGMENT):
             raise r.fail("leonardo.painter", f"{painter!r} is not a segment")
         s.leo_pos = SEGMENT[painter.upper()] if painter else -1
-        controller = leo.get("controller", 0)
+        controller = leo.get("controller", _round_one_controller(s, n) if s.round == 1 else 0)
         if controller not in (0, 1):   # checked before it is kept: State.leo_ctrl is an int
             raise r.fail("leonardo.controller", f"{controller!r}: seat 0 or 1")
         s.leo_ctrl = int(controller)
@@ -334,6 +334,8 @@ def from_dict(data: Any, hooks_for) -> State:
     s.left = r.get(turn, "left", "turn.", int, 0)
     if not -1 <= s.actor < figs:
         raise r.fail("turn.actor", f"{s.actor} is not a figure")
+    if s.phase == VISITS and "visit" not in turn and 0 <= s.actor < figs and s.actor in s.order:
+        s.visit = s.order.index(s.actor)    # the named actor's place in the order (rules notes N22)
     if s.phase == VISITS and "left" not in turn and not data.get("asks") and data.get("pending_track") is None \
             and ("actor" in turn or "visit" in turn):
         # a hand-written turn (saved states write every field): the visitor it names, by
@@ -342,8 +344,6 @@ def from_dict(data: Any, hooks_for) -> State:
         # (rules notes N22; before, that visitor was skipped)
         if "actor" not in turn and 0 <= s.visit < len(s.order):
             s.actor = s.order[s.visit]
-        if "visit" not in turn and 0 <= s.actor < figs and s.actor in s.order:
-            s.visit = s.order.index(s.actor)
         begin = s.actor >= 0
     else:
         begin = False
@@ -408,15 +408,21 @@ def from_dict(data: Any, hooks_for) -> State:
             raise r.fail(f"figures[{s.leonardo}].plan", f"{list(s.plan[s.leonardo])!r}: Leonardo's plan is "
                          f"fixed (R13), here {list(fixed)!r}")
     for f, plan in enumerate(s.plan[:n]):
-        if plan is not None and sum(plan) == s.apprentices(f) + 1 and not s.neutral[f] and not s.aside[f] \
+        # the apprentices of the committed plan: its columns' and those on the modules' action
+        # tiles (the wall fresco's: 'Only one apprentice can be placed on this tile', W2)
+        placed = sum(plan) + sum(m.off_sheet(s, f) for m in s.hooks) if plan is not None else 0
+        if plan is not None and placed == s.apprentices(f) + 1 and not s.neutral[f] and not s.aside[f] \
                 and s.phase == VISITS and "neutral_apprentice" not in figures[f] \
                 and "apprentice_set_aside" not in figures[f]:
             # a committed plan with one apprentice more than the player's own: the neutral
             # apprentice was taken at this round's get-up (R3; the theater may have moved the
             # figure since, so the mood cannot tell it in phase visits: rules notes N21)
             s.neutral[f] = True
-        if plan is not None and sum(plan) > s.apprentices(f):
-            raise r.fail(f"figures[{f}].plan", f"{list(plan)!r} uses more apprentices than the player has")
+        if plan is not None and placed > s.apprentices(f):
+            tiles = f" and {placed - sum(plan)} on an action tile" if placed > sum(plan) else ""
+            raise r.fail(f"figures[{f}].plan", f"{list(plan)!r}{tiles} uses more apprentices than the player has")
+    for m in hooks:
+        m.loaded(s)
     asks = r.get(data, "asks", "", list, [])
     for i, a in enumerate(asks):
         if not (isinstance(a, list) and len(a) == 3 and _whole(a[0]) and 0 <= a[0] < figs and a[1] in names
@@ -440,6 +446,21 @@ def from_dict(data: Any, hooks_for) -> State:
                    "history_offset": len(hist)}
     flow.advance(s)
     return s
+
+
+def _round_one_controller(s: State, n: int) -> int:
+    """Leonardo's controller in a round-1 position that leaves it out: 'Give the Leonardo tile to
+    the starting player' (R13: the player who chooses get-up time first in round 1, the one on
+    S1, the last position), as ``setup`` does: the seat on S1, or the seat that has left the
+    start spaces while the other is still on S2 (rules notes N27); else seat 0."""
+    seats = range(n)
+    on_s1 = [f for f in seats if s.pos[f] == start_pos(1)]
+    if on_s1:
+        return on_s1[0]
+    on_track = [f for f in seats if s.pos[f] > 0]
+    if len(on_track) == 1 and any(s.pos[f] == start_pos(2) for f in seats):
+        return on_track[0]
+    return 0
 
 
 def _check_setup(r: _Reader, setup: dict, players: list, modules: tuple, options: dict) -> None:

@@ -39,7 +39,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 from ...errors import ComponentError, StateError
 from .. import cathedral
-from ..state import SIDE1, SIDE2, VISITS, State
+from ..state import PLAN, SIDE1, SIDE2, VISITS, State
 from ..actions import KINDS, Action, arg_order, counts_text, plan_word, word_kind
 from ..board import INDEX as SEGMENT, NEIGHBOURS8
 from ..components import check_provenance as provenance_ok
@@ -881,14 +881,8 @@ class Medico(Module):
         plans = []
         for f, p in enumerate(plans_raw):
             if p is None:
-                if s.plan[f] is not None and sum(s.plan[f]) > healthy_count(s.comp.apprentices, sick[f], s.neutral[f],
-                                                                            s.aside[f]):
-                    # left out, the plan's medico part is 'no ill apprentice': a plan that needs
-                    # more healthy apprentices than the seat has would let ill ones act as
-                    # healthy ('Ill apprentices may not be deployed at ...'; rules notes MD17)
-                    raise StateError(f"{w}.plans[{f}]: the plan {list(s.plan[f])!r} holds more apprentices than "
-                                     "the seat's healthy ones: name its ill ones ({'ill': [per column], 'medico': "
-                                     "false})")
+                # left out: 'no ill apprentice' (``loaded`` checks that the seat has the healthy
+                # ones, rules notes MD17)
                 plans.append(None if s.plan[f] is None else ((0,) * cols, False))
                 continue
             if not isinstance(p, dict) or not isinstance(p.get("ill"), list) or len(p["ill"]) != cols \
@@ -900,12 +894,46 @@ class Medico(Module):
             if any(i and not may for i, may in zip(ill, _sheet_limits(s.columns())[0])):
                 raise StateError(f"{w}.plans[{f}].ill: {list(ill)!r}: no ill apprentice goes to the market "
                                  "or the theater")
+            if p.get("medico", False) and s.plan[f] is not None and s.plan[f][0] > MARKET_WITH_TILE:
+                # 'The player can also send one healthy apprentice to the market' (MD15)
+                raise StateError(f"{w}.plans[{f}].medico: with the medico tile at most {MARKET_WITH_TILE} apprentice "
+                                 f"goes to the market; the plan {list(s.plan[f])!r} sends {s.plan[f][0]}")
             plans.append((ill, p.get("medico", False)))
         s.mods[NAME] = MState(tuple(sorted(pile)), tile, infected, _sorted_bottles(draw), _sorted_bottles(discard),
                               tuple(display), tuple(_sorted_bottles(h) for h in held), sick, black, neutral_ill,
                               tuple(plans), int(data.get("ill_left", 0)),
                               _workshop_done(data.get("workshop_done", [0, 0]), w),
                               tuple(sorted(lst("infection_discard", []))))
+
+
+    def loaded(self, s: State) -> None:
+        """A committed plan's medico part names every ill apprentice of the plan (left out: none):
+        'Ill apprentices may not be deployed at ...' (rules notes MD17, MD18), so no more ill ones
+        than the seat's black apprentices, and no more healthy ones still to act than the seat's
+        healthy ones (the wall tile's apprentice among them, W10).  Checked once the figures'
+        flags are read (the neutral apprentice a visits plan shows, N21)."""
+        w = "saved state: modules_state.medico"
+        m: MState = s.mods[NAME]
+        cols = len(s.columns())
+        # the columns whose healthy apprentices cannot have fallen ill yet this round: all of them
+        # in phase plan; in phase visits those after the current one, and the current one before
+        # its first visitor (illness strikes after a visit, healing comes after the last column;
+        # in phase over the last round's plans are kept and checked no more)
+        first = (s.loc + (0 if s.visit < 0 and s.actor < 0 else 1)) if s.phase == VISITS else 0 if s.phase == PLAN \
+            else cols
+        for f in range(s.n):
+            plan, part = s.plan[f], m.plans[f]
+            if plan is None or part is None or first >= cols:
+                continue
+            ill = part[0]
+            if sum(ill) > m.black[f]:
+                raise StateError(f"{w}.plans[{f}].ill: {list(ill)!r}: {sum(ill)} ill apprentices; the seat "
+                                 f"holds {m.black[f]} (ill)")
+            healthy = sum(c - i for c, i in zip(plan[first:], ill[first:])) + sum(mod.off_sheet(s, f) for mod in s.hooks)
+            if healthy > self.healthy(s, f):
+                raise StateError(f"{w}.plans[{f}]: the plan {list(plan)!r} holds {healthy} healthy apprentices still "
+                                 f"to act; the seat has {self.healthy(s, f)}: name its ill ones ({{'ill': [per column], "
+                                 "'medico': false})")
 
 
 def _workshop_done(raw, where: str) -> tuple[int, int]:
@@ -1444,7 +1472,7 @@ register(Medico)  # (a call, not a decorator: a decorated class cannot be a mypy
 # --- the observation's numbers (encoding 3, rules/observation.py) -----------------------------
 from ..observation import PLAN_SCALE, ModuleSlots, register_slots  # noqa: E402
 from array import array  # noqa: E402
-from ..state import PLAN, SIDE1, VISITS  # noqa: E402
+from ..state import SIDE1  # noqa: E402
 
 _ASKS = ("aside", "medicine", "heal", "illness")
 _ASK = len(_ASKS) + 1 + len(SIDE1)   # numbers per seat in MedicoSlots' asks

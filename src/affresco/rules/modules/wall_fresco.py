@@ -362,6 +362,10 @@ class WallFresco(Module):
         cannot be placed on the action tiles for ... the Wall Fresco", W10)."""
         return 1 if TILE in words else 0
 
+    def off_sheet(self, s: State, seat: int) -> int:
+        """The apprentice on the wall tile of a loaded position's committed plan (W2)."""
+        return 1 if s.plan[seat] is not None and s.mods[NAME].placed[seat] >= 0 else 0
+
     def plan_apply(self, s: State, seat: int, counts: tuple, words: Mapping) -> None:
         tile = words.get(TILE)      # (the column's word,) or None
         col = column_words(s).index(tile[0]) if tile is not None else -1
@@ -638,6 +642,12 @@ class WallFresco(Module):
             if c >= 0 and plan is not None and plan[c]:
                 raise StateError(f"{where}.action_tile[{seat}]: no apprentice may be planned in the column "
                                  "the wall action tile covers")
+        audience = s.mods["bells"].audience if "bells" in s.mods else ()
+        for seat, c in enumerate(placed):
+            if c >= 0 and seat < len(audience) and audience[seat] == c:
+                # 'cover one location' (both texts): one action tile per column (W3)
+                raise StateError(f"{where}.action_tile[{seat}]: the audience tile covers that column; two action "
+                                 "tiles cannot cover one column")
         if supply_raw is None:
             owned = "".join(exchange)
             supply = tuple((k, v - owned.count(k)) for k, v in d.exchange)
