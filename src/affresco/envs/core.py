@@ -933,22 +933,25 @@ class LazyView(Mapping):
     (``affresco.replay``: the engine is deterministic), so no copy is made at every step."""
 
     __slots__ = ("_game", "_seat", "_upto", "_view")
+    _view: dict[str, Any]
 
     def __init__(self, game: Game, seat: int, at: int | None = None):
         self._game: Game | None = game
         self._seat = seat
         self._upto = game.actions_applied if at is None else at
-        self._view: dict[str, Any] | None = None
+        # _view: set when first read (_get): one store fewer at every step
 
     def _get(self) -> dict[str, Any]:
-        view = self._view
-        if view is None:
-            game = self._game
-            assert game is not None
-            if game.actions_applied != self._upto:
-                game = affresco.replay(game.record(), upto=self._upto)
-            view = self._view = game.view(self._seat, log=False, lean=True)
-            self._game = None
+        try:
+            return self._view
+        except AttributeError:
+            pass
+        game = self._game
+        assert game is not None
+        if game.actions_applied != self._upto:
+            game = affresco.replay(game.record(), upto=self._upto)
+        view = self._view = game.view(self._seat, log=False, lean=True)
+        self._game = None
         return view
 
     def __getitem__(self, key):

@@ -241,8 +241,9 @@ class FrescoAEC(_Common, AECEnv):
             marker = self._marker
             legal = g.legal_actions(seat)     # (a SteppedGame answers outside planning as its engine)
             x = g.observation(seat, self._encoding)
-            hit = self._legal[seat] = (marker, legal, *self.codec.legal_entry(legal, 1))
-            obs = {"observation": np.frombuffer(x, F32), "action_mask": hit[2]}
+            entry = self.codec.legal_entry(legal, 1)
+            self._legal[seat] = (marker, legal, entry[0], entry[1])
+            obs = {"observation": np.frombuffer(x, F32), "action_mask": entry[0]}
             self._cache[seat] = (marker, obs)
         return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
                 self.infos[agent])
@@ -389,6 +390,7 @@ class FrescoParallel(_Common, ParallelEnv):
         self._encoding = self.config.encoding
         self._blank: tuple = (None,)
         self._rows: dict[int, list[slice]] = {}     # agents -> each one's row of the joined vectors
+        self._seats = range(self.config.players)
         self._actions = self.codec.actions
 
     def reset(self, seed=None, options=None):
@@ -397,7 +399,7 @@ class FrescoParallel(_Common, ParallelEnv):
         self._engine = g.engine if type(g) is SteppedGame else g
         self.agents = self.possible_agents[:]
         self.cycles = 0
-        return self._observations(False)
+        return self._observations(self._engine.to_act)
 
     def step(self, actions):
         g = self.game
@@ -422,10 +424,11 @@ class FrescoParallel(_Common, ParallelEnv):
             else:
                 self._marker += 1
         self.cycles += 1
-        over = self._engine.is_over
+        acting = self._engine.to_act          # none once the game is over
+        over = not acting and self._engine.is_over
         truncate = not over and self.max_cycles is not None and self.cycles >= self.max_cycles
         agents = self.agents
-        obs, infos = self._observations(over)
+        obs, infos = self._observations(acting)
         for a in substituted or ():
             infos[a]["illegal_action"] = True
         blank = self._blank         # (agents, 0.0 / False / True per agent): the step's dicts are copies
@@ -454,21 +457,21 @@ class FrescoParallel(_Common, ParallelEnv):
         hit = self._legal[seat]          # (this step's is usually made: the observations)
         return hit[3] if hit[0] == self._marker else self._legal_of(seat)[3]
 
-    def _observations(self, over: bool) -> tuple[dict, dict]:
+    def _observations(self, acting: tuple) -> tuple[dict, dict]:
         """Every agent's observation and info now, made in one pass (asked once per step: no
         cache): the vectors together in one array (``Game.observations_joined``, with plans by
         steps ``SteppedGame.observations_joined``: every seat's, in seat order, while every agent
         is in), each agent's row a slice of it; the legal actions of the seats to act, kept for
-        :meth:`legal_indices`; the others' mask WAIT alone (none once over)."""
+        :meth:`legal_indices`; the others' mask WAIT alone (none once over).  ``acting``: the
+        engine's ``to_act`` now (none once over)."""
         g = self.game
         agents = self.agents
         n = self.config.players
         marker = self._marker
         e = self._engine
-        acting = () if over else e.to_act
         self._acting = (marker, acting)
         if len(agents) == n:      # every seat, in seat order: no seats to check
-            seats: Any = range(n)
+            seats: Any = self._seats
             asked = None
         else:
             seats = asked = [self.agent_seat[a] for a in agents]
@@ -481,13 +484,14 @@ class FrescoParallel(_Common, ParallelEnv):
         if rows is None:
             size = self.encoder.size
             rows = self._rows[len(agents)] = [slice(i * size, (i + 1) * size) for i in range(len(agents))]
-        masks = [self._none_mask if over else self._wait_mask] * n
+        masks = [self._wait_mask if acting or not e.is_over else self._none_mask] * n
         legal = self._legal
         for seat in acting:
             hit = legal[seat]
-            if hit[0] != marker:        # (_legal_of of a seat to act)
+            if hit[0] != marker:        # (_legal_of of a seat to act; the entry's items taken: no list made)
                 actions = g.legal_actions(seat)
-                hit = legal[seat] = (marker, actions, *self.codec.legal_entry(actions, 1))
+                entry = self.codec.legal_entry(actions, 1)
+                hit = legal[seat] = (marker, actions, entry[0], entry[1])
             masks[seat] = hit[2]
         at = e.actions_applied
         obs, infos = {}, {}
