@@ -7,9 +7,9 @@ the restored segment.  The restoration with its bonus is one VP-track move (R8).
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import combinations_with_replacement, compress
-from operator import getitem, not_
+from operator import and_, getitem
 from typing import Final
 
 from . import track
@@ -142,7 +142,7 @@ def _altar_score(paints: str, basic_items: tuple, blend_items: tuple, basic_vp: 
 
 def altar_actions(s: State, fig: int) -> tuple[Action, ...]:
     """The altar restorations the paints of ``fig`` pay for, in notation order (memoised by the
-    paints held, then by the paints held capped at 3 each: an altar takes 3 paints)."""
+    paints held, then by the restorations they pay for: :class:`_AltarTable`)."""
     have = s.paints[fig]
     table = _altar_table(s)
     hit = table.by_paints.get(have)
@@ -152,29 +152,32 @@ def altar_actions(s: State, fig: int) -> tuple[Action, ...]:
 
 
 class _AltarTable:
-    """The altar restorations that score in a set-up's forms (:func:`_altar_candidates`), each
-    with its paints as a mask: per paint, one bit per piece up to 3 (``_UNARY``); the paints
-    held pay for a restoration when its mask has no bit outside the mask of the paints held.
-    The legal ones are memoised by the paints held and by the paints held capped at 3 each."""
+    """The altar restorations that score in a set-up's forms (:func:`_altar_candidates`), and per
+    paint and pieces of it held (0 to 3: an altar takes 3 paints) the restorations those pieces
+    leave possible, as the bits of an int (bit j: the j-th restoration): the paints held pay for
+    the restorations in every one of their paints' sets (an and of one set per paint, at C
+    level).  The legal ones are memoised by the paints held, then by the restorations they pay
+    for (holdings that pay for the same ones, most of them, share one tuple: a holding new to the
+    process costs the and, not a pass over the restorations)."""
 
-    __slots__ = ("masks", "actions", "by_paints", "by_capped")
+    __slots__ = ("actions", "bits", "possible", "by_paints", "by_paid")
 
     def __init__(self, candidates: tuple) -> None:
-        self.masks = tuple([_mask(tuple(map(min, need, _THREES))) for need, _ in candidates])
         self.actions = tuple([action for _, action in candidates])
+        self.bits = tuple([1 << j for j in range(len(candidates))])
+        self.possible = tuple(tuple(sum(1 << j for j, (need, _) in enumerate(candidates) if need[p] <= k)
+                                    for k in range(4)) for p in range(len(PAINTS)))
         self.by_paints: dict[tuple[int, ...], tuple[Action, ...]] = {}
-        self.by_capped: dict[tuple[int, ...], tuple[Action, ...]] = {}
+        self.by_paid: dict[int, tuple[Action, ...]] = {}
 
     def held(self, have: tuple[int, ...]) -> tuple[Action, ...]:
         """The legal restorations for the paints ``have`` (kept in both memos)."""
-        capped = tuple(map(min, have, _THREES))
-        hit = self.by_capped.get(capped)
+        paid = reduce(and_, map(getitem, self.possible, map(min, have, _THREES)))
+        hit = self.by_paid.get(paid)
         if hit is None:
-            missing = _ALL ^ _mask(capped)
-            hit = tuple(compress(self.actions, map(not_, map(missing.__and__, self.masks))))
-            if len(self.by_capped) > 8192:
-                self.by_capped.clear()
-            self.by_capped[capped] = hit
+            if len(self.by_paid) > 8192:
+                self.by_paid.clear()
+            hit = self.by_paid[paid] = tuple(compress(self.actions, map(paid.__and__, self.bits)))
         if len(self.by_paints) > 8192:
             self.by_paints.clear()
         self.by_paints[have] = hit
@@ -182,13 +185,6 @@ class _AltarTable:
 
 
 _THREES: Final = (3,) * len(PAINTS)
-_UNARY: Final = tuple(tuple(((1 << k) - 1) << (3 * p) for k in range(4)) for p in range(len(PAINTS)))
-_ALL: Final = (1 << (3 * len(PAINTS))) - 1
-
-
-def _mask(capped: tuple[int, ...]) -> int:
-    """The mask of a paint vector whose counts are at most 3 (``_AltarTable``)."""
-    return sum(map(getitem, _UNARY, capped))
 
 
 def _altar_table(s: State) -> _AltarTable:
