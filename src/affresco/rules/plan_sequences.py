@@ -171,9 +171,9 @@ class _Lazy(Sequence):
         read from its text), so that the reading goes with the decision instead of staying
         with the shared sequence until its next plan (issue #12: fewer objects for the
         collector to walk)."""
-        if self._last is not action:
-            return None
-        read, self._read = self._read, None
+        read = self.reading(action)
+        if read is not None:
+            self._read = None
         return read
 
 
