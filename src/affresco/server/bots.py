@@ -17,7 +17,9 @@ they exit within a second, and with them the ``resource_tracker`` they hold open
 (a Ray started by this process) runs the decisions of timed and thread bots as Ray tasks
 instead, off the web processes; the budget above is kept the same way (the answer waits for
 the end of the seat's budget, whatever the task took).  Ray is started when the server starts,
-never inside a decision's budget.
+never inside a decision's budget.  A start that fails (a busy machine: Ray's raylet must register
+within 30 s) is tried again once; if Ray still cannot be had, the bots decide here as without
+Ray (logged ``ray_fallback``) rather than answering every decision with a ``bot_error``.
 """
 from __future__ import annotations
 
@@ -122,7 +124,7 @@ class BotRunner:
     async def _decide(self, info: SeatInfo, seed: str, view: dict, legal: list, seat: int) -> str:
         if len(legal) == 1:            # forced: no thinking, but the same wait (above)
             return str(legal[0])
-        if self.ray is not None and info.bot not in INLINE_BOTS:
+        if self.ray is not None and info.bot not in INLINE_BOTS and await self.ray.available():
             return await self.ray.decide(info.bot, seed, info.seconds, view, _sendable(legal), seat)
         if info.seconds is not None:
             loop = asyncio.get_running_loop()
@@ -133,7 +135,7 @@ class BotRunner:
         return await asyncio.to_thread(decide, info.bot, seed, None, view, legal, seat)
 
     def pool(self) -> Executor | None:
-        if self.ray is not None:
+        if self.ray is not None and not self.ray.failed:
             return None
         if self._pool is None:
             import multiprocessing as mp
@@ -171,7 +173,7 @@ class RayBots:
         self._ready = threading.Event()
         self._stop = threading.Event()
         self._error: BaseException | None = None
-        self._task = None
+        self._task: Any = None
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -179,34 +181,69 @@ class RayBots:
             self._thread = threading.Thread(target=self._connect, name="affresco-ray", daemon=True)
             self._thread.start()
 
+    ATTEMPTS = 2    # a local start can time out on a busy machine (the raylet's 30 s); a second one often does not
+
+    @property
+    def failed(self) -> bool:
+        """Ray could not be started (or joined): decisions run in this process's pool instead."""
+        return self._ready.is_set() and self._error is not None
+
     def _connect(self) -> None:
+        ray: Any = None
         try:
             import ray
-            if self.backend == "ray-local":
-                ray.init(num_cpus=self.cpus, include_dashboard=False, log_to_driver=False,
-                         ignore_reinit_error=True, configure_logging=False,
-                         object_store_memory=100 * 2**20)     # views and choices are small
-            else:
-                ray.init(address=self.backend, log_to_driver=False, ignore_reinit_error=True,
-                         configure_logging=False)
-            self._task = ray.remote(num_cpus=1, max_retries=2)(decide)
-            ray.get(self._task.remote("random", "warm", None, {}, ["pass"], 0))   # a worker imports us now
+            for attempt in range(1, self.ATTEMPTS + 1):
+                try:
+                    self._init(ray)
+                    break
+                except Exception as e:  # noqa: BLE001 - Ray raises bare Exceptions ("timed out during startup")
+                    if attempt == self.ATTEMPTS:
+                        raise
+                    log.warning("Ray could not be started, trying again",
+                                extra={"event": "ray_retry", "error": repr(e)})
+                    try:
+                        ray.shutdown()    # what the failed start left running
+                    except Exception:  # noqa: BLE001 - best effort before the next try
+                        pass
             log.info("bots run on Ray", extra={"event": "ray_ready", "status": self.backend})
-        except BaseException as e:  # noqa: BLE001 - reported to every decision (and logged)
+        except BaseException as e:  # noqa: BLE001 - logged; the runner's decisions fall back to local workers
             self._error = e
             log.error("Ray could not be started", extra={"event": "ray_error", "error": repr(e)})
+            log.warning("bots decide in this server's processes instead of Ray",
+                        extra={"event": "ray_fallback", "status": self.backend})
+            try:
+                if ray is not None:
+                    ray.shutdown()
+            except Exception:  # noqa: BLE001 - nothing more to clean
+                pass
             return
         finally:
             self._ready.set()
         self._stop.wait()
         ray.shutdown()
 
-    async def decide(self, bot: str, seed: str, seconds: float | None, view: dict, legal: list[str],
-                     seat: int) -> str:
+    def _init(self, ray: Any) -> None:
+        """Start (``ray-local``) or join Ray, and warm one worker (it imports affresco now)."""
+        if self.backend == "ray-local":
+            ray.init(num_cpus=self.cpus, include_dashboard=False, log_to_driver=False,
+                     ignore_reinit_error=True, configure_logging=False,
+                     object_store_memory=100 * 2**20)     # views and choices are small
+        else:
+            ray.init(address=self.backend, log_to_driver=False, ignore_reinit_error=True,
+                     configure_logging=False)
+        self._task = ray.remote(num_cpus=1, max_retries=2)(decide)
+        ray.get(self._task.remote("random", "warm", None, {}, ["pass"], 0))
+
+    async def available(self) -> bool:
+        """Whether Ray takes the decisions (waits for its start, once)."""
         if not self._ready.is_set():
             self.start()
             await asyncio.to_thread(self._ready.wait)
-        if self._error is not None:
+        return self._error is None
+
+    async def decide(self, bot: str, seed: str, seconds: float | None, view: dict, legal: list[str],
+                     seat: int) -> str:
+        if not await self.available():
             raise RuntimeError(f"Ray is not available ({self._error!r})")
         return await self._task.remote(bot, seed, seconds, view, legal, seat)
 
