@@ -92,6 +92,27 @@ def test_notation_and_plan_shorthand_are_accepted():
     assert "You: plan 0-0-3-0-0" in result.output
 
 
+def test_the_plan_shorthand_takes_the_medicos_words_too():
+    # help: "1-2-0-1-1 while planning, the same as 'plan 1-2-0-1-1'"; with the medico's
+    # 'ill a-b-c-d-e' and 'medico' words the shorthand was refused ("'0-1-0-0-0' is not an
+    # action kind")
+    from positions import medico_state, module_game
+
+    from affresco.cli.play import Session
+    g = module_game(3, modules=["medico"], modules_state={"medico": medico_state(3, sick={0: 1},
+                                                                                 display=["2", None, None])})
+    legal = {str(a) for a in g.legal_actions(0)}
+    plans = [a for a in sorted(legal) if " ill " in a and a.endswith(" medico")][:3] + \
+        [a for a in sorted(legal) if " ill " not in a and a.endswith(" medico")][:1]
+    assert len(plans) == 4
+    lines = []
+    console = Console(file=None, width=100, record=True)
+    session = Session(console, g, 0, {}, lines.append)
+    for plan in plans:
+        assert session.interpret(plan.removeprefix("plan ")) == plan
+        assert str(affresco.parse(session.interpret(plan.removeprefix("plan ").replace("-", ",")))) == plan
+
+
 def test_tile_letters_in_any_order_are_understood(tmp_path):
     """'buy III RY' means the booth's tile YR (the engine's parse sorts paint letters)."""
     g = affresco.new_game(players=2, seed=1)

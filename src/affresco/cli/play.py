@@ -18,14 +18,17 @@ from . import render
 from .app import OPTION_HELP, app, rule_options
 from .files import load_game, save_game, write_refusal
 
-PLAN_SHORTHAND = re.compile(r"^\d(?:[-,.]?\d){4}(?:\s+[a-z]+\s+[a-z]+2?)*$", re.ASCII | re.IGNORECASE)
+# '1-2-0-1-1' for 'plan 1-2-0-1-1', with the words modules add: 'wall theater', 'audience studio',
+# the medico's 'ill 0-1-0-0-0' and 'medico'
+PLAN_SHORTHAND = re.compile(r"^\d(?:[-,.]?\d){4}(?:\s+(?:[a-z]+2?|\d(?:[-,.]?\d){4}))*$", re.ASCII | re.IGNORECASE)
 
 HELP = """\
 Commands:
   <number>          the numbered action (while planning: the numbered example plan)
   <notation>        an action in notation, e.g. 'getup 8:00', 'buy II YYY RB', 'restore C3 bishop D2'
   1-2-0-1-1         while planning, the same as 'plan 1-2-0-1-1'
-                    (module action tiles follow: '1-0-2-1-0 wall theater')
+                    (module words follow: '1-0-2-1-0 wall theater',
+                    '1-0-2-1-0 ill 0-0-1-0-0 medico')
   board             show the board again
   actions           show the legal actions again
   save FILE         save the game (resume with: affresco play --load FILE)
