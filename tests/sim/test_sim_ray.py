@@ -48,6 +48,32 @@ def test_without_ray_a_clear_error(monkeypatch):
         run_tournament(4, ["random"], games=1, ray="local")
 
 
+def test_a_ray_start_that_times_out_is_a_clear_error_not_a_traceback(tmp_path, monkeypatch):
+    """On a busy machine a local Ray's raylet may not register within Ray's fixed 30 s: Ray then
+    raises a bare Exception, which the tournament command showed as a traceback."""
+    import types
+
+    from typer.testing import CliRunner
+
+    from affresco.cli import app
+    fake = types.ModuleType("ray")
+    calls = []
+    fake.is_initialized = lambda: False
+
+    def init(**kw):
+        calls.append("init")
+        raise Exception("The current node timed out during startup. This could happen because some of "
+                        "the raylet failed to startup or the GCS has become overloaded.")
+    fake.init = init
+    fake.shutdown = lambda: calls.append("shutdown")
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    res = CliRunner().invoke(app, ["tournament", "--ray", "local", "--games", "1", "--out", str(tmp_path / "t.csv")])
+    out = " ".join(res.output.split())
+    assert res.exit_code == 1 and "Traceback" not in out, (res.exception, out)
+    assert "cannot start or join Ray at 'local'" in out and "timed out during startup" in out, out
+    assert calls == ["init", "shutdown"]      # what the failed start left is shut down
+
+
 def test_a_ray_address_nobody_answers_is_refused_at_once_not_waited_for(tmp_path):
     """Ray retries an unreachable cluster address for ever: a mistyped --ray (a host that does
     not resolve, a port nothing listens on) is refused at once, naming the address and the

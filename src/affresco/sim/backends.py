@@ -73,7 +73,7 @@ class RayBackend:
                     ray.init(num_cpus=workers, **common)
                 else:
                     ray.init(address=address, **common)
-            except (ConnectionError, ValueError, RuntimeError) as e:
+            except Exception as e:  # noqa: BLE001 - Ray raises bare Exceptions ("timed out during startup")
                 self.close(False, ())
                 raise ConfigError(f"cannot start or join Ray at {address!r}: {e}") from None
             except BaseException:  # Ctrl-C while starting: leave nothing running
