@@ -146,6 +146,24 @@ def test_save_then_load_resumes(tmp_path):
     assert f"round {saved.round}" in result.output.lower()
 
 
+def test_the_resume_command_a_save_gives_keeps_your_seat_and_bots(tmp_path):
+    # "Resume with: affresco play --load FILE" put a player of seat 1 in seat 0 (another
+    # painter's screen, scrolls and plan) and gave the former seat to a heuristic bot
+    import shlex
+    save = tmp_path / "my game.json"
+    wide = {"COLUMNS": "400"}
+    result = runner.invoke(app, ["play", "--seed", "3", "--seat", "1", "--bots", "random"],
+                           input=f"save {save}\nquit\n\n", env=wide)
+    assert result.exit_code == 0, result.output
+    assert "you are seat 1" in result.output and "random bot" in result.output
+    hint = re.search(r"Resume with: (affresco play .*)", result.output).group(1).strip()
+    args = shlex.split(hint)
+    assert args[:2] == ["affresco", "play"]
+    again = runner.invoke(app, args[1:], input="quit\n\n", env=wide)
+    assert again.exit_code == 0, again.output
+    assert "you are seat 1" in again.output and "seat 0 Player 1: random bot" in again.output, again.output[:400]
+
+
 def test_quit_offers_to_save(tmp_path):
     save = tmp_path / "q.json"
     result = invoke(["play", "--seed", "3"], f"quit\n{save}\n")

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from rich.console import Console
+from rich.text import Text
 
 from ..errors import FrescoError
 from ..rules import OLD_STATE_FORMATS, RECORD_FORMAT, STATE_FORMAT, Game, replay
@@ -74,12 +76,16 @@ def write_refusal(path: Path) -> str | None:
     return None
 
 
-def save_game(console: Console, game: Game, name: str) -> bool:
+def save_game(console: Console, game: Game, name: str, resume: Sequence[str] = ()) -> bool:
+    """Save ``game`` to ``name`` and say how to resume it: ``affresco play --load FILE`` and
+    ``resume``, the options that keep the player's seat and bots (a saved game is the whole
+    game: it does not know which seat was the person's)."""
     path = Path(name).expanduser()
     try:
         path.write_text(game.to_json(), encoding="utf-8")
     except OSError as e:
         console.print(f"[red]Cannot save to {path}: {e.strerror or e}[/]")
         return False
-    console.print(f"Saved to [bold]{path}[/]. Resume with: affresco play --load {path}")
+    command = shlex.join(["affresco", "play", "--load", str(path), *resume])
+    console.print(Text.assemble("Saved to ", (str(path), "bold"), f". Resume with: {command}"))
     return True

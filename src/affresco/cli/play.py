@@ -46,8 +46,9 @@ class Session:
     """One person at the terminal against bots."""
 
     def __init__(self, console: Console, game: Game, human: int, bots: dict[int, Bot],
-                 read: Callable[[str], str]):
+                 read: Callable[[str], str], resume: tuple[str, ...] = ()):
         self.console = console
+        self.resume = resume      # the options that resume a saved game with this seat and these bots
         self.game = game
         self.human = human
         self.bots = bots
@@ -159,7 +160,7 @@ class Session:
                 if len(parts) < 2:
                     self.console.print("[red]save needs a file name: save FILE[/]")
                 else:
-                    save_game(self.console, self.game, parts[1])
+                    save_game(self.console, self.game, parts[1], self.resume)
                 continue
             action = self.interpret(text)
             if action is None:
@@ -201,7 +202,7 @@ class Session:
             self.console.print("Not saved.")
             return
         if name:
-            save_game(self.console, self.game, name)
+            save_game(self.console, self.game, name, self.resume)
         else:
             self.console.print("Not saved.")
 
@@ -273,7 +274,8 @@ def play(
     console.print(f"affresco {__version__} · {game.players} players · you are seat {seat} ({game.names[seat]}) · {line}")
     if load is not None:
         console.print(f"Resumed {load} (round {game.round}).")
-    session = Session(console, game, seat, table, lambda prompt: console.input(prompt))
+    resume = (*(("--seat", str(seat)) if seat else ()), "--bots", ",".join(kinds))
+    session = Session(console, game, seat, table, lambda prompt: console.input(prompt), resume)
     code = session.run()
     if game.is_over and record is not None:
         try:
