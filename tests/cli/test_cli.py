@@ -164,6 +164,28 @@ def test_the_resume_command_a_save_gives_keeps_your_seat_and_bots(tmp_path):
     assert "you are seat 1" in again.output and "seat 0 Player 1: random bot" in again.output, again.output[:400]
 
 
+def test_undo_takes_back_your_moves_until_something_new_came_out(tmp_path):
+    """The browser's undo (a game against bots: back to before the person's last move, never
+    past a draw or a reveal, R22) in the terminal too."""
+    g = affresco.new_game(players=3, seed=2)
+    while 0 not in g.to_act:  # the bots choose get-up times before seat 0 here
+        seat = g.to_act[0]
+        g.apply(seat, g.legal_actions(seat)[0])
+    first, second = (str(a) for a in g.legal_actions(0)[-2:])
+    save = tmp_path / "game.json"
+    text = f"{first}\nundo\n{second}\n0-0-3-0-0\nundo\nsave {save}\nquit\n\n"
+    result = invoke(["play", "--players", "3", "--seed", "2", "--bots", "random"], text)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert f"You: {first}" in out and f"You: {second}" in out
+    assert out.index("Your last move is taken back.") < out.index(f"You: {second}")
+    # the plans are revealed when the last one is in (seat 0's, after the bots'): no undo past it
+    assert "Nothing to undo" in out[out.index("You: plan 0-0-3-0-0"):]
+    # the game went on from the undone point: seat 0's get-up time is the second one
+    mine = [a for seat, a in affresco.Game.from_json(save.read_text()).record()["actions"] if seat == 0]
+    assert mine == [second, "plan 0-0-3-0-0"]
+
+
 def test_quit_offers_to_save(tmp_path):
     save = tmp_path / "q.json"
     result = invoke(["play", "--seed", "3"], f"quit\n{save}\n")

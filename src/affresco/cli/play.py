@@ -31,6 +31,8 @@ Commands:
                     '1-0-2-1-0 ill 0-0-1-0-0 medico')
   board             show the board again
   actions           show the legal actions again
+  undo              take back your last move (and the bots' moves after it), while nothing
+                    new has come out (a draw, the plans' reveal, a secret shown): as in the browser
   save FILE         save the game (resume with: affresco play --load FILE)
   help              this help
   quit              leave the game (you are offered to save it)
@@ -55,6 +57,9 @@ class Session:
         self.read = read
         self.seen = max(0, len(game.events(human)) - 12)  # on load: show some context
         self.adviser = HeuristicBot(seed=f"advice:{game.seed}")
+        # the game before each of the person's moves since hidden information last came out
+        # (R22: an undo never takes back a draw or a reveal; the server's undo stops there too)
+        self.undos: list[tuple[Game, int]] = []
 
     # --- output ----------------------------------------------------------------------
     def new_log(self) -> list[str]:
@@ -119,7 +124,8 @@ class Session:
                 bot_seats = [s for s in acting if s != self.human]
                 if bot_seats:
                     seat = bot_seats[0]
-                    self.game.apply(seat, ask(self.bots[seat], self.game, seat))
+                    if self.game.apply(seat, ask(self.bots[seat], self.game, seat)):
+                        self.undos.clear()
                     continue
                 if not self.human_turn():
                     return 0
@@ -155,6 +161,14 @@ class Session:
             if word == "actions":
                 self.show_actions()
                 continue
+            if word == "undo" and text.lower() == "undo":
+                if not self.undos:
+                    self.console.print("[red]Nothing to undo: undo takes back your moves only until something new "
+                                       "came out (a draw, the plans' reveal, a secret shown).[/]")
+                    continue
+                self.game, self.seen = self.undos.pop()
+                self.console.print(Text("Your last move is taken back.", style="bold green"))
+                return True
             if word == "save":
                 parts = text.split(maxsplit=1)
                 if len(parts) < 2:
@@ -167,7 +181,11 @@ class Session:
                 continue
             try:
                 action = parse(action)
-                self.game.apply(self.human, action)
+                before = self.game.clone()
+                if self.game.apply(self.human, action):
+                    self.undos.clear()
+                else:
+                    self.undos.append((before, self.seen))
             except IllegalAction as e:
                 self.console.print(Text(f"Not possible: {e}", style="red"))
                 continue
@@ -277,6 +295,7 @@ def play(
     resume = (*(("--seat", str(seat)) if seat else ()), "--bots", ",".join(kinds))
     session = Session(console, game, seat, table, lambda prompt: console.input(prompt), resume)
     code = session.run()
+    game = session.game      # (an undo replaces it)
     if game.is_over and record is not None:
         try:
             record.write_text(json.dumps(game.record(), indent=1), encoding="utf-8")
