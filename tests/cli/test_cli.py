@@ -37,6 +37,16 @@ def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(tmp_pat
     assert "Round 1" not in result.output and "Game over" not in result.output
 
 
+@pytest.mark.parametrize("command", ["play", "tournament", "ladder"])
+def test_the_help_names_the_modules(command):
+    # "--modules: Expansion modules, comma-separated (e.g. portraits,requests)": the names of
+    # wall_fresco, special_colours or bishops_favour were to be guessed
+    from affresco.rules import MODULES
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "400"})
+    assert result.exit_code == 0
+    assert all(name in result.output for name in MODULES), result.output
+
+
 def test_version():
     result = invoke(["--version"])
     assert result.exit_code == 0

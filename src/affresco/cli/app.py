@@ -23,6 +23,12 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
     """Fresco in the terminal."""
 
 
+def _module_help() -> str:
+    from ..rules import MODULES
+    return f"Expansion modules, comma-separated: {', '.join(sorted(MODULES))}."
+
+
+MODULE_HELP = _module_help()
 OPTION_HELP = ("A rule option to switch on (repeatable), e.g. special_colours_on_fresco; a house rule with "
                "its value, e.g. max_rounds=30.")
 

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from .. import __version__
 from ..errors import FrescoError
-from .app import OPTION_HELP, app, rule_options
+from .app import MODULE_HELP, OPTION_HELP, app, rule_options
 from .tournament import _stop_on_sigterm
 
 
@@ -25,7 +25,7 @@ def ladder(
     formats: str = typer.Option("2,4", "--formats", "-f", help="Player counts played, comma-separated."),
     rounds: int = typer.Option(2, "--rounds", "-r", min=1,
                                help="Meetings of each set of entrants per format (seats rotate)."),
-    modules: str = typer.Option("", "--modules", "-m", help="Expansion modules, comma-separated."),
+    modules: str = typer.Option("", "--modules", "-m", help=MODULE_HELP),
     option: list[str] = typer.Option([], "--option", "-o", help=OPTION_HELP),
     workers: int = typer.Option(1, "--workers", "-w", min=1,
                                 help="Games played at once on local processes (count a bot on 2 workers as 2: "

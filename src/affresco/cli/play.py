@@ -15,7 +15,7 @@ from ..bots import Bot, BotError, HeuristicBot, ask, bot_menu, make_bot, parse_s
 from ..errors import FrescoError, IllegalAction
 from ..rules import KINDS, Action, Game, new_game, parse
 from . import render
-from .app import OPTION_HELP, app, rule_options
+from .app import MODULE_HELP, OPTION_HELP, app, rule_options
 from .files import load_game, save_game, write_refusal
 
 # '1-2-0-1-1' for 'plan 1-2-0-1-1', with the words modules add: 'wall theater', 'audience studio',
@@ -258,7 +258,7 @@ def play(
     seat: int = typer.Option(0, "--seat", "-s", min=0, max=3, help="Your seat, 0..N-1 (seat 0 is 'Player 1')."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the game (random if omitted)."),
     modules: str = typer.Option("", "--modules", "-m",
-                                help="Expansion modules, comma-separated (e.g. portraits,requests); ignored with --load."),
+                                help=f"{MODULE_HELP[:-1]}; ignored with --load."),
     option: list[str] = typer.Option([], "--option", "-o", help=OPTION_HELP),
     components: Optional[Path] = typer.Option(None, "--components",
                                               help="Your own component file (TOML or JSON, the shape of the reference "

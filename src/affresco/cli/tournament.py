@@ -14,7 +14,7 @@ from .. import __version__
 from ..bots import bot_menu
 from ..errors import FrescoError
 from ..rules import load_components, new_game
-from .app import OPTION_HELP, app, rule_options
+from .app import MODULE_HELP, OPTION_HELP, app, rule_options
 
 @contextlib.contextmanager
 def _stop_on_sigterm():
@@ -76,7 +76,7 @@ def tournament(
                                   f"every seat: {', '.join(b['name'] for b in bot_menu())}; a time budget in seconds per decision "
                                   f"may follow a colon, e.g. search:1.0."),
     games: int = typer.Option(100, "--games", "-n", min=1, help="Number of games."),
-    modules: str = typer.Option("", "--modules", "-m", help="Expansion modules, comma-separated."),
+    modules: str = typer.Option("", "--modules", "-m", help=MODULE_HELP),
     option: list[str] = typer.Option([], "--option", "-o", help=OPTION_HELP),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
                                           help="Games played at once: local processes (default 1), or with "
