@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+import os
 import random
+import subprocess
 import sys
 import types
 
@@ -93,13 +95,21 @@ class FakeRay(types.ModuleType):
     a busy machine (a bare Exception: the raylet did not register within its 30 s); its tasks
     run here, counted."""
 
-    def __init__(self, failures: int):
+    def __init__(self, failures: int, home=None):
         super().__init__("ray")
         self.failures, self.inits, self.shutdowns, self.tasks = failures, 0, 0, 0
+        self.left: list[subprocess.Popen] = []
+        if home is not None:            # a failed start leaves a "raylet" running, as Ray's does
+            (home / "ray").mkdir()
+            self.__file__ = str(home / "ray" / "__init__.py")
+            (home / "ray" / "raylet.py").write_text("import time\ntime.sleep(120)\n")
 
     def init(self, **kw):
         self.inits += 1
         if self.inits <= self.failures:
+            if getattr(self, "__file__", None):
+                self.left.append(subprocess.Popen([sys.executable, os.path.join(os.path.dirname(self.__file__),
+                                                                                "raylet.py")]))
             raise Exception("The current node timed out during startup. This could happen because "
                             "some of the raylet failed to startup or the GCS has become overloaded.")
 
@@ -185,10 +195,11 @@ def test_a_ray_start_that_times_out_is_tried_again(sqlite_url, monkeypatch, capl
     assert fake.inits == 2 and fake.shutdowns >= 1     # the failed start cleaned before the second
 
 
-def test_bots_decide_here_when_ray_cannot_be_started(sqlite_url, monkeypatch, caplog):
+def test_bots_decide_here_when_ray_cannot_be_started(sqlite_url, monkeypatch, caplog, tmp_path):
     # one failed start of Ray used to leave every bot decision of the server's life a
-    # bot_error (the first legal move played): they now run here, as without Ray
-    fake = FakeRay(failures=99)
+    # bot_error (the first legal move played): they now run here, as without Ray; and what
+    # the failed starts left running (Ray's GCS server, raylet...) is stopped
+    fake = FakeRay(failures=99, home=tmp_path)
     monkeypatch.setitem(sys.modules, "ray", fake)
     caplog.set_level(logging.INFO, logger="affresco.server")
     with api_client(sqlite_url, bots="ray-local", bot_delay=0.0) as c:
@@ -199,4 +210,11 @@ def test_bots_decide_here_when_ray_cannot_be_started(sqlite_url, monkeypatch, ca
         assert fake.tasks == 0
     events = [getattr(r, "event", "") for r in caplog.records]
     assert "ray_error" in events and "ray_fallback" in events and "bot_error" not in events, events
-    assert fake.inits == RayBots.ATTEMPTS
+    assert fake.inits == RayBots.ATTEMPTS and len(fake.left) == RayBots.ATTEMPTS
+    try:
+        assert all(p.poll() is not None for p in fake.left), "a failed start's processes were left running"
+    finally:
+        for p in fake.left:
+            if p.poll() is None:
+                p.kill()
+                p.wait()

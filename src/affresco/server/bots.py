@@ -18,14 +18,17 @@ they exit within a second, and with them the ``resource_tracker`` they hold open
 instead, off the web processes; the budget above is kept the same way (the answer waits for
 the end of the seat's budget, whatever the task took).  Ray is started when the server starts,
 never inside a decision's budget.  A start that fails (a busy machine: Ray's raylet must register
-within 30 s) is tried again once; if Ray still cannot be had, the bots decide here as without
-Ray (logged ``ray_fallback``) rather than answering every decision with a ``bot_error``.
+within 30 s) is tried again once, after stopping what it left running (its GCS server, raylet
+and monitors, which ``ray.shutdown`` does not know); if Ray still cannot be had, the bots decide
+here as without Ray (logged ``ray_fallback``) rather than answering every decision with a
+``bot_error``.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import os
+import signal
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -193,29 +196,22 @@ class RayBots:
         try:
             import ray
             for attempt in range(1, self.ATTEMPTS + 1):
+                before = _ray_children(ray)
                 try:
                     self._init(ray)
                     break
                 except Exception as e:  # noqa: BLE001 - Ray raises bare Exceptions ("timed out during startup")
+                    _clean_failed_start(ray, before)
                     if attempt == self.ATTEMPTS:
                         raise
                     log.warning("Ray could not be started, trying again",
                                 extra={"event": "ray_retry", "error": repr(e)})
-                    try:
-                        ray.shutdown()    # what the failed start left running
-                    except Exception:  # noqa: BLE001 - best effort before the next try
-                        pass
             log.info("bots run on Ray", extra={"event": "ray_ready", "status": self.backend})
         except BaseException as e:  # noqa: BLE001 - logged; the runner's decisions fall back to local workers
             self._error = e
             log.error("Ray could not be started", extra={"event": "ray_error", "error": repr(e)})
             log.warning("bots decide in this server's processes instead of Ray",
                         extra={"event": "ray_fallback", "status": self.backend})
-            try:
-                if ray is not None:
-                    ray.shutdown()
-            except Exception:  # noqa: BLE001 - nothing more to clean
-                pass
             return
         finally:
             self._ready.set()
@@ -251,3 +247,64 @@ class RayBots:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=60)
+
+
+def _ray_children(ray: Any) -> set[int]:
+    """This process's child processes run from the ray package (Linux ``/proc``; else none)."""
+    home = os.path.dirname(getattr(ray, "__file__", None) or "")
+    if not home:
+        return set()
+    mark, me, out = (home + os.sep).encode(), os.getpid(), set()
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return out
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+            if ppid != me:
+                continue
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if mark in f.read():
+                    out.add(int(pid))
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def _clean_failed_start(ray: Any, before: set[int]) -> None:
+    """Stop what a failed ``ray.init`` left running: a local start that times out leaves its
+    GCS server, raylet and monitors up (``ray.shutdown`` does not know them), for the server's
+    whole life (they die with it)."""
+    try:
+        ray.shutdown()
+    except Exception:  # noqa: BLE001 - best effort
+        pass
+    left = _ray_children(ray) - before
+    if not left:
+        return
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+    end, waiting = time.monotonic() + 5, set(left)
+    while waiting:
+        for pid in list(waiting):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    waiting.discard(pid)
+            except ChildProcessError:
+                waiting.discard(pid)
+        if waiting and time.monotonic() > end:
+            for pid in waiting:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                except OSError:
+                    pass
+            break
+        time.sleep(0.05)
+    log.info("stopped what the failed start of Ray left running",
+             extra={"event": "ray_cleanup", "status": f"{len(left)} processes"})
