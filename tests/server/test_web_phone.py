@@ -812,3 +812,25 @@ def test_the_new_game_form_fits_a_small_phone_in_every_language(device, server):
             return r.left < form.left - 0.5 || r.right > form.right + 0.5 ? [`${e.tagName} ${Math.round(r.right)} > ${Math.round(form.right)}`] : []; });
         }""")
     assert not any(got.values()), got
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_end_screen_offers_a_new_game(device, server, size):
+    """A newcomer's first game ends: the end screen says who won and why, offers the replay, and
+    (it did not) a new game, at phone and desktop size; the link opens the new-game form."""
+    done = create(server, [{"name": n, "kind": "bot", "bot": "heuristic"} for n in ("Bruno", "Carla")], seed=8)
+    p = device(PHONE if size == "phone" else DESKTOP)
+    p.goto("/")
+    p.tid("create-game").wait_for()
+    p.pg.wait_for_function("async (gid) => (await (await fetch('/api/games/' + gid)).json()).is_over",
+                           arg=done["game_id"], timeout=120_000, polling=500)
+    p.goto(done["watch_url"])
+    final = p.tid("final-scores")
+    final.wait_for()
+    link = final.get_by_test_id("new-game-link")
+    assert link.inner_text() == cat("en")["home.create"]
+    box = settled_box(link)
+    assert box["height"] >= (MIN_TAP if size == "phone" else 20), box
+    (link.tap if size == "phone" else link.click)()
+    p.tid("create-game").wait_for()
+    assert not p.layout_problems()

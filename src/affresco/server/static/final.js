@@ -59,7 +59,10 @@ export function finalPanel(st, ctx, { final = true } = {}) {
     final ? h("p.small.muted", { "data-testid": "game-length" }, t("final.length", { rounds: v.round, moves: st.version ?? 0 })) : null,
     h("div.table-scroll", { tabindex: "0", role: "region", "aria-label": t("final.table_caption") }, table),
     sources.length ? chart(v, ranking, sources, bySource, scores, ctx) : null,
-    final && st.game_id ? h("a.button", { href: `#/replay/${encodeURIComponent(st.game_id)}`, "data-testid": "replay-link" }, t("game.replay")) : null);
+    final ? h("p.final-links",
+      st.game_id ? h("a.button", { href: `#/replay/${encodeURIComponent(st.game_id)}`, "data-testid": "replay-link" }, t("game.replay")) : null,
+      // the way on for whoever just finished (a newcomer's first game): the new-game form
+      h("a.button", { href: "#/", "data-testid": "new-game-link" }, t("home.create"))) : null);
 }
 
 function trackPos(v, i) {
