@@ -196,6 +196,27 @@ def test_undo_takes_back_your_moves_until_something_new_came_out(tmp_path):
     assert mine == [second, "plan 0-0-3-0-0"]
 
 
+def test_the_numbered_actions_say_what_each_scoring_choice_would_score():
+    # the browser previews each scoring choice's points (issue 13); the terminal listed bare
+    # notations. Each "+N VP" is what playing the choice scores.
+    from positions import game, plan_all
+
+    from affresco.cli.play import Session
+    seats = [dict(getup="7:00", paints="YYOY", thalers=2), dict(getup="8:00"), dict(getup="9:00")]
+    g = game(3, fresco={"C3": "3:YY", "A1": "5:OY"}, bishop="C3", seats=seats)
+    plan_all(g, "0-1-0-0-0", "0-0-0-0-0", "0-0-0-0-0")
+    console = Console(width=300, record=True)
+    Session(console, g, 0, {}, input).show_actions()
+    shown = dict(re.findall(r"\d+\. ((?:restore|altar)[^+\n]*?) \+(\d+) VP", console.export_text()))
+    assert "restore C3" in shown and "restore A1" in shown, console.export_text()
+    for action, vp in shown.items():
+        played = g.clone()
+        before = played.scores()[0]
+        played.apply(0, action)
+        assert played.scores()[0] - before == int(vp), (action, vp)
+    assert shown["restore C3"] == "6"         # tile 3 + the bishop on it 3
+
+
 def test_quit_offers_to_save(tmp_path):
     save = tmp_path / "q.json"
     result = invoke(["play", "--seed", "3"], f"quit\n{save}\n")

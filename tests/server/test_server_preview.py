@@ -64,7 +64,7 @@ def test_the_preview_never_tells_what_a_hidden_favour_token_gives():
     cannot tell a +1 VP token from a Thaler one before the player commits."""
     from positions import module_game, plan_all
 
-    from affresco.server.preview import previews
+    from affresco.bots.preview import previews
 
     def preview(tokens):
         seats = [dict(getup="7:00", paints="YY"), dict(getup="8:00"), dict(getup="9:00")]
@@ -84,7 +84,7 @@ def test_the_preview_of_the_games_last_action_is_that_action_alone():
     scoring's points of every painter, which would tell the others' secret Thalers (R22)."""
     from positions import game, plan_all
 
-    from affresco.server.preview import previews
+    from affresco.bots.preview import previews
     seats = [dict(getup="7:00", paints="YY", thalers=0), dict(getup="8:00", thalers=41), dict(getup="9:00", thalers=67)]
     g = game(3, final=True, side=2, fresco={"C3": "3:YY"}, bishop="C3", seats=seats)
     plan_all(g, "0-0-0-0-1", "0-0-0-0-0", "0-0-0-0-0")
@@ -101,7 +101,7 @@ def test_previews_depend_on_the_seats_view_alone():
     previews, whatever their hidden parts (R22)."""
     from positions import module_game, plan_all
 
-    from affresco.server.preview import previews
+    from affresco.bots.preview import previews
 
     def preview(seed, tokens, thalers, paints):
         seats = [dict(getup="7:00", paints="YYRPO"), dict(getup="8:00", thalers=thalers, paints=paints),

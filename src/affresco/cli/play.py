@@ -12,6 +12,7 @@ from rich.text import Text
 
 from .. import __version__
 from ..bots import Bot, BotError, HeuristicBot, ask, bot_menu, make_bot, parse_spec
+from ..bots.preview import previews
 from ..errors import FrescoError, IllegalAction
 from ..rules import KINDS, Action, Game, new_game, parse
 from . import render
@@ -110,7 +111,11 @@ class Session:
         if view["phase"] == "plan" and legal and legal[0].kind == "plan":
             self.console.print(render.plan_panel(view, self.human, self.examples(view, legal)))
         else:
-            self.console.print(render.actions_panel([str(a) for a in legal]))
+            # what each scoring choice would score (as the browser shows it): on a copy made from
+            # this seat's view, so nothing hidden shows (bots/preview.py)
+            scores = previews(self.game, self.human) if not view.get("pending_track") else {}
+            notes = {a: f"+{p['vp']} VP" for a, p in scores.items()}
+            self.console.print(render.actions_panel([str(a) for a in legal], notes=notes))
         self.console.print("Type a number or an action ('help' for commands).", style="dim")
 
     # --- the loop --------------------------------------------------------------------

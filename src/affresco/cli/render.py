@@ -573,9 +573,13 @@ def log_panel(lines: Sequence[str], title: str = "Since your last decision") -> 
     return Panel(body, title=title, border_style="blue", expand=False)
 
 
-def actions_panel(actions: Sequence[str], title: str = "Your legal actions") -> Panel:
-    """Numbered actions (type the number or the notation)."""
-    items = [Text.assemble((f"{i:>2}. ", "bold cyan"), a) for i, a in enumerate(actions, start=1)]
+def actions_panel(actions: Sequence[str], title: str = "Your legal actions",
+                  notes: Mapping[str, str] | None = None) -> Panel:
+    """Numbered actions (type the number or the notation); ``notes``: a word after an action
+    (what a scoring choice would score)."""
+    notes = notes or {}
+    items = [Text.assemble((f"{i:>2}. ", "bold cyan"), a, (f" {notes[a]}" if a in notes else "", "green"))
+             for i, a in enumerate(actions, start=1)]
     return Panel(Columns(items, padding=(0, 3), equal=False, column_first=True), title=title,
                  border_style="cyan", expand=False)
 

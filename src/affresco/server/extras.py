@@ -1,5 +1,5 @@
 """The seat's extra endpoints of the web client (issue 13), kept apart from the core routes:
-what each scoring choice would score (preview.py) and e-mail notification (notify.py)."""
+what each scoring choice would score (bots/preview.py) and e-mail notification (notify.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -8,7 +8,7 @@ from typing import Any, Awaitable, Callable
 from fastapi import FastAPI, Request
 
 from .notify import Notifier
-from .preview import previews
+from ..bots.preview import previews
 from .service import ServiceError
 
 
@@ -19,7 +19,7 @@ def add_seat_extras(app: FastAPI, *, seat_of: Callable[[Request], Awaitable[Any]
 
     @app.get("/api/me/preview")
     async def preview(request: Request):
-        """What each of the seat's scoring choices would score now (server/preview.py)."""
+        """What each of the seat's scoring choices would score now (bots/preview.py)."""
         live, seat = await seat_of(request)
         game, version = live.game, live.version
         return {"version": version, "previews": await asyncio.to_thread(previews, game, seat)}

@@ -1,4 +1,5 @@
-"""What a seat's scoring choices would score, before it chooses (issue 13).
+"""What a seat's scoring choices would score, before it chooses (issue 13): the browser's
+previews (``GET /api/me/preview``) and the terminal's numbered actions.
 
 The engine itself answers: each choice is played on a copy of the game (public API only:
 ``clone``, ``apply``, ``events_since``) and the points it brings are read from the
@@ -16,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..bots.determinize import determinize
+from .determinize import determinize
 from ..errors import FrescoError
 
 # the kinds of action that can score at once
