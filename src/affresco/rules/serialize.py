@@ -178,7 +178,14 @@ def from_dict(data: Any, hooks_for) -> State:
     if why is not None:
         raise r.fail("seed", why)
     s.draws = r.get(data, "chance_draws", "", int, 0)
+    if s.draws < 0:
+        raise r.fail("chance_draws", f"{s.draws!r}: how many chance events have happened (a whole number >= 0)")
     s.round = r.get(data, "round", "", int, 1)
+    if s.round < 1:
+        # the game's rounds are counted from 1 (round 1 is set-up's); the modules' records of
+        # 'this round' (one request a round, one portrait a studio visit, the Sexton once a
+        # round, the neutral apprentice's illness) write 0 for 'never' (rules notes N28)
+        raise r.fail("round", f"{s.round!r}: the round number, counted from 1")
     s.final = r.get(data, "final_round", "", bool, False)
     side = r.get(data, "action_sheet_side", "", int, 0)     # 0: left out
     if side not in (0, 1, 2):
