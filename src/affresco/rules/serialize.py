@@ -141,6 +141,29 @@ def _track(v: Any, where: str, r: _Reader, starts: int) -> int:
     raise r.fail(where, f"{v!r}: a track position is a space >= 1 or a start space 'S1'..'S{starts}'")
 
 
+def _check_action_tiles(s: State, hooks, r: _Reader) -> None:
+    """The modules' action tiles of a loaded position ('cover one location on his action sheet
+    with the ... action tile. The player cannot deploy apprentices to this covered location',
+    bells and wall fresco): no apprentice planned in a covered column, and one tile per column
+    of a seat (W3; planning refuses both, rules notes N26)."""
+    words = planning.column_words(s)
+    for seat in range(s.n):
+        covered: dict[int, Any] = {}
+        for m in hooks:
+            col = m.covered_column(s, seat)
+            if col < 0:
+                continue
+            tile, field = type(m).action_tile
+            where = f"modules_state.{m.name}.{field}[{seat}]"
+            plan = s.plan[seat]
+            if plan is not None and plan[col]:
+                raise r.fail(where, f"no apprentice may be planned in the column the {tile} covers ({words[col]})")
+            if col in covered:
+                raise r.fail(where, f"the {type(covered[col]).action_tile[0]} covers that column; two action "
+                                    "tiles cannot cover one column")
+            covered[col] = m
+
+
 def from_dict(data: Any, hooks_for) -> State:
     if not isinstance(data, Mapping):
         raise StateError("saved state: the top level must be a JSON object")
@@ -394,6 +417,7 @@ def from_dict(data: Any, hooks_for) -> State:
     s.log = None     # a module's default laid out as at set-up may log; the saved log comes below
     for m in hooks:
         m.load(s, mstate.get(m.name))
+    _check_action_tiles(s, hooks, r)
     if (derive_visits or (derive_final and not s.final)) and any(hook(s) for hook in s.hooks.is_final_round):
         s.final = True
         s.side2 = side != 1

@@ -174,6 +174,7 @@ class Bells(Module):
     view_reads = ("phase", "round", "side2")   # audience hidden while planning, deposits asked, column words
     location_columns = (-1,)   # after_location: after the last column only
     busy_columns = ()          # visit_start: the audience tile's column, where no apprentice goes
+    action_tile = ("audience tile", "audience")
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:
@@ -579,10 +580,6 @@ class Bells(Module):
                 if c in rest:
                     rest.remove(c)
             stack = tuple(rest)
-        for seat, col in enumerate(audience):
-            if col >= 0 and s.plan[seat] is not None and s.plan[seat][col]:
-                raise StateError(f"{where}.audience[{seat}]: no apprentice may be planned in the column the "
-                                 f"audience tile covers ({words[col]})")
         if len(display) > self.data.display[s.n]:
             raise StateError(f"{where}.display: {len(display)} certificates on {self.data.display[s.n]} places")
         for f, items in enumerate(up):
@@ -594,6 +591,10 @@ class Bells(Module):
         if track_ is not None and len(track_) != s.figures + 1:
             raise StateError(f"{where}.track: a space per figure, then the bishop's")
         s.mods[NAME] = BState(tuple(sorted(stack, key=cert)), under, display, down, up, audience, asked, track_)
+
+    def covered_column(self, s: State, seat: int) -> int:
+        """The column the audience tile of ``seat`` covers this round (-1 none)."""
+        return s.mods[NAME].audience[seat]
 
     def refusal(self, s: State, seat: int, action: Action) -> str | None:
         if action.kind == TILE:
