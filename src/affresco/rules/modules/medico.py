@@ -333,8 +333,9 @@ class Medico(Module):
             shown = _shown(p) if p is not None else None
             if shown is not None:
                 s.add_event({"kind": "medico_plan", "figure": f, "ill": shown, "medico": p[1]})
-        if not m.pile:
-            own(s, NAME).tile = None
+        if not m.pile:      # no tile to reveal (a hand-written position): no location is infected
+            m = own(s, NAME)
+            m.tile = m.infected = None
             return
         pile = list(m.pile)
         tile = pile.pop(below(chance(s), len(pile)))
