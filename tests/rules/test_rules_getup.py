@@ -241,3 +241,19 @@ def test_plus_one_spaces_a_plan_position_keeps_the_zone_flags_it_writes():
         act(g, next(t for t in ("getup 8:00", "getup 9:00", "getup 7:00") if t in legal(g, only_actor(g))))
     assert all(MIDDLE - 1 <= mood(g, s) <= MIDDLE + 1 for s in range(3))
     assert [apprentices(g, s) for s in range(3)] == [5, 5, 5]
+
+
+def test_the_player_with_the_earliest_get_up_time_is_first_player_a_written_order():
+    """'The player having chosen the earliest get up time will be first player during phase 2,
+    followed by the other players in ascending order of their chosen get up time.' A position
+    whose `turn.order` contradicts its get-up times loaded, and the visits went in the written
+    order (the 7:00 seat before the 6:00 one). It is refused naming `turn.order` and the order
+    of the get-up times (rules notes N31); left out, the order is derived."""
+    seats = [dict(getup="7:00", plan=[1, 0, 0, 0, 0]), dict(getup="8:00", plan=[1, 0, 0, 0, 0]),
+             dict(getup="6:00", plan=[1, 0, 0, 0, 0])]
+    pos = position(3, phase="visits", seats=seats)
+    assert only_actor(load(pos)) == 2
+    pos["turn"] = {"order": [0, 1, 2]}
+    with pytest.raises(affresco.StateError, match=r"turn\.order: \[0, 1, 2\]: the order of phase 2 is that of "
+                                                  r"the get-up times, \[2, 0, 1\]"):
+        load(pos)

@@ -11,7 +11,7 @@ import re
 from typing import Any, Mapping
 
 from ..errors import ComponentError, FrescoError, StateError
-from . import flow, house, planning
+from . import flow, hostel, house, planning
 from .chance import seed_refusal
 from .board import CELLS, INDEX as SEGMENT, NAMES, SIZE
 from .components import Components, FrescoTile, build, reference
@@ -358,6 +358,12 @@ def from_dict(data: Any, hooks_for) -> State:
     if order and (not all(whole(f) for f in order) or sorted(order) != list(range(figs))):   # JSON true sorts as 1
         raise r.fail("turn.order", f"{order!r} is not an order of the figures 0..{figs - 1}")
     s.order = tuple(order)
+    if s.phase in (PLAN, VISITS) and s.order != hostel.action_order(s):
+        # 'The player having chosen the earliest get up time will be first player during phase
+        # 2, followed by the other players in ascending order of their chosen get up time'
+        # (rules notes N31)
+        raise r.fail("turn.order", f"{list(s.order)!r}: the order of phase 2 is that of the get-up times, "
+                                   f"{list(hostel.action_order(s))!r}")
     s.loc = r.get(turn, "location", "turn.", int, 0 if s.phase == VISITS else -1)
     s.visit = r.get(turn, "visit", "turn.", int, -1)
     s.actor = r.get(turn, "actor", "turn.", int, -1)
@@ -438,6 +444,16 @@ def from_dict(data: Any, hooks_for) -> State:
         elif s.plan[s.leonardo] != fixed:
             raise r.fail(f"figures[{s.leonardo}].plan", f"{list(s.plan[s.leonardo])!r}: Leonardo's plan is "
                          f"fixed (R13), here {list(fixed)!r}")
+    if s.phase == VISITS and "left" in turn and 0 <= s.actor < figs and s.loc < ncol:
+        # 'Each of the player's apprentices deployed at the "market" column may buy 1 market
+        # tile' (and so on: one action per apprentice, up to 2 blends each at the workshop):
+        # the actions left in a turn are at most what the actor's apprentices in the column
+        # give (rules notes N31)
+        per = comp.rules["workshop"]["blends_per_apprentice"] if s.columns()[s.loc] == "workshop" else 1
+        most = (s.plan[s.actor] or (0,) * ncol)[s.loc] * per
+        if not 0 <= s.left <= most:
+            raise r.fail("turn.left", f"{s.left}: the actions left in this turn, 0..{most} "
+                                      f"(figure {s.actor}'s apprentices in the {s.columns()[s.loc]} column)")
     for f, plan in enumerate(s.plan[:n]):
         # the apprentices of the committed plan: its columns' and those on the modules' action
         # tiles (the wall fresco's: 'Only one apprentice can be placed on this tile', W2)
