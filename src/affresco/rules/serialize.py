@@ -141,6 +141,11 @@ def _track(v: Any, where: str, r: _Reader, starts: int) -> int:
     raise r.fail(where, f"{v!r}: a track position is a space >= 1 or a start space 'S1'..'S{starts}'")
 
 
+def _not_market_tiles(odd: list[str], kinds: set[str], n: int) -> str:
+    return (f"{odd!r}: not market tiles of this game with {n} players "
+            f"(its tiles: {', '.join(sorted(kinds, key=tile_key))})")
+
+
 def _check_action_tiles(s: State, hooks, r: _Reader) -> None:
     """The modules' action tiles of a loaded position ('cover one location on his action sheet
     with the ... action tile. The player cannot deploy apprentices to this covered location',
@@ -258,6 +263,13 @@ def from_dict(data: Any, hooks_for) -> State:
     s.booths = [tuple(sorted((canonical(t) for t in b), key=tile_key)) for b in booths]
     removed = set(comp.removed_for_3) if n <= 3 else set()
     default_bag = [t.paints for i, t in enumerate(comp.market_tiles) if i not in removed]
+    kinds = set(default_bag)
+    for i, b in enumerate(s.booths):
+        # 'Put all 14 market tiles into the linen bag'; for 3 players (and 2, R13) 'remove the
+        # tiles shown below from the game' (rules notes N32)
+        odd = sorted({t for t in b if t not in kinds})
+        if odd:
+            raise r.fail(f"market.booths[{i}]", _not_market_tiles(odd, kinds, n))
     for b in s.booths:
         for t in b:
             if canonical(t) in default_bag:
@@ -266,6 +278,9 @@ def from_dict(data: Any, hooks_for) -> State:
     if any(not isinstance(t, str) or not t or any(c not in PAINTS for c in t) for t in bag):
         raise r.fail("market.bag", f"{bag!r}: the bag is a list of tiles like 'YYY'")
     s.bag = tuple(sorted(canonical(t) for t in bag))
+    odd = sorted({t for t in s.bag if t not in kinds})
+    if odd:
+        raise r.fail("market.bag", _not_market_tiles(odd, kinds, n))
 
     figures = r.get(data, "figures", "", list)
     if len(figures) != figs:
