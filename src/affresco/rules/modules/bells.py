@@ -34,7 +34,7 @@ from ..actions import KINDS, Action, plan_word, word_kind
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ModuleState, ask, own, register, with_item
 from ..planning import column_words
-from ..state import PLAN, State
+from ..state import OVER, PLAN, State
 
 NAME = "bells"
 TILE = "audience"
@@ -590,6 +590,11 @@ class Bells(Module):
             raise StateError(f"{where}.holdings[{s.leonardo}]: Leonardo owns only face-down certificates")
         if track_ is not None and len(track_) != s.figures + 1:
             raise StateError(f"{where}.track: a space per figure, then the bishop's")
+        if track_ is not None and s.phase != OVER:
+            # the bell scoring track is filled at final scoring ('Changes for "End of the game and
+            # final scoring"'); read as done, it would skip the bells' scoring (rules notes B15)
+            raise StateError(f"{where}.track: {list(track_)!r}: the bell track is filled after final scoring "
+                             "(phase over); before it, null")
         s.mods[NAME] = BState(tuple(sorted(stack, key=cert)), under, display, down, up, audience, asked, track_)
 
     def covered_column(self, s: State, seat: int) -> int:
