@@ -706,3 +706,20 @@ def test_chance_draws_are_a_count_a_negative_one_is_refused():
     pos["chance_draws"] = -5
     with pytest.raises(StateError, match=r"saved state: chance_draws: -5"):
         load(pos)
+
+
+@pytest.mark.parametrize("module, field", [("bells", "asked"), ("medico", "neutral_ill")])
+def test_the_modules_round_records_are_rounds_of_the_game_so_far(module, field):
+    """The modules record 'this round' by its number (the bells' last deposit question, the
+    round the medico's neutral apprentice fell ill; 0: never), as the requests' `last` and
+    the portraits' `taken`, which were already checked: a round beyond the position's loaded,
+    and that later round would skip its deposit question or the neutral apprentice's illness.
+    Refused naming the field (rules notes N28)."""
+    from positions import bells_state, load, medico_state, module_position
+
+    state = dict(bells_state(3), asked=5) if module == "bells" else medico_state(3, neutral_ill=[5, 0, 0])
+    pos = module_position(3, phase="plan", modules=[module], modules_state={module: state}, round=4)
+    with pytest.raises(StateError, match=r"modules_state\.%s\.%s: .*0\.\.4" % (module, field)):
+        load(pos)
+    pos["round"] = 5
+    assert load(pos).round == 5

@@ -588,6 +588,8 @@ class Bells(Module):
                     raise StateError(f"{where}.holdings[{f}].partly_paid: {c} with {p} paid: 0..price-1")
         if s.leonardo is not None and up[s.leonardo]:
             raise StateError(f"{where}.holdings[{s.leonardo}]: Leonardo owns only face-down certificates")
+        if not 0 <= asked <= s.round:     # a round of the game so far, 0 never (rules notes N28)
+            raise StateError(f"{where}.asked: {asked!r}: the round of the last deposit question, 0..{s.round} (0: never)")
         if track_ is not None and len(track_) != s.figures + 1:
             raise StateError(f"{where}.track: a space per figure, then the bishop's")
         if track_ is not None and s.phase != OVER:

@@ -869,7 +869,7 @@ class Medico(Module):
             raise StateError(f"{w}: a seat holds a black apprentice for each own one on the board (ill >= sick)")
         if sum(black) > self.data.black * n:
             raise StateError(f"{w}.ill: {sum(black)} black apprentices; the board has {self.data.black * n}")
-        neutral_ill = ints("neutral_ill", 0, 10**6)
+        neutral_ill = ints("neutral_ill", 0, s.round)     # a round of the game so far, 0 never (rules notes N28)
         spent = lst("infection_discard", [])
         left = list(self.data.infection)
         for x in list(pile) + list(spent) + ([tile] if tile else []):
