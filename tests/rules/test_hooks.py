@@ -356,3 +356,50 @@ def test_own_copies_a_module_state_shared_with_a_clone_before_it_is_written():
     assert (mine.version, shared.version) == (1, version)
     assert own(clone, "medico") is mine and mine.version == 2      # owned now: written in place
     assert original.mods["medico"] is shared
+
+
+class Banner(Module):
+    """A test module with an action tile that covers a column (as the audience and wall tiles):
+    its state is the column per seat, -1 none."""
+
+    name = "banner"
+    action_tile = ("banner tile", "columns")
+
+    def load(self, state, data):
+        state.mods[self.name] = list((data or {}).get("columns", [-1] * state.n))
+
+    def dump(self, state):
+        return {"columns": state.mods[self.name]}
+
+    def covered_column(self, state, seat):
+        return state.mods[self.name][seat]
+
+
+def test_the_base_checks_every_modules_action_tile_on_load():
+    """'cover one location on his action sheet with the ... action tile. The player cannot
+    deploy apprentices to this covered location' (bells, wall fresco; W3, N26): the loader asks
+    each module the column its tile covers (``Module.covered_column``, named by
+    ``Module.action_tile``) and refuses an apprentice planned there, or a second tile on a
+    column, for any module, naming that module's field."""
+    import json
+    from positions import bells_state, module_position
+
+    MODULES["banner"] = Banner
+    try:
+        seats = [dict(getup="7:00", plan=[1, 1, 0, 0, 0]), dict(getup="8:00", plan=[0, 0, 0, 0, 1]),
+                 dict(getup="9:00", plan=[0, 0, 0, 0, 1])]
+        ms = {"bells": bells_state(3, display=["3:3:3", "2:2:1", "4:4:3"], audience={0: "studio"}),
+              "banner": {"columns": [2, -1, -1]}}
+        pos = module_position(3, phase="visits", modules=["bells", "banner"], seats=seats, modules_state=ms)
+        with pytest.raises(affresco.StateError, match=r"modules_state\.banner\.columns\[0\]: the audience tile "
+                                                      r"covers that column; two action tiles cannot cover one column"):
+            affresco.Game.from_json(json.dumps(pos))
+        pos["modules_state"]["banner"]["columns"] = [1, -1, -1]
+        with pytest.raises(affresco.StateError, match=r"modules_state\.banner\.columns\[0\]: no apprentice may be "
+                                                      r"planned in the column the banner tile covers \(cathedral\)"):
+            affresco.Game.from_json(json.dumps(pos))
+        pos["modules_state"]["banner"]["columns"] = [3, -1, -1]
+        g = affresco.Game.from_json(json.dumps(pos))
+        assert g.state.mods["banner"] == [3, -1, -1]
+    finally:
+        del MODULES["banner"]

@@ -391,6 +391,19 @@ def test_bell_scoring_comes_before_the_money():
     assert track(g, 1) == 6 + 5 + 2 and track(g, 2) == 40 + 9 + 2
 
 
+
+def test_score_the_bell_certificates_at_the_end_a_position_before_the_end_has_no_bell_track():
+    """'Changes for "End of the game and final scoring": Score the bell certificates ...': the
+    bell scoring track is filled at final scoring only. A position before the end whose `track`
+    was written loaded, and its final scoring then skipped the bells (the track read as done).
+    It is refused naming `track` (rules notes B15); in phase over it loads."""
+    pos = module_position(3, phase="plan", modules=["bells"],
+                          modules_state={"bells": dict(bells_state(3), track=[1, 2, 3, 4])})
+    with pytest.raises(affresco.StateError, match=r"modules_state\.bells\.track: .*after final scoring"):
+        load(pos)
+    pos["phase"] = "over"
+    assert load(pos).is_over
+
 # ------------------------------------------------------------------ hidden information (R22)
 @pytest.mark.slow
 def test_face_down_certificates_are_private_and_their_count_public():

@@ -187,10 +187,11 @@ _DECKS: dict[str, str] = {}
 def _portrait_decks():
     """Card id -> deck letter (A, B, C), as the view shows the cards."""
     if not _DECKS:
-        g = module_game(3, modules=["portraits"],
-                        modules_state={"portraits": portraits_state(3, owned={0: portrait_ids()}, deck=[])})
-        for c in g.view(None)["portraits"]["owned"][0]:
-            _DECKS[c["id"]] = c["deck"]
+        ids = portrait_ids()
+        for i in range(0, len(ids), 2):     # every card on display in turn (players own only permanent ones)
+            g = module_game(3, modules=["portraits"], modules_state={"portraits": portraits_state(3, display=ids[i:i + 2])})
+            for c in g.view(None)["portraits"]["display"]:
+                _DECKS[c["id"]] = c["deck"]
     return _DECKS
 
 

@@ -86,6 +86,22 @@ def test_same_location_tile_in_the_first_round_infects_nothing():
     assert med(g)["sick"] == [0, 0, 0]
 
 
+def test_reveal_the_top_infection_tile_with_no_tile_left_no_location_is_infected():
+    """'After players have planned their actions, reveal the top infection tile ... This
+    location is infected': with no tile left to reveal (a hand-written position whose pile is
+    empty) no location is infected. Before, last round's location (`infected`, kept for the
+    'same location' tile) was infected again and the studio apprentice fell ill."""
+    pos = module_position(3, phase="plan", modules=["medico"],
+                          modules_state={"medico": medico_state(3, pile=[], infected="studio", spent=["studio"])},
+                          seats=[dict(getup="7:00"), dict(getup="8:00"), dict(getup="9:00")], round=9)
+    del pos["final_round"], pos["action_sheet_side"]       # R11: the final round (N17)
+    g = load(pos)
+    plan_all(g, "0-0-2-0-0", NOTHING, NOTHING)
+    assert g.view(0)["medico"]["infected"] is None and g.view(0)["medico"]["infection_tile"] is None
+    act(g, "studio")
+    assert med(g)["sick"] == [0, 0, 0]
+
+
 def test_after_the_final_action_at_the_infected_location_one_healthy_apprentice_falls_ill():
     """'After a player has finished his final action at the infected location, one of his
     healthy apprentices there becomes ill ... swaps it with a black apprentice from the

@@ -91,8 +91,10 @@ def test_reference_edition_has_18_cards_in_decks_of_6():
     assert len(ids) == len(set(ids)) == 18
     left = g.view(0)["portraits"]["deck_left"]
     assert sum(left.values()) + 2 == 18
-    g = portrait_game([], [NOTHING] * 3, owned={0: ids}, deck=[])
-    names = {c["name"] for c in g.view(1)["portraits"]["owned"][0]}
+    names = set()
+    for i in range(0, len(ids), 2):      # every card on display in turn (a player owns only permanent ones)
+        g = module_game(3, modules=["portraits"], modules_state={"portraits": portraits_state(3, display=ids[i:i + 2])})
+        names |= {c["name"] for c in g.view(1)["portraits"]["display"]}
     assert {"God's servant", "Actor", "Abbot", "Sexton", "Merchant", "Patron", "Muse", "Peers", "Bishop",
             "Virgin Mary", "Pretty girl", "Self-portrait"} <= names
 
@@ -653,3 +655,20 @@ def test_details_of_the_portrait_cards_the_reference_edition_and_other_reconstru
         c["mary"]["vp"] = 6
         c["girl-a"]["mood"] = 2
     affresco.new_game(3, ["portraits"], components=_portraits_file(change))
+
+
+def test_a_card_paid_at_once_is_removed_from_the_game_a_position_owning_one():
+    """'When a player obtains such a card they are paid the reward immediately. Subsequently the
+    card is removed from the game': only permanent cards stay in front of a player. A position
+    whose `owned` held a card paid at once (the Patron) loaded, and the observation then failed
+    (KeyError); it is refused naming `owned[0]` (rules notes M15). A permanent card loads."""
+    from positions import load, module_position
+
+    pos = module_position(3, modules=["portraits"], modules_state={"portraits": {"owned": [["patron-a"], [], []]}})
+    with pytest.raises(affresco.StateError, match=r"modules_state\.portraits\.owned\[0\]: \['patron-a'\]: a player "
+                                                  r"keeps only permanent cards"):
+        load(pos)
+    pos["modules_state"]["portraits"]["owned"] = [["abbot"], [], []]
+    g = load(pos)
+    assert [c["id"] for c in g.view(0)["portraits"]["owned"][0]] == ["abbot"]
+    assert len(g.observation(0))

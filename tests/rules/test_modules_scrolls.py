@@ -210,6 +210,24 @@ def test_only_the_matching_line_is_offered():
         g.apply(0, "scroll column")
 
 
+def test_no_scroll_after_the_last_segment_of_its_line_was_restored():
+    """'Свитки', 'Важно': 'a scroll cannot be played after the last segment of the row or column
+    named on it has been restored'. Row 3 is complete; restoring B2 (column B) with the bishop
+    on it, the holder of row 3 and column B may play only the column; the restoration that
+    completes a line may still play its scroll (M8): there C3 completes column C and row 3 at once."""
+    full_row = restored("A3", "B3", "C3", "D3", "E3")
+    g = scroll_game((3, "B"), {**full_row, "B2": "3:YY"}, bishop_at="B2")
+    g.apply(0, "restore B2")
+    assert legal(g, 0) == {"scroll none", "scroll column"}
+    with pytest.raises(affresco.IllegalAction):
+        g.apply(0, "scroll row")
+    g = scroll_game((3, "C"), {**restored("A3", "B3", "D3", "E3", "C1", "C2", "C4", "C5"), "C3": "3:YY"})
+    g.apply(0, "restore C3")
+    assert legal(g, 0) == {"scroll none", "scroll row", "scroll column", "scroll both"}
+    g.apply(0, "scroll both")
+    assert track(g, 0) == 3 + 3 + 30
+
+
 def test_scroll_none_keeps_the_scrolls():
     """'Свитки': playing is optional; an unplayed scroll stays in hand for later."""
     g = scroll_game((3, "C"), {"C3": "3:YY"}, bishop_at="C3")

@@ -201,3 +201,59 @@ def test_plus_one_spaces_take_the_natural_colored_apprentice_a_getup_position_af
     act(g, "getup 8:00")
     assert g.phase == "plan"
     assert [g.view(s)["figures"][s]["apprentices"] for s in range(3)] == [6, 5, 5]
+
+
+def test_only_one_painter_may_occupy_a_get_up_space_a_position_where_one_ahead_chose_first():
+    """'The player holding last position ... goes first ... The other players do likewise in
+    order from second last position to first position ... Only one painter may occupy any
+    single get up space.' A position in phase getup where a figure further ahead (S3) has
+    already chosen while the ones behind (S1, S2) have not cannot arise in play (the track does
+    not change in phase 1); it loads as written, and the figures still to choose do so in the
+    get-up order among themselves, never on the space already taken (rules notes N30: refusing
+    it would fail a scenario that writes a taken space to check the one-painter rule)."""
+    pos = position(3, phase="getup", seats=[{}, {}, dict(getup="7:00")])
+    g = load(pos)
+    assert only_actor(g) == 0                     # S1: the last position chooses first
+    assert "getup 7:00" not in legal(g, 0)
+    act(g, "getup 6:00")
+    assert only_actor(g) == 1
+    assert {"getup 6:00", "getup 7:00"}.isdisjoint(legal(g, 1))
+    act(g, "getup 8:00")
+    assert g.phase == "plan"
+    assert [fig(g, s)["getup"] for s in range(3)] == ["6:00", "8:00", "7:00"]
+
+
+def test_plus_one_spaces_a_plan_position_keeps_the_zone_flags_it_writes():
+    """'If a player's master painter is occupying any of the two "+1" spaces they take the
+    natural-colored apprentice' (R3: right after the get-up choice). In phase plan the flags a
+    position writes are the pieces behind the screen and load as written, even where they do
+    not match the mood space (rules notes N29; N16 derives them only when left out): the seat
+    plans with 6 (neutral) and 4 (set aside). Its mood decides again at its next get-up: on
+    the middle spaces the neutral apprentice goes back and the set-aside one returns."""
+    g = game(3, phase="plan", seats=[dict(neutral=True), dict(aside=True), {}])
+    assert [apprentices(g, s) for s in range(3)] == [6, 4, 5]
+    for seat, plan in enumerate(("3-3-0-0-0", "2-2-0-0-0", "0-0-0-0-0")):
+        g.apply(seat, "plan " + plan)
+    while g.phase == "visits":
+        g.apply(only_actor(g), "pass")
+    assert g.phase == "getup"
+    while g.phase == "getup":      # 8:00 keeps the mood, 9:00 and 7:00 move it within the middle
+        act(g, next(t for t in ("getup 8:00", "getup 9:00", "getup 7:00") if t in legal(g, only_actor(g))))
+    assert all(MIDDLE - 1 <= mood(g, s) <= MIDDLE + 1 for s in range(3))
+    assert [apprentices(g, s) for s in range(3)] == [5, 5, 5]
+
+
+def test_the_player_with_the_earliest_get_up_time_is_first_player_a_written_order():
+    """'The player having chosen the earliest get up time will be first player during phase 2,
+    followed by the other players in ascending order of their chosen get up time.' A position
+    whose `turn.order` contradicts its get-up times loaded, and the visits went in the written
+    order (the 7:00 seat before the 6:00 one). It is refused naming `turn.order` and the order
+    of the get-up times (rules notes N31); left out, the order is derived."""
+    seats = [dict(getup="7:00", plan=[1, 0, 0, 0, 0]), dict(getup="8:00", plan=[1, 0, 0, 0, 0]),
+             dict(getup="6:00", plan=[1, 0, 0, 0, 0])]
+    pos = position(3, phase="visits", seats=seats)
+    assert only_actor(load(pos)) == 2
+    pos["turn"] = {"order": [0, 1, 2]}
+    with pytest.raises(affresco.StateError, match=r"turn\.order: \[0, 1, 2\]: the order of phase 2 is that of "
+                                                  r"the get-up times, \[2, 0, 1\]"):
+        load(pos)

@@ -199,3 +199,48 @@ def test_every_market_tile_can_be_bought_by_notation(players, tile, spelling):
     plan_all(h, "1-0-0-0-0", "0-0-1-0-0", *["0-0-0-0-0"] * (players - 2))
     h.apply(0, f"buy I {spelling}")
     assert Counter(paints(h, 0)) == Counter("RYB" + tile)
+
+
+def test_each_apprentice_at_the_market_may_buy_one_tile_a_written_turn():
+    """'Each of the player's apprentices deployed at the "market" column may buy 1 market tile
+    from the selected booth.' A position whose `turn.left` gave the visitor more actions than
+    its apprentices in the column loaded, and one market apprentice bought three tiles (or an
+    actor with none in the cathedral restored). `turn.left` is refused beyond the apprentices'
+    actions (rules notes N31); up to them it loads."""
+    from positions import load, position
+
+    seats = [dict(getup="7:00", plan=[1, 0, 0, 0, 0], thalers=20), dict(getup="8:00", plan=[0, 0, 0, 0, 0]),
+             dict(getup="6:00", plan=[0, 0, 0, 0, 0])]
+    pos = position(3, phase="visits", seats=seats)
+    pos["turn"] = {"order": [2, 0, 1], "location": 0, "visit": 1, "actor": 0, "left": 1}
+    assert only_actor(load(pos)) == 0
+    for column, left in ((0, 3), (1, 1)):
+        pos["turn"].update(location=column, left=left)
+        with pytest.raises(affresco.StateError, match=r"turn\.left: %d: the actions left in this turn, 0\.\.%d"
+                                                      % (left, 1 - column)):
+            load(pos)
+
+
+@pytest.mark.parametrize("where", ["booths", "bag"])
+def test_for_three_players_remove_the_tiles_shown_a_position_with_one(where):
+    """Set-up 4: 'Put all 14 market tiles into the linen bag ... For three players there are
+    only 3 booths. Please remove the tiles shown below from the game' (2 players use the
+    3-player set-up, R13). A 3-player position with a removed tile (RRY), or a tile no edition
+    has (KKK), on a booth or in the bag loaded, and the observation then failed (KeyError). It
+    is refused naming the field (rules notes N32); RRY is a tile of the 4-player game."""
+    from positions import BOOTHS_3, BOOTHS_4, load, position
+
+    for players, tile, refused in ((3, "RRY", True), (2, "RRY", True), (3, "KKK", True), (4, "RRY", False)):
+        booths = [list(b) for b in (BOOTHS_4 if players == 4 else BOOTHS_3)]
+        pos = position(players, phase="plan", booths=booths, bag=[])
+        if where == "booths":
+            booths[0] = [t for t in booths[0] if t != tile] + [tile]
+            pos["market"]["booths"] = booths
+        else:
+            pos["market"]["bag"] = [tile]
+        if refused:
+            with pytest.raises(affresco.StateError, match=r"market\.%s.*\['%s'\]: not market tiles of this game"
+                                                          % (where, tile)):
+                load(pos)
+        else:
+            assert len(load(pos).observation(0))

@@ -677,3 +677,49 @@ def test_a_turn_order_holding_true_is_refused():
     d = data_of(g)
     d["turn"]["order"] = [True if f == 1 else f for f in d["turn"]["order"]]
     rejects(d, "turn.order")
+
+
+def test_rounds_are_counted_from_one_a_round_zero_position_is_refused():
+    """'Fresco lasts for several rounds' from round 1 (set-up's); the modules record 'this round'
+    with 0 for 'never' ('Each round, each player may have 1 apprentice in the workshop fulfill 1
+    request'): a position in round 0 loaded, and there the seat that never fulfilled a request
+    could not fulfil one. Round 0 (or below) is refused naming `round` (rules notes N28); the
+    same position in round 1 offers the request."""
+    from positions import load, module_position, plan_all
+
+    pos = module_position(3, phase="plan", modules=["requests"], seats=[dict(tiles=["3:YY", "4:RRY", "5:RYB"])])
+    g = load(pos)
+    plan_all(g, "0-0-0-1-0", "0-0-0-0-0", "0-0-0-0-0")
+    assert "request general 3:YY 4:RRY 5:RYB" in {str(a) for a in g.legal_actions(0)}
+    for bad in (0, -3):
+        pos["round"] = bad
+        with pytest.raises(StateError, match=r"saved state: round: .*counted from 1"):
+            load(pos)
+
+
+def test_chance_draws_are_a_count_a_negative_one_is_refused():
+    """docs/state-format.md: `chance_draws` is 'how many [chance events] have happened': a
+    negative count is refused naming the field (it loaded before)."""
+    from positions import load, position
+
+    pos = position(3, phase="plan")
+    pos["chance_draws"] = -5
+    with pytest.raises(StateError, match=r"saved state: chance_draws: -5"):
+        load(pos)
+
+
+@pytest.mark.parametrize("module, field", [("bells", "asked"), ("medico", "neutral_ill")])
+def test_the_modules_round_records_are_rounds_of_the_game_so_far(module, field):
+    """The modules record 'this round' by its number (the bells' last deposit question, the
+    round the medico's neutral apprentice fell ill; 0: never), as the requests' `last` and
+    the portraits' `taken`, which were already checked: a round beyond the position's loaded,
+    and that later round would skip its deposit question or the neutral apprentice's illness.
+    Refused naming the field (rules notes N28)."""
+    from positions import bells_state, load, medico_state, module_position
+
+    state = dict(bells_state(3), asked=5) if module == "bells" else medico_state(3, neutral_ill=[5, 0, 0])
+    pos = module_position(3, phase="plan", modules=[module], modules_state={module: state}, round=4)
+    with pytest.raises(StateError, match=r"modules_state\.%s\.%s: .*0\.\.4" % (module, field)):
+        load(pos)
+    pos["round"] = 5
+    assert load(pos).round == 5

@@ -83,6 +83,11 @@ class Module:
     # data and options (None: not declared): the observation (rules/observation.py) calls the
     # hook again only when one of them, or the module's state, changed
     view_reads: ClassVar[tuple[str, ...] | None] = None
+    # the action tile that takes a column of the action sheet from the apprentices ('cover one
+    # location on his action sheet ... The player cannot deploy apprentices to this covered
+    # location'), as its name and its field in the module's saved state; ('', ''): none (the
+    # medico's tile leaves the market one apprentice, MD15, W15); see :meth:`covered_column`
+    action_tile: ClassVar[tuple[str, str]] = ("", "")
 
     def __init__(self, options: dict, data: Any = None):
         self.opts = options
@@ -182,6 +187,12 @@ class Module:
         the columns, read from the state (a loaded position's count: :meth:`placed_off_sheet`
         reads the words of a plan being committed).  Not a hook point: called on load only."""
         return 0
+
+    def covered_column(self, state, seat: int) -> int:
+        """The column index that the :attr:`action_tile` of ``seat`` covers in a loaded
+        position, -1 none.  Not a hook point: called on load only, where the base checks every
+        module's tile at once (no apprentice planned in the column, one tile per column: W3)."""
+        return -1
 
     def loaded(self, state) -> None:
         """Checks of this module's part that need the whole position read (after the figures'

@@ -11,7 +11,7 @@ import re
 from typing import Any, Mapping
 
 from ..errors import ComponentError, FrescoError, StateError
-from . import flow, house, planning
+from . import flow, hostel, house, planning
 from .chance import seed_refusal
 from .board import CELLS, INDEX as SEGMENT, NAMES, SIZE
 from .components import Components, FrescoTile, build, reference
@@ -141,6 +141,34 @@ def _track(v: Any, where: str, r: _Reader, starts: int) -> int:
     raise r.fail(where, f"{v!r}: a track position is a space >= 1 or a start space 'S1'..'S{starts}'")
 
 
+def _not_market_tiles(odd: list[str], kinds: set[str], n: int) -> str:
+    return (f"{odd!r}: not market tiles of this game with {n} players "
+            f"(its tiles: {', '.join(sorted(kinds, key=tile_key))})")
+
+
+def _check_action_tiles(s: State, hooks, r: _Reader) -> None:
+    """The modules' action tiles of a loaded position ('cover one location on his action sheet
+    with the ... action tile. The player cannot deploy apprentices to this covered location',
+    bells and wall fresco): no apprentice planned in a covered column, and one tile per column
+    of a seat (W3; planning refuses both, rules notes N26)."""
+    words = planning.column_words(s)
+    for seat in range(s.n):
+        covered: dict[int, Any] = {}
+        for m in hooks:
+            col = m.covered_column(s, seat)
+            if col < 0:
+                continue
+            tile, field = type(m).action_tile
+            where = f"modules_state.{m.name}.{field}[{seat}]"
+            plan = s.plan[seat]
+            if plan is not None and plan[col]:
+                raise r.fail(where, f"no apprentice may be planned in the column the {tile} covers ({words[col]})")
+            if col in covered:
+                raise r.fail(where, f"the {type(covered[col]).action_tile[0]} covers that column; two action "
+                                    "tiles cannot cover one column")
+            covered[col] = m
+
+
 def from_dict(data: Any, hooks_for) -> State:
     if not isinstance(data, Mapping):
         raise StateError("saved state: the top level must be a JSON object")
@@ -178,7 +206,14 @@ def from_dict(data: Any, hooks_for) -> State:
     if why is not None:
         raise r.fail("seed", why)
     s.draws = r.get(data, "chance_draws", "", int, 0)
+    if s.draws < 0:
+        raise r.fail("chance_draws", f"{s.draws!r}: how many chance events have happened (a whole number >= 0)")
     s.round = r.get(data, "round", "", int, 1)
+    if s.round < 1:
+        # the game's rounds are counted from 1 (round 1 is set-up's); the modules' records of
+        # 'this round' (one request a round, one portrait a studio visit, the Sexton once a
+        # round, the neutral apprentice's illness) write 0 for 'never' (rules notes N28)
+        raise r.fail("round", f"{s.round!r}: the round number, counted from 1")
     s.final = r.get(data, "final_round", "", bool, False)
     side = r.get(data, "action_sheet_side", "", int, 0)     # 0: left out
     if side not in (0, 1, 2):
@@ -228,6 +263,13 @@ def from_dict(data: Any, hooks_for) -> State:
     s.booths = [tuple(sorted((canonical(t) for t in b), key=tile_key)) for b in booths]
     removed = set(comp.removed_for_3) if n <= 3 else set()
     default_bag = [t.paints for i, t in enumerate(comp.market_tiles) if i not in removed]
+    kinds = set(default_bag)
+    for i, b in enumerate(s.booths):
+        # 'Put all 14 market tiles into the linen bag'; for 3 players (and 2, R13) 'remove the
+        # tiles shown below from the game' (rules notes N32)
+        odd = sorted({t for t in b if t not in kinds})
+        if odd:
+            raise r.fail(f"market.booths[{i}]", _not_market_tiles(odd, kinds, n))
     for b in s.booths:
         for t in b:
             if canonical(t) in default_bag:
@@ -236,6 +278,9 @@ def from_dict(data: Any, hooks_for) -> State:
     if any(not isinstance(t, str) or not t or any(c not in PAINTS for c in t) for t in bag):
         raise r.fail("market.bag", f"{bag!r}: the bag is a list of tiles like 'YYY'")
     s.bag = tuple(sorted(canonical(t) for t in bag))
+    odd = sorted({t for t in s.bag if t not in kinds})
+    if odd:
+        raise r.fail("market.bag", _not_market_tiles(odd, kinds, n))
 
     figures = r.get(data, "figures", "", list)
     if len(figures) != figs:
@@ -328,6 +373,12 @@ def from_dict(data: Any, hooks_for) -> State:
     if order and (not all(whole(f) for f in order) or sorted(order) != list(range(figs))):   # JSON true sorts as 1
         raise r.fail("turn.order", f"{order!r} is not an order of the figures 0..{figs - 1}")
     s.order = tuple(order)
+    if s.phase in (PLAN, VISITS) and s.order != hostel.action_order(s):
+        # 'The player having chosen the earliest get up time will be first player during phase
+        # 2, followed by the other players in ascending order of their chosen get up time'
+        # (rules notes N31)
+        raise r.fail("turn.order", f"{list(s.order)!r}: the order of phase 2 is that of the get-up times, "
+                                   f"{list(hostel.action_order(s))!r}")
     s.loc = r.get(turn, "location", "turn.", int, 0 if s.phase == VISITS else -1)
     s.visit = r.get(turn, "visit", "turn.", int, -1)
     s.actor = r.get(turn, "actor", "turn.", int, -1)
@@ -387,6 +438,7 @@ def from_dict(data: Any, hooks_for) -> State:
     s.log = None     # a module's default laid out as at set-up may log; the saved log comes below
     for m in hooks:
         m.load(s, mstate.get(m.name))
+    _check_action_tiles(s, hooks, r)
     if (derive_visits or (derive_final and not s.final)) and any(hook(s) for hook in s.hooks.is_final_round):
         s.final = True
         s.side2 = side != 1
@@ -407,6 +459,16 @@ def from_dict(data: Any, hooks_for) -> State:
         elif s.plan[s.leonardo] != fixed:
             raise r.fail(f"figures[{s.leonardo}].plan", f"{list(s.plan[s.leonardo])!r}: Leonardo's plan is "
                          f"fixed (R13), here {list(fixed)!r}")
+    if s.phase == VISITS and "left" in turn and 0 <= s.actor < figs and s.loc < ncol:
+        # 'Each of the player's apprentices deployed at the "market" column may buy 1 market
+        # tile' (and so on: one action per apprentice, up to 2 blends each at the workshop):
+        # the actions left in a turn are at most what the actor's apprentices in the column
+        # give (rules notes N31)
+        per = comp.rules["workshop"]["blends_per_apprentice"] if s.columns()[s.loc] == "workshop" else 1
+        most = (s.plan[s.actor] or (0,) * ncol)[s.loc] * per
+        if not 0 <= s.left <= most:
+            raise r.fail("turn.left", f"{s.left}: the actions left in this turn, 0..{most} "
+                                      f"(figure {s.actor}'s apprentices in the {s.columns()[s.loc]} column)")
     for f, plan in enumerate(s.plan[:n]):
         # the apprentices of the committed plan: its columns' and those on the modules' action
         # tiles (the wall fresco's: 'Only one apprentice can be placed on this tile', W2)

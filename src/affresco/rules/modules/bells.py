@@ -34,7 +34,7 @@ from ..actions import KINDS, Action, plan_word, word_kind
 from ..components import check_provenance as provenance_ok
 from ..hooks import Module, ModuleState, ask, own, register, with_item
 from ..planning import column_words
-from ..state import PLAN, State
+from ..state import OVER, PLAN, State
 
 NAME = "bells"
 TILE = "audience"
@@ -174,6 +174,7 @@ class Bells(Module):
     view_reads = ("phase", "round", "side2")   # audience hidden while planning, deposits asked, column words
     location_columns = (-1,)   # after_location: after the last column only
     busy_columns = ()          # visit_start: the audience tile's column, where no apprentice goes
+    action_tile = ("audience tile", "audience")
 
     @classmethod
     def build_data(cls, raw: dict) -> Data:
@@ -579,10 +580,6 @@ class Bells(Module):
                 if c in rest:
                     rest.remove(c)
             stack = tuple(rest)
-        for seat, col in enumerate(audience):
-            if col >= 0 and s.plan[seat] is not None and s.plan[seat][col]:
-                raise StateError(f"{where}.audience[{seat}]: no apprentice may be planned in the column the "
-                                 f"audience tile covers ({words[col]})")
         if len(display) > self.data.display[s.n]:
             raise StateError(f"{where}.display: {len(display)} certificates on {self.data.display[s.n]} places")
         for f, items in enumerate(up):
@@ -591,9 +588,20 @@ class Bells(Module):
                     raise StateError(f"{where}.holdings[{f}].partly_paid: {c} with {p} paid: 0..price-1")
         if s.leonardo is not None and up[s.leonardo]:
             raise StateError(f"{where}.holdings[{s.leonardo}]: Leonardo owns only face-down certificates")
+        if not 0 <= asked <= s.round:     # a round of the game so far, 0 never (rules notes N28)
+            raise StateError(f"{where}.asked: {asked!r}: the round of the last deposit question, 0..{s.round} (0: never)")
         if track_ is not None and len(track_) != s.figures + 1:
             raise StateError(f"{where}.track: a space per figure, then the bishop's")
+        if track_ is not None and s.phase != OVER:
+            # the bell scoring track is filled at final scoring ('Changes for "End of the game and
+            # final scoring"'); read as done, it would skip the bells' scoring (rules notes B15)
+            raise StateError(f"{where}.track: {list(track_)!r}: the bell track is filled after final scoring "
+                             "(phase over); before it, null")
         s.mods[NAME] = BState(tuple(sorted(stack, key=cert)), under, display, down, up, audience, asked, track_)
+
+    def covered_column(self, s: State, seat: int) -> int:
+        """The column the audience tile of ``seat`` covers this round (-1 none)."""
+        return s.mods[NAME].audience[seat]
 
     def refusal(self, s: State, seat: int, action: Action) -> str | None:
         if action.kind == TILE:

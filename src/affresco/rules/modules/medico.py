@@ -333,8 +333,9 @@ class Medico(Module):
             shown = _shown(p) if p is not None else None
             if shown is not None:
                 s.add_event({"kind": "medico_plan", "figure": f, "ill": shown, "medico": p[1]})
-        if not m.pile:
-            own(s, NAME).tile = None
+        if not m.pile:      # no tile to reveal (a hand-written position): no location is infected
+            m = own(s, NAME)
+            m.tile = m.infected = None
             return
         pile = list(m.pile)
         tile = pile.pop(below(chance(s), len(pile)))
@@ -868,7 +869,7 @@ class Medico(Module):
             raise StateError(f"{w}: a seat holds a black apprentice for each own one on the board (ill >= sick)")
         if sum(black) > self.data.black * n:
             raise StateError(f"{w}.ill: {sum(black)} black apprentices; the board has {self.data.black * n}")
-        neutral_ill = ints("neutral_ill", 0, 10**6)
+        neutral_ill = ints("neutral_ill", 0, s.round)     # a round of the game so far, 0 never (rules notes N28)
         spent = lst("infection_discard", [])
         left = list(self.data.infection)
         for x in list(pile) + list(spent) + ([tile] if tile else []):

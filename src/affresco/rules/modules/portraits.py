@@ -312,6 +312,13 @@ class Portraits(Module):
         if not isinstance(owned, list) or len(owned) != s.n:
             raise StateError(f"{where}.owned: {owned!r}: one list of cards per seat")
         owned = tuple(ids(o, f"owned[{i}]") for i, o in enumerate(owned))
+        for i, o in enumerate(owned):
+            once = [c for c in o if not cards[c].permanent]
+            if once:
+                # 'Cards with [lightning]: ... they are paid the reward immediately. Subsequently the
+                # card is removed from the game': a player keeps only the permanent cards (rules notes M15)
+                raise StateError(f"{where}.owned[{i}]: {once!r}: a player keeps only permanent cards "
+                                 "(a card paid at once is removed from the game)")
         display = ids(data["display"], "display") if "display" in data else ()
         held = set(display) | {c for o in owned for c in o}
         deck = ids(data["deck"], "deck") if "deck" in data else tuple(sorted(c for c in cards if c not in held))

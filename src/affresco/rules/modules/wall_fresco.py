@@ -182,6 +182,7 @@ class WallFresco(Module):
     plan_words = (TILE,)
     view_reads = ("phase", "side2")   # action tiles hidden while planning, column words
     busy_columns = ()                 # visit_start: the wall tile's column, where no apprentice goes
+    action_tile = ("wall action tile", "action_tile")
 
     # --- components -----------------------------------------------------------------------
     @classmethod
@@ -361,6 +362,10 @@ class WallFresco(Module):
         available, and the medico counts it among the healthy ones ("Black apprentice tokens
         cannot be placed on the action tiles for ... the Wall Fresco", W10)."""
         return 1 if TILE in words else 0
+
+    def covered_column(self, s: State, seat: int) -> int:
+        """The column the wall action tile of ``seat`` covers this round (-1 none)."""
+        return s.mods[NAME].placed[seat]
 
     def off_sheet(self, s: State, seat: int) -> int:
         """The apprentice on the wall tile of a loaded position's committed plan (W2)."""
@@ -637,17 +642,6 @@ class WallFresco(Module):
         ncol = s.comp.rules["action_sheet"]["columns"]
         if any(not isinstance(c, int) or isinstance(c, bool) or not -1 <= c < ncol for c in placed):
             raise StateError(f"{where}.action_tile: {list(placed)!r}: a column 0..{ncol - 1} per seat or -1")
-        for seat, c in enumerate(placed):
-            plan = s.plan[seat]
-            if c >= 0 and plan is not None and plan[c]:
-                raise StateError(f"{where}.action_tile[{seat}]: no apprentice may be planned in the column "
-                                 "the wall action tile covers")
-        audience = s.mods["bells"].audience if "bells" in s.mods else ()
-        for seat, c in enumerate(placed):
-            if c >= 0 and seat < len(audience) and audience[seat] == c:
-                # 'cover one location' (both texts): one action tile per column (W3)
-                raise StateError(f"{where}.action_tile[{seat}]: the audience tile covers that column; two action "
-                                 "tiles cannot cover one column")
         if supply_raw is None:
             owned = "".join(exchange)
             supply = tuple((k, v - owned.count(k)) for k, v in d.exchange)
