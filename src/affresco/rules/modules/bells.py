@@ -112,6 +112,8 @@ def _deposit_options(up: tuple[tuple[str, int], ...], money: int) -> list[Action
     """'deposit none', then for each kind of certificate ``up`` holds partly paid (by price,
     then VP, bells and text) 1 Thaler up to what is owed on the oldest of that kind and the
     money (:func:`_deposits`)."""
+    if money == 0:      # asked whatever the money (R22): without any, only none (over half the asks)
+        return [_DEPOSIT_NONE]
     kinds: list[tuple[tuple[int, int, int], str, int]] = []
     named: list[str] = []
     for c, paid in up:      # oldest first: the first of each kind

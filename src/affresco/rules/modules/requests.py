@@ -110,7 +110,7 @@ class Requests(Module):
         owned = [(tile_text(x), x.splashes) for x in s.tiles[fig]]
         for hook in s.hooks.request_tiles:     # other modules' tiles that count (wall fresco, R15)
             hook(s, fig, owned)
-        if not owned:
+        if len(owned) < self.data.per:     # too few tiles for any request (most turns: no memo look-up)
             return out
         paint = self.data.paint
         types = []
