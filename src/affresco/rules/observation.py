@@ -426,14 +426,18 @@ def observations_joined(s: State, seats: Iterable[int], seen: Seen, pad: int = 0
     acting = s.acting
     if acting is None:
         acting = (_FLOW or _load_flow()).to_act(s)
+    k = len(seats)
     if pad:
-        x = (cx + L.padding(pad)) * len(seats)
-        places = L.padded_places(pad, len(seats))
+        x = (cx + L.padding(pad)) * k
+        places = L.padded_places(pad, k)
     else:
-        x = cx * len(seats)
-        places = L.places
-        if len(seats) > len(places):       # a seat asked more than once: places for every copy
-            places = L.padded_places(0, len(seats))
+        x = cx * k
+        # (a seat asked more than once: places for every copy)
+        places = L.places if k <= L.n else L.padded_places(0, k)
+    if not L.modules:                  # (made and group: the modules' numbers only)
+        for j, seat in enumerate(seats):
+            _place(s, seat, seen, x, cx, places[j][seat], acting)
+        return x
     seen.made = {}
     seen.group = seats
     try:
