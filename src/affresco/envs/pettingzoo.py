@@ -486,18 +486,16 @@ class FrescoParallel(_Common, ParallelEnv):
         flat = np.frombuffer(joined, F32)
         masks = [self._wait_mask if acting or not e.is_over else self._none_mask] * n
         legal = self._legal
-        for seat in acting:
-            hit = legal[seat]
-            if hit[0] != marker:        # (_legal_of of a seat to act; the entry's items taken: no list made)
-                actions = g.legal_actions(seat)
-                entry = self.codec.legal_entry(actions, 1)
-                hit = legal[seat] = (marker, actions, entry[0], entry[1])
-            masks[seat] = hit[2]
+        for seat in acting:     # (_legal_of of a seat to act, not made yet: the actions were just applied)
+            actions = g.legal_actions(seat)
+            entry = self.codec.legal_entry(actions, 1)
+            mask = masks[seat] = entry[0]
+            legal[seat] = (marker, actions, mask, entry[1])      # (the entry's items taken: no list made)
         at = e.actions_applied
         obs, infos = {}, {}
         for a, seat, row in rows:
             obs[a] = {"observation": flat[row], "action_mask": masks[seat]}
-            view = _new(LazyView)      # LazyView(g, seat, at) without the call of its __init__ (~0.6k instructions)
+            view = _new(LazyView)      # LazyView(g, seat, at) without the class call (~1.5k instructions fewer)
             view._game, view._seat, view._upto = g, seat, at
             infos[a] = {"view": view}
         return obs, infos
