@@ -169,7 +169,7 @@ class FrescoEnv(gymnasium.Env):
         read-only; ``view``: the lean view, made when read."""
         legal, mask = self._legal()
         fresh = mask.copy() if len(legal) <= _SHARED and self.codec.shares(legal) else mask
-        view = _new(LazyView)      # LazyView(game, seat) without the class call (~1.5k instructions fewer)
+        view = _new(LazyView)      # LazyView(game, seat) without the class call (~0.6k instructions fewer)
         view._game, view._seat, view._upto = self.game, self.seat, self.game.actions_applied
         return {"action_mask": fresh, "view": view}
 

@@ -495,7 +495,7 @@ class FrescoParallel(_Common, ParallelEnv):
         obs, infos = {}, {}
         for a, seat, row in rows:
             obs[a] = {"observation": flat[row], "action_mask": masks[seat]}
-            view = _new(LazyView)      # LazyView(g, seat, at) without the class call (~1.5k instructions fewer)
+            view = _new(LazyView)      # LazyView(g, seat, at) without the class call (~0.6k instructions fewer)
             view._game, view._seat, view._upto = g, seat, at
             infos[a] = {"view": view}
         return obs, infos
