@@ -32,6 +32,8 @@ from affresco.bots import make_bot
 from .core import (ENCODING_VERSION, ENCODINGS, Config, LazyView, check_render_mode, check_reward, final_rewards,
                    index_of, render_text, tables)
 
+_new = object.__new__
+
 __all__ = ["FrescoEnv", "ENV_ID"]
 
 ENV_ID = "affresco/Fresco-v0"
@@ -167,7 +169,9 @@ class FrescoEnv(gymnasium.Env):
         read-only; ``view``: the lean view, made when read."""
         legal, mask = self._legal()
         fresh = mask.copy() if len(legal) <= _SHARED and self.codec.shares(legal) else mask
-        return {"action_mask": fresh, "view": LazyView(self.game, self.seat)}
+        view = _new(LazyView)      # LazyView(game, seat) without the class call (~0.6k instructions fewer)
+        view._game, view._seat, view._upto = self.game, self.seat, self.game.actions_applied
+        return {"action_mask": fresh, "view": view}
 
 
 gymnasium.register(id=ENV_ID, entry_point="affresco.envs.gymnasium:FrescoEnv")

@@ -41,6 +41,8 @@ from affresco import IllegalAction
 from .core import (ENCODING_VERSION, F32, Config, LazyView, SteppedGame, allowed, check_render_mode, check_reward,
                    final_rewards, index_of, render_text, tables)
 
+_new = object.__new__
+
 __all__ = ["env", "raw_env", "parallel_env", "FrescoAEC", "FrescoParallel"]
 
 
@@ -389,8 +391,8 @@ class FrescoParallel(_Common, ParallelEnv):
         self._setup(players, modules, options, reward, max_cycles, illegal, render_mode, encoding)
         self._encoding = self.config.encoding
         self._blank: tuple = (None,)
-        self._rows: dict[int, list[slice]] = {}     # agents -> each one's row of the joined vectors
-        self._seats = range(self.config.players)
+        size = self.encoder.size    # every agent in: (agent, seat, its row of the joined vectors: a slice of one array)
+        self._rows = tuple((a, i, slice(i * size, (i + 1) * size)) for i, a in enumerate(self.possible_agents))
         self._actions = self.codec.actions
 
     def reset(self, seed=None, options=None):
@@ -471,33 +473,31 @@ class FrescoParallel(_Common, ParallelEnv):
         e = self._engine
         self._acting = (marker, acting)
         if len(agents) == n:      # every seat, in seat order: no seats to check
-            seats: Any = self._seats
             asked = None
+            rows = self._rows
         else:
-            seats = asked = [self.agent_seat[a] for a in agents]
+            asked = [self.agent_seat[a] for a in agents]
+            size = self.encoder.size
+            rows = [(a, seat, slice(i * size, (i + 1) * size)) for i, (a, seat) in enumerate(zip(agents, asked))]
         if e is not g:       # (plans by steps: the engine's rows and each seat's draft)
             joined = g.observations_joined(asked)
         else:
             joined = g.observations_joined(asked, self._encoding)
         flat = np.frombuffer(joined, F32)
-        rows = self._rows.get(len(agents))       # each agent's row: a slice of one array (cheaper than a 2-d one's rows)
-        if rows is None:
-            size = self.encoder.size
-            rows = self._rows[len(agents)] = [slice(i * size, (i + 1) * size) for i in range(len(agents))]
         masks = [self._wait_mask if acting or not e.is_over else self._none_mask] * n
         legal = self._legal
-        for seat in acting:
-            hit = legal[seat]
-            if hit[0] != marker:        # (_legal_of of a seat to act; the entry's items taken: no list made)
-                actions = g.legal_actions(seat)
-                entry = self.codec.legal_entry(actions, 1)
-                hit = legal[seat] = (marker, actions, entry[0], entry[1])
-            masks[seat] = hit[2]
+        for seat in acting:     # (_legal_of of a seat to act, not made yet: the actions were just applied)
+            actions = g.legal_actions(seat)
+            entry = self.codec.legal_entry(actions, 1)
+            mask = masks[seat] = entry[0]
+            legal[seat] = (marker, actions, mask, entry[1])      # (the entry's items taken: no list made)
         at = e.actions_applied
         obs, infos = {}, {}
-        for a, seat, row in zip(agents, seats, rows):
+        for a, seat, row in rows:
             obs[a] = {"observation": flat[row], "action_mask": masks[seat]}
-            infos[a] = {"view": LazyView(g, seat, at)}
+            view = _new(LazyView)      # LazyView(g, seat, at) without the class call (~0.6k instructions fewer)
+            view._game, view._seat, view._upto = g, seat, at
+            infos[a] = {"view": view}
         return obs, infos
 
 
