@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..errors import FrescoError, IllegalAction
+from ..i18n import text as i18n_text
 from ..rules import Game, parse, replay as replay_record
 from . import render
 from .app import app
@@ -70,10 +71,12 @@ class Replayer:
         self.console.print(render.board(view))
         if self.everything:
             for s in range(game.players):
-                self.console.print(render.private_panel(view, s, title=f"{game.names[s]} (seat {s})"))
+                self.console.print(render.private_panel(view, s, title=i18n_text("term.seat_title", name=game.names[s],
+                                                                                 seat=s)))
         elif self.seat is not None:
-            self.console.print(render.private_panel(view, self.seat, title=f"{game.names[self.seat]} (seat {self.seat})"))
-        self.console.print(render.log_panel(render.event_lines(new, game.names), title="What happened"))
+            self.console.print(render.private_panel(view, self.seat, title=i18n_text(
+                "term.seat_title", name=game.names[self.seat], seat=self.seat)))
+        self.console.print(render.log_panel(render.event_lines(new, game.names), title=i18n_text("term.what_happened")))
         if game.is_over:
             self.console.print(render.scores_table(view, game.ranking(), game.scores()))
 
