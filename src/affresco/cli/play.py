@@ -15,7 +15,7 @@ from .. import __version__
 from ..bots import Bot, BotError, HeuristicBot, ask, bot_menu, make_bot, parse_spec
 from ..bots.preview import previews
 from ..errors import FrescoError, IllegalAction
-from ..i18n import LANGS, text as i18n_text
+from ..i18n import LANGS, catalog, text as i18n_text
 from ..rules import KINDS, Action, Game, new_game, parse
 from . import render
 from .app import MODULE_HELP, OPTION_HELP, app, rule_options
@@ -80,7 +80,8 @@ class Session:
     # --- output ----------------------------------------------------------------------
     def new_log(self) -> list[str]:
         """What happened since the person's last decision, as sentences (from the events)."""
-        return render.event_lines(self.game.events(self.human)[self.seen:], self.game.names, self.lang)
+        names = render.figure_names(self.game.view(self.human), self.lang)
+        return render.event_lines(self.game.events(self.human)[self.seen:], names, self.lang)
 
     def show_screen(self) -> None:
         view = self.game.view(self.human)
@@ -120,7 +121,9 @@ class Session:
             self.say("term.leo_decide", "bold magenta")
         if view.get("pending_track"):
             p = view["pending_track"]
-            self.say("term.track_choice", name=p["figure"], behind=p["behind"], ahead=p["ahead"])
+            names = self.game.names
+            name = render.figure_names(view, self.lang)[names.index(p["figure"])] if p["figure"] in names else p["figure"]
+            self.say("term.track_choice", name=name, behind=p["behind"], ahead=p["ahead"])
         legal = self.game.legal_actions(self.human)
         if view["phase"] == "plan" and legal and legal[0].kind == "plan":
             self.console.print(render.plan_panel(view, self.human, self.examples(view, legal), self.lang))
@@ -255,9 +258,11 @@ class Session:
         view = self.game.view(self.human)
         self.console.rule(self.t("status.over"))
         self.console.print(render.screen(view, self.human, self.new_log(), self.lang))
-        self.console.print(render.scores_table(view, self.game.ranking(), self.game.scores(), self.lang))
+        self.console.print(render.scores_table(render.named(view, self.lang), self.game.ranking(), self.game.scores(),
+                                               self.lang))
         winner = self.game.ranking()[0]
-        who = self.t("term.you_win") if winner == self.human else self.t("final.wins", name=self.game.names[winner])
+        who = self.t("term.you_win") if winner == self.human else \
+            self.t("final.wins", name=render.figure_names(view, self.lang)[winner])
         self.console.print(Text(who, style="bold green"))
 
 
@@ -270,6 +275,15 @@ def _bot_list(text: str) -> list[str]:
         return [parse_spec(b).label for b in names]
     except BotError as e:
         raise typer.BadParameter(str(e), param_hint="--bots") from None
+
+
+def _bot_name(name: str, lang: str) -> str:
+    """A bot as the browser's home page names it in ``lang`` (``bot.<name>``, without its
+    parenthesis), with the name ``--bots`` takes beside it; in English the name alone."""
+    key = f"bot.{name}"
+    if lang == "en" or key not in catalog("en"):
+        return name
+    return f"{re.sub(r'[(].*[)]$', '', i18n_text(key, lang)).strip()} ({name})"
 
 
 def _menu() -> str:
@@ -326,7 +340,8 @@ def play(
         raise typer.Exit(1)
     others = [s for s in range(game.players) if s != seat]
     table = {s: make_bot(kinds[i % len(kinds)], seed=f"{game.seed}:{s}") for i, s in enumerate(others)}
-    line = ", ".join(i18n_text("term.seat_bot", lang, seat=s, name=game.names[s], bot=table[s].name) for s in others)
+    line = ", ".join(i18n_text("term.seat_bot", lang, seat=s, name=game.names[s], bot=_bot_name(table[s].name, lang))
+                     for s in others)
     console.print(i18n_text("term.header", lang, version=__version__, n=game.players, seat=seat,
                             name=game.names[seat], bots=line), markup=False)
     if load is not None:

@@ -61,6 +61,30 @@ def column_label(view: Mapping[str, Any], index: int, lang: str = "en") -> str:
     return name
 
 
+def figure_names(view: Mapping[str, Any], lang: str = "en") -> list[str]:
+    """The figures' names as shown in ``lang``: Leonardo's is the catalogue's (``leonardo``:
+    Леонардо), as the browser names him; the players' are theirs."""
+    return [_t("leonardo", lang) if f.get("leonardo") else f["name"] for f in view["figures"]]
+
+
+def named(view: Mapping[str, Any], lang: str = "en") -> Mapping[str, Any]:
+    """``view`` with Leonardo's name in ``lang`` wherever the view names him (figures, order,
+    hostel, actor); the view itself is not changed."""
+    leo = next((f["name"] for f in view["figures"] if f.get("leonardo")), None)
+    shown = _t("leonardo", lang)
+    if leo is None or leo == shown:
+        return view
+    def one(name: Any) -> Any:
+        return shown if name == leo else name
+    out = dict(view)
+    out["figures"] = [dict(f, name=shown) if f.get("leonardo") else f for f in view["figures"]]
+    out["order"] = [one(n) for n in view.get("order") or []]
+    out["hostel"] = [dict(h, taken_by=one(h.get("taken_by"))) for h in view.get("hostel") or []]
+    if "actor" in view:
+        out["actor"] = one(view["actor"])
+    return out
+
+
 def _t(key: str, lang: str, **params: Any) -> str:
     """The catalogue's text of ``key`` (affresco.i18n, shared with the browser)."""
     return i18n_text(key, lang, **params)
@@ -521,6 +545,7 @@ def extras_panel(view: Mapping[str, Any], lang: str = "en") -> Panel | None:
 
 def board(view: Mapping[str, Any], lang: str = "en") -> Group:
     """Everything public: status, fresco, market, hostel, painters, VP track (and module items)."""
+    view = named(view, lang)
     side = Table.grid(padding=(0, 2))
     side.add_column()
     side.add_row(market_table(view, lang))
@@ -671,6 +696,7 @@ def scores_table(view: Mapping[str, Any], ranking: Sequence[int], scores: Sequen
 def screen(view: Mapping[str, Any], seat: int | None, log: Iterable[str] | None = None,
            lang: str = "en") -> Group:
     """The board, then the seat's own screen and the log (when given), in ``lang``."""
+    view = named(view, lang)
     parts: list[RenderableType] = [board(view, lang)]
     if seat is not None:
         parts.append(private_panel(view, seat, lang=lang))
