@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 import affresco
 from affresco.cli import app
-from affresco.cli.play import help_text, preferred_lang
+from affresco.cli.app import preferred_lang
+from affresco.cli.play import help_text
 from affresco.i18n import LANGS, catalog
 from affresco.rules import KINDS
 
@@ -60,6 +61,9 @@ def test_a_whole_game_in_the_language_shows_no_english_word(lang, tmp_path):
         assert cat[key].split("{")[0].strip()[:18] in out, (key, cat[key])   # (lines wrap at 80)
     assert re.search(r"\S+ \S+ " + re.escape(cat["final.wins"].split("}", 1)[1].strip()) + r"|"
                      + re.escape(cat["term.you_win"]), out), out[-400:]
+    # a refusal names what is legal (the notation is the same in every language)
+    assert re.search(re.escape(cat["term.not_legal"].split("}", 1)[1][:12]) + r".*getup \d", out), out[:3000]
+    assert cat["term.no_number"].split("{")[0] in out
     # the log through the events' renderer in the language (the browser's sentences)
     assert cat["event.game_over"] in out
     found = sorted(w for w in ENGLISH if re.search(rf"(?<![\w'-]){re.escape(w)}(?![\w'-])", out))
@@ -128,3 +132,23 @@ def test_a_save_in_french_resumes_in_french(tmp_path):
     assert "--lang fr" in result.output and save.exists()
     again = runner.invoke(app, ["play", "--load", str(save), "--lang", "fr"], input="quit\n\n")
     assert "Reprise de" in again.output
+
+
+@pytest.mark.parametrize("lang", ["fr", "ru"])
+def test_replay_in_the_language(lang, tmp_path):
+    """``affresco replay --lang``: the same board, log and end screen in the language."""
+    rec = tmp_path / "record.json"
+    play(lang, ONES, "--record", str(rec))      # (the names are the record's: "Joueur 1")
+    total = len(__import__("json").loads(rec.read_text())["actions"])
+    out = runner.invoke(app, ["replay", str(rec), "--lang", lang, "--seat", "0", "--to", str(total)],
+                        env={"COLUMNS": "80"}).output
+    cat = catalog(lang)
+    assert cat["term.ranking"] in out and cat["term.what_happened"] in out and cat["event.game_over"] in out
+    stepped = runner.invoke(app, ["replay", str(rec), "--lang", lang], input="\nb\nb\nzz\n99999\nq\n",
+                            env={"COLUMNS": "80"}).output
+    out += stepped
+    assert cat["term.at_start"] in stepped and cat["term.replay_keys"] in stepped
+    found = sorted(w for w in ENGLISH + ["Move", "Start of the game", "What happened", "Already at the start",
+                                         "The record has", "next", "back", "quit"]
+                   if re.search(rf"(?<![\w'-]){re.escape(w)}(?![\w'-])", out))
+    assert not found, found

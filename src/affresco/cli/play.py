@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -18,7 +17,7 @@ from ..errors import FrescoError, IllegalAction
 from ..i18n import LANGS, catalog, text as i18n_text
 from ..rules import KINDS, Action, Game, new_game, parse
 from . import render
-from .app import MODULE_HELP, OPTION_HELP, app, rule_options
+from .app import MODULE_HELP, OPTION_HELP, app, preferred_lang, rule_options
 from .files import load_game, save_game, write_refusal
 
 # '1-2-0-1-1' for 'plan 1-2-0-1-1', with the words modules add: 'wall theater', 'audience studio',
@@ -37,19 +36,6 @@ def help_text(lang: str = "en") -> list[str]:
         syntax = re.split(r"\s{2,}", line.strip(), maxsplit=1)[0]
         lines.append(f"  {syntax:<24} " + i18n_text(f"term.notation.{kind}", lang))
     return lines
-
-
-def preferred_lang(environ: Any = None) -> str:
-    """The language when ``--lang`` is not given: ``AFFRESCO_LANG``, else the locale's
-    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: 'fr_FR.UTF-8' is French), as the browser takes the
-    browser's languages; English otherwise."""
-    env = os.environ if environ is None else environ
-    for name in ("AFFRESCO_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = env.get(name)
-        if value:
-            short = value[:2].lower()
-            return short if short in LANGS else "en"
-    return "en"
 
 
 class Session:
