@@ -6,12 +6,13 @@ import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 import affresco
 from affresco.cli import app
 from affresco.cli.app import preferred_lang
-from affresco.cli.play import help_text
+from affresco.cli.play import help_panel
 from affresco.i18n import LANGS, catalog
 from affresco.rules import KINDS
 
@@ -83,7 +84,7 @@ def test_the_layout_keeps_to_80_columns(lang):
     lines = result.output.splitlines()
     assert max(len(line) for line in lines) <= 80
     assert not any("…" in line for line in lines)
-    header = catalog(lang)["term.thalers"]
+    header = catalog(lang)["screen.thalers"]
     tables = [i for i, line in enumerate(lines) if line.strip().startswith("#") and line.rstrip().endswith(header)]
     assert tables, "no painters' table"
     for i in tables[:20]:
@@ -107,11 +108,15 @@ def test_every_catalogue_key_of_the_terminal_exists_in_every_language():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_help_explains_every_kind_and_says_the_notation_is_the_same(lang):
-    lines = help_text(lang)
+    console = Console(width=80, record=True)
+    console.print(help_panel(lang))
+    lines = console.export_text().splitlines()
     for kind, line in KINDS.items():
         syntax = re.split(r"\s{2,}", line.strip(), maxsplit=1)[0]
-        assert any(row.strip().startswith(syntax) for row in lines), syntax
+        first = catalog(lang)[f"term.notation.{kind}"].split()[0]
+        assert any(row.startswith(syntax) and first in row for row in lines), (syntax, first)
     assert "getup 8:00" in "\n".join(lines) and "plan 1-2-0-1-1" in "\n".join(lines)
+    assert max(len(line) for line in lines) <= 80
 
 
 def test_the_language_comes_from_the_option_then_affresco_lang_then_the_locale():

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group
+from rich.table import Table
 from rich.text import Text
 
 from .. import __version__
@@ -28,14 +29,38 @@ PLAN_SHORTHAND = re.compile(r"^\d(?:[-,.]?\d){4}(?:\s+(?:[a-z]+2?|\d(?:[-,.]?\d)
 # the typed words stay the same in every language
 
 
-def help_text(lang: str = "en") -> list[str]:
-    """The commands and the notation, explained in ``lang`` (what is typed is the same in every
-    language: the notation of :data:`affresco.rules.KINDS`)."""
-    lines = i18n_text("term.help", lang).splitlines()
+def help_panel(lang: str = "en") -> Group:
+    """The commands and the notation explained in ``lang`` (``term.help``, ``term.notation.<kind>``);
+    what is typed is the same in every language (the notation of :data:`affresco.rules.KINDS`).
+    The typed words in a column of their own, the explanations folding beside them at any
+    width (Russian lines are long)."""
+    parts: list[Any] = []
+    grid = None
+    last = Text()
+
+    def row(left: str, right: str) -> None:
+        nonlocal grid, last
+        if grid is None:
+            grid = Table.grid(padding=(0, 2))
+            grid.add_column(no_wrap=True, style="bold")
+            grid.add_column()
+            parts.append(grid)
+        last = Text(right)
+        grid.add_row(Text(left), last)
+
+    for line in i18n_text("term.help", lang).splitlines():
+        item = re.match(r"^  (\S.*?)\s{2,}(\S.*)$", line)
+        more = re.match(r"^\s{3,}(\S.*)$", line)
+        if item:
+            row(item.group(1), item.group(2))
+        elif more and grid is not None:      # an explanation's next line: one paragraph
+            last.append(" " + more.group(1))
+        else:
+            grid = None
+            parts.append(Text(line.strip() and line))
     for kind, line in KINDS.items():
-        syntax = re.split(r"\s{2,}", line.strip(), maxsplit=1)[0]
-        lines.append(f"  {syntax:<24} " + i18n_text(f"term.notation.{kind}", lang))
-    return lines
+        row(re.split(r"\s{2,}", line.strip(), maxsplit=1)[0], i18n_text(f"term.notation.{kind}", lang))
+    return Group(*parts)
 
 
 class Session:
@@ -159,8 +184,7 @@ class Session:
                 return False
             if word in ("help", "?", "h"):
                 # plain text: rich markup would swallow '[bishop <seg>]' and '[choice]'
-                for line in help_text(self.lang):
-                    self.console.print(line, markup=False, highlight=False)
+                self.console.print(help_panel(self.lang))
                 continue
             if word == "board":
                 self.console.print(render.screen(self.game.view(self.human), self.human, lang=self.lang))

@@ -113,7 +113,7 @@ def fresco_table(view: Mapping[str, Any], lang: str = "en") -> Table:
             if name == bishop:
                 marks.append((f"{BISHOP} {_t('term.bishop', lang)}", "bold white on purple4"))
             if name == leo:
-                marks.append((f"{LEONARDO_MARK} {_t('term.leonardo', lang)}", "bold black on grey70"))
+                marks.append((f"{LEONARDO_MARK} {_t('leonardo', lang)}", "bold black on grey70"))
             for label, style in marks:
                 cell.append("\n")
                 cell.append(label, style=style)
@@ -220,7 +220,7 @@ def figures_table(view: Mapping[str, Any], lang: str = "en") -> Table:
     name_width = min(16, max(len(f["name"]) for f in view["figures"]) + 2)
     for key, just in (("#", "right"), ("term.name", "left"), ("term.vp", "right"), ("board.getup", "left"),
                       ("term.mood", "left"), ("term.appr", "right"), ("term.fresco_tiles_short", "left"),
-                      ("term.plan", "left"), ("term.paints", "left"), ("term.thalers", "right")):
+                      ("term.plan", "left"), ("term.paints", "left"), ("screen.thalers", "right")):
         fold = key == "term.paints"
         name = key if key == "#" else _t(key, lang)
         t.add_column(name, justify=just, overflow="fold" if fold else "ellipsis",  # type: ignore[arg-type]
@@ -520,7 +520,7 @@ def modules_panel(view: Mapping[str, Any], lang: str = "en") -> Panel | None:
         out.append(_t("favour.left", lang, n=bf["tokens_left"]))
     if not grid.rows:
         return None
-    return Panel(grid, title=_t("term.modules", lang), border_style="magenta", expand=False)
+    return Panel(grid, title=_t("home.modules", lang), border_style="magenta", expand=False)
 
 
 def extras_panel(view: Mapping[str, Any], lang: str = "en") -> Panel | None:
