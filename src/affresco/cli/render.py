@@ -218,14 +218,14 @@ def figures_table(view: Mapping[str, Any], lang: str = "en") -> Table:
     # one line per painter at 80 columns: the longest name whole (a star marks who is to act),
     # the plan ("2-3-0-1-3") whole; only the paints fold onto a second line when long
     name_width = min(16, max(len(f["name"]) for f in view["figures"]) + 2)
-    for key, just in (("#", "right"), ("term.name", "left"), ("term.vp", "right"), ("board.getup", "left"),
-                      ("term.mood", "left"), ("term.appr", "right"), ("term.fresco_tiles_short", "left"),
-                      ("term.plan", "left"), ("term.paints", "left"), ("screen.thalers", "right")):
+    for key, just in (("#", "right"), ("term.name", "left"), ("final.vp", "right"), ("board.getup", "left"),
+                      ("term.mood", "left"), ("term.appr", "right"), ("final.tiles", "left"),
+                      ("screen.plan", "left"), ("term.paints", "left"), ("screen.thalers", "right")):
         fold = key == "term.paints"
         name = key if key == "#" else _t(key, lang)
         t.add_column(name, justify=just, overflow="fold" if fold else "ellipsis",  # type: ignore[arg-type]
                      no_wrap=not fold,
-                     min_width={"term.name": name_width, "term.plan": 9}.get(key, len(name)))
+                     min_width={"term.name": name_width, "screen.plan": 9}.get(key, len(name)))
     viewer = view.get("seat")
     to_act = set(view.get("to_act") or [])
     for i, f in enumerate(view["figures"]):
@@ -373,7 +373,7 @@ def bells_panel(view: Mapping[str, Any], lang: str = "en") -> Panel | None:
     out.append(_t("term.thresholds", lang,
                   list=", ".join(f"{sp} → {_t('players.vp', lang, n=vp)}" for sp, vp in b["thresholds"]),
                   ranks=", ".join(map(str, b["rank_points"]))), style="dim")
-    return Panel(out, title=_t("term.bells", lang), border_style="yellow", expand=False)
+    return Panel(out, title=_t("tab.bells", lang), border_style="yellow", expand=False)
 
 
 BOTTLE_STYLE = {"3": "bold green", "2": "bold green", "1": "bold green", "juice": "bold red"}
@@ -425,7 +425,7 @@ def medico_panel(view: Mapping[str, Any], lang: str = "en") -> Panel | None:
             ill = ", ".join(f"{column_label(view, i, lang)} {n}" for i, n in enumerate(plan["ill"]) if n)
             lines.append("; " + _t("term.medico_plan", lang) + (_t("plan.ill_words", lang, cols=ill) if ill else "")
                          + (" + " + _t("term.medico_tile", lang) if plan["medico"] else ""), style="italic")
-    return Panel(lines, title=_t("term.medico", lang), border_style="red", expand=False)
+    return Panel(lines, title=_t("tab.medico", lang), border_style="red", expand=False)
 
 
 CARD_EFFECTS = ("income", "theater", "bishop_bonus", "sexton", "thalers", "vp", "paint", "basic_paints", "mood", "mood_top")
@@ -679,7 +679,7 @@ def scores_table(view: Mapping[str, Any], ranking: Sequence[int], scores: Sequen
     t = Table(title=_t("term.ranking", lang), box=box.SIMPLE_HEAD, title_style="bold")
     t.add_column("#", justify="right")
     t.add_column(_t("term.name", lang))
-    t.add_column(_t("term.vp", lang), justify="right")
+    t.add_column(_t("final.vp", lang), justify="right")
     t.add_column(_t("term.fresco_tiles", lang), justify="right")
     t.add_column(_t("term.by_source", lang))
     sources = view.get("vp_sources") or [{} for _ in view["figures"]]
