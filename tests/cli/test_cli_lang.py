@@ -157,3 +157,22 @@ def test_replay_in_the_language(lang, tmp_path):
                                          "The record has", "next", "back", "quit"]
                    if re.search(rf"(?<![\w'-]){re.escape(w)}(?![\w'-])", out))
     assert not found, found
+
+
+def test_a_game_with_every_module_in_russian_shows_no_english_word_of_the_module_panels():
+    """The bells, medico, wall fresco and modules 1-5 panels in the language too, at 80 columns."""
+    result = runner.invoke(app, ["play", "--players", "3", "--seed", "5", "--bots", "greedy", "--lang", "ru",
+                                 "--modules", ",".join(affresco.MODULES)], input=ONES, env={"COLUMNS": "80"})
+    out = result.output
+    assert result.exit_code == 0 and catalog("ru")["term.ranking"] in out, out[-2000:]
+    for key in ("tab.bells", "tab.medico", "term.wall_caption", "term.display", "term.medico_display", "home.modules"):
+        assert catalog("ru")[key].split("{")[0].strip()[:12] in out, key
+    module_english = ["Display", "stack", "certificate", "face down", "partly paid", "audience tile", "Bell track",
+                      "Thresholds", "Infection", "Infected", "revealed after planning", "Medico", "bottle", "portions",
+                      "healthy to plan", "Wall fresco", "restorable", "exchange tiles", "no wall tiles", "yours",
+                      "unplayed", "income", "basic paint", "Portraits", "Requests", "Colours", "Scrolls", "Favour",
+                      "Modules", "Other module items", "Audience tile", "to cover", "for the ill ones"]
+    found = sorted(w for w in ENGLISH + module_english if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", out))
+    assert not found, found
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80 and not any("…" in line for line in lines)
