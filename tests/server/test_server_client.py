@@ -319,9 +319,20 @@ def test_key_scan_sees_ternaries_and_templates():
     assert {"replay.pause", "replay.play", "status.round", "plan.confirm"} <= literal
 
 
+def _terminal_keys_used() -> tuple[set[str], set[str]]:
+    """(keys, prefixes) named in the terminal client's sources (src/affresco/cli: ``"term.hint"``,
+    ``f"term.mod.{key}"``), which renders with the same catalogues."""
+    src = "\n".join(p.read_text(encoding="utf-8") for p in (Path(affresco.__file__).parent / "cli").glob("*.py"))
+    literal = set(re.findall(r"[\"']([a-z_]+\.[\w.]*\w)[\"']", src))
+    prefixes = set(re.findall(r"f[\"']([a-z_]+\.[\w.]*)\{", src))
+    return literal, prefixes
+
+
 def test_catalog_keys_are_used():
-    """Keys that no code can reach are dead text for translators."""
+    """Keys that no code can reach are dead text for translators (the browser's or the terminal's)."""
     literal, prefixes = _keys_used()
+    term_literal, term_prefixes = _terminal_keys_used()
+    literal, prefixes = literal | term_literal, prefixes | term_prefixes
     js = "\n".join(static_text(n) for n in js_files())
     built = set(re.findall(r"`([a-z_]+\.[a-z_]*)\$\{", js))
     unused = []

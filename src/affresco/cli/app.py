@@ -1,10 +1,14 @@
 """The ``affresco`` command's typer application (each command registers itself in its file)."""
 from __future__ import annotations
 
+import os
+from typing import Any
+
 import typer
 from rich.console import Console
 
 from .. import __version__
+from ..i18n import LANGS
 
 app = typer.Typer(name="affresco", add_completion=False, no_args_is_help=True,
                   help="Fresco (Queen Games 2010) in the terminal: play against bots, replay saved games.")
@@ -54,3 +58,16 @@ def rule_options(values: list[str]) -> dict[str, bool | int]:
         else:
             raise typer.BadParameter(f"{item!r}: the value is a whole number or true/false", param_hint="--option")
     return out
+
+
+def preferred_lang(environ: Any = None) -> str:
+    """The language when ``--lang`` is not given: ``AFFRESCO_LANG``, else the locale's
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: 'fr_FR.UTF-8' is French), as the browser takes the
+    browser's languages; English otherwise."""
+    env = os.environ if environ is None else environ
+    for name in ("AFFRESCO_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name)
+        if value:
+            short = value[:2].lower()
+            return short if short in LANGS else "en"
+    return "en"

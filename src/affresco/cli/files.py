@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..errors import FrescoError
+from ..i18n import text as i18n_text
 from ..rules import OLD_STATE_FORMATS, RECORD_FORMAT, STATE_FORMAT, Game, replay
 from ..rules.game import RECORD_FORMATS, upgrade_record
 
@@ -76,7 +77,7 @@ def write_refusal(path: Path) -> str | None:
     return None
 
 
-def save_game(console: Console, game: Game, name: str, resume: Sequence[str] = ()) -> bool:
+def save_game(console: Console, game: Game, name: str, resume: Sequence[str] = (), lang: str = "en") -> bool:
     """Save ``game`` to ``name`` and say how to resume it: ``affresco play --load FILE`` and
     ``resume``, the options that keep the player's seat and bots (a saved game is the whole
     game: it does not know which seat was the person's)."""
@@ -84,8 +85,8 @@ def save_game(console: Console, game: Game, name: str, resume: Sequence[str] = (
     try:
         path.write_text(game.to_json(), encoding="utf-8")
     except OSError as e:
-        console.print(f"[red]Cannot save to {path}: {e.strerror or e}[/]")
+        console.print(Text(i18n_text("term.cannot_save", lang, file=str(path), error=e.strerror or str(e)), style="red"))
         return False
     command = shlex.join(["affresco", "play", "--load", str(path), *resume])
-    console.print(Text.assemble("Saved to ", (str(path), "bold"), f". Resume with: {command}"))
+    console.print(i18n_text("term.saved", lang, file=str(path), command=command), markup=False, highlight=False)
     return True
