@@ -89,8 +89,89 @@ def dumps(s: State, pretty: bool = True) -> str:
     compact JSON (``pretty=False``, several times faster)."""
     if not pretty:
         return json.dumps(to_dict(s), ensure_ascii=False, separators=(",", ":"))
-    text = json.dumps(to_dict(s), indent=1, ensure_ascii=False)
+    data = to_dict(s)
+    try:
+        return _indented(data, "\n")
+    except _Unusual:
+        return _indented_by_json(data)
+
+
+def _indented_by_json(data: Any) -> str:
+    """``dumps``' indented text by json's (pure-Python) indenting encoder and :data:`_FLAT_LIST`."""
+    text = json.dumps(data, indent=1, ensure_ascii=False)
     return _FLAT_LIST.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",\n")) + "]", text)
+
+
+class _Unusual(Exception):
+    """A value :func:`_indented` leaves to :func:`_indented_by_json` (a float, a key not a string...)."""
+
+
+def _one_line(item_separator: str):
+    """json's text of a list or object of plain values with this item separator (its C encoder
+    made once, as ``json.dumps`` makes one per call)."""
+    encoder = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(item_separator, ": "))
+    make = getattr(json.encoder, "c_make_encoder", None)     # json's C encoder (None without it)
+    if make is None:
+        return encoder.encode
+    chunks = make(None, encoder.default, json.encoder.encode_basestring, None, ": ", item_separator, False, False, True)
+    return lambda v: "".join(chunks(v, 0))
+
+
+_ONE_LINE = _one_line(", ")
+_string = json.encoder.encode_basestring     # ensure_ascii=False's string writer (C)
+_PLAIN = (str, int, bool, type(None))
+# per line break and indent: the one-line text of an object of plain values, one member a line
+_MEMBERS: dict[str, Any] = {}
+
+
+def _indented(v: Any, line: str) -> str:
+    """The text of :func:`_indented_by_json`, written here for the state's types (dicts with
+    string keys, lists and tuples, strings, ints, bools, None), several times faster: each
+    container on its own lines indented one space a level (``line``: a line break and this
+    level's indent), a non-empty list of plain values on one line as json writes it unless one
+    of them holds a bracket or brace (which ``_FLAT_LIST`` leaves over several lines)."""
+    t = type(v)
+    if t is dict:
+        if not v:
+            return "{}"
+        inner = line + " "
+        if all(type(x) in _PLAIN for x in v.values()) and all(type(k) is str for k in v):
+            enc = _MEMBERS.get(inner)
+            if enc is None:
+                enc = _MEMBERS[inner] = _one_line("," + inner)
+            return "{" + inner + enc(v)[1:-1] + line + "}"
+        parts = []
+        for k, x in v.items():
+            if type(k) is not str:
+                raise _Unusual
+            tx = type(x)
+            parts.append(_string(k) + ": " + (_string(x) if tx is str else int.__repr__(x) if tx is int
+                                               else "null" if x is None else _indented(x, inner)))
+        return "{" + inner + ("," + inner).join(parts) + line + "}"
+    if t is list or t is tuple:
+        if not v:
+            return "[]"
+        if all(type(x) in _PLAIN for x in v):
+            text = _ONE_LINE(v)
+            items = text[1:-1]
+            if not ("[" in items or "]" in items or "{" in items or "}" in items):
+                return text
+        inner = line + " "
+        parts = []
+        for x in v:
+            tx = type(x)
+            parts.append(_string(x) if tx is str else int.__repr__(x) if tx is int
+                         else "null" if x is None else _indented(x, inner))
+        return "[" + inner + ("," + inner).join(parts) + line + "]"
+    if t is str:
+        return _string(v)
+    if t is int:
+        return int.__repr__(v)
+    if v is None:
+        return "null"
+    if t is bool:
+        return "true" if v else "false"
+    raise _Unusual
 
 
 # ---------------------------------------------------------------------------- loading
