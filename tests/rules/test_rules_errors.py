@@ -278,6 +278,55 @@ def test_a_log_event_the_engine_reads_is_checked_on_load(kind, field, value):
         affresco.Game.from_json(json.dumps(data))
 
 
+def _played(players: int = 3, actions: int = 40) -> dict:
+    """A random game's saved state after some actions (its log and history have entries)."""
+    g, rng = affresco.new_game(players, seed=1), random.Random(1)
+    for _ in range(actions):
+        seat = g.to_act[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    return json.loads(g.to_json(pretty=False))
+
+
+@pytest.mark.parametrize("entry", [
+    None, "text", [], [1, None], [1, None, {"kind": "x"}, 0], [True, None, {"kind": "x"}], [1.0, None, {"kind": "x"}],
+    ["1", None, {"kind": "x"}], [1, 3, {"kind": "x"}], [1, -1, {"kind": "x"}], [1, True, {"kind": "x"}],
+    [1, 0.0, {"kind": "x"}], [1, None, "text"], [1, None, None], [1, None, {}], [1, None, {"kind": 3}],
+    [1, None, ["kind", "x"]], [1, 0, {"kind": "score", "figure": 0, "sources": {"tile": True}}],
+    [1, 0, {"kind": "track", "figure": 0, "delta": False}], [1, 0, {"kind": "track", "figure": True, "delta": 1}]])
+def test_a_damaged_log_entry_is_refused_and_named(entry):
+    """Each log entry is ``[round, seat 0..n-1 or null, event]``, an event an object with a
+    string ``kind`` (docs/state-format.md; JSON true/false are not numbers): any other is
+    refused with its place named."""
+    data = _played()
+    i = len(data["log"]) // 2
+    data["log"][i] = entry
+    with pytest.raises(affresco.StateError, match=rf"log\[{i}\]"):
+        affresco.Game.from_dict(data)
+    with pytest.raises(affresco.StateError, match=rf"log\[{i}\]"):
+        affresco.Game.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("entry", [None, [], [0], [0, "pass", 1], [3, "pass"], [-1, "pass"], [True, "pass"],
+                                   [0.0, "pass"], ["0", "pass"], [0, None], [0, ["pass"]]])
+def test_a_damaged_history_entry_is_refused_and_named(entry):
+    """Each history entry is ``[seat 0..n-1, notation]``: any other is refused with its place named."""
+    data = _played()
+    i = len(data["history"]) // 2
+    data["history"][i] = entry
+    with pytest.raises(affresco.StateError, match=rf"history\[{i}\]"):
+        affresco.Game.from_dict(data)
+
+
+def test_a_saved_log_and_history_load_as_saved():
+    """The log's entries and the history load unchanged: the loaded game saves the same text,
+    and its events are the saved ones."""
+    data = _played()
+    g = affresco.Game.from_dict(data)
+    assert json.loads(g.to_json(pretty=False)) == data
+    assert [[e["round"], {k: v for k, v in e.items() if k != "round"}] for e in g.events()] == \
+        [[r, e] for r, who, e in data["log"] if who is None]
+
+
 @pytest.mark.parametrize("players, names", [(2, ["Leonardo", "P1"]), (3, [" ", "P1", "P2"]), (3, ["", "P1", "P2"])])
 def test_a_saved_state_names_its_seats_as_new_game_must(players, names):
     """A 2-player state whose seat is called Leonardo (two figures of one name: views and

@@ -122,6 +122,20 @@ def test_a_name_with_brackets_is_saved_as_written(names):
     assert json.loads(g.to_json()) == json.loads(g.to_json(pretty=False))
 
 
+@pytest.mark.parametrize("names", [["a [ b ]", "c", "d"], ["[ x ]", "y ]", "[ z"], ['{"x": [1]}', "\u00e9 ,", "d"]])
+def test_the_indented_text_is_json_s_with_short_lists_on_one_line(names):
+    """``to_json()`` writes the state itself (json's indenting encoder is pure Python): the text
+    is json's ``indent=1`` text with each list of plain values that holds no bracket or brace
+    on one line (``serialize._indented_by_json``), at every position of a game with every
+    module, names with brackets and braces included."""
+    from affresco.rules.serialize import _indented_by_json
+    g, rng = affresco.new_game(players=names, seed=5, modules=affresco.MODULES), random.Random(5)
+    while not g.is_over:
+        assert g.to_json() == _indented_by_json(json.loads(g.to_json(pretty=False)))
+        play(g, rng, 25)
+    assert g.to_json() == _indented_by_json(json.loads(g.to_json(pretty=False)))
+
+
 @pytest.mark.parametrize("g", [*POSITIONS, "modules"], ids=lambda g: g if isinstance(g, str) else
                          f"{g.players}p-{g.phase}-r{g.round}")
 def test_from_dict_loads_the_parsed_text_as_from_json_and_never_changes_it(g):

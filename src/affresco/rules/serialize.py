@@ -19,7 +19,7 @@ from .market import tile_key
 from .paints import BASIC, PAINTS, canonical, paint_text, paint_vector
 from .tiles import parse_tile_text
 from .setup import names_refusal
-from .state import GETUP, OVER, PLAN, VISITS, State, cons_to_list, list_to_cons, start_pos
+from .state import GETUP, OVER, PLAN, VISITS, State, cons_to_list, start_pos
 from .view import tile_text, track_label
 
 FORMAT = "affresco-state/2"
@@ -89,8 +89,89 @@ def dumps(s: State, pretty: bool = True) -> str:
     compact JSON (``pretty=False``, several times faster)."""
     if not pretty:
         return json.dumps(to_dict(s), ensure_ascii=False, separators=(",", ":"))
-    text = json.dumps(to_dict(s), indent=1, ensure_ascii=False)
+    data = to_dict(s)
+    try:
+        return _indented(data, "\n")
+    except _Unusual:
+        return _indented_by_json(data)
+
+
+def _indented_by_json(data: Any) -> str:
+    """``dumps``' indented text by json's (pure-Python) indenting encoder and :data:`_FLAT_LIST`."""
+    text = json.dumps(data, indent=1, ensure_ascii=False)
     return _FLAT_LIST.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",\n")) + "]", text)
+
+
+class _Unusual(Exception):
+    """A value :func:`_indented` leaves to :func:`_indented_by_json` (a float, a key not a string...)."""
+
+
+def _one_line(item_separator: str):
+    """json's text of a list or object of plain values with this item separator (its C encoder
+    made once, as ``json.dumps`` makes one per call)."""
+    encoder = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(item_separator, ": "))
+    make = getattr(json.encoder, "c_make_encoder", None)     # json's C encoder (None without it)
+    if make is None:
+        return encoder.encode
+    chunks = make(None, encoder.default, json.encoder.encode_basestring, None, ": ", item_separator, False, False, True)
+    return lambda v: "".join(chunks(v, 0))
+
+
+_ONE_LINE = _one_line(", ")
+_string = json.encoder.encode_basestring     # ensure_ascii=False's string writer (C)
+_PLAIN = (str, int, bool, type(None))
+# per line break and indent: the one-line text of an object of plain values, one member a line
+_MEMBERS: dict[str, Any] = {}
+
+
+def _indented(v: Any, line: str) -> str:
+    """The text of :func:`_indented_by_json`, written here for the state's types (dicts with
+    string keys, lists and tuples, strings, ints, bools, None), several times faster: each
+    container on its own lines indented one space a level (``line``: a line break and this
+    level's indent), a non-empty list of plain values on one line as json writes it unless one
+    of them holds a bracket or brace (which ``_FLAT_LIST`` leaves over several lines)."""
+    t = type(v)
+    if t is dict:
+        if not v:
+            return "{}"
+        inner = line + " "
+        if all(type(x) in _PLAIN for x in v.values()) and all(type(k) is str for k in v):
+            enc = _MEMBERS.get(inner)
+            if enc is None:
+                enc = _MEMBERS[inner] = _one_line("," + inner)
+            return "{" + inner + enc(v)[1:-1] + line + "}"
+        parts = []
+        for k, x in v.items():
+            if type(k) is not str:
+                raise _Unusual
+            tx = type(x)
+            parts.append(_string(k) + ": " + (_string(x) if tx is str else int.__repr__(x) if tx is int
+                                               else "null" if x is None else _indented(x, inner)))
+        return "{" + inner + ("," + inner).join(parts) + line + "}"
+    if t is list or t is tuple:
+        if not v:
+            return "[]"
+        if all(type(x) in _PLAIN for x in v):
+            text = _ONE_LINE(v)
+            items = text[1:-1]
+            if not ("[" in items or "]" in items or "{" in items or "}" in items):
+                return text
+        inner = line + " "
+        parts = []
+        for x in v:
+            tx = type(x)
+            parts.append(_string(x) if tx is str else int.__repr__(x) if tx is int
+                         else "null" if x is None else _indented(x, inner))
+        return "[" + inner + ("," + inner).join(parts) + line + "]"
+    if t is str:
+        return _string(v)
+    if t is int:
+        return int.__repr__(v)
+    if v is None:
+        return "null"
+    if t is bool:
+        return "true" if v else "false"
+    raise _Unusual
 
 
 # ---------------------------------------------------------------------------- loading
@@ -492,17 +573,20 @@ def from_dict(data: Any, hooks_for) -> State:
             raise r.fail(f"asks[{i}]", f"{a!r}: [figure, module in play, a payload that module asks about]")
     s.asks = tuple(tuple(a) for a in asks)
     hist = r.get(data, "history", "", list, [])
+    history: tuple[Any, ...] | None = None
     for i, h in enumerate(hist):
-        if not (isinstance(h, list) and len(h) == 2 and _whole(h[0]) and 0 <= h[0] < n and isinstance(h[1], str)):
+        if not (type(h) is list and len(h) == 2 and type(h[0]) is int and type(h[1]) is str and 0 <= h[0] < n
+                or isinstance(h, list) and len(h) == 2 and _whole(h[0]) and 0 <= h[0] < n and isinstance(h[1], str)):
             raise r.fail(f"history[{i}]", f"{h!r}: [seat 0..{n - 1}, notation]")
+        history = (tuple(h), history)
     offset = (s.setup or {}).get("history_offset", 0)
     if not (_whole(offset) and offset >= 0):
         raise r.fail("setup.history_offset", f"{offset!r}: how many actions of the history came before the "
                                              "set-up's position (a whole number >= 0)")
-    s.history = list_to_cons(tuple(h) for h in hist)
+    s.history = history
     s.nactions = len(hist)
     s.acting = s.cache = s.offered = s.drafts = None
-    s.log = list_to_cons(_log_entries(r, r.get(data, "log", "", list, []), fmt != FORMAT, s.n, s.figures))
+    s.log = _log_cons(r, r.get(data, "log", "", list, []), fmt != FORMAT, s.n, s.figures)
     if s.setup is None:
         s.setup = {"position": {k: v for k, v in data.items() if k not in ("history", "log")},
                    "history_offset": len(hist)}
@@ -543,29 +627,52 @@ def _check_setup(r: _Reader, setup: dict, players: list, modules: tuple, options
             raise r.fail("setup.seed", why)
 
 
-def _log_entries(r: _Reader, log: list, old: bool, n: int, figures: int):
-    """The saved log as (round, seat, event) entries; an old format's text lines become
-    ``text`` events.  The fields the engine reads (``score`` and ``track`` events: VP by source)
-    are checked."""
+def _log_cons(r: _Reader, log: list, old: bool, n: int, figures: int) -> tuple[Any, ...] | None:
+    """The saved log as the state's cons list of (round, seat, event) entries, newest first;
+    an old format's text lines become ``text`` events.  Each entry is checked (``[round, seat or
+    null, event]``, an event an object with a ``kind``), and so are the fields the engine reads
+    (``score`` and ``track`` events: VP by source).  An entry of plain JSON types passes the
+    checks at once; any other goes through :func:`_log_entry`, which accepts or refuses it."""
+    cons: tuple[Any, ...] | None = None
     for i, e in enumerate(log):
-        if not (isinstance(e, list) and len(e) == 3 and _whole(e[0]) and (e[1] is None or _whole(e[1]) and 0 <= e[1] < n)):
-            raise r.fail(f"log[{i}]", f"{e!r}: [round, seat or null, event]")
-        if old and isinstance(e[2], str):
-            yield (e[0], e[1], {"kind": "text", "text": e[2]})
-            continue
-        event = e[2]
-        if not (isinstance(event, dict) and isinstance(event.get("kind"), str)):
-            raise r.fail(f"log[{i}]", f"{event!r}: an event is an object with a 'kind'")
-        kind = event["kind"]
-        if kind in ("score", "track") and not (_whole(event.get("figure")) and 0 <= event["figure"] < figures):
-            raise r.fail(f"log[{i}].figure", f"{event.get('figure')!r}: a figure 0..{figures - 1}")
-        if kind == "score":
-            sources = event.get("sources")
-            if not (isinstance(sources, dict) and all(_whole(v) for v in sources.values())):
-                raise r.fail(f"log[{i}].sources", f"{sources!r}: an object of source -> VP")
-        elif kind == "track" and not _whole(event.get("delta")):
-            raise r.fail(f"log[{i}].delta", f"{event.get('delta')!r}: a whole number of spaces")
-        yield (e[0], e[1], event)
+        if type(e) is list and len(e) == 3:
+            rnd, who, event = e
+            if type(rnd) is int and (who is None or type(who) is int and 0 <= who < n) and type(event) is dict:
+                kind = event.get("kind")
+                if type(kind) is str:
+                    if kind == "score" or kind == "track":
+                        _check_vp_event(r, i, event, kind, figures)
+                    cons = ((rnd, who, event), cons)
+                    continue
+        cons = (_log_entry(r, i, e, old, n, figures), cons)
+    return cons
+
+
+def _log_entry(r: _Reader, i: int, e: Any, old: bool, n: int, figures: int) -> tuple[Any, Any, Any]:
+    """Log entry ``i`` as (round, seat, event), or StateError (see :func:`_log_cons`)."""
+    if not (isinstance(e, list) and len(e) == 3 and _whole(e[0]) and (e[1] is None or _whole(e[1]) and 0 <= e[1] < n)):
+        raise r.fail(f"log[{i}]", f"{e!r}: [round, seat or null, event]")
+    if old and isinstance(e[2], str):
+        return (e[0], e[1], {"kind": "text", "text": e[2]})
+    event = e[2]
+    if not (isinstance(event, dict) and isinstance(event.get("kind"), str)):
+        raise r.fail(f"log[{i}]", f"{event!r}: an event is an object with a 'kind'")
+    kind = event["kind"]
+    if kind in ("score", "track"):
+        _check_vp_event(r, i, event, kind, figures)
+    return (e[0], e[1], event)
+
+
+def _check_vp_event(r: _Reader, i: int, event: dict, kind: str, figures: int) -> None:
+    """The fields of log entry ``i``'s ``score`` or ``track`` event that the engine reads."""
+    if not (_whole(event.get("figure")) and 0 <= event["figure"] < figures):
+        raise r.fail(f"log[{i}].figure", f"{event.get('figure')!r}: a figure 0..{figures - 1}")
+    if kind == "score":
+        sources = event.get("sources")
+        if not (isinstance(sources, dict) and all(_whole(v) for v in sources.values())):
+            raise r.fail(f"log[{i}].sources", f"{sources!r}: an object of source -> VP")
+    elif not _whole(event.get("delta")):
+        raise r.fail(f"log[{i}].delta", f"{event.get('delta')!r}: a whole number of spaces")
 
 
 def loads(text: Any, hooks_for) -> State:

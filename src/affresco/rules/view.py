@@ -65,35 +65,76 @@ def events(entries, seat: int | None) -> list[dict[str, Any]]:
     return out
 
 
-def seat_events(log, seat: int | None) -> list[dict[str, Any]]:
+def seat_events(log, seat: int | None, seats: int = 0) -> list[dict[str, Any]]:
     """The events ``seat`` may see of the log whose newest entry is ``log`` (a cons list), as
     :func:`events` gives them, in a list of this call's own whose dicts are shared with other
     views of the same game (read them, never change them).  Built incrementally: from the
-    list of an earlier position of the same log, so following a game costs the new events only."""
-    hit = _EVENTS.get((id(log), seat))
+    list of an earlier position of the same log, so following a game costs the new events only.
+    ``seats``: the game's players; the lists of seats 0..seats-1 that start from the same
+    earlier position are made in the same walk, each event's dict made once for all of them
+    (a loaded game's views each walk the whole log otherwise)."""
+    mine = _EVENTS.get(seat)
+    if mine is None:
+        mine = _EVENTS[seat] = {}
+    hit = mine.get(id(log))
     if hit is not None and hit[0] is log:
         return hit[1][:]
-    new = []
-    node, older = log, []
+    chain: list[tuple[Any, Any, Any]] = []
+    node, base = log, None
     while node is not None:
-        hit = _EVENTS.get((id(node), seat))
+        hit = mine.get(id(node))
         if hit is not None and hit[0] is node:
-            older = hit[1]
+            base = hit
             break
-        rnd, who, e = node[0]
-        if who is None or who == seat:
-            new.append({"round": rnd, **e})
+        chain.append(node[0])
         node = node[1]
-    new.reverse()
-    out = older + new
-    if len(_EVENTS) > 1024:
-        _EVENTS.clear()
-    _EVENTS[(id(log), seat)] = (log, out)
-    return out[:]
+    # the seats whose lists this walk makes: ``seat``, and each other seat with no list for
+    # ``log`` yet and one for the same earlier position (or none, when the walk reached the start)
+    olders: dict[int | None, list] = {seat: base[1] if base is not None else []}
+    for other in range(seats):
+        theirs = _EVENTS.get(other)
+        if other == seat or theirs is None and base is not None:
+            continue
+        if theirs is None:
+            theirs = _EVENTS[other] = {}
+        hit = theirs.get(id(log))
+        if hit is not None and hit[0] is log:
+            continue
+        if base is None:
+            olders[other] = []
+        else:
+            hit = theirs.get(id(node))
+            if hit is not None and hit[0] is node:
+                olders[other] = hit[1]
+    news: dict[int | None, list] = {o: [] for o in olders}
+    chain.reverse()
+    if len(news) == 1:
+        new = news[seat]
+        for rnd, who, e in chain:
+            if who is None or who == seat:
+                new.append({"round": rnd, **e})
+    else:
+        every = list(news.values())
+        for rnd, who, e in chain:
+            if who is None:
+                d = {"round": rnd, **e}
+                for lst in every:
+                    lst.append(d)
+            else:
+                own = news.get(who)
+                if own is not None:
+                    own.append({"round": rnd, **e})
+    for o, older in olders.items():
+        theirs = _EVENTS[o]
+        if len(theirs) > 256:
+            theirs.clear()
+        theirs[id(log)] = (log, older + news[o])
+    return mine[id(log)][1][:]
 
 
-# seat_events' lists by (id of the log's head, seat); each keeps its head, so an id is not reused
-_EVENTS: dict[tuple[int, int | None], tuple[Any, list]] = {}
+# seat_events' lists by seat, then by id of the log's head; each keeps its head, so an id is
+# not reused
+_EVENTS: dict[int | None, dict[int, tuple[Any, list]]] = {}
 
 
 _FLOW = None
@@ -192,7 +233,7 @@ def view(s: State, seat: int | None, log: bool = True, lean: bool = False) -> di
         out["components"] = components_of(s)
         out["vp_sources"] = vp_sources(s)
     if log:
-        out["events"] = seat_events(s.log, seat)
+        out["events"] = seat_events(s.log, seat, s.n)
     for hook in s.hooks.view:
         hook(s, seat, out)
     return out

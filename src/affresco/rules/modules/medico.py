@@ -261,14 +261,19 @@ class Medico(Module):
         """Plans with 'ill' words (any column but the market) and the medico tile; 'restore
         ... ill' and 'altar ... ill'; 'saints P'; the medico's decisions."""
         from itertools import combinations_with_replacement
-        plans = [a for a in space.actions if a.kind == "plan"]
+        # each plan once (the other modules' words may list one several times: a repeat would
+        # only add the same actions again, which the space drops)
+        plans = list(dict.fromkeys(a for a in space.actions if a.kind == "plan"))
         allowed = tuple(i != 0 for i in range(len(_counts(plans[0].args[0]))))
+        add = space.actions.append
         for a in plans:
             counts = _counts(a.args[0])
+            tile = counts[0] <= MARKET_WITH_TILE
             for _, extra in _ill_words(tuple(c if ok else 0 for c, ok in zip(counts, allowed)), sum(counts)):
-                space.actions.append(Action("plan", a.args + extra))
-                if counts[0] <= MARKET_WITH_TILE:
-                    space.actions.append(Action("plan", a.args + extra + _TILE))
+                args = a.args + extra
+                add(_new(Action, ("plan", args)))
+                if tile:
+                    add(_new(Action, ("plan", args + _TILE)))
         for a in list(space.actions):
             if (a.kind == "restore" and "bishop" not in a.args and "sexton" not in a.args) or a.kind == "altar":
                 space.actions.append(Action(a.kind, a.args + (ILL_WORD,)))
