@@ -368,7 +368,7 @@ def instructions(src: Path, modules: tuple, path: str | None, count: int, collec
     lists, :func:`replay`; ``path`` None: ``count`` live games, :func:`live`, with the garbage
     collector on if ``collector``, only set up and let go if ``setup``), and what the worker printed."""
     job = ["replay", json.dumps(list(modules)), str(path), str(count), *(["plans"] if plans else [])] if path else \
-        ["live", json.dumps(list(modules)), str(count), *(["gc"] if collector else []), *(["setup"] if setup else [])]
+        ["live", json.dumps(list(modules)), str(count), *(["gc"] if collector else []), "setup" if setup else "games"]
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
            sys.executable, str(Path(__file__).resolve()), "--worker", *job]
     out = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
@@ -420,7 +420,7 @@ def simulated(src: Path, modules: tuple, count: int, collector: bool = False,
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", *([level] if level else []),
            "--cachegrind-out-file=/dev/null",
            sys.executable, str(Path(__file__).resolve()), "--worker", "live", json.dumps(list(modules)), str(count),
-           *(["gc"] if collector else []), *(["setup"] if setup else [])]
+           *(["gc"] if collector else []), "setup" if setup else "games"]   # one length: the layout alike
     out = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
                          capture_output=True, text=True)
     found = {name: re.search(rf"{line}:\s+([\d,]+)", out.stderr)
