@@ -91,11 +91,13 @@ def replay(modules: tuple, path: str, count: int, plans: bool = False) -> None:
             g.apply(seat, action)
 
 
-def live(modules: tuple, count: int, collector: bool = False) -> None:
+def live(modules: tuple, count: int, collector: bool = False, play: bool = True) -> None:
     """As a block of bench_engine.py's module table plays them: one warm-up game of every module
     set of that table, then ``count`` seeded random games (seeds 1, 2, ...) of ``modules``,
     every decision's legal actions made (plan lists too) and chosen in; prints their decisions.
-    ``collector``: the garbage collector stays on (as in bench_engine.py's timed games)."""
+    ``collector``: the garbage collector stays on (as in bench_engine.py's timed games).
+    ``play=False`` (the count's calibration): the same games set up (``new_game`` and the seeded
+    choice, which bench_engine.py leaves out of a game's time) and let go unplayed; prints 0."""
     import affresco
     import bench_engine
     for mods in bench_engine.MODULE_SETS:
@@ -103,6 +105,11 @@ def live(modules: tuple, count: int, collector: bool = False) -> None:
     gc.collect()
     if not collector:
         gc.disable()
+    if not play:
+        for seed in range(1, count + 1):
+            affresco.new_game(players=4, seed=seed, modules=modules), random.Random(seed).choice
+        print(0)
+        return
     print(sum(bench_engine._random_game(affresco, 4, seed, modules)[0] for seed in range(1, count + 1)))
 
 
@@ -356,12 +363,12 @@ def kind_counts(src: Path, modules: tuple, count: int) -> tuple[dict[str, float]
 # --- the driver --------------------------------------------------------------------------
 
 def instructions(src: Path, modules: tuple, path: str | None, count: int, collector: bool = False,
-                 plans: bool = False) -> tuple[int, str]:
+                 plans: bool = False, setup: bool = False) -> tuple[int, str]:
     """Instructions of one replay of ``count`` games under cachegrind (``plans``: with the plan
     lists, :func:`replay`; ``path`` None: ``count`` live games, :func:`live`, with the garbage
-    collector on if ``collector``), and what the worker printed."""
+    collector on if ``collector``, only set up and let go if ``setup``), and what the worker printed."""
     job = ["replay", json.dumps(list(modules)), str(path), str(count), *(["plans"] if plans else [])] if path else \
-        ["live", json.dumps(list(modules)), str(count), *(["gc"] if collector else [])]
+        ["live", json.dumps(list(modules)), str(count), *(["gc"] if collector else []), "setup" if setup else "games"]
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
            sys.executable, str(Path(__file__).resolve()), "--worker", *job]
     out = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
@@ -406,14 +413,14 @@ def machine_l2() -> tuple[int, int]:
 
 
 def simulated(src: Path, modules: tuple, count: int, collector: bool = False,
-              level: str | None = None) -> tuple[dict[str, int], str]:
+              level: str | None = None, setup: bool = False) -> tuple[dict[str, int], str]:
     """``count`` live games (:func:`live`) under cachegrind with its cache and branch simulation
     (``level``: the ``--LL=`` option sizing its last level, :func:`last_level`): the instructions
     and the counts of :data:`SIM`, and what the worker printed."""
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", *([level] if level else []),
            "--cachegrind-out-file=/dev/null",
            sys.executable, str(Path(__file__).resolve()), "--worker", "live", json.dumps(list(modules)), str(count),
-           *(["gc"] if collector else [])]
+           *(["gc"] if collector else []), "setup" if setup else "games"]   # one length: the layout alike
     out = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0"),
                          capture_output=True, text=True)
     found = {name: re.search(rf"{line}:\s+([\d,]+)", out.stderr)
@@ -488,7 +495,7 @@ def main() -> int:
         if kind == "record":
             print(json.dumps(record(modules, int(args.worker[2]))))
         elif kind == "live":
-            live(modules, int(args.worker[2]), args.worker[3:] == ["gc"])
+            live(modules, int(args.worker[2]), "gc" in args.worker[3:], "setup" not in args.worker[3:])
         elif kind == "parts":
             parts(modules, int(args.worker[2]))
         elif kind == "kinds":
@@ -569,7 +576,7 @@ def main() -> int:
                 missed[name] = {}
                 for t, src in trees.items():
                     (counted, out), (start, _) = (simulated(src, modules, args.games, args.gc, level),
-                                                  simulated(src, modules, 0, args.gc, level))
+                                                  simulated(src, modules, args.games, args.gc, level, setup=True))
                     missed[name][t] = {k: (counted[k] - start[k]) / int(out.split()[-1]) for k in counted}
                 per[name] = {t: missed[name][t]["instructions"] for t in trees}
                 print_row(name, per, width=30)
@@ -580,7 +587,7 @@ def main() -> int:
                 per[name] = {}
                 for t, src in trees.items():
                     (counted, out), (start, _) = (instructions(src, modules, None, args.games, args.gc),
-                                                  instructions(src, modules, None, 0, args.gc))
+                                                  instructions(src, modules, None, args.games, args.gc, setup=True))
                     per[name][t] = (counted - start) / int(out.split()[-1])
                 print_row(name, per)
                 continue
