@@ -60,6 +60,14 @@ def rule_options(values: list[str]) -> dict[str, bool | int]:
     return out
 
 
+def chosen_lang(value: str | None) -> str:
+    """The language of ``--lang`` (``value``), or :func:`preferred_lang` when it is not given."""
+    lang = preferred_lang() if value is None else value.strip().lower()
+    if lang not in LANGS:
+        raise typer.BadParameter(f"{lang!r} is not one of {', '.join(LANGS)}", param_hint="--lang")
+    return lang
+
+
 def preferred_lang(environ: Any = None) -> str:
     """The language when ``--lang`` is not given: ``AFFRESCO_LANG``, else the locale's
     (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: 'fr_FR.UTF-8' is French), as the browser takes the

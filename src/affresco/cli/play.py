@@ -18,7 +18,7 @@ from ..errors import FrescoError, IllegalAction
 from ..i18n import LANGS, catalog, text as i18n_text
 from ..rules import KINDS, Action, Game, new_game, parse
 from . import render
-from .app import MODULE_HELP, OPTION_HELP, app, preferred_lang, rule_options
+from .app import MODULE_HELP, OPTION_HELP, app, chosen_lang, rule_options
 from .files import load_game, save_game, write_refusal
 
 # '1-2-0-1-1' for 'plan 1-2-0-1-1', with the words modules add: 'wall theater', 'audience studio',
@@ -232,9 +232,7 @@ class Session:
         shown = ", ".join(legal[:8]) + (", " + self.t("term.more", n=len(legal) - 8) if len(legal) > 8 else "")
         if self.lang == "en":
             self.say("term.refused", "red", message=str(error))
-            self.say("term.not_legal", "red", action=repr(typed), legal=shown)
-        else:
-            self.say("term.not_legal", "red", action=repr(typed), legal=shown)
+        self.say("term.not_legal", "red", action=repr(typed), legal=shown)
 
     def interpret(self, text: str) -> str | None:
         view = self.game.view(self.human)
@@ -323,9 +321,7 @@ def play(
                                             "and the notation are the same in every language."),
 ) -> None:
     """Play a game in the terminal against bots."""
-    lang = preferred_lang() if lang is None else lang.strip().lower()
-    if lang not in LANGS:
-        raise typer.BadParameter(f"{lang!r} is not one of {', '.join(LANGS)}", param_hint="--lang")
+    lang = chosen_lang(lang)
     console = Console(highlight=False)
     kinds = _bot_list(bots)
     options = rule_options(option)

@@ -12,7 +12,7 @@ from ..errors import FrescoError, IllegalAction
 from ..i18n import LANGS, text as i18n_text
 from ..rules import Game, parse, replay as replay_record
 from . import render
-from .app import app, preferred_lang
+from .app import app, chosen_lang
 from .files import load_record
 
 class Replayer:
@@ -131,9 +131,7 @@ def replay(
     lang: Optional[str] = typer.Option(None, "--lang", help=f"Language: {', '.join(LANGS)} (as affresco play --lang)."),
 ) -> None:
     """Step through a saved game move by move."""
-    lang = preferred_lang() if lang is None else lang.strip().lower()
-    if lang not in LANGS:
-        raise typer.BadParameter(f"{lang!r} is not one of {', '.join(LANGS)}", param_hint="--lang")
+    lang = chosen_lang(lang)
     console = Console(highlight=False)
     if seat is not None and everything:
         console.print("[red]--seat and --all exclude each other[/]")
