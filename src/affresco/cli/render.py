@@ -49,13 +49,17 @@ def paints_text(paints: str | None, empty: str = "-") -> Text:
     return out
 
 
+def place_word(word: str, lang: str = "en") -> str:
+    """An action-sheet column's word as shown: in English the engine's word (what the notation
+    types); in other languages the catalogue's name (the word itself if it has none)."""
+    return word if lang == "en" else column_text(word, lang) or word
+
+
 def column_label(view: Mapping[str, Any], index: int, lang: str = "en") -> str:
     """Name of an action-sheet column; the final round's 5th column is the second cathedral visit.
     In English the engine's word (what the notation types); in other languages the catalogue's."""
     columns = view["columns"]
-    name = columns[index]
-    if lang != "en":
-        name = column_text(name, lang) or name
+    name = place_word(columns[index], lang)
     if columns[index] in columns[:index]:
         return i18n_text("col.second_visit", lang, name=name)
     return name
@@ -163,7 +167,7 @@ def wall_table(view: Mapping[str, Any], lang: str = "en") -> Table:
             line.append(f"  {_t('term.exchange', lang)} ")
             line.append_text(paints_text("".join(w["exchange_tiles"][f])))
         if w["action_tile"][f]:
-            col = w["action_tile"][f] if lang == "en" else column_text(w["action_tile"][f], lang) or w["action_tile"][f]
+            col = place_word(w["action_tile"][f], lang)
             line.append("  " + _t("wall.tile_at", lang, col=col), style="italic")
         lines.append(line)
     supply = " ".join(f"{k}×{v}" for k, v in w["supply"].items())
@@ -283,7 +287,7 @@ def status_line(view: Mapping[str, Any], lang: str = "en") -> Text:
         out.append(f" ({_t('status.final_round', lang)})", style="bold red")
     out.append(f" · {_t(f'phase.{phase}', lang)}")
     if phase == "visits" and view.get("location"):
-        place = view["location"] if lang == "en" else column_text(view["location"], lang) or view["location"]
+        place = place_word(view["location"], lang)
         out.append(" · " + _t("term.at", lang, place=place))
         if view.get("actor"):
             out.append(" · " + _t("term.acts", lang, name=view["actor"]))
@@ -359,7 +363,7 @@ def bells_panel(view: Mapping[str, Any], lang: str = "en") -> Panel | None:
             out.append(f", {_t('term.partly_paid', lang)} ")
             out.append_text(_certificate(c, lang))
         if words.get(f):
-            col = words[f] if lang == "en" else column_text(words[f], lang) or words[f]
+            col = place_word(words[f], lang)
             out.append("   " + _t("term.audience_on", lang, col=col), style="cyan")
         out.append("\n")
     track = b.get("track")
@@ -387,19 +391,16 @@ def medico_panel(view: Mapping[str, Any], lang: str = "en") -> Panel | None:
         return None
     lines = Text()
 
-    def place(word: str) -> str:
-        return word if lang == "en" else column_text(word, lang) or word
-
     def bottle(word: str) -> str:
         return _t(f"bottle.{word}", lang) if f"bottle.{word}" in catalog("en") else word
     tile = mv["infection_tile"]
     if tile is None:     # this round's tile comes after planning
         lines.append(_t("term.infection", lang), style="bold")
         lines.append(_t("term.infection_later", lang)
-                     + (" " + _t("term.infection_last", lang, loc=place(mv["infected"])) if mv["infected"] else "") + "   ")
+                     + (" " + _t("term.infection_last", lang, loc=place_word(mv["infected"], lang)) if mv["infected"] else "") + "   ")
     else:
         lines.append(_t("term.infected", lang), style="bold")
-        lines.append((place(mv["infected"]) if mv["infected"] else _t("term.nothing_infected", lang))
+        lines.append((place_word(mv["infected"], lang) if mv["infected"] else _t("term.nothing_infected", lang))
                      + (" " + _t("term.same_tile", lang) if tile == "same" else "") + "   ",
                      style="bold red" if mv["infected"] else "")
     lines.append(_t("medico.tiles_left", lang, n=mv["infection_tiles_left"]) + "   ", style="dim")
