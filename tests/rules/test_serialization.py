@@ -737,3 +737,21 @@ def test_the_modules_round_records_are_rounds_of_the_game_so_far(module, field):
         load(pos)
     pos["round"] = 5
     assert load(pos).round == 5
+
+
+@pytest.mark.parametrize("order", [(2, 0, None, 1), (None, 1, 2, 0)], ids=["seat-first", "spectator-first"])
+def test_a_loaded_game_shows_each_seat_the_events_it_saw_before_the_save(order):
+    """'The plan is kept secret until every plan is committed' (R4) and a seat's own draws and
+    module secrets (R22) stay its own after a save: a loaded game shows every seat, and a
+    spectator, the events that seat saw before the save, in any order of the views (the first
+    view of a loaded game makes every seat's list in one walk of the log)."""
+    g = play(affresco.new_game(players=3, seed=4, modules=affresco.MODULES), random.Random(4), 150)
+    before = {seat: g.view(seat)["events"] for seat in (0, 1, 2, None)}
+    assert before[0] != before[1] and len(before[None]) < len(before[0])     # private events exist
+    h = Game.from_json(g.to_json())
+    for seat in order:
+        assert h.view(seat)["events"] == before[seat]
+    play(h, random.Random(5), 20)
+    play(g, random.Random(5), 20)
+    for seat in order:
+        assert h.view(seat)["events"] == g.view(seat)["events"]
