@@ -925,8 +925,12 @@ class Medico(Module):
         # in phase plan; in phase visits those after the current one, and the current one before
         # its first visitor (illness strikes after a visit, healing comes after the last column;
         # in phase over the last round's plans are kept and checked no more)
-        first = (s.loc + (0 if s.visit < 0 and s.actor < 0 else 1)) if s.phase == VISITS else 0 if s.phase == PLAN \
-            else cols
+        if s.phase == PLAN:
+            first = 0
+        elif s.phase == VISITS:
+            first = s.loc + (0 if s.visit < 0 and s.actor < 0 else 1)
+        else:
+            first = cols
         for f in range(s.n):
             plan, part = s.plan[f], m.plans[f]
             if plan is None or part is None or first >= cols:
